@@ -1,0 +1,22 @@
+# MINIAPP_CUDA=AUTO builds the CUDA backend when a CUDA compiler is found, ON requires it, OFF skips it.
+# Without it every CUDA entry point is a stub that reports "built without CUDA".
+include(CheckLanguage)
+set(MINIAPP_WITH_CUDA OFF)
+if(NOT MINIAPP_CUDA STREQUAL "OFF")
+  if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+  endif()
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES 90)
+    endif()
+    enable_language(CUDA)
+    # CMake 3.25 does not know nvcc's C++20 flag; the CUDA targets pass -std=c++20 themselves.
+    find_package(CUDAToolkit REQUIRED)
+    set(MINIAPP_WITH_CUDA ON)
+  elseif(MINIAPP_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "MINIAPP_CUDA=ON but no CUDA compiler was found (looked on PATH and in /usr/local/cuda)")
+  endif()
+endif()
+message(STATUS "miniapp: CUDA backend ${MINIAPP_WITH_CUDA}")

@@ -1,0 +1,61 @@
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+#include "mesh/mesh.hpp"
+
+namespace miniapp::mesh {
+
+// An axis-aligned box split into nx × ny × nz hexahedra (or tetrahedra). Patches are named
+// xmin, xmax, ymin, ymax, zmin, zmax; a periodic axis glues its two patches (link named after them).
+struct BoxSpec {
+  std::array<index_t, 3> cells{8, 8, 8};
+  Vec3 origin{0, 0, 0};
+  Vec3 length{1, 1, 1};
+  // tanh clustering towards both walls of each axis; 0 = uniform spacing.
+  std::array<double, 3> stretch{0, 0, 0};
+  std::array<bool, 3> periodic{false, false, false};
+};
+
+Mesh make_hex_box(const BoxSpec& spec);
+// Each hexahedron split into 6 tetrahedra along its main diagonal; the split is the same in every
+// hexahedron, so neighbouring (and periodic) faces match.
+Mesh make_tet_box(const BoxSpec& spec);
+
+// A 2D mesh of triangles and quadrilaterals in the xy-plane with named boundary edges, the input of
+// extrusion.
+struct Mesh2d {
+  std::vector<std::array<double, 2>> nodes;
+  std::vector<index_t> cell_node_offsets{0};  // 3 or 4 nodes each, counter-clockwise
+  std::vector<index_t> cell_nodes;
+  std::vector<std::string> patch_names;
+  std::vector<std::array<index_t, 2>> boundary_edges;
+  std::vector<index_t> boundary_edge_patch;
+
+  index_t cell_count() const { return static_cast<index_t>(cell_node_offsets.size()) - 1; }
+};
+
+// A rectangle [x0, x0+lx] × [y0, y0+ly] as nx × ny quads, or each quad split into two triangles
+// (alternating diagonals). Edge patches xmin, xmax, ymin, ymax.
+struct RectSpec {
+  std::array<index_t, 2> cells{8, 8};
+  std::array<double, 2> origin{0, 0};
+  std::array<double, 2> length{1, 1};
+  std::array<double, 2> stretch{0, 0};
+};
+Mesh2d make_quad_rect(const RectSpec& spec);
+Mesh2d make_tri_rect(const RectSpec& spec);
+
+// Extrudes a 2D mesh uniformly along z into prisms (from triangles) and hexahedra (from quads):
+// `layers` cells over [z0, z0 + length]. The two end planes (patches zmin, zmax) are glued
+// periodically unless periodic = false. 2D edge patches become side patches of the same name.
+struct ExtrusionSpec {
+  index_t layers = 8;
+  double z0 = 0;
+  double length = 1;
+  bool periodic = true;
+};
+Mesh extrude(const Mesh2d& base, const ExtrusionSpec& spec);
+
+}  // namespace miniapp::mesh

@@ -1,0 +1,59 @@
+// miniapp: incompressible DNS/LES on unstructured meshes with operators as sparse matrices.
+#include <cxxopts.hpp>
+#include <exception>
+#include <iostream>
+#include <string_view>
+
+#include "miniapp/cli/commands.hpp"
+#include "miniapp/core/error.hpp"
+
+namespace {
+
+struct Subcommand {
+  std::string_view name;
+  std::string_view summary;
+  int (*entry)(int, char**);
+};
+
+constexpr Subcommand subcommands[] = {
+    {"run", "run a case (default: the default job)", miniapp::cli::run_command},
+    {"mesh", "build or read a mesh and print its statistics and checks", miniapp::cli::mesh_command},
+    {"bench", "kernel benchmarks (bench kernels --backend cpu|cuda)", miniapp::cli::bench_command},
+};
+
+void print_usage(std::ostream& out) {
+  out << "usage: miniapp <command> [options]\n\ncommands:\n";
+  for (const auto& s : subcommands) out << "  " << s.name << std::string(8 - s.name.size(), ' ') << s.summary << "\n";
+  out << "\n'miniapp <command> --help' describes each command.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    print_usage(std::cerr);
+    return 2;
+  }
+  const std::string_view command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    print_usage(std::cout);
+    return 0;
+  }
+  for (const auto& s : subcommands) {
+    if (s.name != command) continue;
+    try {
+      // The subcommand sees its own name as argv[0].
+      return s.entry(argc - 1, argv + 1);
+    } catch (const miniapp::Error& e) {
+      std::cerr << "miniapp " << command << ": error: " << e.what() << "\n";
+    } catch (const cxxopts::exceptions::exception& e) {
+      std::cerr << "miniapp " << command << ": error: " << e.what() << " (see 'miniapp " << command << " --help')\n";
+    } catch (const std::exception& e) {
+      std::cerr << "miniapp " << command << ": internal error: " << e.what() << "\n";
+    }
+    return 1;
+  }
+  std::cerr << "miniapp: unknown command '" << command << "'\n\n";
+  print_usage(std::cerr);
+  return 2;
+}

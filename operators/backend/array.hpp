@@ -1,0 +1,59 @@
+#pragma once
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "operators/backend/executor.hpp"
+#include "miniapp/core/types.hpp"
+
+namespace miniapp {
+
+// A flat array in the memory of an executor (host for CPU, device for CUDA). Move-only: copies
+// between memories are explicit.
+template <class T>
+class Array {
+ public:
+  Array() = default;
+  Array(const Executor& exec, index_t size) : exec_(exec), size_(size) {
+    if (size_ > 0) data_ = static_cast<T*>(exec_.allocate(sizeof(T) * static_cast<std::size_t>(size_)));
+  }
+  static Array from_host(const Executor& exec, std::span<const T> host) {
+    Array a(exec, checked_index(host.size(), "array"));
+    a.copy_from_host(host);
+    return a;
+  }
+  Array(Array&& o) noexcept { swap(o); }
+  Array& operator=(Array&& o) noexcept { Array(std::move(o)).swap(*this); return *this; }
+  Array(const Array&) = delete;
+  Array& operator=(const Array&) = delete;
+  ~Array() { if (data_) exec_.deallocate(data_); }
+
+  void copy_from_host(std::span<const T> host) {
+    if (host.size() != static_cast<std::size_t>(size_)) throw Error("Array::copy_from_host: size mismatch");
+    if (size_ > 0) exec_.copy_from_host(data_, host.data(), sizeof(T) * host.size());
+  }
+  std::vector<T> to_host() const {
+    std::vector<T> host(static_cast<std::size_t>(size_));
+    if (size_ > 0) exec_.copy_to_host(host.data(), data_, sizeof(T) * host.size());
+    return host;
+  }
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  index_t size() const { return size_; }
+  const Executor& executor() const { return exec_; }
+
+ private:
+  void swap(Array& o) noexcept {
+    std::swap(exec_, o.exec_);
+    std::swap(data_, o.data_);
+    std::swap(size_, o.size_);
+  }
+  Executor exec_ = Executor::cpu();
+  T* data_ = nullptr;
+  index_t size_ = 0;
+};
+
+using Vector = Array<double>;
+
+}  // namespace miniapp

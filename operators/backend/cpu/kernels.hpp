@@ -1,0 +1,21 @@
+#pragma once
+#include "operators/backend/device_matrix.hpp"
+
+// CPU (OpenMP) implementations of the kernel families declared in operators/kernels/. The reference
+// backend: every other backend is tested against these. Called only through the front ends.
+namespace miniapp::cpu {
+
+void spmv_sell(const SellView& a, const double* x, double* y);
+void spmv_csr(const CsrView& a, const double* x, double* y);
+void spmv_sell_multi(const SellView& a, int k, const double* const* x, double* const* y);
+
+void axpby(index_t n, double a, const double* x, double b, double* y);
+void waxpby(index_t n, double a, const double* x, double b, const double* y, double* w);
+void pointwise_multiply(index_t n, const double* x, const double* y, double* z);
+void fill(index_t n, double value, double* y);
+void copy(index_t n, const double* x, double* y);
+
+double dot(index_t n, const double* x, const double* y);
+void multi_dot(index_t n, int k, const double* const* x, const double* const* y, double* out);
+
+}  // namespace miniapp::cpu

@@ -1,0 +1,23 @@
+#pragma once
+#include "operators/backend/device_matrix.hpp"
+
+// CUDA implementations of the kernel families declared in operators/kernels/, same contracts as the
+// CPU reference (operators/backend/cpu/kernels.hpp); `stream` is the executor's cudaStream_t.
+// Kernels are asynchronous except the reductions, which return their result to the host.
+// In a build without CUDA these are stubs that throw miniapp::Error.
+namespace miniapp::cuda {
+
+void spmv_sell(void* stream, const SellView& a, const double* x, double* y);
+void spmv_csr(void* stream, const CsrView& a, const double* x, double* y);
+void spmv_sell_multi(void* stream, const SellView& a, int k, const double* const* x, double* const* y);
+
+void axpby(void* stream, index_t n, double a, const double* x, double b, double* y);
+void waxpby(void* stream, index_t n, double a, const double* x, double b, const double* y, double* w);
+void pointwise_multiply(void* stream, index_t n, const double* x, const double* y, double* z);
+void fill(void* stream, index_t n, double value, double* y);
+void copy(void* stream, index_t n, const double* x, double* y);
+
+double dot(void* stream, index_t n, const double* x, const double* y);
+void multi_dot(void* stream, index_t n, int k, const double* const* x, const double* const* y, double* out);
+
+}  // namespace miniapp::cuda

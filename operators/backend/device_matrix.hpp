@@ -1,0 +1,58 @@
+#pragma once
+#include "operators/backend/array.hpp"
+#include "operators/sparse/csr_matrix.hpp"
+#include "operators/sparse/sell_matrix.hpp"
+
+namespace miniapp {
+
+// Plain views handed to backend kernels: pointers into executor memory.
+struct SellView {
+  index_t rows, cols, slice_height, slice_count;
+  const index_t* slice_ptr;
+  const index_t* col;
+  const double* val;
+};
+struct CsrView {
+  index_t rows, cols;
+  const index_t* row_ptr;
+  const index_t* col;
+  const double* val;
+};
+
+// A sELL matrix in executor memory, uploaded once at pre-processing. Its values may be rewritten in
+// place by a coefficient-update SpMV (E_C us → values()), its structure never changes.
+class DeviceSell {
+ public:
+  DeviceSell(const Executor& exec, const SellMatrix& host);
+  SellView view() const;
+  Vector& values() { return val_; }
+  const Vector& values() const { return val_; }
+  index_t rows() const { return rows_; }
+  index_t cols() const { return cols_; }
+  index_t nnz() const { return nnz_; }
+  index_t stored_entries() const { return val_.size(); }
+  index_t slice_count() const { return slice_count_; }
+  const Executor& executor() const { return val_.executor(); }
+
+ private:
+  index_t rows_, cols_, slice_height_, slice_count_, nnz_;
+  Array<index_t> slice_ptr_, col_;
+  Vector val_;
+};
+
+class DeviceCsr {
+ public:
+  DeviceCsr(const Executor& exec, const CsrMatrix& host);
+  CsrView view() const;
+  index_t rows() const { return rows_; }
+  index_t cols() const { return cols_; }
+  index_t nnz() const { return val_.size(); }
+  const Executor& executor() const { return val_.executor(); }
+
+ private:
+  index_t rows_, cols_;
+  Array<index_t> row_ptr_, col_;
+  Vector val_;
+};
+
+}  // namespace miniapp

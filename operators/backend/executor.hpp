@@ -1,0 +1,48 @@
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "operators/kernels/kernel_counters.hpp"
+
+namespace miniapp {
+
+enum class Backend { cpu, cuda };
+std::string_view name(Backend backend);
+
+// Where the time loop runs: the backend, its device and stream, its allocator, and the kernel
+// counters every front-end call adds to. Copies share the same state (stream, counters).
+class Executor {
+ public:
+  static Executor cpu();
+  // Throws miniapp::Error when the CUDA backend is not built or no device is visible.
+  static Executor cuda(int device = 0);
+  // "cpu", "cuda", or "auto" (CUDA when built and a device is visible, else CPU).
+  static Executor from_name(std::string_view name);
+
+  Backend backend() const;
+  int device() const;
+  void* stream() const;  // cudaStream_t on CUDA, nullptr on CPU
+  std::string description() const;  // e.g. "cpu (2 threads)" or "cuda:0 NVIDIA H100"
+  KernelCounters& counters() const;
+
+  // With profiling on, asynchronous backends synchronise after each kernel so per-kernel seconds are
+  // exact; off by default (CPU kernels are always timed: they are synchronous).
+  void set_profiling(bool on) const;
+  bool profiling() const;
+
+  void* allocate(std::size_t bytes) const;
+  void deallocate(void* ptr) const noexcept;
+  void copy_from_host(void* dst, const void* src, std::size_t bytes) const;
+  void copy_to_host(void* dst, const void* src, std::size_t bytes) const;
+  void copy(void* dst, const void* src, std::size_t bytes) const;
+  void synchronize() const;
+
+ private:
+  struct State;
+  explicit Executor(std::shared_ptr<State> state);
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace miniapp

@@ -1,0 +1,18 @@
+#pragma once
+#include <span>
+
+#include "operators/backend/array.hpp"
+
+namespace miniapp {
+
+// x · y. Synchronous: the result is on the host when it returns. Local to this rank (the global
+// reduction over ranks is the caller's, see the multi-GPU layer).
+double dot(const Executor& exec, const Vector& x, const Vector& y);
+
+// Several dot products in one pass (one kernel, one reduction): out[i] = x[i] · y[i]. Vectors shared
+// between pairs are counted once in the bytes.
+inline constexpr int max_fused_dots = 4;
+void multi_dot(const Executor& exec, std::span<const Vector* const> x, std::span<const Vector* const> y,
+               std::span<double> out);
+
+}  // namespace miniapp

@@ -1,0 +1,42 @@
+#pragma once
+#include <array>
+#include <cstdint>
+#include <iosfwd>
+#include <string_view>
+
+namespace miniapp {
+
+// Kernel classes of the cost model (thesis Table 2.1 and §2.5.4 count SpMV, AXPY and DOT; the rest
+// are the "extra" column).
+enum class KernelKind : std::uint8_t { spmv, axpy, dot, pointwise, copy };
+inline constexpr int kernel_kind_count = 5;
+std::string_view name(KernelKind kind);
+
+struct KernelTally {
+  std::uint64_t calls = 0;
+  double bytes = 0;    // minimal DRAM traffic: every stored matrix entry, index and vector once
+  double flops = 0;
+  double seconds = 0;  // see Executor::set_profiling
+};
+
+// Per-kind totals; every front-end kernel call adds to the counters of its executor.
+class KernelCounters {
+ public:
+  void add(KernelKind kind, double bytes, double flops, double seconds) {
+    auto& t = tallies_[static_cast<int>(kind)];
+    t.calls += 1;
+    t.bytes += bytes;
+    t.flops += flops;
+    t.seconds += seconds;
+  }
+  const KernelTally& tally(KernelKind kind) const { return tallies_[static_cast<int>(kind)]; }
+  KernelTally total() const;
+  void reset() { tallies_ = {}; }
+  // Table of calls, bytes, flops, seconds and GB/s per kind.
+  void print(std::ostream& out) const;
+
+ private:
+  std::array<KernelTally, kernel_kind_count> tallies_{};
+};
+
+}  // namespace miniapp

@@ -1,0 +1,33 @@
+#pragma once
+#include <vector>
+
+#include "miniapp/core/types.hpp"
+
+namespace miniapp {
+
+// Compressed sparse row matrix on the host: the assembly format of every operator. Column indices
+// are sorted within each row and unique.
+struct CsrMatrix {
+  index_t rows = 0, cols = 0;
+  std::vector<index_t> row_ptr{0};  // size rows + 1
+  std::vector<index_t> col;
+  std::vector<double> val;
+
+  index_t nnz() const { return static_cast<index_t>(col.size()); }
+  index_t row_length(index_t r) const { return row_ptr[r + 1] - row_ptr[r]; }
+};
+
+// Builds a CSR matrix from (row, col, value) triplets; duplicates are summed, rows sorted by column.
+struct Triplet {
+  index_t row, col;
+  double val;
+};
+CsrMatrix csr_from_triplets(index_t rows, index_t cols, std::vector<Triplet> triplets);
+
+CsrMatrix transpose(const CsrMatrix& a);
+// C = A · B (host sparse product, for building operators at pre-processing).
+CsrMatrix multiply(const CsrMatrix& a, const CsrMatrix& b);
+// y = A x on the host: the plain reference the backends are tested against.
+std::vector<double> reference_spmv(const CsrMatrix& a, const std::vector<double>& x);
+
+}  // namespace miniapp

@@ -1,0 +1,33 @@
+#pragma once
+#include <vector>
+
+#include "operators/sparse/csr_matrix.hpp"
+
+namespace miniapp {
+
+// A permutation of n items: new_to_old[i] is the old index of the item now at i.
+struct Permutation {
+  std::vector<index_t> new_to_old;
+  std::vector<index_t> old_to_new;
+
+  static Permutation identity(index_t n);
+  static Permutation from_new_to_old(std::vector<index_t> new_to_old);
+  index_t size() const { return static_cast<index_t>(new_to_old.size()); }
+};
+
+// The row order of the thesis (§2.4, "Unknowns reordering") for a structurally symmetric matrix:
+// rows grouped by non-zero count (longest first, so boundary rows go last), then reverse
+// Cuthill-McKee inside each group for bandwidth. `groups`, if given, is a coarser grouping that takes
+// precedence (e.g. inner / interface / halo once there are subdomains): rows of group 0 first, etc.
+Permutation row_grouping_rcm(const CsrMatrix& a, const std::vector<index_t>* groups = nullptr);
+
+// P A Pᵀ: rows and columns renumbered by the same permutation.
+CsrMatrix permute_symmetric(const CsrMatrix& a, const Permutation& p);
+// Rows renumbered by `rows`, columns by `cols` (for rectangular operators such as cells × faces).
+CsrMatrix permute(const CsrMatrix& a, const Permutation& rows, const Permutation& cols);
+// y[new] = x[old].
+std::vector<double> permute_vector(const std::vector<double>& x, const Permutation& p);
+// x[old] = y[new].
+std::vector<double> unpermute_vector(const std::vector<double>& y, const Permutation& p);
+
+}  // namespace miniapp

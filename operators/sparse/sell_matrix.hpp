@@ -1,0 +1,33 @@
+#pragma once
+#include <vector>
+
+#include "operators/sparse/csr_matrix.hpp"
+
+namespace miniapp {
+
+// Sliced ELLPACK (thesis §2.4): rows in slices of `slice_height`; slice s holds
+// width_s = (slice_ptr[s+1] − slice_ptr[s]) / slice_height entries per row, stored column-major
+// inside the slice: entry k of row r sits at slice_ptr[s] + k · slice_height + r % slice_height.
+// Padding entries have value 0 and repeat the row's last valid column (or the row index for an empty
+// row), so every read is in bounds and stays near the row's own data.
+// The last slice is padded with empty rows up to slice_height.
+struct SellMatrix {
+  index_t rows = 0, cols = 0, slice_height = 32;
+  index_t nnz = 0;  // true non-zeros, without padding
+  std::vector<index_t> slice_ptr{0};
+  std::vector<index_t> col;
+  std::vector<double> val;
+
+  index_t slice_count() const { return static_cast<index_t>(slice_ptr.size()) - 1; }
+  index_t stored_entries() const { return static_cast<index_t>(col.size()); }
+  index_t slice_width(index_t s) const { return (slice_ptr[s + 1] - slice_ptr[s]) / slice_height; }
+  // Position in `val` of entry k (0-based, in sorted column order) of row r: thesis eq. 2.14.
+  index_t position(index_t r, index_t k) const {
+    return slice_ptr[r / slice_height] + k * slice_height + r % slice_height;
+  }
+};
+
+SellMatrix to_sell(const CsrMatrix& a, index_t slice_height);
+CsrMatrix to_csr(const SellMatrix& a);
+
+}  // namespace miniapp
