@@ -12,7 +12,11 @@ if(NOT MINIAPP_CUDA STREQUAL "OFF")
       set(CMAKE_CUDA_ARCHITECTURES 90)
     endif()
     enable_language(CUDA)
-    # CMake 3.25 does not know nvcc's C++20 flag; the CUDA targets pass -std=c++20 themselves.
+    # CMake 3.25 does not know nvcc's C++20 flag for CUDA 13; tell it.
+    set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+    set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     find_package(CUDAToolkit REQUIRED)
     set(MINIAPP_WITH_CUDA ON)
   elseif(MINIAPP_CUDA STREQUAL "ON")

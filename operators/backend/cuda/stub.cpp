@@ -1,1 +1,37 @@
-// placeholder: to be written
+// The CUDA backend of a build without CUDA: every entry point says so.
+#include "miniapp/core/error.hpp"
+#include "operators/backend/cuda/device.hpp"
+#include "operators/backend/cuda/kernels.hpp"
+
+namespace miniapp::cuda {
+namespace {
+[[noreturn]] void not_built() {
+  throw Error("the CUDA backend is not part of this build (configure with -DMINIAPP_CUDA=ON on a machine with the CUDA toolkit)");
+}
+}  // namespace
+
+bool built() { return false; }
+int device_count() { return 0; }
+std::string device_name(int) { not_built(); }
+std::size_t free_memory(int) { not_built(); }
+void* create_stream(int) { not_built(); }
+void destroy_stream(void*) noexcept {}
+void synchronize(void*) { not_built(); }
+void* allocate(int, std::size_t) { not_built(); }
+void deallocate(void*) noexcept {}
+void copy_from_host(void*, void*, const void*, std::size_t) { not_built(); }
+void copy_to_host(void*, void*, const void*, std::size_t) { not_built(); }
+void copy_device(void*, void*, const void*, std::size_t) { not_built(); }
+
+void spmv_sell(void*, const SellView&, const double*, double*) { not_built(); }
+void spmv_csr(void*, const CsrView&, const double*, double*) { not_built(); }
+void spmv_sell_multi(void*, const SellView&, int, const double* const*, double* const*) { not_built(); }
+void axpby(void*, index_t, double, const double*, double, double*) { not_built(); }
+void waxpby(void*, index_t, double, const double*, double, const double*, double*) { not_built(); }
+void pointwise_multiply(void*, index_t, const double*, const double*, double*) { not_built(); }
+void fill(void*, index_t, double, double*) { not_built(); }
+void copy(void*, index_t, const double*, double*) { not_built(); }
+double dot(void*, index_t, const double*, const double*) { not_built(); }
+void multi_dot(void*, index_t, int, const double* const*, const double* const*, double*) { not_built(); }
+
+}  // namespace miniapp::cuda
