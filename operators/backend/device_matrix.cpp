@@ -1,1 +1,28 @@
-// placeholder: to be written
+#include "operators/backend/device_matrix.hpp"
+
+namespace miniapp {
+
+DeviceSell::DeviceSell(const Executor& exec, const SellMatrix& host)
+    : rows_(host.rows),
+      cols_(host.cols),
+      slice_height_(host.slice_height),
+      slice_count_(host.slice_count()),
+      nnz_(host.nnz),
+      slice_ptr_(Array<index_t>::from_host(exec, host.slice_ptr)),
+      col_(Array<index_t>::from_host(exec, host.col)),
+      val_(Vector::from_host(exec, host.val)) {}
+
+SellView DeviceSell::view() const {
+  return {rows_, cols_, slice_height_, slice_count_, slice_ptr_.data(), col_.data(), val_.data()};
+}
+
+DeviceCsr::DeviceCsr(const Executor& exec, const CsrMatrix& host)
+    : rows_(host.rows),
+      cols_(host.cols),
+      row_ptr_(Array<index_t>::from_host(exec, host.row_ptr)),
+      col_(Array<index_t>::from_host(exec, host.col)),
+      val_(Vector::from_host(exec, host.val)) {}
+
+CsrView DeviceCsr::view() const { return {rows_, cols_, row_ptr_.data(), col_.data(), val_.data()}; }
+
+}  // namespace miniapp

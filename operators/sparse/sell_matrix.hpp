@@ -17,6 +17,8 @@ struct SellMatrix {
   std::vector<index_t> slice_ptr{0};
   std::vector<index_t> col;
   std::vector<double> val;
+  // True entries per row (host only): tells padding from explicitly stored zeros in to_csr.
+  std::vector<index_t> row_length;
 
   index_t slice_count() const { return static_cast<index_t>(slice_ptr.size()) - 1; }
   index_t stored_entries() const { return static_cast<index_t>(col.size()); }
@@ -27,7 +29,10 @@ struct SellMatrix {
   }
 };
 
+// Converts CSR (sorted columns) to sELL with slices of `slice_height` ≥ 1 rows; slice s is as wide as
+// its longest row.
 SellMatrix to_sell(const CsrMatrix& a, index_t slice_height);
+// The inverse of to_sell: padding dropped, explicitly stored zeros kept.
 CsrMatrix to_csr(const SellMatrix& a);
 
 }  // namespace miniapp

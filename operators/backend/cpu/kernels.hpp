@@ -19,3 +19,18 @@ double dot(index_t n, const double* x, const double* y);
 void multi_dot(index_t n, int k, const double* const* x, const double* const* y, double* out);
 
 }  // namespace miniapp::cpu
+
+namespace miniapp {
+enum class LesModel;  // operators/kernels/flow_kernels.hpp
+}  // namespace miniapp
+
+// Flow kernels (operators/kernels/flow_kernels.hpp). `gradient` holds the 9 component arrays, g_ab at [3a + b].
+namespace miniapp::cpu {
+
+void eddy_viscosity(index_t n, LesModel model, double constant, const double* const* gradient,
+                    const double* filter_width, double* nu_t);
+double min_ratio(index_t n, const double* x, const double* y);
+double max_abs(index_t n, const double* x);
+void abs_value(index_t n, const double* x, double* y);
+
+}  // namespace miniapp::cpu

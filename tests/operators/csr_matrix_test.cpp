@@ -1,0 +1,68 @@
+#include <catch2/catch.hpp>
+
+#include "operators/sparse/csr_matrix.hpp"
+#include "tests/operators/matrix_generators.hpp"
+
+using namespace miniapp;
+using test::to_dense;
+
+TEST_CASE("csr_from_triplets sums duplicates and sorts columns", "[csr]") {
+  const CsrMatrix a = csr_from_triplets(3, 4, {{1, 3, 1.0}, {0, 2, 2.0}, {1, 0, 3.0}, {1, 3, 4.0}, {0, 1, 5.0}});
+  CHECK(a.row_ptr == std::vector<index_t>{0, 2, 4, 4});
+  CHECK(a.col == std::vector<index_t>{1, 2, 0, 3});
+  CHECK(a.val == std::vector<double>{5.0, 2.0, 3.0, 5.0});
+  CHECK(a.row_length(2) == 0);
+}
+
+TEST_CASE("csr_from_triplets rejects an entry outside the matrix", "[csr]") {
+  CHECK_THROWS_AS(csr_from_triplets(2, 2, {{0, 2, 1.0}}), Error);
+  CHECK_THROWS_AS(csr_from_triplets(2, 2, {{-1, 0, 1.0}}), Error);
+}
+
+TEST_CASE("transpose matches the dense transpose", "[csr]") {
+  const CsrMatrix a = test::random_csr(9, 6, 4, 11);
+  const CsrMatrix t = transpose(a);
+  REQUIRE(t.rows == 6);
+  REQUIRE(t.cols == 9);
+  const auto da = to_dense(a), dt = to_dense(t);
+  for (index_t i = 0; i < 9; ++i)
+    for (index_t j = 0; j < 6; ++j) CHECK(dt[j][i] == da[i][j]);
+  for (index_t r = 0; r < t.rows; ++r)
+    for (index_t p = t.row_ptr[r] + 1; p < t.row_ptr[r + 1]; ++p) CHECK(t.col[p - 1] < t.col[p]);
+}
+
+TEST_CASE("multiply matches the dense product", "[csr]") {
+  for (unsigned seed = 1; seed <= 5; ++seed) {
+    const CsrMatrix a = test::random_csr(7, 5, 4, seed);
+    const CsrMatrix b = test::random_csr(5, 9, 5, seed + 100);
+    const CsrMatrix c = multiply(a, b);
+    REQUIRE(c.rows == 7);
+    REQUIRE(c.cols == 9);
+    const auto da = to_dense(a), db = to_dense(b), dc = to_dense(c);
+    for (index_t i = 0; i < 7; ++i)
+      for (index_t j = 0; j < 9; ++j) {
+        double sum = 0;
+        for (index_t k = 0; k < 5; ++k) sum += da[i][k] * db[k][j];
+        CHECK(dc[i][j] == Approx(sum).margin(1e-14));
+      }
+    for (index_t r = 0; r < c.rows; ++r)
+      for (index_t p = c.row_ptr[r] + 1; p < c.row_ptr[r + 1]; ++p) CHECK(c.col[p - 1] < c.col[p]);
+  }
+}
+
+TEST_CASE("multiply rejects mismatched inner dimensions", "[csr]") {
+  CHECK_THROWS_AS(multiply(test::random_csr(3, 4, 2, 1), test::random_csr(5, 3, 2, 2)), Error);
+}
+
+TEST_CASE("reference_spmv matches the dense product and checks x", "[csr]") {
+  const CsrMatrix a = test::random_csr(8, 6, 4, 3);
+  const std::vector<double> x = test::random_vector(6, 4);
+  const std::vector<double> y = reference_spmv(a, x);
+  const auto da = to_dense(a);
+  for (index_t i = 0; i < 8; ++i) {
+    double sum = 0;
+    for (index_t j = 0; j < 6; ++j) sum += da[i][j] * x[j];
+    CHECK(y[i] == Approx(sum).margin(1e-14));
+  }
+  CHECK_THROWS_AS(reference_spmv(a, std::vector<double>(5)), Error);
+}

@@ -1,0 +1,55 @@
+#include <catch2/catch.hpp>
+
+#include <array>
+
+#include "operators/kernels/dot.hpp"
+#include "tests/operators/matrix_generators.hpp"
+
+using namespace miniapp;
+
+namespace {
+double plain_dot(const std::vector<double>& x, const std::vector<double>& y) {
+  double sum = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) sum += x[i] * y[i];
+  return sum;
+}
+}  // namespace
+
+TEST_CASE("dot matches a plain loop", "[dot]") {
+  const Executor exec = Executor::cpu();
+  const index_t n = GENERATE(0, 1, 1000, 100003);
+  const auto x = test::random_vector(n, 1), y = test::random_vector(n, 2);
+  const Vector dx = Vector::from_host(exec, x), dy = Vector::from_host(exec, y);
+  CHECK(dot(exec, dx, dy) == Approx(plain_dot(x, y)).margin(1e-12));
+  CHECK(dot(exec, dx, dx) == Approx(plain_dot(x, x)).margin(1e-12));
+}
+
+TEST_CASE("multi_dot matches separate plain loops", "[dot]") {
+  const Executor exec = Executor::cpu();
+  const index_t n = 5003;
+  std::vector<std::vector<double>> h;
+  std::vector<Vector> d;
+  for (unsigned s = 0; s < 5; ++s) {
+    h.push_back(test::random_vector(n, 10 + s));
+    d.push_back(Vector::from_host(exec, h.back()));
+  }
+  // Pairs share vectors, as in a fused CG step (r·z, r·r, p·q, z·z).
+  const std::array<int, 4> xi{0, 0, 2, 1}, yi{1, 0, 3, 4};
+  for (int k = 1; k <= max_fused_dots; ++k) {
+    std::array<const Vector*, 4> x{}, y{};
+    for (int j = 0; j < k; ++j) x[j] = &d[xi[j]], y[j] = &d[yi[j]];
+    std::array<double, 4> out{};
+    multi_dot(exec, std::span(x.data(), k), std::span(y.data(), k), std::span(out.data(), k));
+    for (int j = 0; j < k; ++j) CHECK(out[j] == Approx(plain_dot(h[xi[j]], h[yi[j]])).margin(1e-12));
+  }
+}
+
+TEST_CASE("dot and multi_dot reject mismatched sizes and counts", "[dot]") {
+  const Executor exec = Executor::cpu();
+  Vector a(exec, 5), b(exec, 6);
+  CHECK_THROWS_WITH(dot(exec, a, b), Catch::Contains("dot") && Catch::Contains("6"));
+  std::array<const Vector*, 2> x{&a, &a}, y{&a, &b};
+  std::array<double, 2> out{};
+  CHECK_THROWS_AS(multi_dot(exec, x, y, out), Error);
+  CHECK_THROWS_AS(multi_dot(exec, x, std::span(y.data(), 1), out), Error);
+}

@@ -1,0 +1,83 @@
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <sstream>
+
+#include "operators/kernels/dot.hpp"
+#include "operators/kernels/spmv.hpp"
+#include "operators/kernels/vector_ops.hpp"
+#include "tests/operators/matrix_generators.hpp"
+
+using namespace miniapp;
+
+TEST_CASE("front ends count calls, bytes and flops by the documented formulas", "[counters]") {
+  const Executor exec = Executor::cpu();
+  const CsrMatrix host = test::random_csr(50, 40, 6, 3);
+  const SellMatrix sell = to_sell(host, 8);
+  const DeviceSell a(exec, sell);
+  const DeviceCsr c(exec, host);
+  const double nnz = host.nnz(), stored = sell.stored_entries(), slices = sell.slice_count();
+  const index_t n = 40;
+  Vector x = Vector::from_host(exec, test::random_vector(n, 1)), x2(exec, n), x3(exec, n);
+  Vector y(exec, 50), y2(exec, 50), y3(exec, 50), w(exec, n);
+  fill(exec, 1.0, x2);
+  fill(exec, 2.0, x3);
+  exec.counters().reset();
+
+  spmv(exec, a, x, y);
+  spmv(exec, c, x, y);
+  const std::array<const Vector*, 3> xs{&x, &x2, &x3};
+  const std::array<Vector*, 3> ys{&y, &y2, &y3};
+  spmv_multi(exec, a, xs, ys);
+  const KernelTally& spmv_t = exec.counters().tally(KernelKind::spmv);
+  CHECK(spmv_t.calls == 3);
+  CHECK(spmv_t.bytes == (12 * stored + 4 * (slices + 1) + 8 * 90) + (12 * nnz + 4 * 51 + 8 * 90) +
+                            (12 * stored + 4 * (slices + 1) + 3 * 8 * 90));
+  CHECK(spmv_t.flops == 2 * nnz + 2 * nnz + 3 * 2 * nnz);
+
+  axpby(exec, 2.0, x, 3.0, w);
+  axpby(exec, 2.0, x, 0.0, w);
+  waxpby(exec, 1.0, x, 1.0, x2, w);
+  const KernelTally& axpy_t = exec.counters().tally(KernelKind::axpy);
+  CHECK(axpy_t.calls == 3);
+  CHECK(axpy_t.bytes == 24.0 * n + 16.0 * n + 24.0 * n);
+  CHECK(axpy_t.flops == 3.0 * n + 1.0 * n + 3.0 * n);
+
+  dot(exec, x, x2);
+  dot(exec, x, x);
+  const std::array<const Vector*, 3> dx{&x, &x, &x2}, dy{&x2, &x, &x2};
+  std::array<double, 3> out{};
+  multi_dot(exec, dx, dy, out);
+  const KernelTally& dot_t = exec.counters().tally(KernelKind::dot);
+  CHECK(dot_t.calls == 3);
+  CHECK(dot_t.bytes == 16.0 * n + 8.0 * n + 16.0 * n);  // multi_dot reads x and x2 once each
+  CHECK(dot_t.flops == 2.0 * n + 2.0 * n + 3 * 2.0 * n);
+
+  pointwise_multiply(exec, x, x2, w);
+  fill(exec, 0.0, w);
+  copy(exec, x, w);
+  CHECK(exec.counters().tally(KernelKind::pointwise).calls == 2);
+  CHECK(exec.counters().tally(KernelKind::pointwise).bytes == 24.0 * n + 8.0 * n);
+  CHECK(exec.counters().tally(KernelKind::pointwise).flops == 1.0 * n);
+  CHECK(exec.counters().tally(KernelKind::copy).bytes == 16.0 * n);
+
+  const KernelTally total = exec.counters().total();
+  CHECK(total.calls == 12);
+  CHECK(total.bytes == spmv_t.bytes + axpy_t.bytes + dot_t.bytes + 48.0 * n);
+  CHECK(total.seconds >= 0.0);
+
+  std::ostringstream table;
+  exec.counters().print(table);
+  for (const char* kind : {"spmv", "axpy", "dot", "pointwise", "copy", "total", "GB/s"})
+    CHECK_THAT(table.str(), Catch::Contains(kind));
+
+  exec.counters().reset();
+  CHECK(exec.counters().total().calls == 0);
+}
+
+TEST_CASE("a rejected call adds nothing to the counters", "[counters]") {
+  const Executor exec = Executor::cpu();
+  Vector a(exec, 3), b(exec, 4);
+  CHECK_THROWS_AS(copy(exec, a, b), Error);
+  CHECK(exec.counters().total().calls == 0);
+}

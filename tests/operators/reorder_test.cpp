@@ -1,0 +1,112 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+#include "operators/sparse/reorder.hpp"
+#include "tests/operators/matrix_generators.hpp"
+
+using namespace miniapp;
+
+namespace {
+
+index_t bandwidth(const CsrMatrix& a) {
+  index_t b = 0;
+  for (index_t r = 0; r < a.rows; ++r)
+    for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) b = std::max(b, std::abs(r - a.col[p]));
+  return b;
+}
+
+Permutation random_permutation(index_t n, unsigned seed) {
+  std::vector<index_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), std::mt19937(seed));
+  return Permutation::from_new_to_old(std::move(order));
+}
+
+void check_is_permutation(const Permutation& p, index_t n) {
+  REQUIRE(p.size() == n);
+  std::vector<int> seen(n, 0);
+  for (index_t old : p.new_to_old) {
+    REQUIRE((old >= 0 && old < n));
+    ++seen[old];
+  }
+  CHECK(std::all_of(seen.begin(), seen.end(), [](int s) { return s == 1; }));
+  for (index_t i = 0; i < n; ++i) CHECK(p.old_to_new[p.new_to_old[i]] == i);
+}
+
+}  // namespace
+
+TEST_CASE("Permutation::from_new_to_old rejects repeated or out-of-range indices", "[reorder]") {
+  CHECK_THROWS_AS(Permutation::from_new_to_old({0, 0, 1}), Error);
+  CHECK_THROWS_AS(Permutation::from_new_to_old({0, 3, 1}), Error);
+  check_is_permutation(Permutation::identity(5), 5);
+}
+
+TEST_CASE("row_grouping_rcm groups rows by length, longest first", "[reorder]") {
+  const CsrMatrix grid = test::laplacian_3d(6, 5, 4);  // rows of 4 to 7 entries
+  const Permutation p = row_grouping_rcm(grid);
+  check_is_permutation(p, grid.rows);
+  const CsrMatrix b = permute_symmetric(grid, p);
+  for (index_t r = 1; r < b.rows; ++r) CHECK(b.row_length(r - 1) >= b.row_length(r));
+}
+
+TEST_CASE("row_grouping_rcm orders by the coarse groups first", "[reorder]") {
+  const CsrMatrix grid = test::laplacian_3d(5, 5, 5);
+  std::vector<index_t> groups(grid.rows);
+  std::mt19937 gen(3);
+  for (index_t& g : groups) g = static_cast<index_t>(gen() % 3);
+  const Permutation p = row_grouping_rcm(grid, &groups);
+  check_is_permutation(p, grid.rows);
+  for (index_t i = 1; i < grid.rows; ++i) {
+    const index_t prev = p.new_to_old[i - 1], cur = p.new_to_old[i];
+    CHECK(groups[prev] <= groups[cur]);
+    if (groups[prev] == groups[cur]) CHECK(grid.row_length(prev) >= grid.row_length(cur));
+  }
+  groups.pop_back();
+  CHECK_THROWS_AS(row_grouping_rcm(grid, &groups), Error);
+}
+
+TEST_CASE("row_grouping_rcm reduces the bandwidth of a shuffled grid", "[reorder]") {
+  // Periodic: every row has 7 entries, so there is one group and the result is plain RCM. A block
+  // diagonal of two grids checks that every component gets numbered.
+  const CsrMatrix grid = test::laplacian_3d(12, 10, 8, true);
+  const CsrMatrix shuffled = permute_symmetric(grid, random_permutation(grid.rows, 5));
+  const CsrMatrix ordered = permute_symmetric(shuffled, row_grouping_rcm(shuffled));
+  INFO("bandwidth shuffled " << bandwidth(shuffled) << ", reordered " << bandwidth(ordered));
+  CHECK(bandwidth(shuffled) > grid.rows / 2);
+  CHECK(bandwidth(ordered) < grid.rows / 4);
+
+  std::vector<Triplet> t;
+  for (index_t r = 0; r < shuffled.rows; ++r)
+    for (index_t p = shuffled.row_ptr[r]; p < shuffled.row_ptr[r + 1]; ++p) {
+      t.push_back({r, shuffled.col[p], shuffled.val[p]});
+      t.push_back({r + shuffled.rows, shuffled.col[p] + shuffled.rows, shuffled.val[p]});
+    }
+  const CsrMatrix two = csr_from_triplets(2 * grid.rows, 2 * grid.rows, std::move(t));
+  const Permutation p2 = row_grouping_rcm(two);
+  check_is_permutation(p2, two.rows);
+  CHECK(bandwidth(permute_symmetric(two, p2)) < grid.rows / 4);
+}
+
+TEST_CASE("reordering leaves SpMV results unchanged: P A Pᵀ (P x) = P (A x)", "[reorder]") {
+  const CsrMatrix a = test::laplacian_3d(7, 6, 5);
+  const CsrMatrix shuffled = permute_symmetric(a, random_permutation(a.rows, 9));
+  const Permutation p = row_grouping_rcm(shuffled);
+  const std::vector<double> x = test::random_vector(a.rows, 10);
+  const std::vector<double> lhs = reference_spmv(permute_symmetric(shuffled, p), permute_vector(x, p));
+  const std::vector<double> rhs = permute_vector(reference_spmv(shuffled, x), p);
+  for (index_t i = 0; i < a.rows; ++i) CHECK(lhs[i] == Approx(rhs[i]).margin(1e-13));
+  CHECK(unpermute_vector(permute_vector(x, p), p) == x);
+}
+
+TEST_CASE("permute renumbers rows and columns of a rectangular matrix", "[reorder]") {
+  const CsrMatrix a = test::random_csr(6, 9, 4, 12);
+  const Permutation rows = random_permutation(6, 1), cols = random_permutation(9, 2);
+  const auto da = test::to_dense(a), db = test::to_dense(permute(a, rows, cols));
+  for (index_t i = 0; i < 6; ++i)
+    for (index_t j = 0; j < 9; ++j) CHECK(db[i][j] == da[rows.new_to_old[i]][cols.new_to_old[j]]);
+  CHECK_THROWS_AS(permute(a, cols, rows), Error);
+  CHECK_THROWS_AS(row_grouping_rcm(a), Error);
+}

@@ -1,0 +1,62 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "operators/sparse/sell_matrix.hpp"
+#include "tests/operators/matrix_generators.hpp"
+
+using namespace miniapp;
+
+TEST_CASE("to_csr(to_sell(A)) gives A back, explicit zeros included", "[sell]") {
+  CsrMatrix a = test::random_csr(45, 30, 6, 7);
+  a.val[0] = 0.0;  // a stored zero is structure, not padding
+  for (index_t s : {1, 4, 32}) {
+    const CsrMatrix b = to_csr(to_sell(a, s));
+    CHECK(b.rows == a.rows);
+    CHECK(b.cols == a.cols);
+    CHECK(b.row_ptr == a.row_ptr);
+    CHECK(b.col == a.col);
+    CHECK(b.val == a.val);
+  }
+}
+
+TEST_CASE("sELL positions follow eq. 2.14 and slices are as wide as their longest row", "[sell]") {
+  const CsrMatrix a = test::random_csr(23, 23, 5, 8);  // 23 rows: the last slice of 4 is partial
+  const index_t S = 4;
+  const SellMatrix s = to_sell(a, S);
+  REQUIRE(s.slice_count() == 6);
+  CHECK(s.nnz == a.nnz());
+  index_t offset = 0;  // Σ_{l < slice} K_l · S
+  for (index_t l = 0; l < s.slice_count(); ++l) {
+    index_t width = 0;
+    for (index_t r = l * S; r < std::min((l + 1) * S, a.rows); ++r) width = std::max(width, a.row_length(r));
+    CHECK(s.slice_width(l) == width);
+    for (index_t r = l * S; r < std::min((l + 1) * S, a.rows); ++r)
+      for (index_t k = 0; k < a.row_length(r); ++k) {
+        const index_t ind = r % S + k * S + offset;
+        CHECK(s.position(r, k) == ind);
+        CHECK(s.col[ind] == a.col[a.row_ptr[r] + k]);
+        CHECK(s.val[ind] == a.val[a.row_ptr[r] + k]);
+      }
+    offset += width * S;
+  }
+  CHECK(s.stored_entries() == offset);
+}
+
+TEST_CASE("sELL padding is zero and repeats a valid column", "[sell]") {
+  // Row 0 has two entries, row 1 is empty, row 2 has one: slice height 4 pads everything to width 2.
+  const CsrMatrix a = csr_from_triplets(3, 3, {{0, 0, 1.0}, {0, 2, 2.0}, {2, 1, 3.0}});
+  const SellMatrix s = to_sell(a, 4);
+  REQUIRE(s.stored_entries() == 8);
+  CHECK(s.val[s.position(1, 0)] == 0.0);
+  CHECK(s.col[s.position(1, 0)] == 1);  // empty row: its own index
+  CHECK(s.col[s.position(1, 1)] == 1);
+  CHECK(s.val[s.position(2, 1)] == 0.0);
+  CHECK(s.col[s.position(2, 1)] == 1);  // repeats the last valid column
+  CHECK(s.col[s.position(3, 0)] == 2);  // padding row past the end stays inside the columns
+  for (index_t c : s.col) CHECK((c >= 0 && c < a.cols));
+}
+
+TEST_CASE("to_sell rejects a slice height below 1", "[sell]") {
+  CHECK_THROWS_AS(to_sell(test::random_csr(4, 4, 2, 1), 0), Error);
+}

@@ -1,0 +1,90 @@
+#include <catch2/catch.hpp>
+
+#include <array>
+
+#include "operators/kernels/spmv.hpp"
+#include "tests/operators/matrix_generators.hpp"
+
+using namespace miniapp;
+
+namespace {
+
+void check_close(const std::vector<double>& got, const std::vector<double>& want) {
+  REQUIRE(got.size() == want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == Approx(want[i]).margin(1e-13));
+}
+
+// sELL with the given slice height and CSR, both against reference_spmv.
+void check_spmv(const Executor& exec, const CsrMatrix& a, index_t slice_height, unsigned seed) {
+  const std::vector<double> x = test::random_vector(a.cols, seed);
+  const std::vector<double> want = reference_spmv(a, x);
+  const Vector dx = Vector::from_host(exec, x);
+  Vector y(exec, a.rows);
+  spmv(exec, DeviceSell(exec, to_sell(a, slice_height)), dx, y);
+  check_close(y.to_host(), want);
+  Vector z(exec, a.rows);
+  spmv(exec, DeviceCsr(exec, a), dx, z);
+  check_close(z.to_host(), want);
+}
+
+}  // namespace
+
+TEST_CASE("sELL and CSR SpMV match reference_spmv on random matrices", "[spmv]") {
+  const Executor exec = Executor::cpu();
+  const index_t slice_height = GENERATE(1, 4, 32);
+  // Row counts that are not multiples of the slice height, empty rows (0 entries drawn), rectangles.
+  CAPTURE(slice_height);
+  check_spmv(exec, test::random_csr(37, 37, 6, 1), slice_height, 2);
+  check_spmv(exec, test::random_csr(1001, 300, 9, 3), slice_height, 4);
+  check_spmv(exec, test::random_csr(5, 40, 3, 5), slice_height, 6);
+  check_spmv(exec, csr_from_triplets(7, 7, {}), slice_height, 7);
+}
+
+TEST_CASE("sELL SpMV of a 3D 7-point Laplacian", "[spmv]") {
+  const Executor exec = Executor::cpu();
+  const CsrMatrix lap = test::laplacian_3d(13, 11, 9);
+  check_spmv(exec, lap, 32, 8);
+  // Zero-flux walls: the Laplacian of a constant vanishes.
+  const DeviceSell a(exec, to_sell(lap, 32));
+  const Vector ones = Vector::from_host(exec, std::vector<double>(lap.rows, 1.0));
+  Vector y(exec, lap.rows);
+  spmv(exec, a, ones, y);
+  for (double v : y.to_host()) CHECK(v == 0.0);
+}
+
+TEST_CASE("spmv_multi equals separate SpMVs", "[spmv]") {
+  const Executor exec = Executor::cpu();
+  const CsrMatrix host = test::random_csr(203, 150, 7, 9);
+  const DeviceSell a(exec, to_sell(host, 32));
+  for (int k = 1; k <= max_spmv_vectors; ++k) {
+    std::vector<Vector> x, y;
+    for (int i = 0; i < k; ++i) {
+      x.push_back(Vector::from_host(exec, test::random_vector(host.cols, 20 + i)));
+      y.emplace_back(exec, host.rows);
+    }
+    std::array<const Vector*, max_spmv_vectors> xp{};
+    std::array<Vector*, max_spmv_vectors> yp{};
+    for (int i = 0; i < k; ++i) xp[i] = &x[i], yp[i] = &y[i];
+    spmv_multi(exec, a, std::span(xp.data(), k), std::span(yp.data(), k));
+    for (int i = 0; i < k; ++i) {
+      Vector single(exec, host.rows);
+      spmv(exec, a, x[i], single);
+      CHECK(y[i].to_host() == single.to_host());
+    }
+  }
+}
+
+TEST_CASE("SpMV rejects mismatched sizes, aliasing and vector counts", "[spmv]") {
+  const Executor exec = Executor::cpu();
+  const CsrMatrix host = test::random_csr(10, 8, 3, 1);
+  const DeviceSell a(exec, to_sell(host, 4));
+  Vector x(exec, 8), y(exec, 10), wrong(exec, 9), square(exec, 10);
+  CHECK_THROWS_AS(spmv(exec, a, wrong, y), Error);
+  CHECK_THROWS_WITH(spmv(exec, a, x, wrong), Catch::Contains("spmv") && Catch::Contains("9"));
+  CHECK_THROWS_AS(spmv(exec, DeviceCsr(exec, host), wrong, y), Error);
+  const DeviceSell sq(exec, to_sell(test::random_csr(10, 10, 3, 2), 4));
+  CHECK_THROWS_AS(spmv(exec, sq, square, square), Error);
+  std::array<const Vector*, 2> xs{&x, &x};
+  std::array<Vector*, 1> ys{&y};
+  CHECK_THROWS_AS(spmv_multi(exec, a, xs, ys), Error);
+}

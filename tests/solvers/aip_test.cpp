@@ -1,0 +1,230 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <functional>
+#include <vector>
+
+#include "solvers/aip.hpp"
+#include "solvers/aip_factor.hpp"
+
+using namespace miniapp;
+
+namespace {
+
+// −L of the 5-point (nz = 1) or 7-point Laplacian on an nx × ny × nz grid with unit weights.
+// Dirichlet: a missing neighbour still adds 1 to the diagonal (zero ghost value), so A is SPD.
+// Periodic: neighbours wrap around, A is singular with the constants as null space.
+CsrMatrix grid_laplacian(int nx, int ny, int nz, bool periodic) {
+  const int n[3] = {nx, ny, nz};
+  const int dims = nz == 1 ? 2 : 3;
+  auto id = [&](const int c[3]) { return static_cast<index_t>(c[0] + nx * (c[1] + ny * c[2])); };
+  std::vector<Triplet> t;
+  int c[3];
+  for (c[2] = 0; c[2] < nz; ++c[2])
+    for (c[1] = 0; c[1] < ny; ++c[1])
+      for (c[0] = 0; c[0] < nx; ++c[0])
+        for (int d = 0; d < dims; ++d)
+          for (int step : {-1, 1}) {
+            int e[3] = {c[0], c[1], c[2]};
+            e[d] += step;
+            const bool inside = e[d] >= 0 && e[d] < n[d];
+            t.push_back({id(c), id(c), 1.0});
+            if (!inside && !periodic) continue;
+            e[d] = (e[d] + n[d]) % n[d];
+            t.push_back({id(c), id(e), -1.0});
+          }
+  const index_t rows = static_cast<index_t>(nx * ny * nz);
+  return csr_from_triplets(rows, rows, std::move(t));
+}
+
+using Dense = std::vector<std::vector<double>>;
+
+Dense to_dense(const CsrMatrix& a) {
+  Dense d(a.rows, std::vector<double>(a.cols, 0.0));
+  for (index_t i = 0; i < a.rows; ++i)
+    for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) d[i][a.col[p]] = a.val[p];
+  return d;
+}
+
+Dense dense_product(const Dense& a, const Dense& b) {
+  Dense c(a.size(), std::vector<double>(b[0].size(), 0.0));
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (std::size_t k = 0; k < b.size(); ++k)
+      if (a[i][k] != 0.0)
+        for (std::size_t j = 0; j < b[0].size(); ++j) c[i][j] += a[i][k] * b[k][j];
+  return c;
+}
+
+// Lower triangle of the pattern of A^k, from dense products of |A| + I (independent of aip_pattern).
+std::vector<std::vector<bool>> reference_pattern(const CsrMatrix& a, int level) {
+  Dense b = to_dense(a);
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    for (double& v : b[i]) v = std::abs(v);
+    b[i][i] += 1.0;
+  }
+  Dense power = b;
+  for (int k = 1; k < level; ++k) power = dense_product(power, b);
+  std::vector<std::vector<bool>> s(b.size(), std::vector<bool>(b.size(), false));
+  for (std::size_t i = 0; i < b.size(); ++i)
+    for (std::size_t j = 0; j <= i; ++j) s[i][j] = power[i][j] != 0.0;
+  return s;
+}
+
+bool has_entry(const CsrMatrix& m, index_t i, index_t j) {
+  for (index_t p = m.row_ptr[i]; p < m.row_ptr[i + 1]; ++p)
+    if (m.col[p] == j) return true;
+  return false;
+}
+
+// Chow's defining property and the shape of G: lower triangular, positive diagonal,
+// (G A)_ij = 0 for j ∈ S_i \ {i}, (G A Gᵀ)_ii = 1.
+void check_factor(const CsrMatrix& a, int level) {
+  const CsrMatrix g = aip_factor(a, level);
+  const Dense ga = dense_product(to_dense(g), to_dense(a));
+  for (index_t i = 0; i < g.rows; ++i) {
+    REQUIRE(g.row_length(i) > 0);
+    const index_t last = g.row_ptr[i + 1] - 1;
+    REQUIRE(g.col[last] == i);  // columns sorted and ≤ i: diagonal is the last entry
+    CHECK(g.val[last] > 0.0);
+    double gagt = 0.0;
+    for (index_t p = g.row_ptr[i]; p <= last; ++p) {
+      const index_t j = g.col[p];
+      if (j != i) CHECK(std::abs(ga[i][j]) < 1e-12);
+      gagt += ga[i][j] * g.val[p];
+    }
+    CHECK(std::abs(gagt - 1.0) < 1e-12);
+  }
+}
+
+// Host PCG iterations to reach ‖r‖ ≤ 1e-8 ‖b‖; `precondition` maps r to z = M r.
+int pcg_iterations(const CsrMatrix& a, const std::vector<double>& b,
+                   const std::function<std::vector<double>(const std::vector<double>&)>& precondition) {
+  auto dot = [](const std::vector<double>& u, const std::vector<double>& v) {
+    double s = 0.0;
+    for (std::size_t i = 0; i < u.size(); ++i) s += u[i] * v[i];
+    return s;
+  };
+  std::vector<double> x(b.size(), 0.0), r = b, z = precondition(r), p = z;
+  double rz = dot(r, z);
+  const double stop = 1e-16 * dot(b, b);
+  for (int it = 1; it <= 1000; ++it) {
+    const std::vector<double> q = reference_spmv(a, p);
+    const double alpha = rz / dot(p, q);
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      x[i] += alpha * p[i];
+      r[i] -= alpha * q[i];
+    }
+    if (dot(r, r) <= stop) return it;
+    z = precondition(r);
+    const double rz_next = dot(r, z);
+    for (std::size_t i = 0; i < b.size(); ++i) p[i] = z[i] + rz_next / rz * p[i];
+    rz = rz_next;
+  }
+  return 1000;
+}
+
+}  // namespace
+
+TEST_CASE("aip pattern is the lower triangle of the pattern of A^k", "[aip]") {
+  const CsrMatrix a = grid_laplacian(4, 3, 3, false);
+  for (int level = 1; level <= 3; ++level) {
+    const CsrMatrix s = aip_pattern(a, level);
+    const auto expected = reference_pattern(a, level);
+    index_t count = 0;
+    for (index_t i = 0; i < a.rows; ++i)
+      for (index_t j = 0; j < a.rows; ++j) count += expected[i][j];
+    CHECK(s.nnz() == count);
+    for (index_t i = 0; i < s.rows; ++i)
+      for (index_t p = s.row_ptr[i]; p < s.row_ptr[i + 1]; ++p) CHECK(expected[i][s.col[p]]);
+  }
+}
+
+TEST_CASE("aip patterns of higher levels contain level 1", "[aip]") {
+  const CsrMatrix a = grid_laplacian(5, 4, 3, true);
+  const CsrMatrix s1 = aip_pattern(a, 1);
+  for (int level = 2; level <= 3; ++level) {
+    const CsrMatrix s = aip_pattern(a, level);
+    CHECK(s.nnz() > s1.nnz());
+    for (index_t i = 0; i < s1.rows; ++i)
+      for (index_t p = s1.row_ptr[i]; p < s1.row_ptr[i + 1]; ++p) CHECK(has_entry(s, i, s1.col[p]));
+  }
+}
+
+TEST_CASE("aip factor satisfies Chow's conditions on grid Laplacians", "[aip]") {
+  const bool periodic = GENERATE(false, true);
+  const int level = GENERATE(1, 2, 3);
+  INFO("periodic " << periodic << ", level " << level);
+  SECTION("2D") { check_factor(grid_laplacian(6, 5, 1, periodic), level); }
+  SECTION("3D") { check_factor(grid_laplacian(5, 4, 4, periodic), level); }
+}
+
+TEST_CASE("aip factor of a diagonal matrix is diag(1/sqrt(a_ii))", "[aip]") {
+  const std::vector<double> d = {4.0, 0.25, 9.0, 2.0};
+  std::vector<Triplet> t;
+  for (index_t i = 0; i < 4; ++i) t.push_back({i, i, d[i]});
+  const CsrMatrix a = csr_from_triplets(4, 4, t);
+  for (int level = 1; level <= 3; ++level) {
+    const CsrMatrix g = aip_factor(a, level);
+    REQUIRE(g.nnz() == 4);
+    for (index_t i = 0; i < 4; ++i) {
+      CHECK(g.col[i] == i);
+      CHECK(g.val[i] == Approx(1.0 / std::sqrt(d[i])).epsilon(1e-15));
+    }
+  }
+}
+
+TEST_CASE("aip rejects bad levels, non-square and non-SPD matrices", "[aip]") {
+  const CsrMatrix a = grid_laplacian(3, 3, 1, false);
+  CHECK_THROWS_AS(aip_factor(a, 0), Error);
+  CHECK_THROWS_AS(aip_pattern(a, 4), Error);
+  CHECK_THROWS_AS(aip_factor(csr_from_triplets(2, 3, {{0, 0, 1.0}, {1, 1, 1.0}}), 1), Error);
+  SECTION("indefinite") {
+    const CsrMatrix b = csr_from_triplets(2, 2, {{0, 0, 1.0}, {0, 1, 2.0}, {1, 0, 2.0}, {1, 1, 1.0}});
+    CHECK_THROWS_WITH(aip_factor(b, 1), Catch::Contains("row 1") && Catch::Contains("level 1"));
+  }
+  SECTION("one-cell periodic mesh: empty row, A = [0]") {
+    CHECK_THROWS_WITH(aip_factor(CsrMatrix{1, 1, {0, 0}, {}, {}}, 1), Catch::Contains("row 0"));
+  }
+  SECTION("singular pattern covering a whole periodic mesh") {
+    // On a periodic 3³ grid every cell is within three steps of every other, so at level 3 the last
+    // row's pattern is the whole (singular) matrix; level 1 still works.
+    const CsrMatrix p = grid_laplacian(3, 3, 3, true);
+    CHECK_NOTHROW(aip_factor(p, 1));
+    CHECK_THROWS_WITH(aip_factor(p, 3), Catch::Contains("row 26") && Catch::Contains("level 3"));
+  }
+}
+
+TEST_CASE("aip reduces PCG iterations against Jacobi on a 3D Laplacian", "[aip]") {
+  const CsrMatrix a = grid_laplacian(16, 16, 16, false);
+  std::vector<double> b(a.rows);
+  for (index_t i = 0; i < a.rows; ++i) b[i] = std::sin(0.37 * i) + 0.1;
+  const int jacobi = pcg_iterations(a, b, [&](const std::vector<double>& r) {
+    std::vector<double> z(r.size());
+    for (index_t i = 0; i < a.rows; ++i) z[i] = r[i] / 6.0;
+    return z;
+  });
+  std::vector<int> aip;
+  for (int level = 1; level <= 3; ++level) {
+    const CsrMatrix g = aip_factor(a, level), gt = transpose(g);
+    aip.push_back(pcg_iterations(a, b, [&](const auto& r) { return reference_spmv(gt, reference_spmv(g, r)); }));
+  }
+  INFO("Jacobi " << jacobi << ", AIP levels 1-3: " << aip[0] << " " << aip[1] << " " << aip[2]);
+  CHECK(aip[0] < jacobi);
+  CHECK(aip[1] < aip[0]);
+  CHECK(aip[2] < aip[1]);
+}
+
+TEST_CASE("Aip::apply computes G^T G r through the executor", "[aip]") {
+  const CsrMatrix a = grid_laplacian(7, 6, 5, true);
+  const Executor exec = Executor::cpu();
+  const Aip m(exec, a, 2, 8);
+  std::vector<double> r(a.rows);
+  for (index_t i = 0; i < a.rows; ++i) r[i] = std::cos(1.3 * i);
+  const Vector r_device = Vector::from_host(exec, r);
+  Vector z(exec, a.rows);
+  m.apply(r_device, z);
+  const CsrMatrix g = aip_factor(a, 2);
+  const std::vector<double> expected = reference_spmv(transpose(g), reference_spmv(g, r));
+  const std::vector<double> got = z.to_host();
+  for (index_t i = 0; i < a.rows; ++i) CHECK(got[i] == Approx(expected[i]).epsilon(1e-13).margin(1e-14));
+}
