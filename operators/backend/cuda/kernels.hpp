@@ -21,3 +21,18 @@ double dot(void* stream, index_t n, const double* x, const double* y);
 void multi_dot(void* stream, index_t n, int k, const double* const* x, const double* const* y, double* out);
 
 }  // namespace miniapp::cuda
+
+namespace miniapp {
+enum class LesModel;  // operators/kernels/flow_kernels.hpp
+}  // namespace miniapp
+
+// Flow kernels (operators/kernels/flow_kernels.hpp); min_ratio and max_abs are synchronous.
+namespace miniapp::cuda {
+
+void eddy_viscosity(void* stream, index_t n, LesModel model, double constant, const double* const* gradient,
+                    const double* filter_width, double* nu_t);
+double min_ratio(void* stream, index_t n, const double* x, const double* y);
+double max_abs(void* stream, index_t n, const double* x);
+void abs_value(void* stream, index_t n, const double* x, double* y);
+
+}  // namespace miniapp::cuda

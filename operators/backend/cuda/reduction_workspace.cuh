@@ -1,0 +1,24 @@
+#pragma once
+// Scratch memory of the reductions (dot.cu), one set per stream so that executors on different
+// streams never share it. Created on a stream's first reduction, freed by destroy_stream.
+#include "operators/backend/cuda/check.cuh"
+
+namespace miniapp::cuda::detail {
+
+// Largest number of blocks of a reduction's first pass, and of pairs reduced together.
+inline constexpr int max_reduction_blocks = 1024;
+inline constexpr int max_reduction_pairs = 4;
+
+struct ReductionWorkspace {
+  double* d_partial = nullptr;  // max_reduction_pairs * max_reduction_blocks block sums
+  double* d_result = nullptr;   // max_reduction_pairs final sums
+  double* h_result = nullptr;   // pinned copy of d_result, read by the host after a synchronize
+};
+
+// The workspace of `stream` (allocated on the current device on first use). One host thread per
+// stream: the host reads h_result after its own synchronize.
+ReductionWorkspace& reduction_workspace(void* stream);
+// Frees the workspace of `stream`, if any; errors are ignored (called from destructors).
+void release_reduction_workspace(void* stream) noexcept;
+
+}  // namespace miniapp::cuda::detail

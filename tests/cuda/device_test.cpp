@@ -1,0 +1,48 @@
+// Device management of the CUDA backend: queries, memory round trips, and the error messages of
+// failed runtime calls.
+#include <catch2/catch.hpp>
+
+#include "operators/backend/cuda/device.hpp"
+#include "tests/cuda/cuda_test_support.hpp"
+
+namespace miniapp {
+namespace {
+
+TEST_CASE("the CUDA backend reports its device", "[cuda][device]") {
+  CHECK(cuda::built());
+  REQUIRE(cuda::device_count() > 0);
+  CHECK_FALSE(cuda::device_name(0).empty());
+  CHECK(cuda::free_memory(0) > 0);
+  const Executor exec = Executor::cuda();
+  CHECK(exec.backend() == Backend::cuda);
+  CHECK(exec.stream() != nullptr);
+}
+
+TEST_CASE("host to device, device to device and device to host copies round-trip", "[cuda][device]") {
+  const Executor exec = Executor::cuda();
+  const std::vector<double> host = test::random_vector(test::large_n, 11);
+  const Vector a = Vector::from_host(exec, host);
+  Vector b(exec, a.size());
+  exec.copy(b.data(), a.data(), sizeof(double) * host.size());
+  CHECK(b.to_host() == host);
+}
+
+TEST_CASE("a failed runtime call names the call, the file and CUDA's reason", "[cuda][device]") {
+  // Device -1 never exists; the error is not sticky, so later tests are unaffected.
+  CHECK_THROWS_AS(cuda::device_name(-1), Error);
+  CHECK_THROWS_WITH(cuda::device_name(-1), Catch::Contains("cudaGetDeviceProperties") &&
+                                               Catch::Contains("device.cu:") && Catch::Contains("invalid device"));
+}
+
+TEST_CASE("an allocation larger than the device reports the size and the free memory", "[cuda][device]") {
+  const std::size_t huge = std::size_t{1} << 60;
+  CHECK_THROWS_WITH(cuda::allocate(0, huge), Catch::Contains(std::to_string(huge) + " bytes") &&
+                                                 Catch::Contains("bytes free"));
+  // The failure is cleared: the device still works.
+  const Executor exec = Executor::cuda();
+  const Vector v = Vector::from_host(exec, std::vector<double>{1.0, 2.0});
+  CHECK(v.to_host() == std::vector<double>{1.0, 2.0});
+}
+
+}  // namespace
+}  // namespace miniapp

@@ -1,0 +1,104 @@
+// CUDA SpMV kernels (sELL, generalized sELL, CSR) against the CPU reference on random matrices
+// larger than many blocks, with empty rows, a fully empty band of slices, non-square shapes and row
+// counts that are not a multiple of the slice height.
+#include <catch2/catch.hpp>
+
+#include "operators/backend/cpu/kernels.hpp"
+#include "operators/backend/cuda/kernels.hpp"
+#include "operators/sparse/sell_matrix.hpp"
+#include "tests/cuda/cuda_test_support.hpp"
+
+namespace miniapp {
+namespace {
+
+// rows x cols, up to 12 entries per row (some rows empty at random) and rows [256, 512) all empty.
+CsrMatrix test_matrix(index_t rows, index_t cols, unsigned seed) {
+  return test::with_empty_rows(test::random_csr(rows, cols, 12, seed), 256, 512);
+}
+
+// y = A x on both backends; y starts as NaN so a row the kernel skips shows up.
+void check_sell_spmv(const CsrMatrix& csr, index_t slice_height) {
+  const Executor cpu = Executor::cpu(), gpu = Executor::cuda();
+  const SellMatrix sell = to_sell(csr, slice_height);
+  const DeviceSell a_cpu(cpu, sell), a_gpu(gpu, sell);
+  const test::Mirrored x(cpu, gpu, test::random_vector(csr.cols, 3));
+  test::Mirrored y(cpu, gpu, test::nan_vector(csr.rows));
+  cpu::spmv_sell(a_cpu.view(), x.cpu.data(), y.cpu.data());
+  cuda::spmv_sell(gpu.stream(), a_gpu.view(), x.gpu.data(), y.gpu.data());
+  const std::vector<double> got = y.gpu.to_host(), want = y.cpu.to_host();
+  CHECK(test::relative_difference(got, want) <= test::tolerance);
+  for (index_t r = 256; r < std::min<index_t>(512, csr.rows); ++r) REQUIRE(got[r] == 0.0);
+}
+
+TEST_CASE("CUDA sELL SpMV matches the CPU reference", "[cuda][spmv]") {
+  const index_t slice_height = GENERATE(32, 128, 7, 1);
+  const index_t cols = GENERATE(as<index_t>{}, test::large_n, test::large_n / 2 + 7);
+  CAPTURE(slice_height, cols);
+  check_sell_spmv(test_matrix(test::large_n, cols, 1), slice_height);
+}
+
+TEST_CASE("CUDA sELL SpMV handles matrices smaller than one slice", "[cuda][spmv]") {
+  const index_t rows = GENERATE(0, 1, 5, 33);
+  CAPTURE(rows);
+  check_sell_spmv(test::random_csr(rows, std::max<index_t>(rows, 1), 4, 2), 32);
+}
+
+TEST_CASE("CUDA generalized sELL SpMV matches the CPU reference for 1 to 4 vectors", "[cuda][spmv]") {
+  const int k = GENERATE(1, 2, 3, 4);
+  const index_t slice_height = GENERATE(32, 128);
+  CAPTURE(k, slice_height);
+  const Executor cpu = Executor::cpu(), gpu = Executor::cuda();
+  const CsrMatrix csr = test_matrix(test::large_n, test::large_n, 4);
+  const SellMatrix sell = to_sell(csr, slice_height);
+  const DeviceSell a_cpu(cpu, sell), a_gpu(gpu, sell);
+  std::vector<test::Mirrored> x, y;
+  for (int j = 0; j < k; ++j) {
+    x.emplace_back(cpu, gpu, test::random_vector(csr.cols, 10 + j));
+    y.emplace_back(cpu, gpu, test::nan_vector(csr.rows));
+  }
+  std::vector<const double*> x_cpu, x_gpu;
+  std::vector<double*> y_cpu, y_gpu;
+  for (int j = 0; j < k; ++j) {
+    x_cpu.push_back(x[j].cpu.data());
+    x_gpu.push_back(x[j].gpu.data());
+    y_cpu.push_back(y[j].cpu.data());
+    y_gpu.push_back(y[j].gpu.data());
+  }
+  cpu::spmv_sell_multi(a_cpu.view(), k, x_cpu.data(), y_cpu.data());
+  cuda::spmv_sell_multi(gpu.stream(), a_gpu.view(), k, x_gpu.data(), y_gpu.data());
+  Vector single(gpu, csr.rows);
+  for (int j = 0; j < k; ++j) {
+    CAPTURE(j);
+    const std::vector<double> got = y[j].gpu.to_host();
+    CHECK(test::relative_difference(got, y[j].cpu.to_host()) <= test::tolerance);
+    cuda::spmv_sell(gpu.stream(), a_gpu.view(), x[j].gpu.data(), single.data());
+    CHECK(test::relative_difference(got, single.to_host()) <= test::tolerance);
+  }
+}
+
+TEST_CASE("CUDA generalized SpMV rejects 0 or more than 4 vectors", "[cuda][spmv]") {
+  const Executor gpu = Executor::cuda();
+  const DeviceSell a(gpu, to_sell(test::random_csr(10, 10, 3, 5), 32));
+  Vector x(gpu, 10), y(gpu, 10);
+  const std::vector<const double*> xs(5, x.data());
+  const std::vector<double*> ys(5, y.data());
+  CHECK_THROWS_AS(cuda::spmv_sell_multi(gpu.stream(), a.view(), 0, xs.data(), ys.data()), Error);
+  CHECK_THROWS_WITH(cuda::spmv_sell_multi(gpu.stream(), a.view(), 5, xs.data(), ys.data()),
+                    Catch::Contains("5 vectors"));
+}
+
+TEST_CASE("CUDA CSR SpMV matches the CPU reference", "[cuda][spmv]") {
+  const index_t rows = GENERATE(as<index_t>{}, test::large_n, 1, 0);
+  CAPTURE(rows);
+  const Executor cpu = Executor::cpu(), gpu = Executor::cuda();
+  const CsrMatrix csr = test_matrix(rows, std::max<index_t>(rows, 1), 6);
+  const DeviceCsr a_cpu(cpu, csr), a_gpu(gpu, csr);
+  const test::Mirrored x(cpu, gpu, test::random_vector(csr.cols, 7));
+  test::Mirrored y(cpu, gpu, test::nan_vector(rows));
+  cpu::spmv_csr(a_cpu.view(), x.cpu.data(), y.cpu.data());
+  cuda::spmv_csr(gpu.stream(), a_gpu.view(), x.gpu.data(), y.gpu.data());
+  CHECK(test::relative_difference(y.gpu.to_host(), y.cpu.to_host()) <= test::tolerance);
+}
+
+}  // namespace
+}  // namespace miniapp
