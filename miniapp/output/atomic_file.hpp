@@ -1,0 +1,26 @@
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <string_view>
+
+namespace miniapp::output {
+
+// Writes `bytes` to `path` so that a crash at any moment leaves `path` with either its old or its new
+// content, never a mix: the bytes go to "<path>.tmp", which is fsync'ed and renamed over `path`, then
+// the directory is fsync'ed. A stale "<path>.tmp" from an interrupted write is overwritten.
+// Throws miniapp::Error naming the file and the failing system call.
+void write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
+
+// 64-bit FNV-1a, fed one 64-bit word at a time (a multiply per word rather than per byte, so hashing
+// keeps up with writing; a trailing partial word goes byte by byte). The value depends on how the
+// input is split into update() calls, so writers and readers must feed the same pieces.
+class Fnv1a64 {
+ public:
+  void update(const void* data, std::size_t bytes);
+  std::uint64_t value() const { return hash_; }
+
+ private:
+  std::uint64_t hash_ = 14695981039346656037ull;
+};
+
+}  // namespace miniapp::output

@@ -1,0 +1,232 @@
+#include "miniapp/output/checkpoint.hpp"
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <type_traits>
+
+#include "miniapp/core/error.hpp"
+#include "miniapp/output/atomic_file.hpp"
+
+namespace miniapp::output {
+namespace {
+
+// File layout (native byte order, which the endianness mark records):
+//   header: magic[8] | endian_mark u32 | version u32 | rank u32 | rank_count u32 |
+//           payload_bytes u64 | payload_fnv1a u64
+//   payload: case name | fingerprint (4 × u64) | step i64 | time, dt, dt_old f64 |
+//            array count u64 | per array: name | value count u64 | values f64...
+//   (a string is its length u64 and its bytes)
+constexpr char magic[8] = {'M', 'I', 'N', 'I', 'C', 'K', 'P', 'T'};
+constexpr std::uint32_t endian_mark = 0x01020304;
+constexpr std::uint32_t version = 1;
+
+struct Header {
+  char magic[8];
+  std::uint32_t endian_mark, version, rank, rank_count;
+  std::uint64_t payload_bytes, payload_checksum;
+};
+static_assert(sizeof(Header) == 40 && std::is_trivially_copyable_v<Header>);
+
+class ByteWriter {
+ public:
+  template <class T>
+  void put(const T& value) { put_bytes(&value, sizeof(T)); }
+  void put_string(std::string_view s) {
+    put<std::uint64_t>(s.size());
+    put_bytes(s.data(), s.size());
+  }
+  void put_bytes(const void* data, std::size_t n) { bytes_.append(static_cast<const char*>(data), n); }
+  std::string& bytes() { return bytes_; }
+
+ private:
+  std::string bytes_;
+};
+
+// Reads the payload with a bounds check on every field: a checksum collision or a writer bug must
+// not read past the buffer.
+class ByteReader {
+ public:
+  ByteReader(std::string_view bytes, const std::string& path) : bytes_(bytes), path_(path) {}
+  template <class T>
+  T get() {
+    T value;
+    std::memcpy(&value, take(sizeof(T)), sizeof(T));
+    return value;
+  }
+  std::string get_string() {
+    const auto n = get<std::uint64_t>();
+    return std::string(take(n), n);
+  }
+  std::vector<double> get_doubles() {
+    const auto n = get<std::uint64_t>();
+    if (n > remaining() / sizeof(double)) throw corrupt("an array is longer than the file");
+    std::vector<double> values(n);
+    std::memcpy(values.data(), take(n * sizeof(double)), n * sizeof(double));
+    return values;
+  }
+  std::size_t remaining() const { return bytes_.size() - at_; }
+  Error corrupt(const std::string& why) const { return file_error(path_, "corrupt checkpoint payload: " + why); }
+
+ private:
+  const char* take(std::size_t n) {
+    if (n > remaining()) throw corrupt("a field runs past the end of the payload");
+    const char* p = bytes_.data() + at_;
+    at_ += n;
+    return p;
+  }
+  std::string_view bytes_;
+  std::size_t at_ = 0;
+  const std::string& path_;
+};
+
+std::string describe(const MeshFingerprint& m) {
+  return std::to_string(m.cell_count) + " cells, " + std::to_string(m.face_count) + " faces, " +
+         std::to_string(m.node_count) + " nodes, hash " + std::to_string(m.hash);
+}
+
+template <class T>
+void hash_array(Fnv1a64& h, const std::vector<T>& values) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  h.update(values.data(), values.size() * sizeof(T));
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  if (!std::filesystem::exists(path)) throw file_error(path.string(), "checkpoint file does not exist");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw file_error(path.string(), "cannot open checkpoint file");
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw file_error(path.string(), "read error");
+  return bytes;
+}
+
+// Checks everything the header states against this run and the file's size; returns the header.
+Header check_header(std::string_view bytes, const std::string& path, int rank, int rank_count) {
+  if (bytes.size() < sizeof(Header))
+    throw file_error(path, "truncated checkpoint: " + std::to_string(bytes.size()) +
+                               " bytes, shorter than its " + std::to_string(sizeof(Header)) + "-byte header");
+  Header h;
+  std::memcpy(&h, bytes.data(), sizeof(Header));
+  if (std::memcmp(h.magic, magic, sizeof(magic)) != 0)
+    throw file_error(path, "not a miniapp checkpoint (bad magic string)");
+  if (h.endian_mark != endian_mark)
+    throw file_error(path, "checkpoint was written on a machine of the other byte order");
+  if (h.version != version)
+    throw file_error(path, "checkpoint format version " + std::to_string(h.version) +
+                               ", this build reads version " + std::to_string(version));
+  if (h.rank_count != static_cast<std::uint32_t>(rank_count))
+    throw file_error(path, "checkpoint was written by " + std::to_string(h.rank_count) +
+                               " ranks, this run has " + std::to_string(rank_count));
+  if (h.rank != static_cast<std::uint32_t>(rank))
+    throw file_error(path, "checkpoint belongs to rank " + std::to_string(h.rank) +
+                               ", read by rank " + std::to_string(rank));
+  const std::uint64_t payload = bytes.size() - sizeof(Header);
+  if (payload < h.payload_bytes)
+    throw file_error(path, "truncated checkpoint: payload has " + std::to_string(payload) + " of " +
+                               std::to_string(h.payload_bytes) + " bytes");
+  if (payload > h.payload_bytes)
+    throw file_error(path, "checkpoint has " + std::to_string(payload - h.payload_bytes) +
+                               " bytes after its payload");
+  return h;
+}
+
+CheckpointData parse_payload(ByteReader& in) {
+  CheckpointData data;
+  data.case_name = in.get_string();
+  data.mesh.cell_count = in.get<std::uint64_t>();
+  data.mesh.face_count = in.get<std::uint64_t>();
+  data.mesh.node_count = in.get<std::uint64_t>();
+  data.mesh.hash = in.get<std::uint64_t>();
+  data.step = in.get<std::int64_t>();
+  data.time = in.get<double>();
+  data.dt = in.get<double>();
+  data.dt_old = in.get<double>();
+  const auto count = in.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < count; ++i) {
+    std::string name = in.get_string();
+    data.arrays.emplace_back(std::move(name), in.get_doubles());
+  }
+  if (in.remaining() != 0) throw in.corrupt(std::to_string(in.remaining()) + " bytes left after the last array");
+  return data;
+}
+
+}  // namespace
+
+MeshFingerprint mesh_fingerprint(const mesh::Mesh& mesh) {
+  Fnv1a64 h;
+  hash_array(h, mesh.nodes);
+  hash_array(h, mesh.cell_types);
+  hash_array(h, mesh.cell_node_offsets);
+  hash_array(h, mesh.cell_nodes);
+  hash_array(h, mesh.face_node_offsets);
+  hash_array(h, mesh.face_nodes);
+  hash_array(h, mesh.face_owner);
+  hash_array(h, mesh.face_neighbour);
+  return {static_cast<std::uint64_t>(mesh.cell_count()), static_cast<std::uint64_t>(mesh.face_count()),
+          static_cast<std::uint64_t>(mesh.node_count()), h.value()};
+}
+
+const std::vector<double>& CheckpointData::array(std::string_view name, std::size_t size) const {
+  for (const auto& [array_name, values] : arrays) {
+    if (array_name != name) continue;
+    if (values.size() != size)
+      throw Error("checkpoint array '" + array_name + "' has " + std::to_string(values.size()) +
+                  " values, this run needs " + std::to_string(size));
+    return values;
+  }
+  throw Error("checkpoint has no array '" + std::string(name) + "'");
+}
+
+std::filesystem::path checkpoint_path(const std::filesystem::path& dir, int rank) {
+  return dir / ("checkpoint_r" + std::to_string(rank) + ".bin");
+}
+
+void write_checkpoint(const std::filesystem::path& dir, int rank, int rank_count, const CheckpointData& data) {
+  ByteWriter payload;
+  payload.put_string(data.case_name);
+  for (std::uint64_t v : {data.mesh.cell_count, data.mesh.face_count, data.mesh.node_count, data.mesh.hash})
+    payload.put(v);
+  payload.put<std::int64_t>(data.step);
+  for (double v : {data.time, data.dt, data.dt_old}) payload.put(v);
+  payload.put<std::uint64_t>(data.arrays.size());
+  for (const auto& [name, values] : data.arrays) {
+    payload.put_string(name);
+    payload.put<std::uint64_t>(values.size());
+    payload.put_bytes(values.data(), values.size() * sizeof(double));
+  }
+  Header h;
+  std::memcpy(h.magic, magic, sizeof(magic));
+  h.endian_mark = endian_mark;
+  h.version = version;
+  h.rank = static_cast<std::uint32_t>(rank);
+  h.rank_count = static_cast<std::uint32_t>(rank_count);
+  h.payload_bytes = payload.bytes().size();
+  Fnv1a64 checksum;
+  checksum.update(payload.bytes().data(), payload.bytes().size());
+  h.payload_checksum = checksum.value();
+
+  std::string file(reinterpret_cast<const char*>(&h), sizeof(h));
+  file += payload.bytes();
+  std::filesystem::create_directories(dir);
+  write_file_atomically(checkpoint_path(dir, rank), file);
+}
+
+CheckpointData read_checkpoint(const std::filesystem::path& dir, int rank, int rank_count,
+                               const MeshFingerprint& mesh) {
+  const std::string path = checkpoint_path(dir, rank).string();
+  const std::string bytes = read_file(path);
+  const Header h = check_header(bytes, path, rank, rank_count);
+  const std::string_view payload = std::string_view(bytes).substr(sizeof(Header));
+  Fnv1a64 checksum;
+  checksum.update(payload.data(), payload.size());
+  if (checksum.value() != h.payload_checksum)
+    throw file_error(path, "checkpoint checksum mismatch: the payload is corrupt");
+  ByteReader in(payload, path);
+  CheckpointData data = parse_payload(in);
+  if (!(data.mesh == mesh))
+    throw file_error(path, "checkpoint was written on another mesh (" + describe(data.mesh) +
+                               "); this run's mesh has " + describe(mesh));
+  return data;
+}
+
+}  // namespace miniapp::output
