@@ -32,6 +32,26 @@ class KernelCounters {
   const KernelTally& tally(KernelKind kind) const { return tallies_[static_cast<int>(kind)]; }
   KernelTally total() const;
   void reset() { tallies_ = {}; }
+  // The calls made since `earlier` (a copy of these counters taken before them).
+  KernelCounters since(const KernelCounters& earlier) const {
+    KernelCounters d;
+    for (int k = 0; k < kernel_kind_count; ++k) {
+      const auto& now = tallies_[k];
+      const auto& then = earlier.tallies_[k];
+      d.tallies_[k] = {now.calls - then.calls, now.bytes - then.bytes, now.flops - then.flops,
+                       now.seconds - then.seconds};
+    }
+    return d;
+  }
+  KernelCounters& operator+=(const KernelCounters& o) {
+    for (int k = 0; k < kernel_kind_count; ++k) {
+      tallies_[k].calls += o.tallies_[k].calls;
+      tallies_[k].bytes += o.tallies_[k].bytes;
+      tallies_[k].flops += o.tallies_[k].flops;
+      tallies_[k].seconds += o.tallies_[k].seconds;
+    }
+    return *this;
+  }
   // Table of calls, bytes, flops, seconds and GB/s per kind.
   void print(std::ostream& out) const;
 

@@ -14,7 +14,8 @@ void eddy_viscosity(index_t n, LesModel model, double constant, const double* co
   for (int k = 0; k < 9; ++k) g.component[k] = gradient[k];
   les::with_model(model, [&](auto m) {
 #pragma omp parallel for schedule(static)
-    for (index_t i = 0; i < n; ++i) nu_t[i] = les::eddy_viscosity<decltype(m)::value>(constant, g.at(i), filter_width[i]);
+    for (index_t i = 0; i < n; ++i)
+      nu_t[i] = les::eddy_viscosity<decltype(m)::value>(constant, g.at(i), filter_width[i]);
   });
 }
 

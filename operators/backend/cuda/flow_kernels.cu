@@ -18,7 +18,8 @@ using detail::max_reduction_blocks;
 
 template <LesModel M>
 __global__ void __launch_bounds__(block_size)
-    eddy_viscosity_kernel(index_t n, double constant, les::GradientPointers g, const double* filter_width, double* nu_t) {
+    eddy_viscosity_kernel(index_t n, double constant, les::GradientPointers g, const double* filter_width,
+                          double* nu_t) {
   const std::int64_t i = detail::global_thread();
   if (i < n) nu_t[i] = les::eddy_viscosity<M>(constant, g.at(i), filter_width[i]);
 }
@@ -69,7 +70,8 @@ struct AbsInput {
 
 // Pass 1: partial[block] = Op over the block's grid-stride entries of input.
 template <class Op, class Input>
-__global__ void __launch_bounds__(block_size) reduce_partial_kernel(index_t n, Input input, double* __restrict__ partial) {
+__global__ void __launch_bounds__(block_size)
+    reduce_partial_kernel(index_t n, Input input, double* __restrict__ partial) {
   double v = Op::identity;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = detail::global_thread(); i < n; i += stride) v = Op::combine(v, input(i));
