@@ -13,7 +13,8 @@ struct BoxSpec {
   std::array<index_t, 3> cells{8, 8, 8};
   Vec3 origin{0, 0, 0};
   Vec3 length{1, 1, 1};
-  // tanh clustering towards both walls of each axis; 0 = uniform spacing.
+  // tanh clustering towards both walls of each axis; 0 = uniform spacing. Node i of n on an axis of
+  // length L: x_i = x0 + L (1 + tanh(β ξ_i) / tanh β) / 2, ξ_i = 2 i / n − 1 (see mesh/spacing.hpp).
   std::array<double, 3> stretch{0, 0, 0};
   std::array<bool, 3> periodic{false, false, false};
 };
