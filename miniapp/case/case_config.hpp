@@ -1,0 +1,136 @@
+#pragma once
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "miniapp/core/types.hpp"
+#include "miniapp/core/vec3.hpp"
+
+// A case, as read from its TOML file (docs/case-files.md describes every key). The file is parsed
+// once into these structs; everything after start-up reads typed members, never keys.
+namespace miniapp::cases {
+
+enum class MeshGenerator { hex, tet, prism, file };
+
+struct MeshConfig {
+  MeshGenerator generator = MeshGenerator::hex;
+  // Generators (hex, tet, prism).
+  std::array<index_t, 3> cells{1, 1, 1};
+  Vec3 length{1, 1, 1};
+  Vec3 origin{0, 0, 0};
+  std::array<double, 3> stretch{0, 0, 0};   // tanh clustering towards both ends of each axis
+  std::array<bool, 3> periodic{false, false, false};
+  // generator = "file": the mesh file (resolved against the case file's folder); layers > 0 extrudes
+  // a 2D file over length_z, periodic in z; layers = 0 reads a 3D file as it is.
+  std::string file;
+  index_t layers = 0;
+  double length_z = 0;
+};
+
+enum class LesModel { none, smagorinsky, wale, vreman, sigma };
+
+struct PhysicsConfig {
+  double nu = 0;  // kinematic viscosity, from nu or from U L / re
+  double re = 0;  // U L / nu, from re or from nu
+  double reference_velocity = 1;
+  double reference_length = 1;
+  Vec3 body_force{0, 0, 0};  // constant acceleration, e.g. the mean pressure gradient of a channel
+  LesModel les = LesModel::none;
+  double les_constant = 0;  // the model's default unless set
+};
+
+enum class InitialType { rest, uniform, taylor_green_2d, taylor_green_3d };
+
+struct InitialConfig {
+  InitialType type = InitialType::rest;
+  Vec3 velocity{0, 0, 0};  // uniform
+  double amplitude = 1;    // Taylor-Green vortices
+  double perturbation = 0; // random perturbation, relative to the reference velocity
+};
+
+enum class BoundaryType { wall, moving_wall, inlet, outlet };
+
+struct BoundaryCondition {
+  std::string patch;
+  BoundaryType type = BoundaryType::wall;
+  Vec3 velocity{0, 0, 0};  // moving-wall and inlet
+};
+
+enum class Backend { automatic, cpu, cuda };
+enum class Preconditioner { jacobi, aip1, aip2, aip3 };
+enum class PoissonSolver { pcg, fft };
+
+struct NumericsConfig {
+  Backend backend = Backend::automatic;
+  double cfl = 0.5;
+  std::optional<double> dt;      // fixed time step; absent: the CFL controller chooses
+  std::optional<double> max_dt;  // upper bound for the CFL controller
+  double poisson_tolerance = 1e-8;
+  index_t poisson_max_iterations = 1000;
+  Preconditioner preconditioner = Preconditioner::aip1;
+  PoissonSolver poisson = PoissonSolver::pcg;
+  index_t slice_height = 0;  // sliced ELLPACK slice height, 0 = backend default
+};
+
+struct RunConfig {
+  std::optional<double> end_time;
+  std::optional<long long> max_steps;
+  double progress_interval = 2;  // wall-clock seconds between progress lines
+};
+
+enum class OutputField { velocity, pressure, eddy_viscosity, vorticity, q_criterion };
+
+struct OutputConfig {
+  std::string directory;           // default output/<case name>
+  double interval = 0;             // simulated time between VTK outputs; 0 = only at the end
+  double checkpoint_interval = 0;  // simulated time between checkpoints; 0 = only at the end
+  std::vector<OutputField> fields;
+
+  bool has(OutputField f) const;
+};
+
+// Where each key's value came from, for error messages after parsing: a line of the case file, or
+// the --set argument that overrode it. Holds exactly the keys the case gives.
+struct KeyOrigins {
+  std::string file;
+  std::map<std::string, std::string, std::less<>> where;  // dotted key -> "12" (line) or "--set ARG"
+
+  bool has(std::string_view key) const { return where.find(key) != where.end(); }
+
+  // "FILE:LINE: key: reason", or "FILE: key (--set ARG): reason" for an overridden key; a table
+  // without an origin of its own takes its first key's; "FILE: key: reason" for an absent key.
+  Error error(std::string_view key, std::string_view reason) const;
+};
+
+struct CaseConfig {
+  std::string name;
+  std::string description;
+  MeshConfig mesh;
+  PhysicsConfig physics;
+  InitialConfig initial;
+  std::vector<BoundaryCondition> boundaries;  // ordered by patch name
+  NumericsConfig numerics;
+  RunConfig run;
+  OutputConfig output;
+
+  KeyOrigins origins;
+  std::vector<std::string> warnings;  // valid but suspicious settings, for the caller to print
+
+  // The condition of a patch, or nullptr.
+  const BoundaryCondition* find_boundary(std::string_view patch) const;
+};
+
+// Names as written in case files (the inverse of parsing), for reports and messages.
+std::string_view name(MeshGenerator g);
+std::string_view name(LesModel m);
+std::string_view name(InitialType t);
+std::string_view name(BoundaryType t);
+std::string_view name(Backend b);
+std::string_view name(Preconditioner p);
+std::string_view name(PoissonSolver p);
+std::string_view name(OutputField f);
+
+}  // namespace miniapp::cases

@@ -1,0 +1,38 @@
+#include "miniapp/case/case_mesh.hpp"
+
+#include "mesh/generators.hpp"
+#include "mesh/gmsh_reader.hpp"
+
+namespace miniapp::cases {
+
+namespace {
+
+mesh::Mesh make_prism_box(const MeshConfig& m) {
+  mesh::RectSpec rect;
+  rect.cells = {m.cells[0], m.cells[1]};
+  rect.origin = {m.origin.x, m.origin.y};
+  rect.length = {m.length.x, m.length.y};
+  rect.stretch = {m.stretch[0], m.stretch[1]};
+  return mesh::extrude(mesh::make_tri_rect(rect), {m.cells[2], m.origin.z, m.length.z, m.periodic[2]});
+}
+
+mesh::Mesh read_mesh_file(const MeshConfig& m) {
+  const int dimension = mesh::gmsh_dimension(m.file);
+  if (dimension == 2 && m.layers == 0)
+    throw file_error(m.file, "a 2D mesh: give mesh.layers and mesh.length_z in the case to extrude it");
+  if (dimension == 3 && m.layers > 0)
+    throw file_error(m.file, "a 3D mesh: mesh.layers and mesh.length_z are only for 2D files");
+  if (dimension == 3) return mesh::read_gmsh_3d(m.file);
+  return mesh::extrude(mesh::read_gmsh_2d(m.file), {m.layers, 0, m.length_z, true});
+}
+
+}  // namespace
+
+mesh::Mesh make_case_mesh(const MeshConfig& m) {
+  if (m.generator == MeshGenerator::file) return read_mesh_file(m);
+  if (m.generator == MeshGenerator::prism) return make_prism_box(m);
+  const mesh::BoxSpec box{m.cells, m.origin, m.length, m.stretch, m.periodic};
+  return m.generator == MeshGenerator::hex ? mesh::make_hex_box(box) : mesh::make_tet_box(box);
+}
+
+}  // namespace miniapp::cases

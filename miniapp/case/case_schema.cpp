@@ -1,0 +1,141 @@
+#include "miniapp/case/case_schema.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+namespace miniapp::cases {
+
+namespace {
+
+using enum ValueKind;
+
+constexpr KeySpec schema[] = {
+    {"case.name", string},
+    {"case.description", string},
+    {"mesh.generator", string},
+    {"mesh.cells", integer3},
+    {"mesh.length", real3},
+    {"mesh.origin", real3},
+    {"mesh.stretch", real3},
+    {"mesh.periodic", string},
+    {"mesh.file", string},
+    {"mesh.layers", integer},
+    {"mesh.length_z", real},
+    {"physics.re", real},
+    {"physics.nu", real},
+    {"physics.reference_velocity", real},
+    {"physics.reference_length", real},
+    {"physics.body_force", real3},
+    {"physics.les", string},
+    {"physics.les_constant", real},
+    {"initial.type", string},
+    {"initial.velocity", real3},
+    {"initial.amplitude", real},
+    {"initial.perturbation", real},
+    {"boundary.<patch>.type", string},
+    {"boundary.<patch>.velocity", real3},
+    {"numerics.backend", string},
+    {"numerics.cfl", real},
+    {"numerics.dt", real},
+    {"numerics.max_dt", real},
+    {"numerics.poisson_tolerance", real},
+    {"numerics.poisson_max_iterations", integer},
+    {"numerics.preconditioner", string},
+    {"numerics.poisson", string},
+    {"numerics.slice_height", integer},
+    {"run.end_time", real},
+    {"run.max_steps", integer},
+    {"run.progress_interval", real},
+    {"output.directory", string},
+    {"output.interval", real},
+    {"output.checkpoint_interval", real},
+    {"output.fields", string_list},
+};
+
+std::string_view section_of(std::string_view dotted) { return dotted.substr(0, dotted.find('.')); }
+
+// "boundary.lid.type" -> "boundary.<patch>.type"; other keys unchanged. The patch is everything
+// between the first and the last dot, so patch names may contain dots.
+std::string schema_form(std::string_view dotted) {
+  if (section_of(dotted) != "boundary") return std::string(dotted);
+  const auto first = dotted.find('.'), last = dotted.rfind('.');
+  if (first == std::string_view::npos || first == last) return std::string(dotted);
+  return "boundary." + std::string(patch_placeholder) + std::string(dotted.substr(last));
+}
+
+// The schema-form key within edit distance 2 of `wanted` closest to it, or "".
+std::string closest(std::string_view wanted, const std::vector<std::string_view>& candidates) {
+  std::string best;
+  std::size_t best_distance = 3;
+  for (std::string_view c : candidates) {
+    const std::size_t d = edit_distance(wanted, c);
+    if (d < best_distance) best_distance = d, best = c;
+  }
+  return best;
+}
+
+}  // namespace
+
+std::span<const KeySpec> case_schema() { return schema; }
+
+const KeySpec* find_key_spec(std::string_view dotted) {
+  const std::string key = schema_form(dotted);
+  for (const KeySpec& spec : schema)
+    if (spec.key == key) return &spec;
+  return nullptr;
+}
+
+bool is_section(std::string_view section) {
+  return std::any_of(std::begin(schema), std::end(schema),
+                     [&](const KeySpec& s) { return section_of(s.key) == section; });
+}
+
+std::string unknown_key_reason(std::string_view dotted) {
+  const std::string_view section = section_of(dotted);
+  std::vector<std::string_view> candidates;
+  if (!is_section(section)) {
+    for (const KeySpec& s : schema)
+      if (candidates.empty() || candidates.back() != section_of(s.key)) candidates.push_back(section_of(s.key));
+    const std::string suggestion = closest(section, candidates);
+    return suggestion.empty() ? "unknown section" : "unknown section (did you mean [" + suggestion + "]?)";
+  }
+  const std::string key = schema_form(dotted);
+  for (const KeySpec& s : schema)
+    if (section_of(s.key) == section) candidates.push_back(s.key);
+  std::string suggestion = closest(key, candidates);
+  if (suggestion.empty()) return "unknown key";
+  // Name the user's own patch in the suggestion rather than the placeholder.
+  if (const auto at = suggestion.find(patch_placeholder); at != std::string::npos)
+    suggestion = std::string(dotted.substr(0, dotted.rfind('.'))) + suggestion.substr(at + patch_placeholder.size());
+  return "unknown key (did you mean " + suggestion + "?)";
+}
+
+std::string_view describe(ValueKind kind) {
+  switch (kind) {
+    case string: return "a string";
+    case integer: return "an integer";
+    case real: return "a number";
+    case integer3: return "an array of 3 integers";
+    case real3: return "an array of 3 numbers";
+    case string_list: return "an array of strings";
+  }
+  return "?";
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), std::size_t{0});
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t substitute = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
+      diagonal = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, substitute});
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace miniapp::cases

@@ -1,0 +1,160 @@
+#include "miniapp/case/case_validation.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+namespace miniapp::cases {
+
+namespace {
+
+std::string show(double v) {
+  std::ostringstream out;
+  out.precision(12);
+  out << v;
+  return out.str();
+}
+
+void positive(const KeyOrigins& o, std::string_view key, double v) {
+  if (!(v > 0)) throw o.error(key, "must be > 0 (got " + show(v) + ")");
+}
+
+void non_negative(const KeyOrigins& o, std::string_view key, double v) {
+  if (!(v >= 0)) throw o.error(key, "must be >= 0 (got " + show(v) + ")");
+}
+
+void at_least_one(const KeyOrigins& o, std::string_view key, long long v) {
+  if (v < 1) throw o.error(key, "must be >= 1 (got " + std::to_string(v) + ")");
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out.empty() ? "none" : out;
+}
+
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+void validate_mesh(const MeshConfig& m, const KeyOrigins& o) {
+  if (m.generator == MeshGenerator::file) {
+    if (!std::filesystem::is_regular_file(m.file))
+      throw o.error("mesh.file", "cannot find " + m.file + " (relative paths start at the case file's folder)");
+    if (o.has("mesh.layers")) at_least_one(o, "mesh.layers", m.layers);
+    if (o.has("mesh.length_z")) positive(o, "mesh.length_z", m.length_z);
+    return;
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (m.cells[i] < 1) throw o.error("mesh.cells", "every count must be >= 1 (got " + std::to_string(m.cells[i]) + ")");
+    if (!(m.length[i] > 0)) throw o.error("mesh.length", "every length must be > 0 (got " + show(m.length[i]) + ")");
+    if (!(m.stretch[i] >= 0)) throw o.error("mesh.stretch", "every factor must be >= 0 (got " + show(m.stretch[i]) + ")");
+  }
+  // Extrusion glues only its end planes, with uniform layers; the triangulated rectangle has no
+  // periodic sides.
+  if (m.generator == MeshGenerator::prism && (m.periodic[0] || m.periodic[1]))
+    throw o.error("mesh.periodic", "the prism generator can only be periodic in z");
+  if (m.generator == MeshGenerator::prism && m.stretch[2] != 0)
+    throw o.error("mesh.stretch", "the prism generator has uniform layers along z (the z factor must be 0)");
+}
+
+void validate_physics(const PhysicsConfig& p, const KeyOrigins& o) {
+  positive(o, "physics.reference_velocity", p.reference_velocity);
+  positive(o, "physics.reference_length", p.reference_length);
+  if (o.has("physics.re"))
+    positive(o, "physics.re", p.re);
+  else
+    positive(o, "physics.nu", p.nu);
+  if (p.les != LesModel::none) positive(o, "physics.les_constant", p.les_constant);
+}
+
+void validate_initial(const InitialConfig& i, const KeyOrigins& o) {
+  positive(o, "initial.amplitude", i.amplitude);
+  non_negative(o, "initial.perturbation", i.perturbation);
+}
+
+// FFT diagonalisation needs identical, uniformly spaced planes along a periodic z (thesis, ch. 4).
+bool fft_ready(const MeshConfig& m) {
+  if (m.generator == MeshGenerator::file) return m.layers > 0;
+  return m.generator != MeshGenerator::tet && m.periodic[2] && m.stretch[2] == 0;
+}
+
+void validate_numerics(const NumericsConfig& n, const MeshConfig& m, const KeyOrigins& o,
+                       std::vector<std::string>& warnings) {
+  positive(o, "numerics.cfl", n.cfl);
+  if (n.cfl > 1 && !n.dt) warnings.push_back("numerics.cfl = " + show(n.cfl) + " is above 1: the explicit scheme may be unstable");
+  if (n.dt) positive(o, "numerics.dt", *n.dt);
+  if (n.max_dt) positive(o, "numerics.max_dt", *n.max_dt);
+  if (!(n.poisson_tolerance > 0 && n.poisson_tolerance < 1))
+    throw o.error("numerics.poisson_tolerance", "must lie in (0, 1) (got " + show(n.poisson_tolerance) + ")");
+  at_least_one(o, "numerics.poisson_max_iterations", n.poisson_max_iterations);
+  non_negative(o, "numerics.slice_height", n.slice_height);
+  if (n.poisson == PoissonSolver::fft && !fft_ready(m))
+    throw o.error("numerics.poisson", "\"fft\" needs uniform layers along a periodic z: a hex or prism generator with z in "
+                                      "mesh.periodic and no z stretching, or a 2D mesh file with mesh.layers");
+}
+
+void validate_run_and_output(const CaseConfig& c, const KeyOrigins& o) {
+  if (c.run.end_time) positive(o, "run.end_time", *c.run.end_time);
+  if (c.run.max_steps) at_least_one(o, "run.max_steps", *c.run.max_steps);
+  non_negative(o, "run.progress_interval", c.run.progress_interval);
+  if (c.output.directory.empty()) throw o.error("output.directory", "must not be empty");
+  non_negative(o, "output.interval", c.output.interval);
+  non_negative(o, "output.checkpoint_interval", c.output.checkpoint_interval);
+}
+
+// The boundary tables against a mesh's patch names; `periodic` names the glued patches, which take
+// no condition, and `mesh_what` says which mesh, for the messages.
+void check_patches(const CaseConfig& c, const KeyOrigins& o, const std::vector<std::string>& patches,
+                   const std::vector<std::string>& periodic, const std::string& mesh_what) {
+  for (const BoundaryCondition& b : c.boundaries) {
+    const std::string key = "boundary." + b.patch;
+    if (contains(periodic, b.patch))
+      throw o.error(key, "patch " + b.patch + " is periodic in " + mesh_what + " and takes no condition; remove [" + key + "]");
+    if (!contains(patches, b.patch))
+      throw o.error(key, mesh_what + " has no patch \"" + b.patch + "\" (its patches: " + join(patches) + ")");
+  }
+  std::vector<std::string> missing;
+  for (const std::string& p : patches)
+    if (c.find_boundary(p) == nullptr) missing.push_back(p);
+  if (!missing.empty())
+    throw o.error("boundary", "no condition for patch(es) " + join(missing) + " of " + mesh_what +
+                                  "; add a [boundary.NAME] table with a type for each");
+}
+
+// The generator's patches of the periodic axes (periodic = true) or of the others.
+std::vector<std::string> axis_patches(const MeshConfig& m, bool periodic) {
+  std::vector<std::string> out;
+  for (int i = 0; i < 3; ++i)
+    if (m.periodic[i] == periodic) out.insert(out.end(), {std::string(1, 'x' + i) + "min", std::string(1, 'x' + i) + "max"});
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> generated_patches(const MeshConfig& mesh) {
+  if (mesh.generator == MeshGenerator::file) return {};
+  return axis_patches(mesh, false);
+}
+
+void validate_case(CaseConfig& config) {
+  const KeyOrigins& o = config.origins;
+  validate_mesh(config.mesh, o);
+  validate_physics(config.physics, o);
+  validate_initial(config.initial, o);
+  validate_numerics(config.numerics, config.mesh, o, config.warnings);
+  validate_run_and_output(config, o);
+  if (config.mesh.generator == MeshGenerator::file) return;  // patches known once the file is read
+  check_patches(config, o, generated_patches(config.mesh), axis_patches(config.mesh, true),
+                "the generated " + std::string(name(config.mesh.generator)) + " mesh");
+}
+
+void validate_boundaries(const CaseConfig& config, const mesh::Mesh& mesh, const std::string& case_path) {
+  const KeyOrigins origins{case_path, config.origins.where};
+  std::vector<std::string> patches, periodic;
+  for (const mesh::Patch& p : mesh.patches) patches.push_back(p.name);
+  for (const mesh::PeriodicLink& link : mesh.periodic_links) periodic.insert(periodic.end(), {link.patch_a, link.patch_b});
+  check_patches(config, origins, patches, periodic, "the mesh");
+}
+
+}  // namespace miniapp::cases
