@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "miniapp/core/physics.hpp"
 #include "miniapp/core/types.hpp"
 #include "miniapp/core/vec3.hpp"
 
@@ -30,7 +31,7 @@ struct MeshConfig {
   double length_z = 0;
 };
 
-enum class LesModel { none, smagorinsky, wale, vreman, sigma };
+using miniapp::LesModel;
 
 struct PhysicsConfig {
   double nu = 0;  // kinematic viscosity, from nu or from U L / re
@@ -51,7 +52,7 @@ struct InitialConfig {
   double perturbation = 0; // random perturbation, relative to the reference velocity
 };
 
-enum class BoundaryType { wall, moving_wall, inlet, outlet };
+using BoundaryType = miniapp::BoundaryKind;
 
 struct BoundaryCondition {
   std::string patch;

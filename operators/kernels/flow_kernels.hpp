@@ -1,14 +1,13 @@
 #pragma once
 #include <span>
 
+#include "miniapp/core/physics.hpp"
 #include "operators/backend/array.hpp"
 
 namespace miniapp {
 
 // Pointwise kernels of the flow solver: the "extra" column of thesis Table 2.1 (LES model, CFL).
 // Counted as KernelKind::pointwise (reductions too: they are not DOTs of the cost model).
-
-enum class LesModel { none, smagorinsky, wale, vreman, sigma };
 
 // ν_t,i = eddy viscosity of `model` at each cell from the velocity gradient g_ab = ∂u_a/∂x_b
 // (gradient[3a + b]), filter width Δ_i = Ω_i^{1/3} (`filter_width`) and the model constant C:

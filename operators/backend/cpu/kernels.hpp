@@ -1,4 +1,5 @@
 #pragma once
+#include "miniapp/core/physics.hpp"
 #include "operators/backend/device_matrix.hpp"
 
 // CPU (OpenMP) implementations of the kernel families declared in operators/kernels/. The reference
@@ -19,10 +20,6 @@ double dot(index_t n, const double* x, const double* y);
 void multi_dot(index_t n, int k, const double* const* x, const double* const* y, double* out);
 
 }  // namespace miniapp::cpu
-
-namespace miniapp {
-enum class LesModel;  // operators/kernels/flow_kernels.hpp
-}  // namespace miniapp
 
 // Flow kernels (operators/kernels/flow_kernels.hpp). `gradient` holds the 9 component arrays, g_ab at [3a + b].
 namespace miniapp::cpu {

@@ -1,4 +1,5 @@
 #pragma once
+#include "miniapp/core/physics.hpp"
 #include "operators/backend/device_matrix.hpp"
 
 // CUDA implementations of the kernel families declared in operators/kernels/, same contracts as the
@@ -21,10 +22,6 @@ double dot(void* stream, index_t n, const double* x, const double* y);
 void multi_dot(void* stream, index_t n, int k, const double* const* x, const double* const* y, double* out);
 
 }  // namespace miniapp::cuda
-
-namespace miniapp {
-enum class LesModel;  // operators/kernels/flow_kernels.hpp
-}  // namespace miniapp
 
 // Flow kernels (operators/kernels/flow_kernels.hpp); min_ratio and max_abs are synchronous.
 namespace miniapp::cuda {

@@ -1,0 +1,15 @@
+#pragma once
+
+// Physical model choices shared by the case files, the operators and the kernels.
+namespace miniapp {
+
+// Subgrid-scale model of the LES (none = DNS); operators/kernels/flow_kernels.hpp defines each.
+enum class LesModel { none, smagorinsky, wale, vreman, sigma };
+
+// Condition on a boundary patch (periodic pairs are interior faces of the mesh):
+//   wall, moving_wall: u = the patch velocity (zero for a wall; tangential for a lid), ∂p/∂n = 0
+//   inlet:             u = the patch velocity, ∂p/∂n = 0
+//   outlet:            ∂u/∂n = 0, p = 0
+enum class BoundaryKind { wall, moving_wall, inlet, outlet };
+
+}  // namespace miniapp

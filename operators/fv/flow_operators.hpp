@@ -1,0 +1,71 @@
+#pragma once
+#include <array>
+#include <vector>
+
+#include "mesh/geometry.hpp"
+#include "operators/fv/boundary_conditions.hpp"
+#include "operators/sparse/csr_matrix.hpp"
+#include "operators/sparse/reorder.hpp"
+#include "operators/sparse/sell_matrix.hpp"
+
+namespace miniapp::fv {
+
+// Every operator of the collocated symmetry-preserving scheme (thesis §2.2-2.3, docs/discretisation.md)
+// as a host CSR matrix, assembled once. Cells are numbered in the order of `cell_order` (the
+// reordering of the Laplacian's rows, applied to every operator), faces in mesh order.
+// Notation: A_f area, n_f unit normal out of the owner, δn_f as in mesh::MeshGeometry, Ω_c volume.
+struct FlowOperators {
+  Permutation cell_order;              // new_to_old: mesh cell of each row
+  FlowBoundaries boundaries;           // the conditions assembled in (E_C and E_D need them again)
+
+  std::vector<double> volume;          // Ω (diagonal, as a vector)
+  std::vector<double> inverse_volume;  // Ω⁻¹
+
+  CsrMatrix divergence;     // M, cells × faces: +A_f at the owner, −A_f at the neighbour
+  CsrMatrix face_gradient;  // Gs, faces × cells: (p_nb − p_own)/δn on interior faces; −p_own/δn on
+                            // outlet faces (p = 0 there); zero rows on walls and inlets
+  CsrMatrix laplacian;      // L = M Gs, cells × cells: symmetric, negative semi-definite
+  std::array<CsrMatrix, 3> cell_to_face;     // Γc→s per component d, faces × cells: ½ n_d at owner and
+                                             // neighbour of interior faces, n_d at the owner of outlet
+                                             // faces, zero rows on walls and inlets
+  std::array<CsrMatrix, 3> cell_divergence;  // M Γc→s per component, cells × cells
+  std::array<CsrMatrix, 3> cell_gradient;    // G_d = −Ω⁻¹ (M Γ_d)ᵀ, cells × cells (ΩG = −Mᵀ duality)
+  CsrMatrix face_interpolation;  // faces × cells: ½, ½ on interior faces, 1 at the owner of boundary
+                                 // faces (eddy viscosity to faces)
+  CsrMatrix flux_magnitude_sum;  // |M|, cells × faces: A_f at owner and neighbour (CFL: Σ A|u_s|)
+  CsrMatrix viscous_rate;        // cells × faces: A_f/δn_f at owner and neighbour of interior faces and
+                                 // at the owner of wall/inlet faces (CFL viscous limit: Σ ν_f A_f/δn_f)
+
+  // Prescribed face-normal velocity u_bc·n_f on wall and inlet faces, 0 elsewhere (u_s gets it added).
+  std::vector<double> boundary_face_velocity;
+  // Constant convective flux of the inlet values: s_d = Σ_inlet A_f (u_in·n_f) u_in,d per cell.
+  std::array<std::vector<double>, 3> inlet_convection_source;
+  // Wall/inlet diffusion source per unit viscosity, cells × faces: −A_f u_b,d / δn_f at the owner of
+  // wall and inlet faces; the source of D is (boundary_diffusion_source[d] · ν_s).
+  std::array<CsrMatrix, 3> boundary_diffusion_source;
+
+  // The common sparsity pattern of C(u_s) and D(ν_s): each cell and its face neighbours (values 0).
+  CsrMatrix momentum_pattern;
+};
+
+// Assembles every operator. Throws miniapp::Error if `boundaries` does not have one condition per
+// mesh patch.
+FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
+                                      const FlowBoundaries& boundaries);
+
+// E_C (thesis eq. 2.13-2.14): the linear map from the face-normal velocity u_s (faces) to the values
+// array of C(u_s) stored as `layout` (a SellMatrix of momentum_pattern, positions by eq. 2.14), so
+// that values = E_C u_s. Per interior face f (owner o, neighbour n): ½A_f to (o,o) and (o,n), −½A_f to
+// (n,n) and (n,o); outlet faces A_f to (o,o); walls and inlets nothing (their flux is fixed: see
+// inlet_convection_source). Rows follow the values array of `layout` (padding rows empty), so E_C is
+// stored as CSR (thesis §2.4: its rows cannot be reordered).
+CsrMatrix convection_map(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
+                         const FlowOperators& ops, const SellMatrix& layout);
+
+// E_D: face viscosity ν_s → values of D(ν_s) = −M diag(ν_s) Gs_u (velocity Gs: Dirichlet on walls and
+// inlets, zero gradient on outlets), same layout rules as convection_map: A_f/δn_f to (o,o) and (n,n),
+// −A_f/δn_f to (o,n) and (n,o); wall and inlet faces A_f/δn_f to (o,o).
+CsrMatrix diffusion_map(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
+                        const FlowOperators& ops, const SellMatrix& layout);
+
+}  // namespace miniapp::fv

@@ -1,0 +1,132 @@
+// E_C and E_D: the values they lay into the sELL layout of the momentum pattern, skew-symmetry of C
+// for a divergence-free u_s, and D = −M diag(ν) Gs_u symmetric positive semi-definite.
+#include <catch2/catch.hpp>
+
+#include "fv_test_support.hpp"
+#include "operators/fv/face_gradient.hpp"
+#include "operators/sparse/sell_matrix.hpp"
+
+using namespace miniapp;
+using namespace miniapp::fv;
+using namespace miniapp::fv::test;
+
+namespace {
+
+// The operator whose values `map` lays out for the face field `face_values`, back in CSR.
+CsrMatrix operator_from_map(const CsrMatrix& map, const std::vector<double>& face_values, SellMatrix layout) {
+  layout.val = reference_spmv(map, face_values);
+  return to_csr(layout);
+}
+
+// (Cφ)_i = Σ_f ½(φ_i + φ_j) F_f with F_f = A_f u_f out of i; outlet faces F_f φ_i; by a face loop.
+CsrMatrix convection_by_faces(const FlowCase& c, const FlowOperators& ops, const std::vector<double>& us) {
+  std::vector<Triplet> t;
+  for (index_t f = 0; f < c.mesh.face_count(); ++f) {
+    const index_t o = ops.cell_order.old_to_new[c.mesh.face_owner[f]];
+    const double flux = c.geometry.face_area[f] * us[f];
+    if (!c.mesh.is_boundary(f)) {
+      const index_t n = ops.cell_order.old_to_new[c.mesh.face_neighbour[f]];
+      t.insert(t.end(), {{o, o, flux / 2}, {o, n, flux / 2}, {n, n, -flux / 2}, {n, o, -flux / 2}});
+    } else if (c.boundaries.of_face(c.mesh, f).kind == BoundaryKind::outlet) {
+      t.push_back({o, o, flux});
+    }
+  }
+  return csr_from_triplets(c.mesh.cell_count(), c.mesh.cell_count(), std::move(t));
+}
+
+std::vector<FlowCase> map_cases() {
+  std::vector<FlowCase> cases = periodic_cases();
+  for (FlowCase& c : bounded_cases(true)) cases.push_back(std::move(c));
+  return cases;
+}
+
+}  // namespace
+
+TEST_CASE("the momentum pattern holds each cell and its face neighbours as stored zeros", "[fv][maps]") {
+  for (const FlowCase& c : map_cases()) {
+    SECTION(c.name) {
+      const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+      const CsrMatrix& pattern = ops.momentum_pattern;
+      CHECK(max_abs(pattern) == 0);
+      std::vector<index_t> expected(static_cast<std::size_t>(c.mesh.cell_count()), 1);
+      for (index_t f = 0; f < c.mesh.interior_face_count; ++f) {
+        ++expected[c.mesh.face_owner[f]];
+        ++expected[c.mesh.face_neighbour[f]];
+      }
+      for (index_t i = 0; i < pattern.rows; ++i)
+        CHECK(pattern.row_length(i) == expected[ops.cell_order.new_to_old[i]]);
+      CHECK(to_csr(to_sell(pattern, 4)).nnz() == pattern.nnz());
+    }
+  }
+}
+
+TEST_CASE("E_C u_s lays C(u_s) at the sELL positions of a face-loop assembly", "[fv][maps]") {
+  for (const FlowCase& c : map_cases()) {
+    for (index_t slice : {1, 4, 32}) {
+      SECTION(c.name + ", slices of " + std::to_string(slice)) {
+        const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+        const SellMatrix layout = to_sell(ops.momentum_pattern, slice);
+        const CsrMatrix e_c = convection_map(c.mesh, c.geometry, ops, layout);
+        REQUIRE(e_c.rows == layout.stored_entries());
+        REQUIRE(e_c.cols == c.mesh.face_count());
+        const std::vector<double> us = random_vector(static_cast<std::size_t>(c.mesh.face_count()), 11);
+        const CsrMatrix expected = convection_by_faces(c, ops, us);
+        CHECK(max_difference(operator_from_map(e_c, us, layout), expected) <= 1e-14 * max_abs(expected));
+      }
+    }
+  }
+}
+
+TEST_CASE("C(u_s) is skew-symmetric when M u_s = 0", "[fv][maps]") {
+  for (const FlowCase& c : periodic_cases()) {
+    SECTION(c.name) {
+      const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+      const SellMatrix layout = to_sell(ops.momentum_pattern, 8);
+      const std::vector<double> us = divergence_free_face_velocity(c, ops, 5);
+      double max_flux = 0;
+      for (index_t f = 0; f < c.mesh.face_count(); ++f)
+        max_flux = std::max(max_flux, std::abs(c.geometry.face_area[f] * us[f]));
+      REQUIRE(max_abs(reference_spmv(ops.divergence, us)) <= 1e-13 * max_flux);
+
+      const CsrMatrix conv = operator_from_map(convection_map(c.mesh, c.geometry, ops, layout), us, layout);
+      CHECK(max_difference(conv, scaled(transpose(conv), -1)) <= 1e-13 * max_flux);
+      for (unsigned seed = 1; seed <= 3; ++seed) {
+        const std::vector<double> v = random_vector(static_cast<std::size_t>(conv.rows), seed);
+        CHECK(std::abs(dot(v, reference_spmv(conv, v))) <= 1e-12 * dot(v, v) * max_flux);
+      }
+    }
+  }
+}
+
+TEST_CASE("E_D nu_s equals -M diag(nu) Gs_u and D is symmetric positive semi-definite", "[fv][maps]") {
+  for (const FlowCase& c : map_cases()) {
+    SECTION(c.name) {
+      const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+      const SellMatrix layout = to_sell(ops.momentum_pattern, 4);
+      const std::vector<double> nu = random_vector(static_cast<std::size_t>(c.mesh.face_count()), 3, 0.5, 2.0);
+      const CsrMatrix diffusion = operator_from_map(diffusion_map(c.mesh, c.geometry, ops, layout), nu, layout);
+
+      CsrMatrix m_nu = ops.divergence;
+      for (std::size_t p = 0; p < m_nu.val.size(); ++p) m_nu.val[p] *= -nu[m_nu.col[p]];
+      const Permutation faces = Permutation::identity(c.mesh.face_count());
+      const CsrMatrix gs_u = permute(face_gradient_matrix(c.mesh, c.geometry, &c.boundaries, GradientOf::velocity), faces,
+                                     ops.cell_order);
+      const CsrMatrix expected = multiply(m_nu, gs_u);
+      const double scale = max_abs(expected);
+      CHECK(max_difference(diffusion, expected) <= 1e-14 * scale);
+      CHECK(max_difference(diffusion, transpose(diffusion)) <= 1e-14 * scale);
+      for (unsigned seed = 1; seed <= 3; ++seed) {
+        const std::vector<double> v = random_vector(static_cast<std::size_t>(diffusion.rows), seed);
+        CHECK(dot(v, reference_spmv(diffusion, v)) >= 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("the coefficient maps reject a layout of another pattern", "[fv][maps]") {
+  const FlowCase c = periodic_cases().front();
+  const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+  const SellMatrix other = to_sell(ops.cell_divergence[0], 4);  // x-neighbours only on hexahedra
+  CHECK_THROWS_AS(convection_map(c.mesh, c.geometry, ops, other), Error);
+  CHECK_THROWS_WITH(diffusion_map(c.mesh, c.geometry, ops, other), Catch::Contains("momentum pattern"));
+}

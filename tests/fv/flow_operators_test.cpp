@@ -1,0 +1,162 @@
+// The constant operators: cell order, ΩG = −(MΓ)ᵀ, Laplacian properties, exactness of G and Γ.
+#include <catch2/catch.hpp>
+
+#include "fv_test_support.hpp"
+
+using namespace miniapp;
+using namespace miniapp::fv;
+using namespace miniapp::fv::test;
+
+namespace {
+
+std::vector<FlowCase> all_cases() {
+  std::vector<FlowCase> cases = periodic_cases();
+  for (bool outlet : {false, true})
+    for (FlowCase& c : bounded_cases(outlet)) {
+      if (outlet) c.name += " inlet+outlet";
+      cases.push_back(std::move(c));
+    }
+  return cases;
+}
+
+double entry(const CsrMatrix& a, index_t r, index_t c) {
+  for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
+    if (a.col[k] == c) return a.val[k];
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("cells are renumbered by cell_order in every cell-indexed operator", "[fv][flow]") {
+  for (const FlowCase& c : bounded_cases(true)) {
+    SECTION(c.name) {
+      const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+      const Permutation& order = ops.cell_order;
+      REQUIRE(order.size() == c.mesh.cell_count());
+      for (index_t i = 0; i < order.size(); ++i) {
+        CHECK(ops.volume[i] == c.geometry.cell_volume[order.new_to_old[i]]);
+        CHECK(ops.volume[i] * ops.inverse_volume[i] == Approx(1.0).epsilon(1e-15));
+      }
+      for (index_t f = 0; f < c.mesh.face_count(); ++f) {
+        CHECK(entry(ops.divergence, order.old_to_new[c.mesh.face_owner[f]], f) == c.geometry.face_area[f]);
+        CHECK(entry(ops.flux_magnitude_sum, order.old_to_new[c.mesh.face_owner[f]], f) == c.geometry.face_area[f]);
+        if (!c.mesh.is_boundary(f))
+          CHECK(entry(ops.divergence, order.old_to_new[c.mesh.face_neighbour[f]], f) == -c.geometry.face_area[f]);
+      }
+    }
+  }
+}
+
+TEST_CASE("Omega G equals minus (M Gamma) transposed, per component", "[fv][flow]") {
+  for (const FlowCase& c : all_cases()) {
+    SECTION(c.name) {
+      const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+      for (int d = 0; d < 3; ++d) {
+        CsrMatrix omega_g = ops.cell_gradient[d];
+        for (index_t r = 0; r < omega_g.rows; ++r)
+          for (index_t p = omega_g.row_ptr[r]; p < omega_g.row_ptr[r + 1]; ++p) omega_g.val[p] *= ops.volume[r];
+        const CsrMatrix minus_mg_t = scaled(transpose(ops.cell_divergence[d]), -1);
+        REQUIRE(max_abs(minus_mg_t) > 0);
+        CHECK(max_difference(omega_g, minus_mg_t) <= 1e-14 * max_abs(minus_mg_t));
+      }
+    }
+  }
+}
+
+TEST_CASE("the Laplacian is symmetric, negative semi-definite, singular exactly without an outlet", "[fv][flow]") {
+  for (const FlowCase& c : all_cases()) {
+    SECTION(c.name) {
+      const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+      const CsrMatrix& l = ops.laplacian;
+      const double scale = max_abs(l);
+      CHECK(max_difference(l, transpose(l)) <= 1e-14 * scale);
+      for (unsigned seed = 1; seed <= 3; ++seed) {
+        const std::vector<double> v = random_vector(static_cast<std::size_t>(l.rows), seed);
+        CHECK(dot(v, reference_spmv(l, v)) <= 0);
+      }
+      const std::vector<double> ones(static_cast<std::size_t>(l.rows), 1.0);
+      const std::vector<double> l_ones = reference_spmv(l, ones);
+      if (c.boundaries.has_pressure_outlet()) {
+        CHECK(max_abs(l_ones) > 0.1 * scale);
+        CHECK(dot(ones, l_ones) < 0);
+      } else {
+        CHECK(max_abs(l_ones) <= 1e-13 * scale);
+      }
+    }
+  }
+}
+
+TEST_CASE("G is exact for a linear pressure in the interior of a uniform hex box", "[fv][flow]") {
+  const FlowCase c = make_case("hex", mesh::make_hex_box({.cells = {5, 4, 6}, .length = {1, 2, 0.5}}));
+  const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+  const Vec3 a{0.7, -1.3, 2.1};
+  std::vector<double> p(static_cast<std::size_t>(c.mesh.cell_count()));
+  for (index_t i = 0; i < c.mesh.cell_count(); ++i) p[i] = dot(a, c.geometry.cell_centroid[ops.cell_order.new_to_old[i]]);
+  std::vector<bool> touches_boundary(p.size(), false);
+  for (index_t f = c.mesh.interior_face_count; f < c.mesh.face_count(); ++f)
+    touches_boundary[ops.cell_order.old_to_new[c.mesh.face_owner[f]]] = true;
+  int interior = 0;
+  for (int d = 0; d < 3; ++d) {
+    const std::vector<double> g = reference_spmv(ops.cell_gradient[d], p);
+    for (std::size_t i = 0; i < p.size(); ++i)
+      if (!touches_boundary[i]) {
+        CHECK(g[i] == Approx(a[d]).epsilon(1e-12));
+        ++interior;
+      }
+  }
+  CHECK(interior == 3 * 3 * 2 * 4);
+}
+
+TEST_CASE("Gamma of a uniform velocity is U.n on interior and outlet faces, zero where u is prescribed", "[fv][flow]") {
+  const Vec3 u{0.3, -1.1, 0.6};
+  for (const FlowCase& c : all_cases()) {
+    SECTION(c.name) {
+      const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+      std::vector<double> us(static_cast<std::size_t>(c.mesh.face_count()), 0.0);
+      for (int d = 0; d < 3; ++d) {
+        const std::vector<double> part =
+            reference_spmv(ops.cell_to_face[d], std::vector<double>(static_cast<std::size_t>(c.mesh.cell_count()), u[d]));
+        for (std::size_t f = 0; f < us.size(); ++f) us[f] += part[f];
+      }
+      for (index_t f = 0; f < c.mesh.face_count(); ++f) {
+        const bool prescribed = c.mesh.is_boundary(f) && fixes_velocity(c.boundaries.of_face(c.mesh, f).kind);
+        CHECK(us[f] == Approx(prescribed ? 0.0 : dot(u, c.geometry.face_normal[f])).margin(1e-14));
+      }
+    }
+  }
+}
+
+TEST_CASE("Gs has outlet rows -p_own/dn and empty wall and inlet rows", "[fv][flow]") {
+  const FlowCase c = bounded_cases(true).front();
+  const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+  int outlets = 0;
+  for (index_t f = c.mesh.interior_face_count; f < c.mesh.face_count(); ++f) {
+    if (c.boundaries.of_face(c.mesh, f).kind != BoundaryKind::outlet) {
+      CHECK(ops.face_gradient.row_length(f) == 0);
+      continue;
+    }
+    ++outlets;
+    REQUIRE(ops.face_gradient.row_length(f) == 1);
+    CHECK(entry(ops.face_gradient, f, ops.cell_order.old_to_new[c.mesh.face_owner[f]]) ==
+          Approx(-1.0 / c.geometry.face_delta_n[f]));
+  }
+  CHECK(outlets == 3 * 5);
+}
+
+TEST_CASE("assembly rejects boundary conditions that do not match the patches", "[fv][flow]") {
+  FlowCase c = bounded_cases(false).front();
+  c.boundaries.by_patch.pop_back();
+  CHECK_THROWS_AS(assemble_flow_operators(c.mesh, c.geometry, c.boundaries), Error);
+  CHECK_THROWS_WITH(assemble_flow_operators(c.mesh, c.geometry, c.boundaries),
+                    Catch::Contains("5 conditions") && Catch::Contains("6 boundary patches"));
+}
+
+TEST_CASE("assembly names a face whose normal distance is not positive", "[fv][flow]") {
+  FlowCase c = bounded_cases(false).front();
+  c.geometry.face_delta_n[3] = 0;
+  CHECK_THROWS_WITH(assemble_flow_operators(c.mesh, c.geometry, c.boundaries), Catch::Contains("interior face 3"));
+  c = bounded_cases(false).front();
+  c.geometry.face_delta_n[c.mesh.interior_face_count] = -1e-3;
+  CHECK_THROWS_WITH(assemble_flow_operators(c.mesh, c.geometry, c.boundaries),
+                    Catch::Contains("boundary face " + std::to_string(c.mesh.interior_face_count)));
+}
