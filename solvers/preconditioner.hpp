@@ -1,0 +1,15 @@
+#pragma once
+#include "operators/backend/array.hpp"
+
+namespace miniapp {
+
+// z = M⁻¹ r for a preconditioner M of a symmetric positive (semi-)definite system. Implementations
+// work through the front-end kernels only, so they run on any backend; r and z live on the
+// preconditioner's executor, have the system's length and are distinct vectors.
+class Preconditioner {
+ public:
+  virtual ~Preconditioner() = default;
+  virtual void apply(const Vector& r, Vector& z) const = 0;
+};
+
+}  // namespace miniapp

@@ -1,0 +1,123 @@
+// Runs the built miniapp binary (MINIAPP_BINARY) and checks its exit codes and messages.
+#include <sys/wait.h>
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+namespace {
+
+struct Run {
+  int status = -1;
+  std::string output;  // stdout and stderr together
+};
+
+Run run_miniapp(const std::string& arguments) {
+  const std::string command = std::string("'") + MINIAPP_BINARY + "' " + arguments + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  Run run;
+  std::array<char, 4096> buffer{};
+  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) run.output.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+}  // namespace
+
+using Catch::Contains;
+
+TEST_CASE("miniapp --help lists the commands", "[cli]") {
+  const Run r = run_miniapp("--help");
+  CHECK(r.status == 0);
+  for (const char* command : {"run", "mesh", "bench"}) CHECK_THAT(r.output, Contains(command));
+}
+
+TEST_CASE("every subcommand answers --help", "[cli]") {
+  for (const char* args : {"run --help", "mesh --help", "bench kernels --help"}) {
+    const Run r = run_miniapp(args);
+    INFO(args << "\n" << r.output);
+    CHECK(r.status == 0);
+    CHECK_THAT(r.output, Contains("usage") || Contains("Usage"));
+    CHECK_THAT(r.output, Contains("--mesh") || Contains("--mesh-sizes"));
+  }
+}
+
+TEST_CASE("an unknown subcommand is named in the error", "[cli]") {
+  const Run r = run_miniapp("frobnicate");
+  CHECK(r.status != 0);
+  CHECK_THAT(r.output, Contains("frobnicate"));
+  const Run bench = run_miniapp("bench sorting");
+  CHECK(bench.status != 0);
+  CHECK_THAT(bench.output, Contains("sorting"));
+}
+
+TEST_CASE("an unknown option is rejected with a message", "[cli]") {
+  for (const char* args : {"run --no-such-option", "mesh --no-such-option", "bench kernels --no-such-option"}) {
+    const Run r = run_miniapp(args);
+    INFO(args << "\n" << r.output);
+    CHECK(r.status != 0);
+    CHECK_THAT(r.output, Contains("no-such-option"));
+  }
+}
+
+TEST_CASE("bad option values are reported with the option's name", "[cli]") {
+  const struct {
+    const char* args;
+    const char* option;
+  } cases[] = {{"mesh --cells 0,4,4", "--cells"},        {"mesh --cells 4,4", "--cells"},
+               {"mesh --length 1,-1,1", "--length"},     {"mesh --periodic xq", "--periodic"},
+               {"mesh --mesh cube", "--mesh"},           {"run --tol abc --cells 4,4,4", "--tol"},
+               {"run --backend gpu", "--backend"},       {"bench kernels --meshes hex,cube", "--meshes"},
+               {"mesh --mesh prism --periodic x", "--periodic"}};
+  for (const auto& c : cases) {
+    const Run r = run_miniapp(c.args);
+    INFO(c.args << "\n" << r.output);
+    CHECK(r.status != 0);
+    CHECK_THAT(r.output, Contains(c.option));
+  }
+}
+
+TEST_CASE("miniapp mesh prints the report of a hex box", "[cli]") {
+  const Run r = run_miniapp("mesh --mesh hex --cells 4,4,4");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Contains("64"));  // 4 × 4 × 4 cells
+  CHECK_THAT(r.output, Contains("hex"));
+}
+
+TEST_CASE("miniapp run solves the default problem on a small mesh", "[cli]") {
+  const Run r = run_miniapp("run --backend cpu --cells 8,8,8");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Contains("converged"));
+  CHECK_THAT(r.output, !Contains("NOT converged"));
+  CHECK_THAT(r.output, Contains("512 rows"));
+}
+
+TEST_CASE("miniapp run reports non-convergence at the iteration cap", "[cli]") {
+  const Run r = run_miniapp("run --backend cpu --cells 8,8,8 --max-iter 2");
+  CHECK(r.status != 0);
+  CHECK_THAT(r.output, Contains("did not converge"));
+}
+
+TEST_CASE("miniapp mesh reads Gmsh files: 3D with periodic links, 2D extruded", "[cli]") {
+  const std::string meshes = std::string(MINIAPP_SOURCE_DIR) + "/cases/meshes/";
+  const Run box = run_miniapp("mesh --mesh '" + meshes + "periodic_box.msh' --periodic xyz --length 1,2,0.5");
+  CHECK(box.status == 0);
+  CHECK_THAT(box.output, Contains("xmin -> xmax"));
+  // The same file with the wrong period: the patches do not match, and the error says which.
+  const Run wrong = run_miniapp("mesh --mesh '" + meshes + "periodic_box.msh' --periodic y");
+  CHECK(wrong.status != 0);
+  CHECK_THAT(wrong.output, Contains("ymin"));
+  const Run slab = run_miniapp("mesh --mesh '" + meshes + "cylinder_2d.msh' --layers 2 --periodic z");
+  CHECK(slab.status == 0);
+  CHECK_THAT(slab.output, Contains("prism"));
+}
+
+TEST_CASE("a missing .msh file is named in the error", "[cli]") {
+  const Run r = run_miniapp("mesh --mesh /nonexistent/dir/case.msh");
+  CHECK(r.status != 0);
+  CHECK_THAT(r.output, Contains("/nonexistent/dir/case.msh"));
+}
