@@ -16,8 +16,10 @@ struct Subcommand {
 };
 
 constexpr Subcommand subcommands[] = {
-    {"run", "run a case (default: the default job)", miniapp::cli::run_command},
+    {"run", "run a case (default: the default case, see 'list')", miniapp::cli::case_command},
+    {"list", "list the shipped cases", miniapp::cli::list_command},
     {"mesh", "build or read a mesh and print its statistics and checks", miniapp::cli::mesh_command},
+    {"poisson", "solve a Poisson problem, compare Jacobi and AIP preconditioners", miniapp::cli::poisson_command},
     {"bench", "kernel benchmarks (bench kernels --backend cpu|cuda)", miniapp::cli::bench_command},
 };
 

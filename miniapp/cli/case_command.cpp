@@ -18,8 +18,8 @@ cxxopts::Options case_options() {
                            "to the case's output directory.");
   options.add_options()
       ("case", "case name or file", cxxopts::value<std::string>()->default_value("default"))
-      ("set", "override a case value, e.g. --set physics.re=400 (repeatable)",
-       cxxopts::value<std::vector<std::string>>())
+      ("set", "override a case value, e.g. --set physics.re=400 or --set mesh.cells=[32,32,1] (repeatable)",
+       cxxopts::value<std::string>())
       ("backend", "override numerics.backend: auto, cpu or cuda", cxxopts::value<std::string>())
       ("restart", "continue from the checkpoint in this folder", cxxopts::value<std::string>())
       ("quiet", "no progress lines")
@@ -29,15 +29,34 @@ cxxopts::Options case_options() {
   return options;
 }
 
+// Takes every "--set VALUE" / "--set=VALUE" out of argv (cxxopts would split TOML arrays such as
+// [32,32,1] at their commas); returns the values in order and leaves the other arguments in `rest`.
+std::vector<std::string> take_overrides(int argc, char** argv, std::vector<char*>& rest) {
+  std::vector<std::string> values;
+  const std::string_view flag = "--set";
+  for (int i = 0; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == flag) {
+      if (i + 1 >= argc) throw Error("--set: missing value (expected section.key=value)");
+      values.emplace_back(argv[++i]);
+    } else if (arg.starts_with("--set=")) {
+      values.emplace_back(arg.substr(flag.size() + 1));
+    } else {
+      rest.push_back(argv[i]);
+    }
+  }
+  return values;
+}
+
 }  // namespace
 
 int case_command(int argc, char** argv) {
+  std::vector<char*> rest;
+  std::vector<std::string> overrides = take_overrides(argc, argv, rest);
   auto options = case_options();
-  const auto args = parse_command_line(options, argc, argv);
+  const auto args = parse_command_line(options, static_cast<int>(rest.size()), rest.data());
   if (!args) return 0;
   const std::string path = cases::resolve_case((*args)["case"].as<std::string>());
-  std::vector<std::string> overrides;
-  if (args->count("set")) overrides = (*args)["set"].as<std::vector<std::string>>();
   if (args->count("backend")) overrides.push_back("numerics.backend=" + (*args)["backend"].as<std::string>());
   cases::CaseConfig config = cases::load_case(path, overrides);
   for (const auto& w : config.warnings) std::cerr << "warning: " << w << "\n";

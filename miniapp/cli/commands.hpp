@@ -4,8 +4,10 @@
 // returns the process exit code; errors are thrown as miniapp::Error and reported once by main.
 namespace miniapp::cli {
 
-int run_command(int argc, char** argv);    // miniapp run [CASE] ...: the default job / a case
-int mesh_command(int argc, char** argv);   // miniapp mesh ...: build or read a mesh, print its report
-int bench_command(int argc, char** argv);  // miniapp bench kernels ...: kernel benchmarks
+int case_command(int argc, char** argv);     // miniapp run [CASE] ...: run a case
+int list_command(int argc, char** argv);     // miniapp list: the shipped cases
+int mesh_command(int argc, char** argv);     // miniapp mesh ...: build or read a mesh, print its report
+int poisson_command(int argc, char** argv);  // miniapp poisson ...: Poisson solve, preconditioners compared
+int bench_command(int argc, char** argv);    // miniapp bench kernels ...: kernel benchmarks
 
 }  // namespace miniapp::cli

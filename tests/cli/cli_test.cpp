@@ -33,11 +33,11 @@ using Catch::Contains;
 TEST_CASE("miniapp --help lists the commands", "[cli]") {
   const Run r = run_miniapp("--help");
   CHECK(r.status == 0);
-  for (const char* command : {"run", "mesh", "bench"}) CHECK_THAT(r.output, Contains(command));
+  for (const char* command : {"run", "list", "mesh", "poisson", "bench"}) CHECK_THAT(r.output, Contains(command));
 }
 
 TEST_CASE("every subcommand answers --help", "[cli]") {
-  for (const char* args : {"run --help", "mesh --help", "bench kernels --help"}) {
+  for (const char* args : {"run --help", "list --help", "mesh --help", "poisson --help", "bench kernels --help"}) {
     const Run r = run_miniapp(args);
     INFO(args << "\n" << r.output);
     CHECK(r.status == 0);
@@ -56,7 +56,7 @@ TEST_CASE("an unknown subcommand is named in the error", "[cli]") {
 }
 
 TEST_CASE("an unknown option is rejected with a message", "[cli]") {
-  for (const char* args : {"run --no-such-option", "mesh --no-such-option", "bench kernels --no-such-option"}) {
+  for (const char* args : {"run --no-such-option", "mesh --no-such-option", "poisson --no-such-option", "bench kernels --no-such-option"}) {
     const Run r = run_miniapp(args);
     INFO(args << "\n" << r.output);
     CHECK(r.status != 0);
@@ -70,8 +70,8 @@ TEST_CASE("bad option values are reported with the option's name", "[cli]") {
     const char* option;
   } cases[] = {{"mesh --cells 0,4,4", "--cells"},        {"mesh --cells 4,4", "--cells"},
                {"mesh --length 1,-1,1", "--length"},     {"mesh --periodic xq", "--periodic"},
-               {"mesh --mesh cube", "--mesh"},           {"run --tol abc --cells 4,4,4", "--tol"},
-               {"run --backend gpu", "--backend"},       {"bench kernels --meshes hex,cube", "--meshes"},
+               {"mesh --mesh cube", "--mesh"},           {"poisson --tol abc --cells 4,4,4", "--tol"},
+               {"poisson --backend gpu", "--backend"},       {"bench kernels --meshes hex,cube", "--meshes"},
                {"mesh --mesh prism --periodic x", "--periodic"}};
   for (const auto& c : cases) {
     const Run r = run_miniapp(c.args);
@@ -88,16 +88,19 @@ TEST_CASE("miniapp mesh prints the report of a hex box", "[cli]") {
   CHECK_THAT(r.output, Contains("hex"));
 }
 
-TEST_CASE("miniapp run solves the default problem on a small mesh", "[cli]") {
-  const Run r = run_miniapp("run --backend cpu --cells 8,8,8");
+TEST_CASE("miniapp poisson solves the problem on a small mesh with every preconditioner", "[cli]") {
+  const Run r = run_miniapp("poisson --backend cpu --cells 8,8,8");
   CHECK(r.status == 0);
-  CHECK_THAT(r.output, Contains("converged"));
+  for (const char* name : {"jacobi", "aip1", "aip2", "aip3"}) CHECK_THAT(r.output, Contains(name));
   CHECK_THAT(r.output, !Contains("NOT converged"));
   CHECK_THAT(r.output, Contains("512 rows"));
+  const Run bad = run_miniapp("poisson --preconditioner ilu --cells 4,4,4");
+  CHECK(bad.status != 0);
+  CHECK_THAT(bad.output, Contains("--preconditioner"));
 }
 
-TEST_CASE("miniapp run reports non-convergence at the iteration cap", "[cli]") {
-  const Run r = run_miniapp("run --backend cpu --cells 8,8,8 --max-iter 2");
+TEST_CASE("miniapp poisson reports non-convergence at the iteration cap", "[cli]") {
+  const Run r = run_miniapp("poisson --backend cpu --cells 8,8,8 --max-iter 2 --preconditioner jacobi");
   CHECK(r.status != 0);
   CHECK_THAT(r.output, Contains("did not converge"));
 }

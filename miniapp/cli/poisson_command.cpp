@@ -1,5 +1,6 @@
-// miniapp run: the default job. A periodic Poisson problem −L p = b with a known smooth solution,
-// solved by Jacobi-PCG on the chosen backend: checks assembly, reordering, sELL and the solver.
+// miniapp poisson: a periodic Poisson problem −L p = b with a known smooth solution, solved by PCG with
+// each chosen preconditioner on the chosen backend: checks assembly, reordering, sELL and the solver,
+// and compares Jacobi with AIP-1/2/3 in iterations and time to solution.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -14,6 +15,7 @@
 #include "operators/fv/laplacian.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "operators/sparse/reorder.hpp"
+#include "solvers/aip.hpp"
 #include "solvers/jacobi.hpp"
 #include "solvers/pcg.hpp"
 
@@ -21,20 +23,26 @@ namespace miniapp::cli {
 
 namespace {
 
-struct RunSettings {
+struct PoissonSettings {
   std::string backend;
   MeshOptions mesh;
   PcgOptions pcg;
   index_t slice_height = 0;  // 0: the backend's default
+  std::vector<std::string> preconditioners;
 };
 
-cxxopts::Options run_options() {
-  cxxopts::Options options("miniapp run",
-                           "The default job: solve the Poisson problem -L p = b, b = -L p* for a smooth periodic p*,\n"
-                           "with Jacobi-PCG (singular mode: constants are the null space) and report the\n"
-                           "iterations, the residual, the error and the kernel counters.");
+constexpr const char* preconditioner_names[] = {"jacobi", "aip1", "aip2", "aip3"};
+
+cxxopts::Options poisson_options() {
+  cxxopts::Options options("miniapp poisson",
+                           "Solves the Poisson problem -L p = b, b = -L p* for a smooth periodic p*, by PCG with\n"
+                           "each chosen preconditioner (singular mode: constants are the null space) and reports\n"
+                           "set-up time, iterations, solve time, residual and error; with one preconditioner also\n"
+                           "the kernel counters.");
   options.add_options()
       ("backend", "auto, cpu or cuda", cxxopts::value<std::string>()->default_value("auto"))
+      ("preconditioner", "jacobi, aip1, aip2, aip3, a comma-separated list, or all",
+       cxxopts::value<std::string>()->default_value("all"))
       ("tol", "relative residual tolerance ‖r‖/‖b‖", cxxopts::value<std::string>()->default_value("1e-8"))
       ("max-iter", "iteration cap", cxxopts::value<std::string>()->default_value("10000"))
       ("slice-height", "sELL slice height; auto: 32 on CUDA, 8 on CPU",
@@ -44,8 +52,8 @@ cxxopts::Options run_options() {
   return options;
 }
 
-RunSettings parse_settings(const cxxopts::ParseResult& result) {
-  RunSettings s;
+PoissonSettings parse_settings(const cxxopts::ParseResult& result) {
+  PoissonSettings s;
   s.backend = result["backend"].as<std::string>();
   if (s.backend != "auto" && s.backend != "cpu" && s.backend != "cuda")
     throw Error("--backend: '" + s.backend + "' is not auto, cpu or cuda");
@@ -57,6 +65,14 @@ RunSettings parse_settings(const cxxopts::ParseResult& result) {
   if (result["slice-height"].as<std::string>() != "auto")
     s.slice_height = option_index(result, "slice-height", 1, 1024);
   s.mesh = parse_mesh_options(result);
+  const std::string chosen = result["preconditioner"].as<std::string>();
+  s.preconditioners = chosen == "all" ? std::vector<std::string>(std::begin(preconditioner_names),
+                                                                  std::end(preconditioner_names))
+                                      : split_list(chosen);
+  for (const auto& name : s.preconditioners)
+    if (std::find(std::begin(preconditioner_names), std::end(preconditioner_names), name) ==
+        std::end(preconditioner_names))
+      throw Error("--preconditioner: '" + name + "' is not jacobi, aip1, aip2, aip3 or all");
   return s;
 }
 
@@ -112,13 +128,19 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+std::unique_ptr<Preconditioner> make_preconditioner(const std::string& name, const Executor& exec,
+                                                    const CsrMatrix& a, index_t slice_height) {
+  if (name == "jacobi") return std::make_unique<Jacobi>(exec, a);
+  return std::make_unique<Aip>(exec, a, name.back() - '0', slice_height);
+}
+
 }  // namespace
 
-int run_command(int argc, char** argv) {
-  auto options = run_options();
+int poisson_command(int argc, char** argv) {
+  auto options = poisson_options();
   const auto result = parse_command_line(options, argc, argv);
   if (!result) return 0;
-  const RunSettings s = parse_settings(*result);
+  const PoissonSettings s = parse_settings(*result);
   const Executor exec = Executor::from_name(s.backend);
   const index_t slice_height = s.slice_height > 0 ? s.slice_height : (exec.backend() == Backend::cuda ? 32 : 8);
 
@@ -131,30 +153,40 @@ int run_command(int argc, char** argv) {
             << "backend       " << exec.description() << "\n"
             << "matrix        -L: " << problem.a.rows << " rows, " << problem.a.nnz() << " non-zeros; sELL slice height "
             << slice_height << ", " << sell.stored_entries() << " stored entries\n"
-            << "setup time    " << seconds_since(start) << " s (mesh, assembly, reordering)\n";
+            << "setup time    " << seconds_since(start) << " s (mesh, assembly, reordering)\n\n"
+            << "preconditioner  setup (s)  iterations  solve (s)  total (s)  residual   max error\n";
 
   const DeviceSell a(exec, sell);
-  const Jacobi jacobi(exec, problem.a);
   const Vector b = Vector::from_host(exec, problem.rhs);
   Vector x(exec, problem.a.rows);
-  fill(exec, 0.0, x);
   Pcg pcg(exec, problem.a.rows);
-  exec.counters().reset();
-  exec.synchronize();
-  start = std::chrono::steady_clock::now();
-  const PcgResult solved = pcg.solve(a, jacobi, b, x, s.pcg);
-  exec.synchronize();
-  const double solve_seconds = seconds_since(start);
-
-  std::cout << "PCG (Jacobi)  " << solved.iterations << " iterations, relative residual " << std::setprecision(3)
-            << solved.relative_residual << " (tolerance " << s.pcg.tolerance << "): "
-            << (solved.converged ? "converged" : "NOT converged") << "\n"
-            << "solve time    " << solve_seconds << " s\n"
-            << "error         max |p - p*| (mean removed) = " << max_error_without_mean(x.to_host(), problem.exact)
-            << "\n\nkernel counters (solve):\n";
-  exec.counters().print(std::cout);
-  if (!solved.converged) std::cerr << "miniapp run: " << solved.warning << "\n";
-  return solved.converged ? 0 : 1;
+  bool all_converged = true;
+  for (const auto& name : s.preconditioners) {
+    start = std::chrono::steady_clock::now();
+    const auto preconditioner = make_preconditioner(name, exec, problem.a, slice_height);
+    exec.synchronize();
+    const double setup_seconds = seconds_since(start);
+    fill(exec, 0.0, x);
+    exec.counters().reset();
+    exec.synchronize();
+    start = std::chrono::steady_clock::now();
+    const PcgResult solved = pcg.solve(a, *preconditioner, b, x, s.pcg);
+    exec.synchronize();
+    const double solve_seconds = seconds_since(start);
+    std::cout << std::left << std::setw(16) << name << std::right << std::fixed << std::setprecision(3)
+              << std::setw(9) << setup_seconds << std::setw(12) << solved.iterations << std::setw(11)
+              << solve_seconds << std::setw(11) << setup_seconds + solve_seconds << std::scientific
+              << std::setprecision(2) << std::setw(11) << solved.relative_residual << std::setw(11)
+              << max_error_without_mean(x.to_host(), problem.exact) << std::defaultfloat
+              << (solved.converged ? "" : "  NOT converged") << "\n";
+    if (!solved.converged) std::cerr << "miniapp poisson: " << name << ": " << solved.warning << "\n";
+    all_converged = all_converged && solved.converged;
+  }
+  if (s.preconditioners.size() == 1) {
+    std::cout << "\nkernel counters (solve):\n";
+    exec.counters().print(std::cout);
+  }
+  return all_converged ? 0 : 1;
 }
 
 }  // namespace miniapp::cli

@@ -1,0 +1,120 @@
+#include "miniapp/run/run_loop.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <limits>
+#include <ostream>
+#include <sstream>
+
+#include "miniapp/output/checkpoint.hpp"
+#include "miniapp/output/diagnostics_writer.hpp"
+#include "miniapp/output/vtk_writer.hpp"
+#include "miniapp/run/progress.hpp"
+#include "miniapp/run/snapshot.hpp"
+#include "miniapp/time/flow_diagnostics.hpp"
+
+namespace miniapp::run {
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+// An explicit scheme is far past its stability limit at this CFL number: the run is diverging.
+constexpr double exploding_cfl = 10.0;
+
+// The first multiple of `interval` after `t` (infinity for interval 0: only at the end).
+double next_multiple(double t, double interval) {
+  if (interval <= 0) return std::numeric_limits<double>::infinity();
+  return (std::floor(t / interval + 1e-9) + 1.0) * interval;
+}
+
+bool finished(const time::FlowFields& f, const cases::RunConfig& run) {
+  if (run.max_steps && f.step >= *run.max_steps) return true;
+  // Relative slack: the last step is clipped to end exactly at end_time, up to round-off.
+  return run.end_time && f.time >= *run.end_time * (1 - 1e-12);
+}
+
+void check_health(const time::FlowFields& f, const time::StepReport& report, const time::FlowIntegrals& integrals,
+                  const std::string& checkpoint_dir) {
+  std::ostringstream why;
+  if (!std::isfinite(integrals.kinetic_energy) || !std::isfinite(report.poisson.relative_residual))
+    why << "the solution is no longer finite (kinetic energy " << integrals.kinetic_energy << ", Poisson residual "
+        << report.poisson.relative_residual << ")";
+  else if (!(f.dt > 0) || report.cfl > exploding_cfl)
+    why << "the CFL number exploded (" << report.cfl << " > " << exploding_cfl << ")";
+  else
+    return;
+  throw Error("step " + std::to_string(f.step) + ", t = " + std::to_string(f.time) + ": " + why.str() +
+              "; the run stops here, the last checkpoint in " + checkpoint_dir + " is left intact");
+}
+
+output::FieldSelection field_selection(const cases::OutputConfig& o) {
+  using F = cases::OutputField;
+  return {o.has(F::velocity), o.has(F::pressure), o.has(F::eddy_viscosity), o.has(F::vorticity),
+          o.has(F::q_criterion)};
+}
+
+}  // namespace
+
+RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostream& out) {
+  auto& f = *sim.fields;
+  const auto& config = sim.config;
+  const std::string dir = config.output.directory;
+  std::optional<long> restart_step;
+  if (options.restart_dir) {
+    restore_checkpoint(sim, *options.restart_dir);
+    restart_step = f.step;
+    out << "restart   from " << *options.restart_dir << " at step " << f.step << ", t = " << f.time << "\n";
+  }
+  output::DiagnosticsWriter diagnostics(dir, restart_step);
+  output::VtkWriter vtk(sim.mesh, {dir, config.name, 0, 1, field_selection(config.output), restart_step});
+  time::FlowDiagnostics flow_diagnostics(sim.exec, *sim.operators, config.physics.nu);
+  Progress progress(out, config.run, f, options.quiet);
+
+  double next_output = next_multiple(f.time, config.output.interval);
+  double next_checkpoint = next_multiple(f.time, config.output.checkpoint_interval);
+  if (!restart_step) {
+    flow_diagnostics.evaluate(f);
+    write_vtk(sim, flow_diagnostics.gradient(), vtk);
+  }
+
+  RunSummary summary;
+  const auto loop_start = clock::now();
+  long last_output = f.step, last_checkpoint = f.step;
+  while (!finished(f, config.run)) {
+    if (config.run.end_time) f.dt = std::min(f.dt, *config.run.end_time - f.time);
+    const auto step_start = clock::now();
+    const time::StepReport report = sim.scheme->advance(f);
+    summary.step_seconds += std::chrono::duration<double>(clock::now() - step_start).count();
+    summary.steps += 1;
+    summary.poisson_iterations += report.poisson.iterations;
+    for (int p = 0; p < time::phase_count; ++p) summary.phase_kernels[p] += report.kernels[p];
+
+    const time::FlowIntegrals integrals = flow_diagnostics.evaluate(f);
+    check_health(f, report, integrals, dir);
+    diagnostics.write({f.step, f.time, report.dt, report.cfl, integrals.kinetic_energy, integrals.enstrophy,
+                       integrals.dissipation, integrals.max_divergence, report.poisson.iterations,
+                       report.poisson.relative_residual,
+                       std::chrono::duration<double>(clock::now() - step_start).count()});
+    if (!report.poisson.converged) out << "warning: step " << f.step << ": " << report.poisson.warning << "\n";
+    progress.update(f, report);
+
+    if (f.time >= next_output * (1 - 1e-12)) {
+      write_vtk(sim, flow_diagnostics.gradient(), vtk);
+      last_output = f.step;
+      next_output = next_multiple(f.time, config.output.interval);
+    }
+    if (f.time >= next_checkpoint * (1 - 1e-12)) {
+      save_checkpoint(sim, dir);
+      last_checkpoint = f.step;
+      next_checkpoint = next_multiple(f.time, config.output.checkpoint_interval);
+    }
+  }
+  if (last_output != f.step) write_vtk(sim, flow_diagnostics.gradient(), vtk);
+  if (last_checkpoint != f.step || summary.steps == 0) save_checkpoint(sim, dir);
+  summary.wall_seconds = std::chrono::duration<double>(clock::now() - loop_start).count();
+  progress.finish(f);
+  return summary;
+}
+
+}  // namespace miniapp::run

@@ -1,0 +1,34 @@
+#pragma once
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+#include "miniapp/run/simulation.hpp"
+
+namespace miniapp::run {
+
+struct RunOptions {
+  std::optional<std::string> restart_dir;  // continue from the checkpoint in this folder
+  bool quiet = false;                      // no progress lines
+};
+
+// What the run did, for the final report.
+struct RunSummary {
+  long steps = 0;             // steps taken by this run
+  double wall_seconds = 0;    // time loop only (observers included)
+  double step_seconds = 0;    // time inside FractionalStep::advance
+  long poisson_iterations = 0;
+  std::array<KernelCounters, time::phase_count> phase_kernels;  // summed over the steps
+};
+
+// Integrates until the case's end time or step count, with the observers of the case: diagnostics
+// CSV every step, VTK output and checkpoints at their intervals and at the end, progress lines, and a
+// stop with a clear message (the last checkpoint left intact) when the solution stops being finite or
+// the CFL number explodes.
+RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostream& out);
+
+// The end-of-run report: time per step and per cell, kernel calls per step by phase beside thesis
+// Table 2.1, and the kernel counter table.
+void print_summary(const Simulation& sim, const RunSummary& summary, std::ostream& out);
+
+}  // namespace miniapp::run

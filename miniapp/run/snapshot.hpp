@@ -1,0 +1,24 @@
+#pragma once
+#include <array>
+#include <string>
+
+#include "miniapp/output/vtk_writer.hpp"
+#include "miniapp/run/simulation.hpp"
+
+// Moving the state between executor memory and files: VTK output and checkpoints. Cell arrays are
+// stored in mesh cell order, so files do not depend on the backend's reordering.
+namespace miniapp::run {
+
+// Writes the current fields; `gradient` is the velocity gradient of the current velocity
+// (FlowDiagnostics::gradient()), used for vorticity and Q.
+void write_vtk(const Simulation& sim, const std::array<Vector, 9>& gradient, output::VtkWriter& vtk);
+
+// Writes the restart state (velocities, pressure, face velocity and viscosity, eddy viscosity, time,
+// Δt history, step) atomically to <dir>/checkpoint_r0.bin.
+void save_checkpoint(const Simulation& sim, const std::string& dir);
+
+// Loads the state written by save_checkpoint; throws miniapp::Error for a checkpoint of another mesh,
+// rank count, or a damaged file.
+void restore_checkpoint(Simulation& sim, const std::string& dir);
+
+}  // namespace miniapp::run

@@ -1,0 +1,50 @@
+#include <iomanip>
+#include <ostream>
+
+#include "miniapp/run/run_loop.hpp"
+
+namespace miniapp::run {
+namespace {
+
+// Thesis Table 2.1: calls of SpMV, AXPY, DOT per sub-step of Algorithm 1 (Poisson solve per iteration).
+struct ThesisRow {
+  int spmv, axpy, dot;
+};
+constexpr ThesisRow thesis_table[time::phase_count] = {
+    {8, 6, 0}, {3, 1, 0}, {2, 3, 2}, {3, 3, 0}, {7, 0, 0}, {9, 0, 2}, {0, 0, 0}};
+
+double per_step(std::uint64_t calls, long steps) { return steps > 0 ? static_cast<double>(calls) / steps : 0.0; }
+
+}  // namespace
+
+void print_summary(const Simulation& sim, const RunSummary& s, std::ostream& out) {
+  const double steps = static_cast<double>(std::max(s.steps, 1L));
+  const double iterations = static_cast<double>(s.poisson_iterations) / steps;
+  out << "\nsummary   " << s.steps << " steps in " << std::fixed << std::setprecision(2) << s.wall_seconds
+      << " s (time step " << s.step_seconds << " s, observers " << s.wall_seconds - s.step_seconds << " s)\n"
+      << "          " << std::setprecision(1) << 1e3 * s.step_seconds / steps << " ms/step, "
+      << std::setprecision(1) << 1e9 * s.step_seconds / steps / sim.cells() << " ns per step per cell, "
+      << std::setprecision(1) << iterations << " Poisson iterations per step\n\n"
+      << std::defaultfloat;
+
+  out << "kernel calls per step by sub-step (this code | thesis Table 2.1; Poisson solve per iteration)\n"
+      << "  sub-step              spmv          axpy          dot           pointwise\n";
+  const auto column = [&](double ours, int thesis) {
+    out << std::setw(6) << std::fixed << std::setprecision(1) << ours << " | " << std::setw(3) << thesis << "  ";
+  };
+  for (int p = 0; p < time::phase_count; ++p) {
+    const auto& k = s.phase_kernels[p];
+    // The solve is reported per iteration, as in the table.
+    const double scale = p == static_cast<int>(time::Phase::poisson_solve) && iterations > 0 ? iterations : 1.0;
+    out << "  " << std::left << std::setw(20) << name(static_cast<time::Phase>(p)) << std::right;
+    column(per_step(k.tally(KernelKind::spmv).calls, s.steps) / scale, thesis_table[p].spmv);
+    column(per_step(k.tally(KernelKind::axpy).calls, s.steps) / scale, thesis_table[p].axpy);
+    column(per_step(k.tally(KernelKind::dot).calls, s.steps) / scale, thesis_table[p].dot);
+    out << std::setw(6) << per_step(k.tally(KernelKind::pointwise).calls + k.tally(KernelKind::copy).calls, s.steps) / scale
+        << "\n";
+  }
+  out << std::defaultfloat << "\nkernel counters of the whole run (time steps and observers)\n";
+  sim.exec.counters().print(out);
+}
+
+}  // namespace miniapp::run

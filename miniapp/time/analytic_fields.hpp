@@ -1,0 +1,25 @@
+#pragma once
+#include <array>
+#include <vector>
+
+#include "miniapp/core/vec3.hpp"
+
+namespace miniapp::time {
+
+// A cell-centred velocity field on the host, one vector per component.
+using HostVelocity = std::array<std::vector<double>, 3>;
+
+// The 2D Taylor-Green vortex on [0, 2π]², an exact Navier-Stokes solution:
+// u = a sin x cos y F(t), v = −a cos x sin y F(t), w = 0, F(t) = exp(−2 ν t).
+HostVelocity taylor_green_2d(const std::vector<Vec3>& points, double amplitude, double viscosity, double time);
+// Its pressure: p = a²/4 (cos 2x + cos 2y) F(t)².
+std::vector<double> taylor_green_2d_pressure(const std::vector<Vec3>& points, double amplitude, double viscosity,
+                                             double time);
+
+// The 3D Taylor-Green initial condition: u = a sin x cos y cos z, v = −a cos x sin y cos z, w = 0.
+HostVelocity taylor_green_3d(const std::vector<Vec3>& points, double amplitude);
+
+// A uniform velocity at every point.
+HostVelocity uniform_velocity(std::size_t count, const Vec3& velocity);
+
+}  // namespace miniapp::time

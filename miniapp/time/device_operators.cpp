@@ -1,0 +1,69 @@
+#include "miniapp/time/device_operators.hpp"
+
+#include <algorithm>
+
+namespace miniapp::time {
+namespace {
+
+CsrMatrix negated(CsrMatrix a) {
+  for (auto& v : a.val) v = -v;
+  return a;
+}
+
+bool any_non_zero(const std::vector<double>& v) {
+  return std::any_of(v.begin(), v.end(), [](double x) { return x != 0.0; });
+}
+
+std::array<DeviceSell, 3> upload_three(const Executor& exec, const std::array<CsrMatrix, 3>& a, index_t s) {
+  return {DeviceSell(exec, to_sell(a[0], s)), DeviceSell(exec, to_sell(a[1], s)), DeviceSell(exec, to_sell(a[2], s))};
+}
+
+}  // namespace
+
+DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
+                                 const fv::FlowOperators& ops, index_t s, double viscosity, bool les,
+                                 const Vec3& body_force)
+    : DeviceOperators(exec, mesh, geometry, ops, s, viscosity, les, body_force, to_sell(ops.momentum_pattern, s)) {}
+
+DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
+                                 const fv::FlowOperators& ops, index_t s, double viscosity, bool les,
+                                 const Vec3& body_force, const SellMatrix& layout)
+    : volume(Vector::from_host(exec, ops.volume)),
+      inverse_volume(Vector::from_host(exec, ops.inverse_volume)),
+      divergence(exec, to_sell(ops.divergence, s)),
+      face_gradient(exec, to_sell(ops.face_gradient, s)),
+      pressure_matrix(exec, to_sell(negated(ops.laplacian), s)),
+      cell_to_face(upload_three(exec, ops.cell_to_face, s)),
+      cell_divergence(upload_three(exec, ops.cell_divergence, s)),
+      cell_gradient(upload_three(exec, ops.cell_gradient, s)),
+      face_interpolation(exec, to_sell(ops.face_interpolation, s)),
+      flux_magnitude_sum(exec, to_sell(ops.flux_magnitude_sum, s)),
+      viscous_rate(exec, to_sell(ops.viscous_rate, s)),
+      momentum(exec, layout),
+      convection_map(exec, fv::convection_map(mesh, geometry, ops, layout)),
+      boundary_face_velocity(Vector::from_host(exec, ops.boundary_face_velocity)),
+      boundary_divergence(Vector::from_host(exec, reference_spmv(ops.divergence, ops.boundary_face_velocity))) {
+  const CsrMatrix e_d = fv::diffusion_map(mesh, geometry, ops, layout);
+  // Without LES ν_s is the constant molecular viscosity: D's values and its boundary source are
+  // computed once here; with LES they are refreshed from ν_s every step.
+  const std::vector<double> nu_faces(static_cast<std::size_t>(mesh.face_count()), viscosity);
+  diffusion_values = Vector::from_host(exec, reference_spmv(e_d, nu_faces));
+  if (les) diffusion_map.emplace(exec, e_d);
+
+  bool viscous_source_needed = false;
+  for (int d = 0; d < 3; ++d) {
+    std::vector<double> source = ops.inlet_convection_source[d];
+    const std::vector<double> viscous = reference_spmv(ops.boundary_diffusion_source[d], nu_faces);
+    viscous_source_needed = viscous_source_needed || any_non_zero(viscous);
+    for (std::size_t i = 0; i < source.size(); ++i) {
+      source[i] -= ops.volume[i] * body_force[d];
+      if (!les) source[i] += viscous[i];
+    }
+    has_sources = has_sources || any_non_zero(source);
+    constant_source[d] = Vector::from_host(exec, source);
+  }
+  if (les && viscous_source_needed)
+    for (int d = 0; d < 3; ++d) viscous_source.emplace_back(exec, to_sell(ops.boundary_diffusion_source[d], s));
+}
+
+}  // namespace miniapp::time

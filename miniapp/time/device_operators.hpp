@@ -1,0 +1,54 @@
+#pragma once
+#include <array>
+#include <optional>
+#include <vector>
+
+#include "operators/backend/device_matrix.hpp"
+#include "operators/fv/flow_operators.hpp"
+
+namespace miniapp::time {
+
+// The flow operators in executor memory, in execution formats (sliced ELLPACK; the coefficient maps
+// E_C and E_D in CSR, thesis §2.4), uploaded once. The momentum operator R = C(u_s) + D(ν_s) is one
+// matrix: C and D share their pattern, so their refreshed values are summed and R is applied to the
+// three velocity components by one generalized SpMV.
+struct DeviceOperators {
+  // `viscosity`: the molecular ν; `les`: whether ν_s changes every step; `body_force`: a constant
+  // acceleration (e.g. the mean pressure gradient driving a channel).
+  DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
+                  const fv::FlowOperators& ops, index_t slice_height, double viscosity, bool les,
+                  const Vec3& body_force);
+
+  Vector volume, inverse_volume;
+  DeviceSell divergence;                       // M
+  DeviceSell face_gradient;                    // Gs
+  DeviceSell pressure_matrix;                  // −L (symmetric positive semi-definite)
+  std::array<DeviceSell, 3> cell_to_face;      // Γc→s
+  std::array<DeviceSell, 3> cell_divergence;   // M Γc→s
+  std::array<DeviceSell, 3> cell_gradient;     // G
+  DeviceSell face_interpolation;               // Π
+  DeviceSell flux_magnitude_sum;               // |M|
+  DeviceSell viscous_rate;                     // Σ A/δn per cell from face values
+
+  DeviceSell momentum;         // R = C(u_s) + D(ν_s); values rewritten every step
+  DeviceCsr convection_map;    // E_C: u_s → values(C)
+  std::optional<DeviceCsr> diffusion_map;  // E_D: ν_s → values(D), LES only
+  Vector diffusion_values;     // values(D): constant without LES, refreshed with LES
+
+  Vector boundary_face_velocity;  // u_bc · n on wall/inlet faces
+  Vector boundary_divergence;     // M u_bc (cells)
+  // Constant momentum sources per component, s in uᵖ = uⁿ − Δt Ω⁻¹ (R w + s): the inlet convective
+  // flux, the body force (−Ω f), and without LES (ν_s constant) the wall/inlet diffusion source.
+  std::array<Vector, 3> constant_source;
+  // With LES and moving walls or inlets: the diffusion source per unit ν_s (cells × faces), applied
+  // to ν_s every step. Empty otherwise.
+  std::vector<DeviceSell> viscous_source;
+  bool has_sources = false;  // any non-zero source above
+
+ private:
+  DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
+                  const fv::FlowOperators& ops, index_t slice_height, double viscosity, bool les,
+                  const Vec3& body_force, const SellMatrix& momentum_layout);
+};
+
+}  // namespace miniapp::time

@@ -1,0 +1,180 @@
+#include "miniapp/time/fractional_step.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "operators/kernels/spmv.hpp"
+#include "operators/kernels/vector_ops.hpp"
+
+namespace miniapp::time {
+
+FractionalStep::FractionalStep(const Executor& exec, DeviceOperators& ops, const FlowParameters& params,
+                               std::unique_ptr<Preconditioner> poisson_preconditioner, bool singular_pressure)
+    : exec_(exec), ops_(ops), params_(params), preconditioner_(std::move(poisson_preconditioner)),
+      pcg_(exec, ops.volume.size()), singular_pressure_(singular_pressure) {
+  const index_t cells = ops.volume.size();
+  const index_t faces = ops.face_gradient.rows();
+  for (int d = 0; d < 3; ++d) {
+    u_pred_[d] = Vector(exec, cells);
+    work_[d] = Vector(exec, cells);
+  }
+  rhs_ = Vector(exec, cells);
+  cell_work_ = Vector(exec, cells);
+  face_work_ = Vector(exec, faces);
+  face_base_viscosity_ = Vector(exec, faces);
+  fill(exec, params.viscosity, face_base_viscosity_);
+  params_.poisson.singular = singular_pressure_;
+  if (params.les != LesModel::none) {
+    for (auto& g : gradient_) g = Vector(exec, cells);
+    // Filter width Δ = Ω^{1/3}, computed once on the host.
+    auto width = ops.volume.to_host();
+    for (auto& w : width) w = std::cbrt(w);
+    filter_width_ = Vector::from_host(exec, width);
+  }
+}
+
+void FractionalStep::initialise(FlowFields& f) {
+  // u_s = Γ u + u_bc, ν_s = ν (+ Π ν_t).
+  spmv(exec_, ops_.cell_to_face[0], f.u[0], f.face_velocity);
+  for (int d = 1; d < 3; ++d) {
+    spmv(exec_, ops_.cell_to_face[d], f.u[d], face_work_);
+    axpby(exec_, 1.0, face_work_, 1.0, f.face_velocity);
+  }
+  axpby(exec_, 1.0, ops_.boundary_face_velocity, 1.0, f.face_velocity);
+  copy(exec_, face_base_viscosity_, f.face_viscosity);
+  fill(exec_, 0.0, f.eddy_viscosity);
+  if (params_.les != LesModel::none) update_eddy_viscosity(f);
+  f.dt = stable_dt(f);
+}
+
+std::string_view name(Phase phase) {
+  constexpr std::string_view names[] = {"1 predictor",      "2.1 Poisson rhs",   "2.2 Poisson solve",
+                                        "3 correction",     "4 face velocity",   "5 eddy viscosity",
+                                        "6 time step"};
+  return names[static_cast<int>(phase)];
+}
+
+StepReport FractionalStep::advance(FlowFields& f) {
+  StepReport report;
+  report.dt = f.dt;
+  report.cfl = cfl_;
+  KernelCounters& counters = exec_.counters();
+  auto counted = [&](Phase phase, auto&& sub_step) {
+    const KernelCounters before = counters;
+    sub_step();
+    report.kernels[static_cast<int>(phase)] = counters.since(before);
+  };
+  counted(Phase::predictor, [&] { predict(f); });
+  counted(Phase::poisson_rhs, [&] { assemble_pressure_rhs(f); });
+  counted(Phase::poisson_solve, [&] { report.poisson = solve_pressure(f); });
+  counted(Phase::correction, [&] { correct(f); });
+  counted(Phase::face_velocity, [&] { update_face_velocity(f); });
+  if (params_.les != LesModel::none) counted(Phase::eddy_viscosity, [&] { update_eddy_viscosity(f); });
+  f.time += f.dt;
+  f.dt_old = f.dt;
+  f.step += 1;
+  counted(Phase::time_step, [&] { f.dt = stable_dt(f); });
+  return report;
+}
+
+// Step 1: uᵖ = uⁿ − Δt Ω⁻¹ (R(u_s, ν_s) w + s), w = (1 + κ/2) uⁿ − (κ/2) uⁿ⁻¹, κ = Δtⁿ/Δtⁿ⁻¹
+// (κ = 0 on the first step: Euler). R's values: E_C u_s (+ E_D ν_s with LES) + D's values.
+void FractionalStep::predict(FlowFields& f) {
+  const double kappa = f.dt_old > 0 ? f.dt / f.dt_old : 0.0;
+  for (int d = 0; d < 3; ++d) waxpby(exec_, 1.0 + 0.5 * kappa, f.u[d], -0.5 * kappa, f.u_old[d], work_[d]);
+
+  spmv(exec_, ops_.convection_map, f.face_velocity, ops_.momentum.values());
+  if (ops_.diffusion_map) spmv(exec_, *ops_.diffusion_map, f.face_viscosity, ops_.diffusion_values);
+  axpby(exec_, 1.0, ops_.diffusion_values, 1.0, ops_.momentum.values());
+
+  const Vector* w[] = {&work_[0], &work_[1], &work_[2]};
+  Vector* rw[] = {&u_pred_[0], &u_pred_[1], &u_pred_[2]};
+  spmv_multi(exec_, ops_.momentum, w, rw);
+  for (int d = 0; d < 3; ++d) {
+    if (ops_.has_sources) axpby(exec_, 1.0, ops_.constant_source[d], 1.0, u_pred_[d]);
+    if (!ops_.viscous_source.empty()) {
+      spmv(exec_, ops_.viscous_source[d], f.face_viscosity, cell_work_);
+      axpby(exec_, 1.0, cell_work_, 1.0, u_pred_[d]);
+    }
+    pointwise_multiply(exec_, ops_.inverse_volume, u_pred_[d], u_pred_[d]);
+    waxpby(exec_, 1.0, f.u[d], -f.dt, u_pred_[d], u_pred_[d]);
+  }
+}
+
+// Step 2.1: b = −(1/Δt) (M Γ uᵖ + M u_bc).
+void FractionalStep::assemble_pressure_rhs(const FlowFields& f) {
+  spmv(exec_, ops_.cell_divergence[0], u_pred_[0], rhs_);
+  for (int d = 1; d < 3; ++d) {
+    spmv(exec_, ops_.cell_divergence[d], u_pred_[d], cell_work_);
+    axpby(exec_, 1.0, cell_work_, 1.0, rhs_);
+  }
+  axpby(exec_, -1.0 / f.dt, ops_.boundary_divergence, -1.0 / f.dt, rhs_);
+}
+
+// Step 2.2: −L p = b by PCG from the previous pressure.
+PcgResult FractionalStep::solve_pressure(FlowFields& f) {
+  return pcg_.solve(ops_.pressure_matrix, *preconditioner_, rhs_, f.pressure, params_.poisson);
+}
+
+// Step 3: g = G p, uⁿ⁺¹ = uᵖ − Δt g; uⁿ becomes uⁿ⁻¹ (buffers swapped, nothing copied).
+void FractionalStep::correct(FlowFields& f) {
+  for (int d = 0; d < 3; ++d) {
+    spmv(exec_, ops_.cell_gradient[d], f.pressure, work_[d]);
+    std::swap(f.u_old[d], f.u[d]);
+    waxpby(exec_, 1.0, u_pred_[d], -f.dt, work_[d], f.u[d]);
+  }
+}
+
+// Step 4 (thesis eq. 2.9): u_s = Γ uⁿ⁺¹ − Δt (Gs p − Γ g) + u_bc = Γ uᵖ − Δt Gs p + u_bc.
+void FractionalStep::update_face_velocity(FlowFields& f) {
+  spmv(exec_, ops_.cell_to_face[0], u_pred_[0], f.face_velocity);
+  for (int d = 1; d < 3; ++d) {
+    spmv(exec_, ops_.cell_to_face[d], u_pred_[d], face_work_);
+    axpby(exec_, 1.0, face_work_, 1.0, f.face_velocity);
+  }
+  spmv(exec_, ops_.face_gradient, f.pressure, face_work_);
+  axpby(exec_, -f.dt, face_work_, 1.0, f.face_velocity);
+  axpby(exec_, 1.0, ops_.boundary_face_velocity, 1.0, f.face_velocity);
+}
+
+// Step 5: ∇u by three generalized SpMVs (G_b on u, v, w), ν_t by the model, ν_s = ν + Π ν_t.
+void FractionalStep::update_eddy_viscosity(FlowFields& f) {
+  const Vector* u[] = {&f.u[0], &f.u[1], &f.u[2]};
+  for (int b = 0; b < 3; ++b) {
+    Vector* column[] = {&gradient_[b], &gradient_[3 + b], &gradient_[6 + b]};
+    spmv_multi(exec_, ops_.cell_gradient[b], u, column);
+  }
+  std::array<const Vector*, 9> g;
+  for (int i = 0; i < 9; ++i) g[i] = &gradient_[i];
+  eddy_viscosity(exec_, params_.les, params_.les_constant, g, filter_width_, f.eddy_viscosity);
+  spmv(exec_, ops_.face_interpolation, f.eddy_viscosity, f.face_viscosity);
+  axpby(exec_, 1.0, face_base_viscosity_, 1.0, f.face_viscosity);
+}
+
+// Step 6: rate_i = ½ Σ_f A_f |u_s,f| + 2 Σ_f ν_f A_f / δn_f bounds the eigenvalues of Ω⁻¹(C + D)
+// (Gershgorin); Δt = CFL · min_i Ω_i / rate_i.
+double FractionalStep::stable_dt(const FlowFields& f) {
+  abs_value(exec_, f.face_velocity, face_work_);
+  spmv(exec_, ops_.flux_magnitude_sum, face_work_, cell_work_);
+  spmv(exec_, ops_.viscous_rate, f.face_viscosity, rhs_);
+  axpby(exec_, 2.0, rhs_, 0.5, cell_work_);
+  const double unit_cfl_dt = min_ratio(exec_, ops_.volume, cell_work_);  // Δt at CFL = 1
+  if (params_.fixed_dt > 0) {
+    cfl_ = std::isfinite(unit_cfl_dt) ? params_.fixed_dt / unit_cfl_dt : 0.0;
+    return params_.fixed_dt;
+  }
+  double dt = params_.cfl * unit_cfl_dt;
+  if (params_.max_dt > 0) dt = std::min(dt, params_.max_dt);
+  if (!std::isfinite(dt) || dt <= 0) {
+    std::ostringstream msg;
+    msg << "time step control: the CFL condition gives no finite positive time step (" << dt
+        << "): the flow is at rest and inviscid, or holds NaN; set numerics.dt or numerics.max_dt";
+    throw Error(msg.str());
+  }
+  cfl_ = dt / unit_cfl_dt;
+  return dt;
+}
+
+}  // namespace miniapp::time

@@ -1,0 +1,76 @@
+#pragma once
+#include <array>
+#include <memory>
+#include <string_view>
+
+#include "miniapp/time/device_operators.hpp"
+#include "miniapp/time/flow_fields.hpp"
+#include "operators/kernels/flow_kernels.hpp"
+#include "solvers/pcg.hpp"
+
+namespace miniapp::time {
+
+struct FlowParameters {
+  double viscosity = 0;  // ν, kinematic
+  LesModel les = LesModel::none;
+  double les_constant = 0;
+  double cfl = 0.5;
+  double fixed_dt = 0;   // > 0: use it instead of the CFL controller
+  double max_dt = 0;     // > 0: cap on the CFL time step
+  PcgOptions poisson;
+};
+
+// The sub-steps of thesis Algorithm 1, as rows of its Table 2.1.
+enum class Phase { predictor, poisson_rhs, poisson_solve, correction, face_velocity, eddy_viscosity, time_step };
+inline constexpr int phase_count = 7;
+std::string_view name(Phase phase);
+
+// What one step did, for diagnostics, progress and the kernel-count report.
+struct StepReport {
+  PcgResult poisson;
+  std::array<KernelCounters, phase_count> kernels;  // calls, bytes, flops per phase
+  double dt = 0;   // the step just taken
+  double cfl = 0;  // max_i Δt rate_i / Ω_i of the step just taken
+};
+
+// The fractional-step (projection) integrator of thesis Algorithm 1, on any backend: one method per
+// sub-step, each only front-end kernel calls. docs/discretisation.md gives the math.
+class FractionalStep {
+ public:
+  FractionalStep(const Executor& exec, DeviceOperators& ops, const FlowParameters& params,
+                 std::unique_ptr<Preconditioner> poisson_preconditioner, bool singular_pressure);
+
+  // Advances `fields` by one step of fields.dt and sets fields.dt for the next one.
+  StepReport advance(FlowFields& fields);
+
+  // Face velocity and viscosity consistent with the cell velocity (start of a run): u_s = Γ u + u_bc,
+  // ν_s from the LES model; then the first Δt.
+  void initialise(FlowFields& fields);
+
+  // Δt from the CFL condition (or the fixed Δt) for the current u_s and ν_s; remembers the CFL
+  // number that this Δt gives (reported for the step that uses it).
+  double stable_dt(const FlowFields& fields);
+
+ private:
+  void predict(FlowFields& f);
+  void assemble_pressure_rhs(const FlowFields& f);
+  PcgResult solve_pressure(FlowFields& f);
+  void correct(FlowFields& f);
+  void update_face_velocity(FlowFields& f);
+  void update_eddy_viscosity(FlowFields& f);
+
+  Executor exec_;
+  DeviceOperators& ops_;  // the momentum values are rewritten every step
+  FlowParameters params_;
+  std::unique_ptr<Preconditioner> preconditioner_;
+  Pcg pcg_;
+  bool singular_pressure_;
+
+  // Work vectors, allocated once.
+  std::array<Vector, 3> u_pred_, work_;
+  Vector rhs_, cell_work_, face_work_, face_base_viscosity_, filter_width_;
+  std::array<Vector, 9> gradient_;
+  double cfl_ = 0;  // CFL number of fields.dt
+};
+
+}  // namespace miniapp::time
