@@ -9,7 +9,7 @@ struct VtkWriter::Impl {};
 VtkWriter::VtkWriter(const mesh::Mesh&, VtkWriterOptions options) {
   throw Error("VTK output to " + options.directory.string() +
               ": this build has no VTK (configured with MINIAPP_VTK=OFF); install libvtk9-dev and "
-              "reconfigure with -DMINIAPP_VTK=ON, or disable output in the case file");
+              "reconfigure with -DMINIAPP_VTK=ON, or turn VTK output off with --set output.fields=[]");
 }
 
 VtkWriter::~VtkWriter() = default;

@@ -67,15 +67,21 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
     out << "restart   from " << *options.restart_dir << " at step " << f.step << ", t = " << f.time << "\n";
   }
   output::DiagnosticsWriter diagnostics(dir, restart_step);
-  output::VtkWriter vtk(sim.mesh, {dir, config.name, 0, 1, field_selection(config.output), restart_step});
   time::FlowDiagnostics flow_diagnostics(sim.exec, *sim.operators, config.physics.nu);
+  // An empty field list turns VTK output off (e.g. benchmark runs, or builds without VTK).
+  std::optional<output::VtkWriter> vtk;
+  if (!config.output.fields.empty())
+    vtk.emplace(sim.mesh, output::VtkWriterOptions{dir, config.name, 0, 1, field_selection(config.output), restart_step});
+  const auto write_output = [&] {
+    if (vtk) write_vtk(sim, flow_diagnostics.gradient(), *vtk);
+  };
   Progress progress(out, config.run, f, options.quiet);
 
   double next_output = next_multiple(f.time, config.output.interval);
   double next_checkpoint = next_multiple(f.time, config.output.checkpoint_interval);
   if (!restart_step) {
     flow_diagnostics.evaluate(f);
-    write_vtk(sim, flow_diagnostics.gradient(), vtk);
+    write_output();
   }
 
   RunSummary summary;
@@ -100,7 +106,7 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
     progress.update(f, report);
 
     if (f.time >= next_output * (1 - 1e-12)) {
-      write_vtk(sim, flow_diagnostics.gradient(), vtk);
+      write_output();
       last_output = f.step;
       next_output = next_multiple(f.time, config.output.interval);
     }
@@ -110,7 +116,7 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
       next_checkpoint = next_multiple(f.time, config.output.checkpoint_interval);
     }
   }
-  if (last_output != f.step) write_vtk(sim, flow_diagnostics.gradient(), vtk);
+  if (last_output != f.step) write_output();
   if (last_checkpoint != f.step || summary.steps == 0) save_checkpoint(sim, dir);
   summary.wall_seconds = std::chrono::duration<double>(clock::now() - loop_start).count();
   progress.finish(f);

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds miniapp with CUDA on a GPU machine that has the CUDA toolkit, CMake, Open MPI and FFTW but no
+# package registry: the other Debian packages travel as .deb files in .debs/ (fetched on a machine
+# with apt by `apt-get download libmetis5 libmetis-dev libcxxopts-dev catch2 libtomlplusplus-dev
+# libfftw3-dev libfftw3-double3 libfftw3-single3 libfftw3-long3 libfftw3-quad3 pkgconf pkgconf-bin
+# libpkgconf3`) and are unpacked into a private prefix. VTK is left out (-DMINIAPP_VTK=OFF).
+# Usage: scripts/gpu-build.sh BUILD_DIR
+set -euo pipefail
+build=${1:-build/gpu}
+deps=/tmp/miniapp-deps
+mkdir -p "$deps"
+for f in .debs/*.deb; do dpkg -x "$f" "$deps"; done
+libdir=$deps/usr/lib/x86_64-linux-gnu
+export LD_LIBRARY_PATH=$libdir:${LD_LIBRARY_PATH:-}
+export PATH=$PATH:$deps/usr/bin
+if ! pkg-config --exists fftw3 2>/dev/null; then
+  export PKG_CONFIG_PATH=$libdir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$deps
+fi
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMINIAPP_CUDA=ON -DMINIAPP_VTK=OFF \
+  -DCMAKE_PREFIX_PATH="$deps/usr;$libdir/cmake" -DCMAKE_CUDA_ARCHITECTURES=90 >"$build.configure.log" 2>&1 ||
+  { cat "$build.configure.log"; exit 1; }
+cmake --build "$build" -j "$(nproc)" 2>&1 | grep -E "error|warning: " || true
+test -x "$build/miniapp/miniapp"
