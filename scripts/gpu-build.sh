@@ -8,6 +8,7 @@
 set -euo pipefail
 build=${1:-build/gpu}
 deps=/tmp/miniapp-deps
+mkdir -p "$build"
 mkdir -p "$deps"
 for f in .debs/*.deb; do dpkg -x "$f" "$deps"; done
 libdir=$deps/usr/lib/x86_64-linux-gnu
@@ -17,7 +18,7 @@ if ! pkg-config --exists fftw3 2>/dev/null; then
   export PKG_CONFIG_PATH=$libdir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$deps
 fi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMINIAPP_CUDA=ON -DMINIAPP_VTK=OFF \
-  -DCMAKE_PREFIX_PATH="$deps/usr;$libdir/cmake" -DCMAKE_CUDA_ARCHITECTURES=90 >"$build.configure.log" 2>&1 ||
-  { cat "$build.configure.log"; exit 1; }
+  -DCMAKE_PREFIX_PATH="$deps/usr;$libdir/cmake" -DCMAKE_CUDA_ARCHITECTURES=90 >"$build/configure.log" 2>&1 ||
+  { cat "$build/configure.log"; exit 1; }
 cmake --build "$build" -j "$(nproc)" 2>&1 | grep -E "error|warning: " || true
 test -x "$build/miniapp/miniapp"
