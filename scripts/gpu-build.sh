@@ -4,9 +4,12 @@
 # with apt by `apt-get download libmetis5 libmetis-dev libcxxopts-dev catch2 libtomlplusplus-dev
 # libfftw3-dev libfftw3-double3 libfftw3-single3 libfftw3-long3 libfftw3-quad3 pkgconf pkgconf-bin
 # libpkgconf3`) and are unpacked into a private prefix. VTK is left out (-DMINIAPP_VTK=OFF).
-# Usage: scripts/gpu-build.sh BUILD_DIR
+# Usage: scripts/gpu-build.sh BUILD_DIR [TARGET...]   (default: everything)
 set -euo pipefail
 build=${1:-build/gpu}
+shift || true
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
 deps=/tmp/miniapp-deps
 mkdir -p "$build"
 mkdir -p "$deps"
@@ -20,5 +23,5 @@ fi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMINIAPP_CUDA=ON -DMINIAPP_VTK=OFF \
   -DCMAKE_PREFIX_PATH="$deps/usr;$libdir/cmake" -DCMAKE_CUDA_ARCHITECTURES=90 >"$build/configure.log" 2>&1 ||
   { cat "$build/configure.log"; exit 1; }
-cmake --build "$build" -j "$(nproc)" 2>&1 | grep -E "error|warning: " || true
+cmake --build "$build" -j "$(nproc)" "${targets[@]}" 2>&1 | grep -E "error:|warning: " || true
 test -x "$build/miniapp/miniapp"
