@@ -3,16 +3,11 @@
 #include "operators/backend/cpu/kernels.hpp"
 #include "operators/kernels/spmv.hpp"
 
-// Instruction-set clones of the SpMV inner loops: the compiler builds each for AVX-512, AVX2+FMA and
-// the x86-64 baseline and the loader picks one for the running CPU (ifunc), so the binary stays
-// portable without -march=native yet gathers x with vgatherdpd where it can.
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define MINIAPP_CPU_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#endif
-#endif
-#ifndef MINIAPP_CPU_CLONES
-#define MINIAPP_CPU_CLONES
+// On x86-64 the fixed-height kernels gather x with AVX2 (vgatherdpd takes the 32-bit column indices
+// as they are stored), chosen at run time so that the default build stays portable (no -march).
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define MINIAPP_SELL_AVX2 1
 #endif
 
 namespace miniapp::cpu {
@@ -26,39 +21,82 @@ constexpr index_t slice_block = 256;
 // on the stack.
 constexpr index_t chunk_rows = 64;
 
-// Full slices [first, last) of compile-time height H. The H accumulators of one vector stay in
-// registers (H = 8 doubles: one AVX-512 register, one cache line of y); entry e of the slice's rows
-// is contiguous, so each step is an H-wide load of val and col, a gather from x and an FMA.
-// A second vector re-reads the slice (12 · H · width bytes, under 1 KiB here) from L1, not DRAM.
-// Always inlined so that each instruction-set clone of the caller gets its own copy of the loop.
+// Full slices [first, last) of compile-time height H, portable C++. The H accumulators of one
+// vector stay in registers; entry e of the slice's rows is contiguous, so each step is an H-wide load
+// of val and col, H loads from x and H multiply-adds. A second vector re-reads the slice
+// (12 · H · width bytes, under 1 KiB for a Laplacian) from L1, not DRAM.
 template <index_t H>
-[[gnu::always_inline]] inline void sell_full_slices(const SellView& a, index_t first, index_t last, int k, const double* const* x,
-                      double* const* y) {
+void sell_slices_portable(const SellView& a, index_t first, index_t last, int k, const double* const* x,
+                          double* const* y) {
   for (index_t s = first; s < last; ++s) {
     const index_t begin = a.slice_ptr[s];
     const index_t width = (a.slice_ptr[s + 1] - begin) / H;
-    const double* val = a.val + begin;
-    const index_t* col = a.col + begin;
     for (int j = 0; j < k; ++j) {
-      const double* xj = x[j];
       double acc[H] = {};
       for (index_t e = 0; e < width; ++e) {
+        const double* val = a.val + begin + e * H;
+        const index_t* col = a.col + begin + e * H;
 #pragma omp simd
-        for (index_t r = 0; r < H; ++r) acc[r] += val[e * H + r] * xj[col[e * H + r]];
+        for (index_t r = 0; r < H; ++r) acc[r] += val[r] * x[j][col[r]];
       }
       std::copy_n(acc, H, y[j] + s * H);
     }
   }
 }
 
+#ifdef MINIAPP_SELL_AVX2
+// The same with AVX2 + FMA, H a multiple of 4: per step and group of 4 rows, a load of 4 values,
+// a load of 4 indices, one vgatherdpd of x and one FMA into one of H/4 register accumulators.
+// Measured on 1e7 cells: ~10% faster than the compiler's scalar-load gather of the portable loop.
+template <index_t H>
+__attribute__((target("avx2,fma"))) void sell_slices_avx2(const SellView& a, index_t first, index_t last, int k,
+                                                          const double* const* x, double* const* y) {
+  static_assert(H % 4 == 0);
+  // The masked form with an explicit zero source: GCC 12 warns that the unmasked one reads an
+  // uninitialised register (it does not; same instruction).
+  const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+  for (index_t s = first; s < last; ++s) {
+    const index_t begin = a.slice_ptr[s];
+    const index_t width = (a.slice_ptr[s + 1] - begin) / H;
+    for (int j = 0; j < k; ++j) {
+      __m256d acc[H / 4];
+      for (__m256d& v : acc) v = _mm256_setzero_pd();
+      for (index_t e = 0; e < width; ++e) {
+        const double* val = a.val + begin + e * H;
+        const index_t* col = a.col + begin + e * H;
+        for (index_t q = 0; q < H / 4; ++q) {
+          const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(col + 4 * q));
+          const __m256d xc = _mm256_mask_i32gather_pd(_mm256_setzero_pd(), x[j], c, all, 8);
+          acc[q] = _mm256_fmadd_pd(_mm256_loadu_pd(val + 4 * q), xc, acc[q]);
+        }
+      }
+      for (index_t q = 0; q < H / 4; ++q) _mm256_storeu_pd(y[j] + s * H + 4 * q, acc[q]);
+    }
+  }
+}
+
+bool cpu_has_avx2() {
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return has;
+}
+#endif
+
+template <index_t H>
+void sell_slices(const SellView& a, index_t first, index_t last, int k, const double* const* x, double* const* y) {
+#ifdef MINIAPP_SELL_AVX2
+  if (cpu_has_avx2()) return sell_slices_avx2<H>(a, first, last, k, x, y);
+#endif
+  sell_slices_portable<H>(a, first, last, k, x, y);
+}
+
 // Full slices [first, last) for the heights with a fixed-size kernel; returns false for others.
-MINIAPP_CPU_CLONES bool sell_fixed_height(const SellView& a, index_t first, index_t last, int k,
-                                          const double* const* x, double* const* y) {
+bool sell_fixed_height(const SellView& a, index_t first, index_t last, int k, const double* const* x,
+                       double* const* y) {
   switch (a.slice_height) {
-    case 4: sell_full_slices<4>(a, first, last, k, x, y); return true;
-    case 8: sell_full_slices<8>(a, first, last, k, x, y); return true;
-    case 16: sell_full_slices<16>(a, first, last, k, x, y); return true;
-    case 32: sell_full_slices<32>(a, first, last, k, x, y); return true;
+    case 4: sell_slices<4>(a, first, last, k, x, y); return true;
+    case 8: sell_slices<8>(a, first, last, k, x, y); return true;
+    case 16: sell_slices<16>(a, first, last, k, x, y); return true;
+    case 32: sell_slices<32>(a, first, last, k, x, y); return true;
     default: return false;
   }
 }
