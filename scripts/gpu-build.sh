@@ -23,5 +23,6 @@ fi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMINIAPP_CUDA=ON -DMINIAPP_VTK=OFF \
   -DCMAKE_PREFIX_PATH="$deps/usr;$libdir/cmake" -DCMAKE_CUDA_ARCHITECTURES=90 >"$build/configure.log" 2>&1 ||
   { cat "$build/configure.log"; exit 1; }
-cmake --build "$build" -j "$(nproc)" "${targets[@]}" 2>&1 | grep -E "error:|warning: " || true
+cmake --build "$build" -j "$(nproc)" "${targets[@]}" >"$build/build.log" 2>&1 ||
+  { grep -E -A3 "error|Error" "$build/build.log" | head -60; exit 1; }
 test -x "$build/miniapp/miniapp"
