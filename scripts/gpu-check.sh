@@ -6,7 +6,7 @@
 set -uo pipefail
 out=${1:?usage: scripts/gpu-check.sh OUT_DIR}
 mkdir -p "$out"
-build=build/gpu
+build=${MINIAPP_GPU_BUILD:-build/gpu}
 start=$SECONDS
 scripts/gpu-build.sh "$build" miniapp cuda_kernels_test solvers_test 2>&1 | tail -20 >"$out/build.txt"
 echo "build: $((SECONDS - start)) s" >>"$out/build.txt"
