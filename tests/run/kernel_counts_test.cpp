@@ -1,0 +1,94 @@
+// The kernel calls of each sub-step of one time step, per shipped case, against the counts that
+// miniapp/time/fractional_step.cpp makes (docs/validation.md lists them): a change of the algorithm
+// must update this test and the docs together.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdint>
+
+#include "tests/run/run_test_support.hpp"
+
+namespace miniapp::run::test {
+namespace {
+
+using Counts = std::array<std::uint64_t, kernel_kind_count>;  // spmv, axpy, dot, pointwise, copy
+
+Counts calls(const KernelCounters& k) {
+  Counts c{};
+  for (int i = 0; i < kernel_kind_count; ++i) c[i] = k.tally(static_cast<KernelKind>(i)).calls;
+  return c;
+}
+
+// What the case switches on, read from its configuration (not from the operators under test).
+struct Features {
+  bool les, constant_source, viscous_source, singular, jacobi;
+};
+
+Features features_of(const cases::CaseConfig& c) {
+  const bool les = c.physics.les != LesModel::none;
+  bool moving = false, inflow = false, outlet = false;
+  for (const auto& b : c.boundaries) {
+    const bool nonzero = b.velocity.x != 0 || b.velocity.y != 0 || b.velocity.z != 0;
+    moving = moving || ((b.type == BoundaryKind::moving_wall || b.type == BoundaryKind::inlet) && nonzero);
+    inflow = inflow || (b.type == BoundaryKind::inlet && nonzero);
+    outlet = outlet || b.type == BoundaryKind::outlet;
+  }
+  const Vec3& f = c.physics.body_force;
+  const bool body_force = f.x != 0 || f.y != 0 || f.z != 0;
+  // Without LES the wall diffusion source is constant and joins the constant source.
+  return {les, body_force || inflow || (moving && !les), les && moving, !outlet,
+          c.numerics.preconditioner == cases::Preconditioner::jacobi};
+}
+
+// Expected calls per phase (thesis Table 2.1 rows) for a step whose Poisson solve took k iterations.
+std::array<Counts, time::phase_count> expected_counts(const Features& f, std::uint64_t k) {
+  const std::uint64_t les = f.les, src = f.constant_source, visc = f.viscous_source, sing = f.singular;
+  // The preconditioner apply: AIP z = Gᵀ(G r) is 2 SpMVs, Jacobi 1 pointwise product.
+  const std::uint64_t pre_spmv = f.jacobi ? 0 : 2, pre_pointwise = f.jacobi ? 1 : 0;
+  std::array<Counts, time::phase_count> e{};
+  // 1: AB2 extrapolation (3 AXPY), E_C u_s (+ E_D ν_s with LES), C + D (AXPY), R w (one generalized
+  // SpMV), per component: sources (AXPY; wall source per unit ν_s: SpMV + AXPY), Ω⁻¹ (pointwise), update.
+  e[0] = {2 + les + 3 * visc, 7 + 3 * src + 3 * visc, 0, 3, 0};
+  e[1] = {3, 3, 0, 0, 0};  // 2.1: M Γ uᵖ (3 SpMV, 2 sums) and the M u_bc term
+  // 2.2: copy b; mean removal of b, x (and of x at the end) when singular; ‖b‖; r = b − A x, ‖r‖, z, r·z,
+  // p = z; per iteration A p, p·q, x and r updates, z, fused r·r and r·z, p update.
+  e[2] = {1 + pre_spmv + k * (1 + pre_spmv), 1 + 3 * sing + 3 * k, 3 + 3 * sing + 2 * k, pre_pointwise * (1 + k), 2};
+  e[3] = {3, 3, 0, 0, 0};  // 3: G p and uⁿ⁺¹ = uᵖ − Δt g per component
+  e[4] = {4, 4, 0, 0, 0};  // 4: Γ uᵖ (3), Gs p; sums, −Δt Gs p, + u_bc
+  if (f.les) e[5] = {4, 1, 0, 1, 0};  // 5: ∇u (3 generalized SpMVs), model, Π ν_t, + ν
+  e[6] = {2, 1, 0, 2, 0};  // 6: |u_s|, |M| |u_s|, viscous rate, their sum, min ratio
+  return e;
+}
+
+std::vector<std::string> shrinking_overrides(const std::string& name) {
+  const auto config = cases::load_case(cases::case_path(name));
+  const bool slab = config.mesh.cells[2] == 1;
+  return {slab ? "mesh.cells=[8,8,1]" : "mesh.cells=[8,8,8]"};
+}
+
+TEST_CASE("Kernel calls per sub-step match the algorithm for every shipped case", "[run][kernels]") {
+  for (const std::string& case_name : cases::list_cases()) {
+    INFO("case " << case_name);
+    Simulation sim = make_simulation(case_name, shrinking_overrides(case_name));
+    const Features f = features_of(sim.config);
+    CHECK(sim.operators->has_sources == f.constant_source);
+    CHECK(sim.operators->viscous_source.empty() == !f.viscous_source);
+    for (int step = 0; step < 2; ++step) {  // Euler, then AB2
+      const KernelCounters before = sim.exec.counters();
+      const time::StepReport report = sim.scheme->advance(*sim.fields);
+      REQUIRE(report.poisson.iterations > 0);
+      const auto expected = expected_counts(f, static_cast<std::uint64_t>(report.poisson.iterations));
+      KernelCounters phases;
+      for (int p = 0; p < time::phase_count; ++p) {
+        INFO("step " << step + 1 << ", sub-step " << name(static_cast<time::Phase>(p)));
+        CHECK(calls(report.kernels[p]) == expected[p]);
+        phases += report.kernels[p];
+      }
+      // Every kernel of the step belongs to a sub-step.
+      CHECK(calls(sim.exec.counters().since(before)) == calls(phases));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace miniapp::run::test
