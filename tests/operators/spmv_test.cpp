@@ -31,7 +31,7 @@ void check_spmv(const Executor& exec, const CsrMatrix& a, index_t slice_height, 
 
 TEST_CASE("sELL and CSR SpMV match reference_spmv on random matrices", "[spmv]") {
   const Executor exec = Executor::cpu();
-  const index_t slice_height = GENERATE(1, 4, 32);
+  const index_t slice_height = GENERATE(1, 4, 8, 16, 32);
   // Row counts that are not multiples of the slice height, empty rows (0 entries drawn), rectangles.
   CAPTURE(slice_height);
   check_spmv(exec, test::random_csr(37, 37, 6, 1), slice_height, 2);
