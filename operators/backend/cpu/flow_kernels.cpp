@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "operators/backend/cpu/kernels.hpp"
+#include "operators/backend/cpu/parallel.hpp"
 #include "operators/backend/les_models.hpp"
 
 namespace miniapp::cpu {
@@ -13,7 +14,7 @@ void eddy_viscosity(index_t n, LesModel model, double constant, const double* co
   les::GradientPointers g;
   for (int k = 0; k < 9; ++k) g.component[k] = gradient[k];
   les::with_model(model, [&](auto m) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_parallel(n))
     for (index_t i = 0; i < n; ++i)
       nu_t[i] = les::eddy_viscosity<decltype(m)::value>(constant, g.at(i), filter_width[i]);
   });
@@ -26,7 +27,7 @@ void eddy_viscosity(index_t n, LesModel model, double constant, const double* co
 
 double min_ratio(index_t n, const double* x, const double* y) {
   double result = std::numeric_limits<double>::infinity();
-#pragma omp parallel for schedule(static) reduction(nan_min : result)
+#pragma omp parallel for schedule(static) reduction(nan_min : result) if (worth_parallel(n))
   for (index_t i = 0; i < n; ++i)
     if (y[i] > 0.0) result = les::nan_min(result, x[i] / y[i]);
   return result;
@@ -34,13 +35,13 @@ double min_ratio(index_t n, const double* x, const double* y) {
 
 double max_abs(index_t n, const double* x) {
   double result = 0.0;
-#pragma omp parallel for schedule(static) reduction(nan_max : result)
+#pragma omp parallel for schedule(static) reduction(nan_max : result) if (worth_parallel(n))
   for (index_t i = 0; i < n; ++i) result = les::nan_max(result, std::fabs(x[i]));
   return result;
 }
 
 void abs_value(index_t n, const double* x, double* y) {
-#pragma omp parallel for simd schedule(static)
+#pragma omp parallel for simd schedule(static) if (worth_parallel(n))
   for (index_t i = 0; i < n; ++i) y[i] = std::fabs(x[i]);
 }
 

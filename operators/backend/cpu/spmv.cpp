@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "operators/backend/cpu/kernels.hpp"
+#include "operators/backend/cpu/parallel.hpp"
 #include "operators/kernels/spmv.hpp"
 
 // On x86-64 the fixed-height kernels gather x with AVX2 (vgatherdpd takes the 32-bit column indices
@@ -134,7 +135,7 @@ void sell_any_slice(const SellView& a, index_t s, int k, const double* const* x,
 
 void spmv_sell_multi(const SellView& a, int k, const double* const* x, double* const* y) {
   const index_t full_slices = a.rows / a.slice_height;  // slices without padding rows
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_parallel(a.rows))
   for (index_t b = 0; b < a.slice_count; b += slice_block) {
     const index_t end = std::min(b + slice_block, a.slice_count);
     index_t s = b;
@@ -147,7 +148,7 @@ void spmv_sell_multi(const SellView& a, int k, const double* const* x, double* c
 void spmv_sell(const SellView& a, const double* x, double* y) { spmv_sell_multi(a, 1, &x, &y); }
 
 void spmv_csr(const CsrView& a, const double* x, double* y) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_parallel(a.rows))
   for (index_t r = 0; r < a.rows; ++r) {
     double sum = 0.0;
     for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) sum += a.val[p] * x[a.col[p]];
