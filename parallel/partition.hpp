@@ -1,0 +1,41 @@
+#pragma once
+#include <span>
+#include <vector>
+
+#include "mesh/mesh.hpp"
+#include "parallel/communicator.hpp"
+
+namespace miniapp::parallel {
+
+// The dual graph of a mesh: cells are vertices, every interior face (periodic ones included) is an
+// edge between its two cells. Neighbour lists are sorted and unique, without self loops (a periodic
+// axis one cell thick glues a cell to itself).
+struct CellGraph {
+  std::vector<index_t> offsets{0};  // size cells + 1
+  std::vector<index_t> neighbours;
+
+  index_t cell_count() const { return static_cast<index_t>(offsets.size()) - 1; }
+  std::span<const index_t> neighbours_of(index_t cell) const {
+    return {neighbours.data() + offsets[cell], static_cast<std::size_t>(offsets[cell + 1] - offsets[cell])};
+  }
+};
+
+CellGraph cell_graph(const mesh::Mesh& mesh);
+
+// Load imbalance METIS is allowed (its default k-way ufactor 30): the heaviest part weighs at most
+// this times the mean. METIS may exceed it slightly on very small graphs.
+inline constexpr double metis_imbalance = 1.03;
+
+// part[c] ∈ [0, parts): METIS_PartGraphKway minimising the edge cut, optional positive integer weights
+// per cell (work per cell; nullptr = 1 each), fixed seed so the result is reproducible. parts = 1
+// makes no METIS call. Throws for parts < 1, more parts than cells, wrong weights, a METIS failure
+// code, or a part METIS left empty.
+std::vector<int> partition_graph(const CellGraph& graph, int parts, const std::vector<index_t>* cell_weights = nullptr);
+
+// The same with parts = comm.size(), collective: rank 0 partitions (the graph and weights matter on
+// rank 0 only), every rank receives the whole part vector (4 bytes per global cell). A failure on
+// rank 0 is raised on every rank.
+std::vector<int> partition_cells(const Communicator& comm, const CellGraph& graph,
+                                 const std::vector<index_t>* cell_weights = nullptr);
+
+}  // namespace miniapp::parallel

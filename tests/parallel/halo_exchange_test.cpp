@@ -1,0 +1,112 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "operators/kernels/spmv.hpp"
+#include "parallel/global_reductions.hpp"
+#include "parallel/halo_exchange.hpp"
+#include "tests/operators/matrix_generators.hpp"
+#include "tests/parallel/parallel_test_support.hpp"
+
+using namespace miniapp;
+using namespace miniapp::parallel;
+
+namespace {
+
+// A box partitioned over the ranks, with its numbering: the common set-up of these tests.
+struct Distributed {
+  Communicator comm;
+  CellGraph graph;
+  LocalNumbering numbering;
+  Distributed(const std::string& kind, bool periodic)
+      : graph(cell_graph(test::test_box(kind, periodic))),
+        numbering(build_local_numbering(graph, partition_cells(comm, graph), comm.rank())) {}
+};
+
+// The owned entries of a global field, halo entries NaN (so a halo entry not delivered fails).
+std::vector<double> owned_part(const std::vector<double>& global, const LocalNumbering& n) {
+  std::vector<double> local = local_values(global, n);
+  std::fill(local.begin() + n.owned_count(), local.end(), std::numeric_limits<double>::quiet_NaN());
+  return local;
+}
+
+}  // namespace
+
+TEST_CASE("halo exchange delivers exactly the owners' values", "[mpi][halo]") {
+  const std::string kind = GENERATE("hex", "tet");
+  const bool periodic = GENERATE(false, true);
+  CAPTURE(kind, periodic);
+  const Distributed d(kind, periodic);
+  const Executor exec = Executor::cpu();
+  HaloExchange halo(d.comm, exec, d.numbering);
+  for (unsigned seed : {11u, 12u}) {  // twice: the buffers are reused
+    const auto global = test::random_vector(d.graph.cell_count(), seed);
+    Vector v = Vector::from_host(exec, owned_part(global, d.numbering));
+    halo.exchange(v);
+    CHECK(v.to_host() == local_values(global, d.numbering));
+  }
+  long long sent = halo.plan().send_index.size(), received = halo.plan().recv_index.size();
+  CHECK(d.comm.allreduce(sent, ReduceOp::sum) == d.comm.allreduce(received, ReduceOp::sum));
+  CHECK(received == d.numbering.halo_count);
+}
+
+TEST_CASE("a split exchange lets work run between start and finish", "[mpi][halo]") {
+  const Distributed d("hex", true);
+  const Executor exec = Executor::cpu();
+  HaloExchange halo(d.comm, exec, d.numbering);
+  const auto global = test::random_vector(d.graph.cell_count(), 13);
+  Vector v = Vector::from_host(exec, owned_part(global, d.numbering));
+  halo.start_exchange(v);
+  CHECK_THROWS_WITH(halo.start_exchange(v), Catch::Contains("not been finished"));
+  halo.finish_exchange(v);
+  CHECK(v.to_host() == local_values(global, d.numbering));
+  Vector wrong(exec, d.numbering.local_count() + 1);
+  CHECK_THROWS_WITH(halo.start_exchange(wrong), Catch::Contains("owned + halo"));
+}
+
+TEST_CASE("distributed SpMV on owned + halo equals the global SpMV on the owned rows", "[mpi][halo]") {
+  const std::string kind = GENERATE("hex", "tet");
+  const bool periodic = GENERATE(false, true);
+  CAPTURE(kind, periodic);
+  const Distributed d(kind, periodic);
+  const Executor exec = Executor::cpu();
+  const CsrMatrix global = test::random_graph_operator(d.graph, 21);
+  const auto x_global = test::random_vector(d.graph.cell_count(), 22);
+  const auto y_global = reference_spmv(global, x_global);
+
+  HaloExchange halo(d.comm, exec, d.numbering);
+  const DeviceCsr a(exec, local_rows(global, d.numbering));
+  Vector x = Vector::from_host(exec, owned_part(x_global, d.numbering));
+  Vector y(exec, d.numbering.owned_count());
+  halo.exchange(x);
+  spmv(exec, a, x, y);
+  const auto got = y.to_host();
+  for (index_t l = 0; l < d.numbering.owned_count(); ++l)
+    CHECK(got[l] == Approx(y_global[d.numbering.local_to_global[l]]).epsilon(1e-13));
+}
+
+TEST_CASE("distributed dots with one allreduce equal the global dots", "[mpi][halo]") {
+  const Distributed d("tet", false);
+  const Executor exec = Executor::cpu();
+  const index_t n = d.graph.cell_count();
+  const auto a = test::random_vector(n, 31), b = test::random_vector(n, 32);
+  double ab = 0, bb = 0;
+  for (index_t i = 0; i < n; ++i) {
+    ab += a[i] * b[i];
+    bb += b[i] * b[i];
+  }
+  auto owned = [&](const std::vector<double>& g) {
+    auto l = local_values(g, d.numbering);
+    l.resize(static_cast<std::size_t>(d.numbering.owned_count()));
+    return Vector::from_host(exec, l);
+  };
+  const Vector x = owned(a), y = owned(b);
+  CHECK(global_dot(d.comm, exec, x, y) == Approx(ab).epsilon(1e-12));
+  const Vector* xs[] = {&x, &y};
+  const Vector* ys[] = {&y, &y};
+  double out[2];
+  global_multi_dot(d.comm, exec, xs, ys, out);
+  CHECK(out[0] == Approx(ab).epsilon(1e-12));
+  CHECK(out[1] == Approx(bb).epsilon(1e-12));
+}
