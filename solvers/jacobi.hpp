@@ -12,6 +12,7 @@ class Jacobi final : public Preconditioner {
   // throws miniapp::Error naming the first row that is not.
   Jacobi(const Executor& exec, const CsrMatrix& a);
   void apply(const Vector& r, Vector& z) const override;
+  const Vector* diagonal_inverse() const override { return &inverse_diagonal_; }
 
  private:
   Executor exec_;

@@ -4,15 +4,18 @@
 #include <sstream>
 #include <string>
 
+#include "operators/kernels/cg_kernels.hpp"
 #include "operators/kernels/dot.hpp"
 #include "operators/kernels/spmv.hpp"
 #include "operators/kernels/vector_ops.hpp"
 
 namespace miniapp {
 
+int default_check_interval(Backend backend) { return backend == Backend::cuda ? 8 : 1; }
+
 Pcg::Pcg(const Executor& exec, index_t rows)
     : exec_(exec), rows_(rows), r_(exec, rows), z_(exec, rows), p_(exec, rows), q_(exec, rows),
-      rhs_(exec, rows), ones_(exec, rows) {
+      rhs_(exec, rows), ones_(exec, rows), scalars_(exec) {
   fill(exec_, 1.0, ones_);
 }
 
@@ -49,13 +52,54 @@ std::string breakdown_warning(int iteration, double curvature) {
 
 }  // namespace
 
+// Set-up of the iteration (once per solve): r = b − A x, z = M⁻¹ r, p = z; returns {r·r, r·z}.
+std::array<double, 2> Pcg::initial_residual(const DeviceSell& a, const Preconditioner& m, const Vector& x) {
+  spmv(exec_, a, x, q_);
+  waxpby(exec_, 1.0, rhs_, -1.0, q_, r_);
+  m.apply(r_, z_);
+  const Vector* lhs[] = {&r_, &r_};
+  const Vector* rhs[] = {&r_, &z_};
+  std::array<double, 2> dots{};
+  multi_dot(exec_, lhs, rhs, dots);
+  copy(exec_, z_, p_);
+  return dots;
+}
+
 // Memory traffic per iteration, n rows, sELL with E stored entries and S slices (8-byte values,
-// 4-byte indices): SpMV 12 E + 4 S + 16 n; p·q 16 n; x and r updates 2 × 24 n; Jacobi z = D⁻¹ r 24 n;
-// fused r·r, r·z 16 n (r read once); p = z + β p 24 n. Total ≈ 12 E + 144 n bytes: for a 7-point
-// Laplacian (E ≈ 7 n) about 228 bytes per row, of which the SpMV is 100.
+// 4-byte indices), from the kernels' byte counts:
+//   unfused (spmv; dot p·q; two axpby; z = D⁻¹ r; multi_dot r·r, r·z; axpby p): SpMV 12 E + 4 S + 16 n,
+//   p·q 16 n, x and r updates 48 n, Jacobi 24 n, dots 16 n, p 24 n: 12 E + 4 S + 144 n (Jacobi),
+//   12 E + 4 S + 120 n + M for another preconditioner; 9 launches and 2 host round trips (Jacobi).
+//   fused: cg_spmv_dot 12 E + 4 S + 16 n (p·q from registers), cg_update_jacobi 64 n (or cg_update
+//   48 n + M + cg_rho 16 n), cg_direction 24 n: 12 E + 4 S + 104 n (Jacobi), 12 E + 4 S + 104 n + M
+//   otherwise; 3 launches (Jacobi) and one host read every check_interval iterations.
+// For a 7-point Laplacian (E ≈ 7 n) with Jacobi: 228 → 188 bytes per row; p = z + β p cannot join
+// the update (β needs the whole of r·z), nor the SpMV (A reads p at neighbouring rows).
+CgProgress Pcg::iterate(const DeviceSell& a, const Preconditioner& m, Vector& x, const PcgOptions& options) {
+  const Vector* d = m.diagonal_inverse();
+  const int interval = options.check_interval > 0 ? options.check_interval : default_check_interval(exec_.backend());
+  CgProgress progress;
+  for (int launched = 1; launched <= options.max_iterations && progress.status == cg::Status::running; ++launched) {
+    cg_spmv_dot(exec_, a, p_, q_, scalars_);  // q = A p, α = ρ / pᵀq
+    if (d) {
+      cg_update_jacobi(exec_, *d, p_, q_, x, r_, z_, scalars_);  // x, r, z = D⁻¹ r, β
+    } else {
+      cg_update(exec_, p_, q_, x, r_, scalars_);
+      m.apply(r_, z_);
+      cg_rho(exec_, r_, z_, scalars_);  // β
+    }
+    cg_direction(exec_, z_, p_, scalars_);  // p = z + β p
+    if (launched % interval == 0 || launched == options.max_iterations) progress = scalars_.read();
+  }
+  return progress;
+}
+
 PcgResult Pcg::solve(const DeviceSell& a, const Preconditioner& m, const Vector& b, Vector& x,
                      const PcgOptions& options) {
   check_sizes(a, b, x, rows_);
+  if (options.check_interval < 0)
+    throw Error("Pcg::solve: check_interval is " + std::to_string(options.check_interval) +
+                "; expected 0 (the backend's default) or a positive number of iterations");
   copy(exec_, b, rhs_);
   if (options.singular) {
     // A consistent right-hand side (orthogonal to the null space) and a guess without its null-space
@@ -70,32 +114,15 @@ PcgResult Pcg::solve(const DeviceSell& a, const Preconditioner& m, const Vector&
     result.converged = true;
     return result;
   }
-  spmv(exec_, a, x, q_);
-  waxpby(exec_, 1.0, rhs_, -1.0, q_, r_);  // r = b − A x
-  result.relative_residual = std::sqrt(dot(exec_, r_, r_)) / b_norm;
-  m.apply(r_, z_);
-  double rho = dot(exec_, r_, z_);
-  copy(exec_, z_, p_);
-  while (result.relative_residual > options.tolerance && result.iterations < options.max_iterations) {
-    spmv(exec_, a, p_, q_);
-    const double curvature = dot(exec_, p_, q_);
-    if (!(curvature > 0)) {
-      result.warning = breakdown_warning(result.iterations, curvature);
-      break;
-    }
-    const double alpha = rho / curvature;
-    axpby(exec_, alpha, p_, 1.0, x);
-    axpby(exec_, -alpha, q_, 1.0, r_);
-    m.apply(r_, z_);
-    const Vector* lhs[] = {&r_, &r_};
-    const Vector* rhs[] = {&r_, &z_};
-    double dots[2];
-    multi_dot(exec_, lhs, rhs, dots);
-    result.relative_residual = std::sqrt(dots[0]) / b_norm;
-    const double beta = dots[1] / rho;
-    rho = dots[1];
-    axpby(exec_, 1.0, z_, beta, p_);
-    ++result.iterations;
+  const auto [rr, rz] = initial_residual(a, m, x);
+  result.relative_residual = std::sqrt(rr) / b_norm;
+  if (result.relative_residual > options.tolerance && options.max_iterations > 0) {
+    scalars_.start(rz, result.relative_residual, b_norm, options.tolerance);
+    const CgProgress progress = iterate(a, m, x, options);
+    result.iterations = progress.iterations;
+    result.relative_residual = progress.relative_residual;
+    if (progress.status == cg::Status::breakdown)
+      result.warning = breakdown_warning(progress.iterations, progress.curvature);
   }
   if (options.singular) remove_mean(x);
   result.converged = result.relative_residual <= options.tolerance;

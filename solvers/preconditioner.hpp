@@ -10,6 +10,9 @@ class Preconditioner {
  public:
   virtual ~Preconditioner() = default;
   virtual void apply(const Vector& r, Vector& z) const = 0;
+  // When M⁻¹ is diagonal, the vector d of M⁻¹ = diag(d) (apply is z = d ∘ r), so that a solver can
+  // fuse the apply into its own vector kernels; nullptr otherwise.
+  virtual const Vector* diagonal_inverse() const { return nullptr; }
 };
 
 }  // namespace miniapp

@@ -6,6 +6,7 @@
 
 #include "mesh/geometry.hpp"
 #include "miniapp/bench/timing.hpp"
+#include "miniapp/bench/vendor_bench.hpp"
 #include "operators/fv/laplacian.hpp"
 #include "operators/kernels/dot.hpp"
 #include "operators/kernels/spmv.hpp"
@@ -43,11 +44,7 @@ KernelRecord time_kernel(const Executor& exec, KernelKind kind, int repeat, F&& 
   call();
   KernelRecord record;
   record.bytes = exec.counters().tally(kind).bytes;
-  record.seconds = median_seconds(warmup_calls, repeat, [&] {
-    exec.synchronize();
-    call();
-    exec.synchronize();
-  });
+  record.seconds = median_call_seconds(exec, warmup_calls, repeat, call);
   return record;
 }
 
@@ -58,11 +55,12 @@ CsrMatrix reordered_laplacian(const cli::MeshOptions& options) {
 }
 
 void bench_one_mesh(const Executor& exec, const cli::MeshOptions& options, int repeat,
-                    std::vector<KernelRecord>& records) {
+                    std::vector<KernelRecord>& records, std::ostream& log) {
   const CsrMatrix l = reordered_laplacian(options);
   const index_t n = l.rows;
   const DeviceCsr csr(exec, l);
-  const DeviceSell sell(exec, to_sell(l, exec.backend() == Backend::cuda ? 32 : 8));
+  const SellMatrix host_sell = to_sell(l, exec.backend() == Backend::cuda ? 32 : 8);
+  const DeviceSell sell(exec, host_sell);
   const Vector x = random_vector(exec, n, 1);
   Vector y = random_vector(exec, n, 2);
   const std::string name = std::string(cli::kind_name(options.kind)) + " " + std::to_string(options.cells[0]) + "^3";
@@ -81,6 +79,10 @@ void bench_one_mesh(const Executor& exec, const cli::MeshOptions& options, int r
   // a = b = 0.5 keeps y bounded over any number of repeats.
   add(time_kernel(exec, KernelKind::axpy, repeat, [&] { axpby(exec, 0.5, x, 0.5, y); }), "axpy", 0, 0);
   add(time_kernel(exec, KernelKind::dot, repeat, [&] { dot(exec, x, y); }), "dot", 0, 0);
+  if (exec.backend() == Backend::cuda) {
+    const Vector y0 = random_vector(exec, n, 2);
+    add_vendor_baselines({exec, host_sell, csr, sell, x, y0}, repeat, std::span(records).last(4), log);
+  }
 }
 
 }  // namespace
@@ -92,7 +94,7 @@ std::vector<KernelRecord> run_kernel_bench(const Executor& exec, const KernelBen
     for (const long long size : settings.sizes) {
       const cli::MeshOptions options = bench_mesh_options(kind, size);
       log << "  " << cli::describe(options) << " (" << cli::generated_cell_count(options) << " cells)\n" << std::flush;
-      bench_one_mesh(exec, options, settings.repeat, records);
+      bench_one_mesh(exec, options, settings.repeat, records, log);
     }
   return records;
 }

@@ -22,6 +22,12 @@ struct KernelRecord {
   index_t stored_entries = 0;   // entries stored by the format, padding included
   double seconds = 0;           // median over the repeats
   double bytes = 0;             // per call, from the executor's kernel counters
+  // CUDA: the vendor library's version of the kernel on the same data (vendor_bench.hpp); empty
+  // baseline otherwise.
+  std::string baseline;             // e.g. "cusparse sell_alg1"
+  double baseline_seconds = 0;      // median, timed like ours
+  double baseline_difference = 0;   // max relative difference of its result from ours (≤ 1e-12)
+  std::string baseline_failure;     // why it was not timed (library error, disagreement); empty if it was
   double gb_per_s() const { return bytes / seconds / 1e9; }
 };
 
@@ -31,8 +37,9 @@ cli::MeshOptions bench_mesh_options(cli::MeshKind kind, long long cells);
 
 // For every mesh kind and size: builds the mesh and its Laplacian (row_grouping_rcm order), and
 // times SpMV (CSR and sELL; slice height 32 on CUDA, 8 on CPU), AXPY and DOT on vectors of its
-// length with random non-zero data: median of `repeat` calls after warm-up, synchronised around
-// each call. Progress goes to `log`.
+// length with random non-zero data: median of `repeat` calls after warm-up (median_call_seconds:
+// CUDA events on CUDA, wall time on CPU). On CUDA, also times cuSPARSE and cuBLAS on the same data
+// after checking their results against ours (add_vendor_baselines). Progress goes to `log`.
 std::vector<KernelRecord> run_kernel_bench(const Executor& exec, const KernelBenchSettings& settings,
                                            std::ostream& log);
 

@@ -78,4 +78,23 @@ index_t option_index(const cxxopts::ParseResult& result, std::string_view option
   return static_cast<index_t>(value);
 }
 
+// Takes every "--set VALUE" / "--set=VALUE" out of argv (cxxopts would split TOML arrays such as
+// [32,32,1] at their commas); returns the values in order and leaves the other arguments in `rest`.
+std::vector<std::string> take_set_overrides(int argc, char** argv, std::vector<char*>& rest) {
+  std::vector<std::string> values;
+  const std::string_view flag = "--set";
+  for (int i = 0; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == flag) {
+      if (i + 1 >= argc) throw Error("--set: missing value (expected section.key=value)");
+      values.emplace_back(argv[++i]);
+    } else if (arg.starts_with("--set=")) {
+      values.emplace_back(arg.substr(flag.size() + 1));
+    } else {
+      rest.push_back(argv[i]);
+    }
+  }
+  return values;
+}
+
 }  // namespace miniapp::cli

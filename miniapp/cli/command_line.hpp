@@ -30,4 +30,8 @@ long long option_integer(const cxxopts::ParseResult& result, std::string_view op
 // An integer option that must lie in [min, max]; the message names the option and the range.
 index_t option_index(const cxxopts::ParseResult& result, std::string_view option, long long min, long long max);
 
+// Takes every "--set VALUE" / "--set=VALUE" out of argv (cxxopts would split TOML arrays such as
+// [32,32,1] at their commas); returns the values in order and leaves the other arguments in `rest`.
+std::vector<std::string> take_set_overrides(int argc, char** argv, std::vector<char*>& rest);
+
 }  // namespace miniapp::cli

@@ -8,6 +8,7 @@ int case_command(int argc, char** argv);     // miniapp run [CASE] ...: run a ca
 int list_command(int argc, char** argv);     // miniapp list: the shipped cases
 int mesh_command(int argc, char** argv);     // miniapp mesh ...: build or read a mesh, print its report
 int poisson_command(int argc, char** argv);  // miniapp poisson ...: Poisson solve, preconditioners compared
+int predict_command(int argc, char** argv);  // miniapp predict [CASE] ...: predicted time per step
 int bench_command(int argc, char** argv);    // miniapp bench kernels ...: kernel benchmarks
 
 }  // namespace miniapp::cli

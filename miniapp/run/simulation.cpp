@@ -6,6 +6,7 @@
 
 #include "miniapp/case/case_mesh.hpp"
 #include "miniapp/case/case_validation.hpp"
+#include "miniapp/run/memory_estimate.hpp"
 #include "miniapp/time/analytic_fields.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "solvers/aip.hpp"
@@ -123,6 +124,8 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
     sim.host_operators = fv::assemble_flow_operators(sim.mesh, sim.geometry, boundaries);
   }
   const index_t slices = slice_height(c, sim.exec);
+  // Fails here, before the first upload, when the mesh does not fit on the device.
+  check_memory(estimate_memory(c, sim.mesh, sim.host_operators, slices), sim.cells(), sim.exec, log);
   {
     StageTimer t(log, "operators (upload)");
     sim.operators = std::make_unique<time::DeviceOperators>(sim.exec, sim.mesh, sim.geometry, sim.host_operators,

@@ -2,7 +2,9 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
+#include <unordered_map>
 #include <omp.h>
 
 #include "miniapp/core/error.hpp"
@@ -18,6 +20,23 @@ struct Executor::State {
   void* stream = nullptr;
   bool profiling = false;
   KernelCounters counters;
+  // Live allocations and their sizes, for bytes_allocated (set-up only: the time loop allocates nothing).
+  std::mutex allocation_mutex;
+  std::unordered_map<void*, std::size_t> allocations;
+  std::size_t bytes_allocated = 0;
+
+  void count(void* ptr, std::size_t bytes) {
+    const std::lock_guard lock(allocation_mutex);
+    allocations.emplace(ptr, bytes);
+    bytes_allocated += bytes;
+  }
+  void uncount(void* ptr) noexcept {
+    const std::lock_guard lock(allocation_mutex);
+    const auto it = allocations.find(ptr);
+    if (it == allocations.end()) return;
+    bytes_allocated -= it->second;
+    allocations.erase(it);
+  }
 
   ~State() {
     if (stream) cuda::destroy_stream(stream);
@@ -62,16 +81,33 @@ std::string Executor::description() const {
 }
 
 void* Executor::allocate(std::size_t bytes) const {
-  if (backend() == Backend::cuda) return cuda::allocate(device(), bytes);
-  // 64-byte alignment: whole cache lines, full-width vector loads.
-  void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
-  if (!p) throw Error("out of host memory allocating " + std::to_string(bytes) + " bytes");
+  void* p = nullptr;
+  if (backend() == Backend::cuda) {
+    p = cuda::allocate(device(), bytes);
+  } else {
+    // 64-byte alignment: whole cache lines, full-width vector loads.
+    p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+    if (!p) throw Error("out of host memory allocating " + std::to_string(bytes) + " bytes");
+  }
+  try {
+    state_->count(p, bytes);
+  } catch (...) {  // the bookkeeping's own allocation failed: do not leak the block
+    if (backend() == Backend::cuda) cuda::deallocate(p);
+    else std::free(p);
+    throw;
+  }
   return p;
 }
 
 void Executor::deallocate(void* ptr) const noexcept {
+  state_->uncount(ptr);
   if (backend() == Backend::cuda) cuda::deallocate(ptr);
   else std::free(ptr);
+}
+
+std::size_t Executor::bytes_allocated() const {
+  const std::lock_guard lock(state_->allocation_mutex);
+  return state_->bytes_allocated;
 }
 
 void Executor::copy_from_host(void* dst, const void* src, std::size_t bytes) const {

@@ -34,6 +34,9 @@ class Executor {
 
   void* allocate(std::size_t bytes) const;
   void deallocate(void* ptr) const noexcept;
+  // Bytes requested by allocate and not yet deallocated, over every copy of this executor: what the
+  // up-front memory estimate (miniapp/run/memory_estimate.hpp) is tested against.
+  std::size_t bytes_allocated() const;
   void copy_from_host(void* dst, const void* src, std::size_t bytes) const;
   void copy_to_host(void* dst, const void* src, std::size_t bytes) const;
   void copy(void* dst, const void* src, std::size_t bytes) const;

@@ -1,6 +1,7 @@
 // CUDA dot products against the CPU reference. The two backends sum in different orders, so the
 // tolerance is relative to Σ|x_i y_i|, the scale of the rounding error (the dot itself may cancel).
-// Lengths cover n = 0, 1, one partial block, and more elements than the first pass has threads.
+// Lengths cover n = 0, 1, 2, 3 (the double2 loop and its odd tail), one partial block, and more
+// elements than the bounded grid has threads; arrays aligned or starting at an odd element.
 #include <catch2/catch.hpp>
 
 #include "operators/backend/cpu/kernels.hpp"
@@ -17,7 +18,7 @@ double abs_dot(const std::vector<double>& x, const std::vector<double>& y) {
 }
 
 TEST_CASE("CUDA dot matches the CPU reference and is deterministic", "[cuda][dot]") {
-  const index_t n = GENERATE(0, 1, 200, test::large_n, 1000003);
+  const index_t n = GENERATE(0, 1, 2, 3, 200, test::large_n, 1000003);
   CAPTURE(n);
   const Executor cpu = Executor::cpu(), gpu = Executor::cuda();
   const std::vector<double> xh = test::random_vector(n, 31), yh = test::random_vector(n, 32);
@@ -30,7 +31,7 @@ TEST_CASE("CUDA dot matches the CPU reference and is deterministic", "[cuda][dot
 
 TEST_CASE("CUDA multi_dot matches the CPU reference for 1 to 4 pairs", "[cuda][dot]") {
   const int k = GENERATE(1, 2, 3, 4);
-  const index_t n = GENERATE(1, test::large_n, 1000003);
+  const index_t n = GENERATE(1, 2, 3, test::large_n, 1000003);
   CAPTURE(k, n);
   const Executor cpu = Executor::cpu(), gpu = Executor::cuda();
   std::vector<std::vector<double>> host;
@@ -56,6 +57,32 @@ TEST_CASE("CUDA multi_dot matches the CPU reference for 1 to 4 pairs", "[cuda][d
     CHECK(std::abs(got[j] - want[j]) <= test::tolerance * abs_dot(host[pairs[j][0]], host[pairs[j][1]]));
     CHECK(cuda::dot(gpu.stream(), n, x_gpu[j], y_gpu[j]) == got[j]);  // same order fused or alone
   }
+}
+
+TEST_CASE("CUDA dot does not depend on the alignment of its arrays", "[cuda][dot]") {
+  // The same values at a 16-byte boundary and 8 bytes past one: 16-byte and 8-byte loads must give
+  // the same sum, bitwise, and match the CPU on the misaligned view.
+  const index_t n = GENERATE(1, 2, 3, test::large_n, 1000003);
+  CAPTURE(n);
+  const Executor cpu = Executor::cpu(), gpu = Executor::cuda();
+  std::vector<double> xh = test::random_vector(n, 51), yh = test::random_vector(n, 52);
+  const test::Mirrored x(cpu, gpu, xh), y(cpu, gpu, yh);
+  xh.insert(xh.begin(), 0.0);
+  yh.insert(yh.begin(), 0.0);
+  const test::Mirrored x1(cpu, gpu, xh), y1(cpu, gpu, yh);
+  const double aligned = cuda::dot(gpu.stream(), n, x.gpu.data(), y.gpu.data());
+  const double misaligned = cuda::dot(gpu.stream(), n, x1.gpu.data() + 1, y1.gpu.data() + 1);
+  CHECK(misaligned == aligned);
+  const double want = cpu::dot(n, x1.cpu.data() + 1, y1.cpu.data() + 1);
+  xh.erase(xh.begin());
+  yh.erase(yh.begin());
+  CHECK(std::abs(misaligned - want) <= test::tolerance * abs_dot(xh, yh));
+  const double* xs[2] = {x1.gpu.data() + 1, x.gpu.data()};
+  const double* ys[2] = {y1.gpu.data() + 1, y.gpu.data()};
+  double fused[2];
+  cuda::multi_dot(gpu.stream(), n, 2, xs, ys, fused);  // one misaligned pair: 8-byte path for both
+  CHECK(fused[0] == aligned);
+  CHECK(fused[1] == aligned);
 }
 
 TEST_CASE("CUDA multi_dot of empty vectors is zero and more than 4 pairs are rejected", "[cuda][dot]") {

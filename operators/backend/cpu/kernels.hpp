@@ -31,3 +31,27 @@ double max_abs(index_t n, const double* x);
 void abs_value(index_t n, const double* x, double* y);
 
 }  // namespace miniapp::cpu
+
+// Fused conjugate-gradient kernels (operators/kernels/cg_kernels.hpp); `s` is the solve's scalar
+// block (operators/backend/cg_scalars.hpp). Each returns at once when the block's status is not running.
+namespace miniapp::cg {
+struct ScalarsView;
+}
+namespace miniapp::cpu {
+
+void cg_spmv_dot(const SellView& a, const double* p, double* q, const cg::ScalarsView& s);
+void cg_update(index_t n, const double* p, const double* q, double* x, double* r, const cg::ScalarsView& s);
+void cg_update_jacobi(index_t n, const double* d, const double* p, const double* q, double* x, double* r, double* z,
+                      const cg::ScalarsView& s);
+void cg_rho(index_t n, const double* r, const double* z, const cg::ScalarsView& s);
+void cg_direction(index_t n, const double* z, double* p, const cg::ScalarsView& s);
+
+}  // namespace miniapp::cpu
+
+// Indexed copies (operators/kernels/gather.hpp): y[i] = x[index[i]] and y[index[i]] = x[i], i < n.
+namespace miniapp::cpu {
+
+void gather(index_t n, const index_t* index, const double* x, double* y);
+void scatter(index_t n, const index_t* index, const double* x, double* y);
+
+}  // namespace miniapp::cpu

@@ -4,7 +4,11 @@
 // GPU tests can fall back instead of failing.
 #include "operators/backend/cuda/device.hpp"
 
+#include <array>
+#include <atomic>
+
 #include "operators/backend/cuda/check.cuh"
+#include "operators/backend/cuda/launch.cuh"
 #include "operators/backend/cuda/reduction_workspace.cuh"
 
 namespace miniapp::cuda {
@@ -26,12 +30,31 @@ std::string device_name(int device) {
   return prop.name;
 }
 
-std::size_t free_memory(int device) {
+std::size_t free_memory(int device) { return memory_info(device).free_bytes; }
+
+MemoryInfo memory_info(int device) {
   MINIAPP_CUDA_CHECK(cudaSetDevice(device));
-  std::size_t free_bytes = 0, total_bytes = 0;
-  MINIAPP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  return free_bytes;
+  MemoryInfo info;
+  MINIAPP_CUDA_CHECK(cudaMemGetInfo(&info.free_bytes, &info.total_bytes));
+  return info;
 }
+
+namespace detail {
+
+// Cached per device: the attribute query costs a driver call, launches need it every time.
+int sm_count() {
+  constexpr int max_devices = 64;
+  static std::array<std::atomic<int>, max_devices> cached{};
+  int device = 0;
+  MINIAPP_CUDA_CHECK(cudaGetDevice(&device));
+  int count = device < max_devices ? cached[device].load(std::memory_order_relaxed) : 0;
+  if (count > 0) return count;
+  MINIAPP_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  if (device < max_devices) cached[device].store(count, std::memory_order_relaxed);
+  return count;
+}
+
+}  // namespace detail
 
 // Non-blocking: the stream does not synchronise with the legacy default stream, so work that a
 // library might put there cannot serialise the time loop. Makes `device` current for this thread:
@@ -86,6 +109,31 @@ void copy_to_host(void* stream, void* dst, const void* src, std::size_t bytes) {
 
 void copy_device(void* stream, void* dst, const void* src, std::size_t bytes) {
   MINIAPP_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, detail::as_stream(stream)));
+}
+
+StreamTimer::StreamTimer(void* stream) : stream_(stream) {
+  cudaEvent_t start = nullptr, end = nullptr;
+  MINIAPP_CUDA_CHECK(cudaEventCreate(&start));
+  start_ = start;
+  MINIAPP_CUDA_CHECK(cudaEventCreate(&end));
+  end_ = end;
+}
+
+StreamTimer::~StreamTimer() {
+  if (start_) cudaEventDestroy(static_cast<cudaEvent_t>(start_));
+  if (end_) cudaEventDestroy(static_cast<cudaEvent_t>(end_));
+  cudaGetLastError();
+}
+
+void StreamTimer::start() { MINIAPP_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start_), detail::as_stream(stream_))); }
+
+double StreamTimer::stop() {
+  const auto end = static_cast<cudaEvent_t>(end_);
+  MINIAPP_CUDA_CHECK(cudaEventRecord(end, detail::as_stream(stream_)));
+  MINIAPP_CUDA_CHECK(cudaEventSynchronize(end));
+  float ms = 0;
+  MINIAPP_CUDA_CHECK(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start_), end));
+  return 1e-3 * ms;
 }
 
 }  // namespace miniapp::cuda

@@ -1,17 +1,21 @@
-// Dot products of the CUDA backend: up to four pairs reduced in one pass over the data.
+// Dot products of the CUDA backend: up to four pairs reduced in one pass over the data, in one
+// kernel launch.
 //
-// Two kernels, deterministic for a given n: pass 1 runs G = min(ceil(n / 256), 1024) blocks (depends
-// on n only, not on the GPU); each thread sums its grid-stride elements in index order, a block sums
-// its threads with warp shuffles and writes one partial per pair; pass 2, one block per pair, sums
-// the G partials in a fixed tree. The result goes to pinned host memory and is returned after a
-// stream synchronize: the one host round-trip of the family (≈ 10 µs latency, which is why PCG
-// fuses its dots). Traffic: 8 bytes per distinct vector element read; sharing a vector between pairs
-// (r·r and r·z) costs L1 hits, not DRAM.
-#include <algorithm>
+// Grid-stride over element pairs (2j, 2j+1) with 16-byte loads, G = min(ceil(n / 512), 4 × SMs, 1024)
+// blocks of 256 threads: 4 resident blocks per SM keep enough loads in flight to stream at the
+// memory bandwidth, and a bounded grid keeps the final sum short. Each thread sums its pairs in
+// index order, a block sums its threads with warp shuffles and writes one partial per pair; the last
+// block to finish (atomic counter after a __threadfence) sums the G partials in a fixed order. The
+// result is therefore deterministic for a given n and GPU, equal whether a pair is reduced alone
+// (dot) or fused (multi_dot), and independent of the arrays' alignment. It goes to pinned host
+// memory and is returned after one stream synchronize: the one host round-trip of the family, which
+// is why PCG fuses its dots. Traffic: 8 bytes per distinct vector element read; sharing a vector
+// between pairs (r·r and r·z) costs L1 hits, not DRAM.
 #include <mutex>
 #include <unordered_map>
 
 #include "operators/backend/cuda/kernels.hpp"
+#include "operators/backend/cuda/launch.cuh"
 #include "operators/backend/cuda/reduction_workspace.cuh"
 
 namespace miniapp::cuda {
@@ -34,9 +38,11 @@ ReductionWorkspace& reduction_workspace(void* stream) {
   auto [it, inserted] = workspaces.try_emplace(stream);
   if (!inserted) return it->second;
   ReductionWorkspace w;
+  // Partials, final sums, then the block counter in the last double's slot: one allocation.
+  const int count = max_reduction_pairs * (max_reduction_blocks + 1);
   try {
-    const int count = max_reduction_pairs * (max_reduction_blocks + 1);
-    MINIAPP_CUDA_CHECK(cudaMalloc(&w.d_partial, sizeof(double) * count));
+    MINIAPP_CUDA_CHECK(cudaMalloc(&w.d_partial, sizeof(double) * (count + 1)));
+    MINIAPP_CUDA_CHECK(cudaMemset(w.d_partial, 0, sizeof(double) * (count + 1)));
     MINIAPP_CUDA_CHECK(cudaMallocHost(&w.h_result, sizeof(double) * max_reduction_pairs));
   } catch (...) {
     free_workspace(w);
@@ -44,6 +50,7 @@ ReductionWorkspace& reduction_workspace(void* stream) {
     throw;
   }
   w.d_result = w.d_partial + max_reduction_pairs * max_reduction_blocks;
+  w.d_blocks_done = reinterpret_cast<unsigned*>(w.d_partial + count);
   return it->second = w;
 }
 
@@ -62,6 +69,9 @@ namespace {
 using detail::block_size;
 using detail::max_reduction_blocks;
 using detail::max_reduction_pairs;
+
+// Resident blocks per SM of the dot kernel (see the file comment).
+constexpr int dot_blocks_per_sm = 4;
 
 template <int K>
 struct PairSet {
@@ -88,42 +98,84 @@ __device__ double block_sum(double v) {
   return v;
 }
 
-// Pass 1: partial[k * gridDim.x + block] = block's share of x[k] · y[k].
-template <int K>
-__global__ void __launch_bounds__(block_size) dot_partial_kernel(index_t n, PairSet<K> p, double* __restrict__ partial) {
-  double sum[K] = {};
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = detail::global_thread(); i < n; i += stride) {
+template <int K, bool Vec>
+__device__ inline void add_pair(const PairSet<K>& p, std::int64_t j, double (&sum)[K]) {
 #pragma unroll
-    for (int k = 0; k < K; ++k) sum[k] += __ldg(p.x[k] + i) * __ldg(p.y[k] + i);
+  for (int k = 0; k < K; ++k) {
+    const double2 a = detail::load_pair<Vec>(p.x[k], j), b = detail::load_pair<Vec>(p.y[k], j);
+    sum[k] += a.x * b.x;
+    sum[k] += a.y * b.y;
   }
+}
+
+// This thread's share of every x[k] · y[k], in index order. Two pairs per iteration so that each
+// thread has 4K loads in flight.
+template <int K, bool Vec>
+__device__ void thread_sums(index_t n, const PairSet<K>& p, double (&sum)[K]) {
+  const std::int64_t pairs = n / 2, stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  std::int64_t j = detail::global_thread();
+  for (; j + stride < pairs; j += 2 * stride) {
+    double a[K], b[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) a[k] = b[k] = 0.0;
+    add_pair<K, Vec>(p, j, a);
+    add_pair<K, Vec>(p, j + stride, b);
+#pragma unroll
+    for (int k = 0; k < K; ++k) sum[k] += a[k] + b[k];
+  }
+  if (j < pairs) add_pair<K, Vec>(p, j, sum);
+  if (detail::global_thread() == 0 && n % 2 != 0) {
+#pragma unroll
+    for (int k = 0; k < K; ++k) sum[k] += p.x[k][n - 1] * p.y[k][n - 1];
+  }
+}
+
+// result[k] = x[k] · y[k]. Every block writes its partials; the last block to finish sums them.
+// `blocks_done` is 0 on entry and is left at 0.
+template <int K, bool Vec>
+__global__ void __launch_bounds__(block_size)
+    dot_kernel(index_t n, PairSet<K> p, double* partial, unsigned* blocks_done, double* __restrict__ result) {
+  double sum[K] = {};
+  thread_sums<K, Vec>(n, p, sum);
 #pragma unroll
   for (int k = 0; k < K; ++k) {
     const double block_total = block_sum(sum[k]);
     if (threadIdx.x == 0) partial[k * gridDim.x + blockIdx.x] = block_total;
   }
-}
-
-// Pass 2: block k sums the `blocks` partials of pair k into result[k].
-__global__ void __launch_bounds__(block_size) dot_final_kernel(int blocks, const double* __restrict__ partial,
-                                                               double* __restrict__ result) {
-  const double* mine = partial + blockIdx.x * blocks;
-  double sum = 0.0;
-  for (int i = threadIdx.x; i < blocks; i += blockDim.x) sum += mine[i];
-  sum = block_sum(sum);
-  if (threadIdx.x == 0) result[blockIdx.x] = sum;
+  __shared__ bool last_block;
+  if (threadIdx.x == 0) {
+    __threadfence();  // this block's partials are visible device-wide before it is counted
+    last_block = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last_block) return;
+  __threadfence();
+  for (int k = 0; k < K; ++k) {
+    double s = 0.0;
+    // __ldcg: from L2, where the other blocks' partials are (not a stale L1 line).
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) s += __ldcg(partial + k * gridDim.x + b);
+    s = block_sum(s);
+    if (threadIdx.x == 0) result[k] = s;
+  }
+  if (threadIdx.x == 0) *blocks_done = 0;
 }
 
 template <int K>
-void launch_partial(cudaStream_t stream, index_t n, unsigned blocks, const double* const* x, const double* const* y,
-                    double* partial) {
+void launch_dot(cudaStream_t stream, index_t n, const double* const* x, const double* const* y,
+                const detail::ReductionWorkspace& w) {
   PairSet<K> p{};
+  bool aligned = true;
   for (int k = 0; k < K; ++k) {
     p.x[k] = x[k];
     p.y[k] = y[k];
+    aligned = aligned && detail::aligned_16(x[k]) && detail::aligned_16(y[k]);
   }
-  dot_partial_kernel<K><<<blocks, block_size, 0, stream>>>(n, p, partial);
-  MINIAPP_CUDA_CHECK_LAUNCH("dot_partial_kernel");
+  // The grid depends on n only (not on K or the alignment): dot and multi_dot sum in the same order.
+  const unsigned blocks = std::min(detail::grid_stride_blocks(n / 2, dot_blocks_per_sm),
+                                   static_cast<unsigned>(max_reduction_blocks));
+  if (aligned) dot_kernel<K, true><<<blocks, block_size, 0, stream>>>(n, p, w.d_partial, w.d_blocks_done, w.d_result);
+  else dot_kernel<K, false><<<blocks, block_size, 0, stream>>>(n, p, w.d_partial, w.d_blocks_done, w.d_result);
+  MINIAPP_CUDA_CHECK_LAUNCH("dot_kernel");
 }
 
 }  // namespace
@@ -139,15 +191,12 @@ void multi_dot(void* stream, index_t n, int k, const double* const* x, const dou
   }
   const cudaStream_t s = detail::as_stream(stream);
   const detail::ReductionWorkspace& w = detail::reduction_workspace(stream);
-  const unsigned blocks = std::min(detail::blocks_for(n), static_cast<unsigned>(max_reduction_blocks));
   switch (k) {
-    case 1: launch_partial<1>(s, n, blocks, x, y, w.d_partial); break;
-    case 2: launch_partial<2>(s, n, blocks, x, y, w.d_partial); break;
-    case 3: launch_partial<3>(s, n, blocks, x, y, w.d_partial); break;
-    default: launch_partial<4>(s, n, blocks, x, y, w.d_partial); break;
+    case 1: launch_dot<1>(s, n, x, y, w); break;
+    case 2: launch_dot<2>(s, n, x, y, w); break;
+    case 3: launch_dot<3>(s, n, x, y, w); break;
+    default: launch_dot<4>(s, n, x, y, w); break;
   }
-  dot_final_kernel<<<k, block_size, 0, s>>>(static_cast<int>(blocks), w.d_partial, w.d_result);
-  MINIAPP_CUDA_CHECK_LAUNCH("dot_final_kernel");
   MINIAPP_CUDA_CHECK(cudaMemcpyAsync(w.h_result, w.d_result, sizeof(double) * k, cudaMemcpyDeviceToHost, s));
   MINIAPP_CUDA_CHECK(cudaStreamSynchronize(s));
   for (int i = 0; i < k; ++i) out[i] = w.h_result[i];

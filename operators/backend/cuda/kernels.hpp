@@ -33,3 +33,28 @@ double max_abs(void* stream, index_t n, const double* x);
 void abs_value(void* stream, index_t n, const double* x, double* y);
 
 }  // namespace miniapp::cuda
+
+// Fused conjugate-gradient kernels (operators/kernels/cg_kernels.hpp), asynchronous: the reductions
+// end in the scalar block `s` in device memory, not on the host.
+namespace miniapp::cg {
+struct ScalarsView;
+}
+namespace miniapp::cuda {
+
+void cg_spmv_dot(void* stream, const SellView& a, const double* p, double* q, const cg::ScalarsView& s);
+void cg_update(void* stream, index_t n, const double* p, const double* q, double* x, double* r,
+               const cg::ScalarsView& s);
+void cg_update_jacobi(void* stream, index_t n, const double* d, const double* p, const double* q, double* x,
+                      double* r, double* z, const cg::ScalarsView& s);
+void cg_rho(void* stream, index_t n, const double* r, const double* z, const cg::ScalarsView& s);
+void cg_direction(void* stream, index_t n, const double* z, double* p, const cg::ScalarsView& s);
+
+}  // namespace miniapp::cuda
+
+// Indexed copies (operators/kernels/gather.hpp), asynchronous on `stream`.
+namespace miniapp::cuda {
+
+void gather(void* stream, index_t n, const index_t* index, const double* x, double* y);
+void scatter(void* stream, index_t n, const index_t* index, const double* x, double* y);
+
+}  // namespace miniapp::cuda

@@ -1,6 +1,6 @@
 #pragma once
-// Scratch memory of the reductions (dot.cu), one set per stream so that executors on different
-// streams never share it. Created on a stream's first reduction, freed by destroy_stream.
+// Scratch memory of the reductions (dot.cu, flow_kernels.cu), one set per stream so that executors
+// on different streams never share it. Created on a stream's first reduction, freed by destroy_stream.
 #include "operators/backend/cuda/check.cuh"
 
 namespace miniapp::cuda::detail {
@@ -10,9 +10,11 @@ inline constexpr int max_reduction_blocks = 1024;
 inline constexpr int max_reduction_pairs = 4;
 
 struct ReductionWorkspace {
-  double* d_partial = nullptr;  // max_reduction_pairs * max_reduction_blocks block sums
-  double* d_result = nullptr;   // max_reduction_pairs final sums
-  double* h_result = nullptr;   // pinned copy of d_result, read by the host after a synchronize
+  double* d_partial = nullptr;   // max_reduction_pairs * max_reduction_blocks block sums
+  double* d_result = nullptr;    // max_reduction_pairs final sums
+  double* h_result = nullptr;    // pinned copy of d_result, read by the host after a synchronize
+  unsigned* d_blocks_done = nullptr;  // blocks of a one-kernel reduction that have written their
+                                      // partial; 0 between reductions (the last block resets it)
 };
 
 // The workspace of `stream` (allocated on the current device on first use). One host thread per

@@ -2,6 +2,7 @@
 #include "miniapp/core/error.hpp"
 #include "operators/backend/cuda/device.hpp"
 #include "operators/backend/cuda/kernels.hpp"
+#include "operators/backend/cuda/vendor_kernels.hpp"
 
 namespace miniapp::cuda {
 namespace {
@@ -14,6 +15,11 @@ bool built() { return false; }
 int device_count() { return 0; }
 std::string device_name(int) { not_built(); }
 std::size_t free_memory(int) { not_built(); }
+MemoryInfo memory_info(int) { not_built(); }
+StreamTimer::StreamTimer(void*) : stream_(nullptr) { not_built(); }
+StreamTimer::~StreamTimer() = default;
+void StreamTimer::start() { not_built(); }
+double StreamTimer::stop() { not_built(); }
 void* create_stream(int) { not_built(); }
 void destroy_stream(void*) noexcept {}
 void synchronize(void*) { not_built(); }
@@ -38,5 +44,33 @@ void eddy_viscosity(void*, index_t, LesModel, double, const double* const*, cons
 double min_ratio(void*, index_t, const double*, const double*) { not_built(); }
 double max_abs(void*, index_t, const double*) { not_built(); }
 void abs_value(void*, index_t, const double*, double*) { not_built(); }
+void gather(void*, index_t, const index_t*, const double*, double*) { not_built(); }
+void scatter(void*, index_t, const index_t*, const double*, double*) { not_built(); }
+
+}  // namespace miniapp::cuda
+
+namespace miniapp::cuda {
+
+void cg_spmv_dot(void*, const SellView&, const double*, double*, const cg::ScalarsView&) { not_built(); }
+void cg_update(void*, index_t, const double*, const double*, double*, double*, const cg::ScalarsView&) { not_built(); }
+void cg_update_jacobi(void*, index_t, const double*, const double*, const double*, double*, double*, double*,
+                      const cg::ScalarsView&) {
+  not_built();
+}
+void cg_rho(void*, index_t, const double*, const double*, const cg::ScalarsView&) { not_built(); }
+void cg_direction(void*, index_t, const double*, double*, const cg::ScalarsView&) { not_built(); }
+
+
+struct VendorSpmv::State {};
+VendorSpmv VendorSpmv::csr(void*, const CsrView&, index_t, const double*, double*) { not_built(); }
+VendorSpmv VendorSpmv::sell(void*, const SellView&, index_t, const index_t*, const double*, double*) { not_built(); }
+VendorSpmv::VendorSpmv(VendorSpmv&&) noexcept = default;
+VendorSpmv& VendorSpmv::operator=(VendorSpmv&&) noexcept = default;
+VendorSpmv::~VendorSpmv() = default;
+void VendorSpmv::run() { not_built(); }
+VendorBlas::VendorBlas(void*) { not_built(); }
+VendorBlas::~VendorBlas() = default;
+void VendorBlas::axpy(index_t, double, const double*, double*) { not_built(); }
+double VendorBlas::dot(index_t, const double*, const double*) { not_built(); }
 
 }  // namespace miniapp::cuda

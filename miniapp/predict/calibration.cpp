@@ -1,0 +1,65 @@
+#include "miniapp/predict/calibration.hpp"
+
+#include <unistd.h>
+
+#include "miniapp/predict/build_info.hpp"
+
+namespace miniapp::predict {
+namespace {
+
+constexpr std::string_view variant_names[kernel_variant_count] = {"spmv_sell_1", "spmv_sell_3", "spmv_csr_1", "axpy",
+                                                                  "dot",         "pointwise",   "copy"};
+
+}  // namespace
+
+std::string_view name(KernelVariant variant) { return variant_names[static_cast<int>(variant)]; }
+
+std::optional<KernelVariant> kernel_variant_from_name(std::string_view text) {
+  for (int v = 0; v < kernel_variant_count; ++v)
+    if (variant_names[v] == text) return static_cast<KernelVariant>(v);
+  return std::nullopt;
+}
+
+KernelVariant priced_variant(KernelKind kind) {
+  switch (kind) {
+    case KernelKind::spmv: return KernelVariant::spmv_sell_1;
+    case KernelKind::axpy: return KernelVariant::axpy;
+    case KernelKind::dot: return KernelVariant::dot;
+    case KernelKind::pointwise: return KernelVariant::pointwise;
+    case KernelKind::copy: return KernelVariant::copy;
+  }
+  return KernelVariant::pointwise;
+}
+
+std::string_view name(CacheLevel level) {
+  constexpr std::string_view names[cache_level_count] = {"hot", "warm", "streaming"};
+  return names[static_cast<int>(level)];
+}
+
+Calibration Calibration::what_if(double gb_per_s, double latency_seconds, const std::string& description) const {
+  Calibration c = *this;
+  c.device = {"what-if", description, device.cache_bytes, device.private_cache_bytes};
+  c.copy_gb_per_s = gb_per_s;
+  const double factor = gb_per_s / copy_gb_per_s;
+  for (auto& levels : c.curves)
+    for (auto& curve : levels) curve = curve.scaled(factor, latency_seconds >= 0 ? latency_seconds : curve.latency());
+  return c;
+}
+
+DeviceDescription describe_device(const Executor& exec) {
+  DeviceDescription d{std::string(name(exec.backend())), exec.description(), 0, 0};
+  if (exec.backend() == Backend::cpu) {
+    const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    d.cache_bytes = l3 > 0 ? static_cast<double>(l3) : 0.0;
+    d.private_cache_bytes = l2 > 0 ? static_cast<double>(l2) : 0.0;
+  } else {
+    d.cache_bytes = 50.0 * (1 << 20);  // H100/H200 L2; the device header does not report it
+  }
+  return d;
+}
+
+BuildDescription describe_build() {
+  return {build_info::git, build_info::compiler, build_info::build_type, build_info::cuda};
+}
+
+}  // namespace miniapp::predict

@@ -1,0 +1,71 @@
+#pragma once
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "miniapp/predict/cost_curve.hpp"
+#include "operators/backend/executor.hpp"
+
+// Measured kernel costs of one device and build: what the prediction multiplies the kernel counts by.
+namespace miniapp::predict {
+
+// The kernels calibrated: the SpMV variants (format, vectors per call) and one per other kernel class.
+enum class KernelVariant { spmv_sell_1, spmv_sell_3, spmv_csr_1, axpy, dot, pointwise, copy };
+inline constexpr int kernel_variant_count = 7;
+std::string_view name(KernelVariant variant);
+std::optional<KernelVariant> kernel_variant_from_name(std::string_view text);
+
+// The variant whose curve prices the calls a kernel counter of `kind` records. The counters do not
+// say which SpMV format or vector count a call used; the time loop's SpMVs are sELL, mostly one vector.
+KernelVariant priced_variant(KernelKind kind);
+
+// Where the operands live between calls: `hot` re-runs on the same operands (they stay in the caches
+// when they fit); `warm` evicts the private caches before each call (a copy of 4 × the CPU's L2: the
+// operands come from the last-level cache); `streaming` evicts every cache (each call reads memory).
+enum class CacheLevel { hot, warm, streaming };
+inline constexpr int cache_level_count = 3;
+std::string_view name(CacheLevel level);
+
+// What a calibration is only valid for. `description` is Executor::description() (backend, device
+// name, CPU thread count); `cache_bytes` the last-level cache (CPU L3 or GPU L2; 0 when unknown),
+// `private_cache_bytes` the cache private to a core (CPU L2; GPU: none, 0).
+struct DeviceDescription {
+  std::string backend, description;
+  double cache_bytes = 0;
+  double private_cache_bytes = 0;
+  bool operator==(const DeviceDescription&) const = default;
+};
+
+// The build that measured it: commit, compiler, build type, CUDA on or off (build_info.hpp).
+struct BuildDescription {
+  std::string git, compiler, build_type;
+  bool cuda = false;
+  bool operator==(const BuildDescription&) const = default;
+};
+
+struct Calibration {
+  DeviceDescription device;
+  BuildDescription build;
+  std::string date;              // UTC, ISO 8601
+  double copy_gb_per_s = 0;      // bench::copy_bandwidth: the roofline's ceiling
+  double streaming_footprint = 0;  // bytes copied before each call of the streaming curves
+  double warm_footprint = 0;       // and of the warm curves
+  std::array<std::array<CostCurve, cache_level_count>, kernel_variant_count> curves;
+
+  const CostCurve& curve(KernelVariant v, CacheLevel level) const {
+    return curves[static_cast<int>(v)][static_cast<int>(level)];
+  }
+  CostCurve& curve(KernelVariant v, CacheLevel level) { return curves[static_cast<int>(v)][static_cast<int>(level)]; }
+
+  // The same calibration for a device whose memory bandwidth is `gb_per_s` (every curve scaled by
+  // gb_per_s / copy_gb_per_s) and whose per-call latency is `latency_seconds` (< 0: each curve keeps
+  // its own): the "what if" device. Its cache is taken as this device's.
+  Calibration what_if(double gb_per_s, double latency_seconds, const std::string& description) const;
+};
+
+// This process's device and build, to stamp a new calibration or to check a stored one against.
+DeviceDescription describe_device(const Executor& exec);
+BuildDescription describe_build();
+
+}  // namespace miniapp::predict

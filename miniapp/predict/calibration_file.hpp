@@ -1,0 +1,29 @@
+#pragma once
+#include <string>
+
+#include "miniapp/predict/calibration.hpp"
+
+// The calibration file: JSON, one per device and build, written by 'miniapp predict --calibrate' and
+// read by every later prediction. docs/cost-model.md shows its layout.
+namespace miniapp::predict {
+
+inline constexpr const char* calibration_format = "miniapp-calibration 1";
+
+// The default file for a device: "miniapp-calibration-<description>.json" in the working directory,
+// the description reduced to lower-case letters, digits and dashes (e.g. ...-cpu-2-threads.json).
+std::string default_calibration_path(const DeviceDescription& device);
+
+// Writes `c` to `path` (replaced atomically: a crash leaves the old file or the new one).
+void write_calibration(const std::string& path, const Calibration& c);
+
+// Reads and checks a calibration file: the format tag, every field, every curve of every variant and
+// cache level (at least two sizes, positive finite bytes and seconds). Throws miniapp::Error naming
+// the file and line on a corrupt or incomplete file.
+Calibration read_calibration(const std::string& path);
+
+// Throws miniapp::Error unless `c` was measured on `device` with `build`: the message says what
+// differs and how to re-calibrate (so a prediction never silently uses another device's costs).
+void check_calibration(const Calibration& c, const DeviceDescription& device, const BuildDescription& build,
+                       const std::string& path);
+
+}  // namespace miniapp::predict

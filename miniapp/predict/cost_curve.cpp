@@ -1,0 +1,54 @@
+#include "miniapp/predict/cost_curve.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "miniapp/core/error.hpp"
+
+namespace miniapp::predict {
+
+CostCurve::CostCurve(std::vector<CostPoint> points) : points_(std::move(points)) {
+  if (points_.size() < 2)
+    throw Error("cost curve: " + std::to_string(points_.size()) + " calibration points, need at least 2 sizes");
+  std::sort(points_.begin(), points_.end(), [](const CostPoint& a, const CostPoint& b) { return a.bytes < b.bytes; });
+  for (std::size_t i = 0; i < points_.size(); ++i) {
+    const CostPoint& p = points_[i];
+    if (!(p.bytes > 0) || !(p.seconds > 0) || !std::isfinite(p.bytes) || !std::isfinite(p.seconds))
+      throw Error("cost curve: point " + std::to_string(i) + " has bytes " + std::to_string(p.bytes) + " and seconds " +
+                  std::to_string(p.seconds) + "; both must be positive and finite");
+    if (i > 0 && p.bytes == points_[i - 1].bytes)
+      throw Error("cost curve: two points at " + std::to_string(p.bytes) + " bytes");
+  }
+  const CostPoint &a = points_[0], &b = points_[1];
+  const double slope = (b.seconds - a.seconds) / (b.bytes - a.bytes);
+  // A cache step can make the second call cheaper per byte than the first: the intercept is then
+  // only bounded by the smallest time, kept strictly below it so B_0 stays finite.
+  latency_ = std::clamp(a.seconds - slope * a.bytes, 0.0, 0.999 * a.seconds);
+  for (const CostPoint& p : points_) bandwidths_.push_back(p.bytes / std::max(p.seconds - latency_, 1e-3 * p.seconds));
+}
+
+double CostCurve::bandwidth(double bytes) const {
+  if (bytes <= points_.front().bytes) return bandwidths_.front();
+  if (bytes >= points_.back().bytes) return bandwidths_.back();
+  const auto upper = std::upper_bound(points_.begin(), points_.end(), bytes,
+                                      [](double b, const CostPoint& p) { return b < p.bytes; });
+  const std::size_t i = static_cast<std::size_t>(upper - points_.begin());
+  const double w = std::log(bytes / points_[i - 1].bytes) / std::log(points_[i].bytes / points_[i - 1].bytes);
+  return (1 - w) * bandwidths_[i - 1] + w * bandwidths_[i];
+}
+
+double CostCurve::seconds(double bytes) const { return bytes > 0 ? latency_ + bytes / bandwidth(bytes) : 0.0; }
+
+CostCurve CostCurve::scaled(double factor, double latency) const {
+  std::vector<CostPoint> points;
+  for (std::size_t i = 0; i < points_.size(); ++i)
+    points.push_back({points_[i].bytes, latency + points_[i].bytes / (factor * bandwidths_[i])});
+  CostCurve c;
+  c.points_ = std::move(points);
+  c.latency_ = latency;
+  for (double b : bandwidths_) c.bandwidths_.push_back(factor * b);
+  return c;
+}
+
+}  // namespace miniapp::predict

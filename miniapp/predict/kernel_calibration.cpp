@@ -1,0 +1,161 @@
+#include "miniapp/predict/kernel_calibration.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <functional>
+#include <ostream>
+
+#include "miniapp/bench/timing.hpp"
+#include "operators/kernels/dot.hpp"
+#include "operators/kernels/spmv.hpp"
+#include "operators/kernels/vector_ops.hpp"
+
+namespace miniapp::predict {
+namespace {
+
+constexpr int warmup_calls = 2;
+
+// The 7-point Laplacian stencil on an n1 × n1 × n3 grid with about `rows` rows: the row length of
+// the pressure matrix and, by its bytes, a proxy for the face-cell operators.
+CsrMatrix stencil_matrix(index_t rows) {
+  const auto n1 = std::max<index_t>(1, static_cast<index_t>(std::cbrt(static_cast<double>(rows))));
+  const index_t n3 = std::max<index_t>(1, rows / (n1 * n1));
+  const index_t n = n1 * n1 * n3;
+  std::vector<Triplet> t;
+  const index_t offsets[] = {1, n1, n1 * n1};
+  for (index_t i = 0; i < n; ++i) {
+    t.push_back({i, i, 6.0});
+    for (const index_t o : offsets) {
+      if (i - o >= 0) t.push_back({i, i - o, -1.0});
+      if (i + o < n) t.push_back({i, i + o, -1.0});
+    }
+  }
+  return csr_from_triplets(n, n, std::move(t));
+}
+
+Vector filled(const Executor& exec, index_t n, double value) {
+  Vector v(exec, n);
+  fill(exec, value, v);
+  return v;
+}
+
+// Evicts the caches: one copy of a buffer larger than them (exec.copy: not counted by the counters).
+class CacheFlush {
+ public:
+  CacheFlush(const Executor& exec, double bytes)
+      : exec_(exec), a_(filled(exec, static_cast<index_t>(bytes / 16), 1.0)), b_(filled(exec, a_.size(), 0.0)) {}
+  void operator()() const { exec_.copy(const_cast<double*>(b_.data()), a_.data(), sizeof(double) * a_.size()); }
+
+ private:
+  Executor exec_;
+  Vector a_, b_;
+};
+
+// Median seconds of `call`, with `before` run untimed ahead of every timed call (bench::median_of;
+// CUDA: events around the call only).
+double median_seconds_after(const Executor& exec, int repeat, const std::function<void()>& before,
+                            const std::function<void()>& call) {
+  if (exec.backend() == Backend::cpu)
+    return bench::median_of(warmup_calls, repeat, [&] {
+      before();
+      const auto start = std::chrono::steady_clock::now();
+      call();
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    });
+  cuda::StreamTimer timer(exec.stream());
+  return bench::median_of(warmup_calls, repeat, [&] {
+    before();
+    timer.start();
+    call();
+    return timer.stop();
+  });
+}
+
+struct Timer {
+  const Executor& exec;
+  const CacheFlush &warm_flush, &flush;
+  int repeat;
+  // One point of each cache level's curve: bytes per call from the counters, hot and streaming time.
+  std::array<CostPoint, cache_level_count> time(const std::function<void()>& call) const {
+    const KernelCounters before = exec.counters();
+    call();
+    const double bytes = exec.counters().since(before).total().bytes;
+    const double hot = bench::median_call_seconds(exec, warmup_calls, repeat, call);
+    const int flushed_repeat = std::max(3, repeat / 2);
+    const double warm = median_seconds_after(exec, flushed_repeat, [this] { warm_flush(); }, call);
+    const double streaming = median_seconds_after(exec, flushed_repeat, [this] { flush(); }, call);
+    return {CostPoint{bytes, hot}, CostPoint{bytes, warm}, CostPoint{bytes, streaming}};
+  }
+};
+
+using Points = std::array<std::array<std::vector<CostPoint>, cache_level_count>, kernel_variant_count>;
+
+void add(Points& points, KernelVariant v, const std::array<CostPoint, cache_level_count>& p) {
+  for (int l = 0; l < cache_level_count; ++l) points[static_cast<int>(v)][l].push_back(p[l]);
+}
+
+void time_vector_kernels(const Timer& timer, index_t n, Points& points) {
+  const Executor& exec = timer.exec;
+  const Vector x = filled(exec, n, 0.75);
+  Vector y = filled(exec, n, 1.25), z = filled(exec, n, 0.5);
+  // a = b = 0.5 keeps y bounded over any number of calls.
+  add(points, KernelVariant::axpy, timer.time([&] { axpby(exec, 0.5, x, 0.5, y); }));
+  add(points, KernelVariant::dot, timer.time([&] { dot(exec, x, y); }));
+  add(points, KernelVariant::pointwise, timer.time([&] { pointwise_multiply(exec, x, y, z); }));
+  add(points, KernelVariant::copy, timer.time([&] { copy(exec, x, z); }));
+}
+
+void time_spmv(const Timer& timer, index_t rows, Points& points) {
+  const Executor& exec = timer.exec;
+  const CsrMatrix host = stencil_matrix(rows);
+  const DeviceSell sell(exec, to_sell(host, exec.backend() == Backend::cuda ? 32 : 8));
+  const DeviceCsr csr(exec, host);
+  std::array<Vector, 3> x, y;
+  for (int i = 0; i < 3; ++i) x[i] = filled(exec, host.rows, 1.0 + i), y[i] = filled(exec, host.rows, 0.0);
+  add(points, KernelVariant::spmv_sell_1, timer.time([&] { spmv(exec, sell, x[0], y[0]); }));
+  add(points, KernelVariant::spmv_csr_1, timer.time([&] { spmv(exec, csr, x[0], y[0]); }));
+  const Vector* xs[] = {&x[0], &x[1], &x[2]};
+  Vector* ys[] = {&y[0], &y[1], &y[2]};
+  add(points, KernelVariant::spmv_sell_3, timer.time([&] { spmv_multi(exec, sell, xs, ys); }));
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+
+}  // namespace
+
+Calibration calibrate(const Executor& exec, const CalibrationSettings& settings, double copy_gb_per_s,
+                      std::ostream& log) {
+  Calibration c;
+  c.device = describe_device(exec);
+  c.build = describe_build();
+  c.date = utc_now();
+  c.copy_gb_per_s = copy_gb_per_s;
+  c.streaming_footprint =
+      settings.flush_bytes > 0 ? settings.flush_bytes : std::max(2.0 * c.device.cache_bytes, 256.0 * (1 << 20));
+  c.warm_footprint = settings.warm_flush_bytes > 0 ? settings.warm_flush_bytes
+                     : c.device.private_cache_bytes > 0 ? 4 * c.device.private_cache_bytes
+                                                        : 8.0 * (1 << 20);
+  const CacheFlush warm_flush(exec, c.warm_footprint), flush(exec, c.streaming_footprint);
+  const Timer timer{exec, warm_flush, flush, settings.repeat};
+  Points points;
+  for (const index_t n : settings.vector_sizes) {
+    log << "  vector kernels, n = " << n << "\n" << std::flush;
+    time_vector_kernels(timer, n, points);
+  }
+  for (const index_t rows : settings.spmv_rows) {
+    log << "  spmv, about " << rows << " rows\n" << std::flush;
+    time_spmv(timer, rows, points);
+  }
+  for (int v = 0; v < kernel_variant_count; ++v)
+    for (int l = 0; l < cache_level_count; ++l) c.curves[v][l] = CostCurve(points[v][l]);
+  return c;
+}
+
+}  // namespace miniapp::predict

@@ -1,0 +1,27 @@
+#pragma once
+#include <iosfwd>
+#include <vector>
+
+#include "miniapp/core/types.hpp"
+#include "miniapp/predict/calibration.hpp"
+
+namespace miniapp::predict {
+
+struct CalibrationSettings {
+  // Vector lengths of AXPY, DOT, pointwise and copy; rows of the SpMV matrices (a 7-point stencil).
+  std::vector<index_t> vector_sizes{1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20, 1 << 22};
+  std::vector<index_t> spmv_rows{1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20};
+  int repeat = 9;            // timed calls per point (median)
+  double flush_bytes = 0;    // streaming curves: bytes copied before each call; 0: max(2 × cache, 256 MiB)
+  double warm_flush_bytes = 0;  // warm curves: likewise; 0: 4 × the private cache (8 MiB where none)
+};
+
+// Times every kernel variant at every size, hot (same operands, back to back), warm and streaming (a
+// copy of `warm_flush_bytes` or `flush_bytes` evicts them from the caches before each call): median of `repeat` calls after two
+// warm-up calls (CUDA events on CUDA, wall time on CPU, as bench::median_call_seconds); the bytes per
+// call are what the front end adds to the counters. `copy_gb_per_s` (bench::copy_bandwidth) is stored
+// as the roofline ceiling. Progress goes to `log`. Adds to exec's counters.
+Calibration calibrate(const Executor& exec, const CalibrationSettings& settings, double copy_gb_per_s,
+                      std::ostream& log);
+
+}  // namespace miniapp::predict

@@ -1,0 +1,69 @@
+#include "miniapp/predict/model_notes.hpp"
+
+#include <iomanip>
+#include <sstream>
+
+namespace miniapp::predict {
+namespace {
+
+std::string fixed(double x, int digits) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(digits) << x;
+  return s.str();
+}
+
+// The share of the step spent in per-call latency.
+double latency_share(const StepPrediction& s, const Calibration& c) {
+  double latency = 0;
+  for (const PhasePrediction& p : s.phases)
+    for (int k = 0; k < kernel_kind_count; ++k)
+      latency += p.kinds[k].calls * c.curve(priced_variant(static_cast<KernelKind>(k)), s.cache).latency();
+  return s.seconds > 0 ? latency / s.seconds : 0.0;
+}
+
+std::string cache_note(const PredictionReport& r, const StepPrediction& one) {
+  Calibration streaming_only = r.calibration;
+  streaming_only.device.cache_bytes = streaming_only.device.private_cache_bytes = 0;  // streaming curves
+  const StepPrediction cold = predict_step(r.counts, streaming_only, one.iterations, one.working_set_bytes, 1);
+  return "The working set (" + fixed(one.working_set_bytes / 1e6, 1) + " MB) fits the last-level cache (" +
+         fixed(r.calibration.device.cache_bytes / 1e6, 0) +
+         " MB): calls are priced with the " + std::string(name(one.cache)) +
+         " curves. The calibration's kernels find their operands in one cache level; a step's mix of arrays may "
+         "come partly from the next level: with every call streaming from memory the prediction would be " +
+         fixed(cold.seconds / one.seconds, 2) + "x longer.";
+}
+
+}  // namespace
+
+std::vector<std::string> model_notes(const PredictionReport& r) {
+  std::vector<std::string> notes;
+  const StepPrediction& one = r.at_measured ? *r.at_measured : r.scaling.front();
+  if (one.cache != CacheLevel::streaming || one.iteration_cache != CacheLevel::streaming)
+    notes.push_back(cache_note(r, one));
+  const double share = latency_share(one, r.calibration);
+  if (share > 0.2)
+    notes.push_back("Small mesh: " + fixed(100 * share, 0) +
+                    " % of the predicted step is per-call latency (kernel launch, OpenMP fork/join), which does not "
+                    "shrink with more devices; the speed-up flattens accordingly.");
+  const auto& large = [&](KernelVariant v) {
+    const CostCurve& c = r.calibration.curve(v, one.cache);
+    return c.bandwidth(c.points().back().bytes);
+  };
+  notes.push_back("SpMV calls are priced with the one-vector sELL curve: the counters record neither format nor "
+                  "vector count. The generalized SpMVs (3 vectors: phase 1, and phase 5 with LES) reach " +
+                  fixed(large(KernelVariant::spmv_sell_3) / large(KernelVariant::spmv_sell_1), 2) +
+                  "x the one-vector bandwidth on large matrices.");
+  if (r.les)
+    notes.push_back("The eddy-viscosity kernel (phase 5) does tens to hundreds of flops per cell (the sigma model an "
+                    "eigenvalue solve) but is priced as a memory-bound pointwise kernel: on a CPU it may be "
+                    "compute-bound and take longer than predicted.");
+  if (!r.counts.iteration_split)
+    notes.push_back("Every counted Poisson solve took the same number of iterations: the solve's set-up is folded "
+                    "into the per-iteration cost, exact at the counted iteration count only.");
+  if (r.scaling.size() > 1)
+    notes.push_back("Multi-device rows divide the bytes of every call by the device count; halo exchanges and global "
+                    "reductions (latency and bandwidth of the interconnect) are not modelled yet.");
+  return notes;
+}
+
+}  // namespace miniapp::predict

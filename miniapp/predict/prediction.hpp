@@ -1,0 +1,51 @@
+#pragma once
+#include <array>
+
+#include "miniapp/predict/calibration.hpp"
+#include "miniapp/predict/step_profile.hpp"
+
+// Thesis §2.5.4: T_step = T_explicit + it · T_iteration, here with every counted kernel call priced
+// by its calibrated curve: a phase's calls of kind k cost calls · t_k(bytes / calls).
+namespace miniapp::predict {
+
+struct KernelCost {
+  double calls = 0, bytes = 0, seconds = 0;
+};
+
+struct PhasePrediction {
+  std::array<KernelCost, kernel_kind_count> kinds{};
+  double seconds = 0;
+};
+
+struct StepPrediction {
+  int devices = 1;
+  double iterations = 0;          // Poisson iterations per step assumed
+  double working_set_bytes = 0;   // per device: what the step touches (the executor's allocation)
+  // The curves used (cache_level) by reuse distance: a sub-step's operands were last touched a step
+  // ago (the whole working set in between); a Poisson iteration's, one iteration ago.
+  CacheLevel cache = CacheLevel::streaming;
+  CacheLevel iteration_cache = CacheLevel::streaming;
+  std::array<PhasePrediction, time::phase_count> phases{};
+  double explicit_seconds = 0;    // T_explicit: everything but the Poisson iterations
+  double iteration_seconds = 0;   // T_iteration: one Poisson iteration
+  // Halo exchanges and global reductions between devices: not modelled yet (0); the multi-GPU
+  // issue fills it from measured latency and bandwidth (see docs/cost-model.md).
+  double communication_seconds = 0;
+  double seconds = 0;             // T_step = T_explicit + it · T_iteration + communication
+};
+
+// Where a step with this working set finds its operands: hot when it fits the private cache (CPU L2;
+// GPUs have none counted), warm when it fits the last-level cache, streaming otherwise.
+CacheLevel cache_level(const DeviceDescription& device, double working_set_bytes);
+
+// The cost of `load` on the curves of `level`: for each kind, calls · t(bytes / calls).
+PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel level);
+
+// The predicted step of the counted case at `iterations` Poisson iterations, its rows split evenly
+// over `devices` (every call moves bytes / devices; calls unchanged), with `working_set_bytes` of
+// the whole case (memory per device = working_set / devices) choosing the curves of the sub-steps,
+// and the bytes of one Poisson iteration those of the iterations (cache_level). Preconditions: devices ≥ 1, iterations ≥ 0.
+StepPrediction predict_step(const StepCounts& counts, const Calibration& c, double iterations,
+                            double working_set_bytes, int devices);
+
+}  // namespace miniapp::predict

@@ -1,0 +1,54 @@
+#pragma once
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "miniapp/predict/prediction.hpp"
+
+// The prediction report: Markdown for the reader, JSON with every number, PNG plots drawn from the
+// JSON by scripts/plot_prediction.py.
+namespace miniapp::predict {
+
+// Thesis Table 2.1: calls of SpMV, AXPY, DOT per sub-step of Algorithm 1 (the Poisson solve per
+// iteration), shown beside the counted calls.
+struct ThesisRow {
+  int spmv, axpy, dot;
+};
+inline constexpr ThesisRow thesis_table_2_1[time::phase_count] = {
+    {8, 6, 0}, {3, 1, 0}, {2, 3, 2}, {3, 3, 0}, {7, 0, 0}, {9, 0, 2}, {0, 0, 0}};
+
+struct PredictionReport {
+  std::string case_name, case_description;
+  index_t cells = 0, faces = 0;
+  bool les = false;               // phase 5 runs
+  std::string calibration_path;
+  Calibration calibration;
+  StepCounts counts;
+  int counted_steps = 0;
+  std::vector<StepPrediction> scaling;  // 1, 2, ..., N devices
+  std::optional<StepMeasurement> measured;
+  std::optional<StepPrediction> at_measured;  // 1 device, at the measured iteration count
+  std::optional<Calibration> what_if;         // another device, described by its bandwidth
+  std::optional<StepPrediction> what_if_step;
+  std::vector<std::string> notes;             // why the model may miss on this case
+};
+
+// Relative error (predicted − measured) / measured.
+inline double relative_error(double predicted, double measured) { return (predicted - measured) / measured; }
+
+// Every number of the report as JSON (the input of scripts/plot_prediction.py).
+void write_report_json(const std::string& path, const PredictionReport& r);
+// The report for a reader: counts beside Table 2.1, breakdown by phase and kernel, devices, what-if,
+// predicted vs measured, calibration summary.
+void write_report_markdown(const std::string& path, const PredictionReport& r);
+void print_report_markdown(std::ostream& out, const PredictionReport& r);
+
+// scripts/plot_prediction.py: $MINIAPP_PLOT_SCRIPT when set, else the source tree's (compile definition).
+std::string plot_script_path();
+
+// Runs `python3 script json_path out_dir` when python3 and matplotlib are present; returns whether
+// the plots were drawn, with the reason on `log` when not. Never throws for a missing Python.
+bool draw_plots(const std::string& script, const std::string& json_path, const std::string& out_dir, std::ostream& log);
+
+}  // namespace miniapp::predict

@@ -1,0 +1,144 @@
+// The Markdown report (miniapp/predict/report.hpp).
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+#include "miniapp/core/error.hpp"
+#include "miniapp/predict/report.hpp"
+
+namespace miniapp::predict {
+namespace {
+
+constexpr int solve = static_cast<int>(time::Phase::poisson_solve);
+
+std::string ms(double seconds) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(seconds < 1e-3 ? 4 : 3) << 1e3 * seconds;
+  return s.str();
+}
+
+std::string fixed(double x, int digits) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(digits) << x;
+  return s.str();
+}
+
+std::string percent(double x) {
+  std::string s = x >= 0 ? "+" : "";  // (one append at a time: GCC 12 warns falsely on "+" + string)
+  s += fixed(100 * x, 1);
+  return s += " %";
+}
+
+void counts_section(std::ostream& out, const PredictionReport& r) {
+  out << "## Kernel calls per step, beside thesis Table 2.1\n\nCounted by the backend over " << r.counted_steps
+      << " steps (after one warm-up step); the Poisson solve per iteration (" << fixed(r.counts.iterations, 1)
+      << " iterations per step" << (r.counts.iteration_split ? "" : "; its set-up could not be separated") << ").\n\n"
+      << "| sub-step | SpMV (ours / thesis) | AXPY | DOT | pointwise + copy | MB per step |\n|---|---|---|---|---|---|\n";
+  for (int p = 0; p < time::phase_count; ++p) {
+    const PhaseLoad& l = p == solve ? r.counts.per_iteration : r.counts.fixed[p];
+    const ThesisRow& t = thesis_table_2_1[p];
+    const auto& k = [&](KernelKind kind) { return l[static_cast<int>(kind)]; };
+    double bytes = 0;
+    for (const KindLoad& x : r.counts.load(static_cast<time::Phase>(p), r.counts.iterations)) bytes += x.bytes;
+    out << "| " << name(static_cast<time::Phase>(p)) << (p == solve ? " (per iteration)" : "") << " | "
+        << fixed(k(KernelKind::spmv).calls, 1) << " / " << t.spmv << " | " << fixed(k(KernelKind::axpy).calls, 1) << " / "
+        << t.axpy << " | " << fixed(k(KernelKind::dot).calls, 1) << " / " << t.dot << " | "
+        << fixed(k(KernelKind::pointwise).calls + k(KernelKind::copy).calls, 1) << " | " << fixed(bytes / 1e6, 2)
+        << " |\n";
+  }
+  out << "\n";
+}
+
+void breakdown_section(std::ostream& out, const StepPrediction& s, const std::string& title) {
+  out << "## " << title << "\n\n" << "T_step = T_explicit + it · T_iteration = " << ms(s.explicit_seconds) << " + "
+      << fixed(s.iterations, 1) << " · " << ms(s.iteration_seconds) << " = **" << ms(s.seconds) << " ms** ("
+      << name(s.cache) << " curves for the sub-steps: working set " << fixed(s.working_set_bytes / 1e6, 1)
+      << " MB per device; " << name(s.iteration_cache) << " for the Poisson iterations)\n\n"
+      << "| sub-step | SpMV ms | AXPY ms | DOT ms | pointwise ms | copy ms | total ms | share |\n"
+      << "|---|---|---|---|---|---|---|---|\n";
+  for (int p = 0; p < time::phase_count; ++p) {
+    const PhasePrediction& ph = s.phases[p];
+    out << "| " << name(static_cast<time::Phase>(p)) << " |";
+    for (const KernelCost& k : ph.kinds) out << " " << ms(k.seconds) << " |";
+    out << " " << ms(ph.seconds) << " | " << fixed(100 * ph.seconds / s.seconds, 1) << " % |\n";
+  }
+  out << "\n";
+}
+
+void scaling_section(std::ostream& out, const PredictionReport& r) {
+  out << "## Time per step against the number of devices\n\nRows split evenly; halo exchanges and global "
+         "reductions are **not modelled yet** (multi-GPU issue): the speed-up below is an upper bound.\n\n"
+      << "| devices | memory per device (MB) | curves | T_step ms | speed-up | efficiency |\n|---|---|---|---|---|---|\n";
+  const double one = r.scaling.front().seconds;
+  for (const StepPrediction& s : r.scaling)
+    out << "| " << s.devices << " | " << fixed(s.working_set_bytes / 1e6, 1) << " | " << name(s.cache) << " | "
+        << ms(s.seconds) << " | " << fixed(one / s.seconds, 2) << " | " << fixed(100 * one / s.seconds / s.devices, 0)
+        << " % |\n";
+  out << "\n";
+}
+
+void measured_section(std::ostream& out, const PredictionReport& r) {
+  const StepMeasurement& m = *r.measured;
+  const StepPrediction& s = *r.at_measured;
+  out << "## Predicted against measured\n\n" << m.steps << " measured steps, " << fixed(m.iterations, 1)
+      << " Poisson iterations per step (the prediction below uses this count). Per phase: the kernels' own time.\n\n"
+      << "| sub-step | predicted ms | measured ms | error |\n|---|---|---|---|\n";
+  double kernels = 0;
+  for (int p = 0; p < time::phase_count; ++p) {
+    const double measured = m.phase_seconds(static_cast<time::Phase>(p));
+    kernels += measured;
+    if (measured <= 0 && s.phases[p].seconds <= 0) continue;
+    out << "| " << name(static_cast<time::Phase>(p)) << " | " << ms(s.phases[p].seconds) << " | " << ms(measured)
+        << " | " << (measured > 0 ? percent(relative_error(s.phases[p].seconds, measured)) : "-") << " |\n";
+  }
+  out << "| **kernels, all phases** | " << ms(s.seconds) << " | " << ms(kernels) << " | "
+      << percent(relative_error(s.seconds, kernels)) << " |\n"
+      << "| **step (wall time)** | " << ms(s.seconds) << " | " << ms(m.step_seconds) << " | **"
+      << percent(relative_error(s.seconds, m.step_seconds)) << "** |\n\n"
+      << "Wall time outside the kernels (host work between calls): " << ms(m.step_seconds - kernels) << " ms per step.\n\n";
+}
+
+void calibration_section(std::ostream& out, const Calibration& c, const std::string& path) {
+  out << "## Calibration\n\n" << "File `" << path << "`, measured " << c.date << " on " << c.device.description
+      << " by build " << c.build.git << " (" << c.build.compiler << ", " << c.build.build_type << "); copy bandwidth "
+      << fixed(c.copy_gb_per_s, 1) << " GB/s; caches: private " << fixed(c.device.private_cache_bytes / 1048576.0, 1)
+      << " MiB, last level " << fixed(c.device.cache_bytes / 1048576.0, 0) << " MiB.\n\n| kernel | cache | latency µs | GB/s smallest | GB/s largest |\n|---|---|---|---|---|\n";
+  for (int v = 0; v < kernel_variant_count; ++v)
+    for (int l = 0; l < cache_level_count; ++l) {
+      const CostCurve& curve = c.curves[v][l];
+      out << "| " << name(static_cast<KernelVariant>(v)) << " | " << name(static_cast<CacheLevel>(l)) << " | "
+          << fixed(1e6 * curve.latency(), 2) << " | " << fixed(curve.bandwidth(0) / 1e9, 1) << " | "
+          << fixed(curve.bandwidth(curve.points().back().bytes) / 1e9, 1) << " |\n";
+    }
+  out << "\n";
+}
+
+}  // namespace
+
+void print_report_markdown(std::ostream& out, const PredictionReport& r) {
+  out << "# Time-step prediction: " << r.case_name << "\n\n" << r.case_description << "\n\nMesh " << r.cells
+      << " cells, " << r.faces << " faces" << (r.les ? ", LES on" : "") << "; device " << r.calibration.device.description
+      << ". Model (thesis §2.5.4, docs/cost-model.md): every counted kernel call costs latency + bytes / bandwidth(size), "
+         "from the calibration below.\n\n";
+  counts_section(out, r);
+  breakdown_section(out, r.scaling.front(), "Predicted time per step, one device");
+  scaling_section(out, r);
+  if (r.what_if) breakdown_section(out, *r.what_if_step, "What if: " + r.what_if->device.description);
+  if (r.measured) measured_section(out, r);
+  if (!r.notes.empty()) {
+    out << "## Where the model may miss\n\n";
+    for (const std::string& n : r.notes) out << "- " << n << "\n";
+    out << "\n";
+  }
+  calibration_section(out, r.calibration, r.calibration_path);
+}
+
+void write_report_markdown(const std::string& path, const PredictionReport& r) {
+  std::ofstream out(path);
+  if (!out) throw file_error(path, "cannot open for writing");
+  print_report_markdown(out, r);
+  if (!out) throw file_error(path, "write failed");
+}
+
+}  // namespace miniapp::predict

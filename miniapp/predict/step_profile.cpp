@@ -1,0 +1,114 @@
+#include "miniapp/predict/step_profile.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "miniapp/core/error.hpp"
+
+namespace miniapp::predict {
+namespace {
+
+KindLoad load_of(const KernelTally& t) { return {static_cast<double>(t.calls), t.bytes, t.flops}; }
+
+constexpr int solve = static_cast<int>(time::Phase::poisson_solve);
+
+// v_s = a + b it_s by least squares over the samples; returns {a, b}. All it_s equal: {0, mean v / it}.
+std::array<double, 2> linear_fit(const std::vector<double>& it, const std::vector<double>& v) {
+  const double n = static_cast<double>(it.size());
+  double mi = 0, mv = 0;
+  for (std::size_t s = 0; s < it.size(); ++s) mi += it[s] / n, mv += v[s] / n;
+  double cov = 0, var = 0;
+  for (std::size_t s = 0; s < it.size(); ++s) cov += (it[s] - mi) * (v[s] - mv), var += (it[s] - mi) * (it[s] - mi);
+  if (var == 0) return {0.0, mi > 0 ? mv / mi : 0.0};
+  const double b = cov / var;
+  return {mv - b * mi, b};
+}
+
+// Splits the solve phase's load of each step into fixed + it × per-iteration.
+void split_solve(const std::vector<double>& it, const std::vector<PhaseLoad>& solves, StepCounts& c) {
+  for (int k = 0; k < kernel_kind_count; ++k) {
+    std::array<std::vector<double>, 3> v;
+    for (const PhaseLoad& s : solves) v[0].push_back(s[k].calls), v[1].push_back(s[k].bytes), v[2].push_back(s[k].flops);
+    const auto calls = linear_fit(it, v[0]), bytes = linear_fit(it, v[1]), flops = linear_fit(it, v[2]);
+    c.fixed[solve][k] = {calls[0], bytes[0], flops[0]};
+    c.per_iteration[k] = {calls[1], bytes[1], flops[1]};
+  }
+}
+
+void add_kernel_seconds(const time::StepReport& r, int steps, StepMeasurement& m) {
+  for (int p = 0; p < time::phase_count; ++p)
+    for (int k = 0; k < kernel_kind_count; ++k)
+      m.kernel_seconds[p][k] += r.kernels[p].tally(static_cast<KernelKind>(k)).seconds / steps;
+}
+
+}  // namespace
+
+double StepMeasurement::phase_seconds(time::Phase p) const {
+  double sum = 0;
+  for (const double s : kernel_seconds[static_cast<int>(p)]) sum += s;
+  return sum;
+}
+
+PhaseLoad StepCounts::load(time::Phase phase, double it) const {
+  PhaseLoad l = fixed[static_cast<int>(phase)];
+  if (phase != time::Phase::poisson_solve) return l;
+  for (int k = 0; k < kernel_kind_count; ++k) {
+    l[k].calls += it * per_iteration[k].calls;
+    l[k].bytes += it * per_iteration[k].bytes;
+    l[k].flops += it * per_iteration[k].flops;
+  }
+  return l;
+}
+
+StepCounts count_step(run::Simulation& sim, int steps) {
+  if (steps < 1) throw Error("kernel counts: " + std::to_string(steps) + " counted steps; need at least 1");
+  std::vector<double> iterations;
+  std::vector<PhaseLoad> solves;
+  StepCounts c;
+  for (int s = 0; s <= steps; ++s) {
+    const time::StepReport r = sim.scheme->advance(*sim.fields);
+    iterations.push_back(r.poisson.iterations);
+    PhaseLoad solve_load;
+    for (int k = 0; k < kernel_kind_count; ++k) solve_load[k] = load_of(r.kernels[solve].tally(static_cast<KernelKind>(k)));
+    solves.push_back(solve_load);
+    if (s == 0) continue;  // the warm-up step: its solve joins the fit, its other phases do not
+    for (int p = 0; p < time::phase_count; ++p)
+      for (int k = 0; k < kernel_kind_count; ++k) {
+        const KindLoad l = load_of(r.kernels[p].tally(static_cast<KernelKind>(k)));
+        c.fixed[p][k].calls += l.calls / steps;
+        c.fixed[p][k].bytes += l.bytes / steps;
+        c.fixed[p][k].flops += l.flops / steps;
+      }
+    c.iterations += r.poisson.iterations / static_cast<double>(steps);
+  }
+  c.iteration_split = std::any_of(iterations.begin(), iterations.end(), [&](double i) { return i != iterations[0]; });
+  split_solve(iterations, solves, c);
+  return c;
+}
+
+StepMeasurement measure_steps(run::Simulation& sim, int steps) {
+  if (steps < 1) throw Error("measurement: " + std::to_string(steps) + " measured steps; need at least 1");
+  StepMeasurement m;
+  m.steps = steps;
+  const bool asynchronous = sim.exec.backend() != Backend::cpu;
+  for (int s = 0; s < steps; ++s) {
+    const auto start = std::chrono::steady_clock::now();
+    const time::StepReport r = sim.scheme->advance(*sim.fields);
+    sim.exec.synchronize();
+    m.step_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / steps;
+    m.iterations += r.poisson.iterations / static_cast<double>(steps);
+    if (asynchronous) continue;
+    add_kernel_seconds(r, steps, m);
+  }
+  if (!asynchronous) return m;
+  sim.exec.set_profiling(true);
+  for (int s = 0; s < steps; ++s) {
+    const time::StepReport r = sim.scheme->advance(*sim.fields);
+    add_kernel_seconds(r, steps, m);
+  }
+  sim.exec.set_profiling(false);
+  return m;
+}
+
+}  // namespace miniapp::predict

@@ -1,0 +1,156 @@
+#include "miniapp/run/memory_estimate.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <ostream>
+
+#include "operators/backend/cuda/device.hpp"
+#include "solvers/aip_factor.hpp"
+
+namespace miniapp::run {
+namespace {
+
+constexpr std::size_t index_bytes = sizeof(index_t), value_bytes = sizeof(double);
+
+std::size_t vector_bytes(index_t n, int count = 1) { return count * value_bytes * static_cast<std::size_t>(n); }
+
+std::vector<index_t> row_lengths(const CsrMatrix& a) {
+  std::vector<index_t> lengths(static_cast<std::size_t>(a.rows));
+  for (index_t r = 0; r < a.rows; ++r) lengths[r] = a.row_length(r);
+  return lengths;
+}
+
+// Row lengths of aᵀ.
+std::vector<index_t> column_counts(const CsrMatrix& a) {
+  std::vector<index_t> counts(static_cast<std::size_t>(a.cols), 0);
+  for (index_t c : a.col) ++counts[c];
+  return counts;
+}
+
+// Entries to_sell stores for rows of these lengths: each slice as wide as its longest row.
+std::size_t sell_entries(const std::vector<index_t>& lengths, index_t slice_height) {
+  std::size_t entries = 0;
+  for (std::size_t first = 0; first < lengths.size(); first += slice_height) {
+    const auto last = lengths.begin() + std::min(lengths.size(), first + slice_height);
+    entries += static_cast<std::size_t>(*std::max_element(lengths.begin() + first, last)) * slice_height;
+  }
+  return entries;
+}
+
+// DeviceSell: slice pointers, then a column index and a value per stored entry.
+std::size_t sell_bytes(const std::vector<index_t>& lengths, index_t slice_height) {
+  const std::size_t slices = (lengths.size() + slice_height - 1) / slice_height;
+  return index_bytes * (slices + 1) + (index_bytes + value_bytes) * sell_entries(lengths, slice_height);
+}
+
+std::size_t sell_bytes(const CsrMatrix& a, index_t slice_height) { return sell_bytes(row_lengths(a), slice_height); }
+
+// DeviceCsr of `rows` rows and `nnz` entries.
+std::size_t csr_bytes(std::size_t rows, std::size_t nnz) { return index_bytes * (rows + 1) + (index_bytes + value_bytes) * nnz; }
+
+// Entries of a coefficient map M diag(φ) B (fv::convection_map, fv::diffusion_map): one per entry
+// (i, f) of M and column of B's row f, none merging (distinct f or distinct positions).
+std::size_t coefficient_map_entries(const CsrMatrix& m, const std::vector<index_t>& b_row_length) {
+  std::size_t entries = 0;
+  for (index_t f : m.col) entries += b_row_length[f];
+  return entries;
+}
+
+// Row lengths of the face matrices B of E_C (convective interpolation: owner and neighbour on
+// interior faces, the owner on outlets) and E_D (velocity face gradient: owner and neighbour on
+// interior faces, the owner on walls and inlets). A face whose neighbour is its owner (a periodic
+// direction one cell thick) has one merged entry.
+std::array<std::vector<index_t>, 2> map_face_lengths(const mesh::Mesh& mesh, const fv::FlowBoundaries& boundaries) {
+  std::array<std::vector<index_t>, 2> lengths;
+  for (auto& l : lengths) l.resize(static_cast<std::size_t>(mesh.face_count()));
+  for (index_t f = 0; f < mesh.face_count(); ++f) {
+    if (!mesh.is_boundary(f)) {
+      lengths[0][f] = lengths[1][f] = mesh.face_owner[f] == mesh.face_neighbour[f] ? 1 : 2;
+      continue;
+    }
+    const bool fixed = fv::fixes_velocity(boundaries.of_face(mesh, f).kind);
+    lengths[0][f] = fixed ? 0 : 1;
+    lengths[1][f] = fixed ? 1 : 0;
+  }
+  return lengths;
+}
+
+// DeviceOperators' viscous_source exists with LES when the wall/inlet diffusion source is non-zero.
+bool viscous_source_needed(const fv::FlowOperators& ops, index_t faces, double nu) {
+  const std::vector<double> nu_faces(static_cast<std::size_t>(faces), nu);
+  for (const CsrMatrix& s : ops.boundary_diffusion_source) {
+    const std::vector<double> v = reference_spmv(s, nu_faces);
+    if (std::any_of(v.begin(), v.end(), [](double x) { return x != 0.0; })) return true;
+  }
+  return false;
+}
+
+std::size_t operator_bytes(const cases::CaseConfig& config, const mesh::Mesh& mesh, const fv::FlowOperators& ops,
+                           index_t h) {
+  const index_t cells = mesh.cell_count(), faces = mesh.face_count();
+  const bool les = config.physics.les != LesModel::none;
+  std::size_t bytes = sell_bytes(ops.divergence, h) + sell_bytes(ops.face_gradient, h) + sell_bytes(ops.laplacian, h) +
+                      sell_bytes(ops.face_interpolation, h) + sell_bytes(ops.flux_magnitude_sum, h) +
+                      sell_bytes(ops.viscous_rate, h);
+  for (int d = 0; d < 3; ++d)
+    bytes += sell_bytes(ops.cell_to_face[d], h) + sell_bytes(ops.cell_divergence[d], h) +
+             sell_bytes(ops.cell_gradient[d], h);
+  // R = C + D on the momentum pattern, its values array also held as values(D), and the maps E_C, E_D.
+  const std::vector<index_t> momentum_lengths = row_lengths(ops.momentum_pattern);
+  const std::size_t momentum_entries = sell_entries(momentum_lengths, h);
+  bytes += sell_bytes(momentum_lengths, h) + value_bytes * momentum_entries;
+  const auto face_lengths = map_face_lengths(mesh, ops.boundaries);
+  bytes += csr_bytes(momentum_entries, coefficient_map_entries(ops.divergence, face_lengths[0]));
+  if (les) bytes += csr_bytes(momentum_entries, coefficient_map_entries(ops.divergence, face_lengths[1]));
+  if (les && viscous_source_needed(ops, faces, config.physics.nu))
+    for (const CsrMatrix& s : ops.boundary_diffusion_source) bytes += sell_bytes(s, h);
+  // volume, inverse volume, M u_bc, 3 constant sources; u_bc · n on faces.
+  return bytes + vector_bytes(cells, 6) + vector_bytes(faces);
+}
+
+std::size_t preconditioner_bytes(const cases::CaseConfig& config, const fv::FlowOperators& ops, index_t h) {
+  using P = cases::Preconditioner;
+  const P kind = config.numerics.preconditioner;
+  const index_t cells = ops.laplacian.rows;
+  if (kind == P::jacobi) return vector_bytes(cells);
+  const int level = kind == P::aip1 ? 1 : kind == P::aip2 ? 2 : 3;
+  const CsrMatrix g = aip_pattern(ops.laplacian, level);  // −L has L's pattern
+  return sell_bytes(g, h) + sell_bytes(column_counts(g), h) + vector_bytes(cells);
+}
+
+std::string gigabytes(std::size_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f GB", static_cast<double>(bytes) / 1e9);
+  return text;
+}
+
+}  // namespace
+
+MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh& mesh, const fv::FlowOperators& ops,
+                               index_t slice_height) {
+  const index_t cells = mesh.cell_count(), faces = mesh.face_count();
+  const bool les = config.physics.les != LesModel::none;
+  MemoryEstimate e;
+  e.operators = operator_bytes(config, mesh, ops, slice_height);
+  e.preconditioner = preconditioner_bytes(config, ops, slice_height);
+  // PCG: r, z, p, q, rhs, ones. Fractional step: uᵖ and work (3 each), rhs, cell work; face work and
+  // base viscosity; with LES the 9 velocity gradients and the filter width.
+  e.solver = vector_bytes(cells, 6) + vector_bytes(cells, 8 + (les ? 10 : 0)) + vector_bytes(faces, 2);
+  // u, u_old (3 each), p, ν_t; u_s, ν_s.
+  e.fields = vector_bytes(cells, 8) + vector_bytes(faces, 2);
+  return e;
+}
+
+void check_memory(const MemoryEstimate& estimate, index_t cells, const Executor& exec, std::ostream& log) {
+  const std::size_t total = estimate.total();
+  log << "  device memory: " << total / static_cast<std::size_t>(std::max<index_t>(cells, 1)) << " bytes per cell (total "
+      << gigabytes(total) << ")\n";
+  if (exec.backend() != Backend::cuda) return;
+  const cuda::MemoryInfo info = cuda::memory_info(exec.device());
+  if (total > info.free_bytes)
+    throw Error("mesh needs " + gigabytes(total) + " of device memory, " + gigabytes(info.free_bytes) + " free on " +
+                exec.description() + " (" + gigabytes(info.total_bytes) +
+                " in all): use a coarser mesh or a device with more memory");
+}
+
+}  // namespace miniapp::run

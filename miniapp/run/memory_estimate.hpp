@@ -1,0 +1,35 @@
+#pragma once
+#include <cstddef>
+#include <iosfwd>
+
+#include "mesh/mesh.hpp"
+#include "miniapp/case/case_config.hpp"
+#include "operators/backend/executor.hpp"
+#include "operators/fv/flow_operators.hpp"
+
+namespace miniapp::run {
+
+// Bytes that set_up_simulation allocates on the executor, by part. Every array whose size grows
+// with the mesh is counted exactly as uploaded (sELL with its padding, CSR, vectors); fixed-size
+// scratch (PCG's scalar block, the CUDA reduction workspace: a few KiB) is not.
+struct MemoryEstimate {
+  std::size_t operators = 0;       // time::DeviceOperators: sELL operators, E_C (and E_D with LES), vectors
+  std::size_t preconditioner = 0;  // Jacobi's inverse diagonal, or AIP's G, Gᵀ and temporary
+  std::size_t solver = 0;          // PCG's and the fractional step's work vectors
+  std::size_t fields = 0;          // time::FlowFields
+  std::size_t total() const { return operators + preconditioner + solver + fields; }
+};
+
+// The estimate for `config` on `mesh`, from the host operators before any upload: each uploaded
+// matrix sized as to_sell(·, slice_height) will store it (slice pointers, and 4 + 8 bytes per stored
+// entry padding included), E_C/E_D from the counts of their triplets. With AIP, computes the factor's
+// pattern (aip_pattern), not the factor.
+MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh& mesh, const fv::FlowOperators& ops,
+                               index_t slice_height);
+
+// Prints "device memory: N bytes per cell (total X GB)" to `log`. On CUDA, throws miniapp::Error
+// ("mesh needs X GB of device memory, Y GB free on <device>") when the estimate exceeds the free
+// device memory, before anything is uploaded.
+void check_memory(const MemoryEstimate& estimate, index_t cells, const Executor& exec, std::ostream& log);
+
+}  // namespace miniapp::run

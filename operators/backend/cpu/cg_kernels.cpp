@@ -1,0 +1,127 @@
+// Fused CG kernels of the CPU reference backend. Reductions are summed per chunk of rows (a chunk
+// count that depends on n only) and the chunk sums added in chunk order, so results do not depend on
+// the number of OpenMP threads. The vector updates round exactly as the unfused AXPYs do
+// (x + α p = α p + 1 · x; no FMA contraction in the portable build).
+#include <algorithm>
+#include <cstdint>
+
+#include "operators/backend/cg_scalars.hpp"
+#include "operators/backend/cpu/kernels.hpp"
+#include "operators/backend/cpu/parallel.hpp"
+
+namespace miniapp::cpu {
+namespace {
+
+// Rows per chunk: at least 4096 (so the per-chunk overhead is noise), at most max_partials chunks.
+index_t chunk_rows(index_t n) {
+  const index_t spread = static_cast<index_t>((static_cast<std::int64_t>(n) + cg::max_partials - 1) / cg::max_partials);
+  return std::max<index_t>(4096, spread);
+}
+
+// sums[k] = Σ over chunks c (in order) of body(begin_c, end_c)[k], for K ≤ cg::max_sums; body adds its
+// chunk's share to acc. `partials` holds the chunk sums between the parallel and the ordered phase.
+template <int K, class Body>
+void chunked_sums(index_t n, index_t chunk, double* partials, double (&sums)[K], Body&& body) {
+  static_assert(K <= cg::max_sums);
+  const index_t chunks = n == 0 ? 0 : (n - 1) / chunk + 1;
+#pragma omp parallel for schedule(static) if (worth_parallel(n))
+  for (index_t c = 0; c < chunks; ++c) {
+    double acc[K] = {};
+    body(c * chunk, std::min(n, (c + 1) * chunk), acc);
+    for (int k = 0; k < K; ++k) partials[k * cg::max_partials + c] = acc[k];
+  }
+  for (int k = 0; k < K; ++k) {
+    sums[k] = 0.0;
+    for (index_t c = 0; c < chunks; ++c) sums[k] += partials[k * cg::max_partials + c];
+  }
+}
+
+// Slices [first, last) of a as a matrix of their own: slice pointers stay absolute offsets into
+// col and val, rows are those of the range; its y starts at row first · slice_height.
+SellView slice_range(const SellView& a, index_t first, index_t last) {
+  SellView sub = a;
+  sub.slice_ptr = a.slice_ptr + first;
+  sub.slice_count = last - first;
+  sub.rows = std::min(a.rows, last * a.slice_height) - first * a.slice_height;
+  return sub;
+}
+
+}  // namespace
+
+// Chunks are whole slices: each runs the tuned sELL SpMV on its range (the nested OpenMP region
+// inside is inactive, one thread) and dots its q while it is still in cache. q is bitwise that of
+// spmv_sell: every row is summed in the same order.
+void cg_spmv_dot(const SellView& a, const double* p, double* q, const cg::ScalarsView& s) {
+  if (cg::stopped(s.slots)) return;
+  const index_t h = a.slice_height;
+  const index_t slices_per_chunk = std::max((chunk_rows(a.rows) + h - 1) / h, (a.slice_count - 1) / cg::max_partials + 1);
+  double sigma[1];
+  chunked_sums(a.slice_count, slices_per_chunk, s.partials, sigma, [&](index_t first, index_t last, double* acc) {
+    const SellView sub = slice_range(a, first, last);
+    spmv_sell(sub, p, q + first * h);
+    const index_t row0 = first * h;
+    for (index_t i = row0; i < row0 + sub.rows; ++i) acc[0] += p[i] * q[i];
+  });
+  cg::finish_curvature(s.slots, sigma[0]);
+}
+
+void cg_update(index_t n, const double* p, const double* q, double* x, double* r, const cg::ScalarsView& s) {
+  if (cg::stopped(s.slots)) return;
+  const double alpha = s.slots[cg::alpha];
+  double gamma[1];
+  chunked_sums(n, chunk_rows(n), s.partials, gamma, [&](index_t begin, index_t end, double* acc) {
+    double sum = 0.0;
+#pragma omp simd reduction(+ : sum)
+    for (index_t i = begin; i < end; ++i) {
+      x[i] = x[i] + alpha * p[i];
+      r[i] = r[i] - alpha * q[i];
+      sum += r[i] * r[i];
+    }
+    acc[0] = sum;
+  });
+  cg::finish_residual(s.slots, gamma[0]);
+}
+
+void cg_update_jacobi(index_t n, const double* d, const double* p, const double* q, double* x, double* r, double* z,
+                      const cg::ScalarsView& s) {
+  if (cg::stopped(s.slots)) return;
+  const double alpha = s.slots[cg::alpha];
+  double sums[2];  // r·r, r·z
+  chunked_sums(n, chunk_rows(n), s.partials, sums, [&](index_t begin, index_t end, double* acc) {
+    double rr = 0.0, rz = 0.0;
+#pragma omp simd reduction(+ : rr, rz)
+    for (index_t i = begin; i < end; ++i) {
+      x[i] = x[i] + alpha * p[i];
+      const double ri = r[i] - alpha * q[i];
+      r[i] = ri;
+      z[i] = d[i] * ri;
+      rr += ri * ri;
+      rz += ri * z[i];
+    }
+    acc[0] = rr;
+    acc[1] = rz;
+  });
+  cg::finish_residual(s.slots, sums[0]);
+  cg::finish_rho(s.slots, sums[1]);
+}
+
+void cg_rho(index_t n, const double* r, const double* z, const cg::ScalarsView& s) {
+  if (cg::stopped(s.slots)) return;
+  double rho[1];
+  chunked_sums(n, chunk_rows(n), s.partials, rho, [&](index_t begin, index_t end, double* acc) {
+    double sum = 0.0;
+#pragma omp simd reduction(+ : sum)
+    for (index_t i = begin; i < end; ++i) sum += r[i] * z[i];
+    acc[0] = sum;
+  });
+  cg::finish_rho(s.slots, rho[0]);
+}
+
+void cg_direction(index_t n, const double* z, double* p, const cg::ScalarsView& s) {
+  if (cg::stopped(s.slots)) return;
+  const double beta = s.slots[cg::beta];
+#pragma omp parallel for simd schedule(static) if (worth_parallel(n))
+  for (index_t i = 0; i < n; ++i) p[i] = z[i] + beta * p[i];
+}
+
+}  // namespace miniapp::cpu

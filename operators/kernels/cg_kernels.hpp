@@ -1,0 +1,65 @@
+#pragma once
+#include <vector>
+
+#include "operators/backend/cg_scalars.hpp"
+#include "operators/backend/device_matrix.hpp"
+
+namespace miniapp {
+
+// Fused kernels of the preconditioned conjugate-gradient iteration (solvers/pcg.cpp): each does in one
+// pass over the vectors what the plain iteration does with several AXPYs and DOTs, and keeps its
+// scalars (α, β, ρ, the residual) in a CgScalars block in executor memory, so that no kernel waits
+// for the host. Every kernel is a no-op once the block's status is not `running` (see cg::Status):
+// the host may queue iterations ahead and read the block only every few iterations.
+// Kernels are asynchronous; the DOTs they fuse add no DRAM traffic (their operands are in registers or
+// re-read from cache), so each is counted with the bytes of its vector updates only.
+
+// Progress of a solve, as read back from the scalar block.
+struct CgProgress {
+  cg::Status status = cg::Status::running;
+  int iterations = 0;
+  double relative_residual = 0;  // √(r·r) / ‖b‖
+  double curvature = 0;          // σ = pᵀ A p of the last step (the culprit after a breakdown)
+};
+
+// The scalar block of one CG solve (cg::Slot) and the scratch of its reductions, on one executor.
+class CgScalars {
+ public:
+  explicit CgScalars(const Executor& exec);
+  // Starts a solve: ρ = r·z and ‖r‖/‖b‖ of the initial residual, ‖b‖ > 0, and the tolerance on
+  // ‖r‖/‖b‖; no iteration done, status running. Asynchronous on CUDA.
+  void start(double rho, double relative_residual, double b_norm, double tolerance);
+  // Copies the block to the host: waits for every kernel queued before (the one host round trip).
+  CgProgress read() const;
+  // Every slot, indexed by cg::Slot (synchronous, as read).
+  std::vector<double> values() const { return slots_.to_host(); }
+  cg::ScalarsView view();
+  const Executor& executor() const { return slots_.executor(); }
+
+ private:
+  Vector slots_, partials_;
+  Array<unsigned> done_;
+};
+
+// q = A p and σ = pᵀ q, then α = ρ / σ (or status breakdown when σ ≤ 0). SpMV class: the bytes of
+// spmv (the dot re-reads p_i from cache), flops 2 nnz + 2 n.
+void cg_spmv_dot(const Executor& exec, const DeviceSell& a, const Vector& p, Vector& q, CgScalars& s);
+
+// x += α p, r −= α q, γ = r·r; counts the iteration and applies the residual test. AXPY class:
+// bytes 48 n (p, q, x, r read; x, r written), flops 6 n.
+void cg_update(const Executor& exec, const Vector& p, const Vector& q, Vector& x, Vector& r, CgScalars& s);
+
+// cg_update with a diagonal preconditioner M⁻¹ = diag(d) fused in: z = d ∘ r, ρ_new = r·z, then
+// β = ρ_new / ρ, ρ ← ρ_new (as cg_rho). AXPY class: bytes 64 n (d, p, q, x, r read; x, r, z written),
+// flops 9 n.
+void cg_update_jacobi(const Executor& exec, const Vector& d, const Vector& p, const Vector& q, Vector& x,
+                      Vector& r, Vector& z, CgScalars& s);
+
+// ρ_new = r·z, β = ρ_new / ρ, ρ ← ρ_new (after a preconditioner that cannot be fused). DOT class:
+// bytes 16 n, flops 2 n.
+void cg_rho(const Executor& exec, const Vector& r, const Vector& z, CgScalars& s);
+
+// p = z + β p. AXPY class: bytes 24 n, flops 2 n.
+void cg_direction(const Executor& exec, const Vector& z, Vector& p, CgScalars& s);
+
+}  // namespace miniapp

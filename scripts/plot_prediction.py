@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Plots of a 'miniapp predict' report: python3 plot_prediction.py REPORT.json OUT_DIR.
+
+Writes phases.png (predicted, and measured when present, time per phase of Algorithm 1),
+scaling.png (time per step against the device count) and roofline.png (arithmetic intensity
+against achieved GB/s of each kernel kind of the step, under the measured copy-bandwidth ceiling).
+Needs matplotlib (Debian: python3-matplotlib).
+"""
+import json
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display needed
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def plot_phases(report, out_dir):
+    one = report["scaling"][0]
+    names = [p["phase"] for p in one["phases"]]
+    predicted = [1e3 * p["seconds"] for p in one["phases"]]
+    fig, ax = plt.subplots(figsize=(8, 4))
+    x = range(len(names))
+    if "measured" in report:
+        m = report["measured"]
+        predicted = [1e3 * p["predicted_seconds"] for p in m["phases"]]
+        measured = [1e3 * p["measured_seconds"] for p in m["phases"]]
+        ax.bar([i - 0.2 for i in x], predicted, 0.4, label="predicted")
+        ax.bar([i + 0.2 for i in x], measured, 0.4, label="measured")
+        ax.legend()
+    else:
+        ax.bar(list(x), predicted, 0.6, label="predicted")
+    ax.set_xticks(list(x))
+    ax.set_xticklabels(names, rotation=30, ha="right")
+    ax.set_ylabel("ms per step")
+    ax.set_title(f"{report['case']['name']}: time per phase of Algorithm 1")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, "phases.png"), dpi=120)
+    plt.close(fig)
+
+
+def plot_scaling(report, out_dir):
+    rows = report["scaling"]
+    devices = [r["devices"] for r in rows]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.plot(devices, [1e3 * r["step_seconds"] for r in rows], "o-", label="predicted (no communication)")
+    ideal = [1e3 * rows[0]["step_seconds"] / d for d in devices]
+    ax.plot(devices, ideal, "--", color="grey", label="ideal")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("devices")
+    ax.set_ylabel("ms per step")
+    ax.set_title(f"{report['case']['name']}: time per step")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, "scaling.png"), dpi=120)
+    plt.close(fig)
+
+
+def kernel_points(report):
+    """(kind, flops/byte, GB/s) of each kernel kind over the step: measured when present."""
+    counts = report["kernel_counts"]
+    iterations = report.get("measured", {}).get("iterations", counts["iterations"])
+    seconds = {}
+    if "measured" in report:
+        for phase in report["measured"]["phases"]:
+            for kind, s in phase["kernel_seconds"].items():
+                seconds[kind] = seconds.get(kind, 0.0) + s
+    else:
+        for phase in report["scaling"][0]["phases"]:
+            for kind, k in phase["kernels"].items():
+                seconds[kind] = seconds.get(kind, 0.0) + k["seconds"]
+    points = []
+    for kind in seconds:
+        flops = bytes_ = 0.0
+        for phase in counts["phases"]:
+            flops += phase["fixed"][kind]["flops"]
+            bytes_ += phase["fixed"][kind]["bytes"]
+        flops += iterations * counts["per_iteration"][kind]["flops"]
+        bytes_ += iterations * counts["per_iteration"][kind]["bytes"]
+        if bytes_ > 0 and seconds[kind] > 0 and flops > 0:
+            points.append((kind, flops / bytes_, bytes_ / seconds[kind] / 1e9))
+    return points
+
+
+def plot_roofline(report, out_dir):
+    ceiling = report["calibration"]["copy_gb_per_s"]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for kind, intensity, gbs in kernel_points(report):
+        ax.scatter([intensity], [gbs], s=40)
+        ax.annotate(kind, (intensity, gbs), textcoords="offset points", xytext=(5, 5))
+    ax.axhline(ceiling, color="red", linestyle="--", label=f"copy bandwidth {ceiling:.0f} GB/s")
+    ax.set_xscale("log")
+    ax.set_xlabel("arithmetic intensity (flop/byte)")
+    ax.set_ylabel("achieved GB/s")
+    ax.set_ylim(bottom=0, top=1.3 * max([ceiling] + [p[2] for p in kernel_points(report)]))
+    ax.set_title(f"{report['case']['name']}: kernels against the bandwidth ceiling")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, "roofline.png"), dpi=120)
+    plt.close(fig)
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.exit("usage: plot_prediction.py REPORT.json OUT_DIR")
+    with open(argv[1], encoding="utf-8") as f:
+        report = json.load(f)
+    plot_phases(report, argv[2])
+    plot_scaling(report, argv[2])
+    plot_roofline(report, argv[2])
+
+
+if __name__ == "__main__":
+    main(sys.argv)

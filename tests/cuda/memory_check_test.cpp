@@ -1,0 +1,48 @@
+// The up-front memory check on a CUDA device: the estimate against what set-up allocates there
+// (slices of 32 rows: more padding than on the CPU), and the error when a mesh does not fit.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "miniapp/case/case_catalog.hpp"
+#include "miniapp/case/case_parser.hpp"
+#include "miniapp/run/memory_estimate.hpp"
+#include "miniapp/run/simulation.hpp"
+
+namespace miniapp {
+namespace {
+
+// Allocated minus estimated bytes of a cavity set up on CUDA with `cells`.
+std::size_t unaccounted_bytes(const std::string& cells) {
+  const std::string path = cases::case_path("cavity");
+  const std::vector<std::string> overrides = {"mesh.cells=" + cells, "physics.les=\"wale\"",
+                                              "numerics.backend=\"cuda\""};
+  std::ostringstream log;
+  const run::Simulation sim = run::set_up_simulation(cases::load_case(path, overrides), path, log);
+  const run::MemoryEstimate e = run::estimate_memory(sim.config, sim.mesh, sim.host_operators, 32);
+  const std::size_t allocated = sim.exec.bytes_allocated();
+  CAPTURE(cells, e.total(), allocated, log.str());
+  CHECK_THAT(log.str(), Catch::Contains("device memory: " + std::to_string(e.total() / sim.cells()) + " bytes per cell"));
+  REQUIRE(e.total() <= allocated);
+  return allocated - e.total();
+}
+
+TEST_CASE("the memory estimate matches the allocations of a CUDA set-up", "[cuda][memory]") {
+  // Exact up to fixed-size scratch: the same few KiB for both meshes.
+  const std::size_t unaccounted = unaccounted_bytes("[40,30,1]");
+  CHECK(unaccounted <= 64 * 1024);
+  CHECK(unaccounted_bytes("[37,61,1]") == unaccounted);
+}
+
+TEST_CASE("a mesh larger than the free device memory fails before the upload, with the sizes", "[cuda][memory]") {
+  const Executor exec = Executor::cuda();
+  run::MemoryEstimate e;
+  e.operators = std::size_t{1} << 50;  // 1 PB
+  std::ostringstream log;
+  CHECK_THROWS_WITH(run::check_memory(e, 1000, exec, log),
+                    Catch::Contains("mesh needs 1125899.91 GB of device memory") && Catch::Contains("GB free on cuda:0"));
+  CHECK_THAT(log.str(), Catch::Contains("device memory: 1125899906842 bytes per cell"));
+}
+
+}  // namespace
+}  // namespace miniapp

@@ -1,0 +1,190 @@
+// Fused CG kernels (CPU reference) against their unfused compositions of front-end kernels: vector
+// results bitwise, reductions to 1e-14 of Σ|terms| (the fused ones sum per chunk), and the scalar
+// steps (α, β, ρ, iteration count, residual test, breakdown) exactly as a host loop would take them.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <omp.h>
+
+#include "operators/kernels/cg_kernels.hpp"
+#include "operators/kernels/dot.hpp"
+#include "operators/kernels/spmv.hpp"
+#include "operators/kernels/vector_ops.hpp"
+#include "operators/sparse/sell_matrix.hpp"
+#include "tests/operators/matrix_generators.hpp"
+
+using namespace miniapp;
+
+namespace {
+
+// −L of a zero-flux box (positive semi-definite; pᵀ A p > 0 for random p), or L itself (negative).
+CsrMatrix box_matrix(double sign) {
+  CsrMatrix a = test::laplacian_3d(20, 21, 22);  // 9240 rows: several chunks of the CPU reductions
+  for (double& v : a.val) v *= -sign;
+  return a;
+}
+
+double abs_dot(const std::vector<double>& x, const std::vector<double>& y) {
+  double sum = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) sum += std::abs(x[i] * y[i]);
+  return sum;
+}
+
+// The vectors of one CG step on the CPU executor, from random data.
+struct Step {
+  Executor exec = Executor::cpu();
+  DeviceSell a;
+  index_t n;
+  Vector p, q, x, r, z, d;
+  CgScalars s{exec};
+  explicit Step(double sign = 1, index_t slice_height = 8)
+      : a(exec, to_sell(box_matrix(sign), slice_height)), n(a.rows()),
+        p(Vector::from_host(exec, test::random_vector(n, 1))), q(exec, n),
+        x(Vector::from_host(exec, test::random_vector(n, 2))), r(Vector::from_host(exec, test::random_vector(n, 3))),
+        z(Vector::from_host(exec, test::random_vector(n, 4))), d(Vector::from_host(exec, test::random_vector(n, 5))) {
+    s.start(0.75, 1.0, 2.0, 1e-12);
+  }
+  double slot(cg::Slot k) const { return s.values()[k]; }
+};
+
+}  // namespace
+
+TEST_CASE("cg_spmv_dot is spmv then p·q, and sets α = ρ / σ", "[cg_kernels]") {
+  const index_t height = GENERATE(as<index_t>{}, 8, 5);
+  Step t(1, height);
+  Vector q_ref(t.exec, t.n);
+  spmv(t.exec, t.a, t.p, q_ref);
+  const double sigma_ref = dot(t.exec, t.p, q_ref);
+  cg_spmv_dot(t.exec, t.a, t.p, t.q, t.s);
+  CHECK(t.q.to_host() == q_ref.to_host());
+  const double sigma = t.slot(cg::curvature);
+  CHECK(std::abs(sigma - sigma_ref) <= 1e-14 * abs_dot(t.p.to_host(), q_ref.to_host()));
+  CHECK(t.slot(cg::alpha) == 0.75 / sigma);
+  CHECK(t.s.read().status == cg::Status::running);
+}
+
+TEST_CASE("cg_update is two AXPYs and r·r, counts the iteration and tests the residual", "[cg_kernels]") {
+  Step t;
+  cg_spmv_dot(t.exec, t.a, t.p, t.q, t.s);
+  const double alpha = t.slot(cg::alpha);
+  Vector x_ref = Vector::from_host(t.exec, t.x.to_host()), r_ref = Vector::from_host(t.exec, t.r.to_host());
+  axpby(t.exec, alpha, t.p, 1.0, x_ref);
+  axpby(t.exec, -alpha, t.q, 1.0, r_ref);
+  cg_update(t.exec, t.p, t.q, t.x, t.r, t.s);
+  CHECK(t.x.to_host() == x_ref.to_host());
+  CHECK(t.r.to_host() == r_ref.to_host());
+  const double gamma = t.slot(cg::residual_sq);
+  CHECK(std::abs(gamma - dot(t.exec, r_ref, r_ref)) <= 1e-14 * gamma);
+  const CgProgress progress = t.s.read();
+  CHECK(progress.iterations == 1);
+  CHECK(progress.relative_residual == std::sqrt(gamma) / 2.0);
+  CHECK(progress.status == cg::Status::running);  // tolerance 1e-12
+  // A tolerance above ‖r‖/‖b‖ stops the solve at this iteration.
+  t.s.start(0.75, 1.0, 2.0, 1e6);
+  cg_spmv_dot(t.exec, t.a, t.p, t.q, t.s);
+  cg_update(t.exec, t.p, t.q, t.x, t.r, t.s);
+  CHECK(t.s.read().status == cg::Status::residual_test);
+  CHECK(t.s.read().iterations == 1);
+}
+
+TEST_CASE("cg_update_jacobi is two AXPYs, z = d ∘ r and the fused r·r, r·z", "[cg_kernels]") {
+  Step t;
+  cg_spmv_dot(t.exec, t.a, t.p, t.q, t.s);
+  const double alpha = t.slot(cg::alpha);
+  Vector x_ref = Vector::from_host(t.exec, t.x.to_host()), r_ref = Vector::from_host(t.exec, t.r.to_host());
+  Vector z_ref(t.exec, t.n);
+  axpby(t.exec, alpha, t.p, 1.0, x_ref);
+  axpby(t.exec, -alpha, t.q, 1.0, r_ref);
+  pointwise_multiply(t.exec, t.d, r_ref, z_ref);
+  const Vector* lhs[] = {&r_ref, &r_ref};
+  const Vector* rhs[] = {&r_ref, &z_ref};
+  double dots[2];
+  multi_dot(t.exec, lhs, rhs, dots);
+  cg_update_jacobi(t.exec, t.d, t.p, t.q, t.x, t.r, t.z, t.s);
+  CHECK(t.x.to_host() == x_ref.to_host());
+  CHECK(t.r.to_host() == r_ref.to_host());
+  CHECK(t.z.to_host() == z_ref.to_host());
+  const auto rh = r_ref.to_host(), zh = z_ref.to_host();
+  CHECK(std::abs(t.slot(cg::residual_sq) - dots[0]) <= 1e-14 * dots[0]);
+  CHECK(std::abs(t.slot(cg::rho) - dots[1]) <= 1e-14 * abs_dot(rh, zh));
+  CHECK(t.slot(cg::beta) == t.slot(cg::rho) / 0.75);
+  CHECK(t.s.read().iterations == 1);
+}
+
+TEST_CASE("cg_rho sets β and ρ; cg_direction is p = z + β p", "[cg_kernels]") {
+  Step t;
+  cg_rho(t.exec, t.r, t.z, t.s);
+  const double rho = t.slot(cg::rho);
+  CHECK(std::abs(rho - dot(t.exec, t.r, t.z)) <= 1e-14 * abs_dot(t.r.to_host(), t.z.to_host()));
+  const double beta = t.slot(cg::beta);
+  CHECK(beta == rho / 0.75);
+  Vector p_ref = Vector::from_host(t.exec, t.p.to_host());
+  axpby(t.exec, 1.0, t.z, beta, p_ref);
+  cg_direction(t.exec, t.z, t.p, t.s);
+  CHECK(t.p.to_host() == p_ref.to_host());
+}
+
+TEST_CASE("A non-positive curvature stops the solve and every later kernel is a no-op", "[cg_kernels]") {
+  Step t(-1);  // L: negative semi-definite
+  cg_spmv_dot(t.exec, t.a, t.p, t.q, t.s);
+  const CgProgress progress = t.s.read();
+  CHECK(progress.status == cg::Status::breakdown);
+  CHECK(progress.curvature < 0);
+  CHECK(progress.iterations == 0);
+  const auto slots = t.s.values();
+  const auto p = t.p.to_host(), q = t.q.to_host(), x = t.x.to_host(), r = t.r.to_host(), z = t.z.to_host();
+  cg_spmv_dot(t.exec, t.a, t.z, t.q, t.s);
+  cg_update(t.exec, t.z, t.z, t.x, t.r, t.s);
+  cg_update_jacobi(t.exec, t.d, t.z, t.z, t.x, t.r, t.q, t.s);
+  cg_rho(t.exec, t.r, t.x, t.s);
+  cg_direction(t.exec, t.x, t.p, t.s);
+  CHECK(t.s.values() == slots);
+  CHECK(t.p.to_host() == p);
+  CHECK(t.q.to_host() == q);
+  CHECK(t.x.to_host() == x);
+  CHECK(t.r.to_host() == r);
+  CHECK(t.z.to_host() == z);
+}
+
+TEST_CASE("Fused CG reductions do not depend on the number of threads", "[cg_kernels]") {
+  const int threads = omp_get_max_threads();
+  std::vector<double> slots[2];
+  for (int k = 0; k < 2; ++k) {
+    omp_set_num_threads(k == 0 ? 1 : 3);
+    Step t;
+    cg_spmv_dot(t.exec, t.a, t.p, t.q, t.s);
+    cg_update_jacobi(t.exec, t.d, t.p, t.q, t.x, t.r, t.z, t.s);
+    cg_rho(t.exec, t.r, t.x, t.s);
+    slots[k] = t.s.values();
+  }
+  omp_set_num_threads(threads);
+  CHECK(slots[0] == slots[1]);
+}
+
+TEST_CASE("Fused CG kernels reject mismatched and aliased vectors", "[cg_kernels]") {
+  Step t;
+  Vector short_vector(t.exec, t.n - 1);
+  CHECK_THROWS_WITH(cg_update(t.exec, t.p, short_vector, t.x, t.r, t.s), Catch::Contains("cg_update") && Catch::Contains("q"));
+  CHECK_THROWS_WITH(cg_update(t.exec, t.p, t.q, t.x, t.x, t.s), Catch::Contains("x and r"));
+  CHECK_THROWS_WITH(cg_spmv_dot(t.exec, t.a, t.p, t.p, t.s), Catch::Contains("p and q"));
+  CHECK_THROWS_WITH(cg_update_jacobi(t.exec, t.d, t.p, t.q, t.x, t.r, t.r, t.s), Catch::Contains("r and z"));
+}
+
+TEST_CASE("Fused CG kernels count their bytes in the kernel classes of the header", "[cg_kernels]") {
+  Step t;
+  const KernelCounters before = t.exec.counters();
+  cg_spmv_dot(t.exec, t.a, t.p, t.q, t.s);
+  cg_update_jacobi(t.exec, t.d, t.p, t.q, t.x, t.r, t.z, t.s);
+  cg_update(t.exec, t.p, t.q, t.x, t.r, t.s);
+  cg_rho(t.exec, t.r, t.z, t.s);
+  cg_direction(t.exec, t.z, t.p, t.s);
+  const KernelCounters d = t.exec.counters().since(before);
+  const double n = t.n;
+  CHECK(d.tally(KernelKind::spmv).calls == 1);
+  CHECK(d.tally(KernelKind::spmv).bytes ==
+        12.0 * t.a.stored_entries() + 4.0 * (t.a.slice_count() + 1) + 16.0 * n);
+  CHECK(d.tally(KernelKind::axpy).calls == 3);
+  CHECK(d.tally(KernelKind::axpy).bytes == (64.0 + 48.0 + 24.0) * n);
+  CHECK(d.tally(KernelKind::dot).calls == 1);
+  CHECK(d.tally(KernelKind::dot).bytes == 16.0 * n);
+}

@@ -1,0 +1,91 @@
+// The calibration file: round trip, and clear errors for corrupt, incomplete and foreign files.
+#include <catch2/catch.hpp>
+
+#include "miniapp/core/error.hpp"
+#include "miniapp/predict/calibration_file.hpp"
+#include "tests/output/scratch_dir.hpp"
+#include "tests/predict/synthetic_calibration.hpp"
+
+namespace miniapp::predict {
+namespace {
+
+using output::test::read_text;
+using output::test::ScratchDir;
+using output::test::write_text;
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST_CASE("A calibration file reads back what was written", "[predict]") {
+  ScratchDir dir("calibration_round_trip");
+  const std::string path = (dir.path() / "c.json").string();
+  const Calibration c = test::synthetic_calibration();
+  write_calibration(path, c);
+  const Calibration back = read_calibration(path);
+  CHECK(back.device == c.device);
+  CHECK(back.build == c.build);
+  CHECK(back.date == c.date);
+  CHECK(back.copy_gb_per_s == c.copy_gb_per_s);
+  for (int v = 0; v < kernel_variant_count; ++v)
+    for (int l = 0; l < cache_level_count; ++l)
+      for (const double b : {10.0, 3e3, 5e5, 1e8})
+        CHECK(back.curves[v][l].seconds(b) == c.curves[v][l].seconds(b));  // bit-exact: max_digits10
+  CHECK_NOTHROW(check_calibration(back, c.device, c.build, path));
+}
+
+TEST_CASE("A calibration from another device or build is refused with the way out", "[predict]") {
+  const Calibration c = test::synthetic_calibration();
+  DeviceDescription other_device = c.device;
+  other_device.description = "cuda:0 NVIDIA H100";
+  const std::string device_error = error_of([&] { check_calibration(c, other_device, c.build, "c.json"); });
+  CHECK_THAT(device_error, Catch::Contains("c.json") && Catch::Contains("synthetic device") &&
+                               Catch::Contains("NVIDIA H100") && Catch::Contains("--calibrate"));
+  BuildDescription other_build = c.build;
+  other_build.git = "def456";
+  const std::string build_error = error_of([&] { check_calibration(c, c.device, other_build, "c.json"); });
+  CHECK_THAT(build_error, Catch::Contains("abc123") && Catch::Contains("def456") && Catch::Contains("--calibrate"));
+}
+
+TEST_CASE("A corrupt or incomplete calibration file is an error naming file and line", "[predict]") {
+  ScratchDir dir("calibration_corrupt");
+  const std::string path = (dir.path() / "c.json").string();
+  write_calibration(path, test::synthetic_calibration());
+  const std::string good = read_text(path);
+
+  write_text(path, good.substr(0, good.size() / 2));  // truncated
+  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains(path + ":") && Catch::Contains("invalid JSON"));
+
+  std::string no_curve = good;
+  const auto at = no_curve.find("{\"kernel\": \"dot\"");
+  no_curve.erase(at, no_curve.find('}', at) - at + 3);  // the hot dot curve and its ",\n"
+  write_text(path, no_curve);
+  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("no hot curve for kernel dot"));
+
+  std::string negative = good;
+  negative.replace(negative.find("[[") + 2, 1, "-");  // first point's bytes negative
+  write_text(path, negative);
+  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains(path + ":") && Catch::Contains("positive"));
+
+  std::string format = good;
+  format.replace(format.find("calibration 1"), 13, "calibration 9");
+  write_text(path, format);
+  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("format"));
+
+  CHECK_THAT(error_of([&] { read_calibration((dir.path() / "missing.json").string()); }),
+             Catch::Contains("cannot open") && Catch::Contains("--calibrate"));
+}
+
+TEST_CASE("The default calibration file is named after the device", "[predict]") {
+  CHECK(default_calibration_path({"cpu", "cpu (2 threads)", 0}) == "miniapp-calibration-cpu-2-threads.json");
+  CHECK(default_calibration_path({"cuda", "cuda:0 NVIDIA H100 80GB HBM3", 0}) ==
+        "miniapp-calibration-cuda-0-nvidia-h100-80gb-hbm3.json");
+}
+
+}  // namespace
+}  // namespace miniapp::predict

@@ -1,0 +1,51 @@
+#include <catch2/catch.hpp>
+
+#include "miniapp/core/error.hpp"
+#include "miniapp/predict/cost_curve.hpp"
+
+namespace miniapp::predict {
+namespace {
+
+TEST_CASE("A linear cost is reproduced exactly at any size", "[predict]") {
+  const double latency = 3e-6, bandwidth = 12e9;
+  const auto cost = [&](double b) { return latency + b / bandwidth; };
+  const CostCurve curve({{1e5, cost(1e5)}, {1e3, cost(1e3)}, {1e7, cost(1e7)}});  // any order
+  CHECK(curve.latency() == Approx(latency).epsilon(1e-12));
+  for (const double b : {1.0, 500.0, 1e3, 4321.0, 2e5, 1e7, 1e9}) {
+    INFO("bytes " << b);
+    CHECK(curve.seconds(b) == Approx(cost(b)).epsilon(1e-12));
+    CHECK(curve.bandwidth(b) == Approx(bandwidth).epsilon(1e-12));
+  }
+  CHECK(curve.seconds(0) == 0);
+}
+
+TEST_CASE("A measured curve goes through every calibration point", "[predict]") {
+  // Cache step: the middle size runs faster per byte than both neighbours.
+  const std::vector<CostPoint> points{{1e3, 2e-6}, {1e5, 6e-6}, {1e7, 2e-3}};
+  const CostCurve curve(points);
+  for (const CostPoint& p : points) CHECK(curve.seconds(p.bytes) == Approx(p.seconds).epsilon(1e-12));
+  CHECK(curve.latency() >= 0);
+  CHECK(curve.latency() < 2e-6);
+  // Between points, the bandwidth lies between its neighbours'.
+  const double b = curve.bandwidth(1e6);
+  CHECK(b <= std::max(curve.bandwidth(1e5), curve.bandwidth(1e7)));
+  CHECK(b >= std::min(curve.bandwidth(1e5), curve.bandwidth(1e7)));
+}
+
+TEST_CASE("Scaling a curve scales its bandwidth and replaces its latency", "[predict]") {
+  const CostCurve curve({{1e3, 1e-6 + 1e3 / 1e10}, {1e6, 1e-6 + 1e6 / 1e10}});
+  const CostCurve fast = curve.scaled(2.0, 5e-6);
+  CHECK(fast.latency() == 5e-6);
+  CHECK(fast.seconds(1e5) == Approx(5e-6 + 1e5 / 2e10).epsilon(1e-12));
+}
+
+TEST_CASE("A cost curve rejects unusable points", "[predict]") {
+  CHECK_THROWS_AS(CostCurve({{1e3, 1e-6}}), Error);
+  CHECK_THROWS_AS(CostCurve({{1e3, 1e-6}, {1e3, 2e-6}}), Error);
+  CHECK_THROWS_AS(CostCurve({{1e3, 1e-6}, {1e4, 0.0}}), Error);
+  CHECK_THROWS_AS(CostCurve({{-1.0, 1e-6}, {1e4, 1e-5}}), Error);
+  CHECK_THROWS_AS(CostCurve({{1e3, 1e-6}, {1e4, std::numeric_limits<double>::quiet_NaN()}}), Error);
+}
+
+}  // namespace
+}  // namespace miniapp::predict

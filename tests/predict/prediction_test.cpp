@@ -1,0 +1,113 @@
+// The prediction on synthetic calibrations: a known linear cost per kernel must come out exactly.
+#include <catch2/catch.hpp>
+
+#include "miniapp/core/error.hpp"
+#include "miniapp/predict/prediction.hpp"
+#include "tests/predict/synthetic_calibration.hpp"
+
+namespace miniapp::predict {
+namespace {
+
+using test::linear_cost;
+using test::LinearCost;
+using test::synthetic_calibration;
+
+constexpr int solve = static_cast<int>(time::Phase::poisson_solve);
+
+// A step with different loads in every phase and kind, and a per-iteration part.
+StepCounts synthetic_counts() {
+  StepCounts c;
+  for (int p = 0; p < time::phase_count; ++p)
+    for (int k = 0; k < kernel_kind_count; ++k) c.fixed[p][k] = {double(1 + p + k), 4e4 * (1 + p) * (1 + k), 1e3};
+  for (int k = 0; k < kernel_kind_count; ++k) c.per_iteration[k] = {double(k % 3), 3e4 * (k % 3), 1e3};
+  c.iterations = 7;
+  return c;
+}
+
+// Σ over kinds of calls · (L + (bytes / calls / devices) / B) by the closed form.
+double expected_seconds(const PhaseLoad& load, CacheLevel level, int devices) {
+  double t = 0;
+  for (int k = 0; k < kernel_kind_count; ++k) {
+    if (load[k].calls == 0) continue;
+    const LinearCost cost = linear_cost(priced_variant(static_cast<KernelKind>(k)), level);
+    t += load[k].calls * cost.latency + load[k].bytes / devices / cost.bandwidth;
+  }
+  return t;
+}
+
+TEST_CASE("Predicted step time equals the linear cost of the counted calls", "[predict]") {
+  const Calibration c = synthetic_calibration(1e9);  // everything fits: hot curves
+  const StepCounts counts = synthetic_counts();
+  const double it = 12;
+  const StepPrediction s = predict_step(counts, c, it, 5e8, 1);
+  CHECK(s.cache == CacheLevel::hot);
+  double explicit_part = 0;
+  for (int p = 0; p < time::phase_count; ++p) {
+    INFO("phase " << p);
+    explicit_part += expected_seconds(counts.fixed[p], CacheLevel::hot, 1);
+    CHECK(s.phases[p].seconds ==
+          Approx(expected_seconds(counts.load(static_cast<time::Phase>(p), it), CacheLevel::hot, 1)).epsilon(1e-12));
+  }
+  const double iteration = expected_seconds(counts.per_iteration, CacheLevel::hot, 1);
+  CHECK(s.explicit_seconds == Approx(explicit_part).epsilon(1e-12));
+  CHECK(s.iteration_seconds == Approx(iteration).epsilon(1e-12));
+  CHECK(s.seconds == Approx(explicit_part + it * iteration).epsilon(1e-12));
+  double phases = 0;
+  for (const auto& p : s.phases) phases += p.seconds;
+  CHECK(phases == Approx(s.seconds).epsilon(1e-12));
+}
+
+TEST_CASE("More devices divide the bytes of each call, not the calls", "[predict]") {
+  const Calibration c = synthetic_calibration(1e6);
+  const StepCounts counts = synthetic_counts();
+  const StepPrediction one = predict_step(counts, c, 7, 8e6, 1);
+  const StepPrediction four = predict_step(counts, c, 7, 8e6, 4);
+  CHECK(one.cache == CacheLevel::streaming);  // 8 MB > 4 MB last-level cache
+  CHECK(four.working_set_bytes == 2e6);
+  CHECK(four.cache == CacheLevel::warm);  // 2 MB fits the 4 MB last-level cache
+  const PhaseLoad predictor = counts.fixed[0];
+  CHECK(four.phases[0].seconds == Approx(expected_seconds(predictor, CacheLevel::warm, 4)).epsilon(1e-12));
+  CHECK(four.seconds < one.seconds);
+  CHECK(four.seconds > one.seconds / 4);  // latency does not shrink
+  // Small enough per device to fit the cache: the hot curves take over.
+  CHECK(predict_step(counts, c, 7, 8e6, 8).cache == CacheLevel::hot);
+}
+
+TEST_CASE("The what-if device scales the bandwidth term only", "[predict]") {
+  const Calibration c = synthetic_calibration(0);
+  const Calibration twice = c.what_if(2 * c.copy_gb_per_s, -1, "twice as fast");
+  const StepCounts counts = synthetic_counts();
+  const StepPrediction base = predict_step(counts, c, 7, 1e9, 1);
+  const StepPrediction fast = predict_step(counts, twice, 7, 1e9, 1);
+  double latency = 0, bytes = 0;
+  for (int p = 0; p < time::phase_count; ++p) {
+    const PhaseLoad l = counts.load(static_cast<time::Phase>(p), 7);
+    for (int k = 0; k < kernel_kind_count; ++k) {
+      const LinearCost cost = linear_cost(priced_variant(static_cast<KernelKind>(k)), CacheLevel::streaming);
+      latency += l[k].calls * cost.latency;
+      bytes += l[k].bytes / cost.bandwidth;
+    }
+  }
+  CHECK(base.seconds == Approx(latency + bytes).epsilon(1e-12));
+  CHECK(fast.seconds == Approx(latency + bytes / 2).epsilon(1e-12));
+  const Calibration slow_launch = c.what_if(c.copy_gb_per_s, 1e-3, "slow launches");
+  const StepPrediction slow = predict_step(counts, slow_launch, 7, 1e9, 1);
+  double calls = 0;
+  for (int p = 0; p < time::phase_count; ++p)
+    for (const KindLoad& l : counts.load(static_cast<time::Phase>(p), 7)) calls += l.calls;
+  CHECK(slow.seconds == Approx(calls * 1e-3 + bytes).epsilon(1e-12));
+}
+
+TEST_CASE("The solve phase is its set-up plus the iterations", "[predict]") {
+  const Calibration c = synthetic_calibration(0);
+  const StepCounts counts = synthetic_counts();
+  const StepPrediction none = predict_step(counts, c, 0, 1e9, 1);
+  const StepPrediction ten = predict_step(counts, c, 10, 1e9, 1);
+  CHECK(ten.phases[solve].seconds - none.phases[solve].seconds == Approx(10 * ten.iteration_seconds).epsilon(1e-12));
+  CHECK(ten.phases[0].seconds == none.phases[0].seconds);
+  CHECK_THROWS_AS(predict_step(counts, c, 10, 1e9, 0), Error);
+  CHECK_THROWS_AS(predict_step(counts, c, -1, 1e9, 1), Error);
+}
+
+}  // namespace
+}  // namespace miniapp::predict

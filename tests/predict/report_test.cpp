@@ -1,0 +1,92 @@
+// The report renders: Markdown and JSON always (the JSON read back holds the predicted numbers), PNG
+// plots where python3 with matplotlib is present.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+
+#include "miniapp/predict/json.hpp"
+#include "miniapp/predict/model_notes.hpp"
+#include "miniapp/predict/report.hpp"
+#include "tests/output/scratch_dir.hpp"
+#include "tests/predict/synthetic_calibration.hpp"
+
+namespace miniapp::predict {
+namespace {
+
+using output::test::read_text;
+using output::test::ScratchDir;
+
+PredictionReport synthetic_report() {
+  PredictionReport r;
+  r.case_name = "synthetic";
+  r.case_description = "a synthetic case";
+  r.cells = 1000;
+  r.faces = 3000;
+  r.les = true;
+  r.calibration_path = "c.json";
+  r.calibration = test::synthetic_calibration();
+  for (int p = 0; p < time::phase_count; ++p) r.counts.fixed[p][0] = {double(p + 1), 1e5 * (p + 1), 2e4};
+  r.counts.per_iteration[0] = {1, 1e5, 2e4};
+  r.counts.per_iteration[1] = {3, 7e4, 1e4};
+  r.counts.iterations = 20;
+  r.counted_steps = 3;
+  for (int d = 1; d <= 3; ++d) r.scaling.push_back(predict_step(r.counts, r.calibration, 20, 4e6, d));
+  r.what_if = r.calibration.what_if(177, 5e-6, "Tesla M2090");
+  r.what_if_step = predict_step(r.counts, *r.what_if, 20, 4e6, 1);
+  StepMeasurement m;
+  m.steps = 4;
+  m.iterations = 20;
+  m.step_seconds = 1.1 * r.scaling[0].seconds;
+  for (int p = 0; p < time::phase_count; ++p) m.kernel_seconds[p][0] = r.scaling[0].phases[p].seconds;
+  r.measured = m;
+  r.at_measured = r.scaling[0];
+  r.notes = model_notes(r);
+  return r;
+}
+
+TEST_CASE("The report is written as Markdown and as JSON with every number", "[predict][report]") {
+  ScratchDir dir("predict_report");
+  const PredictionReport r = synthetic_report();
+  const std::string md = (dir.path() / "report.md").string(), json = (dir.path() / "report.json").string();
+  write_report_markdown(md, r);
+  write_report_json(json, r);
+
+  const std::string text = read_text(md);
+  for (const char* section : {"# Time-step prediction: synthetic", "Table 2.1", "one device", "number of devices",
+                              "What if: Tesla M2090", "Predicted against measured", "Where the model may miss",
+                              "## Calibration"})
+    CHECK_THAT(text, Catch::Contains(section));
+  CHECK_THAT(text, Catch::Contains("-9.1 %"));  // predicted / measured wall = 1 / 1.1
+
+  const JsonValue root = JsonValue::parse(read_text(json), json);
+  CHECK(root.at("case").at("cells").number() == 1000);
+  REQUIRE(root.at("scaling").array().size() == 3);
+  const JsonValue& one = root.at("scaling").array()[0];
+  CHECK(one.at("step_seconds").number() == r.scaling[0].seconds);
+  CHECK(one.at("phases").array().size() == time::phase_count);
+  CHECK(root.at("what_if").at("step_seconds").number() == r.what_if_step->seconds);
+  CHECK(root.at("measured").at("step_error").number() == Approx(1 / 1.1 - 1));
+  CHECK(root.at("kernel_counts").at("phases").array()[0].at("thesis_table_2_1").at("spmv").number() == 8);
+  CHECK(root.at("calibration").at("curves").array().size() == kernel_variant_count * cache_level_count);
+  CHECK(root.at("notes").array().size() == r.notes.size());
+}
+
+TEST_CASE("The plots are drawn where matplotlib is present", "[predict][report]") {
+  if (std::system("python3 -c 'import matplotlib' >/dev/null 2>&1") != 0 &&
+      std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0) {
+    WARN("python3 with matplotlib not found: plots not checked");
+    return;
+  }
+  ScratchDir dir("predict_plots");
+  const std::string json = (dir.path() / "report.json").string();
+  write_report_json(json, synthetic_report());
+  std::ostringstream log;
+  REQUIRE(draw_plots(MINIAPP_PLOT_SCRIPT, json, dir.path().string(), log));
+  for (const char* png : {"phases.png", "scaling.png", "roofline.png"}) {
+    INFO(png);
+    CHECK(std::filesystem::file_size(dir.path() / png) > 1000);
+  }
+}
+
+}  // namespace
+}  // namespace miniapp::predict

@@ -1,0 +1,71 @@
+// Kernel counts of each shipped case as the model takes them: the counted load of every phase must
+// reproduce the counters of a further step (calls exactly), and a quick real calibration must predict the measured
+// step to within a loose factor (timing on shared CI cores).
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "miniapp/case/case_catalog.hpp"
+#include "miniapp/case/case_parser.hpp"
+#include "miniapp/predict/kernel_calibration.hpp"
+#include "miniapp/predict/prediction.hpp"
+
+namespace miniapp::predict {
+namespace {
+
+run::Simulation small_case(const std::string& name, std::vector<std::string> overrides = {}) {
+  const std::string path = cases::case_path(name);
+  const auto config = cases::load_case(path);
+  overrides.push_back(config.mesh.cells[2] == 1 ? "mesh.cells=[8,8,1]" : "mesh.cells=[6,6,6]");
+  std::ostringstream log;
+  return run::set_up_simulation(cases::load_case(path, overrides), path, log);
+}
+
+TEST_CASE("Counted kernel loads reproduce the counters of a step of every shipped case", "[predict][kernels]") {
+  for (const std::string& case_name : cases::list_cases()) {
+    INFO("case " << case_name);
+    run::Simulation sim = small_case(case_name);
+    const StepCounts counts = count_step(sim, 3);
+    REQUIRE(counts.iterations > 0);
+    const time::StepReport r = sim.scheme->advance(*sim.fields);
+    // Without a split, the solve's load is exact at the counted iteration count only.
+    const double it = counts.iteration_split ? r.poisson.iterations : counts.iterations;
+    if (!counts.iteration_split && r.poisson.iterations != counts.iterations) continue;
+    for (int p = 0; p < time::phase_count; ++p) {
+      const PhaseLoad load = counts.load(static_cast<time::Phase>(p), it);
+      for (int k = 0; k < kernel_kind_count; ++k) {
+        INFO("phase " << name(static_cast<time::Phase>(p)) << ", kernel " << name(static_cast<KernelKind>(k)));
+        const KernelTally& t = r.kernels[p].tally(static_cast<KernelKind>(k));
+        CHECK(load[k].calls == Approx(static_cast<double>(t.calls)).margin(1e-9));
+        // Bytes and flops depend a little on the data: an AXPY with a zero coefficient (the mean
+        // removal of an already zero-mean vector) skips an input. Calls do not.
+        CHECK(load[k].bytes == Approx(t.bytes).epsilon(0.01).margin(1e-6));
+        CHECK(load[k].flops == Approx(t.flops).epsilon(0.01).margin(1e-6));
+      }
+    }
+  }
+}
+
+TEST_CASE("A quick calibration predicts a measured cavity step to within a factor of three", "[predict]") {
+  run::Simulation sim = small_case("cavity");
+  CalibrationSettings settings;
+  settings.vector_sizes = {256, 2048, 16384};
+  settings.spmv_rows = {256, 2048, 16384};
+  settings.repeat = 5;
+  settings.flush_bytes = 8e6;
+  settings.warm_flush_bytes = 2e6;
+  std::ostringstream log;
+  const Calibration c = calibrate(sim.exec, settings, 10.0, log);
+  for (int v = 0; v < kernel_variant_count; ++v)
+    for (int l = 0; l < cache_level_count; ++l) CHECK(c.curves[v][l].points().size() == 3);
+  const StepCounts counts = count_step(sim, 2);
+  const StepMeasurement m = measure_steps(sim, 5);
+  REQUIRE(m.step_seconds > 0);
+  CHECK(m.phase_seconds(time::Phase::predictor) > 0);
+  const StepPrediction s = predict_step(counts, c, m.iterations, static_cast<double>(sim.exec.bytes_allocated()), 1);
+  CHECK(s.seconds > m.step_seconds / 3);
+  CHECK(s.seconds < m.step_seconds * 3);
+}
+
+}  // namespace
+}  // namespace miniapp::predict

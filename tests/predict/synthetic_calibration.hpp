@@ -1,0 +1,39 @@
+#pragma once
+// Synthetic calibrations with a known linear cost t = L + b / B per kernel variant and cache level.
+#include "miniapp/predict/calibration.hpp"
+
+namespace miniapp::predict::test {
+
+struct LinearCost {
+  double latency, bandwidth;  // seconds, bytes/s
+  double seconds(double bytes) const { return latency + bytes / bandwidth; }
+};
+
+// Variant v, level l: latency (1 + v) µs, bandwidth (10 + 3 v) GB/s hot, half of it warm, a third
+// streaming.
+inline LinearCost linear_cost(KernelVariant v, CacheLevel l) {
+  const double hot = (10.0 + 3.0 * static_cast<int>(v)) * 1e9;
+  return {(1.0 + static_cast<int>(v)) * 1e-6, hot / (1.0 + static_cast<int>(l))};
+}
+
+// Every curve sampled from linear_cost at a few sizes (not the sizes the tests price). Private cache
+// `cache_bytes`, last-level cache 4 × that.
+inline Calibration synthetic_calibration(double cache_bytes = 1e6) {
+  Calibration c;
+  c.device = {"cpu", "synthetic device", 4 * cache_bytes, cache_bytes};
+  c.build = {"abc123", "GNU 12", "Release", false};
+  c.date = "2024-01-01T00:00:00Z";
+  c.copy_gb_per_s = 20;
+  c.streaming_footprint = 2e6;
+  c.warm_footprint = 4e5;
+  for (int v = 0; v < kernel_variant_count; ++v)
+    for (int l = 0; l < cache_level_count; ++l) {
+      const LinearCost cost = linear_cost(static_cast<KernelVariant>(v), static_cast<CacheLevel>(l));
+      std::vector<CostPoint> points;
+      for (const double b : {1e3, 1e4, 1e5, 1e7}) points.push_back({b, cost.seconds(b)});
+      c.curves[v][l] = CostCurve(points);
+    }
+  return c;
+}
+
+}  // namespace miniapp::predict::test
