@@ -7,6 +7,7 @@
 #include "miniapp/bench/bandwidth.hpp"
 #include "miniapp/case/case_catalog.hpp"
 #include "miniapp/case/case_parser.hpp"
+#include "miniapp/cli/case_arguments.hpp"
 #include "miniapp/cli/command_line.hpp"
 #include "miniapp/cli/commands.hpp"
 #include "miniapp/predict/calibration_file.hpp"
@@ -95,10 +96,8 @@ int predict_command(int argc, char** argv) {
   auto options = predict_options();
   const auto args = parse_command_line(options, static_cast<int>(rest.size()), rest.data());
   if (!args) return 0;
-  const std::string path = cases::resolve_case((*args)["case"].as<std::string>());
-  if (args->count("backend")) overrides.push_back("numerics.backend=" + (*args)["backend"].as<std::string>());
-  cases::CaseConfig config = cases::load_case(path, overrides);
-  for (const auto& w : config.warnings) std::cerr << "warning: " << w << "\n";
+  std::string path;
+  cases::CaseConfig config = load_case_argument(*args, std::move(overrides), path);
   const auto steps = static_cast<int>(option_index(*args, "steps", 1, 100000));
 
   predict::PredictionReport r;

@@ -9,6 +9,7 @@
 
 #include "operators/backend/cg_scalars.hpp"
 #include "operators/backend/cuda/check.cuh"
+#include "operators/backend/cuda/block_sum.cuh"
 #include "operators/backend/cuda/kernels.hpp"
 
 namespace miniapp::cuda {
@@ -16,24 +17,7 @@ namespace {
 
 using detail::block_size;
 
-__device__ inline double warp_sum(double v) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
-  return v;
-}
-
-// Sum of v over the block (blockDim.x == block_size) in a fixed tree, valid in thread 0. Ends with a
-// barrier so that it can be called again at once.
-__device__ double block_sum(double v) {
-  __shared__ double warp_sums[block_size / 32];
-  v = warp_sum(v);
-  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = v;
-  __syncthreads();
-  v = threadIdx.x < block_size / 32 ? warp_sums[threadIdx.x] : 0.0;
-  if (threadIdx.x < 32) v = warp_sum(v);
-  __syncthreads();
-  return v;
-}
+using detail::block_sum;
 
 // Reduces each thread's v[k] over the grid; the last block calls finish(sums) on thread 0 and resets
 // the counter for the next reduction on the stream.

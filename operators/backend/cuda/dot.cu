@@ -16,6 +16,7 @@
 
 #include "operators/backend/cuda/kernels.hpp"
 #include "operators/backend/cuda/launch.cuh"
+#include "operators/backend/cuda/block_sum.cuh"
 #include "operators/backend/cuda/reduction_workspace.cuh"
 
 namespace miniapp::cuda {
@@ -79,24 +80,7 @@ struct PairSet {
   const double* y[K];
 };
 
-__device__ inline double warp_sum(double v) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
-  return v;
-}
-
-// Sum of v over the block (blockDim.x == block_size), valid in thread 0. Ends with a barrier so that
-// it can be called again at once.
-__device__ double block_sum(double v) {
-  __shared__ double warp_sums[block_size / 32];
-  v = warp_sum(v);
-  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = v;
-  __syncthreads();
-  v = threadIdx.x < block_size / 32 ? warp_sums[threadIdx.x] : 0.0;
-  if (threadIdx.x < 32) v = warp_sum(v);
-  __syncthreads();
-  return v;
-}
+using detail::block_sum;
 
 template <int K, bool Vec>
 __device__ inline void add_pair(const PairSet<K>& p, std::int64_t j, double (&sum)[K]) {
