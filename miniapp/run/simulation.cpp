@@ -110,13 +110,14 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   sim.config = std::move(config);
   sim.case_path = case_path;
   const auto& c = sim.config;
+  // The backend first: a missing device is reported before any work is done.
+  sim.exec = make_executor(c);
   {
     StageTimer t(log, "mesh");
     sim.mesh = cases::make_case_mesh(c.mesh);
     cases::validate_boundaries(c, sim.mesh, case_path);
     sim.geometry = mesh::compute_geometry(sim.mesh);
   }
-  sim.exec = make_executor(c);
   const fv::FlowBoundaries boundaries = flow_boundaries(c, sim.mesh);
   const bool les = c.physics.les != LesModel::none;
   {
