@@ -51,6 +51,11 @@ struct Calibration {
   double copy_gb_per_s = 0;      // bench::copy_bandwidth: the roofline's ceiling
   double streaming_footprint = 0;  // bytes copied before each call of the streaming curves
   double warm_footprint = 0;       // and of the warm curves
+  // The host round trip of a call that returns a value to the host (dot, multi_dot, a CG progress
+  // read), on top of its curve: on asynchronous backends the curves are pipelined costs (launch
+  // overlapped with the previous kernel) and such a call waits for the stream to drain and restarts
+  // it. 0 on synchronous backends (CPU).
+  double sync_seconds = 0;
   std::array<std::array<CostCurve, cache_level_count>, kernel_variant_count> curves;
 
   const CostCurve& curve(KernelVariant v, CacheLevel level) const {
@@ -60,7 +65,7 @@ struct Calibration {
 
   // The same calibration for a device whose memory bandwidth is `gb_per_s` (every curve scaled by
   // gb_per_s / copy_gb_per_s) and whose per-call latency is `latency_seconds` (< 0: each curve keeps
-  // its own): the "what if" device. Its cache is taken as this device's.
+  // its own): the "what if" device. Its cache and its host round trip are taken as this device's.
   Calibration what_if(double gb_per_s, double latency_seconds, const std::string& description) const;
 };
 

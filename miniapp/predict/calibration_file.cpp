@@ -1,6 +1,7 @@
 #include "miniapp/predict/calibration_file.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <limits>
@@ -81,7 +82,8 @@ void write_calibration(const std::string& path, const Calibration& c) {
       << ", \"private_cache_bytes\": " << c.device.private_cache_bytes << "},\n  \"build\": {\"git\": " << json_string(c.build.git) << ", \"compiler\": " << json_string(c.build.compiler)
       << ", \"build_type\": " << json_string(c.build.build_type) << ", \"cuda\": " << (c.build.cuda ? "true" : "false")
       << "},\n  \"copy_gb_per_s\": " << c.copy_gb_per_s << ",\n  \"streaming_footprint_bytes\": "
-      << c.streaming_footprint << ",\n  \"warm_footprint_bytes\": " << c.warm_footprint << ",\n  \"curves\": [\n";
+      << c.streaming_footprint << ",\n  \"warm_footprint_bytes\": " << c.warm_footprint
+      << ",\n  \"sync_s\": " << c.sync_seconds << ",\n  \"curves\": [\n";
   for (int v = 0; v < kernel_variant_count; ++v)
     for (int l = 0; l < cache_level_count; ++l) {
       if (v + l > 0) out << ",\n";
@@ -99,7 +101,8 @@ Calibration read_calibration(const std::string& path) {
   text << in.rdbuf();
   const JsonValue root = JsonValue::parse(text.str(), path);
   if (root.at("format").string() != calibration_format)
-    throw Error(path + ": format '" + root.at("format").string() + "', this program reads '" + calibration_format + "'");
+    throw Error(path + ": format '" + root.at("format").string() + "', this program reads '" + calibration_format +
+                "' (the cost model changed); run 'miniapp predict --calibrate' to re-measure this device");
   Calibration c;
   c.date = root.at("date").string();
   const JsonValue& d = root.at("device");
@@ -111,6 +114,9 @@ Calibration read_calibration(const std::string& path) {
   c.copy_gb_per_s = root.at("copy_gb_per_s").number();
   c.streaming_footprint = root.at("streaming_footprint_bytes").number();
   c.warm_footprint = root.at("warm_footprint_bytes").number();
+  c.sync_seconds = root.at("sync_s").number();
+  if (!(c.sync_seconds >= 0) || !std::isfinite(c.sync_seconds))
+    throw Error(path + ":" + std::to_string(root.at("sync_s").line()) + ": sync_s must be a finite number >= 0");
   if (!(c.copy_gb_per_s > 0))
     throw Error(path + ":" + std::to_string(root.at("copy_gb_per_s").line()) + ": copy_gb_per_s must be positive");
   read_curves(root.at("curves"), c, path);

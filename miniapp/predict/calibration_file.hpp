@@ -7,7 +7,9 @@
 // read by every later prediction. docs/cost-model.md shows its layout.
 namespace miniapp::predict {
 
-inline constexpr const char* calibration_format = "miniapp-calibration 1";
+// Version 2: pipelined curves on asynchronous backends and the host round trip "sync_s" (version 1
+// timed every call alone and synchronised; its costs are not comparable and it is rejected).
+inline constexpr const char* calibration_format = "miniapp-calibration 2";
 
 // The default file for a device: "miniapp-calibration-<description>.json" in the working directory,
 // the description reduced to lower-case letters, digits and dashes (e.g. ...-cpu-2-threads.json).

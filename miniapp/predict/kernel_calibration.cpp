@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "miniapp/bench/timing.hpp"
+#include "operators/kernels/cg_kernels.hpp"
 #include "operators/kernels/dot.hpp"
 #include "operators/kernels/spmv.hpp"
 #include "operators/kernels/vector_ops.hpp"
@@ -16,6 +17,7 @@ namespace miniapp::predict {
 namespace {
 
 constexpr int warmup_calls = 2;
+constexpr int pipelined_calls = 20;  // calls per timed batch on asynchronous backends
 
 // The 7-point Laplacian stencil on an n1 × n1 × n3 grid with about `rows` rows: the row length of
 // the pressure matrix and, by its bytes, a proxy for the face-cell operators.
@@ -53,40 +55,57 @@ class CacheFlush {
   Vector a_, b_;
 };
 
-// Median seconds of `call`, with `before` run untimed ahead of every timed call (bench::median_of;
-// CUDA: events around the call only).
-double median_seconds_after(const Executor& exec, int repeat, const std::function<void()>& before,
-                            const std::function<void()>& call) {
-  if (exec.backend() == Backend::cpu)
-    return bench::median_of(warmup_calls, repeat, [&] {
-      before();
-      const auto start = std::chrono::steady_clock::now();
-      call();
-      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    });
-  cuda::StreamTimer timer(exec.stream());
+// CPU (synchronous: a call costs the same queued or alone): median wall time of `call`, with
+// `before` run untimed ahead of every timed call (bench::median_of).
+double median_seconds_after(int repeat, const std::function<void()>& before, const std::function<void()>& call) {
   return bench::median_of(warmup_calls, repeat, [&] {
     before();
-    timer.start();
+    const auto start = std::chrono::steady_clock::now();
     call();
-    return timer.stop();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   });
+}
+
+// Asynchronous backends: seconds per call of `call` queued `pipelined_calls` times back to back on
+// the stream between two events, as the time loop queues kernels (each launch overlaps the previous
+// kernel; only the first launch of a batch is exposed). With `before` (a cache flush) ahead of each
+// call, the same batch of `before` alone is timed next to it and subtracted. Median of `repeat`
+// batches; at least 10 ns (noise of the subtraction must not give a zero or negative cost).
+double pipelined_seconds(const Executor& exec, int repeat, const std::function<void()>& before,
+                         const std::function<void()>& call) {
+  cuda::StreamTimer timer(exec.stream());
+  const auto batch = [&](bool with_call) {
+    timer.start();
+    for (int i = 0; i < pipelined_calls; ++i) {
+      if (before) before();
+      if (with_call) call();
+    }
+    return timer.stop();
+  };
+  const double seconds =
+      bench::median_of(warmup_calls, repeat, [&] { return batch(true) - (before ? batch(false) : 0.0); });
+  return std::max(seconds / pipelined_calls, 1e-8);
 }
 
 struct Timer {
   const Executor& exec;
   const CacheFlush &warm_flush, &flush;
   int repeat;
-  // One point of each cache level's curve: bytes per call from the counters, hot and streaming time.
+  // One point of each cache level's curve: bytes per call from the counters, hot, warm and
+  // streaming time (pipelined on asynchronous backends).
   std::array<CostPoint, cache_level_count> time(const std::function<void()>& call) const {
     const KernelCounters before = exec.counters();
     call();
     const double bytes = exec.counters().since(before).total().bytes;
-    const double hot = bench::median_call_seconds(exec, warmup_calls, repeat, call);
     const int flushed_repeat = std::max(3, repeat / 2);
-    const double warm = median_seconds_after(exec, flushed_repeat, [this] { warm_flush(); }, call);
-    const double streaming = median_seconds_after(exec, flushed_repeat, [this] { flush(); }, call);
-    return {CostPoint{bytes, hot}, CostPoint{bytes, warm}, CostPoint{bytes, streaming}};
+    const std::function<void()> warm = [this] { warm_flush(); }, streaming = [this] { flush(); };
+    if (exec.backend() == Backend::cpu)
+      return {CostPoint{bytes, bench::median_call_seconds(exec, warmup_calls, repeat, call)},
+              CostPoint{bytes, median_seconds_after(flushed_repeat, warm, call)},
+              CostPoint{bytes, median_seconds_after(flushed_repeat, streaming, call)}};
+    return {CostPoint{bytes, pipelined_seconds(exec, repeat, {}, call)},
+            CostPoint{bytes, pipelined_seconds(exec, flushed_repeat, warm, call)},
+            CostPoint{bytes, pipelined_seconds(exec, flushed_repeat, streaming, call)}};
   }
 };
 
@@ -102,7 +121,15 @@ void time_vector_kernels(const Timer& timer, index_t n, Points& points) {
   Vector y = filled(exec, n, 1.25), z = filled(exec, n, 0.5);
   // a = b = 0.5 keeps y bounded over any number of calls.
   add(points, KernelVariant::axpy, timer.time([&] { axpby(exec, 0.5, x, 0.5, y); }));
-  add(points, KernelVariant::dot, timer.time([&] { dot(exec, x, y); }));
+  // On asynchronous backends the DOT curve is the pipelined one: cg_rho, a DOT that keeps its result
+  // on the device (the Poisson iterations' DOT class); the host round trip of dot() is sync_seconds.
+  if (exec.backend() == Backend::cpu) {
+    add(points, KernelVariant::dot, timer.time([&] { dot(exec, x, y); }));
+  } else {
+    CgScalars scalars(exec);
+    scalars.start(1.0, 1.0, 1.0, 0.0);
+    add(points, KernelVariant::dot, timer.time([&] { cg_rho(exec, x, y, scalars); }));
+  }
   add(points, KernelVariant::pointwise, timer.time([&] { pointwise_multiply(exec, x, y, z); }));
   add(points, KernelVariant::copy, timer.time([&] { copy(exec, x, z); }));
 }
@@ -119,6 +146,19 @@ void time_spmv(const Timer& timer, index_t rows, Points& points) {
   const Vector* xs[] = {&x[0], &x[1], &x[2]};
   Vector* ys[] = {&y[0], &y[1], &y[2]};
   add(points, KernelVariant::spmv_sell_3, timer.time([&] { spmv_multi(exec, sell, xs, ys); }));
+}
+
+// The host round trip of a call that returns a value (Calibration::sync_seconds): per call, a batch of
+// synchronised dots minus one of cg_rho (the same DOT, result kept on the device), at n rows where
+// the round trip dominates. 0 on the CPU, whose calls are synchronous either way.
+double sync_seconds(const Executor& exec, index_t n, int repeat) {
+  if (exec.backend() == Backend::cpu) return 0.0;
+  const Vector x = filled(exec, n, 0.75), y = filled(exec, n, 1.25);
+  CgScalars scalars(exec);
+  scalars.start(1.0, 1.0, 1.0, 0.0);
+  const double synchronised = pipelined_seconds(exec, repeat, {}, [&] { dot(exec, x, y); });
+  const double pipelined = pipelined_seconds(exec, repeat, {}, [&] { cg_rho(exec, x, y, scalars); });
+  return std::max(synchronised - pipelined, 0.0);
 }
 
 std::string utc_now() {
@@ -155,6 +195,9 @@ Calibration calibrate(const Executor& exec, const CalibrationSettings& settings,
   }
   for (int v = 0; v < kernel_variant_count; ++v)
     for (int l = 0; l < cache_level_count; ++l) c.curves[v][l] = CostCurve(points[v][l]);
+  c.sync_seconds = sync_seconds(exec, *std::min_element(settings.vector_sizes.begin(), settings.vector_sizes.end()),
+                                settings.repeat);
+  log << "  host round trip of a synchronising call: " << c.sync_seconds * 1e6 << " us\n";
   return c;
 }
 

@@ -17,10 +17,14 @@ struct CalibrationSettings {
 };
 
 // Times every kernel variant at every size, hot (same operands, back to back), warm and streaming (a
-// copy of `warm_flush_bytes` or `flush_bytes` evicts them from the caches before each call): median of `repeat` calls after two
-// warm-up calls (CUDA events on CUDA, wall time on CPU, as bench::median_call_seconds); the bytes per
-// call are what the front end adds to the counters. `copy_gb_per_s` (bench::copy_bandwidth) is stored
-// as the roofline ceiling. Progress goes to `log`. Adds to exec's counters.
+// copy of `warm_flush_bytes` or `flush_bytes` evicts them from the caches before each call); the bytes
+// per call are what the front end adds to the counters. CPU (synchronous): median wall time of
+// `repeat` single calls after two warm-up calls. Asynchronous backends (CUDA): the pipelined cost,
+// as in the time loop: batches of back-to-back calls on the stream between two events, per call (the
+// flushes timed alone and subtracted); the DOT curve from cg_rho (result kept on the device), and
+// `sync_seconds` the extra round trip of a dot() that returns its value to the host. `copy_gb_per_s`
+// (bench::copy_bandwidth) is stored as the roofline ceiling. Progress goes to `log`. Adds to exec's
+// counters.
 Calibration calibrate(const Executor& exec, const CalibrationSettings& settings, double copy_gb_per_s,
                       std::ostream& log);
 

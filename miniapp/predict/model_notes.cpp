@@ -12,12 +12,14 @@ std::string fixed(double x, int digits) {
   return s.str();
 }
 
-// The share of the step spent in per-call latency.
+// The share of the step spent in per-call latency and host round trips.
 double latency_share(const StepPrediction& s, const Calibration& c) {
   double latency = 0;
-  for (const PhasePrediction& p : s.phases)
+  for (const PhasePrediction& p : s.phases) {
+    latency += p.host_reads * c.sync_seconds;
     for (int k = 0; k < kernel_kind_count; ++k)
       latency += p.kinds[k].calls * c.curve(priced_variant(static_cast<KernelKind>(k)), s.cache).latency();
+  }
   return s.seconds > 0 ? latency / s.seconds : 0.0;
 }
 
@@ -43,7 +45,7 @@ std::vector<std::string> model_notes(const PredictionReport& r) {
   const double share = latency_share(one, r.calibration);
   if (share > 0.2)
     notes.push_back("Small mesh: " + fixed(100 * share, 0) +
-                    " % of the predicted step is per-call latency (kernel launch, OpenMP fork/join), which does not "
+                    " % of the predicted step is per-call latency (kernel launch, host round trips, OpenMP fork/join), which does not "
                     "shrink with more devices; the speed-up flattens accordingly.");
   const auto& large = [&](KernelVariant v) {
     const CostCurve& c = r.calibration.curve(v, one.cache);

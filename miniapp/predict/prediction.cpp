@@ -7,6 +7,8 @@
 namespace miniapp::predict {
 namespace {
 
+constexpr int dot_kind = static_cast<int>(KernelKind::dot);
+
 PhaseLoad per_device(PhaseLoad load, int devices) {
   for (KindLoad& k : load) k.bytes /= devices, k.flops /= devices;
   return load;
@@ -20,7 +22,7 @@ CacheLevel cache_level(const DeviceDescription& device, double working_set_bytes
   return CacheLevel::streaming;
 }
 
-PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel level) {
+PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel level, double host_reads) {
   PhasePrediction p;
   for (int k = 0; k < kernel_kind_count; ++k) {
     const KindLoad& l = load[k];
@@ -29,6 +31,9 @@ PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel le
     p.kinds[k] = {l.calls, l.bytes, l.calls * curve.seconds(l.bytes / l.calls)};
     p.seconds += p.kinds[k].seconds;
   }
+  p.host_reads = host_reads;
+  p.kinds[dot_kind].seconds += host_reads * c.sync_seconds;
+  p.seconds += host_reads * c.sync_seconds;
   return p;
 }
 
@@ -47,10 +52,10 @@ StepPrediction predict_step(const StepCounts& counts, const Calibration& c, doub
   double iteration_bytes = 0;
   for (const KindLoad& k : per_iteration) iteration_bytes += k.bytes;
   s.iteration_cache = cache_level(c.device, iteration_bytes);
-  const PhasePrediction iteration = price(per_iteration, c, s.iteration_cache);
+  const PhasePrediction iteration = price(per_iteration, c, s.iteration_cache, counts.iteration_host_reads);
   s.iteration_seconds = iteration.seconds;
   for (int p = 0; p < time::phase_count; ++p) {
-    s.phases[p] = price(per_device(counts.fixed[p], devices), c, s.cache);
+    s.phases[p] = price(per_device(counts.fixed[p], devices), c, s.cache, counts.fixed[p][dot_kind].calls);
     s.explicit_seconds += s.phases[p].seconds;
   }
   PhasePrediction& solve = s.phases[static_cast<int>(time::Phase::poisson_solve)];
@@ -59,6 +64,7 @@ StepPrediction predict_step(const StepCounts& counts, const Calibration& c, doub
     solve.kinds[k].bytes += iterations * iteration.kinds[k].bytes;
     solve.kinds[k].seconds += iterations * iteration.kinds[k].seconds;
   }
+  solve.host_reads += iterations * iteration.host_reads;
   solve.seconds += iterations * iteration.seconds;
   s.seconds = s.explicit_seconds + iterations * s.iteration_seconds + s.communication_seconds;
   return s;

@@ -13,7 +13,8 @@ struct KernelCost {
 };
 
 struct PhasePrediction {
-  std::array<KernelCost, kernel_kind_count> kinds{};
+  std::array<KernelCost, kernel_kind_count> kinds{};  // the DOT column includes the host round trips
+  double host_reads = 0;  // calls that wait for the device to return a value (each + sync_seconds)
   double seconds = 0;
 };
 
@@ -38,13 +39,17 @@ struct StepPrediction {
 // GPUs have none counted), warm when it fits the last-level cache, streaming otherwise.
 CacheLevel cache_level(const DeviceDescription& device, double working_set_bytes);
 
-// The cost of `load` on the curves of `level`: for each kind, calls · t(bytes / calls).
-PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel level);
+// The cost of `load` on the curves of `level`: for each kind, calls · t(bytes / calls), plus
+// host_reads · c.sync_seconds (booked to the DOT kind, the reductions that return to the host).
+PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel level, double host_reads);
 
 // The predicted step of the counted case at `iterations` Poisson iterations, its rows split evenly
 // over `devices` (every call moves bytes / devices; calls unchanged), with `working_set_bytes` of
 // the whole case (memory per device = working_set / devices) choosing the curves of the sub-steps,
-// and the bytes of one Poisson iteration those of the iterations (cache_level). Preconditions: devices ≥ 1, iterations ≥ 0.
+// and the bytes of one Poisson iteration those of the iterations (cache_level). Host round trips:
+// every DOT-class call of the fixed part (dot, multi_dot) and counts.iteration_host_reads per
+// iteration (the Poisson iterations' own DOT-class calls stay on the device). Preconditions:
+// devices ≥ 1, iterations ≥ 0.
 StepPrediction predict_step(const StepCounts& counts, const Calibration& c, double iterations,
                             double working_set_bytes, int devices);
 

@@ -83,7 +83,8 @@ void write_measurement(std::ostream& out, const PredictionReport& r) {
 void write_calibration_summary(std::ostream& out, const char* key, const Calibration& c) {
   out << ",\n  " << json_string(key) << ": {\"device\": " << json_string(c.device.description)
       << ", \"date\": " << json_string(c.date) << ", \"git\": " << json_string(c.build.git)
-      << ", \"copy_gb_per_s\": " << c.copy_gb_per_s << ", \"cache_bytes\": " << c.device.cache_bytes << ", \"curves\": [";
+      << ", \"copy_gb_per_s\": " << c.copy_gb_per_s << ", \"cache_bytes\": " << c.device.cache_bytes
+      << ", \"sync_s\": " << c.sync_seconds << ", \"curves\": [";
   for (int v = 0; v < kernel_variant_count; ++v)
     for (int l = 0; l < cache_level_count; ++l) {
       const CostCurve& curve = c.curves[v][l];

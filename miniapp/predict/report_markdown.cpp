@@ -103,7 +103,8 @@ void calibration_section(std::ostream& out, const Calibration& c, const std::str
   out << "## Calibration\n\n" << "File `" << path << "`, measured " << c.date << " on " << c.device.description
       << " by build " << c.build.git << " (" << c.build.compiler << ", " << c.build.build_type << "); copy bandwidth "
       << fixed(c.copy_gb_per_s, 1) << " GB/s; caches: private " << fixed(c.device.private_cache_bytes / 1048576.0, 1)
-      << " MiB, last level " << fixed(c.device.cache_bytes / 1048576.0, 0) << " MiB.\n\n| kernel | cache | latency µs | GB/s smallest | GB/s largest |\n|---|---|---|---|---|\n";
+      << " MiB, last level " << fixed(c.device.cache_bytes / 1048576.0, 0) << " MiB; host round trip of a call "
+      << "returning a value " << fixed(1e6 * c.sync_seconds, 2) << " µs.\n\n| kernel | cache | latency µs | GB/s smallest | GB/s largest |\n|---|---|---|---|---|\n";
   for (int v = 0; v < kernel_variant_count; ++v)
     for (int l = 0; l < cache_level_count; ++l) {
       const CostCurve& curve = c.curves[v][l];

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "miniapp/core/error.hpp"
+#include "solvers/pcg.hpp"
 
 namespace miniapp::predict {
 namespace {
@@ -82,6 +83,7 @@ StepCounts count_step(run::Simulation& sim, int steps) {
       }
     c.iterations += r.poisson.iterations / static_cast<double>(steps);
   }
+  c.iteration_host_reads = 1.0 / default_check_interval(sim.exec.backend());
   c.iteration_split = std::any_of(iterations.begin(), iterations.end(), [&](double i) { return i != iterations[0]; });
   split_solve(iterations, solves, c);
   return c;

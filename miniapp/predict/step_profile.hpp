@@ -19,6 +19,11 @@ struct StepCounts {
   double iterations = 0;       // mean Poisson iterations per counted step
   bool iteration_split = true; // false: every counted solve took as many iterations, the set-up of
                                // the solve is folded into per_iteration (exact at `iterations` only)
+  // Host round trips per Poisson iteration: the fused PCG keeps its scalars on the device and reads
+  // them once every check_interval iterations (solvers/pcg.hpp; 1 / default_check_interval). Its
+  // DOT-class calls (cg_rho) do not return to the host; the DOTs of the set-up and of the other
+  // phases (dot, multi_dot) all do.
+  double iteration_host_reads = 0;
   // The load of `phase` for a step whose Poisson solve takes `it` iterations.
   PhaseLoad load(time::Phase phase, double it) const;
 };

@@ -25,13 +25,14 @@ std::string error_of(const std::function<void()>& f) {
 TEST_CASE("A calibration file reads back what was written", "[predict]") {
   ScratchDir dir("calibration_round_trip");
   const std::string path = (dir.path() / "c.json").string();
-  const Calibration c = test::synthetic_calibration();
+  const Calibration c = test::synthetic_calibration(1e6, 7.25e-6);
   write_calibration(path, c);
   const Calibration back = read_calibration(path);
   CHECK(back.device == c.device);
   CHECK(back.build == c.build);
   CHECK(back.date == c.date);
   CHECK(back.copy_gb_per_s == c.copy_gb_per_s);
+  CHECK(back.sync_seconds == c.sync_seconds);
   for (int v = 0; v < kernel_variant_count; ++v)
     for (int l = 0; l < cache_level_count; ++l)
       for (const double b : {10.0, 3e3, 5e5, 1e8})
@@ -55,7 +56,7 @@ TEST_CASE("A calibration from another device or build is refused with the way ou
 TEST_CASE("A corrupt or incomplete calibration file is an error naming file and line", "[predict]") {
   ScratchDir dir("calibration_corrupt");
   const std::string path = (dir.path() / "c.json").string();
-  write_calibration(path, test::synthetic_calibration());
+  write_calibration(path, test::synthetic_calibration(1e6, 7.25e-6));
   const std::string good = read_text(path);
 
   write_text(path, good.substr(0, good.size() / 2));  // truncated
@@ -73,9 +74,15 @@ TEST_CASE("A corrupt or incomplete calibration file is an error naming file and 
   CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains(path + ":") && Catch::Contains("positive"));
 
   std::string format = good;
-  format.replace(format.find("calibration 1"), 13, "calibration 9");
-  write_text(path, format);
-  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("format"));
+  format.replace(format.find(calibration_format), std::string(calibration_format).size(), "miniapp-calibration 1");
+  write_text(path, format);  // a file of the previous version (calls timed alone, no round trip)
+  CHECK_THAT(error_of([&] { read_calibration(path); }),
+             Catch::Contains("format 'miniapp-calibration 1'") && Catch::Contains("--calibrate"));
+
+  std::string negative_sync = good;
+  negative_sync.replace(negative_sync.find("\"sync_s\": ") + 10, 0, "-");
+  write_text(path, negative_sync);
+  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains(path + ":") && Catch::Contains("sync_s"));
 
   CHECK_THAT(error_of([&] { read_calibration((dir.path() / "missing.json").string()); }),
              Catch::Contains("cannot open") && Catch::Contains("--calibrate"));

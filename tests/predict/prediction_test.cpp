@@ -57,6 +57,43 @@ TEST_CASE("Predicted step time equals the linear cost of the counted calls", "[p
   CHECK(phases == Approx(s.seconds).epsilon(1e-12));
 }
 
+TEST_CASE("Each host round trip adds the calibrated synchronisation cost", "[predict]") {
+  // Known latency + bandwidth per curve and a 5 µs round trip: the fixed part's DOT calls (dot,
+  // multi_dot) each pay it; a Poisson iteration pays it once per check interval (here 8), its own
+  // DOT-class calls (cg_rho) do not.
+  const double sync = 5e-6, it = 12;
+  const Calibration c = synthetic_calibration(1e9, sync);
+  StepCounts counts = synthetic_counts();
+  counts.iteration_host_reads = 1.0 / 8;
+  const StepPrediction s = predict_step(counts, c, it, 5e8, 1);
+  constexpr int dot_kind = static_cast<int>(KernelKind::dot);
+  double fixed_dots = 0, explicit_part = 0;
+  for (int p = 0; p < time::phase_count; ++p) {
+    INFO("phase " << p);
+    const double reads = counts.fixed[p][dot_kind].calls + (p == solve ? it / 8 : 0.0);
+    CHECK(s.phases[p].host_reads == Approx(reads).epsilon(1e-12));
+    CHECK(s.phases[p].seconds ==
+          Approx(expected_seconds(counts.load(static_cast<time::Phase>(p), it), CacheLevel::hot, 1) + reads * sync)
+              .epsilon(1e-12));
+    fixed_dots += counts.fixed[p][dot_kind].calls;
+    explicit_part += expected_seconds(counts.fixed[p], CacheLevel::hot, 1);
+  }
+  REQUIRE(counts.per_iteration[dot_kind].calls > 0);  // iteration DOTs that must not pay the round trip
+  const double iteration = expected_seconds(counts.per_iteration, CacheLevel::hot, 1) + sync / 8;
+  CHECK(s.iteration_seconds == Approx(iteration).epsilon(1e-12));
+  CHECK(s.explicit_seconds == Approx(explicit_part + fixed_dots * sync).epsilon(1e-12));
+  CHECK(s.seconds == Approx(explicit_part + fixed_dots * sync + it * iteration).epsilon(1e-12));
+  // The round trips are booked to the DOT column, so the columns still add up to the phase.
+  for (const PhasePrediction& p : s.phases) {
+    double columns = 0;
+    for (const KernelCost& k : p.kinds) columns += k.seconds;
+    CHECK(columns == Approx(p.seconds).epsilon(1e-12));
+  }
+  // Without a round trip (a synchronous backend) the same counts cost only their curves.
+  const StepPrediction synchronous = predict_step(counts, synthetic_calibration(1e9), it, 5e8, 1);
+  CHECK(s.seconds - synchronous.seconds == Approx((fixed_dots + it / 8) * sync).epsilon(1e-9));
+}
+
 TEST_CASE("More devices divide the bytes of each call, not the calls", "[predict]") {
   const Calibration c = synthetic_calibration(1e6);
   const StepCounts counts = synthetic_counts();

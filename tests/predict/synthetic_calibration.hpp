@@ -17,8 +17,8 @@ inline LinearCost linear_cost(KernelVariant v, CacheLevel l) {
 }
 
 // Every curve sampled from linear_cost at a few sizes (not the sizes the tests price). Private cache
-// `cache_bytes`, last-level cache 4 × that.
-inline Calibration synthetic_calibration(double cache_bytes = 1e6) {
+// `cache_bytes`, last-level cache 4 × that; host round trip `sync_seconds`.
+inline Calibration synthetic_calibration(double cache_bytes = 1e6, double sync_seconds = 0) {
   Calibration c;
   c.device = {"cpu", "synthetic device", 4 * cache_bytes, cache_bytes};
   c.build = {"abc123", "GNU 12", "Release", false};
@@ -26,6 +26,7 @@ inline Calibration synthetic_calibration(double cache_bytes = 1e6) {
   c.copy_gb_per_s = 20;
   c.streaming_footprint = 2e6;
   c.warm_footprint = 4e5;
+  c.sync_seconds = sync_seconds;
   for (int v = 0; v < kernel_variant_count; ++v)
     for (int l = 0; l < cache_level_count; ++l) {
       const LinearCost cost = linear_cost(static_cast<KernelVariant>(v), static_cast<CacheLevel>(l));
