@@ -95,6 +95,19 @@ CsrMatrix negated(CsrMatrix a) {
   return a;
 }
 
+// numerics.poisson: PCG with the case's preconditioner, or the FFT path along a periodic z.
+std::unique_ptr<time::PressureSolver> make_pressure_solver(const Simulation& sim, index_t slices, bool singular) {
+  const auto& c = sim.config;
+  PcgOptions options = flow_parameters(c).poisson;
+  options.singular = singular;
+  if (c.numerics.poisson == cases::PoissonSolver::fft)
+    return std::make_unique<time::FftPressureSolver>(sim.exec, sim.mesh, sim.geometry, sim.host_operators.laplacian,
+                                                     sim.host_operators.cell_order, options);
+  auto preconditioner = make_preconditioner(c, sim.exec, negated(sim.host_operators.laplacian), slices);
+  return std::make_unique<time::PcgPressureSolver>(sim.exec, sim.operators->pressure_matrix, std::move(preconditioner),
+                                                   options);
+}
+
 }  // namespace
 
 std::vector<double> to_mesh_order(const Simulation& sim, const Vector& field) {
@@ -112,6 +125,7 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   const auto& c = sim.config;
   // The backend first: a missing device is reported before any work is done.
   sim.exec = make_executor(c);
+  if (c.numerics.poisson == cases::PoissonSolver::fft) time::require_fft_backend(sim.exec);
   {
     StageTimer t(log, "mesh");
     sim.mesh = cases::make_case_mesh(c.mesh);
@@ -132,15 +146,14 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
     sim.operators = std::make_unique<time::DeviceOperators>(sim.exec, sim.mesh, sim.geometry, sim.host_operators,
                                                             slices, c.physics.nu, les, c.physics.body_force);
   }
-  std::unique_ptr<Preconditioner> preconditioner;
+  std::unique_ptr<time::PressureSolver> pressure_solver;
   {
-    StageTimer t(log, "preconditioner");
-    preconditioner = make_preconditioner(c, sim.exec, negated(sim.host_operators.laplacian), slices);
+    StageTimer t(log, "pressure solver");
+    // Without an outlet the pressure is defined up to a constant: the singular system.
+    pressure_solver = make_pressure_solver(sim, slices, !boundaries.has_pressure_outlet());
   }
-  // Without an outlet the pressure is defined up to a constant: PCG on the singular system.
-  const bool singular = !boundaries.has_pressure_outlet();
   sim.scheme = std::make_unique<time::FractionalStep>(sim.exec, *sim.operators, flow_parameters(c),
-                                                      std::move(preconditioner), singular);
+                                                      std::move(pressure_solver));
   sim.fields = std::make_unique<time::FlowFields>(sim.exec, sim.mesh.cell_count(), sim.mesh.face_count());
   const auto u0 = initial_velocity(sim);
   for (int d = 0; d < 3; ++d) {

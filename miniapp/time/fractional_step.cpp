@@ -10,10 +10,24 @@
 
 namespace miniapp::time {
 
+namespace {
+
+PcgOptions with_singular(PcgOptions options, bool singular) {
+  options.singular = singular;
+  return options;
+}
+
+}  // namespace
+
 FractionalStep::FractionalStep(const Executor& exec, DeviceOperators& ops, const FlowParameters& params,
                                std::unique_ptr<Preconditioner> poisson_preconditioner, bool singular_pressure)
-    : exec_(exec), ops_(ops), params_(params), preconditioner_(std::move(poisson_preconditioner)),
-      pcg_(exec, ops.volume.size()), singular_pressure_(singular_pressure) {
+    : FractionalStep(exec, ops, params,
+                     std::make_unique<PcgPressureSolver>(exec, ops.pressure_matrix, std::move(poisson_preconditioner),
+                                                         with_singular(params.poisson, singular_pressure))) {}
+
+FractionalStep::FractionalStep(const Executor& exec, DeviceOperators& ops, const FlowParameters& params,
+                               std::unique_ptr<PressureSolver> pressure_solver)
+    : exec_(exec), ops_(ops), params_(params), pressure_solver_(std::move(pressure_solver)) {
   const index_t cells = ops.volume.size();
   const index_t faces = ops.face_gradient.rows();
   for (int d = 0; d < 3; ++d) {
@@ -25,7 +39,6 @@ FractionalStep::FractionalStep(const Executor& exec, DeviceOperators& ops, const
   face_work_ = Vector(exec, faces);
   face_base_viscosity_ = Vector(exec, faces);
   fill(exec, params.viscosity, face_base_viscosity_);
-  params_.poisson.singular = singular_pressure_;
   if (params.les != LesModel::none) {
     for (auto& g : gradient_) g = Vector(exec, cells);
     // Filter width Δ = Ω^{1/3}, computed once on the host.
@@ -113,9 +126,9 @@ void FractionalStep::assemble_pressure_rhs(const FlowFields& f) {
   axpby(exec_, -1.0 / f.dt, ops_.boundary_divergence, -1.0 / f.dt, rhs_);
 }
 
-// Step 2.2: −L p = b by PCG from the previous pressure.
+// Step 2.2: −L p = b by the pressure solver (PCG from the previous pressure, or the FFT path).
 PcgResult FractionalStep::solve_pressure(FlowFields& f) {
-  return pcg_.solve(ops_.pressure_matrix, *preconditioner_, rhs_, f.pressure, params_.poisson);
+  return pressure_solver_->solve(rhs_, f.pressure);
 }
 
 // Step 3: g = G p, uⁿ⁺¹ = uᵖ − Δt g; uⁿ becomes uⁿ⁻¹ (buffers swapped, nothing copied).

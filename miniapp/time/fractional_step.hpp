@@ -5,6 +5,7 @@
 
 #include "miniapp/time/device_operators.hpp"
 #include "miniapp/time/flow_fields.hpp"
+#include "miniapp/time/pressure_solver.hpp"
 #include "operators/kernels/flow_kernels.hpp"
 #include "solvers/pcg.hpp"
 
@@ -17,7 +18,7 @@ struct FlowParameters {
   double cfl = 0.5;
   double fixed_dt = 0;   // > 0: use it instead of the CFL controller
   double max_dt = 0;     // > 0: cap on the CFL time step
-  PcgOptions poisson;
+  PcgOptions poisson;  // tolerance and iteration cap of the pressure solve
 };
 
 // The sub-steps of thesis Algorithm 1, as rows of its Table 2.1.
@@ -37,6 +38,11 @@ struct StepReport {
 // sub-step, each only front-end kernel calls. docs/discretisation.md gives the math.
 class FractionalStep {
  public:
+  // Step 2.2 by `pressure_solver` (params.poisson is its business).
+  FractionalStep(const Executor& exec, DeviceOperators& ops, const FlowParameters& params,
+                 std::unique_ptr<PressureSolver> pressure_solver);
+  // Step 2.2 by PCG on ops.pressure_matrix with `poisson_preconditioner` (PcgPressureSolver);
+  // `singular_pressure`: no outlet, the pressure is defined up to a constant.
   FractionalStep(const Executor& exec, DeviceOperators& ops, const FlowParameters& params,
                  std::unique_ptr<Preconditioner> poisson_preconditioner, bool singular_pressure);
 
@@ -62,9 +68,7 @@ class FractionalStep {
   Executor exec_;
   DeviceOperators& ops_;  // the momentum values are rewritten every step
   FlowParameters params_;
-  std::unique_ptr<Preconditioner> preconditioner_;
-  Pcg pcg_;
-  bool singular_pressure_;
+  std::unique_ptr<PressureSolver> pressure_solver_;
 
   // Work vectors, allocated once.
   std::array<Vector, 3> u_pred_, work_;

@@ -1,0 +1,65 @@
+#include "miniapp/time/pressure_solver.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace miniapp::time {
+
+PcgPressureSolver::PcgPressureSolver(const Executor& exec, const DeviceSell& minus_laplacian,
+                                     std::unique_ptr<Preconditioner> preconditioner, const PcgOptions& options)
+    : matrix_(minus_laplacian), preconditioner_(std::move(preconditioner)), options_(options),
+      pcg_(exec, minus_laplacian.rows()) {}
+
+PcgResult PcgPressureSolver::solve(const Vector& rhs, Vector& pressure) {
+  return pcg_.solve(matrix_, *preconditioner_, rhs, pressure, options_);
+}
+
+void require_fft_backend(const Executor& exec) {
+  if (exec.backend() != Backend::cpu)
+    throw Error("numerics.poisson = fft runs on the CPU backend only for now (the GPU version is not written yet); "
+                "use numerics.backend = \"cpu\" or numerics.poisson = \"pcg\"");
+}
+
+namespace {
+
+std::unique_ptr<fft::FftPoisson> make_fft_poisson(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
+                                                  const CsrMatrix& laplacian, const Permutation& cell_order,
+                                                  const fft::BatchedPcgOptions& options) {
+  // FftPoisson works in mesh order: L back from the operators' order (its inverse permutation).
+  const CsrMatrix l = permute_symmetric(laplacian, Permutation::from_new_to_old(cell_order.old_to_new));
+  fft::Extrusion extrusion = fft::detect_extrusion(mesh, geometry);
+  const fft::PlaneOperator op = fft::split_extruded_operator(l, extrusion);
+  return std::make_unique<fft::FftPoisson>(std::move(extrusion), op, fft::FftPoissonOptions{.pcg = options});
+}
+
+}  // namespace
+
+FftPressureSolver::FftPressureSolver(const Executor& exec, const mesh::Mesh& mesh,
+                                     const mesh::MeshGeometry& geometry, const CsrMatrix& laplacian,
+                                     const Permutation& cell_order, const PcgOptions& options)
+    : cell_order_(cell_order), options_{options.tolerance, options.max_iterations} {
+  require_fft_backend(exec);
+  poisson_ = make_fft_poisson(mesh, geometry, laplacian, cell_order, options_);
+}
+
+PcgResult FftPressureSolver::solve(const Vector& rhs, Vector& pressure) {
+  const std::vector<double> b = unpermute_vector(rhs.to_host(), cell_order_);
+  const fft::FftPoissonResult r = poisson_->solve(b, pressure_);
+  pressure.copy_from_host(permute_vector(pressure_, cell_order_));
+  PcgResult result;
+  result.iterations = r.max_iterations;
+  const auto& residuals = r.frequencies.relative_residual;
+  const auto worst = std::max_element(residuals.begin(), residuals.end());
+  result.relative_residual = worst == residuals.end() ? 0.0 : *worst;
+  result.converged = r.converged;
+  if (!r.converged) {
+    std::ostringstream msg;
+    msg << "FFT Poisson: frequency system " << (worst - residuals.begin()) << " stopped at relative residual "
+        << result.relative_residual << " after " << r.max_iterations << " iterations (tolerance "
+        << options_.tolerance << ")";
+    result.warning = msg.str();
+  }
+  return result;
+}
+
+}  // namespace miniapp::time

@@ -1,0 +1,61 @@
+#pragma once
+#include <memory>
+
+#include "mesh/geometry.hpp"
+#include "mesh/mesh.hpp"
+#include "operators/sparse/reorder.hpp"
+#include "solvers/fft/fft_poisson.hpp"
+#include "solvers/pcg.hpp"
+
+namespace miniapp::time {
+
+// Step 2.2 of the fractional step: −L p = b on the executor, cells in the operators' order
+// (fv::FlowOperators::cell_order). The report is PcgResult's whatever the method.
+class PressureSolver {
+ public:
+  virtual ~PressureSolver() = default;
+  // Overwrites `pressure` (its incoming value is the previous step's pressure, a starting guess for
+  // the methods that can use one). Does not throw when the iteration cap is hit: the result says so.
+  virtual PcgResult solve(const Vector& rhs, Vector& pressure) = 0;
+};
+
+// PCG on the whole mesh with a preconditioner, warm-started from the previous pressure; any backend.
+class PcgPressureSolver final : public PressureSolver {
+ public:
+  // `minus_laplacian` (−L on `exec`) must outlive the solver; options.singular as in PcgOptions.
+  PcgPressureSolver(const Executor& exec, const DeviceSell& minus_laplacian,
+                    std::unique_ptr<Preconditioner> preconditioner, const PcgOptions& options);
+  PcgResult solve(const Vector& rhs, Vector& pressure) override;
+
+ private:
+  const DeviceSell& matrix_;
+  std::unique_ptr<Preconditioner> preconditioner_;
+  PcgOptions options_;
+  Pcg pcg_;
+};
+
+// Throws miniapp::Error unless `exec` is the CPU backend: the FFT path is host code for now.
+void require_fft_backend(const Executor& exec);
+
+// fft::FftPoisson in the time loop (thesis ch. 4): b is copied to the host, put in mesh order,
+// solved, and the pressure put back. FftPoisson's frequency solves start from zero, so the previous
+// pressure is not used as a starting guess. iterations: the maximum over the frequency systems;
+// relative_residual: the largest of theirs (each system stops at tolerance · ‖b̂_s‖₂). CPU only.
+class FftPressureSolver final : public PressureSolver {
+ public:
+  // `laplacian`: L in the operators' cell order (fv::FlowOperators::laplacian); `cell_order`: that
+  // order (new_to_old). Throws miniapp::Error when `exec` is not the CPU backend, or with
+  // fft::detect_extrusion's or fft::split_extruded_operator's message when the mesh is not a uniform
+  // periodic extrusion along z with an even number of layers.
+  FftPressureSolver(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
+                    const CsrMatrix& laplacian, const Permutation& cell_order, const PcgOptions& options);
+  PcgResult solve(const Vector& rhs, Vector& pressure) override;
+
+ private:
+  Permutation cell_order_;
+  fft::BatchedPcgOptions options_;
+  std::unique_ptr<fft::FftPoisson> poisson_;
+  std::vector<double> pressure_;  // mesh order, reused
+};
+
+}  // namespace miniapp::time
