@@ -10,8 +10,6 @@
 
 namespace miniapp::bench {
 
-namespace {
-
 // Names and descriptions are ours except the device string and library error messages: quotes and
 // backslashes escaped, control characters replaced by spaces.
 std::string json_string(const std::string& text) {
@@ -22,6 +20,8 @@ std::string json_string(const std::string& text) {
   }
   return quoted + "\"";
 }
+
+namespace {
 
 // Our kernels beside the vendor libraries' (CUDA runs): times and their ratio.
 void print_baselines(std::ostream& out, const KernelBenchReport& report) {

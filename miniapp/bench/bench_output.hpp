@@ -23,6 +23,9 @@ void print_table(std::ostream& out, const KernelBenchReport& report);
 // the file when it cannot be written.
 void write_json(const std::string& path, const KernelBenchReport& report);
 
+// `text` as a JSON string literal: quotes and backslashes escaped, control characters as spaces.
+std::string json_string(const std::string& text);
+
 // The current UTC time as "YYYY-MM-DDTHH:MM:SSZ".
 std::string utc_now();
 

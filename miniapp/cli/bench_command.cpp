@@ -1,10 +1,13 @@
-// miniapp bench kernels: memory-bound kernel benchmark against the measured copy bandwidth.
+// miniapp bench kernels | step: memory-bound kernels, and the whole time step, against the measured
+// copy bandwidth.
 #include <iostream>
 #include <string_view>
 
 #include "miniapp/bench/bandwidth.hpp"
 #include "miniapp/bench/bench_output.hpp"
 #include "miniapp/bench/kernel_bench.hpp"
+#include "miniapp/bench/step_bench.hpp"
+#include "miniapp/cli/case_arguments.hpp"
 #include "miniapp/cli/command_line.hpp"
 #include "miniapp/cli/commands.hpp"
 
@@ -73,17 +76,64 @@ int kernels_command(int argc, char** argv) {
   return 0;
 }
 
+cxxopts::Options step_bench_options() {
+  cxxopts::Options options("miniapp bench step",
+                           "Times whole time steps of CASE (a shipped case name or a .toml file; default: 'default')\n"
+                           "and compares them with the bandwidth-bound time of their kernels' bytes at the measured\n"
+                           "copy bandwidth; then per-kernel times with profiling on. Writes no case output.");
+  options.add_options()
+      ("case", "case name or file", cxxopts::value<std::string>()->default_value("default"))
+      ("set", "override a case value, e.g. --set mesh.cells=[32,32,32] (repeatable)", cxxopts::value<std::string>())
+      ("backend", "override numerics.backend: auto, cpu or cuda", cxxopts::value<std::string>())
+      ("steps", "timed steps (as many again are profiled)", cxxopts::value<std::string>()->default_value("10"))
+      ("warmup", "untimed steps first", cxxopts::value<std::string>()->default_value("3"))
+      ("json", "also write the results to this JSON file", cxxopts::value<std::string>())
+      ("h,help", "print this help");
+  options.parse_positional({"case"});
+  options.positional_help("[CASE]");
+  return options;
+}
+
+int step_command(int argc, char** argv) {
+  std::vector<char*> rest;
+  std::vector<std::string> overrides = take_set_overrides(argc, argv, rest);
+  auto options = step_bench_options();
+  const auto args = parse_command_line(options, static_cast<int>(rest.size()), rest.data());
+  if (!args) return 0;
+  bench::StepBenchSettings settings;
+  settings.steps = option_index(*args, "steps", 1, 1'000'000);
+  settings.warmup = option_index(*args, "warmup", 0, 1'000'000);
+  const std::string json = args->count("json") ? (*args)["json"].as<std::string>() : "";
+  std::string path;
+  cases::CaseConfig config = load_case_argument(*args, std::move(overrides), path);
+
+  run::Simulation sim = run::set_up_simulation(std::move(config), path, std::cerr);
+  const std::string device = sim.exec.description();
+  std::cerr << "measuring copy bandwidth on " << device << "\n";
+  const double copy_gb_per_s = bench::copy_bandwidth(sim.exec, 9);
+  std::cerr << "running " << settings.warmup << " + 2 x " << settings.steps << " steps\n";
+  bench::StepBenchReport report = bench::run_step_bench(sim, settings);
+  report.device = device;
+  report.date = bench::utc_now();
+  report.copy_gb_per_s = copy_gb_per_s;
+  bench::print_step_report(std::cout, report);
+  if (!json.empty()) bench::write_step_json(json, report);
+  return 0;
+}
+
 }  // namespace
 
 int bench_command(int argc, char** argv) {
-  const std::string_view usage = "usage: miniapp bench kernels [options]   ('miniapp bench kernels --help')\n";
+  const std::string_view usage =
+      "usage: miniapp bench kernels [options]   ('miniapp bench kernels --help')\n"
+      "       miniapp bench step [CASE] [options]   ('miniapp bench step --help')\n";
   if (argc < 2 || std::string_view(argv[1]) == "--help" || std::string_view(argv[1]) == "-h") {
     (argc < 2 ? std::cerr : std::cout) << usage;
     return argc < 2 ? 2 : 0;
   }
-  if (std::string_view(argv[1]) != "kernels")
-    throw Error("unknown benchmark '" + std::string(argv[1]) + "' (available: kernels)");
-  return kernels_command(argc - 1, argv + 1);
+  if (std::string_view(argv[1]) == "kernels") return kernels_command(argc - 1, argv + 1);
+  if (std::string_view(argv[1]) == "step") return step_command(argc - 1, argv + 1);
+  throw Error("unknown benchmark '" + std::string(argv[1]) + "' (available: kernels, step)");
 }
 
 }  // namespace miniapp::cli

@@ -2,13 +2,17 @@
 // each chosen preconditioner on the chosen backend: checks assembly, reordering, sELL and the solver,
 // and compares Jacobi with AIP-1/2/3 in iterations and time to solution.
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstring>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <numbers>
 
 #include "mesh/geometry.hpp"
+#include "miniapp/bench/bench_output.hpp"
 #include "miniapp/cli/command_line.hpp"
 #include "miniapp/cli/commands.hpp"
 #include "miniapp/cli/mesh_options.hpp"
@@ -29,6 +33,16 @@ struct PoissonSettings {
   PcgOptions pcg;
   index_t slice_height = 0;  // 0: the backend's default
   std::vector<std::string> preconditioners;
+  std::string export_prefix;  // empty: no export
+  std::string json;           // empty: no JSON
+};
+
+// One preconditioner's line of the report.
+struct SolveRecord {
+  std::string preconditioner;
+  double setup_seconds = 0, solve_seconds = 0, relative_residual = 0;
+  index_t iterations = 0;
+  bool converged = false;
 };
 
 constexpr const char* preconditioner_names[] = {"jacobi", "aip1", "aip2", "aip3"};
@@ -47,6 +61,10 @@ cxxopts::Options poisson_options() {
       ("max-iter", "iteration cap", cxxopts::value<std::string>()->default_value("10000"))
       ("slice-height", "sELL slice height; auto: 32 on CUDA, 8 on CPU",
        cxxopts::value<std::string>()->default_value("auto"))
+      ("export-matrix", "write -L, b and PREFIX.json as raw little-endian files PREFIX.row_ptr.i32, "
+       "PREFIX.col.i32, PREFIX.val.f64, PREFIX.rhs.f64 (e.g. for scripts/cupy_cg_compare.py)",
+       cxxopts::value<std::string>())
+      ("json", "also write the results to this JSON file", cxxopts::value<std::string>())
       ("h,help", "print this help");
   add_mesh_options(options, MeshDefaults{.cells = "64,64,64", .periodic = "xyz"});
   return options;
@@ -65,6 +83,8 @@ PoissonSettings parse_settings(const cxxopts::ParseResult& result) {
   if (result["slice-height"].as<std::string>() != "auto")
     s.slice_height = option_index(result, "slice-height", 1, 1024);
   s.mesh = parse_mesh_options(result);
+  if (result.count("export-matrix")) s.export_prefix = result["export-matrix"].as<std::string>();
+  if (result.count("json")) s.json = result["json"].as<std::string>();
   const std::string chosen = result["preconditioner"].as<std::string>();
   s.preconditioners = chosen == "all" ? std::vector<std::string>(std::begin(preconditioner_names),
                                                                   std::end(preconditioner_names))
@@ -134,6 +154,51 @@ std::unique_ptr<Preconditioner> make_preconditioner(const std::string& name, con
   return std::make_unique<Aip>(exec, a, name.back() - '0', slice_height);
 }
 
+// The raw bytes of `values` (little-endian on every platform we build for) to `path`.
+template <class T>
+void write_raw(const std::string& path, const std::vector<T>& values) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw file_error(path, std::string("cannot open for writing (given by --export-matrix): ") +
+                                       std::strerror(errno));
+  out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(T)));
+  if (!out) throw file_error(path, "write failed");
+}
+
+// PREFIX.row_ptr.i32 (rows + 1 int32), PREFIX.col.i32 (nnz int32), PREFIX.val.f64 (nnz float64),
+// PREFIX.rhs.f64 (rows float64), and PREFIX.json with the sizes and the tolerance.
+void export_problem(const std::string& prefix, const PoissonProblem& problem, const PoissonSettings& s) {
+  write_raw(prefix + ".row_ptr.i32", problem.a.row_ptr);
+  write_raw(prefix + ".col.i32", problem.a.col);
+  write_raw(prefix + ".val.f64", problem.a.val);
+  write_raw(prefix + ".rhs.f64", problem.rhs);
+  const std::string path = prefix + ".json";
+  std::ofstream out(path);
+  if (!out) throw file_error(path, std::string("cannot open for writing (given by --export-matrix): ") +
+                                       std::strerror(errno));
+  out << std::setprecision(17) << "{\"rows\": " << problem.a.rows << ", \"nnz\": " << problem.a.nnz()
+      << ", \"tolerance\": " << s.pcg.tolerance << ", \"max_iterations\": " << s.pcg.max_iterations
+      << ", \"mesh\": " << bench::json_string(describe(s.mesh)) << "}\n";
+  if (!out) throw file_error(path, "write failed");
+}
+
+void write_results_json(const std::string& path, const std::string& device, const CsrMatrix& a,
+                        const PoissonSettings& s, const std::vector<SolveRecord>& records) {
+  std::ofstream out(path);
+  if (!out) throw file_error(path, std::string("cannot open for writing (given by --json): ") + std::strerror(errno));
+  out << std::setprecision(10) << "{\n  \"device\": " << bench::json_string(device)
+      << ",\n  \"mesh\": " << bench::json_string(describe(s.mesh)) << ",\n  \"rows\": " << a.rows
+      << ",\n  \"nnz\": " << a.nnz() << ",\n  \"tolerance\": " << s.pcg.tolerance << ",\n  \"results\": [";
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const SolveRecord& r = records[i];
+    out << (i ? "," : "") << "\n    {\"preconditioner\": " << bench::json_string(r.preconditioner)
+        << ", \"setup_seconds\": " << r.setup_seconds << ", \"solve_seconds\": " << r.solve_seconds
+        << ", \"iterations\": " << r.iterations << ", \"relative_residual\": " << r.relative_residual
+        << ", \"converged\": " << (r.converged ? "true" : "false") << "}";
+  }
+  out << "\n  ]\n}\n";
+  if (!out) throw file_error(path, "write failed");
+}
+
 }  // namespace
 
 int poisson_command(int argc, char** argv) {
@@ -147,6 +212,7 @@ int poisson_command(int argc, char** argv) {
   auto start = std::chrono::steady_clock::now();
   const mesh::Mesh m = make_mesh(s.mesh);
   const PoissonProblem problem = assemble_problem(m);
+  if (!s.export_prefix.empty()) export_problem(s.export_prefix, problem, s);
   const SellMatrix sell = to_sell(problem.a, slice_height);
   std::cout << "mesh          " << describe(s.mesh) << ": " << m.cell_count() << " cells, " << m.face_count()
             << " faces\n"
@@ -161,6 +227,7 @@ int poisson_command(int argc, char** argv) {
   Vector x(exec, problem.a.rows);
   Pcg pcg(exec, problem.a.rows);
   bool all_converged = true;
+  std::vector<SolveRecord> records;
   for (const auto& name : s.preconditioners) {
     start = std::chrono::steady_clock::now();
     const auto preconditioner = make_preconditioner(name, exec, problem.a, slice_height);
@@ -181,11 +248,14 @@ int poisson_command(int argc, char** argv) {
               << (solved.converged ? "" : "  NOT converged") << "\n";
     if (!solved.converged) std::cerr << "miniapp poisson: " << name << ": " << solved.warning << "\n";
     all_converged = all_converged && solved.converged;
+    records.push_back({name, setup_seconds, solve_seconds, solved.relative_residual, solved.iterations,
+                       solved.converged});
   }
   if (s.preconditioners.size() == 1) {
     std::cout << "\nkernel counters (solve):\n";
     exec.counters().print(std::cout);
   }
+  if (!s.json.empty()) write_results_json(s.json, exec.description(), problem.a, s, records);
   return all_converged ? 0 : 1;
 }
 

@@ -1,10 +1,15 @@
 // Runs the built miniapp binary (MINIAPP_BINARY) and checks its exit codes and messages.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -41,7 +46,8 @@ TEST_CASE("every subcommand answers --help with its own options", "[cli]") {
                                                           {"list --help", "--help"},
                                                           {"mesh --help", "--mesh"},
                                                           {"poisson --help", "--preconditioner"},
-                                                          {"bench kernels --help", "--mesh-sizes"}};
+                                                          {"bench kernels --help", "--mesh-sizes"},
+                                                          {"bench step --help", "--steps"}};
   for (const auto& [args, option] : commands) {
     const Run r = run_miniapp(args);
     INFO(args << "\n" << r.output);
@@ -128,4 +134,63 @@ TEST_CASE("a missing .msh file is named in the error", "[cli]") {
   const Run r = run_miniapp("mesh --mesh /nonexistent/dir/case.msh");
   CHECK(r.status != 0);
   CHECK_THAT(r.output, Contains("/nonexistent/dir/case.msh"));
+}
+
+namespace {
+
+// A fresh, empty folder for one test's files.
+std::filesystem::path scratch_folder(const std::string& name) {
+  const auto folder = std::filesystem::temp_directory_path() / ("miniapp_cli_" + name + "_" + std::to_string(getpid()));
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  return folder;
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("miniapp bench step times a few steps and reports the bandwidth-bound fraction", "[cli]") {
+  const auto folder = scratch_folder("bench_step");
+  const auto json = folder / "step.json";
+  const Run r = run_miniapp("bench step cavity --steps 2 --backend cpu --set mesh.cells=[8,8,1] --json '" +
+                            json.string() + "'");
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Contains("fraction bound/measured"));
+  CHECK_THAT(r.output, Contains("SpMV+AXPY+DOT share"));
+  CHECK_THAT(r.output, Contains("bytes per cell"));
+  CHECK_THAT(read_text(json), Contains("\"bound_fraction\"") && Contains("\"cells\": 64"));
+  const Run bad = run_miniapp("bench step cavity --steps 0 --backend cpu");
+  CHECK(bad.status != 0);
+  CHECK_THAT(bad.output, Contains("--steps"));
+  std::filesystem::remove_all(folder);
+}
+
+TEST_CASE("miniapp poisson --export-matrix writes CSR arrays and b of the sizes of the matrix", "[cli]") {
+  const auto folder = scratch_folder("export");
+  const std::string prefix = (folder / "p").string();
+  const Run r = run_miniapp("poisson --backend cpu --cells 8,8,8 --preconditioner jacobi --export-matrix '" + prefix +
+                            "' --json '" + prefix + "_ours.json'");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  // A periodic 8×8×8 hex box: 512 cells, each with itself and 6 neighbours in its row.
+  const std::uintmax_t rows = 512, nnz = 7 * rows;
+  CHECK(std::filesystem::file_size(prefix + ".row_ptr.i32") == 4 * (rows + 1));
+  CHECK(std::filesystem::file_size(prefix + ".col.i32") == 4 * nnz);
+  CHECK(std::filesystem::file_size(prefix + ".val.f64") == 8 * nnz);
+  CHECK(std::filesystem::file_size(prefix + ".rhs.f64") == 8 * rows);
+  std::ifstream row_ptr(prefix + ".row_ptr.i32", std::ios::binary);
+  row_ptr.seekg(4 * rows);
+  std::int32_t last = 0;
+  row_ptr.read(reinterpret_cast<char*>(&last), sizeof last);
+  CHECK(last == static_cast<std::int32_t>(nnz));
+  CHECK_THAT(read_text(prefix + ".json"), Contains("\"rows\": 512") && Contains("\"nnz\": 3584"));
+  CHECK_THAT(read_text(prefix + "_ours.json"), Contains("\"preconditioner\": \"jacobi\"") && Contains("\"iterations\""));
+  std::filesystem::remove_all(folder);
 }

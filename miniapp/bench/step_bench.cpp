@@ -1,0 +1,93 @@
+#include "miniapp/bench/step_bench.hpp"
+
+#include <chrono>
+
+#include "miniapp/run/memory_estimate.hpp"
+
+namespace miniapp::bench {
+
+namespace {
+
+constexpr int solve_phase = static_cast<int>(time::Phase::poisson_solve);
+
+KernelCounters step_total(const std::array<KernelCounters, time::phase_count>& phases) {
+  KernelCounters total;
+  for (const KernelCounters& phase : phases) total += phase;
+  return total;
+}
+
+// The slice height set_up_simulation uploads with: the case's, else one warp on CUDA and one cache
+// line of doubles on CPU (the memory estimate depends on it through the sELL padding).
+index_t uploaded_slice_height(const run::Simulation& sim) {
+  if (sim.config.numerics.slice_height > 0) return sim.config.numerics.slice_height;
+  return sim.exec.backend() == Backend::cuda ? 32 : 8;
+}
+
+struct TimedSteps {
+  double wall_seconds = 0;
+  long long iterations = 0;
+  std::array<KernelCounters, time::phase_count> phases;
+};
+
+// `steps` steps of the scheme between two synchronisations of the executor.
+TimedSteps time_steps(run::Simulation& sim, int steps) {
+  TimedSteps timed;
+  sim.exec.synchronize();
+  const auto start = std::chrono::steady_clock::now();
+  for (int s = 0; s < steps; ++s) {
+    const time::StepReport report = sim.scheme->advance(*sim.fields);
+    timed.iterations += report.poisson.iterations;
+    for (int p = 0; p < time::phase_count; ++p) timed.phases[p] += report.kernels[p];
+  }
+  sim.exec.synchronize();
+  timed.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return timed;
+}
+
+}  // namespace
+
+double StepBenchReport::bytes_per_step() const { return step_total(phases).total().bytes / steps; }
+
+double StepBenchReport::core_kernel_share() const {
+  const KernelCounters total = step_total(profiled_phases);
+  const double core = total.tally(KernelKind::spmv).seconds + total.tally(KernelKind::axpy).seconds +
+                      total.tally(KernelKind::dot).seconds;
+  return core / profiled_wall_seconds;
+}
+
+double StepBenchReport::iteration_seconds() const {
+  return profiled_phases[solve_phase].total().seconds / static_cast<double>(profiled_iterations);
+}
+
+double StepBenchReport::bound_iteration_seconds() const {
+  return profiled_phases[solve_phase].total().bytes / static_cast<double>(profiled_iterations) /
+         (copy_gb_per_s * 1e9);
+}
+
+StepBenchReport run_step_bench(run::Simulation& sim, const StepBenchSettings& settings) {
+  StepBenchReport report;
+  report.case_name = sim.config.name;
+  report.cells = sim.cells();
+  report.steps = settings.steps;
+  report.slice_height = uploaded_slice_height(sim);
+  report.memory_bytes =
+      run::estimate_memory(sim.config, sim.mesh, sim.host_operators, report.slice_height).total();
+
+  const bool was_profiling = sim.exec.profiling();
+  sim.exec.set_profiling(false);
+  time_steps(sim, settings.warmup);
+  const TimedSteps timed = time_steps(sim, settings.steps);
+  report.wall_seconds = timed.wall_seconds;
+  report.poisson_iterations = timed.iterations;
+  report.phases = timed.phases;
+
+  sim.exec.set_profiling(true);
+  const TimedSteps profiled = time_steps(sim, settings.steps);
+  sim.exec.set_profiling(was_profiling);
+  report.profiled_wall_seconds = profiled.wall_seconds;
+  report.profiled_iterations = profiled.iterations;
+  report.profiled_phases = profiled.phases;
+  return report;
+}
+
+}  // namespace miniapp::bench

@@ -1,0 +1,60 @@
+#pragma once
+#include <array>
+#include <cstddef>
+#include <iosfwd>
+#include <string>
+
+#include "miniapp/run/simulation.hpp"
+#include "operators/kernels/kernel_counters.hpp"
+
+namespace miniapp::bench {
+
+struct StepBenchSettings {
+  int warmup = 3;  // untimed steps first (first-step Euler, caches, lazy allocations)
+  int steps = 10;  // timed steps, then as many again with profiling on
+};
+
+// Everything one `miniapp bench step` run measured. Counters and iterations are sums over the
+// `steps` timed steps; `profiled_*` over the `steps` steps run with Executor::set_profiling(true),
+// whose per-kernel seconds are exact on CUDA.
+struct StepBenchReport {
+  std::string device, date, case_name;
+  index_t cells = 0;
+  int steps = 0;
+  double copy_gb_per_s = 0;
+  double wall_seconds = 0;           // the timed steps, profiling off, synchronised at both ends
+  long long poisson_iterations = 0;  // over the timed steps
+  std::array<KernelCounters, time::phase_count> phases;  // the timed steps' counters by phase
+  double profiled_wall_seconds = 0;
+  long long profiled_iterations = 0;
+  std::array<KernelCounters, time::phase_count> profiled_phases;
+  std::size_t memory_bytes = 0;      // run::estimate_memory(...).total()
+  index_t slice_height = 0;
+
+  double step_seconds() const { return wall_seconds / steps; }
+  double bytes_per_step() const;
+  // bytes / copy bandwidth: the step time if every kernel ran at the copy bandwidth.
+  double bound_step_seconds() const { return bytes_per_step() / (copy_gb_per_s * 1e9); }
+  // Time of SpMV, AXPY and DOT kernels over the profiled wall time (CPU: its kernels are always timed).
+  double core_kernel_share() const;
+  // Poisson-solve kernel seconds per PCG iteration, and its bytes per iteration at the copy bandwidth
+  // (both from the profiled steps, so that the iteration counts match).
+  double iteration_seconds() const;
+  double bound_iteration_seconds() const;
+  double bytes_per_cell() const { return static_cast<double>(memory_bytes) / cells; }
+};
+
+// Runs `settings.warmup` untimed steps of `sim`, then `settings.steps` timed ones (wall time, the
+// executor synchronised before and after), then `settings.steps` with profiling on; fills every field
+// but the device, date and copy bandwidth. Advances sim.fields by warmup + 2 × steps steps.
+StepBenchReport run_step_bench(run::Simulation& sim, const StepBenchSettings& settings);
+
+// Table: time per step, bytes, bandwidth-bound time and fraction, kernel shares, PCG iteration,
+// memory per cell and the largest mesh that fits in 80 GB.
+void print_step_report(std::ostream& out, const StepBenchReport& report);
+
+// The same numbers as JSON, per phase and kernel kind too; throws miniapp::Error naming the file
+// when it cannot be written.
+void write_step_json(const std::string& path, const StepBenchReport& report);
+
+}  // namespace miniapp::bench

@@ -1,0 +1,101 @@
+// Table and JSON of `miniapp bench step`.
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+
+#include "miniapp/bench/bench_output.hpp"
+#include "miniapp/bench/step_bench.hpp"
+
+namespace miniapp::bench {
+
+namespace {
+
+// One H100's memory as sold (80 GB = 80·10⁹ bytes); the CUDA context and the fixed-size scratch
+// take a little of it, so the cell count is an upper bound.
+constexpr double device_bytes = 80e9;
+
+double largest_cells(const StepBenchReport& r) { return device_bytes / r.bytes_per_cell(); }
+
+void print_phases(std::ostream& out, const StepBenchReport& r) {
+  out << "\nper phase and step: bytes (timed steps), kernel time (profiled steps), bandwidth-bound time\n\n"
+      << std::left << std::setw(18) << "phase" << std::right << std::setw(9) << "calls" << std::setw(14) << "bytes"
+      << std::setw(13) << "kernel (ms)" << std::setw(12) << "bound (ms)" << "\n";
+  for (int p = 0; p < time::phase_count; ++p) {
+    const KernelTally timed = r.phases[p].total();
+    const KernelTally profiled = r.profiled_phases[p].total();
+    out << std::left << std::setw(18) << time::name(static_cast<time::Phase>(p)) << std::right << std::fixed
+        << std::setprecision(1) << std::setw(9) << static_cast<double>(timed.calls) / r.steps << std::scientific
+        << std::setprecision(3) << std::setw(14) << timed.bytes / r.steps << std::fixed << std::setw(13)
+        << 1e3 * profiled.seconds / r.steps << std::setw(12) << 1e3 * timed.bytes / r.steps / (r.copy_gb_per_s * 1e9)
+        << "\n";
+  }
+  KernelCounters total;
+  for (const KernelCounters& phase : r.profiled_phases) total += phase;
+  out << "\nkernel time by kind (profiled), share of the profiled step time:";
+  for (int k = 0; k < kernel_kind_count; ++k) {
+    const KernelTally t = total.tally(static_cast<KernelKind>(k));
+    out << "  " << name(static_cast<KernelKind>(k)) << " " << std::setprecision(1)
+        << 100 * t.seconds / r.profiled_wall_seconds << "%";
+  }
+  out << "\n";
+}
+
+}  // namespace
+
+void print_step_report(std::ostream& out, const StepBenchReport& r) {
+  const double fraction = r.bound_step_seconds() / r.step_seconds();
+  out << "case " << r.case_name << ": " << r.cells << " cells; device " << r.device << "; copy bandwidth "
+      << std::fixed << std::setprecision(1) << r.copy_gb_per_s << " GB/s; " << r.steps << " timed steps\n\n"
+      << std::setprecision(3) << "time per step             " << 1e3 * r.step_seconds() << " ms (profiling off)\n"
+      << std::scientific << "bytes per step            " << r.bytes_per_step() << " (kernel cost model)\n"
+      << std::fixed << "bandwidth-bound time      " << 1e3 * r.bound_step_seconds() << " ms (bytes / copy bandwidth)\n"
+      << std::setprecision(1) << "fraction bound/measured   " << 100 * fraction << "% (target >= 70%)\n"
+      << "SpMV+AXPY+DOT share       " << 100 * r.core_kernel_share()
+      << "% of the profiled step time (target >= 95%); profiled step " << std::setprecision(3)
+      << 1e3 * r.profiled_wall_seconds / r.steps << " ms\n"
+      << std::setprecision(1) << "PCG iterations per step   "
+      << static_cast<double>(r.poisson_iterations) / r.steps << "\n"
+      << std::setprecision(2) << "PCG iteration             " << 1e6 * r.iteration_seconds()
+      << " us of kernels (profiled); bandwidth-bound " << 1e6 * r.bound_iteration_seconds() << " us; ratio "
+      << r.iteration_seconds() / r.bound_iteration_seconds() << " (target <= 1.25)\n"
+      << std::setprecision(0) << "device memory             " << r.bytes_per_cell() << " bytes per cell (slice height "
+      << r.slice_height << "; target < 2500); 80 GB holds " << std::scientific << std::setprecision(3)
+      << largest_cells(r) << " cells\n";
+  print_phases(out, r);
+  out << std::defaultfloat;
+}
+
+void write_step_json(const std::string& path, const StepBenchReport& r) {
+  std::ofstream out(path);
+  if (!out) throw file_error(path, std::string("cannot open for writing (given by --json): ") + std::strerror(errno));
+  out << std::setprecision(10) << "{\n  \"benchmark\": \"step\",\n  \"device\": " << json_string(r.device)
+      << ",\n  \"date\": " << json_string(r.date) << ",\n  \"case\": " << json_string(r.case_name)
+      << ",\n  \"cells\": " << r.cells << ",\n  \"steps\": " << r.steps
+      << ",\n  \"copy_bandwidth_gb_per_s\": " << r.copy_gb_per_s << ",\n  \"step_seconds\": " << r.step_seconds()
+      << ",\n  \"bytes_per_step\": " << r.bytes_per_step() << ",\n  \"bound_step_seconds\": " << r.bound_step_seconds()
+      << ",\n  \"bound_fraction\": " << r.bound_step_seconds() / r.step_seconds()
+      << ",\n  \"profiled_step_seconds\": " << r.profiled_wall_seconds / r.steps
+      << ",\n  \"spmv_axpy_dot_share\": " << r.core_kernel_share()
+      << ",\n  \"pcg_iterations_per_step\": " << static_cast<double>(r.poisson_iterations) / r.steps
+      << ",\n  \"pcg_iteration_seconds\": " << r.iteration_seconds()
+      << ",\n  \"pcg_iteration_bound_seconds\": " << r.bound_iteration_seconds()
+      << ",\n  \"memory_bytes\": " << r.memory_bytes << ",\n  \"bytes_per_cell\": " << r.bytes_per_cell()
+      << ",\n  \"slice_height\": " << r.slice_height << ",\n  \"largest_cells_80gb\": " << largest_cells(r)
+      << ",\n  \"phases\": [";
+  for (int p = 0; p < time::phase_count; ++p) {
+    out << (p ? "," : "") << "\n    {\"phase\": " << json_string(std::string(time::name(static_cast<time::Phase>(p))));
+    for (int k = 0; k < kernel_kind_count; ++k) {
+      const auto kind = static_cast<KernelKind>(k);
+      out << ", " << json_string(std::string(name(kind))) << ": {\"calls\": " << r.phases[p].tally(kind).calls
+          << ", \"bytes\": " << r.phases[p].tally(kind).bytes
+          << ", \"profiled_seconds\": " << r.profiled_phases[p].tally(kind).seconds << "}";
+    }
+    out << "}";
+  }
+  out << "\n  ]\n}\n";
+  if (!out) throw file_error(path, "write failed");
+}
+
+}  // namespace miniapp::bench

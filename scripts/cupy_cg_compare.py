@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Time to solution of miniapp's pressure solve against CuPy's cupyx.scipy.sparse.linalg.cg on the same
+matrix, right-hand side and relative tolerance.
+
+Usage:
+  miniapp poisson --backend cuda --cells 64,64,64 --export-matrix P --json ours.json
+  python3 scripts/cupy_cg_compare.py P ours.json [--repeat 3] [--json compare.json]
+
+P.row_ptr.i32, P.col.i32, P.val.f64, P.rhs.f64 are raw little-endian arrays of -L in miniapp's row
+order and b; P.json holds their sizes and the tolerance ||r|| / ||b||. CuPy runs without a
+preconditioner and with Jacobi (M = diag(A)^-1 as a LinearOperator), x0 = 0, each timed by CUDA
+events around the cg call (matrix already on the device) after one warm-up solve; the median of
+--repeat solves is reported. Iterations are counted in a separate solve through the callback, so
+the Python callback does not enter the timing. Needs numpy and cupy only.
+"""
+import argparse
+import inspect
+import json
+import math
+import statistics
+import sys
+
+import numpy as np
+
+
+def load_problem(prefix):
+    with open(prefix + ".json") as f:
+        meta = json.load(f)
+    rows, nnz = meta["rows"], meta["nnz"]
+    arrays = {}
+    for name, dtype, size in (("row_ptr.i32", "<i4", rows + 1), ("col.i32", "<i4", nnz),
+                              ("val.f64", "<f8", nnz), ("rhs.f64", "<f8", rows)):
+        path = f"{prefix}.{name}"
+        data = np.fromfile(path, dtype=dtype)
+        if data.size != size:
+            sys.exit(f"cupy_cg_compare.py: {path}: {data.size} values, {prefix}.json says {size}")
+        arrays[name.split(".")[0]] = data
+    return meta, arrays
+
+
+def import_cupy():
+    try:
+        import cupy
+        import cupyx.scipy.sparse
+        import cupyx.scipy.sparse.linalg
+    except ImportError as error:
+        sys.exit(f"cupy_cg_compare.py: CuPy is not available ({error}); install cupy-cuda12x to run the comparison")
+    return cupy, cupyx.scipy.sparse, cupyx.scipy.sparse.linalg
+
+
+def cg_arguments(linalg, tolerance, max_iterations):
+    """CuPy renamed cg's tol to rtol (as SciPy 1.12 did); atol = 0 makes the test ||r|| <= rtol ||b||."""
+    params = inspect.signature(linalg.cg).parameters
+    arguments = {"rtol" if "rtol" in params else "tol": tolerance, "maxiter": max_iterations}
+    if "atol" in params:
+        arguments["atol"] = 0.0
+    return arguments
+
+
+def time_solver(cupy, linalg, a, b, arguments, preconditioner, repeat):
+    def solve(callback=None):
+        return linalg.cg(a, b, x0=cupy.zeros_like(b), M=preconditioner, callback=callback, **arguments)
+
+    solve()  # warm-up: cuSPARSE handles, kernel compilation and caches
+    seconds = []
+    for _ in range(repeat):
+        start, end = cupy.cuda.Event(), cupy.cuda.Event()
+        start.record()
+        x, info = solve()
+        end.record()
+        end.synchronize()
+        seconds.append(cupy.cuda.get_elapsed_time(start, end) / 1e3)
+    iterations = [0]
+    solve(lambda xk: iterations.__setitem__(0, iterations[0] + 1))
+    residual = float(cupy.linalg.norm(b - a.dot(x)) / cupy.linalg.norm(b))
+    return {"seconds": statistics.median(seconds), "iterations": iterations[0], "relative_residual": residual,
+            "info": int(info)}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("prefix", help="the --export-matrix PREFIX of miniapp poisson")
+    parser.add_argument("ours", help="the --json file of the same miniapp poisson run")
+    parser.add_argument("--repeat", type=int, default=3, help="timed solves per solver (median)")
+    parser.add_argument("--json", help="also write the comparison to this file")
+    args = parser.parse_args()
+
+    meta, arrays = load_problem(args.prefix)
+    with open(args.ours) as f:
+        ours = json.load(f)
+    same_sizes = (ours["rows"], ours["nnz"]) == (meta["rows"], meta["nnz"])
+    if not same_sizes or not math.isclose(ours["tolerance"], meta["tolerance"]):
+        sys.exit(f"cupy_cg_compare.py: {args.ours} is not the run that exported {args.prefix} "
+                 "(sizes or tolerance differ)")
+    cupy, sparse, linalg = import_cupy()
+    n = meta["rows"]
+    a = sparse.csr_matrix((cupy.asarray(arrays["val"]), cupy.asarray(arrays["col"]), cupy.asarray(arrays["row_ptr"])),
+                          shape=(n, n))
+    b = cupy.asarray(arrays["rhs"])
+    inverse_diagonal = 1.0 / a.diagonal()
+    jacobi = linalg.LinearOperator((n, n), matvec=lambda v: inverse_diagonal * v, dtype=np.float64)
+    arguments = cg_arguments(linalg, meta["tolerance"], meta["max_iterations"])
+
+    cupy_results = {"none": time_solver(cupy, linalg, a, b, arguments, None, args.repeat),
+                    "jacobi": time_solver(cupy, linalg, a, b, arguments, jacobi, args.repeat)}
+    print(f"matrix {meta['mesh']}: {n} rows, {meta['nnz']} non-zeros; ||r||/||b|| <= {meta['tolerance']:g}")
+    print(f"{'solver':28s}{'iterations':>11s}{'solve (ms)':>12s}{'setup+solve (ms)':>18s}{'residual':>11s}")
+    for name, r in cupy_results.items():
+        print(f"{'cupy cg, M = ' + name:28s}{r['iterations']:11d}{1e3 * r['seconds']:12.2f}"
+              f"{1e3 * r['seconds']:18.2f}{r['relative_residual']:11.2e}")
+    for r in ours["results"]:
+        total = r["setup_seconds"] + r["solve_seconds"]
+        print(f"{'miniapp pcg, ' + r['preconditioner']:28s}{r['iterations']:11d}{1e3 * r['solve_seconds']:12.2f}"
+              f"{1e3 * total:18.2f}{r['relative_residual']:11.2e}")
+    best_cupy = min(r["seconds"] for r in cupy_results.values())
+    best_ours = min(r["setup_seconds"] + r["solve_seconds"] for r in ours["results"] if r["converged"])
+    best_ours_solve = min(r["solve_seconds"] for r in ours["results"] if r["converged"])
+    speedup = best_cupy / best_ours
+    print(f"\nbest CuPy {1e3 * best_cupy:.2f} ms / best miniapp (set-up included) {1e3 * best_ours:.2f} ms"
+          f" = {speedup:.2f}x (target >= 2x); solve only: {best_cupy / best_ours_solve:.2f}x;"
+          f" miniapp device: {ours['device']}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"matrix": meta, "cupy": cupy_results, "miniapp": ours, "speedup": speedup}, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()
