@@ -3,6 +3,7 @@ find_package(MPI REQUIRED COMPONENTS CXX)
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(cxxopts REQUIRED)
 find_package(tomlplusplus REQUIRED)
+find_package(nlohmann_json 3 REQUIRED)
 
 # VTK writes the ParaView output. MINIAPP_VTK=OFF builds without it (e.g. benchmark builds on a GPU
 # machine that lacks VTK); output then fails with a message saying so.

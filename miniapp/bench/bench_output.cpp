@@ -8,18 +8,9 @@
 #include <iomanip>
 #include <ostream>
 
-namespace miniapp::bench {
+#include <nlohmann/json.hpp>
 
-// Names and descriptions are ours except the device string and library error messages: quotes and
-// backslashes escaped, control characters replaced by spaces.
-std::string json_string(const std::string& text) {
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') quoted += '\\';
-    quoted += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
-  }
-  return quoted + "\"";
-}
+namespace miniapp::bench {
 
 namespace {
 
@@ -64,26 +55,31 @@ void print_table(std::ostream& out, const KernelBenchReport& report) {
   out << std::defaultfloat;
 }
 
-void write_json(const std::string& path, const KernelBenchReport& report) {
+void write_json_file(const std::string& path, const nlohmann::ordered_json& document, const std::string& option) {
   std::ofstream out(path);
-  if (!out) throw file_error(path, std::string("cannot open for writing (given by --json): ") + std::strerror(errno));
-  out << std::setprecision(10) << "{\n  \"benchmark\": \"kernels\",\n  \"device\": " << json_string(report.device)
-      << ",\n  \"date\": " << json_string(report.date) << ",\n  \"copy_bandwidth_gb_per_s\": " << report.copy_gb_per_s
-      << ",\n  \"repeat\": " << report.repeat << ",\n  \"results\": [";
-  for (std::size_t i = 0; i < report.records.size(); ++i) {
-    const KernelRecord& r = report.records[i];
-    out << (i ? "," : "") << "\n    {\"kernel\": " << json_string(r.kernel) << ", \"mesh\": " << json_string(r.mesh)
-        << ", \"rows\": " << r.rows << ", \"nnz\": " << r.nnz << ", \"stored_entries\": " << r.stored_entries
-        << ", \"seconds\": " << r.seconds << ", \"bytes\": " << r.bytes << ", \"gb_per_s\": " << r.gb_per_s()
-        << ", \"fraction_of_copy\": " << r.gb_per_s() / report.copy_gb_per_s;
-    if (!r.baseline.empty())
-      out << ", \"baseline\": " << json_string(r.baseline) << ", \"baseline_seconds\": " << r.baseline_seconds
-          << ", \"baseline_max_relative_difference\": " << r.baseline_difference
-          << ", \"baseline_failure\": " << json_string(r.baseline_failure);
-    out << "}";
-  }
-  out << "\n  ]\n}\n";
+  if (!out) throw file_error(path, "cannot open for writing (given by " + option + "): " + std::strerror(errno));
+  out << document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
   if (!out) throw file_error(path, "write failed");
+}
+
+void write_json(const std::string& path, const KernelBenchReport& report) {
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  for (const KernelRecord& r : report.records) {
+    nlohmann::ordered_json& entry = results.emplace_back(nlohmann::ordered_json{
+        {"kernel", r.kernel}, {"mesh", r.mesh}, {"rows", r.rows}, {"nnz", r.nnz},
+        {"stored_entries", r.stored_entries}, {"seconds", r.seconds}, {"bytes", r.bytes},
+        {"gb_per_s", r.gb_per_s()}, {"fraction_of_copy", r.gb_per_s() / report.copy_gb_per_s}});
+    if (r.baseline.empty()) continue;
+    entry["baseline"] = r.baseline;
+    entry["baseline_seconds"] = r.baseline_seconds;
+    entry["baseline_max_relative_difference"] = r.baseline_difference;
+    entry["baseline_failure"] = r.baseline_failure;
+  }
+  write_json_file(path,
+                  {{"benchmark", "kernels"}, {"device", report.device}, {"date", report.date},
+                   {"copy_bandwidth_gb_per_s", report.copy_gb_per_s}, {"repeat", report.repeat},
+                   {"results", std::move(results)}},
+                  "--json");
 }
 
 std::string utc_now() {

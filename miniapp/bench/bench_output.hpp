@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "miniapp/bench/kernel_bench.hpp"
 
 namespace miniapp::bench {
@@ -23,8 +25,9 @@ void print_table(std::ostream& out, const KernelBenchReport& report);
 // the file when it cannot be written.
 void write_json(const std::string& path, const KernelBenchReport& report);
 
-// `text` as a JSON string literal: quotes and backslashes escaped, control characters as spaces.
-std::string json_string(const std::string& text);
+// Writes `document` to `path`, indented, with invalid UTF-8 (a driver's device string) replaced;
+// throws miniapp::Error naming the file and `option` (the option that named it) when it cannot.
+void write_json_file(const std::string& path, const nlohmann::ordered_json& document, const std::string& option);
 
 // The current UTC time as "YYYY-MM-DDTHH:MM:SSZ".
 std::string utc_now();

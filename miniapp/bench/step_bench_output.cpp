@@ -1,9 +1,8 @@
 // Table and JSON of `miniapp bench step`.
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <iomanip>
 #include <ostream>
+
+#include <nlohmann/json.hpp>
 
 #include "miniapp/bench/bench_output.hpp"
 #include "miniapp/bench/step_bench.hpp"
@@ -68,34 +67,29 @@ void print_step_report(std::ostream& out, const StepBenchReport& r) {
 }
 
 void write_step_json(const std::string& path, const StepBenchReport& r) {
-  std::ofstream out(path);
-  if (!out) throw file_error(path, std::string("cannot open for writing (given by --json): ") + std::strerror(errno));
-  out << std::setprecision(10) << "{\n  \"benchmark\": \"step\",\n  \"device\": " << json_string(r.device)
-      << ",\n  \"date\": " << json_string(r.date) << ",\n  \"case\": " << json_string(r.case_name)
-      << ",\n  \"cells\": " << r.cells << ",\n  \"steps\": " << r.steps
-      << ",\n  \"copy_bandwidth_gb_per_s\": " << r.copy_gb_per_s << ",\n  \"step_seconds\": " << r.step_seconds()
-      << ",\n  \"bytes_per_step\": " << r.bytes_per_step() << ",\n  \"bound_step_seconds\": " << r.bound_step_seconds()
-      << ",\n  \"bound_fraction\": " << r.bound_step_seconds() / r.step_seconds()
-      << ",\n  \"profiled_step_seconds\": " << r.profiled_wall_seconds / r.steps
-      << ",\n  \"spmv_axpy_dot_share\": " << r.core_kernel_share()
-      << ",\n  \"pcg_iterations_per_step\": " << static_cast<double>(r.poisson_iterations) / r.steps
-      << ",\n  \"pcg_iteration_seconds\": " << r.iteration_seconds()
-      << ",\n  \"pcg_iteration_bound_seconds\": " << r.bound_iteration_seconds()
-      << ",\n  \"memory_bytes\": " << r.memory_bytes << ",\n  \"bytes_per_cell\": " << r.bytes_per_cell()
-      << ",\n  \"slice_height\": " << r.slice_height << ",\n  \"largest_cells_80gb\": " << largest_cells(r)
-      << ",\n  \"phases\": [";
+  nlohmann::ordered_json phases = nlohmann::ordered_json::array();
   for (int p = 0; p < time::phase_count; ++p) {
-    out << (p ? "," : "") << "\n    {\"phase\": " << json_string(std::string(time::name(static_cast<time::Phase>(p))));
+    nlohmann::ordered_json& phase = phases.emplace_back(
+        nlohmann::ordered_json{{"phase", time::name(static_cast<time::Phase>(p))}});
     for (int k = 0; k < kernel_kind_count; ++k) {
       const auto kind = static_cast<KernelKind>(k);
-      out << ", " << json_string(std::string(name(kind))) << ": {\"calls\": " << r.phases[p].tally(kind).calls
-          << ", \"bytes\": " << r.phases[p].tally(kind).bytes
-          << ", \"profiled_seconds\": " << r.profiled_phases[p].tally(kind).seconds << "}";
+      phase[std::string(name(kind))] = {{"calls", r.phases[p].tally(kind).calls},
+                                        {"bytes", r.phases[p].tally(kind).bytes},
+                                        {"profiled_seconds", r.profiled_phases[p].tally(kind).seconds}};
     }
-    out << "}";
   }
-  out << "\n  ]\n}\n";
-  if (!out) throw file_error(path, "write failed");
+  write_json_file(
+      path,
+      {{"benchmark", "step"}, {"device", r.device}, {"date", r.date}, {"case", r.case_name}, {"cells", r.cells},
+       {"steps", r.steps}, {"copy_bandwidth_gb_per_s", r.copy_gb_per_s}, {"step_seconds", r.step_seconds()},
+       {"bytes_per_step", r.bytes_per_step()}, {"bound_step_seconds", r.bound_step_seconds()},
+       {"bound_fraction", r.bound_step_seconds() / r.step_seconds()},
+       {"profiled_step_seconds", r.profiled_wall_seconds / r.steps}, {"spmv_axpy_dot_share", r.core_kernel_share()},
+       {"pcg_iterations_per_step", static_cast<double>(r.poisson_iterations) / r.steps},
+       {"pcg_iteration_seconds", r.iteration_seconds()}, {"pcg_iteration_bound_seconds", r.bound_iteration_seconds()},
+       {"memory_bytes", r.memory_bytes}, {"bytes_per_cell", r.bytes_per_cell()}, {"slice_height", r.slice_height},
+       {"largest_cells_80gb", largest_cells(r)}, {"phases", std::move(phases)}},
+      "--json");
 }
 
 }  // namespace miniapp::bench

@@ -11,6 +11,8 @@
 #include <iostream>
 #include <numbers>
 
+#include <nlohmann/json.hpp>
+
 #include "mesh/geometry.hpp"
 #include "miniapp/bench/bench_output.hpp"
 #include "miniapp/cli/command_line.hpp"
@@ -171,32 +173,23 @@ void export_problem(const std::string& prefix, const PoissonProblem& problem, co
   write_raw(prefix + ".col.i32", problem.a.col);
   write_raw(prefix + ".val.f64", problem.a.val);
   write_raw(prefix + ".rhs.f64", problem.rhs);
-  const std::string path = prefix + ".json";
-  std::ofstream out(path);
-  if (!out) throw file_error(path, std::string("cannot open for writing (given by --export-matrix): ") +
-                                       std::strerror(errno));
-  out << std::setprecision(17) << "{\"rows\": " << problem.a.rows << ", \"nnz\": " << problem.a.nnz()
-      << ", \"tolerance\": " << s.pcg.tolerance << ", \"max_iterations\": " << s.pcg.max_iterations
-      << ", \"mesh\": " << bench::json_string(describe(s.mesh)) << "}\n";
-  if (!out) throw file_error(path, "write failed");
+  bench::write_json_file(prefix + ".json",
+                         {{"rows", problem.a.rows}, {"nnz", problem.a.nnz()}, {"tolerance", s.pcg.tolerance},
+                          {"max_iterations", s.pcg.max_iterations}, {"mesh", describe(s.mesh)}},
+                         "--export-matrix");
 }
 
 void write_results_json(const std::string& path, const std::string& device, const CsrMatrix& a,
                         const PoissonSettings& s, const std::vector<SolveRecord>& records) {
-  std::ofstream out(path);
-  if (!out) throw file_error(path, std::string("cannot open for writing (given by --json): ") + std::strerror(errno));
-  out << std::setprecision(10) << "{\n  \"device\": " << bench::json_string(device)
-      << ",\n  \"mesh\": " << bench::json_string(describe(s.mesh)) << ",\n  \"rows\": " << a.rows
-      << ",\n  \"nnz\": " << a.nnz() << ",\n  \"tolerance\": " << s.pcg.tolerance << ",\n  \"results\": [";
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    const SolveRecord& r = records[i];
-    out << (i ? "," : "") << "\n    {\"preconditioner\": " << bench::json_string(r.preconditioner)
-        << ", \"setup_seconds\": " << r.setup_seconds << ", \"solve_seconds\": " << r.solve_seconds
-        << ", \"iterations\": " << r.iterations << ", \"relative_residual\": " << r.relative_residual
-        << ", \"converged\": " << (r.converged ? "true" : "false") << "}";
-  }
-  out << "\n  ]\n}\n";
-  if (!out) throw file_error(path, "write failed");
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  for (const SolveRecord& r : records)
+    results.push_back({{"preconditioner", r.preconditioner}, {"setup_seconds", r.setup_seconds},
+                       {"solve_seconds", r.solve_seconds}, {"iterations", r.iterations},
+                       {"relative_residual", r.relative_residual}, {"converged", r.converged}});
+  bench::write_json_file(path,
+                         {{"device", device}, {"mesh", describe(s.mesh)}, {"rows", a.rows}, {"nnz", a.nnz()},
+                          {"tolerance", s.pcg.tolerance}, {"results", std::move(results)}},
+                         "--json");
 }
 
 }  // namespace

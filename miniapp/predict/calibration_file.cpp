@@ -1,64 +1,99 @@
 #include "miniapp/predict/calibration_file.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <fstream>
-#include <iomanip>
-#include <limits>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "miniapp/core/error.hpp"
 #include "miniapp/output/atomic_file.hpp"
-#include "miniapp/predict/json.hpp"
 
 namespace miniapp::predict {
 namespace {
 
-void write_curve(std::ostream& out, KernelVariant v, CacheLevel level, const CostCurve& curve) {
-  out << "    {\"kernel\": " << json_string(name(v)) << ", \"cache\": " << json_string(name(level))
-      << ", \"latency_s\": " << curve.latency() << ",\n     \"points\": [";
-  const auto& points = curve.points();
-  for (std::size_t i = 0; i < points.size(); ++i)
-    out << (i ? ", " : "") << "[" << points[i].bytes << ", " << points[i].seconds << "]";
-  out << "]}";
+using Json = nlohmann::ordered_json;
+
+// The member `key` of the object `parent` (the element `where` of the file, for errors), checked by
+// `is` (e.g. &Json::is_number, `what` = "a number").
+const Json& member(const Json& parent, const char* key, bool (Json::*is)() const noexcept, const char* what,
+                   const std::string& where) {
+  if (!parent.is_object() || !parent.contains(key)) throw Error(where + ": missing key '" + key + "'");
+  const Json& value = parent[key];
+  if (!(value.*is)()) throw Error(where + ": '" + key + "' is not " + what);
+  return value;
 }
 
-CacheLevel cache_level_from(const JsonValue& v) {
+double number(const Json& parent, const char* key, const std::string& where) {
+  return member(parent, key, &Json::is_number, "a number", where).get<double>();
+}
+
+std::string text(const Json& parent, const char* key, const std::string& where) {
+  return member(parent, key, &Json::is_string, "a string", where).get<std::string>();
+}
+
+Json curve_json(KernelVariant v, CacheLevel level, const CostCurve& curve) {
+  Json points = Json::array();
+  for (const CostPoint& p : curve.points()) points.push_back({p.bytes, p.seconds});
+  return {{"kernel", name(v)}, {"cache", name(level)}, {"latency_s", curve.latency()}, {"points", std::move(points)}};
+}
+
+CacheLevel cache_level_from(const std::string& text, const std::string& where) {
   for (int l = 0; l < cache_level_count; ++l)
-    if (v.string() == name(static_cast<CacheLevel>(l))) return static_cast<CacheLevel>(l);
-  throw Error(v.string() + ": unknown cache level (expected hot, warm or streaming)");
+    if (text == name(static_cast<CacheLevel>(l))) return static_cast<CacheLevel>(l);
+  throw Error(where + ": unknown cache level '" + text + "' (expected hot, warm or streaming)");
+}
+
+// One entry of "curves" (the element `where`): its variant, level and points.
+void read_curve(const Json& entry, Calibration& c, const std::string& where,
+                std::array<std::array<bool, cache_level_count>, kernel_variant_count>& seen) {
+  const std::string kernel = text(entry, "kernel", where);
+  const auto variant = kernel_variant_from_name(kernel);
+  if (!variant) throw Error(where + ": unknown kernel '" + kernel + "'");
+  const CacheLevel level = cache_level_from(text(entry, "cache", where), where);
+  std::vector<CostPoint> points;
+  for (const Json& p : member(entry, "points", &Json::is_array, "an array", where)) {
+    if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number())
+      throw Error(where + ": a point is [bytes, seconds]");
+    points.push_back({p[0].get<double>(), p[1].get<double>()});
+  }
+  try {
+    c.curve(*variant, level) = CostCurve(std::move(points));
+  } catch (const Error& e) {
+    throw Error(where + ": " + e.what());
+  }
+  seen[static_cast<int>(*variant)][static_cast<int>(level)] = true;
 }
 
 // Reads the "curves" array; every (variant, level) must appear exactly once.
-void read_curves(const JsonValue& curves, Calibration& c, const std::string& path) {
+void read_curves(const Json& curves, Calibration& c, const std::string& path) {
   std::array<std::array<bool, cache_level_count>, kernel_variant_count> seen{};
-  for (const JsonValue& entry : curves.array()) {
-    const auto variant = kernel_variant_from_name(entry.at("kernel").string());
-    const std::string where = path + ":" + std::to_string(entry.line()) + ": ";
-    if (!variant) throw Error(where + "unknown kernel '" + entry.at("kernel").string() + "'");
-    CacheLevel level;
-    try {
-      level = cache_level_from(entry.at("cache"));
-    } catch (const Error& e) {
-      throw Error(where + e.what());
-    }
-    std::vector<CostPoint> points;
-    for (const JsonValue& p : entry.at("points").array()) {
-      if (p.array().size() != 2) throw Error(where + "a point is [bytes, seconds]");
-      points.push_back({p.array()[0].number(), p.array()[1].number()});
-    }
-    try {
-      c.curve(*variant, level) = CostCurve(std::move(points));
-    } catch (const Error& e) {
-      throw Error(where + e.what());
-    }
-    seen[static_cast<int>(*variant)][static_cast<int>(level)] = true;
-  }
+  for (std::size_t i = 0; i < curves.size(); ++i)
+    read_curve(curves[i], c, path + ": curves[" + std::to_string(i) + "]", seen);
   for (int v = 0; v < kernel_variant_count; ++v)
     for (int l = 0; l < cache_level_count; ++l)
       if (!seen[v][l])
         throw Error(path + ": no " + std::string(name(static_cast<CacheLevel>(l))) + " curve for kernel " +
                     std::string(name(static_cast<KernelVariant>(v))) + " (incomplete calibration)");
+}
+
+// The file's text as JSON; a syntax error names the file and the line.
+Json parse_calibration(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw file_error(path, "cannot open the calibration file (run 'miniapp predict --calibrate' to measure one)");
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  const std::string text = contents.str();
+  try {
+    return Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    const auto end = text.begin() + static_cast<std::ptrdiff_t>(std::min(e.byte, text.size()));
+    const auto line = 1 + std::count(text.begin(), end, '\n');
+    throw Error(path + ":" + std::to_string(line) + ": invalid JSON (" + e.what() + ")");
+  }
 }
 
 }  // namespace
@@ -74,52 +109,52 @@ std::string default_calibration_path(const DeviceDescription& device) {
 }
 
 void write_calibration(const std::string& path, const Calibration& c) {
-  std::ostringstream out;
-  out << std::setprecision(std::numeric_limits<double>::max_digits10);
-  out << "{\n  \"format\": " << json_string(calibration_format) << ",\n  \"date\": " << json_string(c.date)
-      << ",\n  \"device\": {\"backend\": " << json_string(c.device.backend)
-      << ", \"description\": " << json_string(c.device.description) << ", \"cache_bytes\": " << c.device.cache_bytes
-      << ", \"private_cache_bytes\": " << c.device.private_cache_bytes << "},\n  \"build\": {\"git\": " << json_string(c.build.git) << ", \"compiler\": " << json_string(c.build.compiler)
-      << ", \"build_type\": " << json_string(c.build.build_type) << ", \"cuda\": " << (c.build.cuda ? "true" : "false")
-      << "},\n  \"copy_gb_per_s\": " << c.copy_gb_per_s << ",\n  \"streaming_footprint_bytes\": "
-      << c.streaming_footprint << ",\n  \"warm_footprint_bytes\": " << c.warm_footprint
-      << ",\n  \"sync_s\": " << c.sync_seconds << ",\n  \"curves\": [\n";
+  Json curves = Json::array();
   for (int v = 0; v < kernel_variant_count; ++v)
-    for (int l = 0; l < cache_level_count; ++l) {
-      if (v + l > 0) out << ",\n";
-      write_curve(out, static_cast<KernelVariant>(v), static_cast<CacheLevel>(l),
-                  c.curve(static_cast<KernelVariant>(v), static_cast<CacheLevel>(l)));
-    }
-  out << "\n  ]\n}\n";
-  output::write_file_atomically(path, out.str());
+    for (int l = 0; l < cache_level_count; ++l)
+      curves.push_back(curve_json(static_cast<KernelVariant>(v), static_cast<CacheLevel>(l),
+                                  c.curve(static_cast<KernelVariant>(v), static_cast<CacheLevel>(l))));
+  const Json root = {
+      {"format", calibration_format},
+      {"date", c.date},
+      {"device",
+       {{"backend", c.device.backend}, {"description", c.device.description}, {"cache_bytes", c.device.cache_bytes},
+        {"private_cache_bytes", c.device.private_cache_bytes}}},
+      {"build",
+       {{"git", c.build.git}, {"compiler", c.build.compiler}, {"build_type", c.build.build_type},
+        {"cuda", c.build.cuda}}},
+      {"copy_gb_per_s", c.copy_gb_per_s},
+      {"streaming_footprint_bytes", c.streaming_footprint},
+      {"warm_footprint_bytes", c.warm_footprint},
+      {"sync_s", c.sync_seconds},
+      {"curves", std::move(curves)}};
+  output::write_file_atomically(path, root.dump(2, ' ', false, Json::error_handler_t::replace) + "\n");
 }
 
 Calibration read_calibration(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw file_error(path, "cannot open the calibration file (run 'miniapp predict --calibrate' to measure one)");
-  std::ostringstream text;
-  text << in.rdbuf();
-  const JsonValue root = JsonValue::parse(text.str(), path);
-  if (root.at("format").string() != calibration_format)
-    throw Error(path + ": format '" + root.at("format").string() + "', this program reads '" + calibration_format +
+  const Json root = parse_calibration(path);
+  const std::string format = text(root, "format", path);
+  if (format != calibration_format)
+    throw Error(path + ": format '" + format + "', this program reads '" + calibration_format +
                 "' (the cost model changed); run 'miniapp predict --calibrate' to re-measure this device");
   Calibration c;
-  c.date = root.at("date").string();
-  const JsonValue& d = root.at("device");
-  c.device = {d.at("backend").string(), d.at("description").string(), d.at("cache_bytes").number(),
-              d.at("private_cache_bytes").number()};
-  const JsonValue& b = root.at("build");
-  c.build = {b.at("git").string(), b.at("compiler").string(), b.at("build_type").string(),
-             b.at("cuda").boolean()};
-  c.copy_gb_per_s = root.at("copy_gb_per_s").number();
-  c.streaming_footprint = root.at("streaming_footprint_bytes").number();
-  c.warm_footprint = root.at("warm_footprint_bytes").number();
-  c.sync_seconds = root.at("sync_s").number();
+  c.date = text(root, "date", path);
+  const std::string device = path + ": device";
+  const Json& d = member(root, "device", &Json::is_object, "an object", path);
+  c.device = {text(d, "backend", device), text(d, "description", device), number(d, "cache_bytes", device),
+              number(d, "private_cache_bytes", device)};
+  const std::string build = path + ": build";
+  const Json& b = member(root, "build", &Json::is_object, "an object", path);
+  c.build = {text(b, "git", build), text(b, "compiler", build), text(b, "build_type", build),
+             member(b, "cuda", &Json::is_boolean, "true or false", build).get<bool>()};
+  c.copy_gb_per_s = number(root, "copy_gb_per_s", path);
+  c.streaming_footprint = number(root, "streaming_footprint_bytes", path);
+  c.warm_footprint = number(root, "warm_footprint_bytes", path);
+  c.sync_seconds = number(root, "sync_s", path);
   if (!(c.sync_seconds >= 0) || !std::isfinite(c.sync_seconds))
-    throw Error(path + ":" + std::to_string(root.at("sync_s").line()) + ": sync_s must be a finite number >= 0");
-  if (!(c.copy_gb_per_s > 0))
-    throw Error(path + ":" + std::to_string(root.at("copy_gb_per_s").line()) + ": copy_gb_per_s must be positive");
-  read_curves(root.at("curves"), c, path);
+    throw Error(path + ": sync_s must be a finite number >= 0");
+  if (!(c.copy_gb_per_s > 0)) throw Error(path + ": copy_gb_per_s must be positive");
+  read_curves(member(root, "curves", &Json::is_array, "an array", path), c, path);
   return c;
 }
 

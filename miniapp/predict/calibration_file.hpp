@@ -20,7 +20,7 @@ void write_calibration(const std::string& path, const Calibration& c);
 
 // Reads and checks a calibration file: the format tag, every field, every curve of every variant and
 // cache level (at least two sizes, positive finite bytes and seconds). Throws miniapp::Error naming
-// the file and line on a corrupt or incomplete file.
+// the file and the line (invalid JSON) or the element (e.g. "curves[3]") on a corrupt or incomplete file.
 Calibration read_calibration(const std::string& path);
 
 // Throws miniapp::Error unless `c` was measured on `device` with `build`: the message says what

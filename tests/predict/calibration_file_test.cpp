@@ -1,5 +1,8 @@
 // The calibration file: round trip, and clear errors for corrupt, incomplete and foreign files.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "miniapp/core/error.hpp"
 #include "miniapp/predict/calibration_file.hpp"
@@ -62,16 +65,25 @@ TEST_CASE("A corrupt or incomplete calibration file is an error naming file and 
   write_text(path, good.substr(0, good.size() / 2));  // truncated
   CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains(path + ":") && Catch::Contains("invalid JSON"));
 
-  std::string no_curve = good;
-  const auto at = no_curve.find("{\"kernel\": \"dot\"");
-  no_curve.erase(at, no_curve.find('}', at) - at + 3);  // the hot dot curve and its ",\n"
-  write_text(path, no_curve);
+  const nlohmann::ordered_json parsed = nlohmann::ordered_json::parse(good);
+  nlohmann::ordered_json no_curve = parsed;
+  auto& curves = no_curve["curves"];
+  curves.erase(std::find_if(curves.begin(), curves.end(),
+                            [](const auto& c) { return c["kernel"] == "dot" && c["cache"] == "hot"; }));
+  write_text(path, no_curve.dump(2));
   CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("no hot curve for kernel dot"));
 
-  std::string negative = good;
-  negative.replace(negative.find("[[") + 2, 1, "-");  // first point's bytes negative
-  write_text(path, negative);
-  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains(path + ":") && Catch::Contains("positive"));
+  nlohmann::ordered_json negative = parsed;
+  negative["curves"][0]["points"][0][0] = -1.0;  // first point's bytes negative
+  write_text(path, negative.dump(2));
+  CHECK_THAT(error_of([&] { read_calibration(path); }),
+             Catch::Contains(path + ": curves[0]") && Catch::Contains("positive"));
+
+  nlohmann::ordered_json wrong_type = parsed;
+  wrong_type["device"]["cache_bytes"] = "big";
+  write_text(path, wrong_type.dump(2));
+  CHECK_THAT(error_of([&] { read_calibration(path); }),
+             Catch::Contains(path + ": device") && Catch::Contains("'cache_bytes' is not a number"));
 
   std::string format = good;
   format.replace(format.find(calibration_format), std::string(calibration_format).size(), "miniapp-calibration 1");
