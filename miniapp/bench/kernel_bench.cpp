@@ -59,7 +59,7 @@ void bench_one_mesh(const Executor& exec, const cli::MeshOptions& options, int r
   const CsrMatrix l = reordered_laplacian(options);
   const index_t n = l.rows;
   const DeviceCsr csr(exec, l);
-  const SellMatrix host_sell = to_sell(l, exec.backend() == Backend::cuda ? 32 : 8);
+  const SellMatrix host_sell = to_sell(l, exec.default_slice_height());
   const DeviceSell sell(exec, host_sell);
   const Vector x = random_vector(exec, n, 1);
   Vector y = random_vector(exec, n, 2);

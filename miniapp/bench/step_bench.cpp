@@ -19,8 +19,7 @@ KernelCounters step_total(const std::array<KernelCounters, time::phase_count>& p
 // The slice height set_up_simulation uploads with: the case's, else one warp on CUDA and one cache
 // line of doubles on CPU (the memory estimate depends on it through the sELL padding).
 index_t uploaded_slice_height(const run::Simulation& sim) {
-  if (sim.config.numerics.slice_height > 0) return sim.config.numerics.slice_height;
-  return sim.exec.backend() == Backend::cuda ? 32 : 8;
+  return sim.config.numerics.slice_height > 0 ? sim.config.numerics.slice_height : sim.exec.default_slice_height();
 }
 
 struct TimedSteps {

@@ -200,7 +200,7 @@ int poisson_command(int argc, char** argv) {
   if (!result) return 0;
   const PoissonSettings s = parse_settings(*result);
   const Executor exec = Executor::from_name(s.backend);
-  const index_t slice_height = s.slice_height > 0 ? s.slice_height : (exec.backend() == Backend::cuda ? 32 : 8);
+  const index_t slice_height = s.slice_height > 0 ? s.slice_height : exec.default_slice_height();
 
   auto start = std::chrono::steady_clock::now();
   const mesh::Mesh m = make_mesh(s.mesh);

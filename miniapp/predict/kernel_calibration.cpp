@@ -137,7 +137,7 @@ void time_vector_kernels(const Timer& timer, index_t n, Points& points) {
 void time_spmv(const Timer& timer, index_t rows, Points& points) {
   const Executor& exec = timer.exec;
   const CsrMatrix host = stencil_matrix(rows);
-  const DeviceSell sell(exec, to_sell(host, exec.backend() == Backend::cuda ? 32 : 8));
+  const DeviceSell sell(exec, to_sell(host, exec.default_slice_height()));
   const DeviceCsr csr(exec, host);
   std::array<Vector, 3> x, y;
   for (int i = 0; i < 3; ++i) x[i] = filled(exec, host.rows, 1.0 + i), y[i] = filled(exec, host.rows, 0.0);

@@ -10,13 +10,8 @@
 // JSON by scripts/plot_prediction.py.
 namespace miniapp::predict {
 
-// Thesis Table 2.1: calls of SpMV, AXPY, DOT per sub-step of Algorithm 1 (the Poisson solve per
-// iteration), shown beside the counted calls.
-struct ThesisRow {
-  int spmv, axpy, dot;
-};
-inline constexpr ThesisRow thesis_table_2_1[time::phase_count] = {
-    {8, 6, 0}, {3, 1, 0}, {2, 3, 2}, {3, 3, 0}, {7, 0, 0}, {9, 0, 2}, {0, 0, 0}};
+using time::thesis_table_2_1;
+using time::ThesisRow;
 
 struct PredictionReport {
   std::string case_name, case_description;

@@ -47,9 +47,7 @@ Executor make_executor(const cases::CaseConfig& config) {
 }
 
 index_t slice_height(const cases::CaseConfig& config, const Executor& exec) {
-  if (config.numerics.slice_height > 0) return config.numerics.slice_height;
-  // CPU: 8 doubles fill one cache line per column of a slice; CUDA: one warp per slice.
-  return exec.backend() == Backend::cuda ? 32 : 8;
+  return config.numerics.slice_height > 0 ? config.numerics.slice_height : exec.default_slice_height();
 }
 
 std::unique_ptr<Preconditioner> make_preconditioner(const cases::CaseConfig& config, const Executor& exec,

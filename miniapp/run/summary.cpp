@@ -6,13 +6,6 @@
 namespace miniapp::run {
 namespace {
 
-// Thesis Table 2.1: calls of SpMV, AXPY, DOT per sub-step of Algorithm 1 (Poisson solve per iteration).
-struct ThesisRow {
-  int spmv, axpy, dot;
-};
-constexpr ThesisRow thesis_table[time::phase_count] = {
-    {8, 6, 0}, {3, 1, 0}, {2, 3, 2}, {3, 3, 0}, {7, 0, 0}, {9, 0, 2}, {0, 0, 0}};
-
 double per_step(std::uint64_t calls, long steps) { return steps > 0 ? static_cast<double>(calls) / steps : 0.0; }
 
 }  // namespace
@@ -37,9 +30,9 @@ void print_summary(const Simulation& sim, const RunSummary& s, std::ostream& out
     // The solve is reported per iteration, as in the table.
     const double scale = p == static_cast<int>(time::Phase::poisson_solve) && iterations > 0 ? iterations : 1.0;
     out << "  " << std::left << std::setw(20) << name(static_cast<time::Phase>(p)) << std::right;
-    column(per_step(k.tally(KernelKind::spmv).calls, s.steps) / scale, thesis_table[p].spmv);
-    column(per_step(k.tally(KernelKind::axpy).calls, s.steps) / scale, thesis_table[p].axpy);
-    column(per_step(k.tally(KernelKind::dot).calls, s.steps) / scale, thesis_table[p].dot);
+    column(per_step(k.tally(KernelKind::spmv).calls, s.steps) / scale, time::thesis_table_2_1[p].spmv);
+    column(per_step(k.tally(KernelKind::axpy).calls, s.steps) / scale, time::thesis_table_2_1[p].axpy);
+    column(per_step(k.tally(KernelKind::dot).calls, s.steps) / scale, time::thesis_table_2_1[p].dot);
     out << std::setw(6) << per_step(k.tally(KernelKind::pointwise).calls + k.tally(KernelKind::copy).calls, s.steps) / scale
         << "\n";
   }

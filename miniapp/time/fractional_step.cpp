@@ -10,21 +10,6 @@
 
 namespace miniapp::time {
 
-namespace {
-
-PcgOptions with_singular(PcgOptions options, bool singular) {
-  options.singular = singular;
-  return options;
-}
-
-}  // namespace
-
-FractionalStep::FractionalStep(const Executor& exec, DeviceOperators& ops, const FlowParameters& params,
-                               std::unique_ptr<Preconditioner> poisson_preconditioner, bool singular_pressure)
-    : FractionalStep(exec, ops, params,
-                     std::make_unique<PcgPressureSolver>(exec, ops.pressure_matrix, std::move(poisson_preconditioner),
-                                                         with_singular(params.poisson, singular_pressure))) {}
-
 FractionalStep::FractionalStep(const Executor& exec, DeviceOperators& ops, const FlowParameters& params,
                                std::unique_ptr<PressureSolver> pressure_solver)
     : exec_(exec), ops_(ops), params_(params), pressure_solver_(std::move(pressure_solver)) {

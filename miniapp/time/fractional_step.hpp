@@ -26,6 +26,14 @@ enum class Phase { predictor, poisson_rhs, poisson_solve, correction, face_veloc
 inline constexpr int phase_count = 7;
 std::string_view name(Phase phase);
 
+// Thesis Table 2.1: calls of SpMV, AXPY, DOT per sub-step of Algorithm 1 (the Poisson solve per
+// iteration), shown beside the counted calls.
+struct ThesisRow {
+  int spmv, axpy, dot;
+};
+inline constexpr ThesisRow thesis_table_2_1[phase_count] = {
+    {8, 6, 0}, {3, 1, 0}, {2, 3, 2}, {3, 3, 0}, {7, 0, 0}, {9, 0, 2}, {0, 0, 0}};
+
 // What one step did, for diagnostics, progress and the kernel-count report.
 struct StepReport {
   PcgResult poisson;
@@ -41,10 +49,6 @@ class FractionalStep {
   // Step 2.2 by `pressure_solver` (params.poisson is its business).
   FractionalStep(const Executor& exec, DeviceOperators& ops, const FlowParameters& params,
                  std::unique_ptr<PressureSolver> pressure_solver);
-  // Step 2.2 by PCG on ops.pressure_matrix with `poisson_preconditioner` (PcgPressureSolver);
-  // `singular_pressure`: no outlet, the pressure is defined up to a constant.
-  FractionalStep(const Executor& exec, DeviceOperators& ops, const FlowParameters& params,
-                 std::unique_ptr<Preconditioner> poisson_preconditioner, bool singular_pressure);
 
   // Advances `fields` by one step of fields.dt and sets fields.dt for the next one.
   StepReport advance(FlowFields& fields);

@@ -80,6 +80,8 @@ std::string Executor::description() const {
   return "cuda:" + std::to_string(device()) + " " + cuda::device_name(device());
 }
 
+index_t Executor::default_slice_height() const { return backend() == Backend::cuda ? 32 : 8; }
+
 void* Executor::allocate(std::size_t bytes) const {
   void* p = nullptr;
   if (backend() == Backend::cuda) {

@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "miniapp/core/types.hpp"
 #include "operators/kernels/kernel_counters.hpp"
 
 namespace miniapp {
@@ -25,6 +26,9 @@ class Executor {
   int device() const;
   void* stream() const;  // cudaStream_t on CUDA, nullptr on CPU
   std::string description() const;  // e.g. "cpu (2 threads)" or "cuda:0 NVIDIA H100"
+  // The sELL slice height used unless a case or option sets one: one warp per slice on CUDA, one
+  // cache line of doubles per slice column on the CPU.
+  index_t default_slice_height() const;
   KernelCounters& counters() const;
 
   // With profiling on, asynchronous backends synchronise after each kernel so per-kernel seconds are

@@ -13,6 +13,7 @@
 #include "miniapp/time/analytic_fields.hpp"
 #include "miniapp/time/flow_diagnostics.hpp"
 #include "miniapp/time/fractional_step.hpp"
+#include "miniapp/time/pressure_solver.hpp"
 #include "solvers/aip.hpp"
 
 namespace miniapp::time::test {
@@ -67,8 +68,12 @@ class PeriodicFlow {
     params.viscosity = viscosity;
     params.fixed_dt = dt;
     params.poisson.tolerance = poisson_tolerance;
-    scheme_ = std::make_unique<FractionalStep>(exec_, *device_, params, std::make_unique<Aip>(exec_, pressure, 1, 8),
-                                               true);
+    PcgOptions poisson = params.poisson;
+    poisson.singular = true;  // periodic: the pressure is defined up to a constant
+    scheme_ = std::make_unique<FractionalStep>(
+        exec_, *device_, params,
+        std::make_unique<PcgPressureSolver>(exec_, device_->pressure_matrix, std::make_unique<Aip>(exec_, pressure, 1, 8),
+                                            poisson));
     fields_ = std::make_unique<FlowFields>(exec_, mesh_.cell_count(), mesh_.face_count());
     const HostVelocity u0 = exact_velocity(0.0);
     for (int d = 0; d < 3; ++d) {
