@@ -93,6 +93,18 @@ void Communicator::broadcast(std::string& text, int root) const {
 
 void Communicator::barrier() const { MINIAPP_MPI_CHECK(MPI_Barrier(get())); }
 
+Communicator::NodePlace Communicator::node_place() const {
+  MPI_Comm node = MPI_COMM_NULL;
+  MINIAPP_MPI_CHECK(MPI_Comm_split_type(get(), MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node));
+  NodePlace place;
+  const int rank_err = MPI_Comm_rank(node, &place.rank);
+  const int size_err = MPI_Comm_size(node, &place.size);
+  MPI_Comm_free(&node);
+  MINIAPP_MPI_CHECK(rank_err);
+  MINIAPP_MPI_CHECK(size_err);
+  return place;
+}
+
 void Communicator::check_collectively(bool ok, const std::string& message) const {
   // The lowest failing rank, or size() when none failed.
   int first_failed = ok ? size_ : rank_;
@@ -100,7 +112,7 @@ void Communicator::check_collectively(bool ok, const std::string& message) const
   if (first_failed == size_) return;
   std::string text = message;
   broadcast(text, first_failed);
-  throw Error("rank " + std::to_string(first_failed) + ": " + text);
+  throw CollectiveError("rank " + std::to_string(first_failed) + ": " + text);
 }
 
 void Communicator::run_collectively(const std::function<void()>& step) const {

@@ -40,6 +40,13 @@ class MpiSession {
 
 enum class ReduceOp { sum, min, max };
 
+// An error that every rank of a communicator raises together (from check_collectively): each may stop
+// normally, and one of them reports it. Any other Error in a multi-rank run may be one rank's alone.
+class CollectiveError : public Error {
+ public:
+  using Error::Error;
+};
+
 // A duplicate of an MPI communicator (so the library's messages never match the caller's), with
 // errors returned as codes and turned into miniapp::Error. Copies share the duplicate, which is freed
 // with the last copy.
@@ -64,13 +71,20 @@ class Communicator {
   // The string of `root` on every rank (collective; lengths may differ before the call).
   void broadcast(std::string& text, int root) const;
   void barrier() const;
+  // This rank's index among the ranks on the same node (MPI_Comm_split_type SHARED), and how many
+  // ranks that node runs (collective): which GPU a rank takes.
+  struct NodePlace {
+    int rank = 0, size = 1;
+  };
+  NodePlace node_place() const;
 
-  // Collective error check: when any rank passes ok = false, every rank throws miniapp::Error with
+  // Collective error check: when any rank passes ok = false, every rank throws CollectiveError with
   // the message of the lowest failing rank, prefixed "rank r: ". One MPI_Allreduce when all are ok,
   // plus one broadcast when not; so no rank waits forever on one that stopped.
   void check_collectively(bool ok, const std::string& message) const;
   // Runs `step` on every rank and then checks collectively: a miniapp::Error (or other std::exception)
-  // thrown by `step` on some ranks only becomes the same Error on all ranks.
+  // thrown by `step` on some ranks only becomes the same CollectiveError on all ranks. `step` must
+  // not call collectives itself (a rank that threw would never join them).
   void run_collectively(const std::function<void()>& step) const;
 
  private:

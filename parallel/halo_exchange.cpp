@@ -2,30 +2,61 @@
 
 #include <string>
 
+#include <mpi-ext.h>
+
 #include "operators/kernels/gather.hpp"
 
 namespace miniapp::parallel {
 namespace {
 constexpr int halo_tag = 2;
+
+void check_transport(HaloTransport transport, const Executor& exec) {
+  if (transport == HaloTransport::mpi) return;
+  if (exec.backend() != Backend::cuda)
+    throw Error("--comm " + std::string(name(transport)) + " moves device buffers: it needs the CUDA backend "
+                "(the CPU backend uses --comm mpi)");
+  if (transport == HaloTransport::mpi_cuda_aware && !mpi_is_cuda_aware())
+    throw Error("--comm mpi-cuda-aware: this MPI library does not accept device pointers (MPIX_Query_cuda_support "
+                "says no); use --comm mpi or nccl");
+}
+
 }  // namespace
+
+HaloTransport parse_transport(std::string_view text) {
+  for (HaloTransport t : {HaloTransport::mpi, HaloTransport::mpi_cuda_aware, HaloTransport::nccl})
+    if (text == name(t)) return t;
+  throw Error("--comm: unknown transport '" + std::string(text) + "' (expected mpi, mpi-cuda-aware or nccl)");
+}
+
+std::string_view name(HaloTransport transport) {
+  switch (transport) {
+    case HaloTransport::mpi: return "mpi";
+    case HaloTransport::mpi_cuda_aware: return "mpi-cuda-aware";
+    case HaloTransport::nccl: return "nccl";
+  }
+  return "?";
+}
+
+bool mpi_is_cuda_aware() {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support() == 1;
+#else
+  return false;
+#endif
+}
 
 HaloExchange::HaloExchange(const Communicator& comm, const Executor& exec, const LocalNumbering& numbering,
                            HaloTransport transport)
     : comm_(comm.duplicate()),
       exec_(exec),
+      transport_(transport),
       plan_(build_halo_plan(comm_, numbering)),
       local_count_(numbering.local_count()),
       send_index_(Array<index_t>::from_host(exec, plan_.send_index)),
-      recv_index_(Array<index_t>::from_host(exec, plan_.recv_index)),
-      send_buffer_(exec, send_index_.size()),
-      recv_buffer_(exec, recv_index_.size()) {
-  if (transport != HaloTransport::mpi)
-    throw Error("HaloExchange: transport " + std::to_string(static_cast<int>(transport)) + " is not implemented");
-  if (staged()) {
-    host_send_.resize(static_cast<std::size_t>(send_buffer_.size()));
-    host_recv_.resize(static_cast<std::size_t>(recv_buffer_.size()));
-  }
-  requests_.reserve(2 * plan_.neighbours.size());
+      recv_index_(Array<index_t>::from_host(exec, plan_.recv_index)) {
+  check_transport(transport, exec);
+  if (transport == HaloTransport::nccl) nccl_ = std::make_unique<NcclChannel>(comm_, exec);
+  reserve(1);
 }
 
 HaloExchange::~HaloExchange() {
@@ -38,40 +69,84 @@ HaloExchange::~HaloExchange() {
   }
 }
 
-bool HaloExchange::staged() const { return exec_.backend() != Backend::cpu; }
+bool HaloExchange::staged() const { return transport_ == HaloTransport::mpi && exec_.backend() != Backend::cpu; }
 
-void HaloExchange::start_exchange(const Vector& v) {
-  if (in_flight_) throw Error("HaloExchange::start_exchange: the previous exchange has not been finished");
-  if (v.size() != local_count_)
-    throw Error("HaloExchange::start_exchange: vector of " + std::to_string(v.size()) + " entries, the layout has " +
-                std::to_string(local_count_) + " (owned + halo)");
-  gather(exec_, send_index_, v, send_buffer_);
+// Buffers are vector-major: vector v's values for every neighbour at [v · count, (v + 1) · count).
+void HaloExchange::reserve(int vectors) {
+  if (vectors <= capacity_) return;
+  capacity_ = vectors;
+  send_buffer_ = Vector(exec_, vectors * send_index_.size());
+  recv_buffer_ = Vector(exec_, vectors * recv_index_.size());
+  if (staged()) {
+    host_send_.resize(static_cast<std::size_t>(send_buffer_.size()));
+    host_recv_.resize(static_cast<std::size_t>(recv_buffer_.size()));
+  }
+  requests_.reserve(2 * plan_.neighbours.size() * static_cast<std::size_t>(vectors));
+}
+
+void HaloExchange::start_exchange(std::span<const Vector* const> vectors) {
+  if (!in_flight_.empty()) throw Error("HaloExchange::start_exchange: the previous exchange has not been finished");
+  const int k = static_cast<int>(vectors.size());
+  for (const Vector* v : vectors)
+    if (v->size() != local_count_)
+      throw Error("HaloExchange::start_exchange: vector of " + std::to_string(v->size()) +
+                  " entries, the layout has " + std::to_string(local_count_) + " (owned + halo)");
+  reserve(k);
+  const index_t ns = send_index_.size(), nr = recv_index_.size();
+  for (int v = 0; v < k; ++v) {
+    Vector packed = send_buffer_.window(v * ns, ns);
+    gather(exec_, send_index_, *vectors[v], packed);
+  }
+  for (const Vector* v : vectors) in_flight_.push_back(v->data());
+  if (nccl_) return nccl_->start(plan_, send_buffer_.data(), recv_buffer_.data(), k, ns, nr);
   double* send = send_buffer_.data();
   double* recv = recv_buffer_.data();
   if (staged()) {
-    if (!host_send_.empty()) exec_.copy_to_host(host_send_.data(), send, sizeof(double) * host_send_.size());
+    if (ns > 0) exec_.copy_to_host(host_send_.data(), send, sizeof(double) * k * ns);
     send = host_send_.data();
     recv = host_recv_.data();
+  } else {
+    exec_.synchronize();  // MPI reads the packed device buffer: the gather must be done
   }
   requests_.clear();
-  for (const HaloNeighbour& nb : plan_.neighbours) {
-    if (nb.recv_count > 0)
-      MINIAPP_MPI_CHECK(MPI_Irecv(recv + nb.recv_offset, nb.recv_count, MPI_DOUBLE, nb.rank, halo_tag, comm_.get(),
-                                  &requests_.emplace_back()));
-    if (nb.send_count > 0)
-      MINIAPP_MPI_CHECK(MPI_Isend(send + nb.send_offset, nb.send_count, MPI_DOUBLE, nb.rank, halo_tag, comm_.get(),
-                                  &requests_.emplace_back()));
-  }
-  in_flight_ = &v;
+  for (int v = 0; v < k; ++v)
+    for (const HaloNeighbour& nb : plan_.neighbours) {
+      if (nb.recv_count > 0)
+        MINIAPP_MPI_CHECK(MPI_Irecv(recv + v * nr + nb.recv_offset, nb.recv_count, MPI_DOUBLE, nb.rank, halo_tag + v,
+                                    comm_.get(), &requests_.emplace_back()));
+      if (nb.send_count > 0)
+        MINIAPP_MPI_CHECK(MPI_Isend(send + v * ns + nb.send_offset, nb.send_count, MPI_DOUBLE, nb.rank, halo_tag + v,
+                                    comm_.get(), &requests_.emplace_back()));
+    }
+}
+
+void HaloExchange::finish_exchange(std::span<Vector* const> vectors) {
+  bool same = vectors.size() == in_flight_.size();
+  for (std::size_t v = 0; same && v < vectors.size(); ++v) same = vectors[v]->data() == in_flight_[v];
+  if (!same) throw Error("HaloExchange::finish_exchange: not the vectors given to start_exchange");
+  in_flight_.clear();
+  if (nccl_) nccl_->finish();
+  else MINIAPP_MPI_CHECK(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
+  const index_t nr = recv_index_.size();
+  const int k = static_cast<int>(vectors.size());
+  if (staged() && nr > 0) exec_.copy_from_host(recv_buffer_.data(), host_recv_.data(), sizeof(double) * k * nr);
+  for (int v = 0; v < k; ++v) scatter(exec_, recv_index_, recv_buffer_.window(v * nr, nr), *vectors[v]);
+}
+
+void HaloExchange::exchange(std::span<Vector* const> vectors) {
+  const std::vector<const Vector*> read(vectors.begin(), vectors.end());
+  start_exchange(read);
+  finish_exchange(vectors);
+}
+
+void HaloExchange::start_exchange(const Vector& v) {
+  const Vector* one[] = {&v};
+  start_exchange(one);
 }
 
 void HaloExchange::finish_exchange(Vector& v) {
-  if (in_flight_ != &v) throw Error("HaloExchange::finish_exchange: not the vector given to start_exchange");
-  MINIAPP_MPI_CHECK(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
-  in_flight_ = nullptr;
-  if (staged() && !host_recv_.empty())
-    exec_.copy_from_host(recv_buffer_.data(), host_recv_.data(), sizeof(double) * host_recv_.size());
-  scatter(exec_, recv_index_, recv_buffer_, v);
+  Vector* one[] = {&v};
+  finish_exchange(one);
 }
 
 void HaloExchange::exchange(Vector& v) {

@@ -1,15 +1,26 @@
 #pragma once
+#include <memory>
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "operators/backend/array.hpp"
 #include "parallel/halo_plan.hpp"
+#include "parallel/nccl_channel.hpp"
 
 namespace miniapp::parallel {
 
-// How halo values travel between ranks. Only `mpi` exists: pack on the executor, stage device buffers
-// through host memory, MPI point-to-point between host buffers, unpack (thesis §2.4, three stages).
-// Planned: mpi_cuda_aware (device buffers handed to MPI, no staging) and nccl.
-enum class HaloTransport { mpi };
+// How halo values travel between ranks (--comm). The CPU backend uses plain MPI.
+enum class HaloTransport {
+  mpi,             // device buffers staged through host memory, MPI between host buffers (thesis §2.4)
+  mpi_cuda_aware,  // device buffers handed to a CUDA-aware MPI library, no staging
+  nccl,            // grouped ncclSend/ncclRecv on a stream beside the compute stream
+};
+// "mpi", "mpi-cuda-aware", "nccl"; throws miniapp::Error naming the choices for anything else.
+HaloTransport parse_transport(std::string_view name);
+std::string_view name(HaloTransport transport);
+// True when the MPI library says (MPIX_Query_cuda_support) that it accepts device pointers.
+bool mpi_is_cuda_aware();
 
 // The halo update of vectors in the owned-then-halo layout: after exchange(v), v's halo entries hold
 // the owners' current values. Owns its index lists and buffers in executor memory; not copyable (MPI
@@ -17,7 +28,8 @@ enum class HaloTransport { mpi };
 class HaloExchange {
  public:
   // Collective (builds the plan, see build_halo_plan). Uses a duplicate of `comm`, so its messages
-  // never match anyone else's.
+  // never match anyone else's. Throws miniapp::Error when the transport cannot run here (a GPU
+  // transport on the CPU backend, an MPI that is not CUDA-aware, a build without NCCL).
   HaloExchange(const Communicator& comm, const Executor& exec, const LocalNumbering& numbering,
                HaloTransport transport = HaloTransport::mpi);
   HaloExchange(const HaloExchange&) = delete;
@@ -25,32 +37,41 @@ class HaloExchange {
   // An exchange still in flight is cancelled (its receive requests), never waited on.
   ~HaloExchange();
 
-  // Packs v's interface values (gather kernel), stages them to the host if v is on a device, and
-  // posts MPI_Irecv / MPI_Isend to every neighbour. v has local_count() entries on the executor.
-  // Work that does not read v's halo (the inner SpMV) may run before finish_exchange.
-  // Collective over the neighbours; no other exchange of this object may be in flight.
-  void start_exchange(const Vector& v);
-  // Waits for the messages and unpacks them into v's halo (scatter kernel). v is the vector given to
-  // start_exchange.
-  void finish_exchange(Vector& v);
+  // Packs the interface values of every vector (gather kernel), stages them to the host if they are on
+  // a device, and posts MPI_Irecv / MPI_Isend to every neighbour: one message per neighbour and vector,
+  // all in flight together. Each vector has local_count() entries on the executor. Work that does not
+  // read their halos (the inner SpMV) may run before finish_exchange. Collective over the neighbours;
+  // no other exchange of this object may be in flight.
+  void start_exchange(std::span<const Vector* const> vectors);
+  // Waits for the messages and unpacks them into the halos (scatter kernel). `vectors` are those given
+  // to start_exchange, in the same order.
+  void finish_exchange(std::span<Vector* const> vectors);
   // start_exchange then finish_exchange.
+  void exchange(std::span<Vector* const> vectors);
+  // The same for one vector.
+  void start_exchange(const Vector& v);
+  void finish_exchange(Vector& v);
   void exchange(Vector& v);
 
   const HaloPlan& plan() const { return plan_; }
   index_t local_count() const { return local_count_; }
 
  private:
-  bool staged() const;  // buffers live on a device: MPI sees host copies
+  bool staged() const;  // transport mpi with buffers on a device: MPI sees host copies
+  void reserve(int vectors);  // buffers for this many vectors at once
 
   Communicator comm_;
   Executor exec_;
+  HaloTransport transport_;
+  std::unique_ptr<NcclChannel> nccl_;
   HaloPlan plan_;
   index_t local_count_;
   Array<index_t> send_index_, recv_index_;
   Vector send_buffer_, recv_buffer_;
   std::vector<double> host_send_, host_recv_;
   std::vector<MPI_Request> requests_;
-  const Vector* in_flight_ = nullptr;
+  int capacity_ = 0;  // vectors the buffers hold
+  std::vector<const double*> in_flight_;  // data of the vectors of the exchange in flight
 };
 
 }  // namespace miniapp::parallel

@@ -1,5 +1,6 @@
 #include "solvers/pcg.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -15,7 +16,7 @@ int default_check_interval(Backend backend) { return backend == Backend::cuda ? 
 
 Pcg::Pcg(const Executor& exec, index_t rows)
     : exec_(exec), rows_(rows), r_(exec, rows), z_(exec, rows), p_(exec, rows), q_(exec, rows),
-      rhs_(exec, rows), ones_(exec, rows), scalars_(exec) {
+      rhs_(exec, rows), ones_(exec, rows), scalars_(exec), batch_(exec) {
   fill(exec_, 1.0, ones_);
 }
 
@@ -36,21 +37,21 @@ void check_sizes(const DeviceSell& a, const Vector& b, const Vector& x, index_t 
   }
 }
 
-std::string cap_warning(int iterations, double residual, const PcgOptions& options) {
+}  // namespace
+
+std::string pcg_cap_warning(int iterations, double residual, const PcgOptions& options) {
   std::ostringstream msg;
   msg << "PCG did not converge: relative residual " << residual << " (tolerance " << options.tolerance
       << ") after " << iterations << " iterations (cap " << options.max_iterations << ")";
   return msg.str();
 }
 
-std::string breakdown_warning(int iteration, double curvature) {
+std::string pcg_breakdown_warning(int iteration, double curvature) {
   std::ostringstream msg;
   msg << "PCG broke down at iteration " << iteration << ": pᵀAp = " << curvature
       << " is not positive (the matrix is not positive definite, or the data contain NaN)";
   return msg.str();
 }
-
-}  // namespace
 
 // Set-up of the iteration (once per solve): r = b − A x, z = M⁻¹ r, p = z; returns {r·r, r·z}.
 std::array<double, 2> Pcg::initial_residual(const DeviceSell& a, const Preconditioner& m, const Vector& x) {
@@ -75,21 +76,48 @@ std::array<double, 2> Pcg::initial_residual(const DeviceSell& a, const Precondit
 //   otherwise; 3 launches (Jacobi) and one host read every check_interval iterations.
 // For a 7-point Laplacian (E ≈ 7 n) with Jacobi: 228 → 188 bytes per row; p = z + β p cannot join
 // the update (β needs the whole of r·z), nor the SpMV (A reads p at neighbouring rows).
-CgProgress Pcg::iterate(const DeviceSell& a, const Preconditioner& m, Vector& x, const PcgOptions& options) {
-  const Vector* d = m.diagonal_inverse();
-  const int interval = options.check_interval > 0 ? options.check_interval : default_check_interval(exec_.backend());
-  CgProgress progress;
-  for (int launched = 1; launched <= options.max_iterations && progress.status == cg::Status::running; ++launched) {
-    cg_spmv_dot(exec_, a, p_, q_, scalars_);  // q = A p, α = ρ / pᵀq
-    if (d) {
-      cg_update_jacobi(exec_, *d, p_, q_, x, r_, z_, scalars_);  // x, r, z = D⁻¹ r, β
-    } else {
-      cg_update(exec_, p_, q_, x, r_, scalars_);
+// With AIP (M = Gᵀ G) the apply is two SpMVs with G and Gᵀ, with r·z fused where the preconditioner
+// offers it (Preconditioner::apply_with_rho); its bytes are those aip_apply counts.
+// One iteration's kernels, queued (asynchronous on CUDA).
+void Pcg::queue_iteration(const DeviceSell& a, const Preconditioner& m, Vector& x) {
+  cg_spmv_dot(exec_, a, p_, q_, scalars_);  // q = A p, α = ρ / pᵀq
+  if (const Vector* d = m.diagonal_inverse()) {
+    cg_update_jacobi(exec_, *d, p_, q_, x, r_, z_, scalars_);  // x, r, z = D⁻¹ r, β
+  } else {
+    cg_update(exec_, p_, q_, x, r_, scalars_);
+    if (!m.apply_with_rho(r_, z_, scalars_)) {  // z = M⁻¹ r and β, fused where M can (AIP)
       m.apply(r_, z_);
       cg_rho(exec_, r_, z_, scalars_);  // β
     }
-    cg_direction(exec_, z_, p_, scalars_);  // p = z + β p
-    if (launched % interval == 0 || launched == options.max_iterations) progress = scalars_.read();
+  }
+  cg_direction(exec_, z_, p_, scalars_);  // p = z + β p
+}
+
+// Batches of `interval` iterations, the host reading the scalar block after each. Every kernel takes
+// its scalars from device memory, so all batches of a solve are the same calls with the same
+// arguments: recorded once per solve and replayed (PcgOptions::graphs). Once per solve, not once per
+// (matrix, preconditioner, x): a preconditioner's own arrays are not visible here, and one destroyed
+// and rebuilt at the same address would otherwise replay stale pointers; a re-recording of the same
+// shape only updates the executable graph. A last, shorter batch (max_iterations reached) is
+// launched plainly.
+CgProgress Pcg::iterate(const DeviceSell& a, const Preconditioner& m, Vector& x, const PcgOptions& options,
+                        int& replayed_batches) {
+  const int interval = options.check_interval > 0 ? options.check_interval : default_check_interval(exec_.backend());
+  const auto batch = [&] {
+    for (int i = 0; i < interval; ++i) queue_iteration(a, m, x);
+  };
+  const bool replay = options.graphs && interval <= options.max_iterations && batch_.record(batch);
+  CgProgress progress;
+  for (int launched = 0; launched < options.max_iterations && progress.status == cg::Status::running;) {
+    const int count = std::min(interval, options.max_iterations - launched);
+    if (replay && count == interval) {
+      batch_.replay();
+      ++replayed_batches;
+    } else {
+      for (int i = 0; i < count; ++i) queue_iteration(a, m, x);
+    }
+    launched += count;
+    progress = scalars_.read();
   }
   return progress;
 }
@@ -118,16 +146,16 @@ PcgResult Pcg::solve(const DeviceSell& a, const Preconditioner& m, const Vector&
   result.relative_residual = std::sqrt(rr) / b_norm;
   if (result.relative_residual > options.tolerance && options.max_iterations > 0) {
     scalars_.start(rz, result.relative_residual, b_norm, options.tolerance);
-    const CgProgress progress = iterate(a, m, x, options);
+    const CgProgress progress = iterate(a, m, x, options, result.replayed_batches);
     result.iterations = progress.iterations;
     result.relative_residual = progress.relative_residual;
     if (progress.status == cg::Status::breakdown)
-      result.warning = breakdown_warning(progress.iterations, progress.curvature);
+      result.warning = pcg_breakdown_warning(progress.iterations, progress.curvature);
   }
   if (options.singular) remove_mean(x);
   result.converged = result.relative_residual <= options.tolerance;
   if (!result.converged && result.warning.empty())
-    result.warning = cap_warning(result.iterations, result.relative_residual, options);
+    result.warning = pcg_cap_warning(result.iterations, result.relative_residual, options);
   return result;
 }
 

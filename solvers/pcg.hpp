@@ -20,6 +20,12 @@ struct PcgOptions {
   // iterations past the stop (3 to 4 empty launches each, plus the apply of a non-diagonal M, whose
   // result is unused). 0 picks the backend's default (default_check_interval).
   int check_interval = 0;
+  // Replay each batch of check_interval iterations as one recorded kernel graph (KernelGraph: a CUDA
+  // Graph, recorded once per solve) instead of launching its kernels one by one. Same kernels, same
+  // arguments: x, the residual and the iteration count are bitwise those of plain launches. Used on
+  // CUDA with profiling off; elsewhere (and if the preconditioner cannot be recorded) kernels are
+  // launched as usual.
+  bool graphs = true;
 };
 
 // 1 on the CPU (reading the residual is a memcpy), 8 on CUDA (a read is a stream synchronisation,
@@ -31,7 +37,12 @@ struct PcgResult {
   double relative_residual = 0;  // ‖b − A x‖₂ / ‖b‖₂ of the recursively updated residual
   bool converged = false;
   std::string warning;  // empty when converged
+  int replayed_batches = 0;  // batches of iterations run as a recorded graph (PcgOptions::graphs)
 };
+
+// The PcgResult::warning texts: the iteration cap reached, and a breakdown (pᵀAp not positive).
+std::string pcg_cap_warning(int iterations, double residual, const PcgOptions& options);
+std::string pcg_breakdown_warning(int iteration, double curvature);
 
 // Preconditioned conjugate gradients for A x = b with A symmetric positive definite (or semi-definite
 // with constant null space, see PcgOptions::singular). Work vectors are allocated once by the
@@ -54,12 +65,15 @@ class Pcg {
  private:
   void remove_mean(Vector& v);
   std::array<double, 2> initial_residual(const DeviceSell& a, const Preconditioner& m, const Vector& x);
-  CgProgress iterate(const DeviceSell& a, const Preconditioner& m, Vector& x, const PcgOptions& options);
+  void queue_iteration(const DeviceSell& a, const Preconditioner& m, Vector& x);
+  CgProgress iterate(const DeviceSell& a, const Preconditioner& m, Vector& x, const PcgOptions& options,
+                     int& replayed_batches);
 
   Executor exec_;
   index_t rows_;
   Vector r_, z_, p_, q_, rhs_, ones_;
   CgScalars scalars_;
+  KernelGraph batch_;  // the recorded batch of check_interval iterations of the current solve
 };
 
 }  // namespace miniapp

@@ -3,6 +3,8 @@
 
 namespace miniapp {
 
+class CgScalars;
+
 // z = M⁻¹ r for a preconditioner M of a symmetric positive (semi-)definite system. Implementations
 // work through the front-end kernels only, so they run on any backend; r and z live on the
 // preconditioner's executor, have the system's length and are distinct vectors.
@@ -13,6 +15,10 @@ class Preconditioner {
   // When M⁻¹ is diagonal, the vector d of M⁻¹ = diag(d) (apply is z = d ∘ r), so that a solver can
   // fuse the apply into its own vector kernels; nullptr otherwise.
   virtual const Vector* diagonal_inverse() const { return nullptr; }
+  // The apply followed by what cg_rho does (ρ_new = r·z, β = ρ_new / ρ, ρ ← ρ_new in s; nothing
+  // once s's status is not running), fused into one pass where the preconditioner can: returns true
+  // when it did, false (having done nothing) when the solver must call apply and cg_rho itself.
+  virtual bool apply_with_rho(const Vector& /*r*/, Vector& /*z*/, CgScalars& /*s*/) const { return false; }
 };
 
 }  // namespace miniapp

@@ -34,16 +34,36 @@ void print_baselines(std::ostream& out, const KernelBenchReport& report) {
   out << "\n'library / ours' above 1 means our kernel is faster.\n";
 }
 
+// The PCG iteration records (kernel "pcg_*"): time per iteration against the sum of its kernels'
+// bandwidth-bound times (their bytes at the copy bandwidth).
+void print_pcg(std::ostream& out, const KernelBenchReport& report) {
+  out << "\nPCG iteration with AIP-1, unprofiled (device time of 56 minus 8 iterations, / 48); bound = bytes / copy "
+         "bandwidth\n\n"
+      << std::left << std::setw(16) << "kernel" << std::setw(14) << "mesh" << std::right << std::setw(12)
+      << "us / iter" << std::setw(12) << "iter / s" << std::setw(12) << "bound (us)" << std::setw(15)
+      << "measured/bound" << "\n";
+  for (const KernelRecord& r : report.records) {
+    if (r.kernel.rfind("pcg", 0) != 0) continue;
+    const double bound = r.bytes / (report.copy_gb_per_s * 1e9);
+    out << std::left << std::setw(16) << r.kernel << std::setw(14) << r.mesh << std::right << std::fixed
+        << std::setprecision(1) << std::setw(12) << r.seconds * 1e6 << std::setw(12) << std::setprecision(0)
+        << 1 / r.seconds << std::setw(12) << std::setprecision(1) << bound * 1e6 << std::setw(14)
+        << std::setprecision(2) << r.seconds / bound << "x\n";
+  }
+  out << "\ntarget: measured/bound <= 1.25 (issue 4); pcg_aip1 replays CUDA Graphs, pcg_aip1_plain launches each "
+         "kernel\n";
+}
+
 }  // namespace
 
 void print_table(std::ostream& out, const KernelBenchReport& report) {
   out << "device " << report.device << "; copy bandwidth " << std::fixed << std::setprecision(1)
       << report.copy_gb_per_s << " GB/s; median of " << report.repeat << " calls\n\n";
-  out << std::left << std::setw(10) << "kernel" << std::setw(14) << "mesh" << std::right << std::setw(10) << "rows"
+  out << std::left << std::setw(16) << "kernel" << std::setw(14) << "mesh" << std::right << std::setw(10) << "rows"
       << std::setw(11) << "nnz" << std::setw(11) << "time (us)" << std::setw(13) << "bytes" << std::setw(9) << "GB/s"
       << std::setw(8) << "of copy" << "\n";
   for (const KernelRecord& r : report.records) {
-    out << std::left << std::setw(10) << r.kernel << std::setw(14) << r.mesh << std::right << std::setw(10) << r.rows
+    out << std::left << std::setw(16) << r.kernel << std::setw(14) << r.mesh << std::right << std::setw(10) << r.rows
         << std::setw(11) << r.nnz << std::setw(11) << std::setprecision(1) << r.seconds * 1e6 << std::setw(13)
         << std::setprecision(0) << r.bytes << std::setw(9) << std::setprecision(1) << r.gb_per_s() << std::setw(7)
         << std::setprecision(0) << 100 * r.gb_per_s() / report.copy_gb_per_s << "%\n";
@@ -52,6 +72,9 @@ void print_table(std::ostream& out, const KernelBenchReport& report) {
   const bool baselines = std::any_of(report.records.begin(), report.records.end(),
                                      [](const KernelRecord& r) { return !r.baseline.empty(); });
   if (baselines) print_baselines(out, report);
+  const bool pcg = std::any_of(report.records.begin(), report.records.end(),
+                               [](const KernelRecord& r) { return r.kernel.rfind("pcg", 0) == 0; });
+  if (pcg) print_pcg(out, report);
   out << std::defaultfloat;
 }
 

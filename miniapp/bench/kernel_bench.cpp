@@ -12,6 +12,8 @@
 #include "operators/kernels/spmv.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "operators/sparse/reorder.hpp"
+#include "solvers/aip.hpp"
+#include "solvers/pcg.hpp"
 
 namespace miniapp::bench {
 
@@ -48,14 +50,87 @@ KernelRecord time_kernel(const Executor& exec, KernelKind kind, int repeat, F&& 
   return record;
 }
 
+// Iterations of the two solves whose difference times the PCG iteration: the set-up of a solve (initial
+// residual, projections, the first host reads) is in both and cancels. Multiples of the CUDA check
+// interval, so that every batch is a whole graph; few enough that CG on a 10⁴-cell mesh is still far
+// from round-off (it would stop on a breakdown there).
+constexpr int pcg_short = 8, pcg_long = 56;
+constexpr int pcg_max_repeat = 10;  // each repeat is a whole solve of up to 56 iterations
+
+// Median device time of a PCG solve of A x = b capped at `iterations` (tolerance 0: it never
+// converges first), and the bytes its kernels count; throws when it stops early.
+std::pair<double, double> time_pcg_solve(const Executor& exec, Pcg& pcg, const DeviceSell& a, const Aip& m,
+                                         const Vector& b, Vector& x, int iterations, bool graphs, int repeat) {
+  PcgOptions options;
+  options.tolerance = 0;
+  options.max_iterations = iterations;
+  options.singular = true;
+  options.graphs = graphs;
+  int done = iterations, replayed = 0;
+  const auto solve = [&] {
+    fill(exec, 0.0, x);
+    const PcgResult result = pcg.solve(a, m, b, x, options);
+    done = std::min(done, result.iterations);
+    replayed = result.replayed_batches;
+  };
+  exec.counters().reset();
+  solve();
+  const double bytes = exec.counters().total().bytes;
+  const double seconds = median_call_seconds(exec, 1, std::min(repeat, pcg_max_repeat), solve);
+  if (done != iterations)
+    throw Error("bench kernels: PCG stopped after " + std::to_string(done) + " of " + std::to_string(iterations) +
+                " iterations (breakdown at round-off: the mesh is too small for the PCG timing)");
+  if (graphs && replayed == 0)
+    throw Error("bench kernels: PCG could not record its iterations as a CUDA Graph (the preconditioner's "
+                "apply synchronises or allocates); pcg_aip1 would time plain launches");
+  return {seconds, bytes};
+}
+
+// One PCG iteration with AIP-1 on −L (the pressure system: singular, constants as null space), timed
+// with nothing synchronised per kernel: (t(56 iterations) − t(8)) / 48, with its counted bytes
+// likewise. "pcg_aip1" replays the iterations as CUDA Graphs (CUDA only), "pcg_aip1_plain" launches
+// them one by one. The bandwidth-bound time of an iteration is its bytes / copy bandwidth.
+std::vector<KernelRecord> bench_pcg(const Executor& exec, const CsrMatrix& l, int repeat, std::ostream& log) {
+  CsrMatrix minus_l = l;
+  for (double& v : minus_l.val) v = -v;
+  const index_t n = l.rows;
+  log << "    AIP-1 set-up (host)\n" << std::flush;
+  const Aip m(exec, minus_l, 1, exec.default_slice_height());
+  const DeviceSell a(exec, to_sell(minus_l, exec.default_slice_height()));
+  const Vector b = random_vector(exec, n, 3);
+  Vector x(exec, n);
+  Pcg pcg(exec, n);
+  std::vector<KernelRecord> records;
+  for (const bool graphs : {true, false}) {
+    if (graphs && exec.backend() != Backend::cuda) continue;
+    std::pair<double, double> long_solve, short_solve;
+    try {  // a failure costs this record only: one run on a borrowed GPU should return every figure it can
+      long_solve = time_pcg_solve(exec, pcg, a, m, b, x, pcg_long, graphs, repeat);
+      short_solve = time_pcg_solve(exec, pcg, a, m, b, x, pcg_short, graphs, repeat);
+    } catch (const Error& e) {
+      log << "    PCG FAILED: " << e.what() << "\n";
+      continue;
+    }
+    const auto [long_seconds, long_bytes] = long_solve;
+    const auto [short_seconds, short_bytes] = short_solve;
+    KernelRecord record;
+    record.kernel = graphs ? "pcg_aip1" : "pcg_aip1_plain";
+    record.seconds = (long_seconds - short_seconds) / (pcg_long - pcg_short);
+    record.bytes = (long_bytes - short_bytes) / (pcg_long - pcg_short);
+    records.push_back(record);
+  }
+  return records;
+}
+
 CsrMatrix reordered_laplacian(const cli::MeshOptions& options) {
   const mesh::Mesh m = cli::make_mesh(options);
   const CsrMatrix l = fv::laplacian_matrix(m, mesh::compute_geometry(m));
   return permute_symmetric(l, row_grouping_rcm(l));
 }
 
-void bench_one_mesh(const Executor& exec, const cli::MeshOptions& options, int repeat,
+void bench_one_mesh(const Executor& exec, const cli::MeshOptions& options, const KernelBenchSettings& settings,
                     std::vector<KernelRecord>& records, std::ostream& log) {
+  const int repeat = settings.repeat;
   const CsrMatrix l = reordered_laplacian(options);
   const index_t n = l.rows;
   const DeviceCsr csr(exec, l);
@@ -65,7 +140,7 @@ void bench_one_mesh(const Executor& exec, const cli::MeshOptions& options, int r
   Vector y = random_vector(exec, n, 2);
   const std::string name = std::string(cli::kind_name(options.kind)) + " " + std::to_string(options.cells[0]) + "^3";
 
-  const auto add = [&](KernelRecord record, const char* kernel, index_t nnz, index_t stored) {
+  const auto add = [&](KernelRecord record, const std::string& kernel, index_t nnz, index_t stored) {
     record.kernel = kernel;
     record.mesh = name;
     record.rows = n;
@@ -83,6 +158,12 @@ void bench_one_mesh(const Executor& exec, const cli::MeshOptions& options, int r
     const Vector y0 = random_vector(exec, n, 2);
     add_vendor_baselines({exec, host_sell, csr, sell, x, y0}, repeat, std::span(records).last(4), log);
   }
+  // The same DOT with its result left in device memory, as PCG's reductions: the kernel without the
+  // host round trip that the synchronous "dot" above pays (copy-back, completion, wake-up).
+  Vector result(exec, 1);
+  add(time_kernel(exec, KernelKind::dot, repeat, [&] { dot(exec, x, y, result); }), "dot_dev", 0, 0);
+  if (settings.pcg)
+    for (const KernelRecord& record : bench_pcg(exec, l, repeat, log)) add(record, record.kernel, l.nnz(), 0);
 }
 
 }  // namespace
@@ -94,7 +175,7 @@ std::vector<KernelRecord> run_kernel_bench(const Executor& exec, const KernelBen
     for (const long long size : settings.sizes) {
       const cli::MeshOptions options = bench_mesh_options(kind, size);
       log << "  " << cli::describe(options) << " (" << cli::generated_cell_count(options) << " cells)\n" << std::flush;
-      bench_one_mesh(exec, options, settings.repeat, records, log);
+      bench_one_mesh(exec, options, settings, records, log);
     }
   return records;
 }

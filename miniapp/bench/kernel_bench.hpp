@@ -11,11 +11,12 @@ struct KernelBenchSettings {
   std::vector<long long> sizes{10'000, 100'000, 1'000'000};  // target cell counts
   std::vector<cli::MeshKind> meshes{cli::MeshKind::hex, cli::MeshKind::tet, cli::MeshKind::prism};
   int repeat = 20;
+  bool pcg = false;  // also time one PCG iteration with AIP-1 per mesh (bench_pcg in kernel_bench.cpp)
 };
 
 // One timed kernel on one mesh.
 struct KernelRecord {
-  std::string kernel;  // spmv_csr, spmv_sell, axpy, dot
+  std::string kernel;  // spmv_csr, spmv_sell, axpy, dot, dot_dev, pcg_aip1, pcg_aip1_plain
   std::string mesh;    // e.g. "hex 46×46×46"
   index_t rows = 0;
   index_t nnz = 0;              // true non-zeros of the Laplacian (0 for vector kernels)
@@ -38,8 +39,11 @@ cli::MeshOptions bench_mesh_options(cli::MeshKind kind, long long cells);
 // For every mesh kind and size: builds the mesh and its Laplacian (row_grouping_rcm order), and
 // times SpMV (CSR and sELL; slice height 32 on CUDA, 8 on CPU), AXPY and DOT on vectors of its
 // length with random non-zero data: median of `repeat` calls after warm-up (median_call_seconds:
-// CUDA events on CUDA, wall time on CPU). On CUDA, also times cuSPARSE and cuBLAS on the same data
-// after checking their results against ours (add_vendor_baselines). Progress goes to `log`.
+// CUDA events on CUDA, wall time on CPU); DOT twice, returning to the host ("dot") and leaving its
+// result on the device ("dot_dev"). On CUDA, also times cuSPARSE and cuBLAS on the same data after
+// checking their results against ours (add_vendor_baselines). With settings.pcg, one PCG iteration
+// with AIP-1 on −L, unprofiled, with and without CUDA Graphs ("pcg_aip1", "pcg_aip1_plain": seconds
+// and bytes per iteration). Progress goes to `log`.
 std::vector<KernelRecord> run_kernel_bench(const Executor& exec, const KernelBenchSettings& settings,
                                            std::ostream& log);
 

@@ -62,7 +62,9 @@ struct BoundaryCondition {
 
 enum class Backend { automatic, cpu, cuda };
 enum class Preconditioner { jacobi, aip1, aip2, aip3 };
-enum class PoissonSolver { pcg, fft };
+// automatic: fft where the mesh is a uniform periodic extrusion along z with an even Nper, else pcg;
+// validate_case resolves it, so a validated case holds pcg or fft.
+enum class PoissonSolver { automatic, pcg, fft };
 
 struct NumericsConfig {
   Backend backend = Backend::automatic;
@@ -72,7 +74,8 @@ struct NumericsConfig {
   double poisson_tolerance = 1e-8;
   index_t poisson_max_iterations = 1000;
   Preconditioner preconditioner = Preconditioner::aip1;
-  PoissonSolver poisson = PoissonSolver::pcg;
+  PoissonSolver poisson = PoissonSolver::automatic;
+  std::string poisson_choice;  // what "auto" chose and why (the failed condition for pcg); for the log
   index_t slice_height = 0;  // sliced ELLPACK slice height, 0 = backend default
 };
 

@@ -31,7 +31,7 @@ inline constexpr std::pair<std::string_view, Preconditioner> preconditioner_name
     {"jacobi", Preconditioner::jacobi}, {"aip1", Preconditioner::aip1},
     {"aip2", Preconditioner::aip2}, {"aip3", Preconditioner::aip3}};
 inline constexpr std::pair<std::string_view, PoissonSolver> poisson_solver_names[] = {
-    {"pcg", PoissonSolver::pcg}, {"fft", PoissonSolver::fft}};
+    {"auto", PoissonSolver::automatic}, {"pcg", PoissonSolver::pcg}, {"fft", PoissonSolver::fft}};
 inline constexpr std::pair<std::string_view, OutputField> output_field_names[] = {
     {"velocity", OutputField::velocity}, {"pressure", OutputField::pressure},
     {"eddy_viscosity", OutputField::eddy_viscosity}, {"vorticity", OutputField::vorticity},

@@ -73,10 +73,21 @@ void validate_initial(const InitialConfig& i, const KeyOrigins& o) {
   non_negative(o, "initial.perturbation", i.perturbation);
 }
 
-// FFT diagonalisation needs identical, uniformly spaced planes along a periodic z (thesis, ch. 4).
-bool fft_ready(const MeshConfig& m) {
-  if (m.generator == MeshGenerator::file) return m.layers > 0;
-  return m.generator != MeshGenerator::tet && m.periodic[2] && m.stretch[2] == 0;
+// FFT diagonalisation needs identical, uniformly spaced planes along a periodic z, an even number of
+// them (thesis, ch. 4): the first condition the mesh settings fail, or "" when they qualify. An odd
+// Nper is checked only when asked: for an explicit "fft" the solver's own message reports it.
+std::string fft_unfit_reason(const MeshConfig& m, bool check_parity) {
+  const index_t planes = m.generator == MeshGenerator::file ? m.layers : m.cells[2];
+  if (m.generator == MeshGenerator::file && m.layers == 0)
+    return "a 3D mesh file (mesh.layers = 0) is not known to be an extrusion";
+  if (m.generator == MeshGenerator::tet) return "the tet generator makes no extrusion along z";
+  if (m.generator != MeshGenerator::file && !m.periodic[2]) return "z is not periodic";
+  if (m.generator != MeshGenerator::file && m.stretch[2] != 0)
+    return "the layers along z are stretched (mesh.stretch z = " + show(m.stretch[2]) + ")";
+  if (check_parity && planes % 2 != 0)
+    return "Nper = " + std::string(m.generator == MeshGenerator::file ? "mesh.layers" : "mesh.cells z") + " = " +
+           std::to_string(planes) + " is odd";
+  return "";
 }
 
 void validate_numerics(const NumericsConfig& n, const MeshConfig& m, const KeyOrigins& o,
@@ -89,9 +100,19 @@ void validate_numerics(const NumericsConfig& n, const MeshConfig& m, const KeyOr
     throw o.error("numerics.poisson_tolerance", "must lie in (0, 1) (got " + show(n.poisson_tolerance) + ")");
   at_least_one(o, "numerics.poisson_max_iterations", n.poisson_max_iterations);
   non_negative(o, "numerics.slice_height", n.slice_height);
-  if (n.poisson == PoissonSolver::fft && !fft_ready(m))
+  if (const std::string why = fft_unfit_reason(m, false); n.poisson == PoissonSolver::fft && !why.empty())
     throw o.error("numerics.poisson", "\"fft\" needs uniform layers along a periodic z: a hex or prism generator with z in "
-                                      "mesh.periodic and no z stretching, or a 2D mesh file with mesh.layers");
+                                      "mesh.periodic and no z stretching, or a 2D mesh file with mesh.layers (here " +
+                                          why + ")");
+}
+
+// numerics.poisson = "auto": fft where the mesh settings qualify, else pcg, and why.
+void resolve_poisson_solver(NumericsConfig& n, const MeshConfig& m) {
+  if (n.poisson != PoissonSolver::automatic) return;
+  const std::string why = fft_unfit_reason(m, true);
+  n.poisson = why.empty() ? PoissonSolver::fft : PoissonSolver::pcg;
+  n.poisson_choice = why.empty() ? "numerics.poisson = auto: fft (uniform periodic extrusion along z)"
+                                 : "numerics.poisson = auto: pcg, not fft: " + why;
 }
 
 void validate_run_and_output(const CaseConfig& c, const KeyOrigins& o) {
@@ -143,6 +164,7 @@ void validate_case(CaseConfig& config) {
   validate_physics(config.physics, o);
   validate_initial(config.initial, o);
   validate_numerics(config.numerics, config.mesh, o, config.warnings);
+  resolve_poisson_solver(config.numerics, config.mesh);
   validate_run_and_output(config, o);
   if (config.mesh.generator == MeshGenerator::file) return;  // patches known once the file is read
   check_patches(config, o, generated_patches(config.mesh), axis_patches(config.mesh, true),

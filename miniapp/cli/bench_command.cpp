@@ -5,6 +5,7 @@
 
 #include "miniapp/bench/bandwidth.hpp"
 #include "miniapp/bench/bench_output.hpp"
+#include "miniapp/bench/fft_bench.hpp"
 #include "miniapp/bench/kernel_bench.hpp"
 #include "miniapp/bench/step_bench.hpp"
 #include "miniapp/cli/case_arguments.hpp"
@@ -25,6 +26,7 @@ cxxopts::Options kernel_bench_options() {
       ("meshes", "mesh kinds: any of hex, tet, prism", cxxopts::value<std::string>()->default_value("hex,tet,prism"))
       ("repeat", "timed calls per kernel (the median is reported)", cxxopts::value<std::string>()->default_value("20"))
       ("json", "also write the results to this JSON file", cxxopts::value<std::string>())
+      ("pcg", "also time one PCG iteration with AIP-1 per mesh (with and without CUDA Graphs)")
       ("h,help", "print this help");
   return options;
 }
@@ -51,6 +53,7 @@ bench::KernelBenchSettings parse_settings(const cxxopts::ParseResult& result) {
   if (settings.sizes.empty()) throw Error("--mesh-sizes: the list is empty");
   settings.meshes = parse_meshes(result["meshes"].as<std::string>());
   settings.repeat = option_index(result, "repeat", 1, 100'000);
+  settings.pcg = result.count("pcg") > 0;
   return settings;
 }
 
@@ -121,19 +124,83 @@ int step_command(int argc, char** argv) {
   return 0;
 }
 
+cxxopts::Options fft_bench_options() {
+  cxxopts::Options options("miniapp bench fft",
+                           "Times the FFT Poisson path (batched frequency PCG, auto-tuned preconditioner) against 3D\n"
+                           "AIP-CG on extruded triangle meshes, the unified batched SpMV against one SpMV per frequency,\n"
+                           "and writes the iterations per frequency (thesis Fig. 4.4).");
+  options.add_options()
+      ("backend", "cpu or cuda", cxxopts::value<std::string>()->default_value("cpu"))
+      ("plane-cells", "approximate triangles per plane", cxxopts::value<std::string>()->default_value("100000"))
+      ("nper", "numbers of planes (even)", cxxopts::value<std::string>()->default_value("64,128,256"))
+      ("tolerance", "relative tolerance of every solve", cxxopts::value<std::string>()->default_value("1e-8"))
+      ("repeat", "timed solves and SpMV calls (the median is reported)", cxxopts::value<std::string>()->default_value("5"))
+      ("json", "also write the results to this JSON file", cxxopts::value<std::string>())
+      ("csv", "write the iterations per frequency to this CSV file", cxxopts::value<std::string>())
+      ("h,help", "print this help");
+  return options;
+}
+
+bench::FftBenchSettings parse_fft_settings(const cxxopts::ParseResult& result) {
+  bench::FftBenchSettings settings;
+  settings.plane_cells.clear();
+  for (const std::string& item : split_list(result["plane-cells"].as<std::string>())) {
+    const long long cells = parse_integer(item, "plane-cells");
+    if (cells < 8 || cells > 10'000'000) throw Error("--plane-cells: " + item + " is outside [8, 1e7]");
+    settings.plane_cells.push_back(cells);
+  }
+  settings.planes.clear();
+  for (const std::string& item : split_list(result["nper"].as<std::string>())) {
+    const long long planes = parse_integer(item, "nper");
+    if (planes < 4 || planes > 4096 || planes % 2 != 0) throw Error("--nper: " + item + " is not an even number in [4, 4096]");
+    settings.planes.push_back(static_cast<index_t>(planes));
+  }
+  if (settings.plane_cells.empty() || settings.planes.empty()) throw Error("--plane-cells and --nper need values");
+  settings.tolerance = option_double(result, "tolerance");
+  if (!(settings.tolerance > 0 && settings.tolerance < 1)) throw Error("--tolerance must lie in (0, 1)");
+  settings.repeat = option_index(result, "repeat", 1, 1000);
+  return settings;
+}
+
+int fft_command(int argc, char** argv) {
+  auto options = fft_bench_options();
+  const auto result = parse_command_line(options, argc, argv);
+  if (!result) return 0;
+  const std::string backend = (*result)["backend"].as<std::string>();
+  if (backend != "cpu" && backend != "cuda") throw Error("--backend: '" + backend + "' is not cpu or cuda");
+  const bench::FftBenchSettings settings = parse_fft_settings(*result);
+  const Executor exec = Executor::from_name(backend);
+  bench::FftBenchReport report;
+  report.device = exec.description();
+  report.date = bench::utc_now();
+  report.tolerance = settings.tolerance;
+  report.repeat = settings.repeat;
+  std::cerr << "measuring copy bandwidth on " << report.device << "\n";
+  report.copy_gb_per_s = bench::copy_bandwidth(exec, 9);
+  report.records = bench::run_fft_bench(exec, settings, std::cerr);
+  bench::print_fft_report(std::cout, report);
+  if (result->count("json")) bench::write_fft_json((*result)["json"].as<std::string>(), report);
+  if (result->count("csv")) bench::write_fft_iterations_csv((*result)["csv"].as<std::string>(), report);
+  return 0;
+}
+
 }  // namespace
 
 int bench_command(int argc, char** argv) {
   const std::string_view usage =
       "usage: miniapp bench kernels [options]   ('miniapp bench kernels --help')\n"
-      "       miniapp bench step [CASE] [options]   ('miniapp bench step --help')\n";
+      "       miniapp bench step [CASE] [options]   ('miniapp bench step --help')\n"
+      "       miniapp bench fft [options]   ('miniapp bench fft --help')\n"
+      "       mpirun -np P miniapp bench ranks [CASE] [options]   ('miniapp bench ranks --help')\n";
   if (argc < 2 || std::string_view(argv[1]) == "--help" || std::string_view(argv[1]) == "-h") {
     (argc < 2 ? std::cerr : std::cout) << usage;
     return argc < 2 ? 2 : 0;
   }
   if (std::string_view(argv[1]) == "kernels") return kernels_command(argc - 1, argv + 1);
   if (std::string_view(argv[1]) == "step") return step_command(argc - 1, argv + 1);
-  throw Error("unknown benchmark '" + std::string(argv[1]) + "' (available: kernels, step)");
+  if (std::string_view(argv[1]) == "fft") return fft_command(argc - 1, argv + 1);
+  if (std::string_view(argv[1]) == "ranks") return bench_ranks_command(argc - 1, argv + 1);
+  throw Error("unknown benchmark '" + std::string(argv[1]) + "' (available: kernels, step, fft, ranks)");
 }
 
 }  // namespace miniapp::cli

@@ -1,13 +1,16 @@
 // miniapp run [CASE]: runs a case file or a shipped case (default: "default") to its end.
 #include <cxxopts.hpp>
 #include <iostream>
+#include <sstream>
 
 #include "miniapp/case/case_catalog.hpp"
 #include "miniapp/case/case_parser.hpp"
 #include "miniapp/cli/case_arguments.hpp"
 #include "miniapp/cli/command_line.hpp"
 #include "miniapp/cli/commands.hpp"
+#include "miniapp/cli/rank_main.hpp"
 #include "miniapp/run/run_loop.hpp"
+#include "parallel/halo_exchange.hpp"
 
 namespace miniapp::cli {
 namespace {
@@ -23,6 +26,8 @@ cxxopts::Options case_options() {
        cxxopts::value<std::string>())
       ("backend", "override numerics.backend: auto, cpu or cuda", cxxopts::value<std::string>())
       ("restart", "continue from the checkpoint in this folder", cxxopts::value<std::string>())
+      ("comm", "halo transport between ranks: mpi (through host buffers), mpi-cuda-aware or nccl",
+       cxxopts::value<std::string>()->default_value("mpi"))
       ("quiet", "no progress lines")
       ("h,help", "print this help");
   options.parse_positional({"case"});
@@ -30,28 +35,41 @@ cxxopts::Options case_options() {
   return options;
 }
 
-}  // namespace
-
-int case_command(int argc, char** argv) {
+// Runs on every rank of an MPI job (mpirun -np P miniapp run ...; one rank without mpirun). Rank 0
+// prints; each rank writes its own VTK piece and checkpoint.
+int run_case(int argc, char** argv, const parallel::Communicator& world) {
   std::vector<char*> rest;
   std::vector<std::string> overrides = take_set_overrides(argc, argv, rest);
   auto options = case_options();
   const auto args = parse_command_line(options, static_cast<int>(rest.size()), rest.data());
   if (!args) return 0;
   std::string path;
-  cases::CaseConfig config = load_case_argument(*args, std::move(overrides), path);
+  cases::CaseConfig config;
+  world.run_collectively([&] { config = load_case_argument(*args, std::move(overrides), path); });
 
-  std::cout << "case      " << config.name << ": " << config.description << "\n";
-  run::Simulation sim = run::set_up_simulation(std::move(config), path, std::cout);
-  std::cout << "backend   " << sim.exec.description() << "\n"
-            << "mesh      " << sim.mesh.cell_count() << " cells, " << sim.mesh.face_count() << " faces\n"
-            << "output    " << sim.config.output.directory << "\n";
+  std::ostringstream silent;
+  std::ostream& out = world.rank() == 0 ? std::cout : silent;
+  out << "case      " << config.name << ": " << config.description << "\n";
+  const auto transport = parallel::parse_transport((*args)["comm"].as<std::string>());
+  run::Simulation sim =
+      run::set_up_simulation(std::move(config), path, out, world.size() > 1 ? &world : nullptr, transport);
+  out << "backend   " << sim.exec.description() << (world.size() > 1 ? " on every rank" : "") << "\n"
+      << "mesh      " << sim.global_cells << " cells";
+  if (world.size() > 1) out << " on " << world.size() << " ranks, halos by --comm " << parallel::name(transport);
+  else out << ", " << sim.mesh.face_count() << " faces";
+  out << "\noutput    " << sim.config.output.directory << "\n";
   run::RunOptions run_options;
   if (args->count("restart")) run_options.restart_dir = (*args)["restart"].as<std::string>();
   run_options.quiet = args->count("quiet") > 0;
-  const run::RunSummary summary = run::run_simulation(sim, run_options, std::cout);
-  run::print_summary(sim, summary, std::cout);
+  const run::RunSummary summary = run::run_simulation(sim, run_options, out);
+  run::print_summary(sim, summary, out);
   return 0;
+}
+
+}  // namespace
+
+int case_command(int argc, char** argv) {
+  return run_on_ranks(argc, argv, "run", [&](const parallel::Communicator& world) { return run_case(argc, argv, world); });
 }
 
 }  // namespace miniapp::cli

@@ -10,5 +10,6 @@ int mesh_command(int argc, char** argv);     // miniapp mesh ...: build or read 
 int poisson_command(int argc, char** argv);  // miniapp poisson ...: Poisson solve, preconditioners compared
 int predict_command(int argc, char** argv);  // miniapp predict [CASE] ...: predicted time per step
 int bench_command(int argc, char** argv);    // miniapp bench kernels ...: kernel benchmarks
+int bench_ranks_command(int argc, char** argv);  // miniapp bench ranks ...: multi-rank benchmarks (mpirun)
 
 }  // namespace miniapp::cli

@@ -12,6 +12,7 @@ struct Vec3 {
   Vec3& operator*=(double s) { x *= s; y *= s; z *= s; return *this; }
   double operator[](int i) const { return i == 0 ? x : (i == 1 ? y : z); }
   double& operator[](int i) { return i == 0 ? x : (i == 1 ? y : z); }
+  bool operator==(const Vec3&) const = default;
 };
 
 inline Vec3 operator+(Vec3 a, const Vec3& b) { return a += b; }

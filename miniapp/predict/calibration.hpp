@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "miniapp/predict/comm_model.hpp"
 #include "miniapp/predict/cost_curve.hpp"
 #include "operators/backend/executor.hpp"
 
@@ -57,6 +58,8 @@ struct Calibration {
   // it. 0 on synchronous backends (CPU).
   double sync_seconds = 0;
   std::array<std::array<CostCurve, cache_level_count>, kernel_variant_count> curves;
+  // Halo updates and reductions between ranks, when calibrated under mpirun with 2 or more ranks.
+  std::optional<CommCalibration> communication;
 
   const CostCurve& curve(KernelVariant v, CacheLevel level) const {
     return curves[static_cast<int>(v)][static_cast<int>(level)];

@@ -11,6 +11,7 @@
 
 #include "miniapp/core/error.hpp"
 #include "miniapp/output/atomic_file.hpp"
+#include "miniapp/predict/comm_json.hpp"
 
 namespace miniapp::predict {
 namespace {
@@ -35,6 +36,16 @@ std::string text(const Json& parent, const char* key, const std::string& where) 
   return member(parent, key, &Json::is_string, "a string", where).get<std::string>();
 }
 
+std::vector<CostPoint> points_of(const Json& entry, const std::string& where) {
+  std::vector<CostPoint> points;
+  for (const Json& p : member(entry, "points", &Json::is_array, "an array", where)) {
+    if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number())
+      throw Error(where + ": a point is [bytes, seconds]");
+    points.push_back({p[0].get<double>(), p[1].get<double>()});
+  }
+  return points;
+}
+
 Json curve_json(KernelVariant v, CacheLevel level, const CostCurve& curve) {
   Json points = Json::array();
   for (const CostPoint& p : curve.points()) points.push_back({p.bytes, p.seconds});
@@ -54,18 +65,49 @@ void read_curve(const Json& entry, Calibration& c, const std::string& where,
   const auto variant = kernel_variant_from_name(kernel);
   if (!variant) throw Error(where + ": unknown kernel '" + kernel + "'");
   const CacheLevel level = cache_level_from(text(entry, "cache", where), where);
-  std::vector<CostPoint> points;
-  for (const Json& p : member(entry, "points", &Json::is_array, "an array", where)) {
-    if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number())
-      throw Error(where + ": a point is [bytes, seconds]");
-    points.push_back({p[0].get<double>(), p[1].get<double>()});
-  }
   try {
-    c.curve(*variant, level) = CostCurve(std::move(points));
+    c.curve(*variant, level) = CostCurve(points_of(entry, where));
   } catch (const Error& e) {
     throw Error(where + ": " + e.what());
   }
   seen[static_cast<int>(*variant)][static_cast<int>(level)] = true;
+}
+
+// A positive integer member.
+int count_of(const Json& parent, const char* key, const std::string& where) {
+  const double n = number(parent, key, where);
+  if (!(n >= 1) || n != static_cast<int>(n)) throw Error(where + ": '" + key + "' must be a positive integer");
+  return static_cast<int>(n);
+}
+
+// The "communication" object (null when the file was measured on one rank).
+std::optional<CommCalibration> read_communication(const Json& root, const std::string& path) {
+  if (!root.contains("communication")) throw Error(path + ": missing key 'communication'");
+  const Json& j = root["communication"];
+  if (j.is_null()) return std::nullopt;
+  const std::string where = path + ": communication";
+  CommCalibration c;
+  c.transport = text(j, "transport", where);
+  const Json& halo = member(j, "halo", &Json::is_array, "an array", where);
+  for (std::size_t i = 0; i < halo.size(); ++i) {
+    const std::string at = where + ".halo[" + std::to_string(i) + "]";
+    HaloCurve h{count_of(halo[i], "ranks", at), count_of(halo[i], "neighbours", at), {}};
+    try {
+      h.curve = CostCurve(points_of(halo[i], at));
+    } catch (const Error& e) {
+      throw Error(at + ": " + e.what());
+    }
+    if (!c.halo.empty() && h.ranks <= c.halo.back().ranks) throw Error(at + ": rank counts must increase");
+    c.halo.push_back(std::move(h));
+  }
+  for (const Json& p : member(j, "allreduce", &Json::is_array, "an array", where)) {
+    if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number() || !(p[1].get<double>() >= 0))
+      throw Error(where + ".allreduce: a point is [ranks, seconds >= 0]");
+    c.allreduce.push_back({p[0].get<int>(), p[1].get<double>()});
+  }
+  if (c.halo.empty() || c.allreduce.size() != c.halo.size())
+    throw Error(where + ": needs one halo curve and one allreduce time per rank count (incomplete calibration)");
+  return c;
 }
 
 // Reads the "curves" array; every (variant, level) must appear exactly once.
@@ -98,6 +140,19 @@ Json parse_calibration(const std::string& path) {
 
 }  // namespace
 
+nlohmann::ordered_json communication_json(const std::optional<CommCalibration>& comm) {
+  if (!comm) return nullptr;
+  Json halo = Json::array(), allreduce = Json::array();
+  for (const HaloCurve& h : comm->halo) {
+    Json points = Json::array();
+    for (const CostPoint& p : h.curve.points()) points.push_back({p.bytes, p.seconds});
+    halo.push_back({{"ranks", h.ranks}, {"neighbours", h.neighbours}, {"latency_s", h.curve.latency()},
+                    {"points", std::move(points)}});
+  }
+  for (const ReductionPoint& p : comm->allreduce) allreduce.push_back({p.ranks, p.seconds});
+  return {{"transport", comm->transport}, {"halo", std::move(halo)}, {"allreduce", std::move(allreduce)}};
+}
+
 std::string default_calibration_path(const DeviceDescription& device) {
   std::string stem;
   for (const char c : device.description) {
@@ -127,7 +182,8 @@ void write_calibration(const std::string& path, const Calibration& c) {
       {"streaming_footprint_bytes", c.streaming_footprint},
       {"warm_footprint_bytes", c.warm_footprint},
       {"sync_s", c.sync_seconds},
-      {"curves", std::move(curves)}};
+      {"curves", std::move(curves)},
+      {"communication", communication_json(c.communication)}};
   output::write_file_atomically(path, root.dump(2, ' ', false, Json::error_handler_t::replace) + "\n");
 }
 
@@ -155,6 +211,7 @@ Calibration read_calibration(const std::string& path) {
     throw Error(path + ": sync_s must be a finite number >= 0");
   if (!(c.copy_gb_per_s > 0)) throw Error(path + ": copy_gb_per_s must be positive");
   read_curves(member(root, "curves", &Json::is_array, "an array", path), c, path);
+  c.communication = read_communication(root, path);
   return c;
 }
 
@@ -170,6 +227,21 @@ void check_calibration(const Calibration& c, const DeviceDescription& device, co
   if (why.empty()) return;
   throw Error(path + ": calibration does not match: " + why +
               "; run 'miniapp predict --calibrate' to measure this device and build (or pass --calibration FILE)");
+}
+
+void check_communication(const Calibration& c, const std::string& transport, int ranks, const std::string& path) {
+  const std::string remedy = "; run 'mpirun -np " + std::to_string(std::max(ranks, 2)) +
+                             " miniapp predict --calibrate --comm " + transport + "' to measure it";
+  if (c.communication && c.communication->transport != transport)
+    throw Error(path + ": calibration does not match: its communication was measured with halo transport '" +
+                c.communication->transport + "', this run uses '" + transport + "'" + remedy);
+  if (ranks <= 1) return;
+  if (!c.communication)
+    throw Error(path + ": the calibration has no communication costs (measured on one rank), this run has " +
+                std::to_string(ranks) + " ranks" + remedy);
+  if (c.communication->max_ranks() < ranks)
+    throw Error(path + ": communication was calibrated on up to " + std::to_string(c.communication->max_ranks()) +
+                " ranks, this run has " + std::to_string(ranks) + remedy);
 }
 
 }  // namespace miniapp::predict

@@ -7,9 +7,10 @@
 // read by every later prediction. docs/cost-model.md shows its layout.
 namespace miniapp::predict {
 
-// Version 2: pipelined curves on asynchronous backends and the host round trip "sync_s" (version 1
-// timed every call alone and synchronised; its costs are not comparable and it is rejected).
-inline constexpr const char* calibration_format = "miniapp-calibration 2";
+// Version 3: the communication section (halo curves and allreduce latency per rank count, with the
+// halo transport). Version 2 had none; version 1 timed every call alone and synchronised. Both are
+// rejected with a request to re-calibrate.
+inline constexpr const char* calibration_format = "miniapp-calibration 3";
 
 // The default file for a device: "miniapp-calibration-<description>.json" in the working directory,
 // the description reduced to lower-case letters, digits and dashes (e.g. ...-cpu-2-threads.json).
@@ -27,5 +28,10 @@ Calibration read_calibration(const std::string& path);
 // differs and how to re-calibrate (so a prediction never silently uses another device's costs).
 void check_calibration(const Calibration& c, const DeviceDescription& device, const BuildDescription& build,
                        const std::string& path);
+
+// Throws miniapp::Error when `c` cannot price the communication of a run on `ranks` ranks whose halos
+// travel by `transport`: its communication was measured with another transport, or (ranks > 1) it
+// has none or fewer ranks than that. The message names the file and the mpirun command that measures it.
+void check_communication(const Calibration& c, const std::string& transport, int ranks, const std::string& path);
 
 }  // namespace miniapp::predict

@@ -62,9 +62,19 @@ std::vector<std::string> model_notes(const PredictionReport& r) {
   if (!r.counts.iteration_split)
     notes.push_back("Every counted Poisson solve took the same number of iterations: the solve's set-up is folded "
                     "into the per-iteration cost, exact at the counted iteration count only.");
-  if (r.scaling.size() > 1)
-    notes.push_back("Multi-device rows divide the bytes of every call by the device count; halo exchanges and global "
-                    "reductions (latency and bandwidth of the interconnect) are not modelled yet.");
+  if (r.scaling.size() > 1 && r.ranks == 1)
+    notes.push_back("Counted on one rank: the multi-device rows price each device's share of the kernels but no halo "
+                    "updates or global reductions; run 'mpirun -np 2 miniapp predict ...' (or more ranks) to count them.");
+  const auto& comm = r.calibration.communication;
+  if (r.ranks > 1 && comm && static_cast<int>(r.scaling.size()) > comm->max_ranks())
+    notes.push_back("Communication was calibrated on up to " + std::to_string(comm->max_ranks()) +
+                    " ranks: rows beyond price halo updates with that curve and extrapolate the allreduce latency "
+                    "in log2 of the rank count.");
+  if (r.ranks > 1)
+    notes.push_back("The halo curve is measured with a synthetic ring of neighbours (Subdomain updates, gather and "
+                    "scatter kernels taken out where the executor times them: CPU); an update is priced as one "
+                    "latency plus the rank's halo bytes over that bandwidth, the mean update of a phase standing "
+                    "for all of them.");
   return notes;
 }
 

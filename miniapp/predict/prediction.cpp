@@ -1,5 +1,6 @@
 #include "miniapp/predict/prediction.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "miniapp/core/error.hpp"
@@ -12,6 +13,16 @@ constexpr int dot_kind = static_cast<int>(KernelKind::dot);
 PhaseLoad per_device(PhaseLoad load, int devices) {
   for (KindLoad& k : load) k.bytes /= devices, k.flops /= devices;
   return load;
+}
+
+// Prices the phase's communication (when calibrated) and adds it to the phase.
+void add_comm(PhasePrediction& phase, const CommLoad& load, const Calibration& c, CacheLevel level, int devices) {
+  if (!c.communication || devices < 2) return;
+  const CostCurve& spmv = c.curve(priced_variant(KernelKind::spmv), level);
+  const double overlapped =
+      load.overlapped_calls > 0 ? load.overlapped_calls * spmv.seconds(load.overlapped_bytes / load.overlapped_calls) : 0;
+  phase.comm = price_comm(load, *c.communication, devices, overlapped);
+  phase.seconds += phase.comm.seconds();
 }
 
 }  // namespace
@@ -37,25 +48,48 @@ PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel le
   return p;
 }
 
+CommCost price_comm(const CommLoad& load, const CommCalibration& c, int ranks, double overlapped_seconds) {
+  CommCost cost;
+  cost.reductions = load.reductions * c.allreduce_seconds(ranks);
+  if (load.updates <= 0 || load.vectors <= 0) return cost;
+  const double one = c.halo_seconds(ranks, load.vectors / load.updates, load.messages / load.vectors,
+                                    load.sent_bytes / load.updates);
+  cost.halo = load.updates * one;
+  if (load.overlapped_updates > 0)
+    cost.hidden = load.overlapped_updates * std::min(one, overlapped_seconds / load.overlapped_updates);
+  return cost;
+}
+
 StepPrediction predict_step(const StepCounts& counts, const Calibration& c, double iterations,
                             double working_set_bytes, int devices) {
+  StepCounts share = counts;
+  for (PhaseLoad& p : share.fixed) p = per_device(p, devices);
+  share.per_iteration = per_device(counts.per_iteration, devices);
+  return predict_rank_step(share, c, iterations, working_set_bytes / devices, devices);
+}
+
+StepPrediction predict_rank_step(const StepCounts& counts, const Calibration& c, double iterations,
+                                 double working_set_bytes, int devices) {
   if (devices < 1 || !(iterations >= 0))
     throw Error("prediction: " + std::to_string(devices) + " devices and " + std::to_string(iterations) +
                 " Poisson iterations; need at least 1 device and a non-negative iteration count");
   StepPrediction s;
   s.devices = devices;
   s.iterations = iterations;
-  s.working_set_bytes = working_set_bytes / devices;
+  s.working_set_bytes = working_set_bytes;
+  s.communication_modelled = devices > 1 && c.communication && counts.comm_per_iteration.reductions > 0;
   s.cache = cache_level(c.device, s.working_set_bytes);
   // The Poisson iterations are priced apart from the solve's set-up: their calls have other sizes.
-  const PhaseLoad per_iteration = per_device(counts.per_iteration, devices);
+  const PhaseLoad& per_iteration = counts.per_iteration;
   double iteration_bytes = 0;
   for (const KindLoad& k : per_iteration) iteration_bytes += k.bytes;
   s.iteration_cache = cache_level(c.device, iteration_bytes);
-  const PhasePrediction iteration = price(per_iteration, c, s.iteration_cache, counts.iteration_host_reads);
+  PhasePrediction iteration = price(per_iteration, c, s.iteration_cache, counts.iteration_host_reads);
+  add_comm(iteration, counts.comm_per_iteration, c, s.iteration_cache, devices);
   s.iteration_seconds = iteration.seconds;
   for (int p = 0; p < time::phase_count; ++p) {
-    s.phases[p] = price(per_device(counts.fixed[p], devices), c, s.cache, counts.fixed[p][dot_kind].calls);
+    s.phases[p] = price(counts.fixed[p], c, s.cache, counts.fixed[p][dot_kind].calls);
+    add_comm(s.phases[p], counts.comm_fixed[p], c, s.cache, devices);
     s.explicit_seconds += s.phases[p].seconds;
   }
   PhasePrediction& solve = s.phases[static_cast<int>(time::Phase::poisson_solve)];
@@ -65,8 +99,12 @@ StepPrediction predict_step(const StepCounts& counts, const Calibration& c, doub
     solve.kinds[k].seconds += iterations * iteration.kinds[k].seconds;
   }
   solve.host_reads += iterations * iteration.host_reads;
+  solve.comm.halo += iterations * iteration.comm.halo;
+  solve.comm.hidden += iterations * iteration.comm.hidden;
+  solve.comm.reductions += iterations * iteration.comm.reductions;
   solve.seconds += iterations * iteration.seconds;
-  s.seconds = s.explicit_seconds + iterations * s.iteration_seconds + s.communication_seconds;
+  for (const PhasePrediction& p : s.phases) s.communication_seconds += p.comm.seconds();
+  s.seconds = s.explicit_seconds + iterations * s.iteration_seconds;
   return s;
 }
 

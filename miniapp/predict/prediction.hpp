@@ -12,10 +12,19 @@ struct KernelCost {
   double calls = 0, bytes = 0, seconds = 0;
 };
 
+// What the communication of a phase costs one rank (thesis §2.4): its halo updates, less the part
+// hidden behind the kernels that ran while they travelled (the overlapped SpMV: an update costs
+// max(halo, inner SpMV), the inner SpMV being among the kernels already), plus its global reductions.
+struct CommCost {
+  double halo = 0, hidden = 0, reductions = 0;
+  double seconds() const { return halo - hidden + reductions; }
+};
+
 struct PhasePrediction {
   std::array<KernelCost, kernel_kind_count> kinds{};  // the DOT column includes the host round trips
   double host_reads = 0;  // calls that wait for the device to return a value (each + sync_seconds)
-  double seconds = 0;
+  CommCost comm;
+  double seconds = 0;     // kernels and communication
 };
 
 struct StepPrediction {
@@ -29,10 +38,11 @@ struct StepPrediction {
   std::array<PhasePrediction, time::phase_count> phases{};
   double explicit_seconds = 0;    // T_explicit: everything but the Poisson iterations
   double iteration_seconds = 0;   // T_iteration: one Poisson iteration
-  // Halo exchanges and global reductions between devices: not modelled yet (0); the multi-GPU
-  // issue fills it from measured latency and bandwidth (see docs/cost-model.md).
+  // Halo updates and global reductions between devices (in the phases' seconds too); modelled when
+  // the calibration has communication costs and the counts have communication (a run on ≥ 2 ranks).
   double communication_seconds = 0;
-  double seconds = 0;             // T_step = T_explicit + it · T_iteration + communication
+  bool communication_modelled = false;
+  double seconds = 0;             // T_step = T_explicit + it · T_iteration (communication included)
 };
 
 // Where a step with this working set finds its operands: hot when it fits the private cache (CPU L2;
@@ -42,6 +52,15 @@ CacheLevel cache_level(const DeviceDescription& device, double working_set_bytes
 // The cost of `load` on the curves of `level`: for each kind, calls · t(bytes / calls), plus
 // host_reads · c.sync_seconds (booked to the DOT kind, the reductions that return to the host).
 PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel level, double host_reads);
+
+// The cost of `load` on `ranks` ranks (an update as the mean of the phase's, see CommCost), with
+// `overlapped_seconds` the time of the kernels that ran while the updates travelled.
+CommCost price_comm(const CommLoad& load, const CommCalibration& c, int ranks, double overlapped_seconds);
+
+// The predicted step of one rank whose own loads are `rank_counts` (kernel bytes not divided), on
+// `devices` ranks, `working_set_bytes` its memory; communication priced when c.communication is set.
+StepPrediction predict_rank_step(const StepCounts& rank_counts, const Calibration& c, double iterations,
+                                 double working_set_bytes, int devices);
 
 // The predicted step of the counted case at `iterations` Poisson iterations, its rows split evenly
 // over `devices` (every call moves bytes / devices; calls unchanged), with `working_set_bytes` of

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "miniapp/output/atomic_file.hpp"
+#include "miniapp/predict/comm_json.hpp"
 
 namespace miniapp::predict {
 namespace {
@@ -31,12 +32,15 @@ Json prediction_json(const StepPrediction& s) {
       const KernelCost& c = s.phases[p].kinds[k];
       kernels[kind_name(k)] = {{"calls", c.calls}, {"bytes", c.bytes}, {"seconds", c.seconds}};
     }
-    phases.push_back({{"phase", phase_name(p)}, {"seconds", s.phases[p].seconds}, {"kernels", std::move(kernels)}});
+    const CommCost& comm = s.phases[p].comm;
+    phases.push_back({{"phase", phase_name(p)}, {"seconds", s.phases[p].seconds}, {"kernels", std::move(kernels)},
+                      {"communication", {{"halo_seconds", comm.halo}, {"hidden_seconds", comm.hidden},
+                                         {"reduction_seconds", comm.reductions}, {"seconds", comm.seconds()}}}});
   }
   return {{"devices", s.devices}, {"iterations", s.iterations}, {"working_set_bytes_per_device", s.working_set_bytes},
           {"cache", name(s.cache)}, {"iteration_cache", name(s.iteration_cache)},
           {"explicit_seconds", s.explicit_seconds}, {"iteration_seconds", s.iteration_seconds},
-          {"communication_seconds", s.communication_seconds}, {"communication_modelled", false},
+          {"communication_seconds", s.communication_seconds}, {"communication_modelled", s.communication_modelled},
           {"step_seconds", s.seconds}, {"phases", std::move(phases)}};
 }
 
@@ -53,6 +57,26 @@ Json counts_json(const PredictionReport& r) {
           {"phases", std::move(phases)}};
 }
 
+Json comm_json(const CommLoad& l) {
+  return {{"halo_updates", l.updates},   {"overlapped_updates", l.overlapped_updates}, {"vectors", l.vectors},
+          {"messages", l.messages},      {"sent_bytes", l.sent_bytes}, {"received_bytes", l.received_bytes},
+          {"reductions", l.reductions}, {"reduced_values", l.reduced_values}};
+}
+
+// Each rank's counted communication per phase and per Poisson iteration (a run on several ranks).
+Json communication_counts_json(const PredictionReport& r) {
+  Json ranks = Json::array();
+  for (const RankProfile& p : r.rank_profiles) {
+    Json phases = Json::array();
+    for (int ph = 0; ph < time::phase_count; ++ph)
+      phases.push_back({{"phase", phase_name(ph)}, {"fixed", comm_json(p.counts.comm_fixed[ph])}});
+    ranks.push_back({{"cells", p.shape.local}, {"owned", p.shape.owned}, {"inner", p.shape.inner},
+                     {"halo", p.shape.halo}, {"per_iteration", comm_json(p.counts.comm_per_iteration)},
+                     {"phases", std::move(phases)}});
+  }
+  return {{"ranks", r.ranks}, {"transport", r.transport}, {"per_rank", std::move(ranks)}};
+}
+
 Json measurement_json(const PredictionReport& r) {
   const StepMeasurement& m = *r.measured;
   const StepPrediction& s = *r.at_measured;
@@ -62,11 +86,12 @@ Json measurement_json(const PredictionReport& r) {
     Json kernel_seconds = Json::object();
     for (int k = 0; k < kernel_kind_count; ++k) kernel_seconds[kind_name(k)] = m.kernel_seconds[p][k];
     phases.push_back({{"phase", phase_name(p)}, {"predicted_seconds", s.phases[p].seconds},
-                      {"measured_seconds", measured},
+                      {"predicted_communication_seconds", s.phases[p].comm.seconds()},
+                      {"measured_seconds", measured}, {"measured_communication_seconds", m.comm_seconds[p]},
                       {"error", measured > 0 ? relative_error(s.phases[p].seconds, measured) : 0.0},
                       {"kernel_seconds", std::move(kernel_seconds)}});
   }
-  return {{"steps", m.steps}, {"iterations", m.iterations}, {"step_seconds", m.step_seconds},
+  return {{"ranks", r.ranks}, {"steps", m.steps}, {"iterations", m.iterations}, {"step_seconds", m.step_seconds},
           {"predicted_step_seconds", s.seconds}, {"step_error", relative_error(s.seconds, m.step_seconds)},
           {"phases", std::move(phases)}, {"prediction", prediction_json(s)}};
 }
@@ -85,7 +110,7 @@ Json calibration_summary_json(const Calibration& c) {
     }
   return {{"device", c.device.description}, {"date", c.date},           {"git", c.build.git},
           {"copy_gb_per_s", c.copy_gb_per_s}, {"cache_bytes", c.device.cache_bytes}, {"sync_s", c.sync_seconds},
-          {"curves", std::move(curves)}};
+          {"curves", std::move(curves)}, {"communication", communication_json(c.communication)}};
 }
 
 }  // namespace
@@ -98,6 +123,9 @@ void write_report_json(const std::string& path, const PredictionReport& r) {
                {"kernel_counts", counts_json(r)}};
   Json& scaling = root["scaling"] = Json::array();
   for (const StepPrediction& s : r.scaling) scaling.push_back(prediction_json(s));
+  Json& weak = root["weak_scaling"] = Json::array();
+  for (const StepPrediction& s : r.weak) weak.push_back(prediction_json(s));
+  if (!r.rank_profiles.empty()) root["communication_counts"] = communication_counts_json(r);
   root["calibration"] = calibration_summary_json(r.calibration);
   if (r.what_if) {
     root["what_if_device"] = calibration_summary_json(*r.what_if);
@@ -111,6 +139,11 @@ void write_report_json(const std::string& path, const PredictionReport& r) {
 std::string plot_script_path() {
   const char* env = std::getenv("MINIAPP_PLOT_SCRIPT");
   return env && *env ? env : MINIAPP_PLOT_SCRIPT;
+}
+
+std::string devices_plot_script_path() {
+  const char* env = std::getenv("MINIAPP_DEVICES_PLOT_SCRIPT");
+  return env && *env ? env : MINIAPP_DEVICES_PLOT_SCRIPT;
 }
 
 bool draw_plots(const std::string& script, const std::string& json_path, const std::string& out_dir, std::ostream& log) {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "miniapp/predict/prediction.hpp"
+#include "miniapp/predict/rank_profile.hpp"
 
 // The prediction report: Markdown for the reader, JSON with every number, PNG plots drawn from the
 // JSON by scripts/plot_prediction.py.
@@ -19,11 +19,15 @@ struct PredictionReport {
   bool les = false;               // phase 5 runs
   std::string calibration_path;
   Calibration calibration;
-  StepCounts counts;
+  StepCounts counts;               // one device's (from a multi-rank count: see strong_rank)
   int counted_steps = 0;
-  std::vector<StepPrediction> scaling;  // 1, 2, ..., N devices
-  std::optional<StepMeasurement> measured;
-  std::optional<StepPrediction> at_measured;  // 1 device, at the measured iteration count
+  int ranks = 1;                   // of this run (mpirun -np)
+  std::string transport = "mpi";   // its halo transport
+  std::vector<RankProfile> rank_profiles;  // each rank's counts (and measurement) when ranks > 1
+  std::vector<StepPrediction> scaling;  // strong: the case on 1, 2, ..., N devices
+  std::vector<StepPrediction> weak;     // weak: the case's size on each of 1..N devices (ranks > 1 only)
+  std::optional<StepMeasurement> measured;    // the slowest rank's
+  std::optional<StepPrediction> at_measured;  // this run's ranks, at the measured iteration count
   std::optional<Calibration> what_if;         // another device, described by its bandwidth
   std::optional<StepPrediction> what_if_step;
   std::vector<std::string> notes;             // why the model may miss on this case
@@ -41,6 +45,10 @@ void print_report_markdown(std::ostream& out, const PredictionReport& r);
 
 // scripts/plot_prediction.py: $MINIAPP_PLOT_SCRIPT when set, else the source tree's (compile definition).
 std::string plot_script_path();
+
+// miniapp/predict/plot_devices.py (devices.png: strong and weak scaling with communication):
+// $MINIAPP_DEVICES_PLOT_SCRIPT when set, else the source tree's.
+std::string devices_plot_script_path();
 
 // Runs `python3 script json_path out_dir` when python3 and matplotlib are present; returns whether
 // the plots were drawn, with the reason on `log` when not. Never throws for a missing Python.

@@ -55,26 +55,68 @@ void breakdown_section(std::ostream& out, const StepPrediction& s, const std::st
       << fixed(s.iterations, 1) << " · " << ms(s.iteration_seconds) << " = **" << ms(s.seconds) << " ms** ("
       << name(s.cache) << " curves for the sub-steps: working set " << fixed(s.working_set_bytes / 1e6, 1)
       << " MB per device; " << name(s.iteration_cache) << " for the Poisson iterations)\n\n"
-      << "| sub-step | SpMV ms | AXPY ms | DOT ms | pointwise ms | copy ms | total ms | share |\n"
-      << "|---|---|---|---|---|---|---|---|\n";
+      << "| sub-step | SpMV ms | AXPY ms | DOT ms | pointwise ms | copy ms | communication ms | total ms | share |\n"
+      << "|---|---|---|---|---|---|---|---|---|\n";
   for (int p = 0; p < time::phase_count; ++p) {
     const PhasePrediction& ph = s.phases[p];
     out << "| " << name(static_cast<time::Phase>(p)) << " |";
     for (const KernelCost& k : ph.kinds) out << " " << ms(k.seconds) << " |";
+    out << " " << ms(ph.comm.seconds()) << " |";
     out << " " << ms(ph.seconds) << " | " << fixed(100 * ph.seconds / s.seconds, 1) << " % |\n";
   }
   out << "\n";
 }
 
-void scaling_section(std::ostream& out, const PredictionReport& r) {
-  out << "## Time per step against the number of devices\n\nRows split evenly; halo exchanges and global "
-         "reductions are **not modelled yet** (multi-GPU issue): the speed-up below is an upper bound.\n\n"
-      << "| devices | memory per device (MB) | curves | T_step ms | speed-up | efficiency |\n|---|---|---|---|---|---|\n";
-  const double one = r.scaling.front().seconds;
-  for (const StepPrediction& s : r.scaling)
+// One table of time per step against devices; `one` the 1-device time the speed-up is against.
+void devices_table(std::ostream& out, const std::vector<StepPrediction>& rows, bool weak) {
+  out << "| devices | memory per device (MB) | curves | T_step ms | of which communication ms | "
+      << (weak ? "efficiency" : "speed-up | efficiency") << " |\n|---|---|---|---|---|" << (weak ? "---|" : "---|---|")
+      << "\n";
+  const double one = rows.front().seconds;
+  for (const StepPrediction& s : rows) {
     out << "| " << s.devices << " | " << fixed(s.working_set_bytes / 1e6, 1) << " | " << name(s.cache) << " | "
-        << ms(s.seconds) << " | " << fixed(one / s.seconds, 2) << " | " << fixed(100 * one / s.seconds / s.devices, 0)
-        << " % |\n";
+        << ms(s.seconds) << " | " << (s.communication_modelled || s.devices == 1 ? ms(s.communication_seconds) : "not modelled")
+        << " | ";
+    if (!weak) out << fixed(one / s.seconds, 2) << " | " << fixed(100 * one / s.seconds / s.devices, 0) << " % |\n";
+    else out << fixed(100 * one / s.seconds, 0) << " % |\n";
+  }
+  out << "\n";
+}
+
+void scaling_section(std::ostream& out, const PredictionReport& r) {
+  out << "## Time per step against the number of devices\n\n**Strong scaling** (the case's mesh split by METIS: "
+         "each row prices the largest part's cells, halo cells and neighbours";
+  if (r.ranks > 1)
+    out << "; halo updates and reductions as counted on " << r.ranks << " ranks, priced from the calibration, "
+        << "the PCG's SpMV overlapped with its halo).\n\n";
+  else
+    out << "). Counted on one rank: halo updates and global reductions are **not modelled** (run under "
+           "`mpirun -np 2` or more to count them), so the speed-up below is an upper bound.\n\n";
+  devices_table(out, r.scaling, false);
+  if (r.weak.empty()) return;
+  out << "**Weak scaling** (each device holds as many cells as the whole case: kernels as on one device, halo bytes "
+         "of the strong partition × devices^((d−1)/d); Poisson iterations held at the counted value, though they "
+         "grow with the mesh).\n\n";
+  devices_table(out, r.weak, true);
+}
+
+// What each rank sent, by phase: the counts the communication model prices.
+void communication_section(std::ostream& out, const PredictionReport& r) {
+  const RankProfile& p = r.rank_profiles.front();
+  out << "## Communication per step, rank 0 of " << r.ranks << " (counted at the MPI interface, transport "
+      << r.transport << ")\n\nRank 0: " << fixed(p.shape.owned, 0) << " owned cells (" << fixed(p.shape.inner, 0)
+      << " inner), " << fixed(p.shape.halo, 0) << " halo cells.\n\n"
+      << "| sub-step | halo updates | of which overlapped | vectors per update | KB sent per update | "
+         "neighbours | reductions |\n|---|---|---|---|---|---|---|\n";
+  const auto row = [&](const std::string& label, const CommLoad& l) {
+    if (l.updates <= 0 && l.reductions <= 0) return;
+    out << "| " << label << " | " << fixed(l.updates, 1) << " | " << fixed(l.overlapped_updates, 1) << " | "
+        << (l.updates > 0 ? fixed(l.vectors / l.updates, 1) : "-") << " | "
+        << (l.updates > 0 ? fixed(l.sent_bytes / l.updates / 1e3, 2) : "-") << " | "
+        << (l.vectors > 0 ? fixed(l.messages / l.vectors, 1) : "-") << " | " << fixed(l.reductions, 1) << " |\n";
+  };
+  for (int ph = 0; ph < time::phase_count; ++ph) row(std::string(name(static_cast<time::Phase>(ph))), p.counts.comm_fixed[ph]);
+  row("2.2 per Poisson iteration", p.counts.comm_per_iteration);
   out << "\n";
 }
 
@@ -82,21 +124,25 @@ void measured_section(std::ostream& out, const PredictionReport& r) {
   const StepMeasurement& m = *r.measured;
   const StepPrediction& s = *r.at_measured;
   out << "## Predicted against measured\n\n" << m.steps << " measured steps, " << fixed(m.iterations, 1)
-      << " Poisson iterations per step (the prediction below uses this count). Per phase: the kernels' own time.\n\n"
-      << "| sub-step | predicted ms | measured ms | error |\n|---|---|---|---|\n";
+      << " Poisson iterations per step (the prediction below uses this count), on " << r.ranks
+      << (r.ranks > 1 ? " ranks (per phase the slowest rank)" : " rank")
+      << ". Per phase: the kernels' own time plus the time inside MPI calls (communication).\n\n"
+      << "| sub-step | predicted ms | of which communication | measured ms | of which communication | error |\n"
+      << "|---|---|---|---|---|---|\n";
   double kernels = 0;
   for (int p = 0; p < time::phase_count; ++p) {
     const double measured = m.phase_seconds(static_cast<time::Phase>(p));
     kernels += measured;
     if (measured <= 0 && s.phases[p].seconds <= 0) continue;
-    out << "| " << name(static_cast<time::Phase>(p)) << " | " << ms(s.phases[p].seconds) << " | " << ms(measured)
-        << " | " << (measured > 0 ? percent(relative_error(s.phases[p].seconds, measured)) : "-") << " |\n";
+    out << "| " << name(static_cast<time::Phase>(p)) << " | " << ms(s.phases[p].seconds) << " | "
+        << ms(s.phases[p].comm.seconds()) << " | " << ms(measured) << " | " << ms(m.comm_seconds[p]) << " | "
+        << (measured > 0 ? percent(relative_error(s.phases[p].seconds, measured)) : "-") << " |\n";
   }
-  out << "| **kernels, all phases** | " << ms(s.seconds) << " | " << ms(kernels) << " | "
+  out << "| **kernels and communication, all phases** | " << ms(s.seconds) << " | | " << ms(kernels) << " | | "
       << percent(relative_error(s.seconds, kernels)) << " |\n"
-      << "| **step (wall time)** | " << ms(s.seconds) << " | " << ms(m.step_seconds) << " | **"
+      << "| **step (wall time)** | " << ms(s.seconds) << " | | " << ms(m.step_seconds) << " | | **"
       << percent(relative_error(s.seconds, m.step_seconds)) << "** |\n\n"
-      << "Wall time outside the kernels (host work between calls): " << ms(m.step_seconds - kernels) << " ms per step.\n\n";
+      << "Wall time outside the kernels and MPI calls (host work between calls): " << ms(m.step_seconds - kernels) << " ms per step.\n\n";
 }
 
 void calibration_section(std::ostream& out, const Calibration& c, const std::string& path) {
@@ -113,6 +159,17 @@ void calibration_section(std::ostream& out, const Calibration& c, const std::str
           << fixed(curve.bandwidth(curve.points().back().bytes) / 1e9, 1) << " |\n";
     }
   out << "\n";
+  if (!c.communication) return;
+  out << "Communication (halo transport " << c.communication->transport << "): one halo update of one vector and "
+      << "one allreduce of one double, the slowest rank's.\n\n| ranks | neighbours | halo latency µs | GB/s per "
+      << "neighbour at 8 KB | at largest | allreduce µs |\n|---|---|---|---|---|---|\n";
+  for (std::size_t i = 0; i < c.communication->halo.size(); ++i) {
+    const HaloCurve& h = c.communication->halo[i];
+    out << "| " << h.ranks << " | " << h.neighbours << " | " << fixed(1e6 * h.curve.latency(), 2) << " | "
+        << fixed(h.curve.bandwidth(8192) / 1e9, 2) << " | " << fixed(h.curve.bandwidth(h.curve.points().back().bytes) / 1e9, 2)
+        << " | " << fixed(1e6 * c.communication->allreduce[i].seconds, 2) << " |\n";
+  }
+  out << "\n";
 }
 
 }  // namespace
@@ -124,6 +181,9 @@ void print_report_markdown(std::ostream& out, const PredictionReport& r) {
          "from the calibration below.\n\n";
   counts_section(out, r);
   breakdown_section(out, r.scaling.front(), "Predicted time per step, one device");
+  if (r.ranks > 1 && static_cast<int>(r.scaling.size()) >= r.ranks)
+    breakdown_section(out, r.scaling[r.ranks - 1], "Predicted time per step, " + std::to_string(r.ranks) + " devices");
+  if (!r.rank_profiles.empty()) communication_section(out, r);
   scaling_section(out, r);
   if (r.what_if) breakdown_section(out, *r.what_if_step, "What if: " + r.what_if->device.description);
   if (r.measured) measured_section(out, r);

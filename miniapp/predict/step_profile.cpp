@@ -26,6 +26,19 @@ std::array<double, 2> linear_fit(const std::vector<double>& it, const std::vecto
   return {mv - b * mi, b};
 }
 
+// Splits the solve phase's communication of each step into fixed + it × per-iteration.
+void split_solve_comm(const std::vector<double>& it, const std::vector<CommLoad>& solves, StepCounts& c) {
+  std::array<double, CommLoad::field_count> fixed{}, per_iteration{};
+  for (int f = 0; f < CommLoad::field_count; ++f) {
+    std::vector<double> v;
+    for (const CommLoad& s : solves) v.push_back(s.values()[f]);
+    const auto fit = linear_fit(it, v);
+    fixed[f] = fit[0], per_iteration[f] = fit[1];
+  }
+  c.comm_fixed[solve] = CommLoad::from_values(fixed);
+  c.comm_per_iteration = CommLoad::from_values(per_iteration);
+}
+
 // Splits the solve phase's load of each step into fixed + it × per-iteration.
 void split_solve(const std::vector<double>& it, const std::vector<PhaseLoad>& solves, StepCounts& c) {
   for (int k = 0; k < kernel_kind_count; ++k) {
@@ -46,7 +59,7 @@ void add_kernel_seconds(const time::StepReport& r, int steps, StepMeasurement& m
 }  // namespace
 
 double StepMeasurement::phase_seconds(time::Phase p) const {
-  double sum = 0;
+  double sum = comm_seconds[static_cast<int>(p)];
   for (const double s : kernel_seconds[static_cast<int>(p)]) sum += s;
   return sum;
 }
@@ -62,30 +75,44 @@ PhaseLoad StepCounts::load(time::Phase phase, double it) const {
   return l;
 }
 
+CommLoad StepCounts::comm(time::Phase phase, double it) const {
+  CommLoad l = comm_fixed[static_cast<int>(phase)];
+  if (phase == time::Phase::poisson_solve) l += comm_per_iteration.scaled(it);
+  return l;
+}
+
 StepCounts count_step(run::Simulation& sim, int steps) {
   if (steps < 1) throw Error("kernel counts: " + std::to_string(steps) + " counted steps; need at least 1");
   std::vector<double> iterations;
   std::vector<PhaseLoad> solves;
+  std::vector<CommLoad> solve_comm;
   StepCounts c;
+  CommRecorder recorder(sim.exec.counters());
   for (int s = 0; s <= steps; ++s) {
+    const std::uint64_t start = total_calls(sim.exec.counters());
     const time::StepReport r = sim.scheme->advance(*sim.fields);
+    const PhaseComm comm = attribute_to_phases(recorder.take(), r, start);
+    solve_comm.push_back(comm[solve]);
     iterations.push_back(r.poisson.iterations);
     PhaseLoad solve_load;
     for (int k = 0; k < kernel_kind_count; ++k) solve_load[k] = load_of(r.kernels[solve].tally(static_cast<KernelKind>(k)));
     solves.push_back(solve_load);
     if (s == 0) continue;  // the warm-up step: its solve joins the fit, its other phases do not
-    for (int p = 0; p < time::phase_count; ++p)
+    for (int p = 0; p < time::phase_count; ++p) {
+      c.comm_fixed[p] += comm[p].scaled(1.0 / steps);
       for (int k = 0; k < kernel_kind_count; ++k) {
         const KindLoad l = load_of(r.kernels[p].tally(static_cast<KernelKind>(k)));
         c.fixed[p][k].calls += l.calls / steps;
         c.fixed[p][k].bytes += l.bytes / steps;
         c.fixed[p][k].flops += l.flops / steps;
       }
+    }
     c.iterations += r.poisson.iterations / static_cast<double>(steps);
   }
   c.iteration_host_reads = 1.0 / default_check_interval(sim.exec.backend());
   c.iteration_split = std::any_of(iterations.begin(), iterations.end(), [&](double i) { return i != iterations[0]; });
   split_solve(iterations, solves, c);
+  split_solve_comm(iterations, solve_comm, c);
   return c;
 }
 
@@ -94,10 +121,14 @@ StepMeasurement measure_steps(run::Simulation& sim, int steps) {
   StepMeasurement m;
   m.steps = steps;
   const bool asynchronous = sim.exec.backend() != Backend::cpu;
+  CommRecorder recorder(sim.exec.counters());
   for (int s = 0; s < steps; ++s) {
+    const std::uint64_t calls = total_calls(sim.exec.counters());
     const auto start = std::chrono::steady_clock::now();
     const time::StepReport r = sim.scheme->advance(*sim.fields);
     sim.exec.synchronize();
+    const PhaseComm comm = attribute_to_phases(recorder.take(), r, calls);
+    for (int p = 0; p < time::phase_count; ++p) m.comm_seconds[p] += comm[p].seconds / steps;
     m.step_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / steps;
     m.iterations += r.poisson.iterations / static_cast<double>(steps);
     if (asynchronous) continue;
@@ -109,6 +140,7 @@ StepMeasurement measure_steps(run::Simulation& sim, int steps) {
     const time::StepReport r = sim.scheme->advance(*sim.fields);
     add_kernel_seconds(r, steps, m);
   }
+  recorder.take();  // the profiled pass's communication waits for synchronised kernels: not counted
   sim.exec.set_profiling(false);
   return m;
 }

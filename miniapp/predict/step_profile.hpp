@@ -1,6 +1,7 @@
 #pragma once
 #include <array>
 
+#include "miniapp/predict/comm_profile.hpp"
 #include "miniapp/run/simulation.hpp"
 
 // What one time step of a case does, taken from the instrumented backend (never typed in): kernel
@@ -24,12 +25,17 @@ struct StepCounts {
   // DOT-class calls (cg_rho) do not return to the host; the DOTs of the set-up and of the other
   // phases (dot, multi_dot) all do.
   double iteration_host_reads = 0;
+  // This rank's halo updates and global reductions (none on one rank), split like the kernels.
+  PhaseComm comm_fixed{};
+  CommLoad comm_per_iteration{};
   // The load of `phase` for a step whose Poisson solve takes `it` iterations.
   PhaseLoad load(time::Phase phase, double it) const;
+  CommLoad comm(time::Phase phase, double it) const;
 };
 
 // Advances `sim` by one warm-up step (first touch, Euler start) and then `steps` counted steps
-// (steps ≥ 1), and returns their mean kernel load per phase. The per-iteration part of the solve is
+// (steps ≥ 1), and returns their mean kernel load per phase, and on several ranks this rank's
+// communication (recorded at the MPI interface, comm_recorder.hpp; collective then). The per-iteration part of the solve is
 // the least-squares slope of its counters against the iteration count over all these steps (exact:
 // the counts are linear in it); with a single iteration count it cannot be separated (iteration_split).
 StepCounts count_step(run::Simulation& sim, int steps);
@@ -42,6 +48,9 @@ struct StepMeasurement {
   double step_seconds = 0;  // mean wall time per step
   // Mean kernel seconds per step by phase and kernel kind.
   std::array<std::array<double, kernel_kind_count>, time::phase_count> kernel_seconds{};
+  // Mean seconds per step inside the MPI calls of each phase (halo updates, reductions; 0 on one rank).
+  std::array<double, time::phase_count> comm_seconds{};
+  // Kernels and communication of a phase.
   double phase_seconds(time::Phase p) const;
   double iterations = 0;    // mean Poisson iterations per step
 };

@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "operators/backend/cuda/device.hpp"
+#include "operators/kernels/aip_kernels.hpp"
 #include "solvers/aip_factor.hpp"
 
 namespace miniapp::run {
@@ -18,13 +19,6 @@ std::vector<index_t> row_lengths(const CsrMatrix& a) {
   std::vector<index_t> lengths(static_cast<std::size_t>(a.rows));
   for (index_t r = 0; r < a.rows; ++r) lengths[r] = a.row_length(r);
   return lengths;
-}
-
-// Row lengths of aᵀ.
-std::vector<index_t> column_counts(const CsrMatrix& a) {
-  std::vector<index_t> counts(static_cast<std::size_t>(a.cols), 0);
-  for (index_t c : a.col) ++counts[c];
-  return counts;
 }
 
 // Entries to_sell stores for rows of these lengths: each slice as wide as its longest row.
@@ -114,8 +108,7 @@ std::size_t preconditioner_bytes(const cases::CaseConfig& config, const fv::Flow
   const index_t cells = ops.laplacian.rows;
   if (kind == P::jacobi) return vector_bytes(cells);
   const int level = kind == P::aip1 ? 1 : kind == P::aip2 ? 2 : 3;
-  const CsrMatrix g = aip_pattern(ops.laplacian, level);  // −L has L's pattern
-  return sell_bytes(g, h) + sell_bytes(column_counts(g), h) + vector_bytes(cells);
+  return DeviceAipFactor::device_bytes(aip_pattern(ops.laplacian, level), h);  // −L has L's pattern
 }
 
 std::string gigabytes(std::size_t bytes) {

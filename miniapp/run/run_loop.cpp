@@ -66,16 +66,19 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
     restart_step = f.step;
     out << "restart   from " << *options.restart_dir << " at step " << f.step << ", t = " << f.time << "\n";
   }
-  output::DiagnosticsWriter diagnostics(dir, restart_step);
-  time::FlowDiagnostics flow_diagnostics(sim.exec, *sim.operators, config.physics.nu);
+  // Values are global reductions: rank 0 writes the file.
+  std::optional<output::DiagnosticsWriter> diagnostics;
+  if (sim.rank() == 0) diagnostics.emplace(dir, restart_step);
+  time::FlowDiagnostics flow_diagnostics(sim.exec, *sim.operators, *sim.domain, config.physics.nu);
   // An empty field list turns VTK output off (e.g. benchmark runs, or builds without VTK).
   std::optional<output::VtkWriter> vtk;
   if (!config.output.fields.empty())
-    vtk.emplace(sim.mesh, output::VtkWriterOptions{dir, config.name, 0, 1, field_selection(config.output), restart_step});
+    vtk.emplace(sim.output_mesh(), output::VtkWriterOptions{dir, config.name, sim.rank(), sim.ranks(),
+                                                            field_selection(config.output), restart_step});
   const auto write_output = [&] {
     if (vtk) write_vtk(sim, flow_diagnostics.gradient(), *vtk);
   };
-  Progress progress(out, config.run, f, options.quiet);
+  Progress progress(out, config.run, f, options.quiet || sim.rank() != 0);
 
   double next_output = next_multiple(f.time, config.output.interval);
   double next_checkpoint = next_multiple(f.time, config.output.checkpoint_interval);
@@ -98,11 +101,11 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
 
     const time::FlowIntegrals integrals = flow_diagnostics.evaluate(f);
     check_health(f, report, integrals, dir);
-    diagnostics.write({f.step, f.time, report.dt, report.cfl, integrals.kinetic_energy, integrals.enstrophy,
+    if (diagnostics) diagnostics->write({f.step, f.time, report.dt, report.cfl, integrals.kinetic_energy, integrals.enstrophy,
                        integrals.dissipation, integrals.max_divergence, report.poisson.iterations,
                        report.poisson.relative_residual,
                        std::chrono::duration<double>(clock::now() - step_start).count()});
-    if (!report.poisson.converged) out << "warning: step " << f.step << ": " << report.poisson.warning << "\n";
+    if (!report.poisson.converged && sim.rank() == 0) out << "warning: step " << f.step << ": " << report.poisson.warning << "\n";
     progress.update(f, report);
 
     if (f.time >= next_output * (1 - 1e-12)) {

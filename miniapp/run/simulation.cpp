@@ -2,11 +2,16 @@
 
 #include <chrono>
 #include <iomanip>
+#include <numeric>
 #include <ostream>
 
 #include "miniapp/case/case_mesh.hpp"
 #include "miniapp/case/case_validation.hpp"
 #include "miniapp/run/memory_estimate.hpp"
+#include "miniapp/run/rank_executor.hpp"
+#include "miniapp/run/rank_mesh.hpp"
+#include "miniapp/time/distributed_pressure_solver.hpp"
+#include "parallel/local_mesh.hpp"
 #include "miniapp/time/analytic_fields.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "solvers/aip.hpp"
@@ -32,18 +37,20 @@ class StageTimer {
   clock::time_point start_;
 };
 
+// One condition per patch of `mesh`, from the case; the cut patch of a rank's mesh (where its halo
+// ends) gets a wall: it only closes halo rows, which are never used.
 fv::FlowBoundaries flow_boundaries(const cases::CaseConfig& config, const mesh::Mesh& mesh) {
   fv::FlowBoundaries b;
   for (const auto& patch : mesh.patches) {
     const auto* bc = config.find_boundary(patch.name);
-    // validate_boundaries has guaranteed one condition per patch.
+    if (!bc && patch.name == parallel::cut_patch_name) {
+      b.by_patch.push_back({BoundaryKind::wall, {0, 0, 0}});
+      continue;
+    }
+    // validate_boundaries has guaranteed one condition per patch of the whole mesh.
     b.by_patch.push_back({bc->type, bc->velocity});
   }
   return b;
-}
-
-Executor make_executor(const cases::CaseConfig& config) {
-  return Executor::from_name(std::string(cases::name(config.numerics.backend)));
 }
 
 index_t slice_height(const cases::CaseConfig& config, const Executor& exec) {
@@ -78,14 +85,20 @@ time::FlowParameters flow_parameters(const cases::CaseConfig& c) {
 time::HostVelocity initial_velocity(const Simulation& sim) {
   const auto& init = sim.config.initial;
   const auto& points = sim.geometry.cell_centroid;
-  using T = cases::InitialType;
-  switch (init.type) {
-    case T::rest: return time::uniform_velocity(points.size(), {0, 0, 0});
-    case T::uniform: return time::uniform_velocity(points.size(), init.velocity);
-    case T::taylor_green_2d: return time::taylor_green_2d(points, init.amplitude, sim.config.physics.nu, 0.0);
-    case T::taylor_green_3d: return time::taylor_green_3d(points, init.amplitude);
-  }
-  throw Error("unknown initial condition");
+  const auto base = [&]() -> time::HostVelocity {
+    using T = cases::InitialType;
+    switch (init.type) {
+      case T::rest: return time::uniform_velocity(points.size(), {0, 0, 0});
+      case T::uniform: return time::uniform_velocity(points.size(), init.velocity);
+      case T::taylor_green_2d: return time::taylor_green_2d(points, init.amplitude, sim.config.physics.nu, 0.0);
+      case T::taylor_green_3d: return time::taylor_green_3d(points, init.amplitude);
+    }
+    throw Error("unknown initial condition");
+  };
+  time::HostVelocity u = base();
+  // Relative to the reference velocity, which is 1 in the units of every case (re = U L / ν, U = 1).
+  if (init.perturbation > 0) time::add_perturbation(u, points, init.perturbation);
+  return u;
 }
 
 CsrMatrix negated(CsrMatrix a) {
@@ -93,15 +106,32 @@ CsrMatrix negated(CsrMatrix a) {
   return a;
 }
 
-// numerics.poisson: PCG with the case's preconditioner, or the FFT path along a periodic z.
-std::unique_ptr<time::PressureSolver> make_pressure_solver(const Simulation& sim, index_t slices, bool singular) {
-  const auto& c = sim.config;
+// numerics.poisson: PCG with the case's preconditioner, or the FFT path along a periodic z. On several
+// ranks: the distributed PCG, its preconditioner built on the owned block (block Jacobi across ranks).
+std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, index_t slices, bool singular,
+                                                           std::ostream& log) {
+  auto& c = sim.config;
   PcgOptions options = flow_parameters(c).poisson;
   options.singular = singular;
+  const CsrMatrix minus_laplacian = negated(sim.host_operators.laplacian);
+  if (sim.domain->distributed()) {
+    // "auto" chose fft for one process: on several ranks the distributed PCG is the only path.
+    if (c.numerics.poisson == cases::PoissonSolver::fft && !c.numerics.poisson_choice.empty()) {
+      c.numerics.poisson = cases::PoissonSolver::pcg;
+      c.numerics.poisson_choice = "numerics.poisson = auto: pcg, not fft: the FFT path runs on one rank only";
+    }
+    if (c.numerics.poisson == cases::PoissonSolver::fft)
+      throw Error("numerics.poisson = \"fft\" runs on one rank only in this version; use \"pcg\" on " +
+                  std::to_string(sim.ranks()) + " ranks");
+    auto preconditioner =
+        make_preconditioner(c, sim.exec, time::block_of_owned_rows(minus_laplacian, sim.domain->owned_count()), slices);
+    return std::make_unique<time::DistributedPcgPressureSolver>(sim.exec, *sim.domain, minus_laplacian, slices,
+                                                                std::move(preconditioner), options);
+  }
   if (c.numerics.poisson == cases::PoissonSolver::fft)
     return std::make_unique<time::FftPressureSolver>(sim.exec, sim.mesh, sim.geometry, sim.host_operators.laplacian,
-                                                     sim.host_operators.cell_order, options);
-  auto preconditioner = make_preconditioner(c, sim.exec, negated(sim.host_operators.laplacian), slices);
+                                                     sim.host_operators.cell_order, options, &log);
+  auto preconditioner = make_preconditioner(c, sim.exec, minus_laplacian, slices);
   return std::make_unique<time::PcgPressureSolver>(sim.exec, sim.operators->pressure_matrix, std::move(preconditioner),
                                                    options);
 }
@@ -109,32 +139,54 @@ std::unique_ptr<time::PressureSolver> make_pressure_solver(const Simulation& sim
 }  // namespace
 
 std::vector<double> to_mesh_order(const Simulation& sim, const Vector& field) {
+  if (sim.owned_piece) return sim.domain->owned(field).to_host();  // the rank's mesh is in operator order
   return unpermute_vector(field.to_host(), sim.host_operators.cell_order);
 }
 
 void from_mesh_order(const Simulation& sim, const std::vector<double>& field, Vector& out) {
+  if (sim.owned_piece) return sim.domain->owned(out).copy_from_host(field);
   out.copy_from_host(permute_vector(field, sim.host_operators.cell_order));
 }
 
-Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_path, std::ostream& log) {
+Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_path, std::ostream& log,
+                             const parallel::Communicator* comm, parallel::HaloTransport transport) {
   Simulation sim;
   sim.config = std::move(config);
   sim.case_path = case_path;
   const auto& c = sim.config;
   // The backend first: a missing device is reported before any work is done.
-  sim.exec = make_executor(c);
+  sim.exec = rank_executor(cases::name(c.numerics.backend), comm);
   if (c.numerics.poisson == cases::PoissonSolver::fft) time::require_fft_backend(sim.exec);
+  bool singular = false;
+  std::optional<parallel::LocalNumbering> numbering;
   {
     StageTimer t(log, "mesh");
-    sim.mesh = cases::make_case_mesh(c.mesh);
-    cases::validate_boundaries(c, sim.mesh, case_path);
+    mesh::Mesh whole = cases::make_case_mesh(c.mesh);
+    cases::validate_boundaries(c, whole, case_path);
+    // Without an outlet the pressure is defined up to a constant: the singular system.
+    singular = !flow_boundaries(c, whole).has_pressure_outlet();
+    RankMesh part = partition_mesh(std::move(whole), comm, log);
+    sim.mesh = std::move(part.mesh);
+    sim.owned_piece = std::move(part.owned_piece);
+    sim.global_cells = part.global_cells;
+    numbering = std::move(part.numbering);
+    if (numbering) {
+      const auto& ids = numbering->local_to_global;
+      sim.global_cell_index.assign(ids.begin(), ids.begin() + numbering->owned_count());
+    } else {
+      sim.global_cell_index.resize(static_cast<std::size_t>(sim.global_cells));
+      std::iota(sim.global_cell_index.begin(), sim.global_cell_index.end(), 0);
+    }
     sim.geometry = mesh::compute_geometry(sim.mesh);
   }
   const fv::FlowBoundaries boundaries = flow_boundaries(c, sim.mesh);
   const bool les = c.physics.les != LesModel::none;
   {
     StageTimer t(log, "operators (host)");
-    sim.host_operators = fv::assemble_flow_operators(sim.mesh, sim.geometry, boundaries);
+    // A rank's mesh is already in its owned-then-halo order (grouped and RCM-ordered inside).
+    std::optional<Permutation> order;
+    if (numbering) order = Permutation::identity(sim.mesh.cell_count());
+    sim.host_operators = fv::assemble_flow_operators(sim.mesh, sim.geometry, boundaries, order);
   }
   const index_t slices = slice_height(c, sim.exec);
   // Fails here, before the first upload, when the mesh does not fit on the device.
@@ -143,20 +195,24 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
     StageTimer t(log, "operators (upload)");
     sim.operators = std::make_unique<time::DeviceOperators>(sim.exec, sim.mesh, sim.geometry, sim.host_operators,
                                                             slices, c.physics.nu, les, c.physics.body_force);
+    sim.domain = numbering ? std::make_unique<parallel::Subdomain>(*comm, sim.exec, *numbering, transport)
+                           : std::make_unique<parallel::Subdomain>(sim.cells());
   }
   std::unique_ptr<time::PressureSolver> pressure_solver;
   {
     StageTimer t(log, "pressure solver");
-    // Without an outlet the pressure is defined up to a constant: the singular system.
-    pressure_solver = make_pressure_solver(sim, slices, !boundaries.has_pressure_outlet());
+    pressure_solver = make_pressure_solver(sim, slices, singular, log);
   }
-  sim.scheme = std::make_unique<time::FractionalStep>(sim.exec, *sim.operators, flow_parameters(c),
+  // After the solver is made: on several ranks it may have changed what "auto" chose.
+  if (!c.numerics.poisson_choice.empty()) log << "  " << c.numerics.poisson_choice << "\n";
+  sim.scheme = std::make_unique<time::FractionalStep>(sim.exec, *sim.operators, *sim.domain, flow_parameters(c),
                                                       std::move(pressure_solver));
   sim.fields = std::make_unique<time::FlowFields>(sim.exec, sim.mesh.cell_count(), sim.mesh.face_count());
+  // Every cell the rank holds (halo included) gets its initial value: the halo starts current.
   const auto u0 = initial_velocity(sim);
   for (int d = 0; d < 3; ++d) {
-    from_mesh_order(sim, u0[d], sim.fields->u[d]);
-    from_mesh_order(sim, u0[d], sim.fields->u_old[d]);
+    sim.fields->u[d].copy_from_host(permute_vector(u0[d], sim.host_operators.cell_order));
+    copy(sim.exec, sim.fields->u[d], sim.fields->u_old[d]);
   }
   fill(sim.exec, 0.0, sim.fields->pressure);
   sim.scheme->initialise(*sim.fields);

@@ -1,37 +1,54 @@
 #pragma once
 #include <memory>
+#include <optional>
 
 #include "mesh/geometry.hpp"
 #include "miniapp/case/case_config.hpp"
 #include "miniapp/time/fractional_step.hpp"
 #include "operators/fv/flow_operators.hpp"
+#include "parallel/subdomain.hpp"
 
 namespace miniapp::run {
 
 // A case made ready to integrate: mesh, operators on the executor, integrator and fields. Built by
 // set_up_simulation in the order of the method: whole input checked first, then pre-processing on the
-// host, then one upload.
+// host, then one upload. On several ranks each holds its part of the mesh (owned cells, then halo).
 struct Simulation {
   cases::CaseConfig config;
   std::string case_path;
-  mesh::Mesh mesh;
+  mesh::Mesh mesh;  // this rank's cells: owned, then halo (the whole mesh on one rank)
+  std::optional<mesh::Mesh> owned_piece;  // several ranks: the owned cells alone, for VTK
+  long long global_cells = 0;
+  // The global (whole-mesh) index of each owned cell, in to_mesh_order's order.
+  std::vector<index_t> global_cell_index;
   mesh::MeshGeometry geometry;
   fv::FlowOperators host_operators;
   Executor exec = Executor::cpu();
+  std::unique_ptr<parallel::Subdomain> domain;
   std::unique_ptr<time::DeviceOperators> operators;
   std::unique_ptr<time::FractionalStep> scheme;
   std::unique_ptr<time::FlowFields> fields;
 
-  index_t cells() const { return mesh.cell_count(); }
+  index_t cells() const { return mesh.cell_count(); }  // this rank's, halo included
+  int rank() const { return domain->rank(); }
+  int ranks() const { return domain->ranks(); }
+  // The mesh of this rank's output piece: its owned cells.
+  const mesh::Mesh& output_mesh() const { return owned_piece ? *owned_piece : mesh; }
 };
 
 // Builds everything; prints one line per set-up stage with its time to `log`. The fields hold the
-// initial condition (fields->step = 0) with consistent face velocity and first Δt.
-Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_path, std::ostream& log);
+// initial condition (fields->step = 0) with consistent face velocity and first Δt. `comm`: the ranks
+// of a multi-rank run (collective over them), nullptr for one process; `transport`: how its halos
+// travel (--comm).
+Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_path, std::ostream& log,
+                             const parallel::Communicator* comm = nullptr,
+                             parallel::HaloTransport transport = parallel::HaloTransport::mpi);
 
-// Host copies of cell fields in mesh cell order (the executor holds them in the operators' order).
+// Host copies of the owned cells' values of a cell field, in the order of output_mesh()'s cells (the
+// executor holds them in the operators' order).
 std::vector<double> to_mesh_order(const Simulation& sim, const Vector& field);
-// A host cell field in mesh order → the operators' order on the executor.
+// The inverse: owned values in output_mesh() order → the operators' order on the executor. The halo of
+// `out` is left as it was.
 void from_mesh_order(const Simulation& sim, const std::vector<double>& field, Vector& out);
 
 }  // namespace miniapp::run

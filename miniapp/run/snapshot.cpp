@@ -38,25 +38,34 @@ void save_checkpoint(const Simulation& sim, const std::string& dir) {
   // Faces keep mesh order in every backend.
   data.arrays.emplace_back("face_velocity", f.face_velocity.to_host());
   data.arrays.emplace_back("face_viscosity", f.face_viscosity.to_host());
-  output::write_checkpoint(dir, 0, 1, data);
+  output::write_checkpoint(dir, sim.rank(), sim.ranks(), data);
 }
 
 void restore_checkpoint(Simulation& sim, const std::string& dir) {
   auto& f = *sim.fields;
-  const auto data = output::read_checkpoint(dir, 0, 1, output::mesh_fingerprint(sim.mesh));
-  const auto cells = static_cast<std::size_t>(sim.mesh.cell_count());
-  const auto faces = static_cast<std::size_t>(sim.mesh.face_count());
-  for (int d = 0; d < 3; ++d) {
-    from_mesh_order(sim, data.array(velocity_names[d], cells), f.u[d]);
-    from_mesh_order(sim, data.array(old_velocity_names[d], cells), f.u_old[d]);
-  }
-  from_mesh_order(sim, data.array("pressure", cells), f.pressure);
-  from_mesh_order(sim, data.array("eddy_viscosity", cells), f.eddy_viscosity);
-  f.face_velocity.copy_from_host(data.array("face_velocity", faces));
-  f.face_viscosity.copy_from_host(data.array("face_viscosity", faces));
-  f.step = data.step;
-  f.time = data.time;
-  f.dt_old = data.dt_old;
+  // Reading is each rank's own business; a rank whose file is missing or damaged (or was written by
+  // another rank count) stops every rank with its message.
+  const auto load = [&] {
+    const auto data = output::read_checkpoint(dir, sim.rank(), sim.ranks(), output::mesh_fingerprint(sim.mesh));
+    const auto cells = static_cast<std::size_t>(sim.domain->owned_count());
+    const auto faces = static_cast<std::size_t>(sim.mesh.face_count());
+    for (int d = 0; d < 3; ++d) {
+      from_mesh_order(sim, data.array(velocity_names[d], cells), f.u[d]);
+      from_mesh_order(sim, data.array(old_velocity_names[d], cells), f.u_old[d]);
+    }
+    from_mesh_order(sim, data.array("pressure", cells), f.pressure);
+    from_mesh_order(sim, data.array("eddy_viscosity", cells), f.eddy_viscosity);
+    f.face_velocity.copy_from_host(data.array("face_velocity", faces));
+    f.face_viscosity.copy_from_host(data.array("face_viscosity", faces));
+    f.step = data.step;
+    f.time = data.time;
+    f.dt_old = data.dt_old;
+  };
+  if (const auto* comm = sim.domain->communicator()) comm->run_collectively(load);
+  else load();
+  // Checkpoints hold owned values: the halos come from their owners.
+  Vector* halo[] = {&f.u[0], &f.u[1], &f.u[2], &f.u_old[0], &f.u_old[1], &f.u_old[2], &f.pressure, &f.eddy_viscosity};
+  sim.domain->update_halo(halo);
   // Recomputed from the restored u_s and ν_s: the same Δt as the checkpoint's unless the case's CFL
   // settings were changed for the restart; also restores the CFL number the integrator reports.
   f.dt = sim.scheme->stable_dt(f);

@@ -13,12 +13,12 @@ namespace miniapp::run {
 // (FlowDiagnostics::gradient()), used for vorticity and Q.
 void write_vtk(const Simulation& sim, const std::array<Vector, 9>& gradient, output::VtkWriter& vtk);
 
-// Writes the restart state (velocities, pressure, face velocity and viscosity, eddy viscosity, time,
-// Δt history, step) atomically to <dir>/checkpoint_r0.bin.
+// Writes this rank's restart state (owned cells' velocities, pressure, eddy viscosity; the rank's face
+// velocity and viscosity; time, Δt history, step) atomically to <dir>/checkpoint_r<rank>.bin.
 void save_checkpoint(const Simulation& sim, const std::string& dir);
 
-// Loads the state written by save_checkpoint; throws miniapp::Error for a checkpoint of another mesh,
-// rank count, or a damaged file.
+// Loads the state written by save_checkpoint and updates the halos (collective); throws miniapp::Error
+// for a checkpoint of another mesh, rank count, or a damaged file.
 void restore_checkpoint(Simulation& sim, const std::string& dir);
 
 }  // namespace miniapp::run

@@ -1,6 +1,9 @@
 #include "miniapp/time/analytic_fields.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <random>
 
 namespace miniapp::time {
 
@@ -42,6 +45,27 @@ HostVelocity uniform_velocity(std::size_t count, const Vec3& velocity) {
   HostVelocity u;
   for (int d = 0; d < 3; ++d) u[d].assign(count, velocity[d]);
   return u;
+}
+
+void add_perturbation(HostVelocity& u, const std::vector<Vec3>& points, double amplitude) {
+  constexpr int waves = 8;
+  // A fixed Mersenne Twister seed: the same waves on every machine and rank.
+  std::mt19937 gen(20261122u);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0), length(0.3, 1.5), phase(0.0, 6.283185307179586);
+  for (int d = 0; d < 3; ++d) {
+    std::array<Vec3, waves> k;
+    std::array<double, waves> phi;
+    for (int w = 0; w < waves; ++w) {
+      Vec3 dir{unit(gen), unit(gen), unit(gen)};
+      k[w] = dir * (6.283185307179586 / (length(gen) * std::max(norm(dir), 1e-3)));
+      phi[w] = phase(gen);
+    }
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      double sum = 0;
+      for (int w = 0; w < waves; ++w) sum += std::sin(dot(k[w], points[i]) + phi[w]);
+      u[d][i] += amplitude * sum / waves;
+    }
+  }
 }
 
 }  // namespace miniapp::time

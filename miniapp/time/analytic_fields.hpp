@@ -22,4 +22,10 @@ HostVelocity taylor_green_3d(const std::vector<Vec3>& points, double amplitude);
 // A uniform velocity at every point.
 HostVelocity uniform_velocity(std::size_t count, const Vec3& velocity);
 
+// Adds to u a perturbation of amplitude ≤ `amplitude` per component that looks random but is a fixed
+// function of position (a sum of 8 plane waves with fixed wave vectors and phases, wavelengths 0.3 to
+// 1.5 length units), so that it does not depend on cell numbering, rank count or backend: what seeds
+// the transition of a turbulent start (initial.perturbation).
+void add_perturbation(HostVelocity& u, const std::vector<Vec3>& points, double amplitude);
+
 }  // namespace miniapp::time

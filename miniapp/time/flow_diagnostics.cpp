@@ -7,8 +7,9 @@
 
 namespace miniapp::time {
 
-FlowDiagnostics::FlowDiagnostics(const Executor& exec, const DeviceOperators& ops, double viscosity)
-    : exec_(exec), ops_(ops) {
+FlowDiagnostics::FlowDiagnostics(const Executor& exec, const DeviceOperators& ops, const parallel::Subdomain& domain,
+                                 double viscosity)
+    : exec_(exec), ops_(ops), domain_(domain) {
   const index_t cells = ops.volume.size();
   for (auto& g : gradient_) g = Vector(exec, cells);
   for (auto& w : weighted_) w = Vector(exec, cells);
@@ -18,13 +19,20 @@ FlowDiagnostics::FlowDiagnostics(const Executor& exec, const DeviceOperators& op
   fill(exec, viscosity, molecular_viscosity_);
 }
 
+// Products are formed over all local cells (halo included: cheaper than windows for each), sums and
+// maxima over the owned ones, then reduced over ranks in one allreduce for the sums.
 FlowIntegrals FlowDiagnostics::evaluate(const FlowFields& f) {
   FlowIntegrals out;
+  const auto owned_dot = [&](const Vector& x, const Vector& y) {
+    return dot(exec_, domain_.owned(x), domain_.owned(y));
+  };
   // Kinetic energy: ½ Σ_d u_d · (Ω ∘ u_d).
   for (int d = 0; d < 3; ++d) pointwise_multiply(exec_, ops_.volume, f.u[d], weighted_[d]);
   {
-    const Vector* x[] = {&f.u[0], &f.u[1], &f.u[2]};
-    const Vector* y[] = {&weighted_[0], &weighted_[1], &weighted_[2]};
+    const Vector u0 = domain_.owned(f.u[0]), u1 = domain_.owned(f.u[1]), u2 = domain_.owned(f.u[2]);
+    const Vector w0 = domain_.owned(weighted_[0]), w1 = domain_.owned(weighted_[1]), w2 = domain_.owned(weighted_[2]);
+    const Vector* x[] = {&u0, &u1, &u2};
+    const Vector* y[] = {&w0, &w1, &w2};
     double e[3];
     multi_dot(exec_, x, y, e);
     out.kinetic_energy = 0.5 * (e[0] + e[1] + e[2]);
@@ -44,7 +52,7 @@ FlowIntegrals FlowDiagnostics::evaluate(const FlowFields& f) {
   double omega_sq = 0;
   for (int d = 0; d < 3; ++d) {
     pointwise_multiply(exec_, ops_.volume, weighted_[d], cell_work_);
-    omega_sq += dot(exec_, weighted_[d], cell_work_);
+    omega_sq += owned_dot(weighted_[d], cell_work_);
   }
   out.enstrophy = 0.5 * omega_sq;
 
@@ -53,13 +61,18 @@ FlowIntegrals FlowDiagnostics::evaluate(const FlowFields& f) {
   pointwise_multiply(exec_, ops_.volume, weight_, weight_);
   for (int i = 0; i < 9; ++i) {
     pointwise_multiply(exec_, weight_, gradient_[i], cell_work_);
-    out.dissipation += dot(exec_, gradient_[i], cell_work_);
+    out.dissipation += owned_dot(gradient_[i], cell_work_);
   }
 
   // Discrete continuity of the face velocity.
   spmv(exec_, ops_.divergence, f.face_velocity, cell_work_);
   pointwise_multiply(exec_, ops_.inverse_volume, cell_work_, cell_work_);
-  out.max_divergence = max_abs(exec_, cell_work_);
+  out.max_divergence = domain_.max(max_abs(exec_, domain_.owned(cell_work_)));
+  double sums[] = {out.kinetic_energy, out.enstrophy, out.dissipation};
+  domain_.sum(sums);
+  out.kinetic_energy = sums[0];
+  out.enstrophy = sums[1];
+  out.dissipation = sums[2];
   return out;
 }
 

@@ -3,6 +3,7 @@
 
 #include "miniapp/time/device_operators.hpp"
 #include "miniapp/time/flow_fields.hpp"
+#include "parallel/subdomain.hpp"
 
 namespace miniapp::time {
 
@@ -17,8 +18,12 @@ struct FlowIntegrals {
 
 class FlowDiagnostics {
  public:
-  FlowDiagnostics(const Executor& exec, const DeviceOperators& ops, double viscosity);
+  // Sums and maxima run over the owned cells of `domain`'s ranks (collective); `domain` must outlive
+  // this object.
+  FlowDiagnostics(const Executor& exec, const DeviceOperators& ops, const parallel::Subdomain& domain,
+                  double viscosity);
 
+  // Needs current halos of u (∇u reads them).
   FlowIntegrals evaluate(const FlowFields& fields);
   // The velocity gradient g_ab = ∂u_a/∂x_b (index 3a + b) of the last evaluate().
   const std::array<Vector, 9>& gradient() const { return gradient_; }
@@ -26,6 +31,7 @@ class FlowDiagnostics {
  private:
   Executor exec_;
   const DeviceOperators& ops_;
+  const parallel::Subdomain& domain_;
   std::array<Vector, 9> gradient_;
   std::array<Vector, 3> weighted_;
   Vector weight_, molecular_viscosity_, cell_work_;

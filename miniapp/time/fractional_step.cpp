@@ -10,9 +10,9 @@
 
 namespace miniapp::time {
 
-FractionalStep::FractionalStep(const Executor& exec, DeviceOperators& ops, const FlowParameters& params,
-                               std::unique_ptr<PressureSolver> pressure_solver)
-    : exec_(exec), ops_(ops), params_(params), pressure_solver_(std::move(pressure_solver)) {
+FractionalStep::FractionalStep(const Executor& exec, DeviceOperators& ops, parallel::Subdomain& domain,
+                               const FlowParameters& params, std::unique_ptr<PressureSolver> pressure_solver)
+    : exec_(exec), ops_(ops), domain_(domain), params_(params), pressure_solver_(std::move(pressure_solver)) {
   const index_t cells = ops.volume.size();
   const index_t faces = ops.face_gradient.rows();
   for (int d = 0; d < 3; ++d) {
@@ -99,6 +99,8 @@ void FractionalStep::predict(FlowFields& f) {
     pointwise_multiply(exec_, ops_.inverse_volume, u_pred_[d], u_pred_[d]);
     waxpby(exec_, 1.0, f.u[d], -f.dt, u_pred_[d], u_pred_[d]);
   }
+  Vector* halo[] = {&u_pred_[0], &u_pred_[1], &u_pred_[2]};  // read by M Γ uᵖ and Γ uᵖ
+  domain_.update_halo(halo);
 }
 
 // Step 2.1: b = −(1/Δt) (M Γ uᵖ + M u_bc).
@@ -113,7 +115,9 @@ void FractionalStep::assemble_pressure_rhs(const FlowFields& f) {
 
 // Step 2.2: −L p = b by the pressure solver (PCG from the previous pressure, or the FFT path).
 PcgResult FractionalStep::solve_pressure(FlowFields& f) {
-  return pressure_solver_->solve(rhs_, f.pressure);
+  const PcgResult result = pressure_solver_->solve(rhs_, f.pressure);
+  domain_.update_halo(f.pressure);  // read by G p and Gs p
+  return result;
 }
 
 // Step 3: g = G p, uⁿ⁺¹ = uᵖ − Δt g; uⁿ becomes uⁿ⁻¹ (buffers swapped, nothing copied).
@@ -123,6 +127,8 @@ void FractionalStep::correct(FlowFields& f) {
     std::swap(f.u_old[d], f.u[d]);
     waxpby(exec_, 1.0, u_pred_[d], -f.dt, work_[d], f.u[d]);
   }
+  Vector* halo[] = {&f.u[0], &f.u[1], &f.u[2]};  // read by ∇u and the next step's R w
+  domain_.update_halo(halo);
 }
 
 // Step 4 (thesis eq. 2.9): u_s = Γ uⁿ⁺¹ − Δt (Gs p − Γ g) + u_bc = Γ uᵖ − Δt Gs p + u_bc.
@@ -147,6 +153,7 @@ void FractionalStep::update_eddy_viscosity(FlowFields& f) {
   std::array<const Vector*, 9> g;
   for (int i = 0; i < 9; ++i) g[i] = &gradient_[i];
   eddy_viscosity(exec_, params_.les, params_.les_constant, g, filter_width_, f.eddy_viscosity);
+  domain_.update_halo(f.eddy_viscosity);  // read by Π ν_t
   spmv(exec_, ops_.face_interpolation, f.eddy_viscosity, f.face_viscosity);
   axpby(exec_, 1.0, face_base_viscosity_, 1.0, f.face_viscosity);
 }
@@ -158,7 +165,8 @@ double FractionalStep::stable_dt(const FlowFields& f) {
   spmv(exec_, ops_.flux_magnitude_sum, face_work_, cell_work_);
   spmv(exec_, ops_.viscous_rate, f.face_viscosity, rhs_);
   axpby(exec_, 2.0, rhs_, 0.5, cell_work_);
-  const double unit_cfl_dt = min_ratio(exec_, ops_.volume, cell_work_);  // Δt at CFL = 1
+  // Δt at CFL = 1, over the owned cells of every rank.
+  const double unit_cfl_dt = domain_.min(min_ratio(exec_, domain_.owned(ops_.volume), domain_.owned(cell_work_)));
   if (params_.fixed_dt > 0) {
     cfl_ = std::isfinite(unit_cfl_dt) ? params_.fixed_dt / unit_cfl_dt : 0.0;
     return params_.fixed_dt;

@@ -7,6 +7,7 @@
 #include "miniapp/time/flow_fields.hpp"
 #include "miniapp/time/pressure_solver.hpp"
 #include "operators/kernels/flow_kernels.hpp"
+#include "parallel/subdomain.hpp"
 #include "solvers/pcg.hpp"
 
 namespace miniapp::time {
@@ -46,14 +47,17 @@ struct StepReport {
 // sub-step, each only front-end kernel calls. docs/discretisation.md gives the math.
 class FractionalStep {
  public:
-  // Step 2.2 by `pressure_solver` (params.poisson is its business).
-  FractionalStep(const Executor& exec, DeviceOperators& ops, const FlowParameters& params,
+  // Step 2.2 by `pressure_solver` (params.poisson is its business). `domain`: this rank's cells
+  // (Subdomain(cells) for one rank); it must outlive the integrator. Cell vectors hold owned-then-halo
+  // entries; the integrator updates the halos of uᵖ, p, u and ν_t where the next sub-step reads them.
+  FractionalStep(const Executor& exec, DeviceOperators& ops, parallel::Subdomain& domain, const FlowParameters& params,
                  std::unique_ptr<PressureSolver> pressure_solver);
 
   // Advances `fields` by one step of fields.dt and sets fields.dt for the next one.
   StepReport advance(FlowFields& fields);
 
-  // Face velocity and viscosity consistent with the cell velocity (start of a run): u_s = Γ u + u_bc,
+  // Face velocity and viscosity consistent with the cell velocity (start of a run; u's halo must be
+  // current): u_s = Γ u + u_bc,
   // ν_s from the LES model; then the first Δt.
   void initialise(FlowFields& fields);
 
@@ -71,6 +75,7 @@ class FractionalStep {
 
   Executor exec_;
   DeviceOperators& ops_;  // the momentum values are rewritten every step
+  parallel::Subdomain& domain_;
   FlowParameters params_;
   std::unique_ptr<PressureSolver> pressure_solver_;
 

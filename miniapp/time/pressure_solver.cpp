@@ -1,7 +1,10 @@
 #include "miniapp/time/pressure_solver.hpp"
 
 #include <algorithm>
+#include <ostream>
 #include <sstream>
+
+#include "operators/backend/cuda/device.hpp"
 
 namespace miniapp::time {
 
@@ -15,37 +18,39 @@ PcgResult PcgPressureSolver::solve(const Vector& rhs, Vector& pressure) {
 }
 
 void require_fft_backend(const Executor& exec) {
-  if (exec.backend() != Backend::cpu)
-    throw Error("numerics.poisson = fft runs on the CPU backend only for now (the GPU version is not written yet); "
+  if (exec.backend() == Backend::cuda && !cuda::built())
+    throw Error("numerics.poisson = fft on " + exec.description() + ": this build has no CUDA FFT path; "
                 "use numerics.backend = \"cpu\" or numerics.poisson = \"pcg\"");
 }
 
 namespace {
 
-std::unique_ptr<fft::FftPoisson> make_fft_poisson(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                                                  const CsrMatrix& laplacian, const Permutation& cell_order,
-                                                  const fft::BatchedPcgOptions& options) {
-  // FftPoisson works in mesh order: L back from the operators' order (its inverse permutation).
+std::unique_ptr<fft::FftPoisson> make_fft_poisson(const Executor& exec, const mesh::Mesh& mesh,
+                                                  const mesh::MeshGeometry& geometry, const CsrMatrix& laplacian,
+                                                  const Permutation& cell_order, const fft::BatchedPcgOptions& options) {
+  // The split works in mesh order: L back from the operators' order (its inverse permutation).
   const CsrMatrix l = permute_symmetric(laplacian, Permutation::from_new_to_old(cell_order.old_to_new));
   fft::Extrusion extrusion = fft::detect_extrusion(mesh, geometry);
   const fft::PlaneOperator op = fft::split_extruded_operator(l, extrusion);
-  return std::make_unique<fft::FftPoisson>(std::move(extrusion), op, fft::FftPoissonOptions{.pcg = options});
+  fft::FftPoissonOptions fft_options;
+  fft_options.pcg = options;
+  return std::make_unique<fft::FftPoisson>(exec, std::move(extrusion), op, fft_options, &cell_order);
 }
 
 }  // namespace
 
 FftPressureSolver::FftPressureSolver(const Executor& exec, const mesh::Mesh& mesh,
                                      const mesh::MeshGeometry& geometry, const CsrMatrix& laplacian,
-                                     const Permutation& cell_order, const PcgOptions& options)
-    : cell_order_(cell_order), options_{options.tolerance, options.max_iterations} {
+                                     const Permutation& cell_order, const PcgOptions& options, std::ostream* log)
+    : options_{options.tolerance, options.max_iterations} {
   require_fft_backend(exec);
-  poisson_ = make_fft_poisson(mesh, geometry, laplacian, cell_order, options_);
+  poisson_ = make_fft_poisson(exec, mesh, geometry, laplacian, cell_order, options_);
+  if (log) *log << "FFT Poisson: Nper = " << poisson_->extrusion().planes << ", " << poisson_->extrusion().plane_cells
+                << " cells per plane; " << poisson_->configuration() << "\n";
 }
 
 PcgResult FftPressureSolver::solve(const Vector& rhs, Vector& pressure) {
-  const std::vector<double> b = unpermute_vector(rhs.to_host(), cell_order_);
-  const fft::FftPoissonResult r = poisson_->solve(b, pressure_);
-  pressure.copy_from_host(permute_vector(pressure_, cell_order_));
+  const fft::FftPoissonResult r = poisson_->solve(rhs, pressure, true);
   PcgResult result;
   result.iterations = r.max_iterations;
   const auto& residuals = r.frequencies.relative_residual;

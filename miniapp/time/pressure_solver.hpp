@@ -1,5 +1,7 @@
 #pragma once
+#include <iosfwd>
 #include <memory>
+#include <string>
 
 #include "mesh/geometry.hpp"
 #include "mesh/mesh.hpp"
@@ -34,28 +36,32 @@ class PcgPressureSolver final : public PressureSolver {
   Pcg pcg_;
 };
 
-// Throws miniapp::Error unless `exec` is the CPU backend: the FFT path is host code for now.
+// Throws miniapp::Error when the FFT path cannot run on `exec`: a CUDA executor in a build whose FFT
+// path lacks CUDA (cuFFT and the batched kernels are built with the CUDA backend).
 void require_fft_backend(const Executor& exec);
 
-// fft::FftPoisson in the time loop (thesis ch. 4): b is copied to the host, put in mesh order,
-// solved, and the pressure put back. FftPoisson's frequency solves start from zero, so the previous
-// pressure is not used as a starting guess. iterations: the maximum over the frequency systems;
-// relative_residual: the largest of theirs (each system stops at tolerance · ‖b̂_s‖₂). CPU only.
+// fft::FftPoisson in the time loop (thesis ch. 4), on the executor: b and the pressure stay in the
+// operators' order and on the device (FftPoisson gathers them into the 1D-block order). Warm start:
+// the previous pressure, transformed, is the initial guess of every frequency system. The
+// preconditioner of each block of frequencies is chosen at set-up by measured cost (configuration()).
+// iterations: the maximum over the frequency systems; relative_residual: the largest of theirs (each
+// system stops at tolerance · ‖b̂_s‖₂).
 class FftPressureSolver final : public PressureSolver {
  public:
   // `laplacian`: L in the operators' cell order (fv::FlowOperators::laplacian); `cell_order`: that
-  // order (new_to_old). Throws miniapp::Error when `exec` is not the CPU backend, or with
-  // fft::detect_extrusion's or fft::split_extruded_operator's message when the mesh is not a uniform
-  // periodic extrusion along z with an even number of layers.
+  // order (new_to_old). Prints the chosen preconditioner configuration to `log` when given. Throws
+  // miniapp::Error from require_fft_backend, or with fft::detect_extrusion's or
+  // fft::split_extruded_operator's message when the mesh is not a uniform periodic extrusion along z
+  // with an even number of layers.
   FftPressureSolver(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                    const CsrMatrix& laplacian, const Permutation& cell_order, const PcgOptions& options);
+                    const CsrMatrix& laplacian, const Permutation& cell_order, const PcgOptions& options,
+                    std::ostream* log = nullptr);
   PcgResult solve(const Vector& rhs, Vector& pressure) override;
+  const std::string& configuration() const { return poisson_->configuration(); }
 
  private:
-  Permutation cell_order_;
   fft::BatchedPcgOptions options_;
   std::unique_ptr<fft::FftPoisson> poisson_;
-  std::vector<double> pressure_;  // mesh order, reused
 };
 
 }  // namespace miniapp::time

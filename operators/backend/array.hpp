@@ -1,5 +1,6 @@
 #pragma once
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -9,7 +10,8 @@
 namespace miniapp {
 
 // A flat array in the memory of an executor (host for CPU, device for CUDA). Move-only: copies
-// between memories are explicit.
+// between memories are explicit. An array either owns its memory or is a window into another array
+// (window(): no allocation, freed with nothing; the owner must outlive it).
 template <class T>
 class Array {
  public:
@@ -26,7 +28,21 @@ class Array {
   Array& operator=(Array&& o) noexcept { Array(std::move(o)).swap(*this); return *this; }
   Array(const Array&) = delete;
   Array& operator=(const Array&) = delete;
-  ~Array() { if (data_) exec_.deallocate(data_); }
+  ~Array() { if (data_ && owner_) exec_.deallocate(data_); }
+
+  // Entries [offset, offset + count) of this array, without a copy: e.g. the owned part of a vector in
+  // the owned-then-halo layout of a multi-rank run, or the interface rows of an SpMV result. Throws
+  // when the range does not lie inside the array.
+  Array window(index_t offset, index_t count) {
+    check_window(offset, count);
+    return Array(exec_, data_ + offset, count);
+  }
+  // The same of a const array: the window is read-only by contract (returned non-const only so that
+  // windows can be moved into containers; never write through it).
+  Array window(index_t offset, index_t count) const {
+    check_window(offset, count);
+    return Array(exec_, data_ + offset, count);
+  }
 
   void copy_from_host(std::span<const T> host) {
     if (host.size() != static_cast<std::size_t>(size_)) throw Error("Array::copy_from_host: size mismatch");
@@ -44,14 +60,22 @@ class Array {
   const Executor& executor() const { return exec_; }
 
  private:
+  Array(const Executor& exec, T* data, index_t size) : exec_(exec), data_(data), size_(size), owner_(false) {}
+  void check_window(index_t offset, index_t count) const {
+    if (offset < 0 || count < 0 || offset > size_ - count)
+      throw Error("Array::window: entries [" + std::to_string(offset) + ", " + std::to_string(offset + count) +
+                  ") are outside an array of " + std::to_string(size_));
+  }
   void swap(Array& o) noexcept {
     std::swap(exec_, o.exec_);
     std::swap(data_, o.data_);
     std::swap(size_, o.size_);
+    std::swap(owner_, o.owner_);
   }
   Executor exec_ = Executor::cpu();
   T* data_ = nullptr;
   index_t size_ = 0;
+  bool owner_ = true;
 };
 
 using Vector = Array<double>;

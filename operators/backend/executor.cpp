@@ -131,4 +131,32 @@ void Executor::synchronize() const {
   if (backend() == Backend::cuda) cuda::synchronize(stream());
 }
 
+KernelGraph::KernelGraph(const Executor& exec) : exec_(exec) {}
+KernelGraph::~KernelGraph() = default;
+
+bool KernelGraph::record(const std::function<void()>& work) {
+  recorded_ = false;
+  if (exec_.backend() != Backend::cuda || exec_.profiling()) return false;
+  if (!graph_) graph_ = std::make_unique<cuda::Graph>();
+  const KernelCounters before = exec_.counters();
+  cuda::Graph::begin_capture(exec_.stream());
+  try {
+    work();
+  } catch (...) {  // a call that cannot be recorded, or a real error that the plain run will report
+    cuda::Graph::abort_capture(exec_.stream());
+    exec_.counters() = before;
+    return false;
+  }
+  recorded_ = graph_->end_capture(exec_.stream());
+  tallies_ = exec_.counters().since(before);
+  exec_.counters() = before;
+  return recorded_;
+}
+
+void KernelGraph::replay() const {
+  if (!recorded_) throw Error("KernelGraph::replay: nothing recorded (record failed or was not called)");
+  graph_->launch(exec_.stream());
+  exec_.counters() += tallies_;
+}
+
 }  // namespace miniapp

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -8,6 +9,10 @@
 #include "operators/kernels/kernel_counters.hpp"
 
 namespace miniapp {
+
+namespace cuda {
+class Graph;
+}
 
 enum class Backend { cpu, cuda };
 std::string_view name(Backend backend);
@@ -50,6 +55,34 @@ class Executor {
   struct State;
   explicit Executor(std::shared_ptr<State> state);
   std::shared_ptr<State> state_;
+};
+
+// A batch of kernel calls recorded once and replayed (a CUDA Graph): one host call launches the whole
+// batch, and the GPU runs its kernels back to back instead of waiting for the host between them. A
+// replay repeats the recorded calls with their recorded arguments (pointers, sizes, scalars passed by
+// value); what they read from device memory may change between replays (CG's α, β, ρ live there).
+// CPU kernels run when they are called, so nothing can be recorded on the CPU backend.
+class KernelGraph {
+ public:
+  explicit KernelGraph(const Executor& exec);
+  ~KernelGraph();
+  KernelGraph(const KernelGraph&) = delete;
+  KernelGraph& operator=(const KernelGraph&) = delete;
+
+  // Records the kernels that `work` queues on the executor, without running them, and the kernel-
+  // counter tallies it adds, which are taken back here and added at each replay; replaces the previous
+  // recording. Returns false, with nothing recorded and the counters as before, on the CPU backend,
+  // with profiling on (it synchronises after each kernel), or when `work` makes a call that cannot be
+  // recorded (a host synchronisation, an allocation) or throws: the caller then runs `work` itself.
+  bool record(const std::function<void()>& work);
+  // Queues the recorded work (asynchronous) and adds its tallies. Precondition: record returned true.
+  void replay() const;
+
+ private:
+  Executor exec_;
+  std::unique_ptr<cuda::Graph> graph_;
+  KernelCounters tallies_;  // what one replay adds to the executor's counters
+  bool recorded_ = false;
 };
 
 }  // namespace miniapp

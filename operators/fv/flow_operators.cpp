@@ -60,14 +60,14 @@ void assemble_vector_operators(const mesh::MeshGeometry& geometry, const CsrMatr
 
 // Assembled in mesh order, then every cell index is renumbered by the Laplacian's row order (§2.4).
 FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                                      const FlowBoundaries& boundaries) {
+                                      const FlowBoundaries& boundaries, const std::optional<Permutation>& cell_order) {
   boundaries.require_matches(mesh);
   FlowOperators ops;
   ops.boundaries = boundaries;
   const CsrMatrix divergence = divergence_matrix(mesh, geometry);
   const CsrMatrix face_gradient = face_gradient_matrix(mesh, geometry, &boundaries, GradientOf::pressure);
   const CsrMatrix laplacian = multiply(divergence, face_gradient);
-  ops.cell_order = row_grouping_rcm(laplacian);
+  ops.cell_order = cell_order ? *cell_order : row_grouping_rcm(laplacian);
   const Permutation& cells = ops.cell_order;
   const Permutation faces = Permutation::identity(mesh.face_count());
 

@@ -1,5 +1,6 @@
 #pragma once
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "mesh/geometry.hpp"
@@ -48,10 +49,12 @@ struct FlowOperators {
   CsrMatrix momentum_pattern;
 };
 
-// Assembles every operator. Throws miniapp::Error if `boundaries` does not have one condition per
-// mesh patch.
+// Assembles every operator, cells renumbered by `cell_order` (new_to_old) when given, else by
+// row_grouping_rcm of the Laplacian (a rank's mesh comes already in its owned-then-halo order).
+// Throws miniapp::Error if `boundaries` does not have one condition per mesh patch.
 FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                                      const FlowBoundaries& boundaries);
+                                      const FlowBoundaries& boundaries,
+                                      const std::optional<Permutation>& cell_order = std::nullopt);
 
 // E_C (thesis eq. 2.13-2.14): the linear map from the face-normal velocity u_s (faces) to the values
 // array of C(u_s) stored as `layout` (a SellMatrix of momentum_pattern, positions by eq. 2.14), so

@@ -10,7 +10,16 @@
 
 namespace miniapp {
 
+namespace {
+
 // Bytes 16n (8n when x and y are the same vector), flops 2n.
+void count_dot(const Executor& exec, const Vector& x, const Vector& y, double seconds) {
+  const int distinct = x.data() == y.data() ? 1 : 2;
+  exec.counters().add(KernelKind::dot, 8.0 * x.size() * distinct, 2.0 * x.size(), seconds);
+}
+
+}  // namespace
+
 double dot(const Executor& exec, const Vector& x, const Vector& y) {
   const index_t n = x.size();
   detail::check_vector(exec, x, n, "dot", "x");
@@ -19,9 +28,19 @@ double dot(const Executor& exec, const Vector& x, const Vector& y) {
   const double seconds = detail::run_timed(
       exec, [&] { result = cpu::dot(n, x.data(), y.data()); },
       [&] { result = cuda::dot(exec.stream(), n, x.data(), y.data()); });
-  const int distinct = x.data() == y.data() ? 1 : 2;
-  exec.counters().add(KernelKind::dot, 8.0 * n * distinct, 2.0 * n, seconds);
+  count_dot(exec, x, y, seconds);
   return result;
+}
+
+void dot(const Executor& exec, const Vector& x, const Vector& y, Vector& result) {
+  const index_t n = x.size();
+  detail::check_vector(exec, x, n, "dot", "x");
+  detail::check_vector(exec, y, n, "dot", "y");
+  detail::check_vector(exec, result, 1, "dot", "result");
+  const double seconds = detail::run_timed(
+      exec, [&] { result.data()[0] = cpu::dot(n, x.data(), y.data()); },
+      [&] { cuda::dot_async(exec.stream(), n, x.data(), y.data(), result.data()); });
+  count_dot(exec, x, y, seconds);
 }
 
 // Bytes 8n per distinct vector among x and y, flops 2n per pair.

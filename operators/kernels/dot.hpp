@@ -9,6 +9,11 @@ namespace miniapp {
 // reduction over ranks is the caller's, see the multi-GPU layer).
 double dot(const Executor& exec, const Vector& x, const Vector& y);
 
+// result[0] = x · y, `result` a vector of one entry on the executor: asynchronous on CUDA (no host
+// round trip; the same value as the synchronous dot, bitwise), for reductions whose consumer is a
+// later kernel. Bytes and flops as dot.
+void dot(const Executor& exec, const Vector& x, const Vector& y, Vector& result);
+
 // Several dot products in one pass (one kernel, one reduction): out[i] = x[i] · y[i]. Vectors shared
 // between pairs are counted once in the bytes.
 inline constexpr int max_fused_dots = 4;

@@ -1,112 +1,100 @@
-// Batched Jacobi-PCG over shifted systems that share one matrix (host reference implementation).
+// Batched PCG over shifted systems that share one matrix, written against the batched front ends so
+// that the same loop runs on the CPU and on CUDA.
 #include "solvers/fft/batched_pcg.hpp"
 
 #include <algorithm>
 #include <cmath>
 
+#include "operators/kernels/vector_ops.hpp"
+
 namespace miniapp::fft {
 
-BatchedPcg::BatchedPcg(CsrMatrix a, std::vector<double> w, std::vector<double> shifts, bool singular_at_zero)
-    : a_(std::move(a)), w_(std::move(w)), shifts_(std::move(shifts)) {
-  const std::size_t n = static_cast<std::size_t>(a_.rows), s_count = shifts_.size();
-  if (a_.rows != a_.cols || w_.size() != n)
-    throw Error("BatchedPcg: the matrix is " + std::to_string(a_.rows) + " × " + std::to_string(a_.cols) + " and W has " +
-                std::to_string(w_.size()) + " entries; a square matrix and one W per row are needed");
-  inverse_diagonal_.resize(n * s_count);
-  for (index_t c = 0; c < a_.rows; ++c) {
-    double d = 0;
-    for (index_t i = a_.row_ptr[c]; i < a_.row_ptr[c + 1]; ++i)
-      if (a_.col[i] == c) d = a_.val[i];
-    for (std::size_t s = 0; s < s_count; ++s) {
-      const double shifted = d + shifts_[s] * w_[c];
-      if (!(shifted > 0))
-        throw Error("BatchedPcg: row " + std::to_string(c) + " of system " + std::to_string(s) + " has diagonal " +
-                    std::to_string(shifted) + "; Jacobi needs a positive one");
-      inverse_diagonal_[c * s_count + s] = 1 / shifted;
-    }
-  }
-  for (double sigma : shifts_) singular_.push_back(singular_at_zero && sigma == 0);
-  for (auto* v : {&r_, &z_, &p_, &q_}) v->assign(n * s_count, 0.0);
+namespace {
+
+index_t batched_size(index_t rows, index_t systems) {
+  return checked_index(static_cast<std::size_t>(rows) * static_cast<std::size_t>(systems), "FFT Poisson vectors");
 }
 
-// q_s = (A + σ_s W) p_s for s < active: each coefficient of A is read once for all systems.
-void BatchedPcg::spmv(const std::vector<double>& p, std::vector<double>& q, index_t active) const {
-  const std::size_t S = shifts_.size();
-  for (index_t c = 0; c < a_.rows; ++c) {
-    double* qc = &q[c * S];
-    const double* pc = &p[c * S];
-    for (index_t s = 0; s < active; ++s) qc[s] = shifts_[s] * w_[c] * pc[s];
-    for (index_t i = a_.row_ptr[c]; i < a_.row_ptr[c + 1]; ++i) {
-      const double v = a_.val[i];
-      const double* pj = &p[static_cast<std::size_t>(a_.col[i]) * S];
-      for (index_t s = 0; s < active; ++s) qc[s] += v * pj[s];
-    }
-  }
+}  // namespace
+
+BatchedPcg::BatchedPcg(const Executor& exec, CsrMatrix a, std::vector<double> w, std::vector<double> shifts,
+                       bool singular_at_zero, index_t block_systems, int aip_level)
+    : exec_(exec), systems_(exec, std::move(a), std::move(w), std::move(shifts)),
+      preconditioner_(exec, systems_, block_systems > 0 ? block_systems : block_systems_for(systems_.systems(), 8),
+                      aip_level) {
+  const index_t n = batched_size(rows(), systems());
+  for (Vector* v : {&r_, &z_, &p_, &q_}) *v = Vector(exec, n);
+  scratch_ = Vector(exec, batched_dot_scratch(exec, systems()));
+  for (Vector* v : {&dots_, &alpha_, &beta_, &shift_}) *v = Vector(exec, systems());
+  if (singular_at_zero)
+    while (singular_systems_ < systems() && systems_.host_shifts[singular_systems_] == 0) ++singular_systems_;
 }
 
-std::vector<double> BatchedPcg::column_dots(const std::vector<double>& u, const std::vector<double>& v,
-                                            index_t active) const {
-  const std::size_t S = shifts_.size();
-  std::vector<double> dots(S, 0.0);
-  for (index_t c = 0; c < a_.rows; ++c)
-    for (index_t s = 0; s < active; ++s) dots[s] += u[c * S + s] * v[c * S + s];
-  return dots;
+// Column dots of the first `active` systems, read back to the host (a synchronisation on CUDA).
+std::vector<double> BatchedPcg::column_dots(const Vector& u, const Vector* v, index_t active) {
+  batched_dot(exec_, u, v, systems(), {0, active}, scratch_, dots_);
+  return dots_.to_host();
 }
 
-void BatchedPcg::remove_mean(std::vector<double>& v, index_t s) const {
-  const std::size_t S = shifts_.size();
-  double mean = 0;
-  for (index_t c = 0; c < a_.rows; ++c) mean += v[c * S + s];
-  mean /= a_.rows;
-  for (index_t c = 0; c < a_.rows; ++c) v[c * S + s] -= mean;
+void BatchedPcg::upload(const std::vector<double>& host, Vector& device) { device.copy_from_host(host); }
+
+// v_s −= mean(v_s) for the singular systems.
+void BatchedPcg::remove_mean(Vector& v) {
+  if (singular_systems_ == 0) return;
+  std::vector<double> shift = column_dots(v, nullptr, singular_systems_);
+  for (double& value : shift) value = -value / static_cast<double>(rows());
+  upload(shift, shift_);
+  batched_add(exec_, shift_, v, systems(), {0, singular_systems_});
 }
 
-// Per iteration and active system: one SpMV (A read once for all), 3 dots, 3 AXPYs and the Jacobi
-// scaling, as in the 3D PCG; the A traffic is shared, the vector traffic is per system.
-BatchedPcgResult BatchedPcg::solve(std::vector<double>& b, std::vector<double>& x, const BatchedPcgOptions& options) {
+BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions& options, bool initial_guess) {
   const index_t S = systems();
-  const std::size_t size = static_cast<std::size_t>(a_.rows) * S;
-  if (b.size() != size) throw Error("BatchedPcg::solve: b has " + std::to_string(b.size()) + " entries, not " + std::to_string(size));
-  for (index_t s = 0; s < S; ++s)
-    if (singular_[s]) remove_mean(b, s);
-  x.assign(size, 0.0);
-  r_ = b;
-  for (std::size_t i = 0; i < size; ++i) p_[i] = z_[i] = inverse_diagonal_[i] * r_[i];
-  std::vector<double> rho = column_dots(r_, z_, S), b_norm = column_dots(b, b, S), alpha(S), beta(S);
+  const index_t n = batched_size(rows(), S);
+  if (b.size() != n || x.size() != n)
+    throw Error("BatchedPcg::solve: b has " + std::to_string(b.size()) + " and x " + std::to_string(x.size()) +
+                " entries; " + std::to_string(n) + " (rows × systems) expected");
+  const ShiftedView m = systems_.view();
+  if (!initial_guess) fill(exec_, 0.0, x);
+  remove_mean(b);
+  remove_mean(x);
+  batched_shifted_spmv(exec_, m, x, q_, S, {0, S});
+  waxpby(exec_, 1.0, b, -1.0, q_, r_);
+  preconditioner_.apply(r_, z_, S);
+  copy(exec_, z_, p_);
+  std::vector<double> b_norm = column_dots(b, &b, S), rho = column_dots(r_, &z_, S), rr = column_dots(r_, &r_, S);
+  std::vector<double> alpha(S, 0.0), beta(S, 0.0);
   BatchedPcgResult result{std::vector<int>(S, 0), std::vector<double>(S, 0.0), false};
   std::vector<bool> done(S);
-  for (index_t s = 0; s < S; ++s) b_norm[s] = std::sqrt(b_norm[s]), done[s] = b_norm[s] == 0;
+  for (index_t s = 0; s < S; ++s) {
+    b_norm[s] = std::sqrt(b_norm[s]);
+    result.relative_residual[s] = b_norm[s] > 0 ? std::sqrt(rr[s]) / b_norm[s] : 0.0;
+    done[s] = result.relative_residual[s] <= options.tolerance;
+  }
   index_t active = S;
   for (int it = 1; it <= options.max_iterations; ++it) {
     while (active > 0 && done[active - 1]) --active;
     if (active == 0) break;
-    spmv(p_, q_, active);
-    const std::vector<double> pq = column_dots(p_, q_, active);
+    batched_shifted_spmv(exec_, m, p_, q_, S, {0, active});
+    const std::vector<double> pq = column_dots(p_, &q_, active);
     for (index_t s = 0; s < active; ++s) alpha[s] = done[s] ? 0 : rho[s] / pq[s];
-    for (index_t c = 0; c < a_.rows; ++c)
-      for (index_t s = 0; s < active; ++s) {
-        const std::size_t i = static_cast<std::size_t>(c) * S + s;
-        x[i] += alpha[s] * p_[i];
-        r_[i] -= alpha[s] * q_[i];
-        z_[i] = inverse_diagonal_[i] * r_[i];
-      }
-    const std::vector<double> rz = column_dots(r_, z_, active), rr = column_dots(r_, r_, active);
+    upload(alpha, alpha_);
+    batched_cg_update(exec_, alpha_, p_, q_, x, r_, S, {0, active});
+    preconditioner_.apply(r_, z_, active);
+    const std::vector<double> rz = column_dots(r_, &z_, active);
+    rr = column_dots(r_, &r_, active);
     for (index_t s = 0; s < active; ++s) {
+      beta[s] = 0;
       if (done[s]) continue;
       result.iterations[s] = it;
       result.relative_residual[s] = std::sqrt(rr[s]) / b_norm[s];
       done[s] = result.relative_residual[s] <= options.tolerance;
-      beta[s] = done[s] ? 0 : rz[s] / rho[s];
+      if (!done[s]) beta[s] = rz[s] / rho[s];
       rho[s] = rz[s];
     }
-    for (index_t c = 0; c < a_.rows; ++c)
-      for (index_t s = 0; s < active; ++s) {
-        const std::size_t i = static_cast<std::size_t>(c) * S + s;
-        p_[i] = z_[i] + beta[s] * p_[i];
-      }
+    upload(beta, beta_);
+    batched_direction(exec_, beta_, z_, p_, S, {0, active});
   }
-  for (index_t s = 0; s < S; ++s)
-    if (singular_[s]) remove_mean(x, s);
+  remove_mean(x);
   result.converged = std::all_of(done.begin(), done.end(), [](bool d) { return d; });
   return result;
 }

@@ -1,7 +1,7 @@
 #pragma once
 #include <vector>
 
-#include "operators/sparse/csr_matrix.hpp"
+#include "solvers/fft/frequency_preconditioner.hpp"
 
 namespace miniapp::fft {
 
@@ -11,39 +11,51 @@ struct BatchedPcgOptions {
 };
 
 struct BatchedPcgResult {
-  std::vector<int> iterations;            // per system
+  std::vector<int> iterations;            // per system (0: the initial guess already met the tolerance)
   std::vector<double> relative_residual;  // per system, of the recursively updated residual
   bool converged = false;                 // all systems
 };
 
-// Jacobi-PCG for S shifted systems (A + σ_s W) x_s = b_s, s = 0..S−1, sharing one sparse A (N × N,
-// symmetric positive semi-definite) and one diagonal W ≥ 0 (thesis §4.3, Algorithm 3): the unified
-// structure stores A once and the batched SpMV reads each coefficient once for all active systems.
-// Vectors are interleaved, system fastest: x[c · S + s]. Each system stops at its own tolerance and
-// drops out (α = β = 0 freezes it; the loop bound shrinks to the last active system, so order the
-// systems by increasing σ, which converge more slowly). A system with σ_s = 0 and `singular_at_zero`
-// has the constants as null space: its b is projected to zero mean, and so is its solution.
-// Host code on std::vector, one thread; the work vectors are allocated once.
+// PCG for S shifted systems (A + σ_s W) x_s = b_s, s = 0..S−1, sharing one sparse A (N × N, symmetric
+// positive semi-definite) and one diagonal W ≥ 0 (thesis §4.3, §4.5, Algorithm 3), on any executor:
+// the unified structure stores A once and the batched SpMV reads each coefficient once for all active
+// systems. Vectors are interleaved, system fastest: x[c · S + s]. Each system stops at its own
+// tolerance and drops out (α = β = 0 freeze it; the kernels' range shrinks to the last active system,
+// so order the systems by increasing σ: those converge more slowly). Systems with σ_s = 0 and
+// `singular_at_zero` have the constants as null space: their b, initial guess and solution are
+// projected to zero mean. The preconditioner is set per block of systems (preconditioner()).
+// Per iteration and active system: one batched SpMV, 3 batched dots, 2 AXPY-class kernels and the
+// preconditioner; the host reads the dots twice per iteration (α, then β and the stopping test).
+// Work vectors are allocated once by the constructor.
 class BatchedPcg {
  public:
-  BatchedPcg(CsrMatrix a, std::vector<double> w, std::vector<double> shifts, bool singular_at_zero);
+  // block_systems: systems per preconditioner block (0: block_systems_for(S, 8)); aip_level: of the
+  // AIP blocks. Starts with Jacobi everywhere.
+  BatchedPcg(const Executor& exec, CsrMatrix a, std::vector<double> w, std::vector<double> shifts,
+             bool singular_at_zero, index_t block_systems = 0, int aip_level = 1);
+  BatchedPcg(const BatchedPcg&) = delete;  // the preconditioner refers to systems_
+  BatchedPcg& operator=(const BatchedPcg&) = delete;
 
-  index_t rows() const { return a_.rows; }
-  index_t systems() const { return static_cast<index_t>(shifts_.size()); }
+  index_t rows() const { return systems_.rows(); }
+  index_t systems() const { return systems_.systems(); }
+  const ShiftedSystems& shifted_systems() const { return systems_; }
+  FrequencyPreconditioner& preconditioner() { return preconditioner_; }
+  const FrequencyPreconditioner& preconditioner() const { return preconditioner_; }
 
-  // Solves from x = 0; b and x have rows() · systems() entries. b is projected in place where singular.
-  BatchedPcgResult solve(std::vector<double>& b, std::vector<double>& x, const BatchedPcgOptions& options);
+  // Solves from x (initial_guess) or from zero; b and x have rows() · systems() entries on the
+  // executor. b (and x) are projected in place where singular.
+  BatchedPcgResult solve(Vector& b, Vector& x, const BatchedPcgOptions& options, bool initial_guess = false);
 
  private:
-  void spmv(const std::vector<double>& p, std::vector<double>& q, index_t active) const;
-  std::vector<double> column_dots(const std::vector<double>& u, const std::vector<double>& v, index_t active) const;
-  void remove_mean(std::vector<double>& v, index_t s) const;
+  std::vector<double> column_dots(const Vector& u, const Vector* v, index_t active);
+  void upload(const std::vector<double>& host, Vector& device);
+  void remove_mean(Vector& v);
 
-  CsrMatrix a_;
-  std::vector<double> w_, shifts_;
-  std::vector<double> inverse_diagonal_;  // 1 / (A_cc + σ_s W_c), interleaved like the vectors
-  std::vector<bool> singular_;
-  std::vector<double> r_, z_, p_, q_;
+  Executor exec_;
+  ShiftedSystems systems_;
+  FrequencyPreconditioner preconditioner_;
+  index_t singular_systems_ = 0;  // the leading systems with σ = 0 of a singular A
+  Vector r_, z_, p_, q_, scratch_, dots_, alpha_, beta_, shift_;
 };
 
 }  // namespace miniapp::fft

@@ -1,53 +1,76 @@
 #pragma once
-#include <complex>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "operators/sparse/reorder.hpp"
 #include "solvers/fft/batched_pcg.hpp"
 #include "solvers/fft/extrusion.hpp"
+#include "solvers/fft/periodic_fft.hpp"
 
 namespace miniapp::fft {
 
+// How the frequency systems are preconditioned (thesis §4.5.4).
+struct FrequencyPreconditioning {
+  int blocks = 8;       // blocks of consecutive systems (block_systems_for)
+  int aip_blocks = -1;  // leading AIP blocks; −1: chosen at set-up by measured cost (choose_aip_blocks)
+  int aip_level = 1;
+};
+
 struct FftPoissonOptions {
   BatchedPcgOptions pcg;
+  FrequencyPreconditioning preconditioning;
   bool measure = false;  // FFTW_MEASURE (slower set-up, faster transforms) instead of FFTW_ESTIMATE
 };
 
 struct FftPoissonResult {
-  BatchedPcgResult frequencies;  // system s: k = 0, then (Re, Im) of k = 1..Nper/2−1, then k = Nper/2
-  int max_iterations = 0;        // over the frequency systems
+  // System s is the real (s even) or imaginary (s odd) part of frequency k = s / 2, k = 0..Nper/2;
+  // the imaginary parts of k = 0 and Nper/2 are zero and take no iteration.
+  BatchedPcgResult frequencies;
+  int max_iterations = 0;  // over the frequency systems
   bool converged = false;
 };
 
-// Solves −L p = b on a uniform periodic extrusion along z (thesis ch. 4, Algorithm 1): a real-to-
-// complex DFT along z of b (FFTW, batched over the 2D cells, 1D-block order), then for each of the
-// Nper/2 + 1 frequencies k the 2D system (−L2d + |λk| W) p̂k = b̂k, with λk of periodic_eigenvalue,
-// real and imaginary parts as two right-hand sides (k = 0 and Nper/2 are real), all Nper real systems
-// by one BatchedPcg, then the inverse DFT divided by Nper. With no outlet the k = 0 system is
-// singular: b is projected to zero mean and p has zero mean, like Pcg's singular mode.
-// Host code on std::vector, one thread; plans and buffers are made once by the constructor.
+// Iterations of frequency k: the larger of its real and imaginary systems' (Nper/2 + 1 entries).
+std::vector<int> iterations_per_frequency(const BatchedPcgResult& systems);
+
+// Solves −L p = b on a uniform periodic extrusion along z (thesis ch. 4, Algorithm 1) on any executor:
+// a real-to-complex DFT along z of b (FFTW or cuFFT, batched over the 2D cells, 1D-block order), then
+// for the Nper/2 + 1 frequencies k the 2D systems (−L2d + |λk| W) p̂k = b̂k, λk of periodic_eigenvalue,
+// real and imaginary parts as two systems, all by one BatchedPcg in the complex layout of the DFT (no
+// repacking), then the inverse DFT divided by Nper. With no outlet the k = 0 system is singular: b is
+// projected to zero mean and p has zero mean, like Pcg's singular mode. Warm start: the DFT of the
+// incoming p is the initial guess of every frequency system. Plans and buffers are made once; the
+// data stays on the executor.
 class FftPoisson {
  public:
-  FftPoisson(Extrusion extrusion, const PlaneOperator& op, const FftPoissonOptions& options = {});
-  ~FftPoisson();
-  FftPoisson(const FftPoisson&) = delete;
-  FftPoisson& operator=(const FftPoisson&) = delete;
+  // `cell_order`: where b and p hold each mesh cell (new_to_old of the caller's order, e.g. the
+  // operators' order); null: mesh order. With options.preconditioning.aip_blocks = −1 the set-up
+  // times solves of a random right-hand side for each configuration tried.
+  FftPoisson(const Executor& exec, Extrusion extrusion, const PlaneOperator& op, const FftPoissonOptions& options = {},
+             const Permutation* cell_order = nullptr);
 
-  // b and p in 3D cell order (cell_count entries); p is overwritten.
-  FftPoissonResult solve(const std::vector<double>& b, std::vector<double>& p);
+  // b and p: cell_count entries on the executor, in the order given at construction. warm_start:
+  // start from p (else from zero); p is overwritten by the solution.
+  FftPoissonResult solve(const Vector& b, Vector& p, bool warm_start = false);
+
+  const Extrusion& extrusion() const { return extrusion_; }
+  BatchedPcg& batched_pcg() { return *pcg_; }
+  // The preconditioner per block, and how it was chosen (with the measured costs when tuned).
+  const std::string& configuration() const { return configuration_; }
 
  private:
-  void to_systems(std::vector<double>& batched) const;
-  void from_systems(const std::vector<double>& batched);
+  void tune_preconditioner();
 
+  Executor exec_;
   Extrusion extrusion_;
   FftPoissonOptions options_;
   std::unique_ptr<BatchedPcg> pcg_;
-  std::vector<double> real_;                 // [c · Nper + j]
-  std::vector<std::complex<double>> modes_;  // [c · (Nper/2 + 1) + k]
-  std::vector<double> rhs_, solution_;       // interleaved [c · Nper + s]
-  void* forward_ = nullptr;                  // fftw_plan, kept opaque so that users need no fftw3.h
-  void* backward_ = nullptr;
+  std::unique_ptr<PeriodicFft> transform_;
+  Array<index_t> order_;       // 1D-block position i (c · Nper + j) → index in b and p
+  Vector real_;                // [c · Nper + j]
+  Vector rhs_, solution_;      // complex layout, [c · (Nper + 2) + s]
+  std::string configuration_;
 };
 
 }  // namespace miniapp::fft

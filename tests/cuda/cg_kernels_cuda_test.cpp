@@ -4,7 +4,11 @@
 // cg::max_partials, and more (grid-stride loops, 1024 partials).
 #include <catch2/catch.hpp>
 
+#include <memory>
+
+#include "operators/backend/cuda/kernels.hpp"
 #include "operators/kernels/cg_kernels.hpp"
+#include "operators/kernels/spmv.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "operators/sparse/sell_matrix.hpp"
 #include "tests/cuda/cuda_test_support.hpp"
@@ -107,6 +111,56 @@ TEST_CASE("CUDA fused CG kernels stop on the device and ignore iterations queued
     CHECK(gpu.x.to_host() == x);
     CHECK(gpu.r.to_host() == r);
   }
+}
+
+TEST_CASE("CUDA cg_spmv_dot computes q bitwise as spmv does", "[cuda][cg_kernels]") {
+  // Same row product (sell_row.cuh): a PCG step's q and a plain SpMV of p may not differ.
+  const SellMatrix host = box_matrix(46, 1);
+  Solve gpu(Executor::cuda(), host, 1e-14);
+  Vector y(gpu.exec, gpu.n);
+  spmv(gpu.exec, gpu.a, gpu.p, y);
+  cg_spmv_dot(gpu.exec, gpu.a, gpu.p, gpu.q, gpu.s);
+  CHECK(gpu.q.to_host() == y.to_host());
+}
+
+TEST_CASE("CUDA fused CG kernels give the same bits on 8-byte-aligned views", "[cuda][cg_kernels]") {
+  // Vectors starting at an odd element take the 8-byte path of the pair kernels: same operations, so
+  // the same x, r, z, p and scalars as the 16-byte path on aligned copies.
+  const index_t n = GENERATE(as<index_t>{}, 1, 2, test::large_n);
+  CAPTURE(n);
+  const Executor gpu = Executor::cuda();
+  struct Run {
+    Vector d, p, q, x, r, z;
+    CgScalars s;
+  };
+  // A = 2 I, so that cg_spmv_dot sets α = ρ / (2 p·p) ≠ 0 before the updates.
+  CsrMatrix two{n, n, {0}, {}, {}};
+  for (index_t i = 0; i < n; ++i) two.col.push_back(i), two.val.push_back(2.0), two.row_ptr.push_back(i + 1);
+  const DeviceSell a(gpu, to_sell(two, 32));
+  std::vector<std::unique_ptr<Run>> runs;
+  for (index_t offset : {0, 1}) {
+    const auto padded = [&](unsigned seed) {
+      std::vector<double> v = test::random_vector(n, seed);
+      v.insert(v.begin(), offset, 0.0);
+      return Vector::from_host(gpu, v);
+    };
+    runs.push_back(std::make_unique<Run>(Run{padded(1), padded(2), padded(3), padded(4), padded(5), padded(6), CgScalars(gpu)}));
+    Run& run = *runs.back();
+    run.s.start(1.5, 1.0, 2.0, 1e-300);
+    const auto at = [&](Vector& v) { return v.data() + offset; };
+    const cg::ScalarsView view = run.s.view();
+    cuda::cg_spmv_dot(gpu.stream(), a.view(), at(run.p), at(run.q), view);
+    cuda::cg_update_jacobi(gpu.stream(), n, at(run.d), at(run.p), at(run.q), at(run.x), at(run.r), at(run.z), view);
+    cuda::cg_direction(gpu.stream(), n, at(run.z), at(run.p), view);
+    cuda::cg_update(gpu.stream(), n, at(run.p), at(run.q), at(run.x), at(run.r), view);
+    cuda::cg_rho(gpu.stream(), n, at(run.r), at(run.z), view);
+  }
+  const auto tail = [](const Vector& v, index_t offset) {
+    std::vector<double> h = v.to_host();
+    return std::vector<double>(h.begin() + offset, h.end());
+  };
+  CHECK(runs[1]->s.values() == runs[0]->s.values());
+  for (auto member : {&Run::x, &Run::r, &Run::z, &Run::p}) CHECK(tail((*runs[1]).*member, 1) == tail((*runs[0]).*member, 0));
 }
 
 }  // namespace

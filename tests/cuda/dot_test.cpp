@@ -85,6 +85,18 @@ TEST_CASE("CUDA dot does not depend on the alignment of its arrays", "[cuda][dot
   CHECK(fused[1] == aligned);
 }
 
+TEST_CASE("CUDA dot_async leaves in device memory the value of the synchronous dot, bitwise", "[cuda][dot]") {
+  const index_t n = GENERATE(0, 1, 3, test::large_n, 1000003);
+  CAPTURE(n);
+  const Executor gpu = Executor::cuda();
+  const Vector x = Vector::from_host(gpu, test::random_vector(n, 61)), y = Vector::from_host(gpu, test::random_vector(n, 62));
+  Vector result = Vector::from_host(gpu, test::nan_vector(2));
+  cuda::dot_async(gpu.stream(), n, x.data(), y.data(), result.data());
+  const std::vector<double> got = result.to_host();
+  CHECK(got[0] == cuda::dot(gpu.stream(), n, x.data(), y.data()));
+  CHECK(std::isnan(got[1]));  // one entry written, nothing past it
+}
+
 TEST_CASE("CUDA multi_dot of empty vectors is zero and more than 4 pairs are rejected", "[cuda][dot]") {
   const Executor gpu = Executor::cuda();
   Vector x(gpu, 8);

@@ -1,29 +1,19 @@
-// The FFT Poisson path against the 3D Jacobi-PCG solution of the same system −L p = b.
+// The FFT Poisson path against the 3D Jacobi-PCG solution of the same system −L p = b, and its warm start.
 #include <catch2/catch.hpp>
-#include <chrono>
-#include <cmath>
-#include <iostream>
-#include <random>
 
 #include "mesh/generators.hpp"
 #include "mesh/geometry.hpp"
-#include "operators/fv/laplacian.hpp"
 #include "solvers/fft/fft_poisson.hpp"
 #include "solvers/jacobi.hpp"
 #include "solvers/pcg.hpp"
+#include "tests/fft/fft_test_support.hpp"
 
 using namespace miniapp;
+using test::norm;
 
 namespace {
 
 constexpr double tolerance = 1e-10;
-
-fv::FlowBoundaries side_boundaries(const mesh::Mesh& m, bool outlet) {
-  fv::FlowBoundaries b;
-  for (const auto& patch : m.patches)
-    b.by_patch.push_back({outlet && patch.name == "xmax" ? BoundaryKind::outlet : BoundaryKind::wall, {0, 0, 0}});
-  return b;
-}
 
 std::vector<double> pcg_3d(const CsrMatrix& minus_l, const std::vector<double>& b, bool singular) {
   const Executor exec = Executor::cpu();
@@ -37,39 +27,46 @@ std::vector<double> pcg_3d(const CsrMatrix& minus_l, const std::vector<double>& 
   return x.to_host();
 }
 
-double norm(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x * x;
-  return std::sqrt(s);
+struct Problem {
+  CsrMatrix l;
+  fft::PlaneOperator op;
+  std::unique_ptr<fft::FftPoisson> solver;
+};
+
+Problem make_problem(const mesh::Mesh& m, const fv::FlowBoundaries* boundaries, int aip_blocks) {
+  const auto geometry = mesh::compute_geometry(m);
+  Problem p{fv::laplacian_matrix(m, geometry, boundaries), {}, nullptr};
+  fft::Extrusion e = fft::detect_extrusion(m, geometry);
+  p.op = fft::split_extruded_operator(p.l, e);
+  fft::FftPoissonOptions options;
+  options.pcg = {.tolerance = tolerance, .max_iterations = 5000};
+  options.preconditioning.aip_blocks = aip_blocks;
+  p.solver = std::make_unique<fft::FftPoisson>(Executor::cpu(), std::move(e), p.op, options);
+  return p;
+}
+
+std::vector<double> solve(fft::FftPoisson& solver, const std::vector<double>& b, std::vector<double> start, bool warm,
+                          fft::FftPoissonResult& result) {
+  const Executor exec = Executor::cpu();
+  Vector p = Vector::from_host(exec, start);
+  result = solver.solve(Vector::from_host(exec, b), p, warm);
+  REQUIRE(result.converged);
+  return p.to_host();
 }
 
 // Solves −L p = b for a random b by the FFT path and by 3D PCG and compares.
-void compare_with_pcg(const mesh::Mesh& m, const fv::FlowBoundaries* boundaries) {
-  const auto geometry = mesh::compute_geometry(m);
-  CsrMatrix l = fv::laplacian_matrix(m, geometry, boundaries);
-  fft::Extrusion e = fft::detect_extrusion(m, geometry);
-  const fft::PlaneOperator op = fft::split_extruded_operator(l, e);
-  const index_t planes = e.planes;
-  fft::FftPoisson solver(std::move(e), op, {.pcg = {.tolerance = tolerance, .max_iterations = 5000}});
-  std::mt19937 engine(11);
-  std::uniform_real_distribution<double> value(-1, 1);
-  std::vector<double> b(static_cast<std::size_t>(m.cell_count()));
-  for (double& v : b) v = value(engine);
-  if (op.singular) {  // a consistent right-hand side, as the projection step provides
-    double mean = 0;
-    for (double v : b) mean += v / static_cast<double>(b.size());
-    for (double& v : b) v -= mean;
-  }
-  std::vector<double> p;
-  const auto result = solver.solve(b, p);
-  REQUIRE(result.converged);
-  REQUIRE(result.frequencies.iterations.size() == static_cast<std::size_t>(planes));
-  for (double& v : l.val) v = -v;
-  const auto reference = pcg_3d(l, b, op.singular);
-  std::vector<double> diff(p.size()), residual = reference_spmv(l, p);
-  for (std::size_t i = 0; i < p.size(); ++i) diff[i] = p[i] - reference[i], residual[i] -= b[i];
+void compare_with_pcg(const mesh::Mesh& m, const fv::FlowBoundaries* boundaries, int aip_blocks = 0) {
+  Problem problem = make_problem(m, boundaries, aip_blocks);
+  const auto b = test::random_vector(static_cast<std::size_t>(m.cell_count()), 11, problem.op.singular);
+  fft::FftPoissonResult result;
+  const auto p = solve(*problem.solver, b, std::vector<double>(b.size(), 0.0), false, result);
+  REQUIRE(result.frequencies.iterations.size() == static_cast<std::size_t>(problem.solver->extrusion().planes + 2));
+  for (double& v : problem.l.val) v = -v;
+  const auto reference = pcg_3d(problem.l, b, problem.op.singular);
+  std::vector<double> residual = reference_spmv(problem.l, p);
+  for (std::size_t i = 0; i < p.size(); ++i) residual[i] -= b[i];
   CHECK(norm(residual) <= 10 * tolerance * norm(b));
-  CHECK(norm(diff) <= 1e-6 * norm(reference));
+  CHECK(test::distance(p, reference) <= 1e-6 * norm(reference));
 }
 
 }  // namespace
@@ -80,78 +77,52 @@ TEST_CASE("FFT Poisson matches 3D PCG on extruded prisms with walls", "[fft]") {
 
 TEST_CASE("FFT Poisson matches 3D PCG on extruded prisms with walls and an outlet", "[fft]") {
   const auto m = mesh::extrude(mesh::make_tri_rect({.cells = {5, 6}}), {.layers = 6, .length = 3});
-  const auto b = side_boundaries(m, true);
+  const auto b = test::side_boundaries(m, true);
   compare_with_pcg(m, &b);
 }
 
 TEST_CASE("FFT Poisson matches 3D PCG on extruded hexahedra with walls and an outlet", "[fft]") {
   const auto m = mesh::extrude(mesh::make_quad_rect({.cells = {7, 4}, .stretch = {0, 1.5}}), {.layers = 10});
-  const auto b = side_boundaries(m, true);
+  const auto b = test::side_boundaries(m, true);
   compare_with_pcg(m, &b);
-}
-
-TEST_CASE("Batched PCG solves each shifted system to its own tolerance and drops it out", "[fft]") {
-  const auto m = mesh::extrude(mesh::make_quad_rect({.cells = {12, 10}}), {.layers = 2});
-  const auto geometry = mesh::compute_geometry(m);
-  const fft::PlaneOperator op =
-      fft::split_extruded_operator(fv::laplacian_matrix(m, geometry), fft::detect_extrusion(m, geometry));
-  CsrMatrix a = op.in_plane;
-  for (double& v : a.val) v = -v;
-  const std::vector<double> shifts{0, 0.01, 1, 100};
-  const std::size_t n = static_cast<std::size_t>(a.rows), S = shifts.size();
-  fft::BatchedPcg pcg(a, op.z_coupling, shifts, op.singular);
-  std::mt19937 engine(3);
-  std::uniform_real_distribution<double> value(-1, 1);
-  std::vector<double> b(n * S), x;
-  for (double& v : b) v = value(engine);
-  const auto result = pcg.solve(b, x, {.tolerance = tolerance, .max_iterations = 2000});
-  REQUIRE(result.converged);
-  for (std::size_t s = 0; s < S; ++s) {
-    std::vector<double> xs(n), bs(n);
-    for (std::size_t c = 0; c < n; ++c) xs[c] = x[c * S + s], bs[c] = b[c * S + s];
-    auto r = reference_spmv(a, xs);
-    for (std::size_t c = 0; c < n; ++c) r[c] += shifts[s] * op.z_coupling[c] * xs[c] - bs[c];
-    CHECK(norm(r) <= 10 * tolerance * norm(bs));
-  }
-  CHECK(result.iterations.back() < result.iterations.front() / 2);
 }
 
 TEST_CASE("FFT Poisson matches 3D PCG on a fully periodic hex box (no walls)", "[fft]") {
   compare_with_pcg(mesh::make_hex_box({.cells = {5, 6, 8}, .length = {1, 2, 3}, .periodic = {true, true, true}}), nullptr);
 }
 
-// Not run by CI ([.]): wall times of one solve by each path on ~100k cells, one thread.
-TEST_CASE("FFT Poisson vs 3D PCG timing on ~100k extruded cells", "[.][benchmark]") {
-  for (const bool triangles : {false, true}) {
-    const mesh::RectSpec rect{.cells = triangles ? std::array<index_t, 2>{36, 35} : std::array<index_t, 2>{50, 50},
-                              .stretch = {0, 1.5}};
-    const auto m = mesh::extrude(triangles ? mesh::make_tri_rect(rect) : mesh::make_quad_rect(rect), {.layers = 40, .length = 6});
-    const auto geometry = mesh::compute_geometry(m);
-    CsrMatrix l = fv::laplacian_matrix(m, geometry);
-    const fft::PlaneOperator op = fft::split_extruded_operator(l, fft::detect_extrusion(m, geometry));
-    fft::FftPoisson solver(fft::detect_extrusion(m, geometry), op, {.pcg = {.tolerance = 1e-8, .max_iterations = 20000}, .measure = true});
-    std::mt19937 engine(1);
-    std::uniform_real_distribution<double> value(-1, 1);
-    std::vector<double> b(static_cast<std::size_t>(m.cell_count())), p;
-    for (double& v : b) v = value(engine);
-    using clock = std::chrono::steady_clock;
-    auto t0 = clock::now();
-    const auto result = solver.solve(b, p);
-    const double fft_s = std::chrono::duration<double>(clock::now() - t0).count();
-    for (double& v : l.val) v = -v;
-    const Executor exec = Executor::cpu();
-    const DeviceSell a(exec, to_sell(l, 8));
-    const Jacobi jacobi(exec, l);
-    Vector x = Vector::from_host(exec, std::vector<double>(b.size(), 0.0));
-    Pcg pcg(exec, l.rows);
-    const Vector rhs = Vector::from_host(exec, b);
-    t0 = clock::now();
-    const auto r3 = pcg.solve(a, jacobi, rhs, x, {.tolerance = 1e-8, .max_iterations = 20000, .singular = true});
-    const double pcg_s = std::chrono::duration<double>(clock::now() - t0).count();
-    std::cout << (triangles ? "prisms " : "hexes  ") << m.cell_count() << " cells: FFT " << fft_s << " s (max "
-              << result.max_iterations << " it, k=0 " << result.frequencies.iterations[0] << " it), 3D PCG " << pcg_s
-              << " s (" << r3.iterations << " it)\n";
-    CHECK(result.converged);
-    CHECK(r3.converged);
+TEST_CASE("FFT Poisson with AIP on the low frequency blocks matches 3D PCG", "[fft]") {
+  const auto m = mesh::extrude(mesh::make_tri_rect({.cells = {8, 7}, .stretch = {1.2, 0}}), {.layers = 16});
+  SECTION("singular (walls)") { compare_with_pcg(m, nullptr, 2); }
+  SECTION("with an outlet, every block AIP") {
+    const auto b = test::side_boundaries(m, true);
+    compare_with_pcg(m, &b, 3);
+  }
+}
+
+TEST_CASE("Warm start from the previous pressure: same solution in fewer iterations", "[fft]") {
+  const auto m = mesh::extrude(mesh::make_tri_rect({.cells = {12, 10}, .stretch = {1.3, 0}}), {.layers = 16});
+  Problem problem = make_problem(m, nullptr, 0);
+  const std::size_t n = static_cast<std::size_t>(m.cell_count());
+  const auto b = test::random_vector(n, 21, true), change = test::random_vector(n, 22, true);
+  fft::FftPoissonResult first, cold, warm;
+  const auto previous = solve(*problem.solver, b, std::vector<double>(n, 0.0), false, first);
+  std::vector<double> next_b = b;  // the next step's right-hand side: close to this one
+  for (std::size_t i = 0; i < n; ++i) next_b[i] += 1e-3 * change[i];
+  const auto p_cold = solve(*problem.solver, next_b, previous, false, cold);
+  const auto p_warm = solve(*problem.solver, next_b, previous, true, warm);
+  CHECK(test::distance(p_warm, p_cold) <= 1e-7 * norm(p_cold));
+  CHECK(warm.max_iterations < cold.max_iterations);
+  int cold_total = 0, warm_total = 0;
+  for (std::size_t s = 0; s < cold.frequencies.iterations.size(); ++s) {
+    CHECK(warm.frequencies.iterations[s] <= cold.frequencies.iterations[s]);
+    cold_total += cold.frequencies.iterations[s], warm_total += warm.frequencies.iterations[s];
+  }
+  CHECK(warm_total < cold_total);
+  SECTION("the exact previous solution needs no iteration") {
+    fft::FftPoissonResult again;
+    const auto p_again = solve(*problem.solver, next_b, p_warm, true, again);
+    CHECK(again.max_iterations <= 1);
+    CHECK(test::distance(p_again, p_warm) <= 1e-8 * norm(p_warm));
   }
 }

@@ -53,3 +53,20 @@ TEST_CASE("dot and multi_dot reject mismatched sizes and counts", "[dot]") {
   CHECK_THROWS_AS(multi_dot(exec, x, y, out), Error);
   CHECK_THROWS_AS(multi_dot(exec, x, std::span(y.data(), 1), out), Error);
 }
+
+TEST_CASE("dot into a one-entry vector gives the value of the synchronous dot and counts the same", "[dot]") {
+  const Executor exec = Executor::cpu();
+  const index_t n = GENERATE(0, 7, 100003);
+  const Vector x = Vector::from_host(exec, test::random_vector(n, 3)), y = Vector::from_host(exec, test::random_vector(n, 4));
+  Vector result = Vector::from_host(exec, std::vector<double>{42.0});
+  exec.counters().reset();
+  dot(exec, x, y, result);
+  const KernelTally into = exec.counters().tally(KernelKind::dot);
+  exec.counters().reset();
+  const double want = dot(exec, x, y);
+  CHECK(result.to_host()[0] == want);
+  CHECK(into.calls == 1);
+  CHECK(into.bytes == exec.counters().tally(KernelKind::dot).bytes);
+  Vector two(exec, 2);
+  CHECK_THROWS_WITH(dot(exec, x, y, two), Catch::Contains("result has 2 entries, expected 1"));
+}

@@ -4,9 +4,10 @@
 #include <limits>
 
 #include "operators/kernels/spmv.hpp"
-#include "parallel/global_reductions.hpp"
 #include "parallel/halo_exchange.hpp"
+#include "parallel/overlapped_operator.hpp"
 #include "tests/operators/matrix_generators.hpp"
+#include "parallel/subdomain.hpp"
 #include "tests/parallel/parallel_test_support.hpp"
 
 using namespace miniapp;
@@ -102,11 +103,54 @@ TEST_CASE("distributed dots with one allreduce equal the global dots", "[mpi][ha
     return Vector::from_host(exec, l);
   };
   const Vector x = owned(a), y = owned(b);
-  CHECK(global_dot(d.comm, exec, x, y) == Approx(ab).epsilon(1e-12));
+  const Subdomain domain(d.comm, exec, d.numbering);
+  CHECK(domain.dot(exec, x, y) == Approx(ab).epsilon(1e-12));
   const Vector* xs[] = {&x, &y};
   const Vector* ys[] = {&y, &y};
   double out[2];
-  global_multi_dot(d.comm, exec, xs, ys, out);
+  domain.multi_dot(exec, xs, ys, out);
   CHECK(out[0] == Approx(ab).epsilon(1e-12));
   CHECK(out[1] == Approx(bb).epsilon(1e-12));
+}
+
+TEST_CASE("a batched halo update delivers every vector's values", "[mpi][halo]") {
+  const std::string kind = GENERATE("hex", "tet");
+  CAPTURE(kind);
+  const Distributed d(kind, true);
+  const Executor exec = Executor::cpu();
+  Subdomain domain(d.comm, exec, d.numbering);
+  std::vector<std::vector<double>> globals;
+  std::vector<Vector> vectors;
+  for (unsigned seed = 41; seed < 44; ++seed) {
+    globals.push_back(test::random_vector(d.graph.cell_count(), seed));
+    vectors.push_back(Vector::from_host(exec, owned_part(globals.back(), d.numbering)));
+  }
+  Vector* batch[] = {&vectors[0], &vectors[1], &vectors[2]};
+  domain.update_halo(batch);
+  for (int v = 0; v < 3; ++v) CHECK(vectors[v].to_host() == local_values(globals[v], d.numbering));
+}
+
+TEST_CASE("the overlapped SpMV equals the global SpMV on the owned rows", "[mpi][halo]") {
+  const std::string kind = GENERATE("hex", "tet");
+  const bool periodic = GENERATE(false, true);
+  CAPTURE(kind, periodic);
+  const Distributed d(kind, periodic);
+  const Executor exec = Executor::cpu();
+  Subdomain domain(d.comm, exec, d.numbering);
+  const CsrMatrix global = test::random_graph_operator(d.graph, 51);
+  const auto x_global = test::random_vector(d.graph.cell_count(), 52);
+  const auto y_global = reference_spmv(global, x_global);
+  CsrMatrix square = local_rows(global, d.numbering);  // owned rows; the halo rows stay empty
+  square.rows = d.numbering.local_count();
+  square.row_ptr.resize(static_cast<std::size_t>(square.rows) + 1, square.row_ptr.back());
+  const OverlappedOperator a(exec, square, domain, 4);
+  for (const bool overlapped : {true, false}) {
+    Vector x = Vector::from_host(exec, owned_part(x_global, d.numbering));
+    Vector y(exec, d.numbering.local_count());
+    if (overlapped) a.apply(domain, x, y);
+    else a.apply_after_update(domain, x, y);
+    const auto got = y.to_host();
+    for (index_t l = 0; l < d.numbering.owned_count(); ++l)
+      CHECK(got[l] == Approx(y_global[d.numbering.local_to_global[l]]).margin(1e-13));  // |a|, |x| ≤ 1
+  }
 }

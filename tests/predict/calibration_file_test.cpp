@@ -100,6 +100,37 @@ TEST_CASE("A corrupt or incomplete calibration file is an error naming file and 
              Catch::Contains("cannot open") && Catch::Contains("--calibrate"));
 }
 
+TEST_CASE("Communication costs read back, and another transport or too few ranks is refused", "[predict]") {
+  ScratchDir dir("calibration_comm");
+  const std::string path = (dir.path() / "c.json").string();
+  Calibration c = test::synthetic_calibration();
+  c.communication = test::synthetic_communication({3e-6, 2e9, 2});
+  write_calibration(path, c);
+  const Calibration back = read_calibration(path);
+  REQUIRE(back.communication);
+  CHECK(back.communication->transport == "mpi");
+  CHECK(back.communication->allreduce_seconds(2) == c.communication->allreduce_seconds(2));
+  for (const double b : {8.0, 5e3, 1e7})
+    CHECK(back.communication->halo_seconds(2, 1, 2, b) == c.communication->halo_seconds(2, 1, 2, b));
+  CHECK_NOTHROW(check_communication(back, "mpi", 2, path));
+
+  const std::string transport_error = error_of([&] { check_communication(back, "mpi-cuda-aware", 2, path); });
+  CHECK_THAT(transport_error, Catch::Contains(path) && Catch::Contains("'mpi'") &&
+                                  Catch::Contains("'mpi-cuda-aware'") && Catch::Contains("--calibrate"));
+  CHECK_THAT(error_of([&] { check_communication(back, "mpi", 4, path); }),
+             Catch::Contains("up to 2 ranks") && Catch::Contains("mpirun -np 4"));
+  const Calibration one_rank = test::synthetic_calibration();  // measured without mpirun
+  CHECK_NOTHROW(check_communication(one_rank, "mpi", 1, path));
+  CHECK_THAT(error_of([&] { check_communication(one_rank, "mpi", 2, path); }),
+             Catch::Contains("no communication costs") && Catch::Contains("--calibrate"));
+
+  std::string format = read_text(path);
+  format.replace(format.find(calibration_format), std::string(calibration_format).size(), "miniapp-calibration 2");
+  write_text(path, format);  // the version before communication costs
+  CHECK_THAT(error_of([&] { read_calibration(path); }),
+             Catch::Contains("format 'miniapp-calibration 2'") && Catch::Contains("--calibrate"));
+}
+
 TEST_CASE("The default calibration file is named after the device", "[predict]") {
   CHECK(default_calibration_path({"cpu", "cpu (2 threads)", 0}) == "miniapp-calibration-cpu-2-threads.json");
   CHECK(default_calibration_path({"cuda", "cuda:0 NVIDIA H100 80GB HBM3", 0}) ==

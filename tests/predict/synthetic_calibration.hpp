@@ -37,4 +37,22 @@ inline Calibration synthetic_calibration(double cache_bytes = 1e6, double sync_s
   return c;
 }
 
+// A halo update of latency `latency` whose rank moves `bandwidth` bytes/s in all over `neighbours`
+// neighbours: t = latency + (neighbours × bytes per neighbour) / bandwidth.
+struct LinearHalo {
+  double latency, bandwidth;
+  int neighbours;
+};
+
+// Transport "mpi", one halo curve on 2 ranks sampled from `halo`, allreduce 2 µs on 2 ranks.
+inline CommCalibration synthetic_communication(const LinearHalo& halo) {
+  std::vector<CostPoint> points;
+  for (const double b : {8.0, 800.0, 8e4, 8e6}) points.push_back({b, halo.latency + halo.neighbours * b / halo.bandwidth});
+  CommCalibration c;
+  c.transport = "mpi";
+  c.halo.push_back({2, halo.neighbours, CostCurve(points)});
+  c.allreduce.push_back({2, 2e-6});
+  return c;
+}
+
 }  // namespace miniapp::predict::test

@@ -214,17 +214,63 @@ TEST_CASE("aip reduces PCG iterations against Jacobi on a 3D Laplacian", "[aip]"
   CHECK(aip[2] < aip[1]);
 }
 
-TEST_CASE("Aip::apply computes G^T G r through the executor", "[aip]") {
+// G with its values rounded to float, as the executor stores it.
+CsrMatrix float_factor(const CsrMatrix& a, int level) {
+  CsrMatrix g = aip_factor(a, level);
+  for (double& v : g.val) v = static_cast<float>(v);
+  return g;
+}
+
+TEST_CASE("Aip::apply computes G^T G r through the executor, G in float", "[aip]") {
+  // 210 rows: not a multiple of either slice height; 8 takes the AVX2 path where the CPU has it, 5
+  // the portable one.
   const CsrMatrix a = grid_laplacian(7, 6, 5, true);
   const Executor exec = Executor::cpu();
-  const Aip m(exec, a, 2, 8);
+  const int level = GENERATE(1, 2);
+  const index_t slice_height = GENERATE(as<index_t>{}, 8, 5);
+  INFO("level " << level << ", slice height " << slice_height);
+  const Aip m(exec, a, level, slice_height);
   std::vector<double> r(a.rows);
   for (index_t i = 0; i < a.rows; ++i) r[i] = std::cos(1.3 * i);
   const Vector r_device = Vector::from_host(exec, r);
   Vector z(exec, a.rows);
   m.apply(r_device, z);
-  const CsrMatrix g = aip_factor(a, 2);
+  const CsrMatrix g = float_factor(a, level);
   const std::vector<double> expected = reference_spmv(transpose(g), reference_spmv(g, r));
   const std::vector<double> got = z.to_host();
   for (index_t i = 0; i < a.rows; ++i) CHECK(got[i] == Approx(expected[i]).epsilon(1e-13).margin(1e-14));
+}
+
+TEST_CASE("Aip::apply_with_rho gives the apply and the CG scalars of cg_rho", "[aip]") {
+  const CsrMatrix a = grid_laplacian(9, 8, 7, false);
+  const Executor exec = Executor::cpu();
+  const Aip m(exec, a, 1, 8);
+  std::vector<double> r(a.rows);
+  for (index_t i = 0; i < a.rows; ++i) r[i] = std::sin(0.7 * i) + 0.2;
+  const Vector r_device = Vector::from_host(exec, r);
+  Vector z(exec, a.rows), z_plain(exec, a.rows);
+  CgScalars s(exec);
+  s.start(2.0, 0.5, 1.0, 1e-8);  // ρ_old = 2
+  REQUIRE(m.apply_with_rho(r_device, z, s));
+  m.apply(r_device, z_plain);
+  const std::vector<double> got = z.to_host(), plain = z_plain.to_host();
+  double rho = 0.0;
+  for (index_t i = 0; i < a.rows; ++i) rho += r[i] * got[i];
+  CHECK(got == plain);  // the same passes, bitwise
+  const std::vector<double> slots = s.values();
+  CHECK(slots[cg::rho] == Approx(rho).epsilon(1e-13));
+  CHECK(slots[cg::beta] == Approx(rho / 2.0).epsilon(1e-13));
+  SECTION("a stopped solve leaves z and the scalars alone") {
+    // Only CG kernels set the status: a residual update with r = 0 passes the residual test.
+    Vector zeros_p(exec, a.rows), zeros_q(exec, a.rows), x(exec, a.rows), zero_r(exec, a.rows);
+    for (Vector* v : {&zeros_p, &zeros_q, &x, &zero_r}) v->copy_from_host(std::vector<double>(a.rows, 0.0));
+    cg_update(exec, zeros_p, zeros_q, x, zero_r, s);
+    REQUIRE(s.read().status == cg::Status::residual_test);
+    const std::vector<double> slots_before = s.values();
+    const std::vector<double> filler(a.rows, -1.0);
+    Vector untouched = Vector::from_host(exec, filler);
+    REQUIRE(m.apply_with_rho(r_device, untouched, s));
+    CHECK(s.values() == slots_before);
+    CHECK(untouched.to_host() == filler);
+  }
 }

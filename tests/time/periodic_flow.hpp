@@ -70,8 +70,9 @@ class PeriodicFlow {
     params.poisson.tolerance = poisson_tolerance;
     PcgOptions poisson = params.poisson;
     poisson.singular = true;  // periodic: the pressure is defined up to a constant
+    domain_ = std::make_unique<parallel::Subdomain>(mesh_.cell_count());
     scheme_ = std::make_unique<FractionalStep>(
-        exec_, *device_, params,
+        exec_, *device_, *domain_, params,
         std::make_unique<PcgPressureSolver>(exec_, device_->pressure_matrix, std::make_unique<Aip>(exec_, pressure, 1, 8),
                                             poisson));
     fields_ = std::make_unique<FlowFields>(exec_, mesh_.cell_count(), mesh_.face_count());
@@ -81,7 +82,7 @@ class PeriodicFlow {
       fields_->u_old[d] = Vector::from_host(exec_, u0[d]);
     }
     scheme_->initialise(*fields_);
-    diagnostics_ = std::make_unique<FlowDiagnostics>(exec_, *device_, viscosity);
+    diagnostics_ = std::make_unique<FlowDiagnostics>(exec_, *device_, *domain_, viscosity);
   }
 
   void advance(long steps) {
@@ -119,6 +120,7 @@ class PeriodicFlow {
   fv::FlowOperators ops_;
   Executor exec_ = Executor::cpu();
   std::unique_ptr<DeviceOperators> device_;
+  std::unique_ptr<parallel::Subdomain> domain_;
   std::unique_ptr<FractionalStep> scheme_;
   std::unique_ptr<FlowFields> fields_;
   std::unique_ptr<FlowDiagnostics> diagnostics_;

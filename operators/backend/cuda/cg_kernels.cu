@@ -1,146 +1,179 @@
 // Fused CG kernels of the CUDA backend: one launch each, no host synchronisation. A reduction ends in
-// the kernel that feeds it: every block writes its partial sums, and the last block to finish (an
-// atomic counter, after a fence) adds the partials in block order and runs the scalar step of
-// operators/backend/cg_scalars.hpp on one thread. The grid has min(ceil(n / 256), max_partials)
-// blocks (at least 1) with grid-stride loops, so the summation order depends on n only: deterministic.
-// Every block first reads the status slot and returns when the solve has stopped; only the last
-// block of a reduction writes the slots, after all blocks have read them, so they agree.
+// the kernel that feeds it (detail::grid_sum): every block writes its partial sums, and the last block
+// to finish adds the partials in block order and runs the scalar step of
+// operators/backend/cg_scalars.hpp on one thread. Every block first reads the status slot and returns
+// when the solve has stopped; only the last block of a reduction writes the slots, after all blocks
+// have read them, so they agree.
+//
+// Geometry, as the DOT (dot.cu): grid-stride loops over element pairs with 16-byte accesses, two pairs
+// per iteration with separate accumulators, and exactly as many blocks as are resident at once
+// (occupancy of each kernel × SMs, at most cg::max_partials, fewer for short vectors): one wave, no
+// tail of half-filled SMs, enough loads in flight to stream at the memory bandwidth. The summation
+// order depends on n and the GPU only: deterministic. The SpMV of cg_spmv_dot is the row product of
+// spmv (sell_row.cuh), so q is bitwise the q of spmv.
 #include <algorithm>
+#include <initializer_list>
 
 #include "operators/backend/cg_scalars.hpp"
-#include "operators/backend/cuda/check.cuh"
 #include "operators/backend/cuda/block_sum.cuh"
 #include "operators/backend/cuda/kernels.hpp"
+#include "operators/backend/cuda/launch.cuh"
+#include "operators/backend/cuda/sell_row.cuh"
 
 namespace miniapp::cuda {
 namespace {
 
 using detail::block_size;
 
-using detail::block_sum;
-
-// Reduces each thread's v[k] over the grid; the last block calls finish(sums) on thread 0 and resets
-// the counter for the next reduction on the stream.
+// Sums each thread's v over the grid into the scalar block's partials; the last block runs finish.
 template <int K, class Finish>
-__device__ void grid_sum(const double (&v)[K], const cg::ScalarsView& s, Finish finish) {
-  __shared__ bool last;
-#pragma unroll
-  for (int k = 0; k < K; ++k) {
-    const double total = block_sum(v[k]);
-    if (threadIdx.x == 0) s.partials[k * cg::max_partials + blockIdx.x] = total;
-  }
-  if (threadIdx.x == 0) {
-    __threadfence();  // the partials are visible before the count says so
-    last = atomicAdd(s.done, 1u) == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!last) return;
-  __threadfence();
-  double sums[K];
-#pragma unroll
-  for (int k = 0; k < K; ++k) {
-    double t = 0.0;
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) t += __ldcg(s.partials + k * cg::max_partials + b);
-    sums[k] = block_sum(t);
-  }
-  if (threadIdx.x == 0) {
-    finish(sums);
-    *s.done = 0;
-  }
+__device__ void scalar_sum(const double (&v)[K], const cg::ScalarsView& s, Finish finish) {
+  detail::grid_sum(v, s.partials, cg::max_partials, s.done, finish);
 }
 
 __device__ inline std::int64_t grid_stride() { return static_cast<std::int64_t>(gridDim.x) * blockDim.x; }
 
-// q = A p (one thread per row, as spmv_sell_kernel: entries in stored order) and σ = p·q.
+// q = A p (one thread per row, the row product of spmv) and σ = p·q.
 __global__ void __launch_bounds__(block_size)
     spmv_dot_kernel(SellView a, const double* __restrict__ p, double* __restrict__ q, cg::ScalarsView s) {
   if (cg::stopped(s.slots)) return;
   double sigma[1] = {0.0};
   for (std::int64_t row = detail::global_thread(); row < a.rows; row += grid_stride()) {
-    const index_t slice = static_cast<index_t>(row) / a.slice_height;
-    const index_t end = __ldg(a.slice_ptr + slice + 1);
-    double sum = 0.0;
-    for (index_t e = __ldg(a.slice_ptr + slice) + static_cast<index_t>(row) % a.slice_height; e < end; e += a.slice_height)
-      sum += __ldg(a.val + e) * __ldg(p + __ldg(a.col + e));
+    const double sum = detail::sell_row_product(a, static_cast<index_t>(row), p);
     q[row] = sum;
     sigma[0] += __ldg(p + row) * sum;
   }
-  grid_sum(sigma, s, [&](const double* t) { cg::finish_curvature(s.slots, t[0]); });
+  scalar_sum(sigma, s, [&](const double* t) { cg::finish_curvature(s.slots, t[0]); });
+}
+
+// The vectors of the update kernel; d and z are used only with a fused Jacobi preconditioner.
+struct UpdateVectors {
+  const double *d, *p, *q;
+  double *x, *r, *z;
+};
+
+// Element i of the update: x += α p, r −= α q, acc[0] += r², and with Jacobi z = d r, acc[1] += r z.
+template <bool Jacobi, int K>
+__device__ inline void update_element(double alpha, double di, double pi, double qi, double& xi, double& ri,
+                                      double& zi, double (&acc)[K]) {
+  xi += alpha * pi;
+  ri -= alpha * qi;
+  acc[0] += ri * ri;
+  if constexpr (Jacobi) {
+    zi = di * ri;
+    acc[1] += ri * zi;
+  }
 }
 
 // x += α p, r −= α q, γ = r·r; with Jacobi also z = d ∘ r and ρ_new = r·z.
-template <bool Jacobi>
-__global__ void __launch_bounds__(block_size)
-    update_kernel(index_t n, const double* __restrict__ d, const double* __restrict__ p, const double* __restrict__ q,
-                  double* __restrict__ x, double* __restrict__ r, double* __restrict__ z, cg::ScalarsView s) {
+template <bool Jacobi, bool Vec>
+__global__ void __launch_bounds__(block_size) update_kernel(index_t n, UpdateVectors v, cg::ScalarsView s) {
   if (cg::stopped(s.slots)) return;
+  constexpr int K = Jacobi ? 2 : 1;
   const double alpha = s.slots[cg::alpha];
-  double sums[Jacobi ? 2 : 1] = {};
-  for (std::int64_t i = detail::global_thread(); i < n; i += grid_stride()) {
-    x[i] += alpha * __ldg(p + i);
-    const double ri = r[i] - alpha * __ldg(q + i);
-    r[i] = ri;
-    sums[0] += ri * ri;
-    if constexpr (Jacobi) {
-      const double zi = __ldg(d + i) * ri;
-      z[i] = zi;
-      sums[1] += ri * zi;
-    }
+  double sums[K] = {};
+  detail::pair_sums(n, [&](std::int64_t j, double (&acc)[K]) {
+    const double2 p = detail::load_pair<Vec>(v.p, j), q = detail::load_pair<Vec>(v.q, j);
+    double2 x = detail::load_pair<Vec>(v.x, j), r = detail::load_pair<Vec>(v.r, j), z{0.0, 0.0}, d{0.0, 0.0};
+    if constexpr (Jacobi) d = detail::load_pair<Vec>(v.d, j);
+    update_element<Jacobi>(alpha, d.x, p.x, q.x, x.x, r.x, z.x, acc);
+    update_element<Jacobi>(alpha, d.y, p.y, q.y, x.y, r.y, z.y, acc);
+    detail::store_pair<Vec>(v.x, j, x);
+    detail::store_pair<Vec>(v.r, j, r);
+    if constexpr (Jacobi) detail::store_pair<Vec>(v.z, j, z);
+  }, sums);
+  if (detail::global_thread() == 0 && n % 2 != 0) {
+    double zi = 0.0;
+    update_element<Jacobi>(alpha, Jacobi ? v.d[n - 1] : 0.0, v.p[n - 1], v.q[n - 1], v.x[n - 1], v.r[n - 1], zi, sums);
+    if constexpr (Jacobi) v.z[n - 1] = zi;
   }
-  grid_sum(sums, s, [&](const double* t) {
+  scalar_sum(sums, s, [&](const double* t) {
     cg::finish_residual(s.slots, t[0]);
     if constexpr (Jacobi) cg::finish_rho(s.slots, t[1]);
   });
 }
 
+template <bool Vec>
 __global__ void __launch_bounds__(block_size)
     rho_kernel(index_t n, const double* __restrict__ r, const double* __restrict__ z, cg::ScalarsView s) {
   if (cg::stopped(s.slots)) return;
   double rho[1] = {0.0};
-  for (std::int64_t i = detail::global_thread(); i < n; i += grid_stride()) rho[0] += __ldg(r + i) * __ldg(z + i);
-  grid_sum(rho, s, [&](const double* t) { cg::finish_rho(s.slots, t[0]); });
+  detail::pair_sums(n, [&](std::int64_t j, double (&acc)[1]) {
+    const double2 a = detail::load_pair<Vec>(r, j), b = detail::load_pair<Vec>(z, j);
+    acc[0] += a.x * b.x;
+    acc[0] += a.y * b.y;
+  }, rho);
+  if (detail::global_thread() == 0 && n % 2 != 0) rho[0] += r[n - 1] * z[n - 1];
+  scalar_sum(rho, s, [&](const double* t) { cg::finish_rho(s.slots, t[0]); });
 }
 
+template <bool Vec>
 __global__ void __launch_bounds__(block_size)
     direction_kernel(index_t n, const double* __restrict__ z, double* __restrict__ p, cg::ScalarsView s) {
   if (cg::stopped(s.slots)) return;
   const double beta = s.slots[cg::beta];
-  for (std::int64_t i = detail::global_thread(); i < n; i += grid_stride()) p[i] = __ldg(z + i) + beta * p[i];
+  for (std::int64_t j = detail::global_thread(); j < n / 2; j += grid_stride()) {
+    const double2 zj = detail::load_pair<Vec>(z, j), pj = detail::load_pair<Vec>(p, j);
+    detail::store_pair<Vec>(p, j, make_double2(zj.x + beta * pj.x, zj.y + beta * pj.y));
+  }
+  if (detail::global_thread() == 0 && n % 2 != 0) p[n - 1] = z[n - 1] + beta * p[n - 1];
 }
 
-// At least one block even for n = 0, so that the scalar step runs as on the CPU (an empty sum is 0).
-unsigned grid_for(index_t n) {
-  return std::clamp(detail::blocks_for(n), 1u, static_cast<unsigned>(cg::max_partials));
+// Blocks of `Kernel` for `items` work items: one per thread while that is fewer than the blocks that
+// fit on the GPU at once (the kernel's occupancy, queried once per kernel), at most cg::max_partials,
+// at least one even for n = 0 so that the scalar step runs as on the CPU (an empty sum is 0).
+template <auto Kernel>
+unsigned grid_for(std::int64_t items) {
+  static const int per_sm = [] {
+    int blocks = 0;
+    MINIAPP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, block_size, 0));
+    return std::max(blocks, 1);
+  }();
+  return std::min(detail::grid_stride_blocks(items, per_sm), static_cast<unsigned>(cg::max_partials));
+}
+
+bool aligned(std::initializer_list<const double*> vectors) {
+  return std::all_of(vectors.begin(), vectors.end(), [](const double* v) { return !v || detail::aligned_16(v); });
+}
+
+// Launches the 16-byte (Aligned) or 8-byte (Unaligned) instance of a pair kernel over n entries.
+template <auto Aligned, auto Unaligned, class... Args>
+void launch_pairs(void* stream, const char* name, bool vec, index_t n, Args... args) {
+  const cudaStream_t st = detail::as_stream(stream);
+  if (vec) Aligned<<<grid_for<Aligned>(n / 2), block_size, 0, st>>>(n, args...);
+  else Unaligned<<<grid_for<Unaligned>(n / 2), block_size, 0, st>>>(n, args...);
+  MINIAPP_CUDA_CHECK_LAUNCH(name);
 }
 
 }  // namespace
 
 // q = A p, σ = p·q, α = ρ / σ (A square, sELL); p and q distinct.
 void cg_spmv_dot(void* stream, const SellView& a, const double* p, double* q, const cg::ScalarsView& s) {
-  spmv_dot_kernel<<<grid_for(a.rows), block_size, 0, detail::as_stream(stream)>>>(a, p, q, s);
+  spmv_dot_kernel<<<grid_for<spmv_dot_kernel>(a.rows), block_size, 0, detail::as_stream(stream)>>>(a, p, q, s);
   MINIAPP_CUDA_CHECK_LAUNCH("spmv_dot_kernel");
 }
 
 void cg_update(void* stream, index_t n, const double* p, const double* q, double* x, double* r,
                const cg::ScalarsView& s) {
-  update_kernel<false><<<grid_for(n), block_size, 0, detail::as_stream(stream)>>>(n, nullptr, p, q, x, r, nullptr, s);
-  MINIAPP_CUDA_CHECK_LAUNCH("update_kernel<false>");
+  const UpdateVectors v{nullptr, p, q, x, r, nullptr};
+  launch_pairs<update_kernel<false, true>, update_kernel<false, false>>(stream, "update_kernel<false>",
+                                                                        aligned({p, q, x, r}), n, v, s);
 }
 
 void cg_update_jacobi(void* stream, index_t n, const double* d, const double* p, const double* q, double* x,
                       double* r, double* z, const cg::ScalarsView& s) {
-  update_kernel<true><<<grid_for(n), block_size, 0, detail::as_stream(stream)>>>(n, d, p, q, x, r, z, s);
-  MINIAPP_CUDA_CHECK_LAUNCH("update_kernel<true>");
+  const UpdateVectors v{d, p, q, x, r, z};
+  launch_pairs<update_kernel<true, true>, update_kernel<true, false>>(stream, "update_kernel<true>",
+                                                                      aligned({d, p, q, x, r, z}), n, v, s);
 }
 
 void cg_rho(void* stream, index_t n, const double* r, const double* z, const cg::ScalarsView& s) {
-  rho_kernel<<<grid_for(n), block_size, 0, detail::as_stream(stream)>>>(n, r, z, s);
-  MINIAPP_CUDA_CHECK_LAUNCH("rho_kernel");
+  launch_pairs<rho_kernel<true>, rho_kernel<false>>(stream, "rho_kernel", aligned({r, z}), n, r, z, s);
 }
 
 void cg_direction(void* stream, index_t n, const double* z, double* p, const cg::ScalarsView& s) {
-  direction_kernel<<<grid_for(n), block_size, 0, detail::as_stream(stream)>>>(n, z, p, s);
-  MINIAPP_CUDA_CHECK_LAUNCH("direction_kernel");
+  launch_pairs<direction_kernel<true>, direction_kernel<false>>(stream, "direction_kernel", aligned({z, p}), n, z,
+                                                                p, s);
 }
 
 }  // namespace miniapp::cuda

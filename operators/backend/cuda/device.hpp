@@ -44,4 +44,29 @@ class StreamTimer {
   void* end_ = nullptr;
 };
 
+// Work recorded from a stream into a CUDA Graph, and its replay (graph.cu). Recording does not run
+// anything: begin_capture makes the stream record what is queued on it (the calling thread may make no
+// call that cannot be recorded: a synchronisation, an allocation), end_capture turns the recording
+// into an executable graph, and launch queues the whole recording with one call.
+class Graph {
+ public:
+  Graph() = default;
+  ~Graph();
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  static void begin_capture(void* stream);
+  // Ends the capture begun on `stream` and makes it this graph's work, updating the executable graph
+  // in place when the recording has its predecessor's shape (cheap), else instantiating it anew.
+  // Returns false, keeping nothing, when the capture was invalidated by a call that cannot be recorded.
+  bool end_capture(void* stream);
+  // Ends a capture and drops it, after a failure in the middle of recording; never throws.
+  static void abort_capture(void* stream) noexcept;
+  // Queues the recorded work on `stream` (asynchronous). Precondition: end_capture returned true.
+  void launch(void* stream) const;
+
+ private:
+  void* exec_ = nullptr;  // cudaGraphExec_t
+};
+
 }  // namespace miniapp::cuda

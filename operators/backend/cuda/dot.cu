@@ -3,14 +3,20 @@
 //
 // Grid-stride over element pairs (2j, 2j+1) with 16-byte loads, G = min(ceil(n / 512), 4 × SMs, 1024)
 // blocks of 256 threads: 4 resident blocks per SM keep enough loads in flight to stream at the
-// memory bandwidth, and a bounded grid keeps the final sum short. Each thread sums its pairs in
-// index order, a block sums its threads with warp shuffles and writes one partial per pair; the last
-// block to finish (atomic counter after a __threadfence) sums the G partials in a fixed order. The
-// result is therefore deterministic for a given n and GPU, equal whether a pair is reduced alone
-// (dot) or fused (multi_dot), and independent of the arrays' alignment. It goes to pinned host
-// memory and is returned after one stream synchronize: the one host round-trip of the family, which
-// is why PCG fuses its dots. Traffic: 8 bytes per distinct vector element read; sharing a vector
+// memory bandwidth (each thread has two pairs of every vector in flight, 64 KiB per SM for one dot),
+// and a bounded grid keeps the final sum short. Each thread sums its pairs in a fixed order, a block
+// sums its threads with warp shuffles and writes one partial per pair; the last block to finish sums
+// the G partials in a fixed order (detail::grid_sum). The result is therefore deterministic for a
+// given n and GPU, equal whether a pair is reduced alone (dot) or fused (multi_dot), and independent
+// of the arrays' alignment. Traffic: 8 bytes per distinct vector element read; sharing a vector
 // between pairs (r·r and r·z) costs L1 hits, not DRAM.
+//
+// Where the result goes is the cost that matters at large n: the synchronous dot has the last block
+// write it straight into pinned, mapped host memory (no copy queued behind the kernel) and waits for
+// the stream; dot_async leaves it in device memory and waits for nothing, as the reductions of PCG do.
+// At 10⁷ entries the kernel moves 160 MB (≈ 40 µs on an H200); the host round trip of the synchronous
+// form (launch, completion, wake-up) adds ≈ 10-20 µs, which is why the solvers keep their dots on the
+// device.
 #include <mutex>
 #include <unordered_map>
 
@@ -44,7 +50,8 @@ ReductionWorkspace& reduction_workspace(void* stream) {
   try {
     MINIAPP_CUDA_CHECK(cudaMalloc(&w.d_partial, sizeof(double) * (count + 1)));
     MINIAPP_CUDA_CHECK(cudaMemset(w.d_partial, 0, sizeof(double) * (count + 1)));
-    MINIAPP_CUDA_CHECK(cudaMallocHost(&w.h_result, sizeof(double) * max_reduction_pairs));
+    MINIAPP_CUDA_CHECK(cudaHostAlloc(&w.h_result, sizeof(double) * max_reduction_pairs, cudaHostAllocMapped));
+    MINIAPP_CUDA_CHECK(cudaHostGetDevicePointer(&w.h_result_device, w.h_result, 0));
   } catch (...) {
     free_workspace(w);
     workspaces.erase(it);
@@ -80,8 +87,7 @@ struct PairSet {
   const double* y[K];
 };
 
-using detail::block_sum;
-
+// Adds pair j's terms of every x[k] · y[k] into sum[k].
 template <int K, bool Vec>
 __device__ inline void add_pair(const PairSet<K>& p, std::int64_t j, double (&sum)[K]) {
 #pragma unroll
@@ -92,61 +98,26 @@ __device__ inline void add_pair(const PairSet<K>& p, std::int64_t j, double (&su
   }
 }
 
-// This thread's share of every x[k] · y[k], in index order. Two pairs per iteration so that each
-// thread has 4K loads in flight.
+// result[k] = x[k] · y[k] (result in device or mapped host memory). `blocks_done` is 0 on entry and
+// is left at 0.
 template <int K, bool Vec>
-__device__ void thread_sums(index_t n, const PairSet<K>& p, double (&sum)[K]) {
-  const std::int64_t pairs = n / 2, stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  std::int64_t j = detail::global_thread();
-  for (; j + stride < pairs; j += 2 * stride) {
-    double a[K], b[K];
-#pragma unroll
-    for (int k = 0; k < K; ++k) a[k] = b[k] = 0.0;
-    add_pair<K, Vec>(p, j, a);
-    add_pair<K, Vec>(p, j + stride, b);
-#pragma unroll
-    for (int k = 0; k < K; ++k) sum[k] += a[k] + b[k];
-  }
-  if (j < pairs) add_pair<K, Vec>(p, j, sum);
+__global__ void __launch_bounds__(block_size)
+    dot_kernel(index_t n, PairSet<K> p, double* partial, unsigned* blocks_done, double* result) {
+  double sum[K] = {};
+  detail::pair_sums(n, [&](std::int64_t j, double(&acc)[K]) { add_pair<K, Vec>(p, j, acc); }, sum);
   if (detail::global_thread() == 0 && n % 2 != 0) {
 #pragma unroll
     for (int k = 0; k < K; ++k) sum[k] += p.x[k][n - 1] * p.y[k][n - 1];
   }
-}
-
-// result[k] = x[k] · y[k]. Every block writes its partials; the last block to finish sums them.
-// `blocks_done` is 0 on entry and is left at 0.
-template <int K, bool Vec>
-__global__ void __launch_bounds__(block_size)
-    dot_kernel(index_t n, PairSet<K> p, double* partial, unsigned* blocks_done, double* __restrict__ result) {
-  double sum[K] = {};
-  thread_sums<K, Vec>(n, p, sum);
+  detail::grid_sum(sum, partial, static_cast<int>(gridDim.x), blocks_done, [&](const double* total) {
 #pragma unroll
-  for (int k = 0; k < K; ++k) {
-    const double block_total = block_sum(sum[k]);
-    if (threadIdx.x == 0) partial[k * gridDim.x + blockIdx.x] = block_total;
-  }
-  __shared__ bool last_block;
-  if (threadIdx.x == 0) {
-    __threadfence();  // this block's partials are visible device-wide before it is counted
-    last_block = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!last_block) return;
-  __threadfence();
-  for (int k = 0; k < K; ++k) {
-    double s = 0.0;
-    // __ldcg: from L2, where the other blocks' partials are (not a stale L1 line).
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) s += __ldcg(partial + k * gridDim.x + b);
-    s = block_sum(s);
-    if (threadIdx.x == 0) result[k] = s;
-  }
-  if (threadIdx.x == 0) *blocks_done = 0;
+    for (int k = 0; k < K; ++k) result[k] = total[k];
+  });
 }
 
 template <int K>
 void launch_dot(cudaStream_t stream, index_t n, const double* const* x, const double* const* y,
-                const detail::ReductionWorkspace& w) {
+                const detail::ReductionWorkspace& w, double* result) {
   PairSet<K> p{};
   bool aligned = true;
   for (int k = 0; k < K; ++k) {
@@ -157,9 +128,21 @@ void launch_dot(cudaStream_t stream, index_t n, const double* const* x, const do
   // The grid depends on n only (not on K or the alignment): dot and multi_dot sum in the same order.
   const unsigned blocks = std::min(detail::grid_stride_blocks(n / 2, dot_blocks_per_sm),
                                    static_cast<unsigned>(max_reduction_blocks));
-  if (aligned) dot_kernel<K, true><<<blocks, block_size, 0, stream>>>(n, p, w.d_partial, w.d_blocks_done, w.d_result);
-  else dot_kernel<K, false><<<blocks, block_size, 0, stream>>>(n, p, w.d_partial, w.d_blocks_done, w.d_result);
+  if (aligned) dot_kernel<K, true><<<blocks, block_size, 0, stream>>>(n, p, w.d_partial, w.d_blocks_done, result);
+  else dot_kernel<K, false><<<blocks, block_size, 0, stream>>>(n, p, w.d_partial, w.d_blocks_done, result);
   MINIAPP_CUDA_CHECK_LAUNCH("dot_kernel");
+}
+
+// Queues out[i] = x[i] · y[i], i < k, with `out` in device (or mapped host) memory.
+void queue_multi_dot(void* stream, index_t n, int k, const double* const* x, const double* const* y, double* out) {
+  const cudaStream_t s = detail::as_stream(stream);
+  const detail::ReductionWorkspace& w = detail::reduction_workspace(stream);
+  switch (k) {
+    case 1: launch_dot<1>(s, n, x, y, w, out); break;
+    case 2: launch_dot<2>(s, n, x, y, w, out); break;
+    case 3: launch_dot<3>(s, n, x, y, w, out); break;
+    default: launch_dot<4>(s, n, x, y, w, out); break;
+  }
 }
 
 }  // namespace
@@ -173,16 +156,9 @@ void multi_dot(void* stream, index_t n, int k, const double* const* x, const dou
     for (int i = 0; i < k; ++i) out[i] = 0.0;
     return;
   }
-  const cudaStream_t s = detail::as_stream(stream);
   const detail::ReductionWorkspace& w = detail::reduction_workspace(stream);
-  switch (k) {
-    case 1: launch_dot<1>(s, n, x, y, w); break;
-    case 2: launch_dot<2>(s, n, x, y, w); break;
-    case 3: launch_dot<3>(s, n, x, y, w); break;
-    default: launch_dot<4>(s, n, x, y, w); break;
-  }
-  MINIAPP_CUDA_CHECK(cudaMemcpyAsync(w.h_result, w.d_result, sizeof(double) * k, cudaMemcpyDeviceToHost, s));
-  MINIAPP_CUDA_CHECK(cudaStreamSynchronize(s));
+  queue_multi_dot(stream, n, k, x, y, w.h_result_device);
+  MINIAPP_CUDA_CHECK(cudaStreamSynchronize(detail::as_stream(stream)));
   for (int i = 0; i < k; ++i) out[i] = w.h_result[i];
 }
 
@@ -191,6 +167,11 @@ double dot(void* stream, index_t n, const double* x, const double* y) {
   double result = 0.0;
   multi_dot(stream, n, 1, &x, &y, &result);
   return result;
+}
+
+// *result = x · y with result in device memory; asynchronous, the same kernel and order as dot.
+void dot_async(void* stream, index_t n, const double* x, const double* y, double* result) {
+  queue_multi_dot(stream, n, 1, &x, &y, result);
 }
 
 }  // namespace miniapp::cuda

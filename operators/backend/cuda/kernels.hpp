@@ -19,6 +19,9 @@ void fill(void* stream, index_t n, double value, double* y);
 void copy(void* stream, index_t n, const double* x, double* y);
 
 double dot(void* stream, index_t n, const double* x, const double* y);
+// *result = x · y, result in device memory: asynchronous, no host round trip; the same kernel and
+// summation order as dot.
+void dot_async(void* stream, index_t n, const double* x, const double* y, double* result);
 void multi_dot(void* stream, index_t n, int k, const double* const* x, const double* const* y, double* out);
 
 }  // namespace miniapp::cuda

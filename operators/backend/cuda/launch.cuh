@@ -1,6 +1,6 @@
 #pragma once
-// Launch geometry of the grid-stride kernels (vector_ops.cu, dot.cu) and the 16-byte access helpers
-// they share (nvcc only).
+// Launch geometry of the grid-stride kernels (vector_ops.cu, dot.cu, cg_kernels.cu) and the 16-byte
+// access helpers they share (nvcc only).
 #include <algorithm>
 #include <cstdint>
 
@@ -38,6 +38,26 @@ __device__ inline void store_pair(double* p, std::int64_t j, double2 v) {
     p[2 * j] = v.x;
     p[2 * j + 1] = v.y;
   }
+}
+
+// This thread's share of a grid-stride loop over the element pairs j < n / 2 (elements 2j, 2j + 1),
+// two pairs per iteration (j and j + stride) with separate accumulators so that both pairs' loads are
+// in flight together: pair(j, acc) adds pair j's terms into acc, one of two sets of K sums added into
+// `sum` in a fixed order. The odd last element (n odd) is the caller's.
+template <int K, class Pair>
+__device__ inline void pair_sums(index_t n, Pair&& pair, double (&sum)[K]) {
+  const std::int64_t pairs = n / 2, stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  std::int64_t j = global_thread();
+  for (; j + stride < pairs; j += 2 * stride) {
+    double a[K], b[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) a[k] = b[k] = 0.0;
+    pair(j, a);
+    pair(j + stride, b);
+#pragma unroll
+    for (int k = 0; k < K; ++k) sum[k] += a[k] + b[k];
+  }
+  if (j < pairs) pair(j, sum);
 }
 
 }  // namespace miniapp::cuda::detail

@@ -12,7 +12,9 @@ inline constexpr int max_reduction_pairs = 4;
 struct ReductionWorkspace {
   double* d_partial = nullptr;   // max_reduction_pairs * max_reduction_blocks block sums
   double* d_result = nullptr;    // max_reduction_pairs final sums
-  double* h_result = nullptr;    // pinned copy of d_result, read by the host after a synchronize
+  double* h_result = nullptr;    // pinned and mapped host memory, read by the host after a synchronize
+  double* h_result_device = nullptr;  // h_result as kernels address it: a kernel writes the result
+                                      // there directly, with no copy to queue after it
   unsigned* d_blocks_done = nullptr;  // blocks of a one-kernel reduction that have written their
                                       // partial; 0 between reductions (the last block resets it)
 };

@@ -7,7 +7,8 @@
 // to the slice's width only, so the padding waste is that of the slice, not of the longest matrix
 // row. Traffic per call: stored entries × (8 + 4) bytes, slice pointers, x (gathered through the
 // read-only cache, reused between neighbouring rows) and y once: the bound is memory bandwidth.
-// Each thread sums its row in stored order (padding adds exact zeros), as the CPU reference does.
+// The row product (sell_row.cuh) loads a whole row's entries before summing them, in stored order
+// (padding adds exact zeros), as the CPU reference sums.
 //
 // Generalized SpMV: each matrix entry is loaded once and applied to k vectors, so k products cost
 // one matrix read plus k x/y streams instead of k matrix reads (thesis §2.4).
@@ -16,6 +17,7 @@
 // reference path for matrices not converted to sELL, not tuned.
 #include "operators/backend/cuda/check.cuh"
 #include "operators/backend/cuda/kernels.hpp"
+#include "operators/backend/cuda/sell_row.cuh"
 
 namespace miniapp::cuda {
 namespace {
@@ -31,15 +33,11 @@ __device__ inline RowRange sell_row(const SellView& a, index_t row) {
   return {__ldg(a.slice_ptr + s) + row % a.slice_height, __ldg(a.slice_ptr + s + 1), a.slice_height};
 }
 
-__global__ void spmv_sell_kernel(SellView a, const double* __restrict__ x, double* __restrict__ y) {
+__global__ void __launch_bounds__(block_size) spmv_sell_kernel(SellView a, const double* __restrict__ x,
+                                                                 double* __restrict__ y) {
   const std::int64_t row = detail::global_thread();
   if (row >= a.rows) return;  // the last block, and the padded rows of the last slice
-  const RowRange r = sell_row(a, static_cast<index_t>(row));
-  const index_t* __restrict__ col = a.col;
-  const double* __restrict__ val = a.val;
-  double sum = 0.0;
-  for (index_t p = r.first; p < r.end; p += r.step) sum += __ldg(val + p) * __ldg(x + __ldg(col + p));
-  y[row] = sum;
+  y[row] = detail::sell_row_product(a, static_cast<index_t>(row), x);
 }
 
 // K vectors passed by value (kernel parameters live in constant memory, no device copy needed).

@@ -28,6 +28,11 @@ void deallocate(void*) noexcept {}
 void copy_from_host(void*, void*, const void*, std::size_t) { not_built(); }
 void copy_to_host(void*, void*, const void*, std::size_t) { not_built(); }
 void copy_device(void*, void*, const void*, std::size_t) { not_built(); }
+Graph::~Graph() = default;
+void Graph::begin_capture(void*) { not_built(); }
+bool Graph::end_capture(void*) { not_built(); }
+void Graph::abort_capture(void*) noexcept {}
+void Graph::launch(void*) const { not_built(); }
 
 void spmv_sell(void*, const SellView&, const double*, double*) { not_built(); }
 void spmv_csr(void*, const CsrView&, const double*, double*) { not_built(); }
@@ -38,6 +43,7 @@ void pointwise_multiply(void*, index_t, const double*, const double*, double*) {
 void fill(void*, index_t, double, double*) { not_built(); }
 void copy(void*, index_t, const double*, double*) { not_built(); }
 double dot(void*, index_t, const double*, const double*) { not_built(); }
+void dot_async(void*, index_t, const double*, const double*, double*) { not_built(); }
 void multi_dot(void*, index_t, int, const double* const*, const double* const*, double*) { not_built(); }
 
 void eddy_viscosity(void*, index_t, LesModel, double, const double* const*, const double*, double*) { not_built(); }

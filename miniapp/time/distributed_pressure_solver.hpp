@@ -1,0 +1,33 @@
+#pragma once
+#include <memory>
+
+#include "miniapp/time/pressure_solver.hpp"
+#include "solvers/distributed_pcg.hpp"
+
+namespace miniapp::time {
+
+// Step 2.2 on several ranks: DistributedPcg with the overlapped SpMV, warm-started from the previous
+// pressure, a rank-local preconditioner. The pressure's halo is not updated here (the integrator does
+// it with its other halo updates).
+class DistributedPcgPressureSolver final : public PressureSolver {
+ public:
+  // `minus_laplacian`: −L on the rank's cells (owned-then-halo layout, host CSR); `preconditioner`
+  // must read owned entries only (see block_of_owned_rows).
+  DistributedPcgPressureSolver(const Executor& exec, parallel::Subdomain& domain, const CsrMatrix& minus_laplacian,
+                               index_t slice_height, std::unique_ptr<Preconditioner> preconditioner,
+                               const PcgOptions& options);
+  PcgResult solve(const Vector& rhs, Vector& pressure) override;
+
+ private:
+  parallel::OverlappedOperator matrix_;
+  std::unique_ptr<Preconditioner> preconditioner_;
+  PcgOptions options_;
+  DistributedPcg pcg_;
+};
+
+// The owned × owned block of a local square matrix, padded to local size with unit diagonal rows for
+// the halo: what a rank-local (block Jacobi) preconditioner is built from, so that it never couples
+// owned entries to the halo.
+CsrMatrix block_of_owned_rows(const CsrMatrix& local, index_t owned);
+
+}  // namespace miniapp::time

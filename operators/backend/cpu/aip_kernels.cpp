@@ -1,0 +1,107 @@
+// The AIP apply of the CPU reference backend: y = G r, then z = Gᵀ y with r·z, both sELL passes over
+// float values. The r·z partial sums belong to fixed blocks of slices (set by the size alone) and are
+// added in block order, so ρ does not depend on the number of OpenMP threads.
+#include <algorithm>
+
+#include "operators/backend/cpu/aip_kernels.hpp"
+#include "operators/backend/cpu/parallel.hpp"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define MINIAPP_AIP_AVX2 1
+#endif
+
+namespace miniapp::cpu {
+namespace {
+
+// y for the rows of slice s (rows past a.rows not written), portable: one accumulator per row of the
+// slice in chunks of 8 rows, entries in stored order.
+void slice_portable(const SellFloatView& a, index_t s, const double* x, double* y) {
+  const index_t h = a.slice_height, begin = a.slice_ptr[s], width = (a.slice_ptr[s + 1] - begin) / h;
+  const index_t live = std::min(h, a.rows - s * h);
+  for (index_t first = 0; first < live; first += 8) {
+    const index_t m = std::min<index_t>(8, live - first);
+    double acc[8] = {};
+    for (index_t e = 0; e < width; ++e)
+      for (index_t r = 0; r < m; ++r) {
+        const index_t k = begin + e * h + first + r;
+        acc[r] += static_cast<double>(a.val[k]) * x[a.col[k]];
+      }
+    std::copy_n(acc, m, y + s * h + first);
+  }
+}
+
+#ifdef MINIAPP_AIP_AVX2
+// The same for a full slice of height 8 with AVX2 + FMA: per entry column, 2 × (4 floats widened to
+// doubles, a 4-index gather of x, an FMA). Same products and order as the portable loop, but fused.
+__attribute__((target("avx2,fma"))) void slice8_avx2(const SellFloatView& a, index_t s, const double* x, double* y) {
+  const index_t begin = a.slice_ptr[s], width = (a.slice_ptr[s + 1] - begin) / 8;
+  const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+  __m256d lo = _mm256_setzero_pd(), hi = _mm256_setzero_pd();
+  for (index_t e = 0; e < width; ++e) {
+    const float* val = a.val + begin + 8 * e;
+    const index_t* col = a.col + begin + 8 * e;
+    const __m128i c0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(col));
+    const __m128i c1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(col + 4));
+    lo = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(val)), _mm256_mask_i32gather_pd(_mm256_setzero_pd(), x, c0, all, 8), lo);
+    hi = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(val + 4)), _mm256_mask_i32gather_pd(_mm256_setzero_pd(), x, c1, all, 8), hi);
+  }
+  _mm256_storeu_pd(y + 8 * s, lo);
+  _mm256_storeu_pd(y + 8 * s + 4, hi);
+}
+
+bool use_avx2(const SellFloatView& a, index_t s) {
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return has && a.slice_height == 8 && (s + 1) * 8 <= a.rows;
+}
+#endif
+
+// y = A x over slices [first, last).
+void slices(const SellFloatView& a, index_t first, index_t last, const double* x, double* y) {
+  for (index_t s = first; s < last; ++s) {
+#ifdef MINIAPP_AIP_AVX2
+    if (use_avx2(a, s)) {
+      slice8_avx2(a, s, x, y);
+      continue;
+    }
+#endif
+    slice_portable(a, s, x, y);
+  }
+}
+
+// Slices per block: ≥ 4096 rows (the per-block overhead is noise) and at most cg::max_partials blocks.
+index_t block_slices(const SellFloatView& a) {
+  const index_t h = a.slice_height;
+  return std::max((4096 + h - 1) / h, (a.slice_count + cg::max_partials - 1) / cg::max_partials);
+}
+
+}  // namespace
+
+// Bytes: G and Gᵀ once each (8 per stored entry), r and y read, y and z written; r·z re-reads a
+// block of r and z from cache.
+void aip_apply(const AipFactorView& f, const double* r, double* z, const cg::ScalarsView& s) {
+  const bool with_rho = s.slots != nullptr;
+  if (with_rho && cg::stopped(s.slots)) return;
+  const bool parallel = worth_parallel(f.g.rows);
+  const index_t per_block = block_slices(f.g), blocks = (f.g.slice_count + per_block - 1) / per_block;
+#pragma omp parallel for schedule(static) if (parallel)
+  for (index_t b = 0; b < blocks; ++b)
+    slices(f.g, b * per_block, std::min(f.g.slice_count, (b + 1) * per_block), r, f.work);
+#pragma omp parallel for schedule(static) if (parallel)
+  for (index_t b = 0; b < blocks; ++b) {
+    const index_t last = std::min(f.gt.slice_count, (b + 1) * per_block);
+    slices(f.gt, b * per_block, last, f.work, z);
+    if (!with_rho) continue;
+    double sum = 0.0;
+    const index_t end = std::min(f.gt.rows, last * f.gt.slice_height);
+#pragma omp simd reduction(+ : sum)
+    for (index_t i = b * per_block * f.gt.slice_height; i < end; ++i) sum += r[i] * z[i];
+    s.partials[b] = sum;
+  }
+  if (!with_rho) return;
+  double rho = 0.0;
+  for (index_t b = 0; b < blocks; ++b) rho += s.partials[b];
+  cg::finish_rho(s.slots, rho);
+}
+
+}  // namespace miniapp::cpu

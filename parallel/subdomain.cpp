@@ -1,0 +1,64 @@
+#include "parallel/subdomain.hpp"
+
+#include <vector>
+
+#include "operators/kernels/dot.hpp"
+
+namespace miniapp::parallel {
+
+Subdomain::Subdomain(index_t cells) : inner_(cells), owned_(cells), local_(cells) {}
+
+Subdomain::Subdomain(const Communicator& comm, const Executor& exec, const LocalNumbering& numbering,
+                     HaloTransport transport)
+    : inner_(numbering.inner_count), owned_(numbering.owned_count()), local_(numbering.local_count()),
+      rank_(comm.rank()), ranks_(comm.size()) {
+  if (ranks_ == 1) return;
+  comm_.emplace(comm);
+  halo_ = std::make_unique<HaloExchange>(comm, exec, numbering, transport);
+}
+
+Subdomain::~Subdomain() = default;
+Subdomain::Subdomain(Subdomain&&) noexcept = default;
+Subdomain& Subdomain::operator=(Subdomain&&) noexcept = default;
+
+void Subdomain::update_halo(std::span<Vector* const> vectors) {
+  if (halo_) halo_->exchange(vectors);
+}
+
+void Subdomain::update_halo(Vector& v) {
+  if (halo_) halo_->exchange(v);
+}
+
+void Subdomain::start_halo_update(const Vector& v) {
+  if (halo_) halo_->start_exchange(v);
+}
+
+void Subdomain::finish_halo_update(Vector& v) {
+  if (halo_) halo_->finish_exchange(v);
+}
+
+double Subdomain::dot(const Executor& exec, const Vector& x, const Vector& y) const {
+  return sum(miniapp::dot(exec, owned(x), owned(y)));
+}
+
+void Subdomain::multi_dot(const Executor& exec, std::span<const Vector* const> x, std::span<const Vector* const> y,
+                          std::span<double> out) const {
+  std::vector<Vector> windows;
+  windows.reserve(x.size() + y.size());
+  std::vector<const Vector*> xs, ys;
+  for (const Vector* v : x) xs.push_back(&windows.emplace_back(owned(*v)));
+  for (const Vector* v : y) ys.push_back(&windows.emplace_back(owned(*v)));
+  miniapp::multi_dot(exec, xs, ys, out);
+  sum(out.first(x.size()));
+}
+
+void Subdomain::sum(std::span<double> values) const {
+  if (comm_) comm_->allreduce(values, ReduceOp::sum);
+}
+
+double Subdomain::sum(double value) const { return comm_ ? comm_->allreduce(value, ReduceOp::sum) : value; }
+long long Subdomain::sum(long long value) const { return comm_ ? comm_->allreduce(value, ReduceOp::sum) : value; }
+double Subdomain::min(double value) const { return comm_ ? comm_->allreduce(value, ReduceOp::min) : value; }
+double Subdomain::max(double value) const { return comm_ ? comm_->allreduce(value, ReduceOp::max) : value; }
+
+}  // namespace miniapp::parallel

@@ -1,0 +1,58 @@
+#pragma once
+#include "operators/backend/device_matrix.hpp"
+
+// Kernels of the batched frequency solves (thesis §4.5, Algorithm 3). Vectors hold S systems over the
+// same N rows, interleaved with the system fastest: v[c · S + s] (the 1D-block order), so one row's
+// systems are contiguous and a warp (or a SIMD register) handles consecutive systems of one row.
+// Every kernel acts on the systems of `range` only; the other systems are neither read nor written.
+// All arrays live on `exec`; the calls are asynchronous on CUDA except where a result goes to the host.
+// Each call adds its bytes and flops (stated per kernel, w = |range|) to the executor's counters.
+namespace miniapp::fft {
+
+struct SystemRange {
+  index_t begin = 0, end = 0;
+  index_t size() const { return end - begin; }
+};
+
+// The S shifted matrices A + σ_s diag(w) stored once (thesis eq. 4.33, Table 4.1): A (N × N, CSR),
+// its diagonal, w (N) and σ (S), on the executor.
+struct ShiftedView {
+  const DeviceCsr& a;
+  const Vector& diagonal;
+  const Vector& w;
+  const Vector& shifts;
+};
+
+// y_s = A x_s for s in range. Each coefficient of A is read once for all systems of the range.
+// Bytes 12 nnz + 4(N + 1) + 16 N w; flops 2 nnz w. x and y: N · S entries, distinct.
+void batched_spmv(const Executor& exec, const DeviceCsr& a, const Vector& x, Vector& y, index_t systems,
+                  SystemRange range);
+// y_s = (A + σ_s diag(w)) x_s for s in range (Algorithm 3). Bytes as batched_spmv plus 8 N + 8 w;
+// flops 2 (nnz + N) w.
+void batched_shifted_spmv(const Executor& exec, const ShiftedView& m, const Vector& x, Vector& y, index_t systems,
+                          SystemRange range);
+// z_s = r_s / (diag(A) + σ_s w): the Jacobi preconditioner of every shifted matrix, computed on the
+// fly (no N · S inverse diagonal stored). Bytes 16 N (w + 1); flops 3 N w. diag(A) + σ_s w > 0.
+void batched_jacobi(const Executor& exec, const ShiftedView& m, const Vector& r, Vector& z, index_t systems,
+                    SystemRange range);
+
+// Scratch entries batched_dot needs for S systems (0 on the CPU).
+index_t batched_dot_scratch(const Executor& exec, index_t systems);
+// out[s] = Σ_c u[c·S+s] v[c·S+s] for s in range, or Σ_c u[c·S+s] when v is null; out has S entries
+// on exec (the others untouched); `scratch` has batched_dot_scratch entries. Deterministic for a given
+// N, S and device. Bytes 16 N w (8 N w without v); flops 2 N w.
+void batched_dot(const Executor& exec, const Vector& u, const Vector* v, index_t systems, SystemRange range,
+                 Vector& scratch, Vector& out);
+
+// The CG update of every system: x_s += α_s p_s, r_s −= α_s q_s; alpha has S entries.
+// Bytes 48 N w; flops 4 N w.
+void batched_cg_update(const Executor& exec, const Vector& alpha, const Vector& p, const Vector& q, Vector& x,
+                       Vector& r, index_t systems, SystemRange range);
+// The new search directions p_s = z_s + β_s p_s; beta has S entries. Bytes 24 N w; flops 2 N w.
+void batched_direction(const Executor& exec, const Vector& beta, const Vector& z, Vector& p, index_t systems,
+                       SystemRange range);
+// v_s += value_s (every row); value has S entries: the mean removal of singular systems.
+// Bytes 16 N w; flops N w.
+void batched_add(const Executor& exec, const Vector& value, Vector& v, index_t systems, SystemRange range);
+
+}  // namespace miniapp::fft

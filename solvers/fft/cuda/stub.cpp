@@ -1,0 +1,23 @@
+// The CUDA part of the FFT Poisson path in a build without CUDA: every entry point says so.
+#include "miniapp/core/error.hpp"
+#include "solvers/fft/cuda/batched_kernels.hpp"
+#include "solvers/fft/cuda/cufft_transform.hpp"
+
+namespace miniapp::fft::cuda {
+namespace {
+[[noreturn]] void not_built() {
+  throw Error("the FFT Poisson solver's CUDA path is not part of this build (configure with -DMINIAPP_CUDA=ON on a "
+              "machine with the CUDA toolkit)");
+}
+}  // namespace
+
+void batched_spmv(void*, const ShiftedPointers&, BatchedShape, const double*, double*) { not_built(); }
+void batched_jacobi(void*, const ShiftedPointers&, BatchedShape, const double*, double*) { not_built(); }
+index_t batched_dot_scratch(index_t) { not_built(); }
+void batched_dot(void*, BatchedShape, const double*, const double*, double*, double*) { not_built(); }
+void batched_cg_update(void*, BatchedShape, const double*, const double*, const double*, double*, double*) { not_built(); }
+void batched_direction(void*, BatchedShape, const double*, const double*, double*) { not_built(); }
+void batched_add(void*, BatchedShape, const double*, double*) { not_built(); }
+std::unique_ptr<PeriodicFft> make_cufft_transform(const Executor&, index_t, index_t) { not_built(); }
+
+}  // namespace miniapp::fft::cuda

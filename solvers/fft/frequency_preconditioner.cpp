@@ -1,0 +1,122 @@
+// Per-block preconditioners of the frequency systems (AIP for the low frequencies, Jacobi for the
+// others) and the greedy choice between them.
+#include "solvers/fft/frequency_preconditioner.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "solvers/aip_factor.hpp"
+
+namespace miniapp::fft {
+
+namespace {
+
+std::vector<double> diagonal_of(const CsrMatrix& a) {
+  std::vector<double> d(static_cast<std::size_t>(a.rows), 0.0);
+  for (index_t c = 0; c < a.rows; ++c)
+    for (index_t i = a.row_ptr[c]; i < a.row_ptr[c + 1]; ++i)
+      if (a.col[i] == c) d[c] = a.val[i];
+  return d;
+}
+
+}  // namespace
+
+CsrMatrix shifted_matrix(CsrMatrix a, const std::vector<double>& w, double sigma) {
+  for (index_t c = 0; c < a.rows; ++c)
+    for (index_t i = a.row_ptr[c]; i < a.row_ptr[c + 1]; ++i)
+      if (a.col[i] == c) a.val[i] += sigma * w[c];
+  return a;
+}
+
+ShiftedSystems::ShiftedSystems(const Executor& exec, CsrMatrix a_host, std::vector<double> w_host,
+                               std::vector<double> shifts_host)
+    : host_a(std::move(a_host)), host_w(std::move(w_host)), host_shifts(std::move(shifts_host)), a(exec, host_a),
+      diagonal(Vector::from_host(exec, diagonal_of(host_a))), w(Vector::from_host(exec, host_w)),
+      shifts(Vector::from_host(exec, host_shifts)) {
+  if (host_a.rows != host_a.cols || host_w.size() != static_cast<std::size_t>(host_a.rows))
+    throw Error("FFT Poisson: the 2D matrix is " + std::to_string(host_a.rows) + " × " + std::to_string(host_a.cols) +
+                " and w has " + std::to_string(host_w.size()) + " entries; a square matrix and one w per row are needed");
+  const std::vector<double> d = diagonal.to_host();
+  for (index_t c = 0; c < host_a.rows; ++c)
+    for (std::size_t s = 0; s < host_shifts.size(); ++s)
+      if (!(d[c] + host_shifts[s] * host_w[c] > 0))
+        throw Error("FFT Poisson: row " + std::to_string(c) + " of frequency system " + std::to_string(s) +
+                    " has diagonal " + std::to_string(d[c] + host_shifts[s] * host_w[c]) + "; a positive one is needed");
+}
+
+index_t block_systems_for(index_t systems, int blocks) {
+  const index_t per = (systems + blocks - 1) / std::max(blocks, 1);
+  return std::max<index_t>(4, per + per % 2);
+}
+
+struct FrequencyPreconditioner::Factor {
+  DeviceCsr g, gt;
+};
+
+FrequencyPreconditioner::FrequencyPreconditioner(const Executor& exec, const ShiftedSystems& systems,
+                                                 index_t block_systems, int aip_level)
+    : exec_(exec), systems_(systems), block_systems_(block_systems), level_(aip_level),
+      tmp_(exec, checked_index(static_cast<std::size_t>(systems.rows()) * systems.systems(), "FFT Poisson vectors")) {
+  if (block_systems_ < 2 || block_systems_ % 2 != 0)
+    throw Error("FFT Poisson: " + std::to_string(block_systems_) + " systems per preconditioner block; an even number ≥ 2 is needed");
+  factors_.resize(static_cast<std::size_t>(blocks()));
+}
+
+FrequencyPreconditioner::~FrequencyPreconditioner() = default;
+
+int FrequencyPreconditioner::blocks() const {
+  return static_cast<int>((systems_.systems() + block_systems_ - 1) / block_systems_);
+}
+
+void FrequencyPreconditioner::use_aip_blocks(int m) {
+  if (m < 0 || m > blocks())
+    throw Error("FFT Poisson: " + std::to_string(m) + " AIP blocks requested of " + std::to_string(blocks()));
+  for (int b = 0; b < m; ++b) {
+    if (factors_[b]) continue;
+    const index_t first = b * block_systems_, last = std::min<index_t>(first + block_systems_, systems_.systems());
+    double sigma = 0;
+    for (index_t s = first; s < last; ++s) sigma += systems_.host_shifts[s] / static_cast<double>(last - first);
+    const CsrMatrix g = aip_factor(shifted_matrix(systems_.host_a, systems_.host_w, sigma), level_);
+    factors_[b] = std::make_unique<Factor>(Factor{DeviceCsr(exec_, g), DeviceCsr(exec_, transpose(g))});
+  }
+  aip_blocks_ = m;
+}
+
+void FrequencyPreconditioner::apply(const Vector& r, Vector& z, index_t active) const {
+  const index_t S = systems_.systems();
+  const index_t aip_end = std::min<index_t>(aip_blocks_ * block_systems_, active);
+  for (int b = 0; b * block_systems_ < aip_end; ++b) {
+    const SystemRange range{b * block_systems_, std::min<index_t>((b + 1) * block_systems_, aip_end)};
+    batched_spmv(exec_, factors_[b]->g, r, tmp_, S, range);
+    batched_spmv(exec_, factors_[b]->gt, tmp_, z, S, range);
+  }
+  if (aip_end < active) batched_jacobi(exec_, systems_.view(), r, z, S, {aip_end, active});
+}
+
+// System s is the real (even s) or imaginary part of frequency k = s / 2.
+std::string FrequencyPreconditioner::describe() const {
+  const index_t S = systems_.systems(), aip_end = std::min<index_t>(aip_blocks_ * block_systems_, S);
+  std::ostringstream out;
+  if (aip_end > 0)
+    out << "AIP-" << level_ << " on k = 0.." << (aip_end - 1) / 2 << " (" << aip_blocks_ << " block"
+        << (aip_blocks_ > 1 ? "s" : "") << ")" << (aip_end < S ? ", " : "");
+  if (aip_end < S)
+    out << "Jacobi on k = " << aip_end / 2 << ".." << (S - 1) / 2 << " (" << blocks() - aip_blocks_ << " block"
+        << (blocks() - aip_blocks_ > 1 ? "s" : "") << ")";
+  out << "; " << block_systems_ << " systems per block";
+  return out.str();
+}
+
+int choose_aip_blocks(int blocks, const std::function<double(int)>& cost, double min_gain) {
+  int best = 0;
+  double best_cost = cost(0);
+  for (int m = 1; m <= blocks; ++m) {
+    const double c = cost(m);
+    if (!(c < (1 - min_gain) * best_cost)) break;
+    best = m;
+    best_cost = c;
+  }
+  return best;
+}
+
+}  // namespace miniapp::fft

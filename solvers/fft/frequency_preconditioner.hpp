@@ -1,0 +1,70 @@
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "solvers/fft/batched_kernels.hpp"
+
+namespace miniapp::fft {
+
+// The S shifted systems (A + σ_s diag(w)) x_s = b_s in unified storage (thesis eq. 4.33): the host
+// matrix for the set-up, and A, diag(A), w and σ on the executor. A symmetric, diag(A) + σ_s w > 0.
+struct ShiftedSystems {
+  ShiftedSystems(const Executor& exec, CsrMatrix a, std::vector<double> w, std::vector<double> shifts);
+  ShiftedView view() const { return {a, diagonal, w, shifts}; }
+  index_t rows() const { return host_a.rows; }
+  index_t systems() const { return static_cast<index_t>(host_shifts.size()); }
+
+  CsrMatrix host_a;
+  std::vector<double> host_w, host_shifts;
+  DeviceCsr a;
+  Vector diagonal, w, shifts;
+};
+
+// A + σ diag(w) on the host (A stores its diagonal): one frequency's matrix in the naive storage.
+CsrMatrix shifted_matrix(CsrMatrix a, const std::vector<double>& w, double sigma);
+
+// Systems per preconditioner block: S / blocks rounded up to an even number (a frequency's real and
+// imaginary parts stay together), at least 4.
+index_t block_systems_for(index_t systems, int blocks);
+
+// The preconditioner of every system, one kind per block of consecutive systems (thesis §4.5.4): the
+// first `aip_blocks` blocks (the low, ill-conditioned frequencies) by an AIP factor G_b of
+// A + σ̄_b diag(w), σ̄_b the mean shift of the block, applied to all systems of the block at once
+// (z = G_bᵀ G_b r by two batched SpMVs that read G_b once); the others by Jacobi of their own shifted
+// matrix. The factors are computed on the host when a configuration first needs them, then kept.
+class FrequencyPreconditioner {
+ public:
+  // `systems` must outlive the preconditioner; block_systems even ≥ 2; aip_level in 1..3.
+  FrequencyPreconditioner(const Executor& exec, const ShiftedSystems& systems, index_t block_systems, int aip_level);
+  ~FrequencyPreconditioner();
+
+  int blocks() const;
+  index_t block_systems() const { return block_systems_; }
+  int aip_blocks() const { return aip_blocks_; }
+  // Selects the configuration with m leading AIP blocks, 0 ≤ m ≤ blocks(). Throws miniapp::Error from
+  // aip_factor when a factor cannot be computed.
+  void use_aip_blocks(int m);
+  // z_s = M_s⁻¹ r_s for s < active; r and z distinct, N · S entries.
+  void apply(const Vector& r, Vector& z, index_t active) const;
+  // E.g. "AIP-1 on k = 0..7 (2 blocks), Jacobi on k = 8..32 (7 blocks of 8 systems)".
+  std::string describe() const;
+
+ private:
+  struct Factor;
+  Executor exec_;
+  const ShiftedSystems& systems_;
+  index_t block_systems_;
+  int level_, aip_blocks_ = 0;
+  std::vector<std::unique_ptr<Factor>> factors_;  // per block; null until needed
+  mutable Vector tmp_;                            // G r
+};
+
+// The greedy search of thesis §4.5.4: measures cost(0) (Jacobi everywhere), then cost(1), cost(2), ...
+// (one more AIP block each time) as long as each step lowers the best cost so far by more than the
+// fraction `min_gain`; returns the m of the lowest cost seen. cost(m) is called once per m tried, in
+// increasing order, m ≤ blocks.
+int choose_aip_blocks(int blocks, const std::function<double(int)>& cost, double min_gain = 0.02);
+
+}  // namespace miniapp::fft

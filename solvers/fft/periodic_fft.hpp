@@ -1,0 +1,25 @@
+#pragma once
+#include <memory>
+
+#include "operators/backend/array.hpp"
+
+namespace miniapp::fft {
+
+// Batched real DFT along the periodic lines of an extruded mesh (thesis eq. 4.31): `lines` transforms
+// of even length n. Line c of the real array is [c · n, (c + 1) · n) (1D-block order, periodic index
+// fastest); its n/2 + 1 complex modes are the doubles [c · (n + 2), (c + 1) · (n + 2)) as (Re, Im)
+// pairs. Both arrays live on the executor: FFTW on the CPU, cuFFT on CUDA; the plans are made once.
+// Unnormalised: backward(forward(x)) = n x.
+class PeriodicFft {
+ public:
+  virtual ~PeriodicFft() = default;
+  virtual void forward(const Vector& real, Vector& modes) = 0;
+  // Overwrites `modes` (the complex-to-real transforms of both libraries destroy their input).
+  virtual void backward(Vector& modes, Vector& real) = 0;
+};
+
+// The executor's transform. `measure`: let FFTW time candidate plans (slower set-up; ignored by cuFFT).
+// Throws miniapp::Error when n is odd or a plan cannot be made.
+std::unique_ptr<PeriodicFft> make_periodic_fft(const Executor& exec, index_t lines, index_t n, bool measure);
+
+}  // namespace miniapp::fft

@@ -1,0 +1,140 @@
+// CUDA Graphs: KernelGraph's record/replay contract on the GPU, and PCG with its batches replayed as
+// graphs against plain launches: the same kernels with the same arguments, so x, the residual, the
+// iteration count and the kernel counters must be bitwise equal, with Jacobi (fused) and AIP-1.
+#include <catch2/catch.hpp>
+
+#include <memory>
+
+#include "operators/kernels/dot.hpp"
+#include "operators/kernels/vector_ops.hpp"
+#include "operators/sparse/sell_matrix.hpp"
+#include "solvers/aip.hpp"
+#include "solvers/jacobi.hpp"
+#include "solvers/pcg.hpp"
+#include "tests/cuda/cuda_test_support.hpp"
+
+namespace miniapp {
+namespace {
+
+TEST_CASE("KernelGraph runs nothing when recording and the recorded work at each replay", "[cuda][graph]") {
+  const Executor gpu = Executor::cuda();
+  const index_t n = test::large_n;
+  const std::vector<double> xh = test::random_vector(n, 1), yh = test::random_vector(n, 2);
+  const Vector x = Vector::from_host(gpu, xh);
+  Vector y = Vector::from_host(gpu, yh);
+  KernelGraph graph(gpu);
+  gpu.counters().reset();
+  REQUIRE(graph.record([&] { axpby(gpu, 0.5, x, 1.0, y); }));
+  CHECK(y.to_host() == yh);                        // recording ran nothing
+  CHECK(gpu.counters().total().calls == 0);         // and counted nothing
+  graph.replay();
+  graph.replay();
+  std::vector<double> want = yh;
+  for (std::size_t i = 0; i < want.size(); ++i) want[i] = 0.5 * xh[i] + (0.5 * xh[i] + want[i]);
+  CHECK(test::relative_difference(y.to_host(), want) <= test::tolerance);
+  CHECK(gpu.counters().tally(KernelKind::axpy).calls == 2);
+}
+
+TEST_CASE("KernelGraph refuses work it cannot record and leaves the stream usable", "[cuda][graph]") {
+  const Executor gpu = Executor::cuda();
+  const Vector x = Vector::from_host(gpu, test::random_vector(1000, 3));
+  KernelGraph graph(gpu);
+  gpu.counters().reset();
+  CHECK_FALSE(graph.record([&] { dot(gpu, x, x); }));  // waits for the host: cannot be recorded
+  CHECK(gpu.counters().total().calls == 0);
+  CHECK_THROWS_AS(graph.replay(), Error);
+  CHECK(dot(gpu, x, x) > 0);  // the stream works as before
+  gpu.set_profiling(true);
+  CHECK_FALSE(graph.record([] {}));  // profiling synchronises after each kernel
+  gpu.set_profiling(false);
+}
+
+// −L of a zero-flux box: singular, constants as null space, as the pressure system.
+CsrMatrix pressure_like(index_t nx) {
+  CsrMatrix a = test::laplacian_3d(nx, nx + 1, nx + 2);
+  for (double& v : a.val) v = -v;
+  return a;
+}
+
+struct SolveOutcome {
+  std::vector<double> x;
+  PcgResult result;
+  KernelTally spmv, axpy, dot;
+};
+
+SolveOutcome solve(const Executor& gpu, const CsrMatrix& a, const Preconditioner& m, bool graphs, int max_iterations) {
+  const DeviceSell da(gpu, to_sell(a, 32));
+  const Vector b = Vector::from_host(gpu, test::random_vector(a.rows, 7));
+  Vector x = Vector::from_host(gpu, test::random_vector(a.rows, 8));
+  Pcg pcg(gpu, a.rows);
+  PcgOptions options;
+  options.singular = true;
+  options.tolerance = 1e-10;
+  options.max_iterations = max_iterations;
+  options.graphs = graphs;
+  gpu.counters().reset();
+  SolveOutcome out;
+  out.result = pcg.solve(da, m, b, x, options);
+  out.x = x.to_host();
+  out.spmv = gpu.counters().tally(KernelKind::spmv);
+  out.axpy = gpu.counters().tally(KernelKind::axpy);
+  out.dot = gpu.counters().tally(KernelKind::dot);
+  return out;
+}
+
+void check_same(const SolveOutcome& graphed, const SolveOutcome& plain) {
+  CHECK(graphed.result.iterations == plain.result.iterations);
+  CHECK(graphed.result.relative_residual == plain.result.relative_residual);
+  CHECK(graphed.x == plain.x);
+  for (const auto& [g, p] : {std::pair{graphed.spmv, plain.spmv}, {graphed.axpy, plain.axpy}, {graphed.dot, plain.dot}}) {
+    CHECK(g.calls == p.calls);
+    CHECK(g.bytes == p.bytes);
+  }
+}
+
+TEST_CASE("PCG replayed as CUDA Graphs is bitwise PCG launched kernel by kernel", "[cuda][graph][pcg]") {
+  const Executor gpu = Executor::cuda();
+  const CsrMatrix a = pressure_like(GENERATE(as<index_t>{}, 12, 40));
+  const bool aip = GENERATE(false, true);
+  // 1000: converges inside a batch; 29: the cap falls inside a batch (a plain last batch).
+  const int max_iterations = GENERATE(1000, 29);
+  CAPTURE(a.rows, aip, max_iterations);
+  std::unique_ptr<Preconditioner> m;
+  if (aip) m = std::make_unique<Aip>(gpu, a, 1);
+  else m = std::make_unique<Jacobi>(gpu, a);
+  const SolveOutcome graphed = solve(gpu, a, *m, true, max_iterations);
+  const SolveOutcome plain = solve(gpu, a, *m, false, max_iterations);
+  check_same(graphed, plain);
+  CHECK(graphed.result.replayed_batches >= 1);  // the graph path was taken, not a silent fallback
+  CHECK(plain.result.replayed_batches == 0);
+  if (max_iterations == 1000) CHECK(graphed.result.converged);
+}
+
+TEST_CASE("PCG re-records its graph when the preconditioner changes between solves", "[cuda][graph][pcg]") {
+  // One Pcg, two preconditioners in turn: a graph kept from the first solve would replay the wrong
+  // apply; the second solve must equal a fresh plain one.
+  const Executor gpu = Executor::cuda();
+  const CsrMatrix a = pressure_like(20);
+  const DeviceSell da(gpu, to_sell(a, 32));
+  const Vector b = Vector::from_host(gpu, test::random_vector(a.rows, 7));
+  Pcg pcg(gpu, a.rows);
+  PcgOptions options;
+  options.singular = true;
+  const Jacobi jacobi(gpu, a);
+  const Aip aip(gpu, a, 1);
+  Vector x(gpu, a.rows);
+  fill(gpu, 0.0, x);
+  pcg.solve(da, jacobi, b, x, options);
+  fill(gpu, 0.0, x);
+  const PcgResult second = pcg.solve(da, aip, b, x, options);
+  Vector y(gpu, a.rows);
+  fill(gpu, 0.0, y);
+  options.graphs = false;
+  const PcgResult plain = Pcg(gpu, a.rows).solve(da, aip, b, y, options);
+  CHECK(second.replayed_batches >= 1);
+  CHECK(second.iterations == plain.iterations);
+  CHECK(x.to_host() == y.to_host());
+}
+
+}  // namespace
+}  // namespace miniapp

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Whole-program checks of multi-rank runs (CTest: rank_runs): a run on 3 ranks stopped and restarted
+# gives bitwise the checkpoints of one run straight through; a restart on another rank count, and
+# more ranks than cells, stop every rank with one clear message and a non-zero exit.
+# Usage: rank_runs_test.sh MINIAPP MPIEXEC WORK_DIR
+set -u
+miniapp=$1 mpiexec=$2 work=$3
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+run() {  # run NP DIR STEPS [extra args...]
+  local np=$1 dir=$2 steps=$3; shift 3
+  "$mpiexec" -np "$np" --oversubscribe "$miniapp" run cavity --quiet --set "mesh.cells=[16,16,1]" \
+    --set "run.max_steps=$steps" --set output.fields=[] --set "output.directory=\"$dir\"" "$@"
+}
+fail() { echo "FAIL: $*"; exit 1; }
+
+run 3 straight 10 >straight.log 2>&1 || fail "straight run: $(tail -3 straight.log)"
+run 3 split 5 >first.log 2>&1 || fail "first half: $(tail -3 first.log)"
+run 3 split 10 --restart split >second.log 2>&1 || fail "restart: $(tail -3 second.log)"
+for r in 0 1 2; do
+  cmp -s straight/checkpoint_r$r.bin split/checkpoint_r$r.bin || fail "rank $r: restarted checkpoint differs"
+done
+echo "restart on 3 ranks: bitwise equal"
+
+# A restart with another rank count: refused by every rank with one message.
+if run 2 split 12 --restart split >wrong_ranks.log 2>&1; then fail "restart on 2 ranks from a 3-rank checkpoint ran"; fi
+grep -q "written by 3 ranks, this run has 2" wrong_ranks.log || fail "no rank-count message: $(cat wrong_ranks.log)"
+[ "$(grep -c 'error' wrong_ranks.log)" -eq 1 ] || fail "expected one error line: $(cat wrong_ranks.log)"
+echo "restart on 2 ranks: refused ($(grep error wrong_ranks.log))"
+
+# More ranks than cells.
+if "$mpiexec" -np 3 --oversubscribe "$miniapp" run cavity --quiet --set "mesh.cells=[1,2,1]" \
+  --set output.fields=[] >too_many.log 2>&1; then fail "3 ranks on 2 cells ran"; fi
+grep -q "error" too_many.log || fail "no message: $(cat too_many.log)"
+[ "$(grep -c 'error' too_many.log)" -eq 1 ] || fail "expected one error line: $(cat too_many.log)"
+echo "3 ranks on 2 cells: refused ($(grep error too_many.log))"

@@ -1,0 +1,89 @@
+// The communication counts of a step on several ranks (run under mpirun, like tests/parallel): what
+// the recorder attributes to each phase is what the time loop does, and the bytes are those of the
+// partition's halos.
+#include <catch2/catch.hpp>
+
+#include "miniapp/case/case_catalog.hpp"
+#include "miniapp/case/case_parser.hpp"
+#include "miniapp/predict/rank_profile.hpp"
+#include "miniapp/predict/step_profile.hpp"
+#include "operators/kernels/vector_ops.hpp"
+
+namespace miniapp::predict {
+namespace {
+
+using time::Phase;
+
+run::Simulation set_up(const std::string& name, std::vector<std::string> overrides, const parallel::Communicator& comm) {
+  overrides.push_back("output.fields=[]");
+  const std::string path = cases::case_path(name);
+  std::ostringstream log;
+  return run::set_up_simulation(cases::load_case(path, overrides), path, log, &comm);
+}
+
+const CommLoad& phase(const StepCounts& c, Phase p) { return c.comm_fixed[static_cast<int>(p)]; }
+
+TEST_CASE("The recorder sees a Subdomain's halo update and reductions as made", "[mpi][predict]") {
+  const parallel::Communicator comm;
+  if (comm.size() < 2) return;
+  run::Simulation sim = set_up("cavity", {"mesh.cells=[12,12,1]"}, comm);
+  parallel::Subdomain& d = *sim.domain;
+  Vector a(sim.exec, d.local_count()), b(sim.exec, d.local_count());
+  fill(sim.exec, 1.0, a), fill(sim.exec, 2.0, b);
+  CommRecorder recorder(sim.exec.counters());
+  Vector* both[] = {&a, &b};
+  d.update_halo(both);
+  d.dot(sim.exec, a, b);
+  d.min(1.0);
+  const CommRecord r = recorder.take();
+  REQUIRE(r.updates.size() == 1);
+  CHECK(r.updates[0].vectors == 2);
+  double received = 0;
+  for (const auto& [rank, bytes] : r.updates[0].received_bytes) received += bytes;
+  CHECK(received == 2 * 8.0 * static_cast<double>(d.local_count() - d.owned_count()));  // every halo cell, twice
+  REQUIRE(r.reductions.size() == 2);
+  CHECK(r.reductions[0].values == 1);
+  CHECK(recorder.take().updates.empty());  // taken
+}
+
+TEST_CASE("The communication counts of a step are the time loop's", "[mpi][predict]") {
+  const parallel::Communicator comm;
+  if (comm.size() < 2) return;
+  const bool les = GENERATE(false, true);
+  run::Simulation sim = les ? set_up("taylor-green-3d", {"mesh.cells=[6,6,6]", "physics.les=\"wale\""}, comm)
+                            : set_up("cavity", {"mesh.cells=[16,16,1]"}, comm);
+  CAPTURE(les);
+  const StepCounts c = count_step(sim, 2);
+  // predict: uᵖ (3 vectors in one update); correct: u (3); the PCG: one overlapped update of the search
+  // direction and pᵀAp, (r·r, r·z) per iteration; the solve's end: p; the time step: the min of Δt.
+  CHECK(phase(c, Phase::predictor).updates == Approx(1));
+  CHECK(phase(c, Phase::predictor).vectors == Approx(3));
+  CHECK(phase(c, Phase::correction).updates == Approx(1));
+  CHECK(phase(c, Phase::correction).vectors == Approx(3));
+  CHECK(phase(c, Phase::poisson_rhs).updates == 0);
+  CHECK(phase(c, Phase::face_velocity).updates == 0);
+  CHECK(phase(c, Phase::time_step).reductions == Approx(1));
+  CHECK(phase(c, Phase::time_step).updates == 0);
+  CHECK(phase(c, Phase::eddy_viscosity).updates == Approx(les ? 1 : 0));
+  CHECK(c.comm_per_iteration.updates == Approx(1));
+  CHECK(c.comm_per_iteration.overlapped_updates == Approx(1));
+  CHECK(c.comm_per_iteration.vectors == Approx(1));
+  CHECK(c.comm_per_iteration.reductions == Approx(2));
+  CHECK(c.comm_per_iteration.overlapped_calls == Approx(1));  // the inner SpMV
+  // Bytes: every rank receives its halo once per vector; what all ranks send, all receive.
+  const double halo = static_cast<double>(sim.domain->local_count() - sim.domain->owned_count());
+  CHECK(phase(c, Phase::predictor).received_bytes == Approx(3 * 8 * halo));
+  CHECK(c.comm_per_iteration.received_bytes == Approx(8 * halo));
+  CHECK(comm.allreduce(phase(c, Phase::predictor).sent_bytes, parallel::ReduceOp::sum) ==
+        Approx(comm.allreduce(phase(c, Phase::predictor).received_bytes, parallel::ReduceOp::sum)));
+  RankProfile mine;
+  mine.counts = c;
+  mine.shape.halo = halo;
+  const std::vector<RankProfile> all = gather_profiles(&comm, mine);
+  REQUIRE(static_cast<int>(all.size()) == comm.size());
+  CHECK(all[comm.rank()].shape.halo == halo);
+  CHECK(all[comm.rank()].counts.comm_per_iteration.received_bytes == c.comm_per_iteration.received_bytes);
+}
+
+}  // namespace
+}  // namespace miniapp::predict
