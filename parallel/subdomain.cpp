@@ -22,19 +22,29 @@ Subdomain::Subdomain(Subdomain&&) noexcept = default;
 Subdomain& Subdomain::operator=(Subdomain&&) noexcept = default;
 
 void Subdomain::update_halo(std::span<Vector* const> vectors) {
-  if (halo_) halo_->exchange(vectors);
+  if (!halo_) return;
+  if (observer_) observer_->halo_started(halo_->plan(), static_cast<int>(vectors.size()));
+  const std::vector<const Vector*> read(vectors.begin(), vectors.end());
+  halo_->start_exchange(read);
+  halo_->finish_exchange(vectors);
+  if (observer_) observer_->halo_finished();
 }
 
 void Subdomain::update_halo(Vector& v) {
-  if (halo_) halo_->exchange(v);
+  Vector* one[] = {&v};
+  update_halo(one);
 }
 
 void Subdomain::start_halo_update(const Vector& v) {
-  if (halo_) halo_->start_exchange(v);
+  if (!halo_) return;
+  if (observer_) observer_->halo_started(halo_->plan(), 1);
+  halo_->start_exchange(v);
 }
 
 void Subdomain::finish_halo_update(Vector& v) {
-  if (halo_) halo_->finish_exchange(v);
+  if (!halo_) return;
+  halo_->finish_exchange(v);
+  if (observer_) observer_->halo_finished();
 }
 
 double Subdomain::dot(const Executor& exec, const Vector& x, const Vector& y) const {
@@ -53,12 +63,25 @@ void Subdomain::multi_dot(const Executor& exec, std::span<const Vector* const> x
 }
 
 void Subdomain::sum(std::span<double> values) const {
-  if (comm_) comm_->allreduce(values, ReduceOp::sum);
+  if (!comm_) return;
+  if (observer_) observer_->reduced(static_cast<int>(values.size()));
+  comm_->allreduce(values, ReduceOp::sum);
 }
 
-double Subdomain::sum(double value) const { return comm_ ? comm_->allreduce(value, ReduceOp::sum) : value; }
-long long Subdomain::sum(long long value) const { return comm_ ? comm_->allreduce(value, ReduceOp::sum) : value; }
-double Subdomain::min(double value) const { return comm_ ? comm_->allreduce(value, ReduceOp::min) : value; }
-double Subdomain::max(double value) const { return comm_ ? comm_->allreduce(value, ReduceOp::max) : value; }
+double Subdomain::sum(double value) const { return reduce(value, ReduceOp::sum); }
+double Subdomain::min(double value) const { return reduce(value, ReduceOp::min); }
+double Subdomain::max(double value) const { return reduce(value, ReduceOp::max); }
+
+long long Subdomain::sum(long long value) const {
+  if (!comm_) return value;
+  if (observer_) observer_->reduced(1);
+  return comm_->allreduce(value, ReduceOp::sum);
+}
+
+double Subdomain::reduce(double value, ReduceOp op) const {
+  if (!comm_) return value;
+  if (observer_) observer_->reduced(1);
+  return comm_->allreduce(value, op);
+}
 
 }  // namespace miniapp::parallel

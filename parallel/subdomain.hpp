@@ -7,6 +7,20 @@
 
 namespace miniapp::parallel {
 
+// Sees every halo update and global reduction a Subdomain makes, whatever the transport: what the
+// cost model counts in a step (miniapp/predict). Called on the rank's own thread.
+class CommObserver {
+ public:
+  virtual ~CommObserver() = default;
+  // A halo update of `vectors` vectors starts: per neighbour, plan.neighbours[i].send_count and
+  // recv_count values of each vector travel.
+  virtual void halo_started(const HaloPlan& plan, int vectors) = 0;
+  // The update that started last has arrived and its values are unpacked.
+  virtual void halo_finished() = 0;
+  // An allreduce of `values` doubles or integers.
+  virtual void reduced(int values) = 0;
+};
+
 // What the time loop needs to know about the other ranks (thesis §1.4-1.5, §2.4): which entries of a
 // cell vector this rank owns, how to bring the halo up to date, and the global reductions. Cell
 // vectors hold local_count() entries in the owned-then-halo layout of LocalNumbering (owned =
@@ -52,6 +66,10 @@ class Subdomain {
   void multi_dot(const Executor& exec, std::span<const Vector* const> x, std::span<const Vector* const> y,
                  std::span<double> out) const;
 
+  // Every later halo update and reduction is reported to `observer` (nullptr: none); it must outlive
+  // its use. A single rank communicates nothing and reports nothing.
+  void observe(CommObserver* observer) { observer_ = observer; }
+
   // Sums, minimum and maximum over ranks (collective; one MPI_Allreduce each, none for one rank).
   void sum(std::span<double> values) const;
   double sum(double value) const;
@@ -60,8 +78,11 @@ class Subdomain {
   double max(double value) const;
 
  private:
+  double reduce(double value, ReduceOp op) const;
+
   std::optional<Communicator> comm_;
   std::unique_ptr<HaloExchange> halo_;
+  CommObserver* observer_ = nullptr;
   index_t inner_ = 0, owned_ = 0, local_ = 0;
   int rank_ = 0, ranks_ = 1;
 };

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# One call on a lent machine with 4 GPUs, within a time budget: the multi-rank tests on GPUs, the three
-# halo transports on one case, and `miniapp bench ranks` on 1, 2 and 4 GPUs (overlap of SpMV and halo
-# exchange on slab Laplacians of 1, 4 and 16 million cells per GPU; weak scaling of the LES time step
-# at 2 million cells per GPU; strong scaling at 8 million cells). Steps run in order of importance
-# and are skipped once the budget is spent (each says so in steps.txt).
+# One call on a lent machine with 2 or 4 GPUs, within a time budget: the multi-rank tests on GPUs, the
+# three halo transports on one case, and `miniapp bench ranks` on 1, 2 (and 4) GPUs (overlap of SpMV
+# and halo exchange on slab Laplacians of 1, 4 and 16 million cells per GPU; weak scaling of the LES
+# time step at 2 million cells per GPU; strong scaling at 4 (2 GPUs) or 8 (4 GPUs) million cells).
+# Steps run in order of importance and are skipped once the budget is spent (steps.txt says so).
 # Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=560] scripts/gpu-ranks.sh OUT_DIR
 set -uo pipefail
 out=${1:?usage: scripts/gpu-ranks.sh OUT_DIR}
@@ -13,6 +13,7 @@ mkdir -p "$out"
 source scripts/gpu-runtime.sh
 bin=$build/miniapp/miniapp
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >"$out/device.txt" 2>&1
+gpus=$(nvidia-smi -L | grep -c GPU)
 : >"$out/steps.txt"
 step() {  # name, time limit (s), command...
   local name=$1 limit=$2 start=$SECONDS
@@ -21,15 +22,20 @@ step() {  # name, time limit (s), command...
   timeout "$limit" "$@" >"$out/$name.txt" 2>&1
   echo "$name: rc $? in $((SECONDS - start)) s" >>"$out/steps.txt"
 }
-mpi() { local np=$1; shift; mpirun -np "$np" --bind-to none -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE "$@"; }
+# `mpi NP command...`: a script rather than a function, so that `timeout` (in step) can run it.
+mkdir -p "$out/.bin"
+printf '#!/usr/bin/env bash\nnp=$1; shift\nexec mpirun -np "$np" --bind-to none -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE "$@"\n' \
+  >"$out/.bin/mpi"
+chmod +x "$out/.bin/mpi"
+export PATH=$out/.bin:$PATH
 tg() {  # the LES Taylor-Green case on an N³ hex box
   echo taylor-green-3d --set "mesh.cells=[$1,$1,$1]" --set 'physics.les="wale"' --set 'numerics.poisson="pcg"'
 }
 
 step case_test_np2 60 mpi 2 "$build/tests/parallel/parallel_case_test"
-step case_test_np4 60 mpi 4 "$build/tests/parallel/parallel_case_test"
+((gpus >= 4)) && step case_test_np4 60 mpi 4 "$build/tests/parallel/parallel_case_test"
 for comm in mpi mpi-cuda-aware nccl; do
-  step "transport_$comm" 40 mpi 4 "$bin" run cavity-3d --quiet --comm "$comm" --set 'mesh.cells=[32,32,32]' \
+  step "transport_$comm" 40 mpi "$gpus" "$bin" run cavity-3d --quiet --comm "$comm" --set 'mesh.cells=[32,32,32]' \
     --set run.max_steps=20 --set 'output.fields=[]' --set "output.directory=\"/tmp/transport_$comm\""
   cp "/tmp/transport_$comm/diagnostics.csv" "$out/transport_$comm.csv" 2>/dev/null
 done
@@ -39,22 +45,23 @@ cp /tmp/transport_single/diagnostics.csv "$out/transport_single.csv" 2>/dev/null
 
 slabs=(--cells-per-rank 1e6,4e6,16e6 --repeat 30 --steps 10)
 # Weak scaling at 2·10⁶ cells per GPU (126³, 159³, 200³), with the slab overlap benchmark.
+if ((gpus >= 4)); then top=4 edge=200; else top=2 edge=159; fi
 # shellcheck disable=SC2046
 step ranks_np1_mpi 90 mpi 1 "$bin" bench ranks $(tg 126) "${slabs[@]}" --json "$out/ranks_np1_mpi.json"
 # shellcheck disable=SC2046
 step ranks_np2_mpi 100 mpi 2 "$bin" bench ranks $(tg 159) "${slabs[@]}" --json "$out/ranks_np2_mpi.json"
 # shellcheck disable=SC2046
-step ranks_np4_mpi 120 mpi 4 "$bin" bench ranks $(tg 200) "${slabs[@]}" --json "$out/ranks_np4_mpi.json"
+((gpus >= 4)) && step ranks_np4_mpi 120 mpi 4 "$bin" bench ranks $(tg 200) "${slabs[@]}" --json "$out/ranks_np4_mpi.json"
 # shellcheck disable=SC2046
-step ranks_np4_nccl 120 mpi 4 "$bin" bench ranks $(tg 200) "${slabs[@]}" --comm nccl --json "$out/ranks_np4_nccl.json"
-step ranks_np2_nccl 40 mpi 2 "$bin" bench ranks "${slabs[@]}" --comm nccl --json "$out/ranks_np2_nccl.json"
-step ranks_np4_cuda_aware 40 mpi 4 "$bin" bench ranks "${slabs[@]}" --comm mpi-cuda-aware \
-  --json "$out/ranks_np4_cuda_aware.json"
-# Strong scaling at 8·10⁶ cells (200³): 4 GPUs above; 2 and 1 here.
-# shellcheck disable=SC2046
-step strong_np2 100 mpi 2 "$bin" bench ranks $(tg 200) --cells-per-rank 1e5 --repeat 5 --steps 10 \
-  --json "$out/strong_np2.json"
-# shellcheck disable=SC2046
-step strong_np1 150 mpi 1 "$bin" bench ranks $(tg 200) --cells-per-rank 1e5 --repeat 5 --steps 10 \
-  --json "$out/strong_np1.json"
+step "ranks_np${top}_nccl" 120 mpi "$top" "$bin" bench ranks $(tg "$edge") "${slabs[@]}" --comm nccl \
+  --json "$out/ranks_np${top}_nccl.json"
+step "ranks_np${top}_cuda_aware" 40 mpi "$top" "$bin" bench ranks "${slabs[@]}" --comm mpi-cuda-aware \
+  --json "$out/ranks_np${top}_cuda_aware.json"
+# Strong scaling at the top weak size (edge³ cells): `top` GPUs above; fewer here.
+for np in 2 1; do
+  ((np >= top)) && continue
+  # shellcheck disable=SC2046
+  step "strong_np$np" 150 mpi "$np" "$bin" bench ranks $(tg "$edge") --cells-per-rank 1e5 --repeat 5 --steps 10 \
+    --json "$out/strong_np$np.json"
+done
 cat "$out/steps.txt"

@@ -2,8 +2,10 @@
 """Plots of a 'miniapp predict' report: python3 plot_prediction.py REPORT.json OUT_DIR.
 
 Writes phases.png (predicted, and measured when present, time per phase of Algorithm 1),
-scaling.png (time per step against the device count) and roofline.png (arithmetic intensity
-against achieved GB/s of each kernel kind of the step, under the measured copy-bandwidth ceiling).
+scaling.png (time per step against the device count: strong scaling and, for reports counted on
+several ranks, weak scaling, each with its communication part, the ideal strong line and the measured
+step) and roofline.png (arithmetic intensity against achieved GB/s of each kernel kind of the step,
+under the measured copy-bandwidth ceiling).
 Needs matplotlib (Debian: python3-matplotlib).
 """
 import json
@@ -40,19 +42,36 @@ def plot_phases(report, out_dir):
     plt.close(fig)
 
 
-def plot_scaling(report, out_dir):
-    rows = report["scaling"]
+def scaling_curve(ax, rows, label, style):
+    """Time per step of `rows` against devices, and its communication part where it is modelled."""
     devices = [r["devices"] for r in rows]
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ax.plot(devices, [1e3 * r["step_seconds"] for r in rows], "o-", label="predicted (no communication)")
-    ideal = [1e3 * rows[0]["step_seconds"] / d for d in devices]
-    ax.plot(devices, ideal, "--", color="grey", label="ideal")
+    modelled = any(r["communication_modelled"] for r in rows)
+    ax.plot(devices, [1e3 * r["step_seconds"] for r in rows], style,
+            label=label + ("" if modelled else " (no communication modelled)"))
+    comm = [(r["devices"], 1e3 * r["communication_seconds"]) for r in rows if r["communication_seconds"] > 0]
+    if modelled and comm:  # one device communicates nothing: no point on the log axis
+        ax.plot([d for d, _ in comm], [c for _, c in comm], style.replace("-", ":"),
+                label=label + ": communication", alpha=0.7)
+
+
+def plot_scaling(report, out_dir):
+    strong = report["scaling"]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    scaling_curve(ax, strong, "strong", "o-")
+    if report.get("weak_scaling"):
+        scaling_curve(ax, report["weak_scaling"], "weak", "s-")
+    devices = [r["devices"] for r in strong]
+    ax.plot(devices, [1e3 * strong[0]["step_seconds"] / d for d in devices], "--", color="grey",
+            label="ideal strong")
+    if "measured" in report:
+        m = report["measured"]
+        ax.plot([m.get("ranks", 1)], [1e3 * m["step_seconds"]], "k*", markersize=12, label="measured")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("devices")
     ax.set_ylabel("ms per step")
-    ax.set_title(f"{report['case']['name']}: time per step")
-    ax.legend()
+    ax.set_title(f"{report['case']['name']}: time per step against devices")
+    ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(os.path.join(out_dir, "scaling.png"), dpi=120)
     plt.close(fig)

@@ -34,7 +34,7 @@ cxxopts::Options predict_options() {
       ("case", "case name or file", cxxopts::value<std::string>()->default_value("default"))
       ("set", "override a case value, e.g. --set mesh.cells=[32,32,32] (repeatable)", cxxopts::value<std::string>())
       ("backend", "override numerics.backend: auto, cpu or cuda", cxxopts::value<std::string>())
-      ("comm", "halo transport between ranks: mpi, mpi-cuda-aware (nccl: not counted, refused)",
+      ("comm", "halo transport between ranks: mpi, mpi-cuda-aware or nccl",
        cxxopts::value<std::string>()->default_value("mpi"))
       ("calibration", "calibration file (default: miniapp-calibration-<device>.json here)", cxxopts::value<std::string>())
       ("calibrate", "measure the kernel (and, under mpirun, communication) costs and (over)write the calibration file")
@@ -169,10 +169,7 @@ void write_report(const cxxopts::ParseResult& args, predict::PredictionReport& r
   predict::write_report_json(dir + "/report.json", r);
   std::cout << "\n";
   predict::print_report_markdown(std::cout, r);
-  if (!args.count("no-plots")) {
-    predict::draw_plots(predict::plot_script_path(), dir + "/report.json", dir, std::cout);
-    predict::draw_plots(predict::devices_plot_script_path(), dir + "/report.json", dir, std::cout);
-  }
+  if (!args.count("no-plots")) predict::draw_plots(predict::plot_script_path(), dir + "/report.json", dir, std::cout);
   std::cout << "report    " << dir << "/report.md, report.json\n";
 }
 
@@ -184,12 +181,7 @@ int predict_on_ranks(int argc, char** argv, const parallel::Communicator& world)
   if (!args) return 0;
   std::string path;
   cases::CaseConfig config;
-  world.run_collectively([&] {
-    config = load_case_argument(*args, std::move(overrides), path);
-    if (world.size() > 1 && (*args)["comm"].as<std::string>() == "nccl")
-      throw Error("miniapp predict --comm nccl: NCCL messages bypass MPI, where predict counts the halo updates "
-                  "(miniapp/predict/comm_recorder.hpp); use --comm mpi or mpi-cuda-aware");
-  });
+  world.run_collectively([&] { config = load_case_argument(*args, std::move(overrides), path); });
   const auto steps = static_cast<int>(option_index(*args, "steps", 1, 100000));
   const bool root = world.rank() == 0;
   std::ostringstream silent;

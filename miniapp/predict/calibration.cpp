@@ -43,6 +43,9 @@ Calibration Calibration::what_if(double gb_per_s, double latency_seconds, const 
   const double factor = gb_per_s / copy_gb_per_s;
   for (auto& levels : c.curves)
     for (auto& curve : levels) curve = curve.scaled(factor, latency_seconds >= 0 ? latency_seconds : curve.latency());
+  if (c.graph_curves)
+    for (auto& levels : *c.graph_curves)
+      for (auto& curve : levels) curve = curve.scaled(factor, curve.latency());
   return c;
 }
 

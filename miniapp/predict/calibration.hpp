@@ -45,6 +45,9 @@ struct BuildDescription {
   bool operator==(const BuildDescription&) const = default;
 };
 
+// One curve per kernel variant and cache level.
+using CurveTable = std::array<std::array<CostCurve, cache_level_count>, kernel_variant_count>;
+
 struct Calibration {
   DeviceDescription device;
   BuildDescription build;
@@ -57,7 +60,11 @@ struct Calibration {
   // overlapped with the previous kernel) and such a call waits for the stream to drain and restarts
   // it. 0 on synchronous backends (CPU).
   double sync_seconds = 0;
-  std::array<std::array<CostCurve, cache_level_count>, kernel_variant_count> curves;
+  CurveTable curves;  // calls launched one by one on the stream (pipelined on asynchronous backends)
+  // Calls replayed from a recorded kernel graph (KernelGraph, as Pcg replays its iterations): each
+  // node starts without a launch from the host, so its latency is lower. Only on backends that record
+  // graphs (CUDA); none on the CPU, whose calls cost the same either way.
+  std::optional<CurveTable> graph_curves;
   // Halo updates and reductions between ranks, when calibrated under mpirun with 2 or more ranks.
   std::optional<CommCalibration> communication;
 
@@ -65,10 +72,15 @@ struct Calibration {
     return curves[static_cast<int>(v)][static_cast<int>(level)];
   }
   CostCurve& curve(KernelVariant v, CacheLevel level) { return curves[static_cast<int>(v)][static_cast<int>(level)]; }
+  // The curve of calls replayed from a graph; precondition: graph_curves is set.
+  const CostCurve& graph_curve(KernelVariant v, CacheLevel level) const {
+    return (*graph_curves)[static_cast<int>(v)][static_cast<int>(level)];
+  }
 
   // The same calibration for a device whose memory bandwidth is `gb_per_s` (every curve scaled by
   // gb_per_s / copy_gb_per_s) and whose per-call latency is `latency_seconds` (< 0: each curve keeps
-  // its own): the "what if" device. Its cache and its host round trip are taken as this device's.
+  // its own; the graph curves keep theirs either way, a graph node has no launch to speed up): the
+  // "what if" device. Its cache and its host round trip are taken as this device's.
   Calibration what_if(double gb_per_s, double latency_seconds, const std::string& description) const;
 };
 

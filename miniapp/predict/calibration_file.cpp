@@ -58,15 +58,15 @@ CacheLevel cache_level_from(const std::string& text, const std::string& where) {
   throw Error(where + ": unknown cache level '" + text + "' (expected hot, warm or streaming)");
 }
 
-// One entry of "curves" (the element `where`): its variant, level and points.
-void read_curve(const Json& entry, Calibration& c, const std::string& where,
+// One entry of a curve table (the element `where`): its variant, level and points.
+void read_curve(const Json& entry, CurveTable& table, const std::string& where,
                 std::array<std::array<bool, cache_level_count>, kernel_variant_count>& seen) {
   const std::string kernel = text(entry, "kernel", where);
   const auto variant = kernel_variant_from_name(kernel);
   if (!variant) throw Error(where + ": unknown kernel '" + kernel + "'");
   const CacheLevel level = cache_level_from(text(entry, "cache", where), where);
   try {
-    c.curve(*variant, level) = CostCurve(points_of(entry, where));
+    table[static_cast<int>(*variant)][static_cast<int>(level)] = CostCurve(points_of(entry, where));
   } catch (const Error& e) {
     throw Error(where + ": " + e.what());
   }
@@ -110,16 +110,34 @@ std::optional<CommCalibration> read_communication(const Json& root, const std::s
   return c;
 }
 
-// Reads the "curves" array; every (variant, level) must appear exactly once.
-void read_curves(const Json& curves, Calibration& c, const std::string& path) {
+// Reads the curve table `key` ("curves" or "graph_curves"); every (variant, level) must appear.
+CurveTable read_curves(const Json& root, const char* key, const std::string& path) {
+  const Json& curves = member(root, key, &Json::is_array, "an array", path);
+  CurveTable table;
   std::array<std::array<bool, cache_level_count>, kernel_variant_count> seen{};
   for (std::size_t i = 0; i < curves.size(); ++i)
-    read_curve(curves[i], c, path + ": curves[" + std::to_string(i) + "]", seen);
+    read_curve(curves[i], table, path + ": " + key + "[" + std::to_string(i) + "]", seen);
   for (int v = 0; v < kernel_variant_count; ++v)
     for (int l = 0; l < cache_level_count; ++l)
       if (!seen[v][l])
-        throw Error(path + ": no " + std::string(name(static_cast<CacheLevel>(l))) + " curve for kernel " +
+        throw Error(path + ": no " + std::string(name(static_cast<CacheLevel>(l))) + " " + key + " entry for kernel " +
                     std::string(name(static_cast<KernelVariant>(v))) + " (incomplete calibration)");
+  return table;
+}
+
+// The "graph_curves" table, null where the backend records no graphs (CPU).
+std::optional<CurveTable> read_graph_curves(const Json& root, const std::string& path) {
+  if (!root.contains("graph_curves")) throw Error(path + ": missing key 'graph_curves'");
+  if (root["graph_curves"].is_null()) return std::nullopt;
+  return read_curves(root, "graph_curves", path);
+}
+
+Json curves_json(const CurveTable& table) {
+  Json curves = Json::array();
+  for (int v = 0; v < kernel_variant_count; ++v)
+    for (int l = 0; l < cache_level_count; ++l)
+      curves.push_back(curve_json(static_cast<KernelVariant>(v), static_cast<CacheLevel>(l), table[v][l]));
+  return curves;
 }
 
 // The file's text as JSON; a syntax error names the file and the line.
@@ -164,11 +182,6 @@ std::string default_calibration_path(const DeviceDescription& device) {
 }
 
 void write_calibration(const std::string& path, const Calibration& c) {
-  Json curves = Json::array();
-  for (int v = 0; v < kernel_variant_count; ++v)
-    for (int l = 0; l < cache_level_count; ++l)
-      curves.push_back(curve_json(static_cast<KernelVariant>(v), static_cast<CacheLevel>(l),
-                                  c.curve(static_cast<KernelVariant>(v), static_cast<CacheLevel>(l))));
   const Json root = {
       {"format", calibration_format},
       {"date", c.date},
@@ -182,7 +195,8 @@ void write_calibration(const std::string& path, const Calibration& c) {
       {"streaming_footprint_bytes", c.streaming_footprint},
       {"warm_footprint_bytes", c.warm_footprint},
       {"sync_s", c.sync_seconds},
-      {"curves", std::move(curves)},
+      {"curves", curves_json(c.curves)},
+      {"graph_curves", c.graph_curves ? curves_json(*c.graph_curves) : Json(nullptr)},
       {"communication", communication_json(c.communication)}};
   output::write_file_atomically(path, root.dump(2, ' ', false, Json::error_handler_t::replace) + "\n");
 }
@@ -210,7 +224,8 @@ Calibration read_calibration(const std::string& path) {
   if (!(c.sync_seconds >= 0) || !std::isfinite(c.sync_seconds))
     throw Error(path + ": sync_s must be a finite number >= 0");
   if (!(c.copy_gb_per_s > 0)) throw Error(path + ": copy_gb_per_s must be positive");
-  read_curves(member(root, "curves", &Json::is_array, "an array", path), c, path);
+  c.curves = read_curves(root, "curves", path);
+  c.graph_curves = read_graph_curves(root, path);
   c.communication = read_communication(root, path);
   return c;
 }

@@ -7,10 +7,10 @@
 // read by every later prediction. docs/cost-model.md shows its layout.
 namespace miniapp::predict {
 
-// Version 3: the communication section (halo curves and allreduce latency per rank count, with the
-// halo transport). Version 2 had none; version 1 timed every call alone and synchronised. Both are
-// rejected with a request to re-calibrate.
-inline constexpr const char* calibration_format = "miniapp-calibration 3";
+// Version 4: the graph_curves (calls replayed from a kernel graph; null on the CPU). Version 3 had
+// none (the Poisson iterations were priced as launched calls); version 2 no communication section;
+// version 1 timed every call alone and synchronised. All are rejected with a request to re-calibrate.
+inline constexpr const char* calibration_format = "miniapp-calibration 4";
 
 // The default file for a device: "miniapp-calibration-<description>.json" in the working directory,
 // the description reduced to lower-case letters, digits and dashes (e.g. ...-cpu-2-threads.json).
@@ -19,8 +19,8 @@ std::string default_calibration_path(const DeviceDescription& device);
 // Writes `c` to `path` (replaced atomically: a crash leaves the old file or the new one).
 void write_calibration(const std::string& path, const Calibration& c);
 
-// Reads and checks a calibration file: the format tag, every field, every curve of every variant and
-// cache level (at least two sizes, positive finite bytes and seconds). Throws miniapp::Error naming
+// Reads and checks a calibration file: the format tag, every field, every curve (and graph curve,
+// when not null) of every variant and cache level (at least two sizes, positive finite bytes and seconds). Throws miniapp::Error naming
 // the file and the line (invalid JSON) or the element (e.g. "curves[3]") on a corrupt or incomplete file.
 Calibration read_calibration(const std::string& path);
 

@@ -54,9 +54,9 @@ struct CommLoad {
   double received_bytes = 0;
   double overlapped_bytes = 0;    // bytes of the kernels that ran while messages travelled
   double overlapped_calls = 0;
-  double reductions = 0;          // MPI_Allreduce calls
+  double reductions = 0;          // global reductions (allreduces)
   double reduced_values = 0;
-  double seconds = 0;             // measured: wall time inside those MPI calls
+  double seconds = 0;             // measured: halo updates' wall time outside kernels (reductions untimed)
 
   // The fields above in order: for fits, sums and messages between ranks.
   static constexpr int field_count = 11;

@@ -22,10 +22,9 @@ int phase_at(std::uint64_t position, const std::array<std::uint64_t, time::phase
 CommLoad load_of(const HaloUpdateRecord& u) {
   CommLoad l;
   l.updates = 1;
-  const KernelTally overlapped = u.overlapped.total();
-  l.overlapped_updates = overlapped.calls > 0 ? 1 : 0;
-  l.overlapped_bytes = overlapped.bytes;
-  l.overlapped_calls = static_cast<double>(overlapped.calls);
+  l.overlapped_updates = u.overlapped.calls > 0 ? 1 : 0;
+  l.overlapped_bytes = u.overlapped.bytes;
+  l.overlapped_calls = static_cast<double>(u.overlapped.calls);
   l.vectors = u.vectors;
   l.messages = static_cast<double>(u.vectors) * static_cast<double>(u.sent_bytes.size());
   for (const auto& [rank, bytes] : u.sent_bytes) l.sent_bytes += bytes;
@@ -50,7 +49,6 @@ PhaseComm attribute_to_phases(const CommRecord& record, const time::StepReport& 
     CommLoad& l = phases[phase_at(r.position, ends, has_calls)];
     l.reductions += 1;
     l.reduced_values += r.values;
-    l.seconds += r.seconds;
   }
   return phases;
 }

@@ -11,14 +11,15 @@ namespace miniapp::predict {
 using PhaseComm = std::array<CommLoad, time::phase_count>;
 
 // The load of one recorded halo update (one update, its vectors, neighbours and bytes, the kernels
-// that ran while it travelled, its MPI seconds).
+// that ran while it travelled, its seconds spent communicating).
 CommLoad load_of(const HaloUpdateRecord& update);
 
 // The recorded events of one step, by phase of Algorithm 1. The phases' kernel calls follow each
 // other in `report` order from `step_start` (the executor's call count when the step began), so an
-// event made after c kernel calls of the step belongs to the phase whose calls (first, last] hold c:
-// each halo update and reduction of the time loop follows at least one kernel of its own sub-step
-// (an event before the step's first kernel goes to the first phase with calls).
+// event at position c (after c kernel calls of the step) belongs to the phase whose calls (first,
+// last] hold c: a halo update is placed where it finished, after its own unpack kernels, and a
+// reduction where it started, after the local kernel it reduces, both calls of its own sub-step (an
+// event before the step's first kernel goes to the first phase with calls).
 PhaseComm attribute_to_phases(const CommRecord& record, const time::StepReport& report, std::uint64_t step_start);
 
 }  // namespace miniapp::predict

@@ -1,45 +1,12 @@
 #include "miniapp/predict/comm_recorder.hpp"
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <chrono>
-
-#include "miniapp/core/error.hpp"
 
 namespace miniapp::predict {
 namespace {
 
-struct Recording {
-  const KernelCounters* counters = nullptr;
-  CommRecord record;
-  bool in_update = false;  // messages posted, Waitall not yet called
-  HaloUpdateRecord current;
-  std::map<int, int> sends_per_rank;
-  KernelCounters at_first_post;
-};
-
-Recording* active = nullptr;
-
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-double bytes_of(int count, MPI_Datatype type) {
-  int size = 0;
-  PMPI_Type_size(type, &size);
-  return static_cast<double>(count) * size;
-}
-
-// The update the next message belongs to (a new one after a Waitall).
-HaloUpdateRecord& current_update() {
-  if (!active->in_update) {
-    active->in_update = true;
-    active->current = {};
-    active->current.position = total_calls(*active->counters);
-    active->sends_per_rank.clear();
-    active->at_first_post = *active->counters;
-  }
-  return active->current;
-}
 
 }  // namespace
 
@@ -49,72 +16,51 @@ std::uint64_t total_calls(const KernelCounters& counters) {
   return calls;
 }
 
-CommRecorder::CommRecorder(const KernelCounters& counters) {
-  if (active) throw Error("CommRecorder: a recorder is already active in this process; only one may record at a time");
-  active = new Recording;
-  active->counters = &counters;
+CommRecorder::CommRecorder(parallel::Subdomain& domain, const KernelCounters& counters)
+    : domain_(domain), counters_(counters) {
+  domain_.observe(this);
 }
 
-CommRecorder::~CommRecorder() {
-  delete active;
-  active = nullptr;
-}
+CommRecorder::~CommRecorder() { domain_.observe(nullptr); }
 
 CommRecord CommRecorder::take() {
-  CommRecord r = std::move(active->record);
-  active->record = {};
+  CommRecord r = std::move(record_);
+  record_ = {};
   return r;
 }
 
+void CommRecorder::halo_started(const parallel::HaloPlan& plan, int vectors) {
+  current_ = {};
+  current_.vectors = vectors;
+  // One message per vector to each neighbour that has values to send (none is posted otherwise).
+  for (const parallel::HaloNeighbour& nb : plan.neighbours) {
+    if (nb.send_count > 0) current_.sent_bytes[nb.rank] = 8.0 * static_cast<double>(nb.send_count) * vectors;
+    if (nb.recv_count > 0) current_.received_bytes[nb.rank] = 8.0 * static_cast<double>(nb.recv_count) * vectors;
+  }
+  in_update_ = true;
+  at_start_ = counters_;
+  started_at_ = now();
+}
+
+void CommRecorder::halo_finished() {
+  if (!in_update_) return;  // attached while an update was in flight: its start was not seen
+  const double wall = now() - started_at_;
+  const KernelCounters during = counters_.since(at_start_);
+  for (int k = 0; k < kernel_kind_count; ++k) {
+    const auto kind = static_cast<KernelKind>(k);
+    if (kind == KernelKind::copy) continue;
+    const KernelTally& t = during.tally(kind);
+    current_.overlapped.calls += t.calls;
+    current_.overlapped.bytes += t.bytes;
+    current_.overlapped.flops += t.flops;
+    current_.overlapped.seconds += t.seconds;
+  }
+  current_.seconds = std::max(wall - during.total().seconds, 0.0);
+  current_.position = total_calls(counters_);
+  record_.updates.push_back(std::move(current_));
+  in_update_ = false;
+}
+
+void CommRecorder::reduced(int values) { record_.reductions.push_back({total_calls(counters_), values}); }
+
 }  // namespace miniapp::predict
-
-// The MPI profiling interface: these replace the library's entry points for the whole program and
-// forward to PMPI_*; outside a recording they cost one pointer test.
-extern "C" {
-
-int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request) {
-  using namespace miniapp::predict;
-  if (!active) return PMPI_Isend(buf, count, type, dest, tag, comm, request);
-  HaloUpdateRecord& u = current_update();
-  const double start = now();
-  const int code = PMPI_Isend(buf, count, type, dest, tag, comm, request);
-  u.seconds += now() - start;
-  u.sent_bytes[dest] += bytes_of(count, type);
-  u.vectors = std::max(u.vectors, ++active->sends_per_rank[dest]);
-  return code;
-}
-
-int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request) {
-  using namespace miniapp::predict;
-  if (!active) return PMPI_Irecv(buf, count, type, source, tag, comm, request);
-  HaloUpdateRecord& u = current_update();
-  const double start = now();
-  const int code = PMPI_Irecv(buf, count, type, source, tag, comm, request);
-  u.seconds += now() - start;
-  u.received_bytes[source] += bytes_of(count, type);
-  return code;
-}
-
-int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
-  using namespace miniapp::predict;
-  if (!active || !active->in_update) return PMPI_Waitall(count, requests, statuses);
-  HaloUpdateRecord& u = active->current;
-  u.overlapped = active->counters->since(active->at_first_post);
-  const double start = now();
-  const int code = PMPI_Waitall(count, requests, statuses);
-  u.seconds += now() - start;
-  active->record.updates.push_back(std::move(u));
-  active->in_update = false;
-  return code;
-}
-
-int MPI_Allreduce(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  using namespace miniapp::predict;
-  if (!active) return PMPI_Allreduce(send, receive, count, type, op, comm);
-  const double start = now();
-  const int code = PMPI_Allreduce(send, receive, count, type, op, comm);
-  active->record.reductions.push_back({total_calls(*active->counters), count, now() - start});
-  return code;
-}
-
-}  // extern "C"

@@ -5,9 +5,11 @@
 #include <cmath>
 #include <ctime>
 #include <functional>
+#include <optional>
 #include <ostream>
 
 #include "miniapp/bench/timing.hpp"
+#include "miniapp/core/error.hpp"
 #include "operators/kernels/cg_kernels.hpp"
 #include "operators/kernels/dot.hpp"
 #include "operators/kernels/spmv.hpp"
@@ -18,6 +20,9 @@ namespace {
 
 constexpr int warmup_calls = 2;
 constexpr int pipelined_calls = 20;  // calls per timed batch on asynchronous backends
+// Calls per recorded graph: about one batch of Pcg (8 iterations of 6 to 7 kernels), so that the one
+// graph launch per replay is spread as in the solve.
+constexpr int graph_calls = 48;
 
 // The 7-point Laplacian stencil on an n1 × n1 × n3 grid with about `rows` rows: the row length of
 // the pressure matrix and, by its bytes, a proxy for the face-cell operators.
@@ -66,53 +71,108 @@ double median_seconds_after(int repeat, const std::function<void()>& before, con
   });
 }
 
+// Per call of a batch of `calls` timed by `batch(with_call)`: the median over `repeat` batches of
+// batch(true), less batch(false) (the flushes alone) when `flushed`; at least 10 ns (noise of the
+// subtraction must not give a zero or negative cost).
+double per_call_seconds(int repeat, int calls, bool flushed, const std::function<double(bool)>& batch) {
+  const double seconds = bench::median_of(warmup_calls, repeat, [&] { return batch(true) - (flushed ? batch(false) : 0.0); });
+  return std::max(seconds / calls, 1e-8);
+}
+
 // Asynchronous backends: seconds per call of `call` queued `pipelined_calls` times back to back on
 // the stream between two events, as the time loop queues kernels (each launch overlaps the previous
 // kernel; only the first launch of a batch is exposed). With `before` (a cache flush) ahead of each
-// call, the same batch of `before` alone is timed next to it and subtracted. Median of `repeat`
-// batches; at least 10 ns (noise of the subtraction must not give a zero or negative cost).
+// call, the same batch of `before` alone is timed next to it and subtracted.
 double pipelined_seconds(const Executor& exec, int repeat, const std::function<void()>& before,
                          const std::function<void()>& call) {
   cuda::StreamTimer timer(exec.stream());
-  const auto batch = [&](bool with_call) {
+  return per_call_seconds(repeat, pipelined_calls, static_cast<bool>(before), [&](bool with_call) {
     timer.start();
     for (int i = 0; i < pipelined_calls; ++i) {
       if (before) before();
       if (with_call) call();
     }
     return timer.stop();
-  };
-  const double seconds =
-      bench::median_of(warmup_calls, repeat, [&] { return batch(true) - (before ? batch(false) : 0.0); });
-  return std::max(seconds / pipelined_calls, 1e-8);
+  });
 }
+
+// Asynchronous backends: seconds per call of `call` replayed from a KernelGraph that records it
+// `graph_calls` times back to back (each after `before` when given), as Pcg replays its batches of
+// iterations; one replay between two events, a graph of `before` alone subtracted likewise.
+double replayed_seconds(const Executor& exec, int repeat, const std::function<void()>& before,
+                        const std::function<void()>& call) {
+  KernelGraph with_call(exec), flush_only(exec);
+  const auto record = [&](KernelGraph& graph, bool calls) {
+    if (!graph.record([&] {
+          for (int i = 0; i < graph_calls; ++i) {
+            if (before) before();
+            if (calls) call();
+          }
+        }))
+      throw Error("calibration: the graph curves: a kernel graph could not record the timed calls (needs the CUDA "
+                  "backend with profiling off)");
+  };
+  record(with_call, true);
+  if (before) record(flush_only, false);
+  cuda::StreamTimer timer(exec.stream());
+  return per_call_seconds(repeat, graph_calls, static_cast<bool>(before), [&](bool calls) {
+    timer.start();
+    (calls ? with_call : flush_only).replay();
+    return timer.stop();
+  });
+}
+
+using Levels = std::array<CostPoint, cache_level_count>;
+
+// The points of one call: launched one by one, and (asynchronous backends) replayed from a graph.
+struct Measured {
+  Levels launched;
+  std::optional<Levels> replayed;
+};
 
 struct Timer {
   const Executor& exec;
   const CacheFlush &warm_flush, &flush;
   int repeat;
-  // One point of each cache level's curve: bytes per call from the counters, hot, warm and
-  // streaming time (pipelined on asynchronous backends).
-  std::array<CostPoint, cache_level_count> time(const std::function<void()>& call) const {
+  // One point of each cache level's curves: bytes per call from the counters, hot, warm and
+  // streaming time (pipelined and replayed from a graph on asynchronous backends).
+  Measured time(const std::function<void()>& call) const {
     const KernelCounters before = exec.counters();
     call();
     const double bytes = exec.counters().since(before).total().bytes;
     const int flushed_repeat = std::max(3, repeat / 2);
     const std::function<void()> warm = [this] { warm_flush(); }, streaming = [this] { flush(); };
     if (exec.backend() == Backend::cpu)
-      return {CostPoint{bytes, bench::median_call_seconds(exec, warmup_calls, repeat, call)},
-              CostPoint{bytes, median_seconds_after(flushed_repeat, warm, call)},
-              CostPoint{bytes, median_seconds_after(flushed_repeat, streaming, call)}};
-    return {CostPoint{bytes, pipelined_seconds(exec, repeat, {}, call)},
-            CostPoint{bytes, pipelined_seconds(exec, flushed_repeat, warm, call)},
-            CostPoint{bytes, pipelined_seconds(exec, flushed_repeat, streaming, call)}};
+      return {{CostPoint{bytes, bench::median_call_seconds(exec, warmup_calls, repeat, call)},
+               CostPoint{bytes, median_seconds_after(flushed_repeat, warm, call)},
+               CostPoint{bytes, median_seconds_after(flushed_repeat, streaming, call)}},
+              std::nullopt};
+    return {{CostPoint{bytes, pipelined_seconds(exec, repeat, {}, call)},
+             CostPoint{bytes, pipelined_seconds(exec, flushed_repeat, warm, call)},
+             CostPoint{bytes, pipelined_seconds(exec, flushed_repeat, streaming, call)}},
+            Levels{CostPoint{bytes, replayed_seconds(exec, repeat, {}, call)},
+                   CostPoint{bytes, replayed_seconds(exec, flushed_repeat, warm, call)},
+                   CostPoint{bytes, replayed_seconds(exec, flushed_repeat, streaming, call)}}};
   }
 };
 
-using Points = std::array<std::array<std::vector<CostPoint>, cache_level_count>, kernel_variant_count>;
+using PointTable = std::array<std::array<std::vector<CostPoint>, cache_level_count>, kernel_variant_count>;
+struct Points {
+  PointTable launched, replayed;
+};
 
-void add(Points& points, KernelVariant v, const std::array<CostPoint, cache_level_count>& p) {
-  for (int l = 0; l < cache_level_count; ++l) points[static_cast<int>(v)][l].push_back(p[l]);
+void add(Points& points, KernelVariant v, const Measured& m) {
+  for (int l = 0; l < cache_level_count; ++l) {
+    points.launched[static_cast<int>(v)][l].push_back(m.launched[l]);
+    if (m.replayed) points.replayed[static_cast<int>(v)][l].push_back((*m.replayed)[l]);
+  }
+}
+
+CurveTable curves_of(const PointTable& points) {
+  CurveTable t;
+  for (int v = 0; v < kernel_variant_count; ++v)
+    for (int l = 0; l < cache_level_count; ++l) t[v][l] = CostCurve(points[v][l]);
+  return t;
 }
 
 void time_vector_kernels(const Timer& timer, index_t n, Points& points) {
@@ -193,8 +253,8 @@ Calibration calibrate(const Executor& exec, const CalibrationSettings& settings,
     log << "  spmv, about " << rows << " rows\n" << std::flush;
     time_spmv(timer, rows, points);
   }
-  for (int v = 0; v < kernel_variant_count; ++v)
-    for (int l = 0; l < cache_level_count; ++l) c.curves[v][l] = CostCurve(points[v][l]);
+  c.curves = curves_of(points.launched);
+  if (exec.backend() != Backend::cpu) c.graph_curves = curves_of(points.replayed);
   c.sync_seconds = sync_seconds(exec, *std::min_element(settings.vector_sizes.begin(), settings.vector_sizes.end()),
                                 settings.repeat);
   log << "  host round trip of a synchronising call: " << c.sync_seconds * 1e6 << " us\n";

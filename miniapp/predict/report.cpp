@@ -141,11 +141,6 @@ std::string plot_script_path() {
   return env && *env ? env : MINIAPP_PLOT_SCRIPT;
 }
 
-std::string devices_plot_script_path() {
-  const char* env = std::getenv("MINIAPP_DEVICES_PLOT_SCRIPT");
-  return env && *env ? env : MINIAPP_DEVICES_PLOT_SCRIPT;
-}
-
 bool draw_plots(const std::string& script, const std::string& json_path, const std::string& out_dir, std::ostream& log) {
   if (!std::filesystem::exists(script)) {
     log << "plots     skipped: " << script << " not found\n";

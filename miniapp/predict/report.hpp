@@ -46,10 +46,6 @@ void print_report_markdown(std::ostream& out, const PredictionReport& r);
 // scripts/plot_prediction.py: $MINIAPP_PLOT_SCRIPT when set, else the source tree's (compile definition).
 std::string plot_script_path();
 
-// miniapp/predict/plot_devices.py (devices.png: strong and weak scaling with communication):
-// $MINIAPP_DEVICES_PLOT_SCRIPT when set, else the source tree's.
-std::string devices_plot_script_path();
-
 // Runs `python3 script json_path out_dir` when python3 and matplotlib are present; returns whether
 // the plots were drawn, with the reason on `log` when not. Never throws for a missing Python.
 bool draw_plots(const std::string& script, const std::string& json_path, const std::string& out_dir, std::ostream& log);

@@ -103,7 +103,7 @@ void scaling_section(std::ostream& out, const PredictionReport& r) {
 // What each rank sent, by phase: the counts the communication model prices.
 void communication_section(std::ostream& out, const PredictionReport& r) {
   const RankProfile& p = r.rank_profiles.front();
-  out << "## Communication per step, rank 0 of " << r.ranks << " (counted at the MPI interface, transport "
+  out << "## Communication per step, rank 0 of " << r.ranks << " (as its Subdomain reports them, transport "
       << r.transport << ")\n\nRank 0: " << fixed(p.shape.owned, 0) << " owned cells (" << fixed(p.shape.inner, 0)
       << " inner), " << fixed(p.shape.halo, 0) << " halo cells.\n\n"
       << "| sub-step | halo updates | of which overlapped | vectors per update | KB sent per update | "
@@ -126,7 +126,8 @@ void measured_section(std::ostream& out, const PredictionReport& r) {
   out << "## Predicted against measured\n\n" << m.steps << " measured steps, " << fixed(m.iterations, 1)
       << " Poisson iterations per step (the prediction below uses this count), on " << r.ranks
       << (r.ranks > 1 ? " ranks (per phase the slowest rank)" : " rank")
-      << ". Per phase: the kernels' own time plus the time inside MPI calls (communication).\n\n"
+      << ". Per phase: the kernels' own time plus the halo updates' time outside kernels (communication; "
+         "the reductions' time is not seen and stays in the wall time).\n\n"
       << "| sub-step | predicted ms | of which communication | measured ms | of which communication | error |\n"
       << "|---|---|---|---|---|---|\n";
   double kernels = 0;
@@ -142,7 +143,8 @@ void measured_section(std::ostream& out, const PredictionReport& r) {
       << percent(relative_error(s.seconds, kernels)) << " |\n"
       << "| **step (wall time)** | " << ms(s.seconds) << " | | " << ms(m.step_seconds) << " | | **"
       << percent(relative_error(s.seconds, m.step_seconds)) << "** |\n\n"
-      << "Wall time outside the kernels and MPI calls (host work between calls): " << ms(m.step_seconds - kernels) << " ms per step.\n\n";
+      << "Wall time outside the kernels and halo updates (host work between calls, reductions): "
+      << ms(m.step_seconds - kernels) << " ms per step.\n\n";
 }
 
 void calibration_section(std::ostream& out, const Calibration& c, const std::string& path) {

@@ -87,7 +87,7 @@ StepCounts count_step(run::Simulation& sim, int steps) {
   std::vector<PhaseLoad> solves;
   std::vector<CommLoad> solve_comm;
   StepCounts c;
-  CommRecorder recorder(sim.exec.counters());
+  CommRecorder recorder(*sim.domain, sim.exec.counters());
   for (int s = 0; s <= steps; ++s) {
     const std::uint64_t start = total_calls(sim.exec.counters());
     const time::StepReport r = sim.scheme->advance(*sim.fields);
@@ -121,7 +121,7 @@ StepMeasurement measure_steps(run::Simulation& sim, int steps) {
   StepMeasurement m;
   m.steps = steps;
   const bool asynchronous = sim.exec.backend() != Backend::cpu;
-  CommRecorder recorder(sim.exec.counters());
+  CommRecorder recorder(*sim.domain, sim.exec.counters());
   for (int s = 0; s < steps; ++s) {
     const std::uint64_t calls = total_calls(sim.exec.counters());
     const auto start = std::chrono::steady_clock::now();

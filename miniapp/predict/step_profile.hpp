@@ -35,9 +35,10 @@ struct StepCounts {
 
 // Advances `sim` by one warm-up step (first touch, Euler start) and then `steps` counted steps
 // (steps ≥ 1), and returns their mean kernel load per phase, and on several ranks this rank's
-// communication (recorded at the MPI interface, comm_recorder.hpp; collective then). The per-iteration part of the solve is
-// the least-squares slope of its counters against the iteration count over all these steps (exact:
-// the counts are linear in it); with a single iteration count it cannot be separated (iteration_split).
+// communication (reported by sim.domain, comm_recorder.hpp; collective then). The per-iteration part
+// of the solve is the least-squares slope of its counters against the iteration count over all these
+// steps (exact: the counts are linear in it); with a single iteration count it cannot be separated
+// (iteration_split).
 StepCounts count_step(run::Simulation& sim, int steps);
 
 // Measured time per step of `steps` further steps: wall time of FractionalStep::advance, and per phase
@@ -48,7 +49,8 @@ struct StepMeasurement {
   double step_seconds = 0;  // mean wall time per step
   // Mean kernel seconds per step by phase and kernel kind.
   std::array<std::array<double, kernel_kind_count>, time::phase_count> kernel_seconds{};
-  // Mean seconds per step inside the MPI calls of each phase (halo updates, reductions; 0 on one rank).
+  // Mean seconds per step of each phase spent in halo updates outside kernels (0 on one rank; the
+  // reductions' time is not seen, comm_recorder.hpp, and stays in the step's wall time only).
   std::array<double, time::phase_count> comm_seconds{};
   // Kernels and communication of a phase.
   double phase_seconds(time::Phase p) const;

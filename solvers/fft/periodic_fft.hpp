@@ -9,6 +9,7 @@ namespace miniapp::fft {
 // of even length n. Line c of the real array is [c · n, (c + 1) · n) (1D-block order, periodic index
 // fastest); its n/2 + 1 complex modes are the doubles [c · (n + 2), (c + 1) · (n + 2)) as (Re, Im)
 // pairs. Both arrays live on the executor: FFTW on the CPU, cuFFT on CUDA; the plans are made once.
+// Each transform adds one call of kind copy to the executor's kernel counters (periodic_fft.cpp says why).
 // Unnormalised: backward(forward(x)) = n x.
 class PeriodicFft {
  public:

@@ -1,6 +1,6 @@
 // The communication counts of a step on several ranks (run under mpirun, like tests/parallel): what
-// the recorder attributes to each phase is what the time loop does, and the bytes are those of the
-// partition's halos.
+// the recorder, attached to the Subdomain as its CommObserver, attributes to each phase is what the
+// time loop does, and the bytes are those of the partition's halos.
 #include <catch2/catch.hpp>
 
 #include "miniapp/case/case_catalog.hpp"
@@ -23,27 +23,60 @@ run::Simulation set_up(const std::string& name, std::vector<std::string> overrid
 
 const CommLoad& phase(const StepCounts& c, Phase p) { return c.comm_fixed[static_cast<int>(p)]; }
 
-TEST_CASE("The recorder sees a Subdomain's halo update and reductions as made", "[mpi][predict]") {
+TEST_CASE("The recorder sees a Subdomain's halo updates and reductions as made", "[mpi][predict]") {
   const parallel::Communicator comm;
   if (comm.size() < 2) return;
   run::Simulation sim = set_up("cavity", {"mesh.cells=[12,12,1]"}, comm);
   parallel::Subdomain& d = *sim.domain;
-  Vector a(sim.exec, d.local_count()), b(sim.exec, d.local_count());
-  fill(sim.exec, 1.0, a), fill(sim.exec, 2.0, b);
-  CommRecorder recorder(sim.exec.counters());
+  Vector a(sim.exec, d.local_count()), b(sim.exec, d.local_count()), c(sim.exec, d.local_count());
+  fill(sim.exec, 1.0, a), fill(sim.exec, 2.0, b), fill(sim.exec, 0.0, c);
+  d.update_halo(a);  // before the recorder: not seen
+  CommRecorder recorder(d, sim.exec.counters());
   Vector* both[] = {&a, &b};
   d.update_halo(both);
   d.dot(sim.exec, a, b);
   d.min(1.0);
+  d.start_halo_update(a);
+  axpby(sim.exec, 1.0, b, 0.0, c);  // work while the messages travel, as the inner SpMV does
+  d.finish_halo_update(a);
   const CommRecord r = recorder.take();
-  REQUIRE(r.updates.size() == 1);
-  CHECK(r.updates[0].vectors == 2);
-  double received = 0;
-  for (const auto& [rank, bytes] : r.updates[0].received_bytes) received += bytes;
+  REQUIRE(r.updates.size() == 2);
+  const HaloUpdateRecord& pair = r.updates[0];
+  CHECK(pair.vectors == 2);
+  double received = 0, sent = 0;
+  for (const auto& [rank, bytes] : pair.received_bytes) received += bytes;
+  for (const auto& [rank, bytes] : pair.sent_bytes) sent += bytes;
   CHECK(received == 2 * 8.0 * static_cast<double>(d.local_count() - d.owned_count()));  // every halo cell, twice
+  CHECK(comm.allreduce(sent, parallel::ReduceOp::sum) == comm.allreduce(received, parallel::ReduceOp::sum));
+  CHECK(pair.overlapped.calls == 0);  // its own pack and unpack copies only
+  CHECK(pair.seconds >= 0);
+  const HaloUpdateRecord& split = r.updates[1];
+  CHECK(split.vectors == 1);
+  CHECK(split.overlapped.calls == 1);  // the axpby
+  CHECK(split.overlapped.flops > 0);
+  CHECK(split.position > pair.position);
   REQUIRE(r.reductions.size() == 2);
   CHECK(r.reductions[0].values == 1);
+  CHECK(r.reductions[0].position >= pair.position);
+  CHECK(r.reductions[1].position == r.reductions[0].position);  // no kernel before the min
   CHECK(recorder.take().updates.empty());  // taken
+}
+
+TEST_CASE("A recorder detaches itself: the next one sees only its own events", "[mpi][predict]") {
+  const parallel::Communicator comm;
+  if (comm.size() < 2) return;
+  run::Simulation sim = set_up("cavity", {"mesh.cells=[12,12,1]"}, comm);
+  parallel::Subdomain& d = *sim.domain;
+  Vector a(sim.exec, d.local_count());
+  fill(sim.exec, 1.0, a);
+  { CommRecorder first(d, sim.exec.counters()); }
+  d.update_halo(a);  // no observer: a dangling one would be called here
+  d.sum(1.0);
+  CommRecorder second(d, sim.exec.counters());
+  d.max(1.0);
+  const CommRecord r = second.take();
+  CHECK(r.updates.empty());
+  CHECK(r.reductions.size() == 1);
 }
 
 TEST_CASE("The communication counts of a step are the time loop's", "[mpi][predict]") {
