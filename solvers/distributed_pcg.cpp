@@ -67,9 +67,7 @@ PcgResult DistributedPcg::solve(const parallel::OverlappedOperator& a, const Pre
     axpby(exec_, 1.0, z_, beta, p_);
   }
   if (options.singular) remove_mean(x);
-  result.converged = result.relative_residual <= options.tolerance;
-  if (!result.converged && result.warning.empty())
-    result.warning = pcg_cap_warning(result.iterations, result.relative_residual, options);
+  set_outcome(result, options);
   return result;
 }
 

@@ -46,6 +46,12 @@ std::string pcg_cap_warning(int iterations, double residual, const PcgOptions& o
   return msg.str();
 }
 
+void set_outcome(PcgResult& result, const PcgOptions& options) {
+  result.converged = result.relative_residual <= options.tolerance;
+  if (!result.converged && result.warning.empty())
+    result.warning = pcg_cap_warning(result.iterations, result.relative_residual, options);
+}
+
 std::string pcg_breakdown_warning(int iteration, double curvature) {
   std::ostringstream msg;
   msg << "PCG broke down at iteration " << iteration << ": pᵀAp = " << curvature
@@ -153,9 +159,7 @@ PcgResult Pcg::solve(const DeviceSell& a, const Preconditioner& m, const Vector&
       result.warning = pcg_breakdown_warning(progress.iterations, progress.curvature);
   }
   if (options.singular) remove_mean(x);
-  result.converged = result.relative_residual <= options.tolerance;
-  if (!result.converged && result.warning.empty())
-    result.warning = pcg_cap_warning(result.iterations, result.relative_residual, options);
+  set_outcome(result, options);
   return result;
 }
 

@@ -43,6 +43,9 @@ struct PcgResult {
 // The PcgResult::warning texts: the iteration cap reached, and a breakdown (pᵀAp not positive).
 std::string pcg_cap_warning(int iterations, double residual, const PcgOptions& options);
 std::string pcg_breakdown_warning(int iteration, double curvature);
+// The end of a solve: converged from the final residual, and the cap warning when not (unless a
+// breakdown warning is there already).
+void set_outcome(PcgResult& result, const PcgOptions& options);
 
 // Preconditioned conjugate gradients for A x = b with A symmetric positive definite (or semi-definite
 // with constant null space, see PcgOptions::singular). Work vectors are allocated once by the

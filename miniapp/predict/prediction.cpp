@@ -33,12 +33,14 @@ CacheLevel cache_level(const DeviceDescription& device, double working_set_bytes
   return CacheLevel::streaming;
 }
 
-PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel level, double host_reads) {
+PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel level, double host_reads,
+                      bool replayed) {
   PhasePrediction p;
   for (int k = 0; k < kernel_kind_count; ++k) {
     const KindLoad& l = load[k];
     if (l.calls <= 0) continue;
-    const CostCurve& curve = c.curve(priced_variant(static_cast<KernelKind>(k)), level);
+    const KernelVariant v = priced_variant(static_cast<KernelKind>(k));
+    const CostCurve& curve = replayed ? c.graph_curve(v, level) : c.curve(v, level);
     p.kinds[k] = {l.calls, l.bytes, l.calls * curve.seconds(l.bytes / l.calls)};
     p.seconds += p.kinds[k].seconds;
   }
@@ -84,7 +86,9 @@ StepPrediction predict_rank_step(const StepCounts& counts, const Calibration& c,
   double iteration_bytes = 0;
   for (const KindLoad& k : per_iteration) iteration_bytes += k.bytes;
   s.iteration_cache = cache_level(c.device, iteration_bytes);
-  PhasePrediction iteration = price(per_iteration, c, s.iteration_cache, counts.iteration_host_reads);
+  s.iteration_graph_curves = counts.iteration_graphs && c.graph_curves.has_value();
+  PhasePrediction iteration =
+      price(per_iteration, c, s.iteration_cache, counts.iteration_host_reads, s.iteration_graph_curves);
   add_comm(iteration, counts.comm_per_iteration, c, s.iteration_cache, devices);
   s.iteration_seconds = iteration.seconds;
   for (int p = 0; p < time::phase_count; ++p) {

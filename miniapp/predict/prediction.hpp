@@ -35,6 +35,9 @@ struct StepPrediction {
   // ago (the whole working set in between); a Poisson iteration's, one iteration ago.
   CacheLevel cache = CacheLevel::streaming;
   CacheLevel iteration_cache = CacheLevel::streaming;
+  // The Poisson iterations priced by the graph curves (counts.iteration_graphs and the calibration
+  // has them); otherwise, and always for the other phases, by the curves of launched calls.
+  bool iteration_graph_curves = false;
   std::array<PhasePrediction, time::phase_count> phases{};
   double explicit_seconds = 0;    // T_explicit: everything but the Poisson iterations
   double iteration_seconds = 0;   // T_iteration: one Poisson iteration
@@ -49,9 +52,11 @@ struct StepPrediction {
 // GPUs have none counted), warm when it fits the last-level cache, streaming otherwise.
 CacheLevel cache_level(const DeviceDescription& device, double working_set_bytes);
 
-// The cost of `load` on the curves of `level`: for each kind, calls · t(bytes / calls), plus
-// host_reads · c.sync_seconds (booked to the DOT kind, the reductions that return to the host).
-PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel level, double host_reads);
+// The cost of `load` on the curves of `level` (the graph curves when `replayed`; precondition: then
+// c.graph_curves is set): for each kind, calls · t(bytes / calls), plus host_reads · c.sync_seconds
+// (booked to the DOT kind, the reductions that return to the host).
+PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel level, double host_reads,
+                      bool replayed = false);
 
 // The cost of `load` on `ranks` ranks (an update as the mean of the phase's, see CommCost), with
 // `overlapped_seconds` the time of the kernels that ran while the updates travelled.
@@ -67,7 +72,8 @@ StepPrediction predict_rank_step(const StepCounts& rank_counts, const Calibratio
 // the whole case (memory per device = working_set / devices) choosing the curves of the sub-steps,
 // and the bytes of one Poisson iteration those of the iterations (cache_level). Host round trips:
 // every DOT-class call of the fixed part (dot, multi_dot) and counts.iteration_host_reads per
-// iteration (the Poisson iterations' own DOT-class calls stay on the device). Preconditions:
+// iteration (the Poisson iterations' own DOT-class calls stay on the device). The iterations' calls
+// on the graph curves when they were replayed from graphs and c has graph curves. Preconditions:
 // devices ≥ 1, iterations ≥ 0.
 StepPrediction predict_step(const StepCounts& counts, const Calibration& c, double iterations,
                             double working_set_bytes, int devices);

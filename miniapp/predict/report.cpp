@@ -39,6 +39,7 @@ Json prediction_json(const StepPrediction& s) {
   }
   return {{"devices", s.devices}, {"iterations", s.iterations}, {"working_set_bytes_per_device", s.working_set_bytes},
           {"cache", name(s.cache)}, {"iteration_cache", name(s.iteration_cache)},
+          {"iteration_curves", s.iteration_graph_curves ? "graph" : "launched"},
           {"explicit_seconds", s.explicit_seconds}, {"iteration_seconds", s.iteration_seconds},
           {"communication_seconds", s.communication_seconds}, {"communication_modelled", s.communication_modelled},
           {"step_seconds", s.seconds}, {"phases", std::move(phases)}};
@@ -53,7 +54,8 @@ Json counts_json(const PredictionReport& r) {
                       {"fixed", load_json(r.counts.fixed[p])}});
   }
   return {{"counted_steps", r.counted_steps}, {"iterations", r.counts.iterations},
-          {"iteration_split", r.counts.iteration_split}, {"per_iteration", load_json(r.counts.per_iteration)},
+          {"iteration_split", r.counts.iteration_split}, {"iteration_graphs", r.counts.iteration_graphs},
+          {"per_iteration", load_json(r.counts.per_iteration)},
           {"phases", std::move(phases)}};
 }
 
@@ -96,11 +98,12 @@ Json measurement_json(const PredictionReport& r) {
           {"phases", std::move(phases)}, {"prediction", prediction_json(s)}};
 }
 
-Json calibration_summary_json(const Calibration& c) {
+// A curve table as the summary lists it: kernel, cache level, latency and points of each curve.
+Json curve_table_json(const CurveTable& table) {
   Json curves = Json::array();
   for (int v = 0; v < kernel_variant_count; ++v)
     for (int l = 0; l < cache_level_count; ++l) {
-      const CostCurve& curve = c.curves[v][l];
+      const CostCurve& curve = table[v][l];
       Json points = Json::array();
       for (const CostPoint& point : curve.points()) points.push_back({point.bytes, point.seconds});
       curves.push_back({{"kernel", name(static_cast<KernelVariant>(v))},
@@ -108,9 +111,15 @@ Json calibration_summary_json(const Calibration& c) {
                         {"latency_s", curve.latency()},
                         {"points", std::move(points)}});
     }
+  return curves;
+}
+
+Json calibration_summary_json(const Calibration& c) {
   return {{"device", c.device.description}, {"date", c.date},           {"git", c.build.git},
           {"copy_gb_per_s", c.copy_gb_per_s}, {"cache_bytes", c.device.cache_bytes}, {"sync_s", c.sync_seconds},
-          {"curves", std::move(curves)}, {"communication", communication_json(c.communication)}};
+          {"curves", curve_table_json(c.curves)},
+          {"graph_curves", c.graph_curves ? curve_table_json(*c.graph_curves) : Json(nullptr)},
+          {"communication", communication_json(c.communication)}};
 }
 
 }  // namespace

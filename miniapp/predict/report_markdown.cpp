@@ -54,7 +54,9 @@ void breakdown_section(std::ostream& out, const StepPrediction& s, const std::st
   out << "## " << title << "\n\n" << "T_step = T_explicit + it · T_iteration = " << ms(s.explicit_seconds) << " + "
       << fixed(s.iterations, 1) << " · " << ms(s.iteration_seconds) << " = **" << ms(s.seconds) << " ms** ("
       << name(s.cache) << " curves for the sub-steps: working set " << fixed(s.working_set_bytes / 1e6, 1)
-      << " MB per device; " << name(s.iteration_cache) << " for the Poisson iterations)\n\n"
+      << " MB per device; " << name(s.iteration_cache) << " for the Poisson iterations, "
+      << (s.iteration_graph_curves ? "on the graph curves: replayed from a kernel graph" : "on the launched curves")
+      << "; every other call on the launched curves)\n\n"
       << "| sub-step | SpMV ms | AXPY ms | DOT ms | pointwise ms | copy ms | communication ms | total ms | share |\n"
       << "|---|---|---|---|---|---|---|---|---|\n";
   for (int p = 0; p < time::phase_count; ++p) {
@@ -147,20 +149,30 @@ void measured_section(std::ostream& out, const PredictionReport& r) {
       << ms(m.step_seconds - kernels) << " ms per step.\n\n";
 }
 
-void calibration_section(std::ostream& out, const Calibration& c, const std::string& path) {
-  out << "## Calibration\n\n" << "File `" << path << "`, measured " << c.date << " on " << c.device.description
-      << " by build " << c.build.git << " (" << c.build.compiler << ", " << c.build.build_type << "); copy bandwidth "
-      << fixed(c.copy_gb_per_s, 1) << " GB/s; caches: private " << fixed(c.device.private_cache_bytes / 1048576.0, 1)
-      << " MiB, last level " << fixed(c.device.cache_bytes / 1048576.0, 0) << " MiB; host round trip of a call "
-      << "returning a value " << fixed(1e6 * c.sync_seconds, 2) << " µs.\n\n| kernel | cache | latency µs | GB/s smallest | GB/s largest |\n|---|---|---|---|---|\n";
+// One table row per curve: latency and bandwidth at the smallest and largest calibrated call.
+void curve_table(std::ostream& out, const CurveTable& table) {
+  out << "| kernel | cache | latency µs | GB/s smallest | GB/s largest |\n|---|---|---|---|---|\n";
   for (int v = 0; v < kernel_variant_count; ++v)
     for (int l = 0; l < cache_level_count; ++l) {
-      const CostCurve& curve = c.curves[v][l];
+      const CostCurve& curve = table[v][l];
       out << "| " << name(static_cast<KernelVariant>(v)) << " | " << name(static_cast<CacheLevel>(l)) << " | "
           << fixed(1e6 * curve.latency(), 2) << " | " << fixed(curve.bandwidth(0) / 1e9, 1) << " | "
           << fixed(curve.bandwidth(curve.points().back().bytes) / 1e9, 1) << " |\n";
     }
   out << "\n";
+}
+
+void calibration_section(std::ostream& out, const Calibration& c, const std::string& path) {
+  out << "## Calibration\n\n" << "File `" << path << "`, measured " << c.date << " on " << c.device.description
+      << " by build " << c.build.git << " (" << c.build.compiler << ", " << c.build.build_type << "); copy bandwidth "
+      << fixed(c.copy_gb_per_s, 1) << " GB/s; caches: private " << fixed(c.device.private_cache_bytes / 1048576.0, 1)
+      << " MiB, last level " << fixed(c.device.cache_bytes / 1048576.0, 0) << " MiB; host round trip of a call "
+      << "returning a value " << fixed(1e6 * c.sync_seconds, 2) << " µs.\n\nCalls launched one by one:\n\n";
+  curve_table(out, c.curves);
+  if (c.graph_curves) {
+    out << "Calls replayed from a kernel graph (the Poisson iterations when the solver replays graphs):\n\n";
+    curve_table(out, *c.graph_curves);
+  }
   if (!c.communication) return;
   out << "Communication (halo transport " << c.communication->transport << "): one halo update of one vector and "
       << "one allreduce of one double, the slowest rank's.\n\n| ranks | neighbours | halo latency µs | GB/s per "

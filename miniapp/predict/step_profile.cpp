@@ -87,6 +87,7 @@ StepCounts count_step(run::Simulation& sim, int steps) {
   std::vector<PhaseLoad> solves;
   std::vector<CommLoad> solve_comm;
   StepCounts c;
+  c.iteration_graphs = true;
   CommRecorder recorder(*sim.domain, sim.exec.counters());
   for (int s = 0; s <= steps; ++s) {
     const std::uint64_t start = total_calls(sim.exec.counters());
@@ -94,6 +95,7 @@ StepCounts count_step(run::Simulation& sim, int steps) {
     const PhaseComm comm = attribute_to_phases(recorder.take(), r, start);
     solve_comm.push_back(comm[solve]);
     iterations.push_back(r.poisson.iterations);
+    c.iteration_graphs = c.iteration_graphs && r.poisson.replayed_batches > 0;
     PhaseLoad solve_load;
     for (int k = 0; k < kernel_kind_count; ++k) solve_load[k] = load_of(r.kernels[solve].tally(static_cast<KernelKind>(k)));
     solves.push_back(solve_load);

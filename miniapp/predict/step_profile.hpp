@@ -25,6 +25,10 @@ struct StepCounts {
   // DOT-class calls (cg_rho) do not return to the host; the DOTs of the set-up and of the other
   // phases (dot, multi_dot) all do.
   double iteration_host_reads = 0;
+  // The Poisson iterations ran as replays of a recorded kernel graph (Pcg with PcgOptions::graphs on
+  // CUDA: every counted solve replayed at least one batch), so their calls are priced by the graph
+  // curves (Calibration::graph_curves).
+  bool iteration_graphs = false;
   // This rank's halo updates and global reductions (none on one rank), split like the kernels.
   PhaseComm comm_fixed{};
   CommLoad comm_per_iteration{};

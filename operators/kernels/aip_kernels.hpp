@@ -13,7 +13,7 @@ namespace miniapp {
 // of 12 bytes per stored entry. The apply is two row-wise sELL passes, y = G r then z = Gᵀ y, the
 // second one also summing r·z while z is in registers. (A one-read variant that scatters y_i G_ij
 // into z_j row by row was measured slower on the CPU: the scatter does not vectorise; see
-// docs/drafts/aip.md.)
+// docs/performance.md, "Second round".)
 
 // One sELL matrix with float values, as the backends read it (layout of SellMatrix).
 struct SellFloatView {
