@@ -120,7 +120,8 @@ CurveTable read_curves(const Json& root, const char* key, const std::string& pat
   for (int v = 0; v < kernel_variant_count; ++v)
     for (int l = 0; l < cache_level_count; ++l)
       if (!seen[v][l])
-        throw Error(path + ": no " + std::string(name(static_cast<CacheLevel>(l))) + " " + key + " entry for kernel " +
+        throw Error(path + ": no " + std::string(name(static_cast<CacheLevel>(l))) +
+                    (std::string_view(key) == "curves" ? " curve" : " graph curve") + " for kernel " +
                     std::string(name(static_cast<KernelVariant>(v))) + " (incomplete calibration)");
   return table;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Whole-program checks of multi-rank runs (CTest: rank_runs): a run on 3 ranks stopped and restarted
 # gives bitwise the checkpoints of one run straight through; a restart on another rank count, and
-# more ranks than cells, stop every rank with one clear message and a non-zero exit.
+# more ranks than cells, and more CUDA ranks on a node than GPUs, stop every rank with one clear
+# message and a non-zero exit.
 # Usage: rank_runs_test.sh MINIAPP MPIEXEC WORK_DIR
 set -u
 miniapp=$1 mpiexec=$2 work=$3
@@ -33,3 +34,12 @@ if "$mpiexec" -np 3 --oversubscribe "$miniapp" run cavity --quiet --set "mesh.ce
 grep -q "error" too_many.log || fail "no message: $(cat too_many.log)"
 [ "$(grep -c 'error' too_many.log)" -eq 1 ] || fail "expected one error line: $(cat too_many.log)"
 echo "3 ranks on 2 cells: refused ($(grep error too_many.log))"
+
+# A CUDA run with more ranks on the node than GPUs (here: none visible, or fewer than 3).
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c GPU || true)
+if [ "${gpus:-0}" -lt 3 ]; then
+  if "$mpiexec" -np 3 --oversubscribe "$miniapp" run cavity --quiet --backend cuda --set output.fields=[] \
+    >gpus.log 2>&1; then fail "3 CUDA ranks on ${gpus:-0} GPUs ran"; fi
+  [ "$(grep -c 'error' gpus.log)" -eq 1 ] || fail "expected one error line: $(cat gpus.log)"
+  echo "3 CUDA ranks on ${gpus:-0} GPUs: refused ($(grep error gpus.log))"
+fi

@@ -43,6 +43,38 @@ TEST_CASE("A calibration file reads back what was written", "[predict]") {
   CHECK_NOTHROW(check_calibration(back, c.device, c.build, path));
 }
 
+TEST_CASE("Graph curves read back; a file without them, or of format 3, is refused", "[predict]") {
+  ScratchDir dir("calibration_graph");
+  const std::string path = (dir.path() / "c.json").string();
+  write_calibration(path, test::synthetic_calibration());
+  CHECK_FALSE(read_calibration(path).graph_curves);  // a CPU calibration: null
+  const Calibration c = test::with_graph_curves(test::synthetic_calibration());
+  write_calibration(path, c);
+  const std::string good = read_text(path);
+  const Calibration back = read_calibration(path);
+  REQUIRE(back.graph_curves);
+  for (int v = 0; v < kernel_variant_count; ++v)
+    for (int l = 0; l < cache_level_count; ++l)
+      for (const double b : {10.0, 3e3, 5e5, 1e8})
+        CHECK((*back.graph_curves)[v][l].seconds(b) == (*c.graph_curves)[v][l].seconds(b));
+
+  nlohmann::ordered_json parsed = nlohmann::ordered_json::parse(good);
+  auto& graph = parsed["graph_curves"];
+  graph.erase(std::find_if(graph.begin(), graph.end(),
+                           [](const auto& e) { return e["kernel"] == "axpy" && e["cache"] == "warm"; }));
+  write_text(path, parsed.dump(2));
+  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("no warm graph curve for kernel axpy"));
+  parsed.erase("graph_curves");
+  write_text(path, parsed.dump(2));
+  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("missing key 'graph_curves'"));
+
+  std::string format = good;
+  format.replace(format.find(calibration_format), std::string(calibration_format).size(), "miniapp-calibration 3");
+  write_text(path, format);  // the version before graph curves
+  CHECK_THAT(error_of([&] { read_calibration(path); }),
+             Catch::Contains("format 'miniapp-calibration 3'") && Catch::Contains("--calibrate"));
+}
+
 TEST_CASE("A calibration from another device or build is refused with the way out", "[predict]") {
   const Calibration c = test::synthetic_calibration();
   DeviceDescription other_device = c.device;

@@ -94,6 +94,39 @@ TEST_CASE("Each host round trip adds the calibrated synchronisation cost", "[pre
   CHECK(s.seconds - synchronous.seconds == Approx((fixed_dots + it / 8) * sync).epsilon(1e-9));
 }
 
+// Σ over kinds of calls · (L + bytes / B) on the graph curves.
+double expected_graph_seconds(const PhaseLoad& load, CacheLevel level) {
+  double t = 0;
+  for (int k = 0; k < kernel_kind_count; ++k) {
+    const test::LinearCost cost = test::graph_cost(priced_variant(static_cast<KernelKind>(k)), level);
+    t += load[k].calls * cost.latency + (load[k].calls > 0 ? load[k].bytes / cost.bandwidth : 0.0);
+  }
+  return t;
+}
+
+TEST_CASE("Poisson iterations replayed from graphs are priced by the graph curves, the rest not", "[predict]") {
+  const Calibration c = test::with_graph_curves(synthetic_calibration(1e9));
+  StepCounts counts = synthetic_counts();
+  const double it = 12;
+  const StepPrediction launched = predict_step(counts, c, it, 5e8, 1);
+  CHECK_FALSE(launched.iteration_graph_curves);
+  CHECK(launched.iteration_seconds == Approx(expected_seconds(counts.per_iteration, CacheLevel::hot, 1)).epsilon(1e-12));
+
+  counts.iteration_graphs = true;
+  const StepPrediction replayed = predict_step(counts, c, it, 5e8, 1);
+  CHECK(replayed.iteration_graph_curves);
+  const double iteration = expected_graph_seconds(counts.per_iteration, CacheLevel::hot);
+  CHECK(replayed.iteration_seconds == Approx(iteration).epsilon(1e-12));
+  CHECK(replayed.iteration_seconds < launched.iteration_seconds);
+  CHECK(replayed.explicit_seconds == Approx(launched.explicit_seconds).epsilon(1e-12));  // sub-steps unchanged
+  CHECK(replayed.seconds == Approx(launched.explicit_seconds + it * iteration).epsilon(1e-12));
+
+  // A calibration without graph curves (CPU) prices them as launched calls.
+  const StepPrediction no_graphs = predict_step(counts, synthetic_calibration(1e9), it, 5e8, 1);
+  CHECK_FALSE(no_graphs.iteration_graph_curves);
+  CHECK(no_graphs.seconds == Approx(launched.seconds).epsilon(1e-12));
+}
+
 TEST_CASE("More devices divide the bytes of each call, not the calls", "[predict]") {
   const Calibration c = synthetic_calibration(1e6);
   const StepCounts counts = synthetic_counts();

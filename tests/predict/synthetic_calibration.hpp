@@ -37,6 +37,26 @@ inline Calibration synthetic_calibration(double cache_bytes = 1e6, double sync_s
   return c;
 }
 
+// Calls replayed from a graph: linear_cost with a quarter of its latency (a graph node has no launch).
+inline LinearCost graph_cost(KernelVariant v, CacheLevel l) {
+  const LinearCost launched = linear_cost(v, l);
+  return {launched.latency / 4, launched.bandwidth};
+}
+
+// `c` with graph curves sampled from graph_cost like its curves.
+inline Calibration with_graph_curves(Calibration c) {
+  CurveTable table;
+  for (int v = 0; v < kernel_variant_count; ++v)
+    for (int l = 0; l < cache_level_count; ++l) {
+      const LinearCost cost = graph_cost(static_cast<KernelVariant>(v), static_cast<CacheLevel>(l));
+      std::vector<CostPoint> points;
+      for (const double b : {1e3, 1e4, 1e5, 1e7}) points.push_back({b, cost.seconds(b)});
+      table[v][l] = CostCurve(points);
+    }
+  c.graph_curves = table;
+  return c;
+}
+
 // A halo update of latency `latency` whose rank moves `bandwidth` bytes/s in all over `neighbours`
 // neighbours: t = latency + (neighbours × bytes per neighbour) / bandwidth.
 struct LinearHalo {

@@ -1,0 +1,57 @@
+// The FFT Poisson path's transforms reach the kernel counters (one copy-kind call per batched r2c or
+// c2r, its real and complex arrays once), so that the cost model prices them.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <sstream>
+#include <vector>
+
+#include "miniapp/case/case_catalog.hpp"
+#include "miniapp/case/case_parser.hpp"
+#include "miniapp/predict/step_profile.hpp"
+#include "solvers/fft/periodic_fft.hpp"
+
+namespace miniapp::predict {
+namespace {
+
+constexpr int copy_kind = static_cast<int>(KernelKind::copy);
+
+TEST_CASE("Each batched transform adds one copy-kind call with its arrays' bytes", "[predict][fft]") {
+  const Executor exec = Executor::cpu();
+  const index_t lines = 3, n = 8;
+  const auto fft = fft::make_periodic_fft(exec, lines, n, false);
+  std::vector<double> host(lines * n);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = std::sin(0.7 * static_cast<double>(i));
+  Vector real(exec, lines * n), modes(exec, lines * (n + 2)), back(exec, lines * n);
+  real.copy_from_host(host);
+  const double bytes = 8.0 * lines * (n + n + 2);  // real array read, complex written (or the reverse)
+  for (const bool forward : {true, false}) {
+    INFO((forward ? "forward" : "backward"));
+    const KernelCounters before = exec.counters();
+    if (forward) fft->forward(real, modes);
+    else fft->backward(modes, back);
+    const KernelCounters added = exec.counters().since(before);
+    CHECK(added.tally(KernelKind::copy).calls == 1);
+    CHECK(added.tally(KernelKind::copy).bytes == bytes);
+    CHECK(added.total().calls == 1);  // nothing else
+  }
+  const std::vector<double> result = back.to_host();
+  for (std::size_t i = 0; i < host.size(); ++i) CHECK(result[i] == Approx(n * host[i]).margin(1e-12));  // unnormalised
+}
+
+TEST_CASE("A step on the FFT Poisson path counts its transforms in the solve phase", "[predict][fft]") {
+  const std::string path = cases::case_path("taylor-green-3d");
+  std::ostringstream log;
+  const std::vector<std::string> overrides{"mesh.cells=[6,6,6]", "numerics.poisson=\"fft\""};
+  const auto config = cases::load_case(path, overrides);
+  run::Simulation sim = run::set_up_simulation(config, path, log);
+  const StepCounts counts = count_step(sim, 2);
+  const PhaseLoad solve = counts.load(time::Phase::poisson_solve, counts.iterations);
+  // At least the forward transform of b and the backward one of the solution, 36 lines of 6.
+  const double transform_bytes = 8.0 * 36 * (6 + 6 + 2);
+  CHECK(solve[copy_kind].calls >= 2);
+  CHECK(solve[copy_kind].bytes >= 2 * transform_bytes);
+}
+
+}  // namespace
+}  // namespace miniapp::predict
