@@ -98,7 +98,7 @@ void HaloExchange::start_exchange(std::span<const Vector* const> vectors) {
     gather(exec_, send_index_, *vectors[v], packed);
   }
   for (const Vector* v : vectors) in_flight_.push_back(v->data());
-  if (nccl_) return nccl_->start(plan_, send_buffer_.data(), recv_buffer_.data(), k, ns, nr);
+  if (nccl_) return nccl_->packed();  // posted in finish_exchange, after the overlapped work
   double* send = send_buffer_.data();
   double* recv = recv_buffer_.data();
   if (staged()) {
@@ -125,10 +125,10 @@ void HaloExchange::finish_exchange(std::span<Vector* const> vectors) {
   for (std::size_t v = 0; same && v < vectors.size(); ++v) same = vectors[v]->data() == in_flight_[v];
   if (!same) throw Error("HaloExchange::finish_exchange: not the vectors given to start_exchange");
   in_flight_.clear();
-  if (nccl_) nccl_->finish();
-  else MINIAPP_MPI_CHECK(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
   const index_t nr = recv_index_.size();
   const int k = static_cast<int>(vectors.size());
+  if (nccl_) nccl_->exchange(plan_, send_buffer_.data(), recv_buffer_.data(), k, send_index_.size(), nr);
+  else MINIAPP_MPI_CHECK(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
   if (staged() && nr > 0) exec_.copy_from_host(recv_buffer_.data(), host_recv_.data(), sizeof(double) * k * nr);
   for (int v = 0; v < k; ++v) scatter(exec_, recv_index_, recv_buffer_.window(v * nr, nr), *vectors[v]);
 }

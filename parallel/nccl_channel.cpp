@@ -47,10 +47,11 @@ NcclChannel::~NcclChannel() {
   if (state_->arrived) cudaEventDestroy(state_->arrived);
 }
 
-void NcclChannel::start(const HaloPlan& plan, const double* send, double* recv, int vectors, index_t send_stride,
-                        index_t recv_stride) {
+void NcclChannel::packed() { check(cudaEventRecord(state_->packed, state_->compute), "cudaEventRecord"); }
+
+void NcclChannel::exchange(const HaloPlan& plan, const double* send, double* recv, int vectors,
+                           index_t send_stride, index_t recv_stride) {
   State& s = *state_;
-  check(cudaEventRecord(s.packed, s.compute), "cudaEventRecord");
   check(cudaStreamWaitEvent(s.transfer, s.packed, 0), "cudaStreamWaitEvent");
   check(ncclGroupStart(), "ncclGroupStart");
   for (int v = 0; v < vectors; ++v)
@@ -64,8 +65,7 @@ void NcclChannel::start(const HaloPlan& plan, const double* send, double* recv, 
     }
   check(ncclGroupEnd(), "ncclGroupEnd");
   check(cudaEventRecord(s.arrived, s.transfer), "cudaEventRecord");
+  check(cudaStreamWaitEvent(s.compute, s.arrived, 0), "cudaStreamWaitEvent");
 }
-
-void NcclChannel::finish() { check(cudaStreamWaitEvent(state_->compute, state_->arrived, 0), "cudaStreamWaitEvent"); }
 
 }  // namespace miniapp::parallel

@@ -11,9 +11,11 @@ namespace miniapp::parallel {
 bool nccl_built();
 
 // Halo messages between GPUs through NCCL (grouped ncclSend/ncclRecv), on a communication stream beside
-// the executor's compute stream, so that kernels queued on the compute stream after start() (the inner
-// SpMV) run while the messages travel; no host synchronisation at all. Without NCCL in the build the
-// constructor throws miniapp::Error saying so.
+// the executor's compute stream, with no host synchronisation. A halo update marks the pack with
+// packed() and posts the messages with exchange() only once the work that may overlap them (the inner
+// SpMV) is queued: the messages then wait for the pack alone, and the host's time posting them
+// (several µs) runs beside that work on the GPU instead of delaying its launch. Without NCCL in the
+// build the constructor throws miniapp::Error saying so.
 class NcclChannel {
  public:
   // Collective over `comm`: rank 0 makes the NCCL id, MPI broadcasts it, every rank joins on its
@@ -23,13 +25,14 @@ class NcclChannel {
   NcclChannel(const NcclChannel&) = delete;
   NcclChannel& operator=(const NcclChannel&) = delete;
 
-  // After the work queued so far on the compute stream (the pack), sends and receives `vectors`
-  // blocks of the plan: vector v's values for neighbour nb at send + v·send_stride + nb.send_offset,
-  // landing at recv + v·recv_stride + nb.recv_offset. Asynchronous.
-  void start(const HaloPlan& plan, const double* send, double* recv, int vectors, index_t send_stride,
-             index_t recv_stride);
-  // Makes the compute stream wait for the messages of the last start (asynchronous for the host).
-  void finish();
+  // The send buffer is complete once the work queued so far on the compute stream has run.
+  void packed();
+  // Sends and receives `vectors` blocks of the plan once the mark of packed() is reached: vector v's
+  // values for neighbour nb at send + v·send_stride + nb.send_offset, landing at recv + v·recv_stride +
+  // nb.recv_offset; work queued on the compute stream afterwards waits for their arrival.
+  // Asynchronous for the host.
+  void exchange(const HaloPlan& plan, const double* send, double* recv, int vectors, index_t send_stride,
+                index_t recv_stride);
 
  private:
   struct State;

@@ -11,7 +11,7 @@ NcclChannel::NcclChannel(const Communicator&, const Executor&) {
   throw Error("--comm nccl: this miniapp was built without NCCL (it needs a CUDA build that finds libnccl)");
 }
 NcclChannel::~NcclChannel() = default;
-void NcclChannel::start(const HaloPlan&, const double*, double*, int, index_t, index_t) {}
-void NcclChannel::finish() {}
+void NcclChannel::packed() {}
+void NcclChannel::exchange(const HaloPlan&, const double*, double*, int, index_t, index_t) {}
 
 }  // namespace miniapp::parallel
