@@ -15,6 +15,7 @@ struct RankMesh {
   std::optional<mesh::Mesh> owned_piece;              // several ranks: owned cells only (the VTK piece)
   std::optional<parallel::LocalNumbering> numbering;  // several ranks
   long long global_cells = 0;
+  std::vector<index_t> owned_global;  // the global index of each owned cell, in local order
 };
 
 // Partitions `global` over comm's ranks (nullptr or one rank: keeps it whole) and prints the

@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <iomanip>
-#include <numeric>
 #include <ostream>
 
 #include "miniapp/case/case_mesh.hpp"
@@ -101,6 +100,19 @@ time::HostVelocity initial_velocity(const Simulation& sim) {
   return u;
 }
 
+// The case's initial condition on every cell the rank holds (halo included, so the halo starts
+// current), then consistent face velocity and viscosity and the first Δt.
+void set_initial_fields(Simulation& sim) {
+  sim.fields = std::make_unique<time::FlowFields>(sim.exec, sim.mesh.cell_count(), sim.mesh.face_count());
+  const auto u0 = initial_velocity(sim);
+  for (int d = 0; d < 3; ++d) {
+    sim.fields->u[d].copy_from_host(permute_vector(u0[d], sim.host_operators.cell_order));
+    copy(sim.exec, sim.fields->u[d], sim.fields->u_old[d]);
+  }
+  fill(sim.exec, 0.0, sim.fields->pressure);
+  sim.scheme->initialise(*sim.fields);
+}
+
 CsrMatrix negated(CsrMatrix a) {
   for (auto& v : a.val) v = -v;
   return a;
@@ -169,14 +181,8 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
     sim.mesh = std::move(part.mesh);
     sim.owned_piece = std::move(part.owned_piece);
     sim.global_cells = part.global_cells;
+    sim.global_cell_index = std::move(part.owned_global);
     numbering = std::move(part.numbering);
-    if (numbering) {
-      const auto& ids = numbering->local_to_global;
-      sim.global_cell_index.assign(ids.begin(), ids.begin() + numbering->owned_count());
-    } else {
-      sim.global_cell_index.resize(static_cast<std::size_t>(sim.global_cells));
-      std::iota(sim.global_cell_index.begin(), sim.global_cell_index.end(), 0);
-    }
     sim.geometry = mesh::compute_geometry(sim.mesh);
   }
   const fv::FlowBoundaries boundaries = flow_boundaries(c, sim.mesh);
@@ -207,15 +213,7 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   if (!c.numerics.poisson_choice.empty()) log << "  " << c.numerics.poisson_choice << "\n";
   sim.scheme = std::make_unique<time::FractionalStep>(sim.exec, *sim.operators, *sim.domain, flow_parameters(c),
                                                       std::move(pressure_solver));
-  sim.fields = std::make_unique<time::FlowFields>(sim.exec, sim.mesh.cell_count(), sim.mesh.face_count());
-  // Every cell the rank holds (halo included) gets its initial value: the halo starts current.
-  const auto u0 = initial_velocity(sim);
-  for (int d = 0; d < 3; ++d) {
-    sim.fields->u[d].copy_from_host(permute_vector(u0[d], sim.host_operators.cell_order));
-    copy(sim.exec, sim.fields->u[d], sim.fields->u_old[d]);
-  }
-  fill(sim.exec, 0.0, sim.fields->pressure);
-  sim.scheme->initialise(*sim.fields);
+  set_initial_fields(sim);
   return sim;
 }
 
