@@ -84,7 +84,7 @@ void HaloExchange::reserve(int vectors) {
   requests_.reserve(2 * plan_.neighbours.size() * static_cast<std::size_t>(vectors));
 }
 
-void HaloExchange::start_exchange(std::span<const Vector* const> vectors) {
+void HaloExchange::start_exchange(std::span<Vector* const> vectors) {
   if (!in_flight_.empty()) throw Error("HaloExchange::start_exchange: the previous exchange has not been finished");
   const int k = static_cast<int>(vectors.size());
   for (const Vector* v : vectors)
@@ -133,14 +133,8 @@ void HaloExchange::finish_exchange(std::span<Vector* const> vectors) {
   for (int v = 0; v < k; ++v) scatter(exec_, recv_index_, recv_buffer_.window(v * nr, nr), *vectors[v]);
 }
 
-void HaloExchange::exchange(std::span<Vector* const> vectors) {
-  const std::vector<const Vector*> read(vectors.begin(), vectors.end());
-  start_exchange(read);
-  finish_exchange(vectors);
-}
-
-void HaloExchange::start_exchange(const Vector& v) {
-  const Vector* one[] = {&v};
+void HaloExchange::start_exchange(Vector& v) {
+  Vector* one[] = {&v};
   start_exchange(one);
 }
 

@@ -42,14 +42,12 @@ class HaloExchange {
   // all in flight together. Each vector has local_count() entries on the executor. Work that does not
   // read their halos (the inner SpMV) may run before finish_exchange. Collective over the neighbours;
   // no other exchange of this object may be in flight.
-  void start_exchange(std::span<const Vector* const> vectors);
+  void start_exchange(std::span<Vector* const> vectors);
   // Waits for the messages and unpacks them into the halos (scatter kernel). `vectors` are those given
   // to start_exchange, in the same order.
   void finish_exchange(std::span<Vector* const> vectors);
-  // start_exchange then finish_exchange.
-  void exchange(std::span<Vector* const> vectors);
-  // The same for one vector.
-  void start_exchange(const Vector& v);
+  // The same for one vector, and both in one call.
+  void start_exchange(Vector& v);
   void finish_exchange(Vector& v);
   void exchange(Vector& v);
 

@@ -1,6 +1,8 @@
 #include "parallel/subdomain.hpp"
 
-#include <vector>
+#include <array>
+#include <optional>
+#include <string>
 
 #include "operators/kernels/dot.hpp"
 
@@ -24,8 +26,7 @@ Subdomain& Subdomain::operator=(Subdomain&&) noexcept = default;
 void Subdomain::update_halo(std::span<Vector* const> vectors) {
   if (!halo_) return;
   if (observer_) observer_->halo_started(halo_->plan(), static_cast<int>(vectors.size()));
-  const std::vector<const Vector*> read(vectors.begin(), vectors.end());
-  halo_->start_exchange(read);
+  halo_->start_exchange(vectors);
   halo_->finish_exchange(vectors);
   if (observer_) observer_->halo_finished();
 }
@@ -35,7 +36,7 @@ void Subdomain::update_halo(Vector& v) {
   update_halo(one);
 }
 
-void Subdomain::start_halo_update(const Vector& v) {
+void Subdomain::start_halo_update(Vector& v) {
   if (!halo_) return;
   if (observer_) observer_->halo_started(halo_->plan(), 1);
   halo_->start_exchange(v);
@@ -53,13 +54,20 @@ double Subdomain::dot(const Executor& exec, const Vector& x, const Vector& y) co
 
 void Subdomain::multi_dot(const Executor& exec, std::span<const Vector* const> x, std::span<const Vector* const> y,
                           std::span<double> out) const {
-  std::vector<Vector> windows;
-  windows.reserve(x.size() + y.size());
-  std::vector<const Vector*> xs, ys;
-  for (const Vector* v : x) xs.push_back(&windows.emplace_back(owned(*v)));
-  for (const Vector* v : y) ys.push_back(&windows.emplace_back(owned(*v)));
-  miniapp::multi_dot(exec, xs, ys, out);
-  sum(out.first(x.size()));
+  const std::size_t n = x.size();
+  if (n > static_cast<std::size_t>(max_fused_dots) || y.size() != n)
+    throw Error("Subdomain::multi_dot: " + std::to_string(n) + " x and " + std::to_string(y.size()) +
+                " y; expected the same number, at most " + std::to_string(max_fused_dots));
+  // Windows on the stack, built in place (a default Array would make an executor): this runs every
+  // PCG iteration.
+  std::array<std::optional<Vector>, 2 * max_fused_dots> windows;
+  std::array<const Vector*, max_fused_dots> xs{}, ys{};
+  for (std::size_t i = 0; i < n; ++i) {
+    xs[i] = &windows[2 * i].emplace(owned(*x[i]));
+    ys[i] = &windows[2 * i + 1].emplace(owned(*y[i]));
+  }
+  miniapp::multi_dot(exec, std::span(xs).first(n), std::span(ys).first(n), out);
+  sum(out.first(n));
 }
 
 void Subdomain::sum(std::span<double> values) const {

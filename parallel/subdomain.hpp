@@ -57,7 +57,7 @@ class Subdomain {
   void update_halo(std::span<Vector* const> vectors);
   void update_halo(Vector& v);
   // The same split in two, for work that needs no halo in between (the inner rows of an SpMV).
-  void start_halo_update(const Vector& v);
+  void start_halo_update(Vector& v);
   void finish_halo_update(Vector& v);
 
   // Σ over ranks of x·y over the owned entries (thesis §1.5.1): one local DOT, one allreduce.

@@ -22,16 +22,13 @@ gpus=$(nvidia-smi -L | grep -c GPU)
 top=$((gpus >= 4 ? 4 : 2))
 : >"$out/steps.txt"
 # `predict NAME LIMIT NP CASE [OPTIONS...]`: miniapp predict --measure on NP ranks within LIMIT seconds
-# (skipped once the budget is spent); $comm picks the halo transport (mpi unless set), and with it the
-# calibration file. Runs mpirun under timeout itself: timeout cannot run a shell function.
+# (step of gpu-runtime.sh: skipped once the budget is spent); $comm picks the halo transport (mpi
+# unless set), and with it the calibration file.
 predict() {
-  local name=$1 limit=$2 np=$3 start=$SECONDS transport=${comm:-mpi}
+  local name=$1 limit=$2 np=$3 transport=${comm:-mpi}
   shift 3
-  if ((SECONDS + limit > budget)); then echo "$name: skipped (budget)" >>"$out/steps.txt"; return; fi
-  timeout "$limit" mpirun -np "$np" --bind-to none -x LD_LIBRARY_PATH "$bin" predict "$@" --backend cuda \
-    --comm "$transport" --calibration "$out/calibration-$transport.json" --measure --measure-steps 20 \
-    --devices 8 --output "$out/$name" >"$out/$name.txt" 2>&1
-  echo "$name: rc $? in $((SECONDS - start)) s" >>"$out/steps.txt"
+  step "$name" "$limit" mpi "$np" "$bin" predict "$@" --backend cuda --comm "$transport" \
+    --calibration "$out/calibration-$transport.json" --measure --measure-steps 20 --devices 8 --output "$out/$name"
 }
 les=(channel --set 'numerics.poisson="pcg"')
 fft=(taylor-green-3d --set 'numerics.poisson="fft"' --set 'mesh.cells=[64,64,64]')

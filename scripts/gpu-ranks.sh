@@ -15,19 +15,6 @@ bin=$build/miniapp/miniapp
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >"$out/device.txt" 2>&1
 gpus=$(nvidia-smi -L | grep -c GPU)
 : >"$out/steps.txt"
-step() {  # name, time limit (s), command...
-  local name=$1 limit=$2 start=$SECONDS
-  shift 2
-  if ((SECONDS + limit > budget)); then echo "$name: skipped (budget)" >>"$out/steps.txt"; return; fi
-  timeout "$limit" "$@" >"$out/$name.txt" 2>&1
-  echo "$name: rc $? in $((SECONDS - start)) s" >>"$out/steps.txt"
-}
-# `mpi NP command...`: a script rather than a function, so that `timeout` (in step) can run it.
-mkdir -p "$out/.bin"
-printf '#!/usr/bin/env bash\nnp=$1; shift\nexec mpirun -np "$np" --bind-to none -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE "$@"\n' \
-  >"$out/.bin/mpi"
-chmod +x "$out/.bin/mpi"
-export PATH=$out/.bin:$PATH
 tg() {  # the LES Taylor-Green case on an N³ hex box
   echo taylor-green-3d --set "mesh.cells=[$1,$1,$1]" --set 'physics.les="wale"' --set 'numerics.poisson="pcg"'
 }

@@ -1,6 +1,7 @@
 # Sourced by the GPU scripts: makes the Debian libraries of .debs/ (METIS, toml++, ...) and NCCL
 # (the CUDA toolkit's, or the nvidia-nccl wheel's) visible to prebuilt or freshly built binaries on a
-# lent GPU machine, which has CUDA, Open MPI and FFTW but no package registry.
+# lent GPU machine, which has CUDA, Open MPI and FFTW but no package registry; and the helpers step
+# and mpi that the GPU scripts run their measurements with.
 deps=/tmp/miniapp-deps
 mkdir -p "$deps"
 for f in .debs/*.deb; do dpkg -x "$f" "$deps"; done
@@ -8,3 +9,22 @@ nccl_dir=$(python3 -c 'import nvidia.nccl, os; print(os.path.join(os.path.dirnam
   2>/dev/null || true)
 export LD_LIBRARY_PATH=$deps/usr/lib/x86_64-linux-gnu${nccl_dir:+:$nccl_dir}:${LD_LIBRARY_PATH:-}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
+
+# `step NAME LIMIT COMMAND...`: runs COMMAND within LIMIT seconds, output to $out/NAME.txt, unless
+# the script's budget ($budget seconds since it started) would be exceeded; logs rc and seconds (or
+# the skip) to $out/steps.txt. The sourcing script sets `out` and `budget`.
+step() {
+  local name=$1 limit=$2 start=$SECONDS
+  shift 2
+  if ((SECONDS + limit > budget)); then echo "$name: skipped (budget)" >>"$out/steps.txt"; return; fi
+  timeout "$limit" "$@" >"$out/$name.txt" 2>&1
+  echo "$name: rc $? in $((SECONDS - start)) s" >>"$out/steps.txt"
+}
+
+# `mpi NP COMMAND...`: mpirun with the environment above passed to every rank; a script rather than a
+# function, so that `timeout` (in step) can run it.
+mkdir -p "$deps/bin"
+printf '#!/usr/bin/env bash\nnp=$1; shift\nexec mpirun -np "$np" --bind-to none -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE "$@"\n' \
+  >"$deps/bin/mpi"
+chmod +x "$deps/bin/mpi"
+export PATH=$deps/bin:$PATH

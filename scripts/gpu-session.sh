@@ -15,13 +15,6 @@ source scripts/gpu-runtime.sh
 bin=$build/miniapp/miniapp
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >"$out/device.txt" 2>&1
 : >"$out/steps.txt"
-step() {  # name, time limit (s), command...: runs it unless the budget is spent; logs rc and seconds
-  local name=$1 limit=$2 start=$SECONDS
-  shift 2
-  if ((SECONDS + limit > budget)); then echo "$name: skipped (budget)" >>"$out/steps.txt"; return; fi
-  timeout "$limit" "$@" >"$out/$name.txt" 2>&1
-  echo "$name: rc $? in $((SECONDS - start)) s" >>"$out/steps.txt"
-}
 step cuda_tests 60 "$build/tests/cuda/cuda_kernels_test"
 step aip_cuda_tests 40 "$build/tests/solvers/aip_cuda_test"
 step fft_cuda_tests 60 "$build/tests/fft/cuda/fft_cuda_test"

@@ -105,15 +105,16 @@ def kernel_points(report):
 
 def plot_roofline(report, out_dir):
     ceiling = report["calibration"]["copy_gb_per_s"]
+    points = kernel_points(report)
     fig, ax = plt.subplots(figsize=(6, 4))
-    for kind, intensity, gbs in kernel_points(report):
+    for kind, intensity, gbs in points:
         ax.scatter([intensity], [gbs], s=40)
         ax.annotate(kind, (intensity, gbs), textcoords="offset points", xytext=(5, 5))
     ax.axhline(ceiling, color="red", linestyle="--", label=f"copy bandwidth {ceiling:.0f} GB/s")
     ax.set_xscale("log")
     ax.set_xlabel("arithmetic intensity (flop/byte)")
     ax.set_ylabel("achieved GB/s")
-    ax.set_ylim(bottom=0, top=1.3 * max([ceiling] + [p[2] for p in kernel_points(report)]))
+    ax.set_ylim(bottom=0, top=1.3 * max([ceiling] + [p[2] for p in points]))
     ax.set_title(f"{report['case']['name']}: kernels against the bandwidth ceiling")
     ax.legend()
     fig.tight_layout()

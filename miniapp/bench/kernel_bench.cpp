@@ -2,9 +2,9 @@
 
 #include <cmath>
 #include <ostream>
-#include <random>
 
 #include "mesh/geometry.hpp"
+#include "miniapp/bench/random_vector.hpp"
 #include "miniapp/bench/timing.hpp"
 #include "miniapp/bench/vendor_bench.hpp"
 #include "operators/fv/laplacian.hpp"
@@ -30,14 +30,6 @@ cli::MeshOptions bench_mesh_options(cli::MeshKind kind, long long cells) {
 namespace {
 
 constexpr int warmup_calls = 3;
-
-Vector random_vector(const Executor& exec, index_t n, std::uint64_t seed) {
-  std::mt19937_64 engine(seed);
-  std::uniform_real_distribution<double> value(0.5, 1.5);  // non-zero: no shortcut on zeros
-  std::vector<double> host(static_cast<std::size_t>(n));
-  for (double& v : host) v = value(engine);
-  return Vector::from_host(exec, host);
-}
 
 // Times one kernel; the bytes per call are what the front end adds to the executor's counters.
 template <class F>

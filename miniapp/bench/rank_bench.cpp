@@ -4,11 +4,11 @@
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <ostream>
-#include <random>
 #include <sstream>
 
 #include "miniapp/bench/bench_output.hpp"
 #include "miniapp/bench/slab_operator.hpp"
+#include "miniapp/bench/random_vector.hpp"
 #include "miniapp/bench/timing.hpp"
 #include "miniapp/run/rank_executor.hpp"
 #include "miniapp/run/simulation.hpp"
@@ -32,14 +32,6 @@ double slowest_median(const parallel::Communicator& comm, const Executor& exec, 
     exec.synchronize();
     return comm.allreduce(std::chrono::duration<double>(clock::now() - start).count(), parallel::ReduceOp::max);
   });
-}
-
-Vector random_vector(const Executor& exec, index_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> value(-1.0, 1.0);
-  std::vector<double> host(static_cast<std::size_t>(n));
-  for (double& v : host) v = value(gen);
-  return Vector::from_host(exec, host);
 }
 
 OverlapRecord measure_overlap(const parallel::Communicator& comm, const Executor& exec, long long cells,

@@ -62,7 +62,7 @@ int run_case(int argc, char** argv, const parallel::Communicator& world) {
   if (args->count("restart")) run_options.restart_dir = (*args)["restart"].as<std::string>();
   run_options.quiet = args->count("quiet") > 0;
   const run::RunSummary summary = run::run_simulation(sim, run_options, out);
-  run::print_summary(sim, summary, out);
+  if (world.rank() == 0) run::print_summary(sim, summary, out);
   return 0;
 }
 

@@ -46,10 +46,11 @@ std::vector<CostPoint> points_of(const Json& entry, const std::string& where) {
   return points;
 }
 
-Json curve_json(KernelVariant v, CacheLevel level, const CostCurve& curve) {
+// A curve's points as [[bytes, seconds], ...].
+Json points_json(const CostCurve& curve) {
   Json points = Json::array();
   for (const CostPoint& p : curve.points()) points.push_back({p.bytes, p.seconds});
-  return {{"kernel", name(v)}, {"cache", name(level)}, {"latency_s", curve.latency()}, {"points", std::move(points)}};
+  return points;
 }
 
 CacheLevel cache_level_from(const std::string& text, const std::string& where) {
@@ -133,14 +134,6 @@ std::optional<CurveTable> read_graph_curves(const Json& root, const std::string&
   return read_curves(root, "graph_curves", path);
 }
 
-Json curves_json(const CurveTable& table) {
-  Json curves = Json::array();
-  for (int v = 0; v < kernel_variant_count; ++v)
-    for (int l = 0; l < cache_level_count; ++l)
-      curves.push_back(curve_json(static_cast<KernelVariant>(v), static_cast<CacheLevel>(l), table[v][l]));
-  return curves;
-}
-
 // The file's text as JSON; a syntax error names the file and the line.
 Json parse_calibration(const std::string& path) {
   std::ifstream in(path);
@@ -159,15 +152,23 @@ Json parse_calibration(const std::string& path) {
 
 }  // namespace
 
+nlohmann::ordered_json curve_table_json(const CurveTable& table) {
+  Json curves = Json::array();
+  for (int v = 0; v < kernel_variant_count; ++v)
+    for (int l = 0; l < cache_level_count; ++l)
+      curves.push_back({{"kernel", name(static_cast<KernelVariant>(v))},
+                        {"cache", name(static_cast<CacheLevel>(l))},
+                        {"latency_s", table[v][l].latency()},
+                        {"points", points_json(table[v][l])}});
+  return curves;
+}
+
 nlohmann::ordered_json communication_json(const std::optional<CommCalibration>& comm) {
   if (!comm) return nullptr;
   Json halo = Json::array(), allreduce = Json::array();
-  for (const HaloCurve& h : comm->halo) {
-    Json points = Json::array();
-    for (const CostPoint& p : h.curve.points()) points.push_back({p.bytes, p.seconds});
+  for (const HaloCurve& h : comm->halo)
     halo.push_back({{"ranks", h.ranks}, {"neighbours", h.neighbours}, {"latency_s", h.curve.latency()},
-                    {"points", std::move(points)}});
-  }
+                    {"points", points_json(h.curve)}});
   for (const ReductionPoint& p : comm->allreduce) allreduce.push_back({p.ranks, p.seconds});
   return {{"transport", comm->transport}, {"halo", std::move(halo)}, {"allreduce", std::move(allreduce)}};
 }
@@ -196,8 +197,8 @@ void write_calibration(const std::string& path, const Calibration& c) {
       {"streaming_footprint_bytes", c.streaming_footprint},
       {"warm_footprint_bytes", c.warm_footprint},
       {"sync_s", c.sync_seconds},
-      {"curves", curves_json(c.curves)},
-      {"graph_curves", c.graph_curves ? curves_json(*c.graph_curves) : Json(nullptr)},
+      {"curves", curve_table_json(c.curves)},
+      {"graph_curves", c.graph_curves ? curve_table_json(*c.graph_curves) : Json(nullptr)},
       {"communication", communication_json(c.communication)}};
   output::write_file_atomically(path, root.dump(2, ' ', false, Json::error_handler_t::replace) + "\n");
 }
@@ -236,8 +237,7 @@ void check_calibration(const Calibration& c, const DeviceDescription& device, co
   std::string why;
   if (c.device.description != device.description || c.device.backend != device.backend)
     why = "it was measured on '" + c.device.description + "', this run uses '" + device.description + "'";
-  else if (c.build.git != build.git || c.build.compiler != build.compiler || c.build.build_type != build.build_type ||
-           c.build.cuda != build.cuda)
+  else if (c.build != build)
     why = "it was measured by build " + c.build.git + " (" + c.build.compiler + ", " + c.build.build_type +
           "), this is build " + build.git + " (" + build.compiler + ", " + build.build_type + ")";
   if (why.empty()) return;

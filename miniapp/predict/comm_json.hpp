@@ -3,9 +3,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "miniapp/predict/calibration.hpp"
 #include "miniapp/predict/comm_model.hpp"
 
 namespace miniapp::predict {
+
+// Pieces of JSON shared by the calibration file and the report (calibration_file.cpp).
+
+// A curve table: one object per kernel variant and cache level, {kernel, cache, latency_s, points
+// [[bytes, seconds], ...]}.
+nlohmann::ordered_json curve_table_json(const CurveTable& table);
 
 // The "communication" object of the calibration file and of the report (null when not calibrated):
 // transport, halo curves per rank count ([bytes per neighbour, seconds]), allreduce [ranks, seconds].

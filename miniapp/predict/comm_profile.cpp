@@ -38,7 +38,7 @@ PhaseComm attribute_to_phases(const CommRecord& record, const time::StepReport& 
   std::array<bool, time::phase_count> has_calls{};
   std::uint64_t position = step_start;
   for (int p = 0; p < time::phase_count; ++p) {
-    const std::uint64_t calls = total_calls(report.kernels[p]);
+    const std::uint64_t calls = report.kernels[p].total().calls;
     has_calls[p] = calls > 0;
     position += calls;
     ends[p] = position;

@@ -10,12 +10,6 @@ double now() { return std::chrono::duration<double>(std::chrono::steady_clock::n
 
 }  // namespace
 
-std::uint64_t total_calls(const KernelCounters& counters) {
-  std::uint64_t calls = 0;
-  for (int k = 0; k < kernel_kind_count; ++k) calls += counters.tally(static_cast<KernelKind>(k)).calls;
-  return calls;
-}
-
 CommRecorder::CommRecorder(parallel::Subdomain& domain, const KernelCounters& counters)
     : domain_(domain), counters_(counters) {
   domain_.observe(this);
@@ -56,11 +50,11 @@ void CommRecorder::halo_finished() {
     current_.overlapped.seconds += t.seconds;
   }
   current_.seconds = std::max(wall - during.total().seconds, 0.0);
-  current_.position = total_calls(counters_);
+  current_.position = counters_.total().calls;
   record_.updates.push_back(std::move(current_));
   in_update_ = false;
 }
 
-void CommRecorder::reduced(int values) { record_.reductions.push_back({total_calls(counters_), values}); }
+void CommRecorder::reduced(int values) { record_.reductions.push_back({counters_.total().calls, values}); }
 
 }  // namespace miniapp::predict

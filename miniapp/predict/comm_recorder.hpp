@@ -65,7 +65,4 @@ class CommRecorder final : public parallel::CommObserver {
   double started_at_ = 0;
 };
 
-// Total kernel calls of `counters` (the position of an event).
-std::uint64_t total_calls(const KernelCounters& counters);
-
 }  // namespace miniapp::predict

@@ -122,6 +122,9 @@ RankProfile strong_rank(const std::vector<RankProfile>& counted, const Partition
   const StepCounts& first = counted.front().counts;
   c.iterations = first.iterations;
   c.iteration_split = first.iteration_split;
+  // Graph curves only where every counted rank replayed its Poisson iterations as graphs.
+  c.iteration_graphs = std::all_of(counted.begin(), counted.end(),
+                                   [](const RankProfile& p) { return p.counts.iteration_graphs; });
   c.iteration_host_reads = single ? single_rank_host_reads : first.iteration_host_reads;
   c.per_iteration = scaled_load(sum_loads(counted, [](const StepCounts& s) -> const PhaseLoad& { return s.per_iteration; }), t.iteration,
                                 ranks, t.shape.local, q.local, single);

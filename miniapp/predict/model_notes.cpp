@@ -1,16 +1,7 @@
 #include "miniapp/predict/model_notes.hpp"
 
-#include <iomanip>
-#include <sstream>
-
 namespace miniapp::predict {
 namespace {
-
-std::string fixed(double x, int digits) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << x;
-  return s.str();
-}
 
 // The share of the step spent in per-call latency and host round trips.
 double latency_share(const StepPrediction& s, const Calibration& c) {

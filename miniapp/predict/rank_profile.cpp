@@ -13,14 +13,15 @@ void visit_comm(CommLoad& l, F& f) {
 }
 
 // Calls f(double&) on every number of a profile, always in the same order (the layout of the
-// gathered array); `split` stands for counts.iteration_split, `m` for the measurement.
+// gathered array); `split` and `graphs` stand for counts.iteration_split and iteration_graphs, `m` for
+// the measurement.
 template <class F>
-void visit(RankProfile& p, StepMeasurement& m, double& split, F&& f) {
+void visit(RankProfile& p, StepMeasurement& m, double& split, double& graphs, F&& f) {
   StepCounts& c = p.counts;
   for (KindLoad& k : c.per_iteration) f(k.calls), f(k.bytes), f(k.flops);
   for (PhaseLoad& phase : c.fixed)
     for (KindLoad& k : phase) f(k.calls), f(k.bytes), f(k.flops);
-  f(c.iterations), f(split), f(c.iteration_host_reads);
+  f(c.iterations), f(split), f(graphs), f(c.iteration_host_reads);
   visit_comm(c.comm_per_iteration, f);
   for (CommLoad& l : c.comm_fixed) visit_comm(l, f);
   f(p.shape.local), f(p.shape.owned), f(p.shape.inner), f(p.shape.halo), f(p.shape.working_set);
@@ -32,18 +33,19 @@ void visit(RankProfile& p, StepMeasurement& m, double& split, F&& f) {
 
 std::vector<double> to_values(RankProfile p) {
   StepMeasurement m = p.measured.value_or(StepMeasurement{});
-  double split = p.counts.iteration_split ? 1 : 0;
+  double split = p.counts.iteration_split ? 1 : 0, graphs = p.counts.iteration_graphs ? 1 : 0;
   std::vector<double> out;
-  visit(p, m, split, [&](double& x) { out.push_back(x); });
+  visit(p, m, split, graphs, [&](double& x) { out.push_back(x); });
   return out;
 }
 
 RankProfile from_values(const double* values, int steps, bool measured) {
   RankProfile p;
   StepMeasurement m;
-  double split = 0;
-  visit(p, m, split, [&](double& x) { x = *values++; });
+  double split = 0, graphs = 0;
+  visit(p, m, split, graphs, [&](double& x) { x = *values++; });
   p.counts.iteration_split = split != 0;
+  p.counts.iteration_graphs = graphs != 0;
   m.steps = steps;
   if (measured) p.measured = m;
   return p;

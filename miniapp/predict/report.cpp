@@ -98,22 +98,6 @@ Json measurement_json(const PredictionReport& r) {
           {"phases", std::move(phases)}, {"prediction", prediction_json(s)}};
 }
 
-// A curve table as the summary lists it: kernel, cache level, latency and points of each curve.
-Json curve_table_json(const CurveTable& table) {
-  Json curves = Json::array();
-  for (int v = 0; v < kernel_variant_count; ++v)
-    for (int l = 0; l < cache_level_count; ++l) {
-      const CostCurve& curve = table[v][l];
-      Json points = Json::array();
-      for (const CostPoint& point : curve.points()) points.push_back({point.bytes, point.seconds});
-      curves.push_back({{"kernel", name(static_cast<KernelVariant>(v))},
-                        {"cache", name(static_cast<CacheLevel>(l))},
-                        {"latency_s", curve.latency()},
-                        {"points", std::move(points)}});
-    }
-  return curves;
-}
-
 Json calibration_summary_json(const Calibration& c) {
   return {{"device", c.device.description}, {"date", c.date},           {"git", c.build.git},
           {"copy_gb_per_s", c.copy_gb_per_s}, {"cache_bytes", c.device.cache_bytes}, {"sync_s", c.sync_seconds},

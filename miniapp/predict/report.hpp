@@ -42,6 +42,8 @@ void write_report_json(const std::string& path, const PredictionReport& r);
 // predicted vs measured, calibration summary.
 void write_report_markdown(const std::string& path, const PredictionReport& r);
 void print_report_markdown(std::ostream& out, const PredictionReport& r);
+// `x` with `digits` decimals (std::fixed), as the report's tables and notes print numbers.
+std::string fixed(double x, int digits);
 
 // scripts/plot_prediction.py: $MINIAPP_PLOT_SCRIPT when set, else the source tree's (compile definition).
 std::string plot_script_path();

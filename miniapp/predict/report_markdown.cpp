@@ -18,12 +18,6 @@ std::string ms(double seconds) {
   return s.str();
 }
 
-std::string fixed(double x, int digits) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << x;
-  return s.str();
-}
-
 std::string percent(double x) {
   std::string s = x >= 0 ? "+" : "";  // (one append at a time: GCC 12 warns falsely on "+" + string)
   s += fixed(100 * x, 1);
@@ -187,6 +181,12 @@ void calibration_section(std::ostream& out, const Calibration& c, const std::str
 }
 
 }  // namespace
+
+std::string fixed(double x, int digits) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(digits) << x;
+  return s.str();
+}
 
 void print_report_markdown(std::ostream& out, const PredictionReport& r) {
   out << "# Time-step prediction: " << r.case_name << "\n\n" << r.case_description << "\n\nMesh " << r.cells

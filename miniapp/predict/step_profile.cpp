@@ -90,7 +90,7 @@ StepCounts count_step(run::Simulation& sim, int steps) {
   c.iteration_graphs = true;
   CommRecorder recorder(*sim.domain, sim.exec.counters());
   for (int s = 0; s <= steps; ++s) {
-    const std::uint64_t start = total_calls(sim.exec.counters());
+    const std::uint64_t start = sim.exec.counters().total().calls;
     const time::StepReport r = sim.scheme->advance(*sim.fields);
     const PhaseComm comm = attribute_to_phases(recorder.take(), r, start);
     solve_comm.push_back(comm[solve]);
@@ -125,7 +125,7 @@ StepMeasurement measure_steps(run::Simulation& sim, int steps) {
   const bool asynchronous = sim.exec.backend() != Backend::cpu;
   CommRecorder recorder(*sim.domain, sim.exec.counters());
   for (int s = 0; s < steps; ++s) {
-    const std::uint64_t calls = total_calls(sim.exec.counters());
+    const std::uint64_t calls = sim.exec.counters().total().calls;
     const auto start = std::chrono::steady_clock::now();
     const time::StepReport r = sim.scheme->advance(*sim.fields);
     sim.exec.synchronize();

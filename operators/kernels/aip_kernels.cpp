@@ -64,7 +64,7 @@ void aip_apply(const Executor& exec, const DeviceAipFactor& g, const Vector& r, 
   detail::check_executor(exec, g.executor(), kernel, "the factor");
   detail::check_vector(exec, r, g.rows(), kernel, "r");
   detail::check_vector(exec, z, g.rows(), kernel, "z");
-  if (r.data() == z.data() && r.size() > 0) throw Error(std::string(kernel) + ": z must not alias r");
+  detail::check_distinct(r, z, kernel, "r and z");
   cg::ScalarsView v{nullptr, nullptr, nullptr};
   if (s) {
     detail::check_executor(exec, s->executor(), kernel, "the scalar block");

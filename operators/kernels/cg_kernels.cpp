@@ -43,11 +43,6 @@ cg::ScalarsView checked_view(const Executor& exec, CgScalars& s, const char* ker
   return s.view();
 }
 
-// Throws when two vectors that a kernel reads and writes at different indices share memory.
-void check_distinct(const Vector& a, const Vector& b, const char* kernel, const char* what) {
-  if (a.data() == b.data() && a.size() > 0) throw Error(std::string(kernel) + ": " + what + " must be distinct vectors");
-}
-
 }  // namespace
 
 // Bytes as spmv (sELL): stored entries (value + column index), slice pointers, p and q once.
@@ -59,7 +54,7 @@ void cg_spmv_dot(const Executor& exec, const DeviceSell& a, const Vector& p, Vec
                 ", CG needs a square one");
   detail::check_vector(exec, p, a.rows(), kernel, "p");
   detail::check_vector(exec, q, a.rows(), kernel, "q");
-  check_distinct(p, q, kernel, "p and q");
+  detail::check_distinct(p, q, kernel, "p and q");
   const cg::ScalarsView v = checked_view(exec, s, kernel);
   const SellView view = a.view();
   const double seconds = detail::run_timed(
@@ -74,7 +69,7 @@ void cg_update(const Executor& exec, const Vector& p, const Vector& q, Vector& x
   const index_t n = x.size();
   for (const auto& [vec, what] : {std::pair{&p, "p"}, {&q, "q"}, {&x, "x"}, {&r, "r"}})
     detail::check_vector(exec, *vec, n, kernel, what);
-  check_distinct(x, r, kernel, "x and r");
+  detail::check_distinct(x, r, kernel, "x and r");
   const cg::ScalarsView v = checked_view(exec, s, kernel);
   const double seconds = detail::run_timed(
       exec, [&] { cpu::cg_update(n, p.data(), q.data(), x.data(), r.data(), v); },
@@ -88,9 +83,9 @@ void cg_update_jacobi(const Executor& exec, const Vector& d, const Vector& p, co
   const index_t n = x.size();
   for (const auto& [vec, what] : {std::pair{&d, "d"}, {&p, "p"}, {&q, "q"}, {&x, "x"}, {&r, "r"}, {&z, "z"}})
     detail::check_vector(exec, *vec, n, kernel, what);
-  check_distinct(x, r, kernel, "x and r");
-  check_distinct(x, z, kernel, "x and z");
-  check_distinct(r, z, kernel, "r and z");
+  detail::check_distinct(x, r, kernel, "x and r");
+  detail::check_distinct(x, z, kernel, "x and z");
+  detail::check_distinct(r, z, kernel, "r and z");
   const cg::ScalarsView v = checked_view(exec, s, kernel);
   const double seconds = detail::run_timed(
       exec, [&] { cpu::cg_update_jacobi(n, d.data(), p.data(), q.data(), x.data(), r.data(), z.data(), v); },

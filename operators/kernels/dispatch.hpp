@@ -27,6 +27,13 @@ inline void check_vector(const Executor& exec, const Vector& v, index_t n, const
                 std::to_string(n));
 }
 
+// Throws when `a` and `b` (named together in `what`, e.g. "x and y") share memory: a kernel that
+// reads one while writing the other at other indices needs distinct vectors.
+inline void check_distinct(const Vector& a, const Vector& b, const char* kernel, const char* what) {
+  if (a.data() == b.data() && a.size() > 0)
+    throw Error(std::string(kernel) + ": " + what + " must be distinct vectors");
+}
+
 // Runs the backend call and returns its seconds: wall time on the CPU, whose kernels are synchronous;
 // on CUDA only with profiling on (synchronising before and after), else 0 so kernels stay asynchronous.
 template <class CpuCall, class CudaCall>

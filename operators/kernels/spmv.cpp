@@ -20,7 +20,7 @@ void check_operands(const Executor& exec, index_t rows, index_t cols, const Vect
                     const char* kernel) {
   detail::check_vector(exec, x, cols, kernel, "x");
   detail::check_vector(exec, y, rows, kernel, "y");
-  if (x.data() == y.data() && x.size() > 0) throw Error(std::string(kernel) + ": y must not alias x");
+  detail::check_distinct(x, y, kernel, "x and y");
 }
 
 }  // namespace

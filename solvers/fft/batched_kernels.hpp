@@ -9,6 +9,11 @@
 // Each call adds its bytes and flops (stated per kernel, w = |range|) to the executor's counters.
 namespace miniapp::fft {
 
+// N · S: the entries of a batched vector; throws miniapp::Error when that exceeds index_t.
+inline index_t batched_size(index_t rows, index_t systems) {
+  return checked_index(static_cast<std::size_t>(rows) * static_cast<std::size_t>(systems), "FFT Poisson vectors");
+}
+
 struct SystemRange {
   index_t begin = 0, end = 0;
   index_t size() const { return end - begin; }

@@ -9,14 +9,6 @@
 
 namespace miniapp::fft {
 
-namespace {
-
-index_t batched_size(index_t rows, index_t systems) {
-  return checked_index(static_cast<std::size_t>(rows) * static_cast<std::size_t>(systems), "FFT Poisson vectors");
-}
-
-}  // namespace
-
 BatchedPcg::BatchedPcg(const Executor& exec, CsrMatrix a, std::vector<double> w, std::vector<double> shifts,
                        bool singular_at_zero, index_t block_systems, int aip_level)
     : exec_(exec), systems_(exec, std::move(a), std::move(w), std::move(shifts)),
@@ -25,25 +17,33 @@ BatchedPcg::BatchedPcg(const Executor& exec, CsrMatrix a, std::vector<double> w,
   const index_t n = batched_size(rows(), systems());
   for (Vector* v : {&r_, &z_, &p_, &q_}) *v = Vector(exec, n);
   scratch_ = Vector(exec, batched_dot_scratch(exec, systems()));
-  for (Vector* v : {&dots_, &alpha_, &beta_, &shift_}) *v = Vector(exec, systems());
+  for (Vector* v : {&alpha_, &beta_, &shift_}) *v = Vector(exec, systems());
+  dots_ = Vector(exec, max_dot_pairs * systems());
   if (singular_at_zero)
     while (singular_systems_ < systems() && systems_.host_shifts[singular_systems_] == 0) ++singular_systems_;
 }
 
-// Column dots of the first `active` systems, read back to the host (a synchronisation on CUDA).
-std::vector<double> BatchedPcg::column_dots(const Vector& u, const Vector* v, index_t active) {
-  batched_dot(exec_, u, v, systems(), {0, active}, scratch_, dots_);
-  return dots_.to_host();
+// Column dots of the first `active` systems for each pair (S values each, the others stale), queued
+// together and read back to the host at one synchronisation on CUDA.
+std::vector<std::vector<double>> BatchedPcg::column_dots(std::initializer_list<DotPair> pairs, index_t active) {
+  const index_t S = systems();
+  index_t row = 0;
+  for (const auto& [u, v] : pairs) {
+    Vector out = dots_.window(row++ * S, S);
+    batched_dot(exec_, *u, v, S, {0, active}, scratch_, out);
+  }
+  const std::vector<double> host = dots_.to_host();
+  std::vector<std::vector<double>> dots;
+  for (index_t k = 0; k < row; ++k) dots.emplace_back(host.begin() + k * S, host.begin() + (k + 1) * S);
+  return dots;
 }
-
-void BatchedPcg::upload(const std::vector<double>& host, Vector& device) { device.copy_from_host(host); }
 
 // v_s −= mean(v_s) for the singular systems.
 void BatchedPcg::remove_mean(Vector& v) {
   if (singular_systems_ == 0) return;
-  std::vector<double> shift = column_dots(v, nullptr, singular_systems_);
+  std::vector<double> shift = column_dots({{&v, nullptr}}, singular_systems_)[0];
   for (double& value : shift) value = -value / static_cast<double>(rows());
-  upload(shift, shift_);
+  shift_.copy_from_host(shift);
   batched_add(exec_, shift_, v, systems(), {0, singular_systems_});
 }
 
@@ -61,7 +61,8 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
   waxpby(exec_, 1.0, b, -1.0, q_, r_);
   preconditioner_.apply(r_, z_, S);
   copy(exec_, z_, p_);
-  std::vector<double> b_norm = column_dots(b, &b, S), rho = column_dots(r_, &z_, S), rr = column_dots(r_, &r_, S);
+  std::vector<std::vector<double>> dots = column_dots({{&b, &b}, {&r_, &z_}, {&r_, &r_}}, S);
+  std::vector<double> b_norm = std::move(dots[0]), rho = std::move(dots[1]), rr = std::move(dots[2]);
   std::vector<double> alpha(S, 0.0), beta(S, 0.0);
   BatchedPcgResult result{std::vector<int>(S, 0), std::vector<double>(S, 0.0), false};
   std::vector<bool> done(S);
@@ -75,13 +76,14 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
     while (active > 0 && done[active - 1]) --active;
     if (active == 0) break;
     batched_shifted_spmv(exec_, m, p_, q_, S, {0, active});
-    const std::vector<double> pq = column_dots(p_, &q_, active);
+    const std::vector<double> pq = column_dots({{&p_, &q_}}, active)[0];
     for (index_t s = 0; s < active; ++s) alpha[s] = done[s] ? 0 : rho[s] / pq[s];
-    upload(alpha, alpha_);
+    alpha_.copy_from_host(alpha);
     batched_cg_update(exec_, alpha_, p_, q_, x, r_, S, {0, active});
     preconditioner_.apply(r_, z_, active);
-    const std::vector<double> rz = column_dots(r_, &z_, active);
-    rr = column_dots(r_, &r_, active);
+    dots = column_dots({{&r_, &z_}, {&r_, &r_}}, active);
+    const std::vector<double>& rz = dots[0];
+    rr = std::move(dots[1]);
     for (index_t s = 0; s < active; ++s) {
       beta[s] = 0;
       if (done[s]) continue;
@@ -91,7 +93,7 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
       if (!done[s]) beta[s] = rz[s] / rho[s];
       rho[s] = rz[s];
     }
-    upload(beta, beta_);
+    beta_.copy_from_host(beta);
     batched_direction(exec_, beta_, z_, p_, S, {0, active});
   }
   remove_mean(x);

@@ -1,4 +1,6 @@
 #pragma once
+#include <initializer_list>
+#include <utility>
 #include <vector>
 
 #include "solvers/fft/frequency_preconditioner.hpp"
@@ -47,15 +49,17 @@ class BatchedPcg {
   BatchedPcgResult solve(Vector& b, Vector& x, const BatchedPcgOptions& options, bool initial_guess = false);
 
  private:
-  std::vector<double> column_dots(const Vector& u, const Vector* v, index_t active);
-  void upload(const std::vector<double>& host, Vector& device);
+  using DotPair = std::pair<const Vector*, const Vector*>;  // u, v (null: the column sums of u)
+  std::vector<std::vector<double>> column_dots(std::initializer_list<DotPair> pairs, index_t active);
   void remove_mean(Vector& v);
 
   Executor exec_;
   ShiftedSystems systems_;
   FrequencyPreconditioner preconditioner_;
   index_t singular_systems_ = 0;  // the leading systems with σ = 0 of a singular A
-  Vector r_, z_, p_, q_, scratch_, dots_, alpha_, beta_, shift_;
+  Vector r_, z_, p_, q_, scratch_, alpha_, beta_, shift_;
+  Vector dots_;  // max_dot_pairs rows of S column dots, read back together
+  static constexpr index_t max_dot_pairs = 3;
 };
 
 }  // namespace miniapp::fft

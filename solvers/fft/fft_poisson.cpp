@@ -35,10 +35,6 @@ std::vector<index_t> block_order(const Extrusion& e, const Permutation* cell_ord
   return index;
 }
 
-index_t vector_size(index_t lines, index_t per_line) {
-  return checked_index(static_cast<std::size_t>(lines) * static_cast<std::size_t>(per_line), "FFT Poisson vectors");
-}
-
 }  // namespace
 
 std::vector<int> iterations_per_frequency(const BatchedPcgResult& systems) {
@@ -61,9 +57,9 @@ FftPoisson::FftPoisson(const Executor& exec, Extrusion extrusion, const PlaneOpe
                                       block_systems_for(n + 2, pre.blocks), pre.aip_level);
   transform_ = make_periodic_fft(exec, cells, n, options_.measure);
   order_ = Array<index_t>::from_host(exec, block_order(extrusion_, cell_order));
-  real_ = Vector(exec, vector_size(cells, n));
-  rhs_ = Vector(exec, vector_size(cells, n + 2));
-  solution_ = Vector(exec, vector_size(cells, n + 2));
+  real_ = Vector(exec, batched_size(cells, n));
+  rhs_ = Vector(exec, batched_size(cells, n + 2));
+  solution_ = Vector(exec, batched_size(cells, n + 2));
   if (pre.aip_blocks >= 0) {
     pcg_->preconditioner().use_aip_blocks(pre.aip_blocks);
     configuration_ = pcg_->preconditioner().describe() + "; set by the options";

@@ -11,11 +11,20 @@ namespace miniapp::fft {
 
 namespace {
 
-std::vector<double> diagonal_of(const CsrMatrix& a) {
+// diag(A), after checking that A is square with one w per row and diag(A) + σ_s w > 0 for every s.
+std::vector<double> checked_diagonal(const CsrMatrix& a, const std::vector<double>& w, const std::vector<double>& shifts) {
+  if (a.rows != a.cols || w.size() != static_cast<std::size_t>(a.rows))
+    throw Error("FFT Poisson: the 2D matrix is " + std::to_string(a.rows) + " × " + std::to_string(a.cols) +
+                " and w has " + std::to_string(w.size()) + " entries; a square matrix and one w per row are needed");
   std::vector<double> d(static_cast<std::size_t>(a.rows), 0.0);
-  for (index_t c = 0; c < a.rows; ++c)
+  for (index_t c = 0; c < a.rows; ++c) {
     for (index_t i = a.row_ptr[c]; i < a.row_ptr[c + 1]; ++i)
       if (a.col[i] == c) d[c] = a.val[i];
+    for (std::size_t s = 0; s < shifts.size(); ++s)
+      if (!(d[c] + shifts[s] * w[c] > 0))
+        throw Error("FFT Poisson: row " + std::to_string(c) + " of frequency system " + std::to_string(s) +
+                    " has diagonal " + std::to_string(d[c] + shifts[s] * w[c]) + "; a positive one is needed");
+  }
   return d;
 }
 
@@ -31,18 +40,8 @@ CsrMatrix shifted_matrix(CsrMatrix a, const std::vector<double>& w, double sigma
 ShiftedSystems::ShiftedSystems(const Executor& exec, CsrMatrix a_host, std::vector<double> w_host,
                                std::vector<double> shifts_host)
     : host_a(std::move(a_host)), host_w(std::move(w_host)), host_shifts(std::move(shifts_host)), a(exec, host_a),
-      diagonal(Vector::from_host(exec, diagonal_of(host_a))), w(Vector::from_host(exec, host_w)),
-      shifts(Vector::from_host(exec, host_shifts)) {
-  if (host_a.rows != host_a.cols || host_w.size() != static_cast<std::size_t>(host_a.rows))
-    throw Error("FFT Poisson: the 2D matrix is " + std::to_string(host_a.rows) + " × " + std::to_string(host_a.cols) +
-                " and w has " + std::to_string(host_w.size()) + " entries; a square matrix and one w per row are needed");
-  const std::vector<double> d = diagonal.to_host();
-  for (index_t c = 0; c < host_a.rows; ++c)
-    for (std::size_t s = 0; s < host_shifts.size(); ++s)
-      if (!(d[c] + host_shifts[s] * host_w[c] > 0))
-        throw Error("FFT Poisson: row " + std::to_string(c) + " of frequency system " + std::to_string(s) +
-                    " has diagonal " + std::to_string(d[c] + host_shifts[s] * host_w[c]) + "; a positive one is needed");
-}
+      diagonal(Vector::from_host(exec, checked_diagonal(host_a, host_w, host_shifts))),
+      w(Vector::from_host(exec, host_w)), shifts(Vector::from_host(exec, host_shifts)) {}
 
 index_t block_systems_for(index_t systems, int blocks) {
   const index_t per = (systems + blocks - 1) / std::max(blocks, 1);
@@ -56,7 +55,7 @@ struct FrequencyPreconditioner::Factor {
 FrequencyPreconditioner::FrequencyPreconditioner(const Executor& exec, const ShiftedSystems& systems,
                                                  index_t block_systems, int aip_level)
     : exec_(exec), systems_(systems), block_systems_(block_systems), level_(aip_level),
-      tmp_(exec, checked_index(static_cast<std::size_t>(systems.rows()) * systems.systems(), "FFT Poisson vectors")) {
+      tmp_(exec, batched_size(systems.rows(), systems.systems())) {
   if (block_systems_ < 2 || block_systems_ % 2 != 0)
     throw Error("FFT Poisson: " + std::to_string(block_systems_) + " systems per preconditioner block; an even number ≥ 2 is needed");
   factors_.resize(static_cast<std::size_t>(blocks()));

@@ -14,20 +14,12 @@
 namespace miniapp {
 namespace {
 
-std::vector<index_t> shuffled_prefix(index_t n, index_t m, unsigned seed) {
-  std::vector<index_t> all(static_cast<std::size_t>(n));
-  std::iota(all.begin(), all.end(), 0);
-  std::shuffle(all.begin(), all.end(), std::mt19937(seed));
-  all.resize(static_cast<std::size_t>(m));
-  return all;
-}
-
 TEST_CASE("CUDA gather and scatter match the CPU reference", "[cuda][gather]") {
   const index_t m = GENERATE(as<index_t>{}, test::large_n, 1, 0);
   const index_t n = 2 * test::large_n + 1;
   CAPTURE(m);
   const Executor cpu = Executor::cpu(), gpu = Executor::cuda();
-  const auto idx = shuffled_prefix(n, m, 31);
+  const auto idx = test::random_indices(n, m, 31);
   const auto d_idx = Array<index_t>::from_host(gpu, idx);
   test::Mirrored x(cpu, gpu, test::random_vector(n, 32));
   test::Mirrored packed(cpu, gpu, test::nan_vector(m));

@@ -4,10 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "mesh/generators.hpp"
-#include "mesh/geometry.hpp"
 #include "solvers/fft/batched_pcg.hpp"
-#include "solvers/fft/extrusion.hpp"
 #include "tests/fft/fft_test_support.hpp"
 
 using namespace miniapp;
@@ -16,15 +13,6 @@ using test::norm;
 namespace {
 
 constexpr double tolerance = 1e-10;
-
-// −L2d and w of an extruded quad mesh (walls: singular).
-fft::PlaneOperator plane_operator(index_t nx, index_t ny) {
-  const auto m = mesh::extrude(mesh::make_quad_rect({.cells = {nx, ny}, .stretch = {1.3, 0}}), {.layers = 2});
-  const auto geometry = mesh::compute_geometry(m);
-  fft::PlaneOperator op = fft::split_extruded_operator(fv::laplacian_matrix(m, geometry), fft::detect_extrusion(m, geometry));
-  for (double& v : op.in_plane.val) v = -v;
-  return op;
-}
 
 // Column s of an interleaved vector.
 std::vector<double> column(const std::vector<double>& v, std::size_t systems, std::size_t s) {
@@ -37,7 +25,7 @@ std::vector<double> column(const std::vector<double>& v, std::size_t systems, st
 
 TEST_CASE("The unified batched SpMV equals one SpMV per frequency system", "[fft]") {
   const Executor exec = Executor::cpu();
-  const fft::PlaneOperator op = plane_operator(9, 7);
+  const fft::PlaneOperator op = test::minus_plane_operator(9, 7);
   const std::vector<double> shifts{0, 0, 0.3, 0.3, 1.2, 1.2, 2.5, 2.5, 4, 4};
   const std::size_t S = shifts.size(), n = static_cast<std::size_t>(op.in_plane.rows);
   const fft::ShiftedSystems systems(exec, op.in_plane, op.z_coupling, shifts);
@@ -60,7 +48,7 @@ TEST_CASE("The unified batched SpMV equals one SpMV per frequency system", "[fft
 
 TEST_CASE("Batched PCG solves each shifted system to its own tolerance and drops it out", "[fft]") {
   const Executor exec = Executor::cpu();
-  const fft::PlaneOperator op = plane_operator(12, 10);
+  const fft::PlaneOperator op = test::minus_plane_operator(12, 10);
   const std::vector<double> shifts{0, 0.01, 1, 100};
   const std::size_t n = static_cast<std::size_t>(op.in_plane.rows), S = shifts.size();
   const int aip_blocks = GENERATE(0, 1);
@@ -83,7 +71,7 @@ TEST_CASE("Batched PCG solves each shifted system to its own tolerance and drops
 
 TEST_CASE("AIP on a block of low frequencies takes fewer iterations than Jacobi there", "[fft]") {
   const Executor exec = Executor::cpu();
-  const fft::PlaneOperator op = plane_operator(16, 14);
+  const fft::PlaneOperator op = test::minus_plane_operator(16, 14);
   const std::vector<double> shifts{0, 0, 0.05, 0.05, 2, 2, 4, 4};
   const std::size_t n = static_cast<std::size_t>(op.in_plane.rows), S = shifts.size();
   fft::BatchedPcg pcg(exec, op.in_plane, op.z_coupling, shifts, op.singular, 4);

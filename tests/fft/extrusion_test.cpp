@@ -2,26 +2,18 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <numbers>
-#include <random>
 #include <string>
 
 #include "mesh/generators.hpp"
 #include "mesh/geometry.hpp"
 #include "operators/fv/laplacian.hpp"
 #include "solvers/fft/extrusion.hpp"
+#include "tests/fft/fft_test_support.hpp"
 
 using namespace miniapp;
 using Catch::Matchers::Contains;
 
 namespace {
-
-// Walls on every side patch, an outlet on xmax when asked.
-fv::FlowBoundaries side_boundaries(const mesh::Mesh& m, bool outlet) {
-  fv::FlowBoundaries b;
-  for (const auto& patch : m.patches)
-    b.by_patch.push_back({outlet && patch.name == "xmax" ? BoundaryKind::outlet : BoundaryKind::wall, {0, 0, 0}});
-  return b;
-}
 
 // (L2d ⊗ I + diag(w) ⊗ Lper) x with Lper the periodic stencil [1, −2, 1], x in 3D cell order.
 std::vector<double> apply_split(const fft::Extrusion& e, const fft::PlaneOperator& op, const std::vector<double>& x) {
@@ -43,10 +35,7 @@ void check_reconstruction(const mesh::Mesh& m, const fv::FlowBoundaries* boundar
   const fft::Extrusion e = fft::detect_extrusion(m, geometry);
   const fft::PlaneOperator op = fft::split_extruded_operator(l, e);
   CHECK(op.singular == !(boundaries && boundaries->has_pressure_outlet()));
-  std::mt19937 engine(5);
-  std::uniform_real_distribution<double> value(-1, 1);
-  std::vector<double> x(static_cast<std::size_t>(m.cell_count()));
-  for (double& v : x) v = value(engine);
+  const auto x = test::random_vector(static_cast<std::size_t>(m.cell_count()), 5);
   const auto expected = reference_spmv(l, x), split = apply_split(e, op, x);
   double err = 0, size = 0;
   for (std::size_t i = 0; i < x.size(); ++i) err = std::max(err, std::abs(expected[i] - split[i])), size = std::max(size, std::abs(expected[i]));
@@ -81,7 +70,7 @@ TEST_CASE("L splits into in-plane and periodic parts on extruded meshes", "[fft]
   SECTION("prisms, walls") { check_reconstruction(mesh::extrude(mesh::make_tri_rect({.cells = {3, 4}}), {.layers = 4}), nullptr); }
   SECTION("hexahedra, walls and an outlet") {
     const auto m = mesh::extrude(mesh::make_quad_rect({.cells = {4, 3}, .stretch = {1.5, 0}}), {.layers = 6});
-    const auto b = side_boundaries(m, true);
+    const auto b = test::side_boundaries(m, true);
     check_reconstruction(m, &b);
   }
   SECTION("periodic hex box, two planes") {

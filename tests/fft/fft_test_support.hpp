@@ -1,11 +1,14 @@
 #pragma once
-// Shared by the FFT Poisson tests: boundaries, random right-hand sides and norms.
+// Shared by the FFT Poisson tests: boundaries, the 2D operator, random right-hand sides and norms.
 #include <cmath>
 #include <random>
 #include <vector>
 
+#include "mesh/generators.hpp"
+#include "mesh/geometry.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/fv/laplacian.hpp"
+#include "solvers/fft/extrusion.hpp"
 
 namespace miniapp::test {
 
@@ -15,6 +18,15 @@ inline fv::FlowBoundaries side_boundaries(const mesh::Mesh& m, bool outlet) {
   for (const auto& patch : m.patches)
     b.by_patch.push_back({outlet && patch.name == "xmax" ? BoundaryKind::outlet : BoundaryKind::wall, {0, 0, 0}});
   return b;
+}
+
+// −L2d and w of a two-layer extrusion of an nx × ny quad rectangle stretched along x (walls: singular).
+inline fft::PlaneOperator minus_plane_operator(index_t nx, index_t ny) {
+  const auto m = mesh::extrude(mesh::make_quad_rect({.cells = {nx, ny}, .stretch = {1.3, 0}}), {.layers = 2});
+  const auto geometry = mesh::compute_geometry(m);
+  fft::PlaneOperator op = fft::split_extruded_operator(fv::laplacian_matrix(m, geometry), fft::detect_extrusion(m, geometry));
+  for (double& v : op.in_plane.val) v = -v;
+  return op;
 }
 
 // Uniform values in [−1, 1); with zero mean when `consistent` (a right-hand side of a singular −L).

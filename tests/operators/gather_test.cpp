@@ -11,18 +11,7 @@
 
 using namespace miniapp;
 
-namespace {
-
-// m distinct indices of [0, n) in random order (repeated entries would make scatter ill-defined).
-std::vector<index_t> random_indices(index_t n, index_t m, unsigned seed) {
-  std::vector<index_t> all(static_cast<std::size_t>(n));
-  std::iota(all.begin(), all.end(), 0);
-  std::shuffle(all.begin(), all.end(), std::mt19937(seed));
-  all.resize(static_cast<std::size_t>(m));
-  return all;
-}
-
-}  // namespace
+using test::random_indices;
 
 TEST_CASE("gather picks x at the listed indices, in list order", "[gather]") {
   const Executor exec = Executor::cpu();

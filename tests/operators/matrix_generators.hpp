@@ -1,4 +1,6 @@
 #pragma once
+#include <algorithm>
+#include <numeric>
 #include <random>
 #include <vector>
 
@@ -26,6 +28,15 @@ inline std::vector<double> random_vector(index_t n, unsigned seed) {
   std::vector<double> v(static_cast<std::size_t>(n));
   for (double& x : v) x = value(gen);
   return v;
+}
+
+// m distinct indices of [0, n) in random order (repeated entries would make scatter ill-defined).
+inline std::vector<index_t> random_indices(index_t n, index_t m, unsigned seed) {
+  std::vector<index_t> all(static_cast<std::size_t>(n));
+  std::iota(all.begin(), all.end(), 0);
+  std::shuffle(all.begin(), all.end(), std::mt19937(seed));
+  all.resize(static_cast<std::size_t>(m));
+  return all;
 }
 
 // The 7-point Laplacian of an nx x ny x nz grid with unit spacing and zero-flux walls: off-diagonal 1

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "miniapp/core/error.hpp"
+#include "miniapp/predict/device_scaling.hpp"
 #include "miniapp/predict/prediction.hpp"
 #include "tests/predict/synthetic_calibration.hpp"
 
@@ -180,4 +181,17 @@ TEST_CASE("The solve phase is its set-up plus the iterations", "[predict]") {
 }
 
 }  // namespace
+TEST_CASE("The device tables price graph-replayed iterations only when every counted rank replayed them",
+          "[predict]") {
+  RankProfile a, b;
+  a.counts = b.counts = synthetic_counts();
+  a.shape = b.shape = {100, 90, 80, 10, 1e6};
+  a.counts.iteration_graphs = b.counts.iteration_graphs = true;
+  const PartitionShape one{1, 200, 200, 0, 0}, two{2, 110, 90, 10, 1};
+  CHECK(strong_rank({a, b}, one, 0.125).counts.iteration_graphs);
+  CHECK(strong_rank({a, b}, two, 0.125).counts.iteration_graphs);
+  b.counts.iteration_graphs = false;
+  CHECK_FALSE(strong_rank({a, b}, one, 0.125).counts.iteration_graphs);
+}
+
 }  // namespace miniapp::predict

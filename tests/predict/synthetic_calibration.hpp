@@ -16,6 +16,20 @@ inline LinearCost linear_cost(KernelVariant v, CacheLevel l) {
   return {(1.0 + static_cast<int>(v)) * 1e-6, hot / (1.0 + static_cast<int>(l))};
 }
 
+// A curve table sampled from `cost(v, l)` (a LinearCost) at a few sizes (not the sizes the tests price).
+template <class Cost>
+CurveTable sampled_curves(Cost cost) {
+  CurveTable table;
+  for (int v = 0; v < kernel_variant_count; ++v)
+    for (int l = 0; l < cache_level_count; ++l) {
+      const LinearCost c = cost(static_cast<KernelVariant>(v), static_cast<CacheLevel>(l));
+      std::vector<CostPoint> points;
+      for (const double b : {1e3, 1e4, 1e5, 1e7}) points.push_back({b, c.seconds(b)});
+      table[v][l] = CostCurve(points);
+    }
+  return table;
+}
+
 // Every curve sampled from linear_cost at a few sizes (not the sizes the tests price). Private cache
 // `cache_bytes`, last-level cache 4 × that; host round trip `sync_seconds`.
 inline Calibration synthetic_calibration(double cache_bytes = 1e6, double sync_seconds = 0) {
@@ -27,13 +41,7 @@ inline Calibration synthetic_calibration(double cache_bytes = 1e6, double sync_s
   c.streaming_footprint = 2e6;
   c.warm_footprint = 4e5;
   c.sync_seconds = sync_seconds;
-  for (int v = 0; v < kernel_variant_count; ++v)
-    for (int l = 0; l < cache_level_count; ++l) {
-      const LinearCost cost = linear_cost(static_cast<KernelVariant>(v), static_cast<CacheLevel>(l));
-      std::vector<CostPoint> points;
-      for (const double b : {1e3, 1e4, 1e5, 1e7}) points.push_back({b, cost.seconds(b)});
-      c.curves[v][l] = CostCurve(points);
-    }
+  c.curves = sampled_curves(linear_cost);
   return c;
 }
 
@@ -45,15 +53,7 @@ inline LinearCost graph_cost(KernelVariant v, CacheLevel l) {
 
 // `c` with graph curves sampled from graph_cost like its curves.
 inline Calibration with_graph_curves(Calibration c) {
-  CurveTable table;
-  for (int v = 0; v < kernel_variant_count; ++v)
-    for (int l = 0; l < cache_level_count; ++l) {
-      const LinearCost cost = graph_cost(static_cast<KernelVariant>(v), static_cast<CacheLevel>(l));
-      std::vector<CostPoint> points;
-      for (const double b : {1e3, 1e4, 1e5, 1e7}) points.push_back({b, cost.seconds(b)});
-      table[v][l] = CostCurve(points);
-    }
-  c.graph_curves = table;
+  c.graph_curves = sampled_curves(graph_cost);
   return c;
 }
 

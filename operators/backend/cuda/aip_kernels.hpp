@@ -3,7 +3,7 @@
 #include "operators/kernels/aip_kernels.hpp"
 
 // CUDA implementation of the AIP apply (operators/kernels/aip_kernels.hpp), asynchronous on `stream`
-// (a cudaStream_t); aip_stub.cpp stands in for it in a build without CUDA. s.slots null: no ρ.
+// (a cudaStream_t); stub.cpp stands in for it in a build without CUDA. s.slots null: no ρ.
 namespace miniapp::cuda {
 
 void aip_apply(void* stream, const AipFactorView& g, const double* r, double* z, const cg::ScalarsView& s);

@@ -133,10 +133,11 @@ void launch_dot(cudaStream_t stream, index_t n, const double* const* x, const do
   MINIAPP_CUDA_CHECK_LAUNCH("dot_kernel");
 }
 
-// Queues out[i] = x[i] · y[i], i < k, with `out` in device (or mapped host) memory.
-void queue_multi_dot(void* stream, index_t n, int k, const double* const* x, const double* const* y, double* out) {
+// Queues out[i] = x[i] · y[i], i < k, with `out` in device (or mapped host) memory; w is the
+// stream's workspace (looked up once by the caller: a mutex and a hash look-up per call).
+void queue_multi_dot(void* stream, const detail::ReductionWorkspace& w, index_t n, int k, const double* const* x,
+                     const double* const* y, double* out) {
   const cudaStream_t s = detail::as_stream(stream);
-  const detail::ReductionWorkspace& w = detail::reduction_workspace(stream);
   switch (k) {
     case 1: launch_dot<1>(s, n, x, y, w, out); break;
     case 2: launch_dot<2>(s, n, x, y, w, out); break;
@@ -157,7 +158,7 @@ void multi_dot(void* stream, index_t n, int k, const double* const* x, const dou
     return;
   }
   const detail::ReductionWorkspace& w = detail::reduction_workspace(stream);
-  queue_multi_dot(stream, n, k, x, y, w.h_result_device);
+  queue_multi_dot(stream, w, n, k, x, y, w.h_result_device);
   MINIAPP_CUDA_CHECK(cudaStreamSynchronize(detail::as_stream(stream)));
   for (int i = 0; i < k; ++i) out[i] = w.h_result[i];
 }
@@ -171,7 +172,7 @@ double dot(void* stream, index_t n, const double* x, const double* y) {
 
 // *result = x · y with result in device memory; asynchronous, the same kernel and order as dot.
 void dot_async(void* stream, index_t n, const double* x, const double* y, double* result) {
-  queue_multi_dot(stream, n, 1, &x, &y, result);
+  queue_multi_dot(stream, detail::reduction_workspace(stream), n, 1, &x, &y, result);
 }
 
 }  // namespace miniapp::cuda

@@ -33,15 +33,6 @@ double difference(const std::vector<double>& a, const std::vector<double>& b) {
   return size > 0 ? diff / size : diff;
 }
 
-// −L2d and w of an extruded quad mesh: 3000 rows.
-fft::PlaneOperator plane_operator() {
-  const auto m = mesh::extrude(mesh::make_quad_rect({.cells = {60, 50}, .stretch = {1.3, 0}}), {.layers = 2});
-  const auto geometry = mesh::compute_geometry(m);
-  fft::PlaneOperator op = fft::split_extruded_operator(fv::laplacian_matrix(m, geometry), fft::detect_extrusion(m, geometry));
-  for (double& v : op.in_plane.val) v = -v;
-  return op;
-}
-
 std::vector<double> nan_outside(std::vector<double> v, std::size_t systems, fft::SystemRange range) {
   for (std::size_t i = 0; i < v.size(); ++i)
     if (static_cast<index_t>(i % systems) < range.begin || static_cast<index_t>(i % systems) >= range.end)
@@ -53,7 +44,7 @@ std::vector<double> nan_outside(std::vector<double> v, std::size_t systems, fft:
 
 TEST_CASE("CUDA batched kernels match the CPU reference", "[fft][cuda]") {
   const Executor cpu = Executor::cpu(), gpu = gpu_executor();
-  const fft::PlaneOperator op = plane_operator();
+  const fft::PlaneOperator op = test::minus_plane_operator(60, 50);  // 3000 rows
   std::vector<double> shifts;
   for (int s = 0; s < 34; ++s) shifts.push_back(0.1 * (s / 2));  // 34 systems: 102000 entries
   const index_t S = static_cast<index_t>(shifts.size()), n = op.in_plane.rows;
