@@ -29,51 +29,66 @@ void check_box(const BoxSpec& spec, const std::string& source) {
   checked_index(static_cast<std::size_t>(nodes), source + ": nodes");
 }
 
-// Nodes of the box and its six patches xmin, xmax, ymin, ymax, zmin, zmax; each boundary lattice square
-// becomes one quad or, when `triangles`, two triangles split along the diagonal from its (0,0) to its
-// (1,1) corner (the split of the Kuhn tetrahedra's faces).
-CellSoup box_soup(const BoxSpec& spec, const BoxLattice& lat, bool triangles) {
-  CellSoup soup;
-  std::array<std::vector<double>, 3> x;
+// Node coordinates of the lattice along each axis.
+using AxisCoordinates = std::array<std::vector<double>, 3>;
+
+AxisCoordinates box_coordinates(const BoxSpec& spec) {
+  AxisCoordinates x;
   for (int a = 0; a < 3; ++a)
     x[a] = stretched_coordinates(spec.cells[a], spec.origin[a], spec.length[a], spec.stretch[a]);
+  return x;
+}
+
+void add_lattice_nodes(CellSoup& soup, const BoxLattice& lat, const AxisCoordinates& x) {
   soup.nodes.reserve(static_cast<std::size_t>(lat.node(lat.n)) + 1);
   for (index_t k = 0; k <= lat.n[2]; ++k)
     for (index_t j = 0; j <= lat.n[1]; ++j)
       for (index_t i = 0; i <= lat.n[0]; ++i) soup.nodes.push_back({x[0][i], x[1][j], x[2][k]});
-  for (int a = 0; a < 3; ++a) {
-    const int b = (a + 1) % 3, c = (a + 2) % 3;
-    for (int side = 0; side < 2; ++side) {
-      const index_t patch = soup.add_patch(std::string(axis_names[a]) + (side ? "max" : "min"));
-      std::array<index_t, 3> p{};
-      p[a] = side ? lat.n[a] : 0;
-      for (index_t u = 0; u < lat.n[b]; ++u)
-        for (index_t v = 0; v < lat.n[c]; ++v) {
-          const auto corner = [&](index_t du, index_t dv) {
-            p[b] = u + du;
-            p[c] = v + dv;
-            return lat.node(p);
-          };
-          const index_t q00 = corner(0, 0), q10 = corner(1, 0), q01 = corner(0, 1), q11 = corner(1, 1);
-          if (!triangles) {
-            soup.add_boundary_face(patch, {q00, q10, q11, q01});
-          } else {
-            soup.add_boundary_face(patch, {q00, q10, q11});
-            soup.add_boundary_face(patch, {q00, q01, q11});
-          }
-        }
+}
+
+// The lattice squares of one side of axis a (side 0: lowest plane, 1: highest) as boundary faces of
+// `patch`: one quad each or, when `triangles`, two triangles split along the diagonal from its (0,0)
+// to its (1,1) corner (the split of the Kuhn tetrahedra's faces).
+void add_side_faces(CellSoup& soup, const BoxLattice& lat, int a, int side, index_t patch, bool triangles) {
+  const int b = (a + 1) % 3, c = (a + 2) % 3;
+  std::array<index_t, 3> p{};
+  p[a] = side ? lat.n[a] : 0;
+  for (index_t u = 0; u < lat.n[b]; ++u)
+    for (index_t v = 0; v < lat.n[c]; ++v) {
+      const auto corner = [&](index_t du, index_t dv) {
+        p[b] = u + du;
+        p[c] = v + dv;
+        return lat.node(p);
+      };
+      const index_t q00 = corner(0, 0), q10 = corner(1, 0), q01 = corner(0, 1), q11 = corner(1, 1);
+      if (!triangles) {
+        soup.add_boundary_face(patch, {q00, q10, q11, q01});
+      } else {
+        soup.add_boundary_face(patch, {q00, q10, q11});
+        soup.add_boundary_face(patch, {q00, q01, q11});
+      }
     }
-  }
+}
+
+std::string side_name(int axis, int side) { return std::string(axis_names[axis]) + (side ? "max" : "min"); }
+
+// Nodes of the box and its six patches xmin, xmax, ymin, ymax, zmin, zmax.
+CellSoup box_soup(const BoxSpec& spec, const BoxLattice& lat, bool triangles) {
+  CellSoup soup;
+  add_lattice_nodes(soup, lat, box_coordinates(spec));
+  for (int a = 0; a < 3; ++a)
+    for (int side = 0; side < 2; ++side) add_side_faces(soup, lat, a, side, soup.add_patch(side_name(a, side)), triangles);
   return soup;
 }
 
-std::vector<PeriodicRequest> box_links(const BoxSpec& spec) {
+// The periodic links of the box's periodic axes among `axes` (0 x, 1 y, 2 z).
+std::vector<PeriodicRequest> box_links(const BoxSpec& spec, int axes = 3) {
   std::vector<PeriodicRequest> links;
-  for (int a = 0; a < 3; ++a) {
+  for (int a = 0; a < axes; ++a) {
     if (!spec.periodic[a]) continue;
     Vec3 t;
     t[a] = spec.length[a];
-    links.push_back({std::string(axis_names[a]) + "min", std::string(axis_names[a]) + "max", t});
+    links.push_back({side_name(a, 0), side_name(a, 1), t});
   }
   return links;
 }
@@ -86,13 +101,7 @@ void for_each_box_cell(const BoxLattice& lat, Fn fn) {
       for (index_t i = 0; i < lat.n[0]; ++i) fn(i, j, k);
 }
 
-}  // namespace
-
-Mesh make_hex_box(const BoxSpec& spec) {
-  const std::string source = "make_hex_box";
-  check_box(spec, source);
-  const BoxLattice lat{spec.cells};
-  CellSoup soup = box_soup(spec, lat, false);
+void add_hexahedra(CellSoup& soup, const BoxLattice& lat) {
   const std::size_t cells = static_cast<std::size_t>(lat.n[0]) * lat.n[1] * lat.n[2];
   soup.cell_types.reserve(cells);
   soup.cell_node_offsets.reserve(cells + 1);
@@ -102,16 +111,11 @@ Mesh make_hex_box(const BoxSpec& spec) {
                                          lat.node(i, j + 1, k), lat.node(i, j, k + 1), lat.node(i + 1, j, k + 1),
                                          lat.node(i + 1, j + 1, k + 1), lat.node(i, j + 1, k + 1)});
   });
-  return build_mesh(soup, box_links(spec), source);
 }
 
-Mesh make_tet_box(const BoxSpec& spec) {
-  const std::string source = "make_tet_box";
-  check_box(spec, source);
-  const BoxLattice lat{spec.cells};
-  CellSoup soup = box_soup(spec, lat, true);
-  // Kuhn's split: one tetrahedron per axis order (p0, p1, p2), walking from corner (0,0,0) to (1,1,1)
-  // along e_p0, e_p1, e_p2. Odd orders list their middle vertices swapped to keep a positive volume.
+// Kuhn's split: one tetrahedron per axis order (p0, p1, p2), walking from corner (0,0,0) to (1,1,1)
+// along e_p0, e_p1, e_p2. Odd orders list their middle vertices swapped to keep a positive volume.
+void add_kuhn_tetrahedra(CellSoup& soup, const BoxLattice& lat) {
   constexpr int orders[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {1, 0, 2}, {0, 2, 1}, {2, 1, 0}};
   for_each_box_cell(lat, [&](index_t i, index_t j, index_t k) {
     for (int t = 0; t < 6; ++t) {
@@ -128,7 +132,93 @@ Mesh make_tet_box(const BoxSpec& spec) {
         soup.add_cell(CellType::tetrahedron, {v0, v2, v1, v3});
     }
   });
+}
+
+void add_cells(CellSoup& soup, const BoxLattice& lat, BoxCells cells) {
+  if (cells == BoxCells::hexahedra)
+    add_hexahedra(soup, lat);
+  else
+    add_kuhn_tetrahedra(soup, lat);
+}
+
+// Node z of lattice plane g of the box, for any integer g when z is periodic (plane g + nz is plane g
+// shifted by the box length), so that a window of layers may wrap around.
+double plane_z(const std::vector<double>& z, index_t g, double length) {
+  const index_t n = static_cast<index_t>(z.size()) - 1;
+  const index_t turns = g < 0 ? -((n - 1 - g) / n) : (g > n ? (g - 1) / n : 0);
+  return z[static_cast<std::size_t>(g - turns * n)] + static_cast<double>(turns) * length;
+}
+
+void check_layers(const BoxSpec& spec, index_t first, index_t count, const std::string& source) {
+  const index_t nz = spec.cells[2];
+  const std::string window = "layers [" + std::to_string(first) + ", " + std::to_string(first + count) + ")";
+  if (count < 1 || count > nz)
+    throw Error(source + ": " + window + " of a box of " + std::to_string(nz) + " layers: give 1 to " +
+                std::to_string(nz) + " layers");
+  if (!spec.periodic[2] && (first < 0 || first + count > nz))
+    throw Error(source + ": " + window + " lie outside the " + std::to_string(nz) +
+                " layers of a box that is not periodic in z");
+}
+
+}  // namespace
+
+Mesh make_hex_box(const BoxSpec& spec) {
+  const std::string source = "make_hex_box";
+  check_box(spec, source);
+  const BoxLattice lat{spec.cells};
+  CellSoup soup = box_soup(spec, lat, false);
+  add_hexahedra(soup, lat);
   return build_mesh(soup, box_links(spec), source);
+}
+
+Mesh make_tet_box(const BoxSpec& spec) {
+  const std::string source = "make_tet_box";
+  check_box(spec, source);
+  const BoxLattice lat{spec.cells};
+  CellSoup soup = box_soup(spec, lat, true);
+  add_kuhn_tetrahedra(soup, lat);
+  return build_mesh(soup, box_links(spec), source);
+}
+
+BoxLayers make_box_layers(const BoxSpec& spec, BoxCells cells, index_t first, index_t count,
+                          const std::string& cut_patch) {
+  const std::string source = "make_box_layers";
+  check_box(spec, source);
+  check_layers(spec, first, count, source);
+  const index_t nz = spec.cells[2];
+  const BoxLattice lat{{spec.cells[0], spec.cells[1], count}};
+  AxisCoordinates x = box_coordinates(spec);
+  std::vector<double> z;
+  for (index_t l = 0; l <= count; ++l) z.push_back(plane_z(x[2], first + l, spec.length[2]));
+  x[2] = std::move(z);
+
+  CellSoup soup;
+  add_lattice_nodes(soup, lat, x);
+  const bool triangles = cells == BoxCells::tetrahedra;
+  for (int a = 0; a < 2; ++a)
+    for (int side = 0; side < 2; ++side) add_side_faces(soup, lat, a, side, soup.add_patch(side_name(a, side)), triangles);
+  // The window's end planes: the box's own ends where it has them, else where the held cells stop.
+  const bool ends[2] = {!spec.periodic[2] && first == 0, !spec.periodic[2] && first + count == nz};
+  std::array<index_t, 2> end_patch{};
+  if (!spec.periodic[2])
+    for (int side = 0; side < 2; ++side) end_patch[side] = soup.add_patch(side_name(2, side));
+  if (!ends[0] || !ends[1]) {
+    const index_t cut = soup.add_patch(cut_patch);
+    for (int side = 0; side < 2; ++side)
+      if (!ends[side]) end_patch[side] = cut;
+  }
+  for (int side = 0; side < 2; ++side) add_side_faces(soup, lat, 2, side, end_patch[side], triangles);
+  add_cells(soup, lat, cells);
+
+  BoxLayers out;
+  out.mesh = build_mesh(soup, box_links(spec, 2), source);
+  const index_t per_layer = out.mesh.cell_count() / count;
+  out.global_cell.reserve(static_cast<std::size_t>(out.mesh.cell_count()));
+  for (index_t l = 0; l < count; ++l) {
+    const index_t layer = ((first + l) % nz + nz) % nz;
+    for (index_t c = 0; c < per_layer; ++c) out.global_cell.push_back(c + per_layer * layer);
+  }
+  return out;
 }
 
 }  // namespace miniapp::mesh

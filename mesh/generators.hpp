@@ -24,6 +24,26 @@ Mesh make_hex_box(const BoxSpec& spec);
 // hexahedron, so neighbouring (and periodic) faces match.
 Mesh make_tet_box(const BoxSpec& spec);
 
+enum class BoxCells { hexahedra, tetrahedra };
+
+// Some consecutive z-layers of a box, as a mesh of their own: what a rank generates for itself when a
+// box is split into slabs along z, without building the whole box.
+struct BoxLayers {
+  Mesh mesh;
+  // Per cell of `mesh`: its index in make_hex_box / make_tet_box of the same spec.
+  std::vector<index_t> global_cell;
+};
+
+// The cells of the box's z-layers first, first + 1, ..., first + count − 1 (taken modulo nz when z is
+// periodic, so the window may wrap around the box: its nodes then continue across the periodic end,
+// shifted by the box length), with exactly the nodes, faces and cell order of the whole box's
+// generator in those layers. Patches: xmin, xmax, ymin, ymax as in the box (x and y periodic as in the
+// box); zmin and zmax (when z is not periodic) hold the window's end planes that are the box's ends;
+// the other end planes form a last patch named `cut_patch`. Throws miniapp::Error for count outside
+// [1, nz], or a window beyond the ends of a box that is not periodic in z.
+BoxLayers make_box_layers(const BoxSpec& spec, BoxCells cells, index_t first, index_t count,
+                          const std::string& cut_patch);
+
 // A 2D mesh of triangles and quadrilaterals in the xy-plane with named boundary edges, the input of
 // extrusion.
 struct Mesh2d {

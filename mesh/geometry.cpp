@@ -70,6 +70,8 @@ MeshGeometry compute_geometry(const Mesh& m) {
   g.face_delta.resize(nf);
   g.face_delta_n.resize(nf);
   std::vector<Vec3> face_average(nf);
+  // Faces are independent here and in the last loop (the cells loop in between scatters to cells).
+#pragma omp parallel for
   for (index_t f = 0; f < m.face_count(); ++f) {
     const index_t begin = m.face_node_offsets[f];
     const FaceShape s = face_shape(m.nodes, m.face_nodes.data() + begin, m.face_node_offsets[f + 1] - begin);
@@ -80,6 +82,7 @@ MeshGeometry compute_geometry(const Mesh& m) {
   }
   const std::vector<Vec3> shift = neighbour_shifts(m);
   compute_cells(m, face_average, shift, g);
+#pragma omp parallel for
   for (index_t f = 0; f < m.face_count(); ++f) {
     const Vec3& own = g.cell_centroid[m.face_owner[f]];
     g.face_delta[f] =

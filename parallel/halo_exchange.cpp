@@ -51,9 +51,9 @@ HaloExchange::HaloExchange(const Communicator& comm, const Executor& exec, const
       exec_(exec),
       transport_(transport),
       plan_(build_halo_plan(comm_, numbering)),
+      owned_count_(numbering.owned_count()),
       local_count_(numbering.local_count()),
-      send_index_(Array<index_t>::from_host(exec, plan_.send_index)),
-      recv_index_(Array<index_t>::from_host(exec, plan_.recv_index)) {
+      send_index_(Array<index_t>::from_host(exec, plan_.send_index)) {
   check_transport(transport, exec);
   if (transport == HaloTransport::nccl) nccl_ = std::make_unique<NcclChannel>(comm_, exec);
   reserve(1);
@@ -72,14 +72,14 @@ HaloExchange::~HaloExchange() {
 bool HaloExchange::staged() const { return transport_ == HaloTransport::mpi && exec_.backend() != Backend::cpu; }
 
 // Buffers are vector-major: vector v's values for every neighbour at [v · count, (v + 1) · count).
+// Nothing is unpacked: the halo is contiguous in arrival order (HaloPlan), so messages land in place.
 void HaloExchange::reserve(int vectors) {
   if (vectors <= capacity_) return;
   capacity_ = vectors;
   send_buffer_ = Vector(exec_, vectors * send_index_.size());
-  recv_buffer_ = Vector(exec_, vectors * recv_index_.size());
   if (staged()) {
     host_send_.resize(static_cast<std::size_t>(send_buffer_.size()));
-    host_recv_.resize(static_cast<std::size_t>(recv_buffer_.size()));
+    host_recv_.resize(static_cast<std::size_t>(vectors * halo_count()));
   }
   requests_.reserve(2 * plan_.neighbours.size() * static_cast<std::size_t>(vectors));
 }
@@ -92,27 +92,26 @@ void HaloExchange::start_exchange(std::span<Vector* const> vectors) {
       throw Error("HaloExchange::start_exchange: vector of " + std::to_string(v->size()) +
                   " entries, the layout has " + std::to_string(local_count_) + " (owned + halo)");
   reserve(k);
-  const index_t ns = send_index_.size(), nr = recv_index_.size();
+  const index_t ns = send_index_.size();
   for (int v = 0; v < k; ++v) {
     Vector packed = send_buffer_.window(v * ns, ns);
     gather(exec_, send_index_, *vectors[v], packed);
   }
-  for (const Vector* v : vectors) in_flight_.push_back(v->data());
+  for (Vector* v : vectors) in_flight_.push_back(v->data());
   if (nccl_) return nccl_->packed();  // posted in finish_exchange, after the overlapped work
   double* send = send_buffer_.data();
-  double* recv = recv_buffer_.data();
   if (staged()) {
     if (ns > 0) exec_.copy_to_host(host_send_.data(), send, sizeof(double) * k * ns);
     send = host_send_.data();
-    recv = host_recv_.data();
   } else {
     exec_.synchronize();  // MPI reads the packed device buffer: the gather must be done
   }
   requests_.clear();
   for (int v = 0; v < k; ++v)
     for (const HaloNeighbour& nb : plan_.neighbours) {
+      double* recv = staged() ? host_recv_.data() + v * halo_count() : halo_of(in_flight_[v]);
       if (nb.recv_count > 0)
-        MINIAPP_MPI_CHECK(MPI_Irecv(recv + v * nr + nb.recv_offset, nb.recv_count, MPI_DOUBLE, nb.rank, halo_tag + v,
+        MINIAPP_MPI_CHECK(MPI_Irecv(recv + nb.recv_offset, nb.recv_count, MPI_DOUBLE, nb.rank, halo_tag + v,
                                     comm_.get(), &requests_.emplace_back()));
       if (nb.send_count > 0)
         MINIAPP_MPI_CHECK(MPI_Isend(send + v * ns + nb.send_offset, nb.send_count, MPI_DOUBLE, nb.rank, halo_tag + v,
@@ -124,13 +123,18 @@ void HaloExchange::finish_exchange(std::span<Vector* const> vectors) {
   bool same = vectors.size() == in_flight_.size();
   for (std::size_t v = 0; same && v < vectors.size(); ++v) same = vectors[v]->data() == in_flight_[v];
   if (!same) throw Error("HaloExchange::finish_exchange: not the vectors given to start_exchange");
+  const index_t nh = halo_count();
+  if (nccl_) {
+    halos_.clear();
+    for (double* v : in_flight_) halos_.push_back(halo_of(v));
+    nccl_->exchange(plan_, send_buffer_.data(), send_index_.size(), halos_);
+  } else {
+    MINIAPP_MPI_CHECK(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
+  }
+  if (staged() && nh > 0)
+    for (std::size_t v = 0; v < vectors.size(); ++v)
+      exec_.copy_from_host(halo_of(in_flight_[v]), host_recv_.data() + v * nh, sizeof(double) * nh);
   in_flight_.clear();
-  const index_t nr = recv_index_.size();
-  const int k = static_cast<int>(vectors.size());
-  if (nccl_) nccl_->exchange(plan_, send_buffer_.data(), recv_buffer_.data(), k, send_index_.size(), nr);
-  else MINIAPP_MPI_CHECK(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
-  if (staged() && nr > 0) exec_.copy_from_host(recv_buffer_.data(), host_recv_.data(), sizeof(double) * k * nr);
-  for (int v = 0; v < k; ++v) scatter(exec_, recv_index_, recv_buffer_.window(v * nr, nr), *vectors[v]);
 }
 
 void HaloExchange::start_exchange(Vector& v) {

@@ -43,8 +43,8 @@ class HaloExchange {
   // read their halos (the inner SpMV) may run before finish_exchange. Collective over the neighbours;
   // no other exchange of this object may be in flight.
   void start_exchange(std::span<Vector* const> vectors);
-  // Waits for the messages and unpacks them into the halos (scatter kernel). `vectors` are those given
-  // to start_exchange, in the same order.
+  // Waits for the messages, which land in the halos directly (no unpack: the halo is contiguous in
+  // arrival order). `vectors` are those given to start_exchange, in the same order.
   void finish_exchange(std::span<Vector* const> vectors);
   // The same for one vector, and both in one call.
   void start_exchange(Vector& v);
@@ -57,19 +57,22 @@ class HaloExchange {
  private:
   bool staged() const;  // transport mpi with buffers on a device: MPI sees host copies
   void reserve(int vectors);  // buffers for this many vectors at once
+  index_t halo_count() const { return local_count_ - owned_count_; }
+  double* halo_of(double* vector) const { return vector + owned_count_; }
 
   Communicator comm_;
   Executor exec_;
   HaloTransport transport_;
   std::unique_ptr<NcclChannel> nccl_;
   HaloPlan plan_;
-  index_t local_count_;
-  Array<index_t> send_index_, recv_index_;
-  Vector send_buffer_, recv_buffer_;
+  index_t owned_count_, local_count_;
+  Array<index_t> send_index_;
+  Vector send_buffer_;
   std::vector<double> host_send_, host_recv_;
   std::vector<MPI_Request> requests_;
   int capacity_ = 0;  // vectors the buffers hold
-  std::vector<const double*> in_flight_;  // data of the vectors of the exchange in flight
+  std::vector<double*> in_flight_;  // data of the vectors of the exchange in flight
+  std::vector<double*> halos_;      // their halos, for NCCL
 };
 
 }  // namespace miniapp::parallel

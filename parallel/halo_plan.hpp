@@ -7,7 +7,8 @@ namespace miniapp::parallel {
 
 // What one rank sends to and receives from one neighbour in a halo update: send_index[send_offset,
 // + send_count) are owned (interface) local indices packed for it, recv_index[recv_offset, +
-// recv_count) the halo local indices its values land in, in the same order on both sides.
+// recv_count) the halo local indices its values land in, in the same order on both sides. The halo is
+// contiguous in arrival order: recv_index[h] = owned_count + h, so a message may land in place.
 struct HaloNeighbour {
   int rank = 0;
   index_t send_offset = 0, send_count = 0;

@@ -90,14 +90,17 @@ std::vector<LocalFace> select_faces(const mesh::Mesh& global, const std::vector<
     for (index_t f = patch.first_face; f < patch.first_face + patch.face_count; ++f)
       if (const index_t o = local[global.face_owner[f]]; o >= 0) boundary[p].push_back({f, o, -1, false, {}, -1});
   }
+  // A mesh that is itself a rank's piece already ends with the cut patch: its new cut faces join it.
+  if (!global.patches.empty() && global.patches.back().name == cut_patch_name)
+    boundary.back().insert(boundary.back().end(), cut.begin(), cut.end());
+  else
+    boundary.push_back(std::move(cut));
   interior = static_cast<index_t>(inner.size());
   std::vector<LocalFace> faces = std::move(inner);
   for (auto& b : boundary) {
     patch_sizes.push_back(static_cast<index_t>(b.size()));
     faces.insert(faces.end(), b.begin(), b.end());
   }
-  patch_sizes.push_back(static_cast<index_t>(cut.size()));
-  faces.insert(faces.end(), cut.begin(), cut.end());
   return faces;
 }
 

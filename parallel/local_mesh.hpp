@@ -16,8 +16,9 @@ inline constexpr std::string_view cut_patch_name = "(partition cut)";
 //   - global boundary faces of held cells stay on their patches, which keep their names and order
 //     (a patch may be left with no face);
 //   - a face between a held cell and a cell not held becomes a boundary face of an extra last patch,
-//     cut_patch_name, owned by the held cell (nodes moved across a periodic link when the cell sees
-//     the face from the far side), so that every held cell keeps all its faces and its exact volume.
+//     cut_patch_name (joining the mesh's own last patch of that name when it is already a rank's
+//     piece), owned by the held cell (nodes moved across a periodic link when the cell sees the face
+//     from the far side), so that every held cell keeps all its faces and its exact volume.
 // Nodes are renumbered to those the held cells use. Every face of an owned cell has both its cells
 // held (the halo is the set of face neighbours of owned cells), so every operator row of an owned
 // cell assembled on this mesh equals the global row; rows of halo cells see the cut patch instead of

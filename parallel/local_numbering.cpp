@@ -62,6 +62,11 @@ std::unordered_map<index_t, index_t> inverse(const std::vector<index_t>& local_t
 
 }  // namespace
 
+void LocalNumbering::relabel(const std::vector<index_t>& global_of) {
+  for (index_t& cell : local_to_global) cell = global_of.at(static_cast<std::size_t>(cell));
+  global_to_local = inverse(local_to_global);
+}
+
 LocalNumbering build_local_numbering(const CellGraph& graph, const std::vector<int>& part, int rank) {
   if (part.size() != static_cast<std::size_t>(graph.cell_count()))
     throw Error("build_local_numbering: partition of " + std::to_string(part.size()) + " cells for a graph of " +

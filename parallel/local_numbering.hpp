@@ -13,7 +13,8 @@ namespace miniapp::parallel {
 //   local [owned_count(), local_count())     halo cells: other ranks' cells adjacent to owned ones.
 // Inside the inner and the interface group the rows follow row_grouping_rcm (grouped by row length,
 // then reverse Cuthill-McKee), so the interface rows of every operator are one contiguous block.
-// Halo cells are sorted by (owning rank, global index): what each neighbour sends is contiguous.
+// Halo cells are sorted by owning rank (then by cell index in the mesh the numbering was built on):
+// what each neighbour sends is contiguous.
 struct LocalNumbering {
   int rank = 0;
   index_t inner_count = 0, interface_count = 0, halo_count = 0;
@@ -30,6 +31,9 @@ struct LocalNumbering {
   }
   // The distinct ranks owning halo cells, increasing.
   std::vector<int> neighbour_ranks() const;
+  // Renames every cell c to global_of[c]: a numbering built on a rank's own piece of the mesh then
+  // speaks of the whole mesh's cells (what the halo plan exchanges). global_of must be one-to-one.
+  void relabel(const std::vector<index_t>& global_of);
 };
 
 // The numbering of `rank` for a partition `part` (part[c] = rank of cell c) of the whole cell graph.

@@ -35,7 +35,11 @@ NcclChannel::NcclChannel(const Communicator& comm, const Executor& exec) : state
   check(cudaSetDevice(exec.device()), "cudaSetDevice");
   check(ncclCommInitRank(&state_->comm, comm.size(), id, comm.rank()), "ncclCommInitRank");
   state_->compute = static_cast<cudaStream_t>(exec.stream());
-  check(cudaStreamCreateWithFlags(&state_->transfer, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+  // The highest priority: the block scheduler then starts NCCL's kernel as soon as an SM frees up,
+  // instead of after every block of the inner SpMV queued before it, which would serialise the two.
+  int lowest = 0, highest = 0;
+  check(cudaDeviceGetStreamPriorityRange(&lowest, &highest), "cudaDeviceGetStreamPriorityRange");
+  check(cudaStreamCreateWithPriority(&state_->transfer, cudaStreamNonBlocking, highest), "cudaStreamCreateWithPriority");
   check(cudaEventCreateWithFlags(&state_->packed, cudaEventDisableTiming), "cudaEventCreateWithFlags");
   check(cudaEventCreateWithFlags(&state_->arrived, cudaEventDisableTiming), "cudaEventCreateWithFlags");
 }
@@ -49,16 +53,15 @@ NcclChannel::~NcclChannel() {
 
 void NcclChannel::packed() { check(cudaEventRecord(state_->packed, state_->compute), "cudaEventRecord"); }
 
-void NcclChannel::exchange(const HaloPlan& plan, const double* send, double* recv, int vectors,
-                           index_t send_stride, index_t recv_stride) {
+void NcclChannel::exchange(const HaloPlan& plan, const double* send, index_t send_stride,
+                           std::span<double* const> recv) {
   State& s = *state_;
   check(cudaStreamWaitEvent(s.transfer, s.packed, 0), "cudaStreamWaitEvent");
   check(ncclGroupStart(), "ncclGroupStart");
-  for (int v = 0; v < vectors; ++v)
+  for (std::size_t v = 0; v < recv.size(); ++v)
     for (const HaloNeighbour& nb : plan.neighbours) {
       if (nb.recv_count > 0)
-        check(ncclRecv(recv + v * recv_stride + nb.recv_offset, nb.recv_count, ncclDouble, nb.rank, s.comm, s.transfer),
-              "ncclRecv");
+        check(ncclRecv(recv[v] + nb.recv_offset, nb.recv_count, ncclDouble, nb.rank, s.comm, s.transfer), "ncclRecv");
       if (nb.send_count > 0)
         check(ncclSend(send + v * send_stride + nb.send_offset, nb.send_count, ncclDouble, nb.rank, s.comm, s.transfer),
               "ncclSend");

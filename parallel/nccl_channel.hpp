@@ -1,5 +1,6 @@
 #pragma once
 #include <memory>
+#include <span>
 
 #include "parallel/communicator.hpp"
 #include "parallel/halo_plan.hpp"
@@ -27,12 +28,11 @@ class NcclChannel {
 
   // The send buffer is complete once the work queued so far on the compute stream has run.
   void packed();
-  // Sends and receives `vectors` blocks of the plan once the mark of packed() is reached: vector v's
-  // values for neighbour nb at send + v·send_stride + nb.send_offset, landing at recv + v·recv_stride +
+  // Sends and receives one block of the plan per entry of `recv` once the mark of packed() is reached:
+  // vector v's values for neighbour nb at send + v·send_stride + nb.send_offset, landing at recv[v] +
   // nb.recv_offset; work queued on the compute stream afterwards waits for their arrival.
   // Asynchronous for the host.
-  void exchange(const HaloPlan& plan, const double* send, double* recv, int vectors, index_t send_stride,
-                index_t recv_stride);
+  void exchange(const HaloPlan& plan, const double* send, index_t send_stride, std::span<double* const> recv);
 
  private:
   struct State;

@@ -12,6 +12,6 @@ NcclChannel::NcclChannel(const Communicator&, const Executor&) {
 }
 NcclChannel::~NcclChannel() = default;
 void NcclChannel::packed() {}
-void NcclChannel::exchange(const HaloPlan&, const double*, double*, int, index_t, index_t) {}
+void NcclChannel::exchange(const HaloPlan&, const double*, index_t, std::span<double* const>) {}
 
 }  // namespace miniapp::parallel

@@ -21,10 +21,11 @@ step() {
   echo "$name: rc $? in $((SECONDS - start)) s" >>"$out/steps.txt"
 }
 
-# `mpi NP COMMAND...`: mpirun with the environment above passed to every rank; a script rather than a
+# `mpi NP COMMAND...`: mpirun with the environment above passed to every rank, and the host's cores
+# shared out between the ranks' OpenMP teams (set-up runs on the host); a script rather than a
 # function, so that `timeout` (in step) can run it.
 mkdir -p "$deps/bin"
-printf '#!/usr/bin/env bash\nnp=$1; shift\nexec mpirun -np "$np" --bind-to none -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE "$@"\n' \
+printf '#!/usr/bin/env bash\nnp=$1; shift\nexport OMP_NUM_THREADS=$(( $(nproc) / np ))\nexec mpirun -np "$np" --bind-to none -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE -x OMP_NUM_THREADS "$@"\n' \
   >"$deps/bin/mpi"
 chmod +x "$deps/bin/mpi"
 export PATH=$deps/bin:$PATH

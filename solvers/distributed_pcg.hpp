@@ -29,4 +29,9 @@ class DistributedPcg {
   Vector r_, z_, p_, q_, rhs_, ones_;
 };
 
+// The owned × owned block of a local square matrix, padded to local size with unit diagonal rows for
+// the halo: what a rank-local (block Jacobi) preconditioner is built from, so that it never couples
+// owned entries to the halo.
+CsrMatrix block_of_owned_rows(const CsrMatrix& local, index_t owned);
+
 }  // namespace miniapp

@@ -51,7 +51,7 @@ OverlapRecord measure_overlap(const parallel::Communicator& comm, const Executor
   r.sequential = slowest_median(comm, exec, warmup, s.repeat, [&] { a.apply_after_update(domain, x, y); });
 
   // A fixed number of Jacobi-PCG iterations (tolerance 0 never stops them early).
-  const Jacobi jacobi(exec, time::block_of_owned_rows(slab.matrix, domain.owned_count()));
+  const Jacobi jacobi(exec, block_of_owned_rows(slab.matrix, domain.owned_count()));
   DistributedPcg pcg(exec, domain);
   PcgOptions options;
   options.tolerance = 0;

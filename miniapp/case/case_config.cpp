@@ -33,6 +33,7 @@ Error KeyOrigins::error(std::string_view key, std::string_view reason) const {
 }
 
 std::string_view name(MeshGenerator g) { return spelling(mesh_generator_names, g); }
+std::string_view name(Decomposition d) { return spelling(decomposition_names, d); }
 std::string_view name(LesModel m) { return spelling(les_model_names, m); }
 std::string_view name(InitialType t) { return spelling(initial_type_names, t); }
 std::string_view name(BoundaryType t) { return spelling(boundary_type_names, t); }

@@ -15,6 +15,9 @@
 namespace miniapp::cases {
 
 enum class MeshGenerator { hex, tet, prism, file };
+// How a mesh is split over several ranks: METIS on the whole mesh's cell graph, or (generated hex and
+// tet boxes) slabs of whole z-layers that each rank generates for itself, with no global mesh.
+enum class Decomposition { metis, z_layers };
 
 struct MeshConfig {
   MeshGenerator generator = MeshGenerator::hex;
@@ -29,6 +32,7 @@ struct MeshConfig {
   std::string file;
   index_t layers = 0;
   double length_z = 0;
+  Decomposition decomposition = Decomposition::metis;
 };
 
 using miniapp::LesModel;
@@ -129,6 +133,7 @@ struct CaseConfig {
 
 // Names as written in case files (the inverse of parsing), for reports and messages.
 std::string_view name(MeshGenerator g);
+std::string_view name(Decomposition d);
 std::string_view name(LesModel m);
 std::string_view name(InitialType t);
 std::string_view name(BoundaryType t);

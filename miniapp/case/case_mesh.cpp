@@ -31,8 +31,9 @@ mesh::Mesh read_mesh_file(const MeshConfig& m) {
 mesh::Mesh make_case_mesh(const MeshConfig& m) {
   if (m.generator == MeshGenerator::file) return read_mesh_file(m);
   if (m.generator == MeshGenerator::prism) return make_prism_box(m);
-  const mesh::BoxSpec box{m.cells, m.origin, m.length, m.stretch, m.periodic};
-  return m.generator == MeshGenerator::hex ? mesh::make_hex_box(box) : mesh::make_tet_box(box);
+  return m.generator == MeshGenerator::hex ? mesh::make_hex_box(box_spec(m)) : mesh::make_tet_box(box_spec(m));
 }
+
+mesh::BoxSpec box_spec(const MeshConfig& m) { return {m.cells, m.origin, m.length, m.stretch, m.periodic}; }
 
 }  // namespace miniapp::cases

@@ -1,4 +1,5 @@
 #pragma once
+#include "mesh/generators.hpp"
 #include "mesh/mesh.hpp"
 #include "miniapp/case/case_config.hpp"
 
@@ -9,5 +10,8 @@ namespace miniapp::cases {
 // with validate_boundaries. Throws miniapp::Error naming the mesh file for reading errors, and for a
 // 2D file without mesh.layers or a 3D file with them.
 mesh::Mesh make_case_mesh(const MeshConfig& mesh);
+
+// The box of a generated hex or tet mesh (generator "hex" or "tet").
+mesh::BoxSpec box_spec(const MeshConfig& mesh);
 
 }  // namespace miniapp::cases

@@ -16,6 +16,8 @@ using NameTable = std::pair<std::string_view, E>[N];
 inline constexpr std::pair<std::string_view, MeshGenerator> mesh_generator_names[] = {
     {"hex", MeshGenerator::hex}, {"tet", MeshGenerator::tet},
     {"prism", MeshGenerator::prism}, {"file", MeshGenerator::file}};
+inline constexpr std::pair<std::string_view, Decomposition> decomposition_names[] = {
+    {"metis", Decomposition::metis}, {"z-layers", Decomposition::z_layers}};
 inline constexpr std::pair<std::string_view, LesModel> les_model_names[] = {
     {"none", LesModel::none}, {"smagorinsky", LesModel::smagorinsky}, {"wale", LesModel::wale},
     {"vreman", LesModel::vreman}, {"sigma", LesModel::sigma}};

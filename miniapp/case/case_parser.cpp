@@ -49,6 +49,7 @@ MeshConfig read_mesh(const Section& s, const std::string& case_path, std::vector
   MeshConfig m;
   m.generator = s.required(s.choice("generator", mesh_generator_names), "generator",
                            "required (" + allowed_list(mesh_generator_names) + ")");
+  m.decomposition = s.choice("decomposition", decomposition_names).value_or(m.decomposition);
   if (m.generator == MeshGenerator::file) {
     const std::string file = s.required(s.string("file"), "file", "required for generator \"file\"");
     const std::filesystem::path p(file);

@@ -22,6 +22,7 @@ constexpr KeySpec schema[] = {
     {"mesh.file", string},
     {"mesh.layers", integer},
     {"mesh.length_z", real},
+    {"mesh.decomposition", string},
     {"physics.re", real},
     {"physics.nu", real},
     {"physics.reference_velocity", real},

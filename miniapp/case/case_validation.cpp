@@ -38,6 +38,10 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
 }
 
 void validate_mesh(const MeshConfig& m, const KeyOrigins& o) {
+  if (m.decomposition == Decomposition::z_layers && m.generator != MeshGenerator::hex &&
+      m.generator != MeshGenerator::tet)
+    throw o.error("mesh.decomposition", "\"z-layers\" needs a generated box (generator \"hex\" or \"tet\"), not \"" +
+                                            std::string(name(m.generator)) + "\"; use \"metis\"");
   if (m.generator == MeshGenerator::file) {
     if (!std::filesystem::is_regular_file(m.file))
       throw o.error("mesh.file", "cannot find " + m.file + " (relative paths start at the case file's folder)");

@@ -3,12 +3,14 @@
 #include <numeric>
 #include <ostream>
 
+#include "parallel/line_partition.hpp"
 #include "parallel/local_mesh.hpp"
 #include "parallel/partition_stats.hpp"
 
 namespace miniapp::run {
 
-RankMesh partition_mesh(mesh::Mesh global, const parallel::Communicator* comm, std::ostream& log) {
+RankMesh partition_mesh(mesh::Mesh global, const parallel::Communicator* comm, std::ostream& log,
+                        const std::vector<index_t>* lines) {
   RankMesh r;
   r.global_cells = global.cell_count();
   if (!comm || comm->size() == 1) {
@@ -18,7 +20,8 @@ RankMesh partition_mesh(mesh::Mesh global, const parallel::Communicator* comm, s
     return r;
   }
   const parallel::CellGraph graph = parallel::cell_graph(global);
-  const std::vector<int> part = parallel::partition_cells(*comm, graph);
+  const std::vector<int> part =
+      lines ? parallel::partition_lines(*comm, graph, *lines) : parallel::partition_cells(*comm, graph);
   r.numbering = parallel::build_local_numbering(graph, part, comm->rank());
   const auto& cells = r.numbering->local_to_global;
   r.owned_global.assign(cells.begin(), cells.begin() + r.numbering->owned_count());

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <iomanip>
+#include <optional>
 #include <ostream>
 
 #include "miniapp/case/case_mesh.hpp"
@@ -11,6 +12,7 @@
 #include "miniapp/run/rank_mesh.hpp"
 #include "miniapp/time/distributed_pressure_solver.hpp"
 #include "parallel/local_mesh.hpp"
+#include "solvers/fft/extrusion.hpp"
 #include "miniapp/time/analytic_fields.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "solvers/aip.hpp"
@@ -105,12 +107,69 @@ time::HostVelocity initial_velocity(const Simulation& sim) {
 void set_initial_fields(Simulation& sim) {
   sim.fields = std::make_unique<time::FlowFields>(sim.exec, sim.mesh.cell_count(), sim.mesh.face_count());
   const auto u0 = initial_velocity(sim);
-  for (int d = 0; d < 3; ++d) {
-    sim.fields->u[d].copy_from_host(permute_vector(u0[d], sim.host_operators.cell_order));
-    copy(sim.exec, sim.fields->u[d], sim.fields->u_old[d]);
-  }
+  auto& u = sim.fields->u;
+  for (int d = 0; d < 3; ++d) u[d].copy_from_host(permute_vector(u0[d], sim.host_operators.cell_order));
+  // The owners' values in the halo: a halo cell generated across a periodic end (z-layers) lies one
+  // period away from its owner's copy, where a non-periodic initial field (the perturbation) differs.
+  const std::array<Vector*, 3> velocity{&u[0], &u[1], &u[2]};
+  sim.domain->update_halo(velocity);
+  for (int d = 0; d < 3; ++d) copy(sim.exec, u[d], sim.fields->u_old[d]);
   fill(sim.exec, 0.0, sim.fields->pressure);
   sim.scheme->initialise(*sim.fields);
+}
+
+// "auto" chose fft from the mesh settings (poisson_choice says so); on several ranks it may still
+// have to be pcg.
+bool fft_chosen_by_auto(const cases::NumericsConfig& n) {
+  return n.poisson == cases::PoissonSolver::fft && !n.poisson_choice.empty();
+}
+
+void fall_back_to_pcg(cases::NumericsConfig& n, const std::string& why) {
+  n.poisson = cases::PoissonSolver::pcg;
+  n.poisson_choice = "numerics.poisson = auto: pcg, not fft: " + why;
+}
+
+// The FFT path on several ranks keeps every periodic line whole on one rank (thesis §4.5.3, P × 1):
+// the line of each cell of the whole mesh, or nothing when the Poisson solver is PCG. When the whole
+// mesh is no extrusion or has fewer lines than ranks, "auto" falls back to PCG and says why, an
+// explicit "fft" is refused with the reason (the same on every rank: each sees the whole mesh).
+std::optional<std::vector<index_t>> periodic_lines(cases::NumericsConfig& n, const mesh::Mesh& whole, int ranks) {
+  if (n.poisson != cases::PoissonSolver::fft) return std::nullopt;
+  fft::Extrusion extrusion;
+  try {
+    extrusion = fft::detect_extrusion(whole, mesh::compute_geometry(whole));
+  } catch (const Error& e) {
+    if (!fft_chosen_by_auto(n)) throw;
+    fall_back_to_pcg(n, e.what());
+    return std::nullopt;
+  }
+  if (extrusion.plane_cells < ranks && fft_chosen_by_auto(n)) {
+    fall_back_to_pcg(n, std::to_string(ranks) + " ranks for " + std::to_string(extrusion.plane_cells) +
+                            " periodic lines (the FFT path keeps each line on one rank)");
+    return std::nullopt;
+  }
+  return std::move(extrusion.cell_2d);  // an explicit "fft" with too few lines: partition_lines refuses it
+}
+
+// The cells this rank computes on: the whole mesh, a METIS part of it (of its periodic lines for the
+// FFT path), or the z-layers it generates.
+RankMesh make_rank_mesh(cases::CaseConfig& c, const std::string& case_path, const parallel::Communicator* comm,
+                        std::ostream& log) {
+  const int ranks = comm ? comm->size() : 1;
+  if (ranks > 1 && c.mesh.decomposition == cases::Decomposition::z_layers) {
+    const std::string why = "mesh.decomposition = \"z-layers\" splits the periodic lines over ranks";
+    if (fft_chosen_by_auto(c.numerics)) fall_back_to_pcg(c.numerics, why);
+    comm->check_collectively(c.numerics.poisson != cases::PoissonSolver::fft,
+                             "numerics.poisson = \"fft\" on several ranks needs every periodic line whole on one rank, "
+                             "but " + why + "; use mesh.decomposition = \"metis\" or numerics.poisson = \"pcg\"");
+    const auto cells = c.mesh.generator == cases::MeshGenerator::hex ? mesh::BoxCells::hexahedra : mesh::BoxCells::tetrahedra;
+    return generate_rank_mesh(cases::box_spec(c.mesh), cells, *comm, log);
+  }
+  mesh::Mesh whole = cases::make_case_mesh(c.mesh);
+  cases::validate_boundaries(c, whole, case_path);
+  std::optional<std::vector<index_t>> lines;
+  if (ranks > 1) comm->run_collectively([&] { lines = periodic_lines(c.numerics, whole, ranks); });
+  return partition_mesh(std::move(whole), comm, log, lines ? &*lines : nullptr);
 }
 
 CsrMatrix negated(CsrMatrix a) {
@@ -119,30 +178,28 @@ CsrMatrix negated(CsrMatrix a) {
 }
 
 // numerics.poisson: PCG with the case's preconditioner, or the FFT path along a periodic z. On several
-// ranks: the distributed PCG, its preconditioner built on the owned block (block Jacobi across ranks).
+// ranks: the distributed PCG, its preconditioner built on the owned block (block Jacobi across ranks),
+// or the FFT path on the rank's whole periodic lines (`numbering`: the rank's cells).
 std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, index_t slices, bool singular,
-                                                           std::ostream& log) {
+                                                           const parallel::LocalNumbering* numbering,
+                                                           parallel::HaloTransport transport, std::ostream& log) {
   auto& c = sim.config;
   PcgOptions options = flow_parameters(c).poisson;
   options.singular = singular;
+  if (c.numerics.poisson == cases::PoissonSolver::fft) {
+    std::optional<time::FftPressureSolver::Ranks> ranks;
+    if (sim.domain->distributed()) ranks.emplace(*sim.domain->communicator(), *numbering, transport);
+    return std::make_unique<time::FftPressureSolver>(sim.exec, sim.mesh, sim.geometry, sim.host_operators.laplacian,
+                                                     sim.host_operators.cell_order, options, &log,
+                                                     ranks ? &*ranks : nullptr);
+  }
   const CsrMatrix minus_laplacian = negated(sim.host_operators.laplacian);
   if (sim.domain->distributed()) {
-    // "auto" chose fft for one process: on several ranks the distributed PCG is the only path.
-    if (c.numerics.poisson == cases::PoissonSolver::fft && !c.numerics.poisson_choice.empty()) {
-      c.numerics.poisson = cases::PoissonSolver::pcg;
-      c.numerics.poisson_choice = "numerics.poisson = auto: pcg, not fft: the FFT path runs on one rank only";
-    }
-    if (c.numerics.poisson == cases::PoissonSolver::fft)
-      throw Error("numerics.poisson = \"fft\" runs on one rank only in this version; use \"pcg\" on " +
-                  std::to_string(sim.ranks()) + " ranks");
     auto preconditioner =
-        make_preconditioner(c, sim.exec, time::block_of_owned_rows(minus_laplacian, sim.domain->owned_count()), slices);
+        make_preconditioner(c, sim.exec, block_of_owned_rows(minus_laplacian, sim.domain->owned_count()), slices);
     return std::make_unique<time::DistributedPcgPressureSolver>(sim.exec, *sim.domain, minus_laplacian, slices,
                                                                 std::move(preconditioner), options);
   }
-  if (c.numerics.poisson == cases::PoissonSolver::fft)
-    return std::make_unique<time::FftPressureSolver>(sim.exec, sim.mesh, sim.geometry, sim.host_operators.laplacian,
-                                                     sim.host_operators.cell_order, options, &log);
   auto preconditioner = make_preconditioner(c, sim.exec, minus_laplacian, slices);
   return std::make_unique<time::PcgPressureSolver>(sim.exec, sim.operators->pressure_matrix, std::move(preconditioner),
                                                    options);
@@ -165,7 +222,7 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   Simulation sim;
   sim.config = std::move(config);
   sim.case_path = case_path;
-  const auto& c = sim.config;
+  auto& c = sim.config;
   // The backend first: a missing device is reported before any work is done.
   sim.exec = rank_executor(cases::name(c.numerics.backend), comm);
   if (c.numerics.poisson == cases::PoissonSolver::fft) time::require_fft_backend(sim.exec);
@@ -173,11 +230,10 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   std::optional<parallel::LocalNumbering> numbering;
   {
     StageTimer t(log, "mesh");
-    mesh::Mesh whole = cases::make_case_mesh(c.mesh);
-    cases::validate_boundaries(c, whole, case_path);
-    // Without an outlet the pressure is defined up to a constant: the singular system.
-    singular = !flow_boundaries(c, whole).has_pressure_outlet();
-    RankMesh part = partition_mesh(std::move(whole), comm, log);
+    RankMesh part = make_rank_mesh(c, case_path, comm, log);
+    // Without an outlet the pressure is defined up to a constant: the singular system. (A rank's mesh
+    // keeps every patch of the whole mesh, empty or not.)
+    singular = !flow_boundaries(c, part.mesh).has_pressure_outlet();
     sim.mesh = std::move(part.mesh);
     sim.owned_piece = std::move(part.owned_piece);
     sim.global_cells = part.global_cells;
@@ -207,9 +263,9 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   std::unique_ptr<time::PressureSolver> pressure_solver;
   {
     StageTimer t(log, "pressure solver");
-    pressure_solver = make_pressure_solver(sim, slices, singular, log);
+    pressure_solver = make_pressure_solver(sim, slices, singular, numbering ? &*numbering : nullptr, transport, log);
   }
-  // After the solver is made: on several ranks it may have changed what "auto" chose.
+  // After the mesh is made: on several ranks it may have changed what "auto" chose.
   if (!c.numerics.poisson_choice.empty()) log << "  " << c.numerics.poisson_choice << "\n";
   sim.scheme = std::make_unique<time::FractionalStep>(sim.exec, *sim.operators, *sim.domain, flow_parameters(c),
                                                       std::move(pressure_solver));

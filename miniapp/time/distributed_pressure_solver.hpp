@@ -12,7 +12,7 @@ namespace miniapp::time {
 class DistributedPcgPressureSolver final : public PressureSolver {
  public:
   // `minus_laplacian`: −L on the rank's cells (owned-then-halo layout, host CSR); `preconditioner`
-  // must read owned entries only (see block_of_owned_rows).
+  // must read owned entries only (see miniapp::block_of_owned_rows).
   DistributedPcgPressureSolver(const Executor& exec, parallel::Subdomain& domain, const CsrMatrix& minus_laplacian,
                                index_t slice_height, std::unique_ptr<Preconditioner> preconditioner,
                                const PcgOptions& options);
@@ -24,10 +24,5 @@ class DistributedPcgPressureSolver final : public PressureSolver {
   PcgOptions options_;
   DistributedPcg pcg_;
 };
-
-// The owned × owned block of a local square matrix, padded to local size with unit diagonal rows for
-// the halo: what a rank-local (block Jacobi) preconditioner is built from, so that it never couples
-// owned entries to the halo.
-CsrMatrix block_of_owned_rows(const CsrMatrix& local, index_t owned);
 
 }  // namespace miniapp::time

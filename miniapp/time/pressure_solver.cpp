@@ -23,30 +23,39 @@ void require_fft_backend(const Executor& exec) {
                 "use numerics.backend = \"cpu\" or numerics.poisson = \"pcg\"");
 }
 
-namespace {
-
-std::unique_ptr<fft::FftPoisson> make_fft_poisson(const Executor& exec, const mesh::Mesh& mesh,
-                                                  const mesh::MeshGeometry& geometry, const CsrMatrix& laplacian,
-                                                  const Permutation& cell_order, const fft::BatchedPcgOptions& options) {
-  // The split works in mesh order: L back from the operators' order (its inverse permutation).
-  const CsrMatrix l = permute_symmetric(laplacian, Permutation::from_new_to_old(cell_order.old_to_new));
-  fft::Extrusion extrusion = fft::detect_extrusion(mesh, geometry);
-  const fft::PlaneOperator op = fft::split_extruded_operator(l, extrusion);
-  fft::FftPoissonOptions fft_options;
-  fft_options.pcg = options;
-  return std::make_unique<fft::FftPoisson>(exec, std::move(extrusion), op, fft_options, &cell_order);
-}
-
-}  // namespace
-
 FftPressureSolver::FftPressureSolver(const Executor& exec, const mesh::Mesh& mesh,
                                      const mesh::MeshGeometry& geometry, const CsrMatrix& laplacian,
-                                     const Permutation& cell_order, const PcgOptions& options, std::ostream* log)
+                                     const Permutation& cell_order, const PcgOptions& options, std::ostream* log,
+                                     const Ranks* ranks)
     : options_{options.tolerance, options.max_iterations} {
   require_fft_backend(exec);
-  poisson_ = make_fft_poisson(exec, mesh, geometry, laplacian, cell_order, options_);
-  if (log) *log << "FFT Poisson: Nper = " << poisson_->extrusion().planes << ", " << poisson_->extrusion().plane_cells
-                << " cells per plane; " << poisson_->configuration() << "\n";
+  fft::Extrusion extrusion;
+  fft::PlaneOperator op;
+  parallel::LocalNumbering planes;
+  const auto split = [&] {
+    // The split works in mesh order: L back from the operators' order (its inverse permutation).
+    const CsrMatrix l = permute_symmetric(laplacian, Permutation::from_new_to_old(cell_order.old_to_new));
+    extrusion = fft::detect_extrusion(mesh, geometry);
+    op = fft::split_extruded_operator(l, extrusion);
+    // A rank's mesh is in the order of its numbering (operators' order = mesh order).
+    if (ranks) planes = fft::plane_numbering(extrusion, ranks->cells);
+  };
+  if (ranks) {
+    ranks->comm.run_collectively(split);  // a mesh that fails on one rank stops every rank
+    plane_ = std::make_unique<fft::PlanePartition>(ranks->comm, exec, planes, extrusion.planes + 2, ranks->transport);
+    op.singular = plane_->all(op.singular);  // an outlet on any rank makes k = 0 regular
+  } else {
+    split();
+  }
+  const index_t planes_per_line = extrusion.planes;
+  const index_t lines = plane_ ? plane_->global_rows() : extrusion.plane_cells;
+  fft::FftPoissonOptions fft_options;
+  fft_options.pcg = options_;
+  poisson_ = std::make_unique<fft::FftPoisson>(exec, std::move(extrusion), op, fft_options, &cell_order, plane_.get());
+  if (log)
+    *log << "FFT Poisson: Nper = " << planes_per_line << ", " << lines << " cells per plane"
+         << (ranks ? " (whole periodic lines on each of " + std::to_string(ranks->comm.size()) + " ranks)" : "")
+         << "; " << poisson_->configuration() << "\n";
 }
 
 PcgResult FftPressureSolver::solve(const Vector& rhs, Vector& pressure) {

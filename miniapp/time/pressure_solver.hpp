@@ -6,6 +6,7 @@
 #include "mesh/geometry.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/sparse/reorder.hpp"
+#include "parallel/local_numbering.hpp"
 #include "solvers/fft/fft_poisson.hpp"
 #include "solvers/pcg.hpp"
 
@@ -48,19 +49,31 @@ void require_fft_backend(const Executor& exec);
 // system stops at tolerance · ‖b̂_s‖₂).
 class FftPressureSolver final : public PressureSolver {
  public:
+  // Several ranks: the mesh is the rank's (parallel::extract_local_mesh of a partition by whole
+  // periodic lines, parallel::partition_lines), `cells` its numbering; halo values of the frequency
+  // systems travel by `transport`.
+  struct Ranks {
+    const parallel::Communicator& comm;
+    const parallel::LocalNumbering& cells;
+    parallel::HaloTransport transport = parallel::HaloTransport::mpi;
+  };
+
   // `laplacian`: L in the operators' cell order (fv::FlowOperators::laplacian); `cell_order`: that
   // order (new_to_old). Prints the chosen preconditioner configuration to `log` when given. Throws
   // miniapp::Error from require_fft_backend, or with fft::detect_extrusion's or
   // fft::split_extruded_operator's message when the mesh is not a uniform periodic extrusion along z
-  // with an even number of layers.
+  // with an even number of layers (on several ranks: on every rank, fft::plane_numbering's when the
+  // mesh was not partitioned by lines). `ranks`: nullptr on one rank; collective otherwise. The
+  // pressure's halo is not updated by solve (the integrator does it with its other halo updates).
   FftPressureSolver(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
                     const CsrMatrix& laplacian, const Permutation& cell_order, const PcgOptions& options,
-                    std::ostream* log = nullptr);
+                    std::ostream* log = nullptr, const Ranks* ranks = nullptr);
   PcgResult solve(const Vector& rhs, Vector& pressure) override;
   const std::string& configuration() const { return poisson_->configuration(); }
 
  private:
   fft::BatchedPcgOptions options_;
+  std::unique_ptr<fft::PlanePartition> plane_;  // several ranks
   std::unique_ptr<fft::FftPoisson> poisson_;
 };
 

@@ -2,6 +2,7 @@
 #include "mesh/geometry.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/sparse/csr_matrix.hpp"
+#include "operators/sparse/reorder.hpp"
 
 namespace miniapp::fv {
 
@@ -9,6 +10,8 @@ namespace miniapp::fv {
 // (velocity projected on the unit normal, oriented out of the owner), (M u_s)_c = Σ_f ±A_f u_f is
 // the net volumetric outflow of cell c. Entries: M[owner(f), f] = +A_f, M[neighbour(f), f] = −A_f;
 // a boundary face has only its owner entry. Periodic faces are interior faces like any other.
-CsrMatrix divergence_matrix(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry);
+// Cells (rows) are numbered by `cells` (new_to_old) when given, else as in the mesh.
+CsrMatrix divergence_matrix(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
+                            const Permutation* cells = nullptr);
 
 }  // namespace miniapp::fv

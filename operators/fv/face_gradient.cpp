@@ -1,7 +1,8 @@
 #include "operators/fv/face_gradient.hpp"
 
 #include <string>
-#include <vector>
+
+#include "operators/fv/face_rows.hpp"
 
 namespace miniapp::fv {
 
@@ -19,23 +20,20 @@ double inverse_normal_distance(const mesh::Mesh& mesh, const mesh::MeshGeometry&
 }
 
 CsrMatrix face_gradient_matrix(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                               const FlowBoundaries* boundaries, GradientOf unknown) {
-  std::vector<Triplet> triplets;
-  triplets.reserve(2 * static_cast<std::size_t>(mesh.interior_face_count));
-  for (index_t f = 0; f < mesh.interior_face_count; ++f) {
-    const double w = inverse_normal_distance(mesh, geometry, f);
-    triplets.push_back({f, mesh.face_neighbour[f], w});
-    triplets.push_back({f, mesh.face_owner[f], -w});
-  }
-  if (boundaries) {
-    boundaries->require_matches(mesh);
-    for (index_t f = mesh.interior_face_count; f < mesh.face_count(); ++f) {
-      const BoundaryKind kind = boundaries->of_face(mesh, f).kind;
-      const bool fixed = unknown == GradientOf::pressure ? fixes_pressure(kind) : fixes_velocity(kind);
-      if (fixed) triplets.push_back({f, mesh.face_owner[f], -inverse_normal_distance(mesh, geometry, f)});
+                               const FlowBoundaries* boundaries, GradientOf unknown, const Permutation* cells) {
+  if (boundaries) boundaries->require_matches(mesh);
+  return detail::face_rows(mesh, cells, [&](index_t f, auto push) {
+    if (!mesh.is_boundary(f)) {
+      const double w = inverse_normal_distance(mesh, geometry, f);
+      push(mesh.face_neighbour[f], w);
+      push(mesh.face_owner[f], -w);
+      return;
     }
-  }
-  return csr_from_triplets(mesh.face_count(), mesh.cell_count(), std::move(triplets));
+    if (!boundaries) return;
+    const BoundaryKind kind = boundaries->of_face(mesh, f).kind;
+    const bool fixed = unknown == GradientOf::pressure ? fixes_pressure(kind) : fixes_velocity(kind);
+    if (fixed) push(mesh.face_owner[f], -inverse_normal_distance(mesh, geometry, f));
+  });
 }
 
 }  // namespace miniapp::fv

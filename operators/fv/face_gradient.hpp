@@ -3,6 +3,7 @@
 #include "mesh/mesh.hpp"
 #include "operators/fv/boundary_conditions.hpp"
 #include "operators/sparse/csr_matrix.hpp"
+#include "operators/sparse/reorder.hpp"
 
 namespace miniapp::fv {
 
@@ -15,9 +16,11 @@ enum class GradientOf { pressure, velocity };
 // condition fixes the unknown gets (Gs p)_f = −p_own / δn_f (δn_f to the face centroid), the
 // homogeneous part of a Dirichlet condition (the prescribed value goes to a source): for the pressure
 // outlets (p = 0), for the velocity walls and inlets; the other boundary rows stay empty.
+// Cells are numbered by `cells` (new_to_old) when given, else as in the mesh.
 // Throws miniapp::Error when a face used has δn_f ≤ 0, or `boundaries` does not match the patches.
 CsrMatrix face_gradient_matrix(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                               const FlowBoundaries* boundaries = nullptr, GradientOf unknown = GradientOf::pressure);
+                               const FlowBoundaries* boundaries = nullptr, GradientOf unknown = GradientOf::pressure,
+                               const Permutation* cells = nullptr);
 
 // 1/δn_f of face f; throws miniapp::Error (naming the face and its cells) when δn_f ≤ 0.
 double inverse_normal_distance(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry, index_t face);

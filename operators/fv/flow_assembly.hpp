@@ -1,23 +1,22 @@
 #pragma once
 // Pieces of assemble_flow_operators shared between its source files (not a public interface).
-// Every matrix here is in mesh cell order; the caller permutes it into FlowOperators::cell_order.
+// Cells are numbered by `cells` (new_to_old: FlowOperators::cell_order), faces as in the mesh.
 #include "mesh/geometry.hpp"
 #include "operators/fv/flow_operators.hpp"
 
 namespace miniapp::fv::detail {
 
 // Π (faces × cells): ½, ½ on interior faces; 1 at the owner of every boundary face.
-CsrMatrix face_interpolation_matrix(const mesh::Mesh& mesh);
+CsrMatrix face_interpolation_matrix(const mesh::Mesh& mesh, const Permutation& cells);
 // Π_c (faces × cells), the face value convected by the flux: ½, ½ on interior faces, 1 at the owner of
 // outlet faces, zero rows on walls and inlets (their value is prescribed). Γ_d = diag(n_d) Π_c and
 // C(u_s) = M diag(u_s) Π_c.
-CsrMatrix convective_interpolation_matrix(const mesh::Mesh& mesh, const FlowBoundaries& boundaries);
+CsrMatrix convective_interpolation_matrix(const mesh::Mesh& mesh, const FlowBoundaries& boundaries,
+                                          const Permutation& cells);
 // cells × faces: A_f/δn_f at owner and neighbour of interior faces and at the owner of faces that fix
 // the velocity.
 CsrMatrix viscous_rate_matrix(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                              const FlowBoundaries& boundaries);
-// cells × cells: every cell with itself and its face neighbours (periodic included), values 0.
-CsrMatrix neighbour_pattern(const mesh::Mesh& mesh);
+                              const FlowBoundaries& boundaries, const Permutation& cells);
 
 // Fills boundary_face_velocity, inlet_convection_source and boundary_diffusion_source of `ops`
 // (whose boundaries and cell_order are set), cells in ops.cell_order.

@@ -6,7 +6,10 @@
 
 #include "operators/fv/divergence.hpp"
 #include "operators/fv/face_gradient.hpp"
+#include "operators/fv/face_rows.hpp"
 #include "operators/fv/flow_assembly.hpp"
+#include "operators/fv/laplacian.hpp"
+#include "operators/sparse/csr_rows.hpp"
 
 namespace miniapp::fv {
 namespace {
@@ -25,16 +28,31 @@ CsrMatrix absolute(CsrMatrix a) {
 
 // Γ_d = diag(n_d) Π_c. Entries of faces with n_d = 0 exactly (axis-aligned faces of hexahedra) are
 // dropped: on a hex mesh they would be two thirds of Γ's non-zeros and only cost SpMV work.
-CsrMatrix normal_component(const CsrMatrix& interpolation, const mesh::MeshGeometry& geometry, int d) {
-  std::vector<Triplet> triplets;
-  triplets.reserve(interpolation.col.size());
-  for (index_t f = 0; f < interpolation.rows; ++f) {
+CsrMatrix normal_component(const mesh::Mesh& mesh, const CsrMatrix& interpolation, const mesh::MeshGeometry& geometry,
+                           int d) {
+  return detail::face_rows(mesh, nullptr, [&](index_t f, auto push) {
     const double n = geometry.face_normal[f][d];
-    if (n == 0) continue;
+    if (n == 0) return;
     for (index_t p = interpolation.row_ptr[f]; p < interpolation.row_ptr[f + 1]; ++p)
-      triplets.push_back({f, interpolation.col[p], n * interpolation.val[p]});
-  }
-  return csr_from_triplets(interpolation.rows, interpolation.cols, std::move(triplets));
+      push(interpolation.col[p], n * interpolation.val[p]);
+  });
+}
+
+// Each cell with itself and its face neighbours, values 0: the Laplacian's pattern (the cells sharing
+// a face) with the diagonal added where it lacks one (a cell with only wall and inlet faces).
+CsrMatrix neighbour_pattern(const CsrMatrix& laplacian) {
+  return csr_from_rows(laplacian.rows, laplacian.cols, [&] {
+    return [&](index_t i, RowEntries& out) {
+      bool diagonal = false;
+      for (index_t p = laplacian.row_ptr[i]; p < laplacian.row_ptr[i + 1]; ++p) {
+        const index_t j = laplacian.col[p];
+        if (j > i && !diagonal) out.push(i, 0.0);
+        diagonal = diagonal || j >= i;
+        out.push(j, 0.0);
+      }
+      if (!diagonal) out.push(i, 0.0);
+    };
+  });
 }
 
 std::vector<double> checked_volumes(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry) {
@@ -46,11 +64,12 @@ std::vector<double> checked_volumes(const mesh::Mesh& mesh, const mesh::MeshGeom
 }
 
 // M Γ_d and G_d = −Ω⁻¹ (M Γ_d)ᵀ per component, from the convective interpolation (in cell order).
-void assemble_vector_operators(const mesh::MeshGeometry& geometry, const CsrMatrix& interpolation, FlowOperators& ops) {
+void assemble_vector_operators(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
+                               const CsrMatrix& interpolation, FlowOperators& ops) {
   std::vector<double> minus_inverse_volume(ops.inverse_volume);
   for (double& v : minus_inverse_volume) v = -v;
   for (int d = 0; d < 3; ++d) {
-    ops.cell_to_face[d] = normal_component(interpolation, geometry, d);
+    ops.cell_to_face[d] = normal_component(mesh, interpolation, geometry, d);
     ops.cell_divergence[d] = multiply(ops.divergence, ops.cell_to_face[d]);
     ops.cell_gradient[d] = scale_rows(transpose(ops.cell_divergence[d]), minus_inverse_volume);
   }
@@ -58,32 +77,29 @@ void assemble_vector_operators(const mesh::MeshGeometry& geometry, const CsrMatr
 
 }  // namespace
 
-// Assembled in mesh order, then every cell index is renumbered by the Laplacian's row order (§2.4).
+// The order comes from the Laplacian in mesh order; every operator is then assembled directly in it
+// (renumbering the cells of each entry, which gives the same matrices as assembling in mesh order
+// and permuting, without the permutations).
 FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
                                       const FlowBoundaries& boundaries, const std::optional<Permutation>& cell_order) {
   boundaries.require_matches(mesh);
   FlowOperators ops;
   ops.boundaries = boundaries;
-  const CsrMatrix divergence = divergence_matrix(mesh, geometry);
-  const CsrMatrix face_gradient = face_gradient_matrix(mesh, geometry, &boundaries, GradientOf::pressure);
-  const CsrMatrix laplacian = multiply(divergence, face_gradient);
-  ops.cell_order = cell_order ? *cell_order : row_grouping_rcm(laplacian);
+  ops.cell_order = cell_order ? *cell_order : row_grouping_rcm(laplacian_matrix(mesh, geometry, &boundaries));
   const Permutation& cells = ops.cell_order;
-  const Permutation faces = Permutation::identity(mesh.face_count());
 
   ops.volume = permute_vector(checked_volumes(mesh, geometry), cells);
   ops.inverse_volume = ops.volume;
   for (double& v : ops.inverse_volume) v = 1.0 / v;
-  ops.divergence = permute(divergence, cells, faces);
-  ops.face_gradient = permute(face_gradient, faces, cells);
-  ops.laplacian = permute_symmetric(laplacian, cells);
-  assemble_vector_operators(geometry, permute(detail::convective_interpolation_matrix(mesh, boundaries), faces, cells),
-                            ops);
-  ops.face_interpolation = permute(detail::face_interpolation_matrix(mesh), faces, cells);
+  ops.divergence = divergence_matrix(mesh, geometry, &cells);
+  ops.face_gradient = face_gradient_matrix(mesh, geometry, &boundaries, GradientOf::pressure, &cells);
+  ops.laplacian = multiply(ops.divergence, ops.face_gradient);
+  assemble_vector_operators(mesh, geometry, detail::convective_interpolation_matrix(mesh, boundaries, cells), ops);
+  ops.face_interpolation = detail::face_interpolation_matrix(mesh, cells);
   ops.flux_magnitude_sum = absolute(ops.divergence);
-  ops.viscous_rate = permute(detail::viscous_rate_matrix(mesh, geometry, boundaries), cells, faces);
+  ops.viscous_rate = detail::viscous_rate_matrix(mesh, geometry, boundaries, cells);
   detail::assemble_boundary_sources(mesh, geometry, ops);
-  ops.momentum_pattern = permute_symmetric(detail::neighbour_pattern(mesh), cells);
+  ops.momentum_pattern = neighbour_pattern(ops.laplacian);
   return ops;
 }
 

@@ -2,38 +2,129 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <utility>
+
+#include "operators/sparse/csr_rows.hpp"
 
 namespace miniapp {
 namespace {
 
 std::string shape(const CsrMatrix& a) { return std::to_string(a.rows) + "x" + std::to_string(a.cols); }
 
-// Sorts the entries of each row by column and sums duplicates in place; row_ptr is rewritten.
+// Sorts and merges every row in place, in parallel; then, only if duplicates were merged, closes the
+// gaps they left (rewriting row_ptr).
 void sort_and_merge_rows(CsrMatrix& a) {
-  std::vector<std::pair<index_t, double>> row;
+  std::vector<index_t> length(static_cast<std::size_t>(a.rows));
+  bool merged = false;
+#pragma omp parallel reduction(|| : merged)
+  {
+    std::vector<std::pair<index_t, double>> row;
+#pragma omp for schedule(static)
+    for (index_t r = 0; r < a.rows; ++r) {
+      length[r] = sort_and_merge_entries(a.col.data() + a.row_ptr[r], a.val.data() + a.row_ptr[r], a.row_length(r), row);
+      merged = merged || length[r] != a.row_length(r);
+    }
+  }
+  if (!merged) return;
   index_t out = 0;
   for (index_t r = 0; r < a.rows; ++r) {
-    row.clear();
-    for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) row.emplace_back(a.col[p], a.val[p]);
-    std::sort(row.begin(), row.end(), [](const auto& u, const auto& v) { return u.first < v.first; });
+    const index_t begin = a.row_ptr[r];
+    std::copy_n(a.col.begin() + begin, length[r], a.col.begin() + out);
+    std::copy_n(a.val.begin() + begin, length[r], a.val.begin() + out);
     a.row_ptr[r] = out;
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      if (i > 0 && row[i].first == row[i - 1].first) {
-        a.val[out - 1] += row[i].second;
-        continue;
-      }
-      a.col[out] = row[i].first;
-      a.val[out] = row[i].second;
-      ++out;
-    }
+    out += length[r];
   }
   a.row_ptr[a.rows] = out;
   a.col.resize(out);
   a.val.resize(out);
 }
 
+// The products a_ik b_kj of row i of A·B, in the order of the loops, calling f(j, a_ik b_kj) until it
+// returns false; returns whether all were visited.
+template <class F>
+bool for_each_product(const CsrMatrix& a, const CsrMatrix& b, index_t i, F f) {
+  for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
+    for (index_t q = b.row_ptr[a.col[p]]; q < b.row_ptr[a.col[p] + 1]; ++q)
+      if (!f(b.col[q], a.val[p] * b.val[q])) return false;
+  return true;
+}
+
+// Row i of A·B summed in `sums` (unsorted) by a linear search of its columns; false when it has more
+// than a few columns (`sums` is then incomplete).
+bool few_column_product_row(const CsrMatrix& a, const CsrMatrix& b, index_t i,
+                            std::vector<std::pair<index_t, double>>& sums) {
+  constexpr std::size_t few = 16;
+  sums.clear();
+  return for_each_product(a, b, i, [&](index_t j, double v) {
+    auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& e) { return e.first == j; });
+    if (it == sums.end()) {
+      if (sums.size() == few) return false;
+      it = sums.insert(sums.end(), {j, 0.0});
+    }
+    it->second += v;
+    return true;
+  });
+}
+
+struct Product {
+  index_t col, order;
+  double val;
+};
+
+// Row i of A·B appended to `out` by sorting its products by (column, order).
+void sorted_product_row(const CsrMatrix& a, const CsrMatrix& b, index_t i, std::vector<Product>& products,
+                        RowEntries& out) {
+  products.clear();
+  for_each_product(a, b, i, [&](index_t j, double v) {
+    products.push_back({j, static_cast<index_t>(products.size()), v});
+    return true;
+  });
+  std::sort(products.begin(), products.end(),
+            [](const Product& u, const Product& v) { return std::tie(u.col, u.order) < std::tie(v.col, v.order); });
+  for (std::size_t k = 0; k < products.size();) {
+    const index_t j = products[k].col;
+    double sum = 0.0;
+    for (; k < products.size() && products[k].col == j; ++k) sum += products[k].val;
+    out.push(j, sum);
+  }
+}
+
 }  // namespace
+
+// Insertion sort for the few entries of a finite-volume row, a stable sort of pairs beyond.
+index_t sort_and_merge_entries(index_t* col, double* val, index_t n, std::vector<std::pair<index_t, double>>& scratch) {
+  constexpr index_t insertion_limit = 16;
+  if (n <= insertion_limit) {
+    for (index_t i = 1; i < n; ++i) {
+      const index_t c = col[i];
+      const double v = val[i];
+      index_t j = i;
+      for (; j > 0 && col[j - 1] > c; --j) {
+        col[j] = col[j - 1];
+        val[j] = val[j - 1];
+      }
+      col[j] = c;
+      val[j] = v;
+    }
+  } else {
+    scratch.clear();
+    for (index_t i = 0; i < n; ++i) scratch.emplace_back(col[i], val[i]);
+    std::stable_sort(scratch.begin(), scratch.end(), [](const auto& u, const auto& v) { return u.first < v.first; });
+    for (index_t i = 0; i < n; ++i) std::tie(col[i], val[i]) = scratch[i];
+  }
+  index_t out = 0;
+  for (index_t i = 0; i < n; ++i) {
+    if (out > 0 && col[i] == col[out - 1]) {
+      val[out - 1] += val[i];
+      continue;
+    }
+    col[out] = col[i];
+    val[out] = val[i];
+    ++out;
+  }
+  return out;
+}
 
 // Counting sort by row (O(nnz + rows)), then a small sort inside each row: rows of FV operators hold
 // a handful of entries, so the per-row sort is cheap.
@@ -85,42 +176,22 @@ CsrMatrix transpose(const CsrMatrix& a) {
   return t;
 }
 
-// Gustavson's row-wise product: row i of C accumulates a_ik · (row k of B) in a dense accumulator of
-// length B.cols; `marker` records which columns row i has touched so nothing is cleared in O(cols).
-// Cost O(flops + nnz(C) log(row length)), memory O(B.cols).
+// Row i of C = A·B sums, per column j, the products a_ik b_kj in the order (p, q) of the two loops,
+// starting from 0.0: the additions of a dense Gustavson accumulator, without its O(B.cols) arrays, so
+// that rows are independent and built in parallel. Rows of finite-volume operators have a handful of
+// columns, found by a linear search; a row with more (AIP patterns of level 2 and 3) sorts its
+// products by (column, order) instead.
 CsrMatrix multiply(const CsrMatrix& a, const CsrMatrix& b) {
   if (a.cols != b.rows)
     throw Error("multiply: inner dimensions differ (" + shape(a) + " times " + shape(b) + ")");
-  CsrMatrix c;
-  c.rows = a.rows;
-  c.cols = b.cols;
-  c.row_ptr.assign(static_cast<std::size_t>(a.rows) + 1, 0);
-  std::vector<double> acc(static_cast<std::size_t>(b.cols), 0.0);
-  std::vector<index_t> marker(static_cast<std::size_t>(b.cols), -1);
-  std::vector<index_t> touched;
-  for (index_t i = 0; i < a.rows; ++i) {
-    touched.clear();
-    for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) {
-      const index_t k = a.col[p];
-      const double aik = a.val[p];
-      for (index_t q = b.row_ptr[k]; q < b.row_ptr[k + 1]; ++q) {
-        const index_t j = b.col[q];
-        if (marker[j] != i) {
-          marker[j] = i;
-          acc[j] = 0.0;
-          touched.push_back(j);
-        }
-        acc[j] += aik * b.val[q];
-      }
-    }
-    std::sort(touched.begin(), touched.end());
-    for (index_t j : touched) {
-      c.col.push_back(j);
-      c.val.push_back(acc[j]);
-    }
-    c.row_ptr[i + 1] = checked_index(c.col.size(), "multiply: non-zeros of the product");
-  }
-  return c;
+  return csr_from_rows(a.rows, b.cols, [&] {
+    return [&a, &b, sums = std::vector<std::pair<index_t, double>>(), products = std::vector<Product>()](
+               index_t i, RowEntries& out) mutable {
+      if (!few_column_product_row(a, b, i, sums)) return sorted_product_row(a, b, i, products, out);
+      std::sort(sums.begin(), sums.end(), [](const auto& u, const auto& v) { return u.first < v.first; });
+      for (const auto& [j, v] : sums) out.push(j, v);
+    };
+  });
 }
 
 std::vector<double> reference_spmv(const CsrMatrix& a, const std::vector<double>& x) {

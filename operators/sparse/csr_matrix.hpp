@@ -1,4 +1,5 @@
 #pragma once
+#include <utility>
 #include <vector>
 
 #include "miniapp/core/types.hpp"
@@ -17,12 +18,17 @@ struct CsrMatrix {
   index_t row_length(index_t r) const { return row_ptr[r + 1] - row_ptr[r]; }
 };
 
-// Builds a CSR matrix from (row, col, value) triplets; duplicates are summed, rows sorted by column.
+// Builds a CSR matrix from (row, col, value) triplets; rows sorted by column, duplicates summed in
+// the order given.
 struct Triplet {
   index_t row, col;
   double val;
 };
 CsrMatrix csr_from_triplets(index_t rows, index_t cols, std::vector<Triplet> triplets);
+
+// The n entries (col[i], val[i]) of one row, in place: sorted by column (stably) and duplicates summed
+// in that order, as csr_from_triplets does. Returns how many entries remain. `scratch` is reused space.
+index_t sort_and_merge_entries(index_t* col, double* val, index_t n, std::vector<std::pair<index_t, double>>& scratch);
 
 CsrMatrix transpose(const CsrMatrix& a);
 // C = A · B (host sparse product, for building operators at pre-processing).

@@ -4,6 +4,7 @@
 #include <numeric>
 #include <string>
 #include <tuple>
+#include <utility>
 
 namespace miniapp {
 
@@ -169,12 +170,30 @@ CsrMatrix permute(const CsrMatrix& a, const Permutation& rows, const Permutation
     throw Error("permute: permutations of sizes " + std::to_string(rows.size()) + " and " +
                 std::to_string(cols.size()) + " for a " + std::to_string(a.rows) + "x" + std::to_string(a.cols) +
                 " matrix");
-  std::vector<Triplet> triplets;
-  triplets.reserve(a.col.size());
-  for (index_t r = 0; r < a.rows; ++r)
-    for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p)
-      triplets.push_back({rows.old_to_new[r], cols.old_to_new[a.col[p]], a.val[p]});
-  return csr_from_triplets(a.rows, a.cols, std::move(triplets));
+  // Row r is the old row rows.new_to_old[r] with its columns renumbered and sorted again (they stay
+  // unique: nothing merges). Rows are filled in place, in parallel.
+  CsrMatrix b;
+  b.rows = a.rows;
+  b.cols = a.cols;
+  b.row_ptr.resize(static_cast<std::size_t>(a.rows) + 1);
+  b.row_ptr[0] = 0;
+  for (index_t r = 0; r < a.rows; ++r) b.row_ptr[r + 1] = b.row_ptr[r] + a.row_length(rows.new_to_old[r]);
+  b.col.resize(a.col.size());
+  b.val.resize(a.val.size());
+#pragma omp parallel
+  {
+    std::vector<std::pair<index_t, double>> scratch;
+#pragma omp for
+    for (index_t r = 0; r < a.rows; ++r) {
+      const index_t old = rows.new_to_old[r], begin = b.row_ptr[r];
+      for (index_t p = a.row_ptr[old]; p < a.row_ptr[old + 1]; ++p) {
+        b.col[begin + p - a.row_ptr[old]] = cols.old_to_new[a.col[p]];
+        b.val[begin + p - a.row_ptr[old]] = a.val[p];
+      }
+      sort_and_merge_entries(b.col.data() + begin, b.val.data() + begin, b.row_length(r), scratch);
+    }
+  }
+  return b;
 }
 
 CsrMatrix permute_symmetric(const CsrMatrix& a, const Permutation& p) { return permute(a, p, p); }

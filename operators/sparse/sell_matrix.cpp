@@ -39,17 +39,20 @@ SellMatrix to_sell(const CsrMatrix& a, index_t slice_height) {
   s.col.resize(static_cast<std::size_t>(s.slice_ptr.back()));
   s.val.assign(s.col.size(), 0.0);
   s.row_length.resize(static_cast<std::size_t>(a.rows));
+  // Rows own disjoint positions: filled in parallel.
+#pragma omp parallel for schedule(static)
   for (index_t r = 0; r < slices * slice_height; ++r) {
     const index_t width = s.slice_width(r / slice_height);
     const index_t length = r < a.rows ? a.row_length(r) : 0;
     if (r < a.rows) s.row_length[r] = length;
     const index_t begin = r < a.rows ? a.row_ptr[r] : 0;
+    const index_t first = s.position(r, 0);  // entry k at first + k · slice_height
     for (index_t k = 0; k < length; ++k) {
-      s.col[s.position(r, k)] = a.col[begin + k];
-      s.val[s.position(r, k)] = a.val[begin + k];
+      s.col[first + k * slice_height] = a.col[begin + k];
+      s.val[first + k * slice_height] = a.val[begin + k];
     }
     const index_t pad_col = length > 0 ? a.col[begin + length - 1] : empty_row_column(r, a.cols);
-    for (index_t k = length; k < width; ++k) s.col[s.position(r, k)] = pad_col;
+    for (index_t k = length; k < width; ++k) s.col[first + k * slice_height] = pad_col;
   }
   return s;
 }

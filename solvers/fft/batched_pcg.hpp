@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "solvers/fft/frequency_preconditioner.hpp"
+#include "solvers/fft/plane_partition.hpp"
 
 namespace miniapp::fft {
 
@@ -29,12 +30,19 @@ struct BatchedPcgResult {
 // Per iteration and active system: one batched SpMV, 3 batched dots, 2 AXPY-class kernels and the
 // preconditioner; the host reads the dots twice per iteration (α, then β and the stopping test).
 // Work vectors are allocated once by the constructor.
+// On several ranks (a PlanePartition, thesis §4.5.3) A holds the rank's rows, owned then halo (halo
+// rows are computed and never used), the search direction's halo travels before each SpMV with every
+// active system in one message per neighbour, each group of dots of an iteration is one allreduce,
+// and the preconditioner is rank-local (block Jacobi across ranks); singular_at_zero must then be the
+// same on every rank.
 class BatchedPcg {
  public:
   // block_systems: systems per preconditioner block (0: block_systems_for(S, 8)); aip_level: of the
-  // AIP blocks. Starts with Jacobi everywhere.
+  // AIP blocks; plane: the ranks' partition of the rows (must outlive the solver), nullptr for one
+  // rank. Starts with Jacobi everywhere.
   BatchedPcg(const Executor& exec, CsrMatrix a, std::vector<double> w, std::vector<double> shifts,
-             bool singular_at_zero, index_t block_systems = 0, int aip_level = 1);
+             bool singular_at_zero, index_t block_systems = 0, int aip_level = 1,
+             PlanePartition* plane = nullptr);
   BatchedPcg(const BatchedPcg&) = delete;  // the preconditioner refers to systems_
   BatchedPcg& operator=(const BatchedPcg&) = delete;
 
@@ -44,8 +52,11 @@ class BatchedPcg {
   FrequencyPreconditioner& preconditioner() { return preconditioner_; }
   const FrequencyPreconditioner& preconditioner() const { return preconditioner_; }
 
+  // Rows of A this rank owns (all of them on one rank): the leading rows of every vector.
+  index_t owned_rows() const { return plane_ ? plane_->owned_rows() : rows(); }
   // Solves from x (initial_guess) or from zero; b and x have rows() · systems() entries on the
-  // executor. b (and x) are projected in place where singular.
+  // executor, of which the owned rows matter (x's halo need not be current). b (and x) are projected
+  // in place where singular. Collective on several ranks.
   BatchedPcgResult solve(Vector& b, Vector& x, const BatchedPcgOptions& options, bool initial_guess = false);
 
  private:
@@ -54,6 +65,7 @@ class BatchedPcg {
   void remove_mean(Vector& v);
 
   Executor exec_;
+  PlanePartition* plane_;
   ShiftedSystems systems_;
   FrequencyPreconditioner preconditioner_;
   index_t singular_systems_ = 0;  // the leading systems with σ = 0 of a singular A

@@ -27,9 +27,10 @@ CsrMatrix negated(CsrMatrix a) {
   return a;
 }
 
-// Position i = c · Nper + j of the 1D-block order → index of that cell in the caller's vectors.
-std::vector<index_t> block_order(const Extrusion& e, const Permutation* cell_order) {
-  std::vector<index_t> index(e.cell_3d.size());
+// Position i = c · Nper + j of the 1D-block order → index of that cell in the caller's vectors, for
+// the first `lines` 2D cells.
+std::vector<index_t> block_order(const Extrusion& e, const Permutation* cell_order, index_t lines) {
+  std::vector<index_t> index(static_cast<std::size_t>(lines) * e.planes);
   for (std::size_t i = 0; i < index.size(); ++i)
     index[i] = cell_order ? cell_order->old_to_new[e.cell_3d[i]] : e.cell_3d[i];
   return index;
@@ -45,8 +46,9 @@ std::vector<int> iterations_per_frequency(const BatchedPcgResult& systems) {
 }
 
 FftPoisson::FftPoisson(const Executor& exec, Extrusion extrusion, const PlaneOperator& op,
-                       const FftPoissonOptions& options, const Permutation* cell_order)
-    : exec_(exec), extrusion_(std::move(extrusion)), options_(options) {
+                       const FftPoissonOptions& options, const Permutation* cell_order, PlanePartition* plane)
+    : exec_(exec), extrusion_(std::move(extrusion)), options_(options), plane_(plane),
+      owned_lines_(plane ? plane->owned_rows() : extrusion_.plane_cells) {
   const index_t n = extrusion_.planes, cells = extrusion_.plane_cells;
   if (n < 2 || n % 2 != 0) throw Error("FftPoisson: Nper = " + std::to_string(n) + "; an even number ≥ 2 is needed");
   if (cell_order && cell_order->size() != static_cast<index_t>(extrusion_.cell_3d.size()))
@@ -54,12 +56,15 @@ FftPoisson::FftPoisson(const Executor& exec, Extrusion extrusion, const PlaneOpe
                 std::to_string(extrusion_.cell_3d.size()) + " cells");
   const FrequencyPreconditioning& pre = options_.preconditioning;
   pcg_ = std::make_unique<BatchedPcg>(exec, negated(op.in_plane), op.z_coupling, system_shifts(n), op.singular,
-                                      block_systems_for(n + 2, pre.blocks), pre.aip_level);
-  transform_ = make_periodic_fft(exec, cells, n, options_.measure);
-  order_ = Array<index_t>::from_host(exec, block_order(extrusion_, cell_order));
-  real_ = Vector(exec, batched_size(cells, n));
+                                      block_systems_for(n + 2, pre.blocks), pre.aip_level, plane);
+  transform_ = make_periodic_fft(exec, owned_lines_, n, options_.measure);
+  order_ = Array<index_t>::from_host(exec, block_order(extrusion_, cell_order, owned_lines_));
+  real_ = Vector(exec, batched_size(owned_lines_, n));
   rhs_ = Vector(exec, batched_size(cells, n + 2));
   solution_ = Vector(exec, batched_size(cells, n + 2));
+  // The halo lines' rows are never transformed: zero, so that the (unused) halo rows stay finite.
+  fill(exec, 0.0, rhs_);
+  fill(exec, 0.0, solution_);
   if (pre.aip_blocks >= 0) {
     pcg_->preconditioner().use_aip_blocks(pre.aip_blocks);
     configuration_ = pcg_->preconditioner().describe() + "; set by the options";
@@ -85,7 +90,8 @@ void FftPoisson::tune_preconditioner() {
     const auto start = std::chrono::steady_clock::now();
     const BatchedPcgResult r = pcg_->solve(rhs_, solution_, options);
     exec_.synchronize();
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (plane_) seconds = plane_->max(seconds);  // the slowest rank: one choice on every rank
     costs << (costs.tellp() > 0 ? ", " : "") << m.aip_blocks() << " AIP: " << 1e3 * seconds << " ms ("
           << *std::max_element(r.iterations.begin(), r.iterations.end()) << " it)";
     return seconds;
@@ -93,10 +99,15 @@ void FftPoisson::tune_preconditioner() {
   timed_solve({options_.pcg.tolerance, std::min(options_.pcg.max_iterations, 5)});
   costs.str("");
   const auto cost = [&](int blocks) {
+    std::string unavailable;
     try {
       m.use_aip_blocks(blocks);
     } catch (const Error& e) {  // e.g. a 2D mesh too small for the AIP pattern: not a candidate
-      costs << (costs.tellp() > 0 ? ", " : "") << blocks << " AIP: unavailable (" << e.what() << ")";
+      unavailable = e.what();
+    }
+    if (plane_ && !plane_->all(unavailable.empty()) && unavailable.empty()) unavailable = "on another rank";
+    if (!unavailable.empty()) {
+      costs << (costs.tellp() > 0 ? ", " : "") << blocks << " AIP: unavailable (" << unavailable << ")";
       return std::numeric_limits<double>::infinity();
     }
     const double first = timed_solve(options_.pcg);
@@ -108,17 +119,19 @@ void FftPoisson::tune_preconditioner() {
 }
 
 FftPoissonResult FftPoisson::solve(const Vector& b, Vector& p, bool warm_start) {
+  const index_t owned_modes = batched_size(owned_lines_, extrusion_.planes + 2);
+  Vector rhs_owned = rhs_.window(0, owned_modes), solution_owned = solution_.window(0, owned_modes);
   gather(exec_, order_, b, real_);
-  transform_->forward(real_, rhs_);
+  transform_->forward(real_, rhs_owned);
   if (warm_start) {
     gather(exec_, order_, p, real_);
-    transform_->forward(real_, solution_);
+    transform_->forward(real_, solution_owned);
   }
   FftPoissonResult result;
   result.frequencies = pcg_->solve(rhs_, solution_, options_.pcg, warm_start);
   result.converged = result.frequencies.converged;
   result.max_iterations = *std::max_element(result.frequencies.iterations.begin(), result.frequencies.iterations.end());
-  transform_->backward(solution_, real_);
+  transform_->backward(solution_owned, real_);
   axpby(exec_, 1.0 / extrusion_.planes, real_, 0.0, real_);  // elementwise, so in place is safe
   scatter(exec_, order_, real_, p);
   return result;

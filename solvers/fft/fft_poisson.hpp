@@ -42,16 +42,24 @@ std::vector<int> iterations_per_frequency(const BatchedPcgResult& systems);
 // projected to zero mean and p has zero mean, like Pcg's singular mode. Warm start: the DFT of the
 // incoming p is the initial guess of every frequency system. Plans and buffers are made once; the
 // data stays on the executor.
+// On several ranks (a P × 1 partition, thesis §4.5.3: `plane` given) the extrusion and the operator
+// are the rank's (owned lines, then halo lines; see plane_numbering); the transforms cover the owned
+// lines only, all on the rank, and the frequency solves communicate through `plane` (BatchedPcg).
 class FftPoisson {
  public:
   // `cell_order`: where b and p hold each mesh cell (new_to_old of the caller's order, e.g. the
   // operators' order); null: mesh order. With options.preconditioning.aip_blocks = −1 the set-up
-  // times solves of a random right-hand side for each configuration tried.
+  // times solves of a random right-hand side for each configuration tried (on several ranks the
+  // slowest rank's time decides, so every rank makes the same choice). `plane`: the ranks' partition
+  // of the 2D cells (must outlive the solver; op.singular then the same on every rank), nullptr on
+  // one rank. Collective on several ranks.
   FftPoisson(const Executor& exec, Extrusion extrusion, const PlaneOperator& op, const FftPoissonOptions& options = {},
-             const Permutation* cell_order = nullptr);
+             const Permutation* cell_order = nullptr, PlanePartition* plane = nullptr);
 
-  // b and p: cell_count entries on the executor, in the order given at construction. warm_start:
-  // start from p (else from zero); p is overwritten by the solution.
+  // b and p: cell_count entries on the executor, in the order given at construction (on several
+  // ranks: owned then halo cells; only owned entries are read, only owned entries of p are
+  // written). warm_start: start from p (else from zero); p is overwritten by the solution.
+  // Collective on several ranks.
   FftPoissonResult solve(const Vector& b, Vector& p, bool warm_start = false);
 
   const Extrusion& extrusion() const { return extrusion_; }
@@ -65,11 +73,13 @@ class FftPoisson {
   Executor exec_;
   Extrusion extrusion_;
   FftPoissonOptions options_;
+  PlanePartition* plane_;
   std::unique_ptr<BatchedPcg> pcg_;
   std::unique_ptr<PeriodicFft> transform_;
-  Array<index_t> order_;       // 1D-block position i (c · Nper + j) → index in b and p
-  Vector real_;                // [c · Nper + j]
-  Vector rhs_, solution_;      // complex layout, [c · (Nper + 2) + s]
+  index_t owned_lines_;        // the 2D cells whose lines this rank transforms (all on one rank)
+  Array<index_t> order_;       // 1D-block position i (c · Nper + j) of an owned line → index in b and p
+  Vector real_;                // [c · Nper + j], owned lines
+  Vector rhs_, solution_;      // complex layout, [c · (Nper + 2) + s], owned then halo lines
   std::string configuration_;
 };
 

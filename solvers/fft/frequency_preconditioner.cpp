@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "solvers/aip_factor.hpp"
+#include "solvers/distributed_pcg.hpp"
 
 namespace miniapp::fft {
 
@@ -53,8 +54,8 @@ struct FrequencyPreconditioner::Factor {
 };
 
 FrequencyPreconditioner::FrequencyPreconditioner(const Executor& exec, const ShiftedSystems& systems,
-                                                 index_t block_systems, int aip_level)
-    : exec_(exec), systems_(systems), block_systems_(block_systems), level_(aip_level),
+                                                 index_t block_systems, int aip_level, index_t owned_rows)
+    : exec_(exec), systems_(systems), block_systems_(block_systems), owned_rows_(owned_rows), level_(aip_level),
       tmp_(exec, batched_size(systems.rows(), systems.systems())) {
   if (block_systems_ < 2 || block_systems_ % 2 != 0)
     throw Error("FFT Poisson: " + std::to_string(block_systems_) + " systems per preconditioner block; an even number ≥ 2 is needed");
@@ -75,7 +76,9 @@ void FrequencyPreconditioner::use_aip_blocks(int m) {
     const index_t first = b * block_systems_, last = std::min<index_t>(first + block_systems_, systems_.systems());
     double sigma = 0;
     for (index_t s = first; s < last; ++s) sigma += systems_.host_shifts[s] / static_cast<double>(last - first);
-    const CsrMatrix g = aip_factor(shifted_matrix(systems_.host_a, systems_.host_w, sigma), level_);
+    const CsrMatrix a = owned_rows_ < systems_.rows() ? block_of_owned_rows(systems_.host_a, owned_rows_)
+                                                      : systems_.host_a;
+    const CsrMatrix g = aip_factor(shifted_matrix(a, systems_.host_w, sigma), level_);
     factors_[b] = std::make_unique<Factor>(Factor{DeviceCsr(exec_, g), DeviceCsr(exec_, transpose(g))});
   }
   aip_blocks_ = m;

@@ -34,10 +34,14 @@ index_t block_systems_for(index_t systems, int blocks);
 // A + σ̄_b diag(w), σ̄_b the mean shift of the block, applied to all systems of the block at once
 // (z = G_bᵀ G_b r by two batched SpMVs that read G_b once); the others by Jacobi of their own shifted
 // matrix. The factors are computed on the host when a configuration first needs them, then kept.
+// On several ranks (A the rank's rows, owned then halo) the AIP factors are built on the owned ×
+// owned block of A (block Jacobi across ranks), so the preconditioner never reads halo entries.
 class FrequencyPreconditioner {
  public:
-  // `systems` must outlive the preconditioner; block_systems even ≥ 2; aip_level in 1..3.
-  FrequencyPreconditioner(const Executor& exec, const ShiftedSystems& systems, index_t block_systems, int aip_level);
+  // `systems` must outlive the preconditioner; block_systems even ≥ 2; aip_level in 1..3; owned_rows:
+  // the leading rows of A this rank owns (systems.rows() on one rank).
+  FrequencyPreconditioner(const Executor& exec, const ShiftedSystems& systems, index_t block_systems, int aip_level,
+                          index_t owned_rows);
   ~FrequencyPreconditioner();
 
   int blocks() const;
@@ -55,7 +59,7 @@ class FrequencyPreconditioner {
   struct Factor;
   Executor exec_;
   const ShiftedSystems& systems_;
-  index_t block_systems_;
+  index_t block_systems_, owned_rows_;
   int level_, aip_blocks_ = 0;
   std::vector<std::unique_ptr<Factor>> factors_;  // per block; null until needed
   mutable Vector tmp_;                            // G r

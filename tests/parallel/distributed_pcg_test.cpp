@@ -61,7 +61,7 @@ TEST_CASE("distributed PCG converges to the single-rank solution", "[mpi][pcg]")
 
   Subdomain domain(comm, exec, n);
   const CsrMatrix local = local_square(a, n);
-  const CsrMatrix block = time::block_of_owned_rows(local, n.owned_count());
+  const CsrMatrix block = block_of_owned_rows(local, n.owned_count());
   std::unique_ptr<Preconditioner> m;
   if (preconditioner == "jacobi") m = std::make_unique<Jacobi>(exec, block);
   else m = std::make_unique<Aip>(exec, block, 1, 4);

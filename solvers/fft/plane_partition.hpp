@@ -1,0 +1,49 @@
+#pragma once
+#include <span>
+
+#include "parallel/block_halo_exchange.hpp"
+#include "solvers/fft/batched_kernels.hpp"
+#include "solvers/fft/extrusion.hpp"
+
+namespace miniapp::fft {
+
+// The numbering of the 2D cells (periodic lines) a rank holds when the mesh was partitioned by whole
+// lines (parallel::partition_lines) and the rank's mesh, owned cells then halo cells in the order of
+// `cells`, is the extrusion `local` (fft::detect_extrusion of that mesh). A line is inner,
+// interface or halo as its cells are; its global index is the least global index of its cells (the
+// same on every rank that holds it). `local` numbers its 2D cells in the order of their bottom cells,
+// so owned lines come first, inner before interface: the owned-then-halo layout that the frequency
+// vectors [c · S + s] then inherit. Throws miniapp::Error when a line is split (its cells of
+// different kinds or owners: the mesh was not partitioned by lines) or the order is not that layout.
+parallel::LocalNumbering plane_numbering(const Extrusion& local, const parallel::LocalNumbering& cells);
+
+// What the batched frequency PCG needs of the other ranks on a P × 1 partition (thesis §4.5.3): the
+// rows (2D cells) it owns, the halo update of frequency vectors with every system of a range in one
+// message per neighbour, and the global sums of its column dots. Collective to construct.
+class PlanePartition {
+ public:
+  // `planes`: plane_numbering of this rank; `systems`: S, the systems per 2D cell of the vectors.
+  PlanePartition(const parallel::Communicator& comm, const Executor& exec, const parallel::LocalNumbering& planes,
+                 index_t systems, parallel::HaloTransport transport = parallel::HaloTransport::mpi);
+
+  index_t owned_rows() const { return owned_; }
+  index_t local_rows() const { return local_; }
+  index_t global_rows() const { return global_; }
+  const parallel::Communicator& communicator() const { return comm_; }
+
+  // The halo rows of v (local_rows() · S entries, [c · S + s]) for the systems of `range` get their
+  // owners' values: one message per neighbour (collective over the neighbours).
+  void update_halo(Vector& v, SystemRange range) { halo_.exchange(v, range.begin, range.end); }
+  // values[i] = Σ over ranks of values[i] (collective, one allreduce).
+  void sum(std::span<double> values) const { comm_.allreduce(values, parallel::ReduceOp::sum); }
+  double max(double value) const { return comm_.allreduce(value, parallel::ReduceOp::max); }
+  // True on every rank when `value` is true on every rank (collective).
+  bool all(bool value) const { return comm_.allreduce(value ? 1.0 : 0.0, parallel::ReduceOp::min) > 0; }
+
+ private:
+  parallel::Communicator comm_;
+  parallel::BlockHaloExchange halo_;
+  index_t owned_, local_, global_;
+};
+
+}  // namespace miniapp::fft
