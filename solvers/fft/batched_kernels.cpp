@@ -3,6 +3,7 @@
 #include "solvers/fft/batched_kernels.hpp"
 
 #include "operators/kernels/dispatch.hpp"
+#include "solvers/fft/batched_cg_scalars.hpp"
 #include "solvers/fft/cpu/batched_kernels.hpp"
 #include "solvers/fft/cuda/batched_kernels.hpp"
 
@@ -135,6 +136,31 @@ void batched_add(const Executor& exec, const Vector& value, Vector& v, index_t s
       [&] { cuda::batched_add(exec.stream(), shape, value.data(), v.data()); });
   const double entries = double(rows) * shape.width();
   exec.counters().add(KernelKind::axpy, 16.0 * entries, entries, seconds);
+}
+
+void batched_finish_curvature(const Executor& exec, Vector& state, const Vector& sigma, index_t systems,
+                              SystemRange range) {
+  constexpr const char* kernel = "batched_finish_curvature";
+  detail::check_vector(exec, state, batched_cg::slot_count * systems, kernel, "the state");
+  check_per_system(exec, sigma, systems, kernel);
+  const BatchedShape shape = shape_of(exec, 1, systems, range, kernel, {});
+  const double seconds = detail::run_timed(
+      exec, [&] { cpu::batched_finish_curvature(shape, state.data(), sigma.data()); },
+      [&] { cuda::batched_finish_curvature(exec.stream(), shape, state.data(), sigma.data()); });
+  exec.counters().add(KernelKind::pointwise, 32.0 * shape.width(), shape.width(), seconds);
+}
+
+void batched_finish_residual(const Executor& exec, Vector& state, const Vector& rho_new, const Vector& gamma,
+                             index_t systems, SystemRange range) {
+  constexpr const char* kernel = "batched_finish_residual";
+  detail::check_vector(exec, state, batched_cg::slot_count * systems, kernel, "the state");
+  check_per_system(exec, rho_new, systems, kernel);
+  check_per_system(exec, gamma, systems, kernel);
+  const BatchedShape shape = shape_of(exec, 1, systems, range, kernel, {});
+  const double seconds = detail::run_timed(
+      exec, [&] { cpu::batched_finish_residual(shape, state.data(), rho_new.data(), gamma.data()); },
+      [&] { cuda::batched_finish_residual(exec.stream(), shape, state.data(), rho_new.data(), gamma.data()); });
+  exec.counters().add(KernelKind::pointwise, 96.0 * shape.width(), 4.0 * shape.width(), seconds);
 }
 
 }  // namespace miniapp::fft

@@ -8,42 +8,55 @@
 #include <span>
 
 #include "operators/kernels/vector_ops.hpp"
+#include "solvers/pcg.hpp"
 
 namespace miniapp::fft {
+
+namespace bc = batched_cg;
 
 BatchedPcg::BatchedPcg(const Executor& exec, CsrMatrix a, std::vector<double> w, std::vector<double> shifts,
                        bool singular_at_zero, index_t block_systems, int aip_level, PlanePartition* plane)
     : exec_(exec), plane_(plane), systems_(exec, std::move(a), std::move(w), std::move(shifts)),
       preconditioner_(exec, systems_, block_systems > 0 ? block_systems : block_systems_for(systems_.systems(), 8),
-                      aip_level, plane ? plane->owned_rows() : systems_.rows()) {
+                      aip_level, plane ? plane->owned_rows() : systems_.rows()),
+      batch_(exec) {
   if (plane && plane->local_rows() != rows())
     throw Error("BatchedPcg: the 2D matrix has " + std::to_string(rows()) + " rows, the rank holds " +
                 std::to_string(plane->local_rows()) + " 2D cells");
   const index_t n = batched_size(rows(), systems());
   for (Vector* v : {&r_, &z_, &p_, &q_}) *v = Vector(exec, n);
   scratch_ = Vector(exec, batched_dot_scratch(exec, systems()));
-  for (Vector* v : {&alpha_, &beta_, &shift_}) *v = Vector(exec, systems());
+  shift_ = Vector(exec, systems());
+  state_ = Vector(exec, bc::slot_count * systems());
   dots_ = Vector(exec, max_dot_pairs * systems());
   if (singular_at_zero)
     while (singular_systems_ < systems() && systems_.host_shifts[singular_systems_] == 0) ++singular_systems_;
 }
 
-// Column dots over the owned rows of the first `active` systems for each pair (S values each, the
-// others stale), queued together and read back to the host at one synchronisation on CUDA; on
-// several ranks summed over the ranks in one allreduce.
-std::vector<std::vector<double>> BatchedPcg::column_dots(std::initializer_list<DotPair> pairs, index_t active) {
+// Column dots over the owned rows of the first `active` systems (the others stale).
+void BatchedPcg::queue_column_dots(std::initializer_list<DotPair> pairs, index_t first, index_t active) {
   const index_t S = systems(), owned = batched_size(owned_rows(), S);
-  index_t row = 0;
+  index_t row = first;
   for (const auto& [u, v] : pairs) {
     Vector out = dots_.window(row++ * S, S);
     std::optional<Vector> v_owned;  // not a default Vector: that would make an executor every call
     if (v) v_owned.emplace(v->window(0, owned));
     batched_dot(exec_, u->window(0, owned), v ? &*v_owned : nullptr, S, {0, active}, scratch_, out);
   }
-  std::vector<double> host = dots_.to_host();
-  if (plane_) plane_->sum(std::span(host).first(static_cast<std::size_t>(row * S)));
+  if (!plane_) return;
+  Vector rows = dots_.window(first * S, (row - first) * S);
+  std::vector<double> host = rows.to_host();
+  plane_->sum(host);
+  rows.copy_from_host(host);
+}
+
+// The same dots, read back to the host.
+std::vector<std::vector<double>> BatchedPcg::column_dots(std::initializer_list<DotPair> pairs, index_t active) {
+  const index_t S = systems(), count = static_cast<index_t>(pairs.size());
+  queue_column_dots(pairs, 0, active);
+  const std::vector<double> host = dots_.window(0, count * S).to_host();
   std::vector<std::vector<double>> dots;
-  for (index_t k = 0; k < row; ++k) dots.emplace_back(host.begin() + k * S, host.begin() + (k + 1) * S);
+  for (index_t k = 0; k < count; ++k) dots.emplace_back(host.begin() + k * S, host.begin() + (k + 1) * S);
   return dots;
 }
 
@@ -57,59 +70,102 @@ void BatchedPcg::remove_mean(Vector& v) {
   batched_add(exec_, shift_, v, systems(), {0, singular_systems_});
 }
 
+std::vector<double> BatchedPcg::start(const Vector& b, double tolerance) {
+  const index_t S = systems();
+  const std::vector<std::vector<double>> dots = column_dots({{&b, &b}, {&r_, &z_}, {&r_, &r_}}, S);
+  std::vector<double> state(static_cast<std::size_t>(bc::slot_count * S), 0.0);
+  for (index_t s = 0; s < S; ++s) {
+    const double b_norm = std::sqrt(dots[0][s]);
+    const double residual = b_norm > 0 ? std::sqrt(dots[2][s]) / b_norm : 0.0;
+    bc::slot(state.data(), S, bc::rho, s) = dots[1][s];
+    bc::slot(state.data(), S, bc::b_norm, s) = b_norm;
+    bc::slot(state.data(), S, bc::relative_residual, s) = residual;
+    bc::slot(state.data(), S, bc::tolerance, s) = tolerance;
+    bc::slot(state.data(), S, bc::status, s) =
+        static_cast<double>(residual <= tolerance ? cg::Status::residual_test : cg::Status::running);
+  }
+  state_.copy_from_host(state);
+  return state;
+}
+
+// One iteration of the systems [0, active): no host read on one rank.
+void BatchedPcg::queue_iteration(Vector& x, index_t active) {
+  const index_t S = systems();
+  const SystemRange range{0, active};
+  if (plane_) plane_->update_halo(p_, range);  // all active systems in one message per neighbour
+  batched_shifted_spmv(exec_, systems_.view(), p_, q_, S, range);
+  queue_column_dots({{&p_, &q_}}, 0, active);
+  batched_finish_curvature(exec_, state_, dots_.window(0, S), S, range);
+  batched_cg_update(exec_, state_.window(bc::alpha * S, S), p_, q_, x, r_, S, range);
+  preconditioner_.apply(r_, z_, active);
+  queue_column_dots({{&r_, &z_}, {&r_, &r_}}, 1, active);
+  batched_finish_residual(exec_, state_, dots_.window(S, S), dots_.window(2 * S, S), S, range);
+  batched_direction(exec_, state_.window(bc::beta * S, S), z_, p_, S, range);
+}
+
+int BatchedPcg::check_interval(const BatchedPcgOptions& options) const {
+  if (plane_) return 1;
+  return options.check_interval > 0 ? options.check_interval : default_check_interval(exec_.backend());
+}
+
+// Systems are ordered by increasing shift, so the low (slow) ones lead: the range [0, active) ends at
+// the last running system and shrinks as the others stop.
+namespace {
+index_t active_systems(const std::vector<double>& state, index_t systems) {
+  index_t active = systems;
+  while (active > 0 && !bc::running(state.data(), systems, active - 1)) --active;
+  return active;
+}
+}  // namespace
+
 BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions& options, bool initial_guess) {
   const index_t S = systems();
   const index_t n = batched_size(rows(), S);
   if (b.size() != n || x.size() != n)
     throw Error("BatchedPcg::solve: b has " + std::to_string(b.size()) + " and x " + std::to_string(x.size()) +
                 " entries; " + std::to_string(n) + " (rows × systems) expected");
-  const ShiftedView m = systems_.view();
+  if (options.check_interval < 0)
+    throw Error("BatchedPcg::solve: check_interval is " + std::to_string(options.check_interval) +
+                "; expected 0 (the backend's default) or a positive number of iterations");
   if (!initial_guess) fill(exec_, 0.0, x);
   remove_mean(b);
   remove_mean(x);
   if (plane_ && initial_guess) plane_->update_halo(x, {0, S});
-  batched_shifted_spmv(exec_, m, x, q_, S, {0, S});
+  batched_shifted_spmv(exec_, systems_.view(), x, q_, S, {0, S});
   waxpby(exec_, 1.0, b, -1.0, q_, r_);
   preconditioner_.apply(r_, z_, S);
   copy(exec_, z_, p_);
-  std::vector<std::vector<double>> dots = column_dots({{&b, &b}, {&r_, &z_}, {&r_, &r_}}, S);
-  std::vector<double> b_norm = std::move(dots[0]), rho = std::move(dots[1]), rr = std::move(dots[2]);
-  std::vector<double> alpha(S, 0.0), beta(S, 0.0);
-  BatchedPcgResult result{std::vector<int>(S, 0), std::vector<double>(S, 0.0), false};
-  std::vector<bool> done(S);
-  for (index_t s = 0; s < S; ++s) {
-    b_norm[s] = std::sqrt(b_norm[s]);
-    result.relative_residual[s] = b_norm[s] > 0 ? std::sqrt(rr[s]) / b_norm[s] : 0.0;
-    done[s] = result.relative_residual[s] <= options.tolerance;
-  }
-  index_t active = S;
-  for (int it = 1; it <= options.max_iterations; ++it) {
-    while (active > 0 && done[active - 1]) --active;
-    if (active == 0) break;
-    if (plane_) plane_->update_halo(p_, {0, active});  // all active systems in one message per neighbour
-    batched_shifted_spmv(exec_, m, p_, q_, S, {0, active});
-    const std::vector<double> pq = column_dots({{&p_, &q_}}, active)[0];
-    for (index_t s = 0; s < active; ++s) alpha[s] = done[s] ? 0 : rho[s] / pq[s];
-    alpha_.copy_from_host(alpha);
-    batched_cg_update(exec_, alpha_, p_, q_, x, r_, S, {0, active});
-    preconditioner_.apply(r_, z_, active);
-    dots = column_dots({{&r_, &z_}, {&r_, &r_}}, active);
-    const std::vector<double>& rz = dots[0];
-    rr = std::move(dots[1]);
-    for (index_t s = 0; s < active; ++s) {
-      beta[s] = 0;
-      if (done[s]) continue;
-      result.iterations[s] = it;
-      result.relative_residual[s] = std::sqrt(rr[s]) / b_norm[s];
-      done[s] = result.relative_residual[s] <= options.tolerance;
-      if (!done[s]) beta[s] = rz[s] / rho[s];
-      rho[s] = rz[s];
+  std::vector<double> state = start(b, options.tolerance);
+
+  // Batches of `interval` iterations over a fixed range, the host reading the state after each. The
+  // kernels take every scalar from executor memory, so a batch over the same range is the same calls:
+  // recorded once per solve and range (x is the caller's), replayed; a shorter last batch is launched.
+  const int interval = check_interval(options);
+  bool graphs = options.graphs && !plane_;  // halo updates and rank sums go through the host
+  index_t active = active_systems(state, S), recorded = 0;  // 0: nothing recorded for this solve
+  for (int queued = 0; active > 0 && queued < options.max_iterations;) {
+    const int count = std::min(interval, options.max_iterations - queued);
+    const auto batch = [&] {
+      for (int i = 0; i < count; ++i) queue_iteration(x, active);
+    };
+    if (graphs && count == interval && recorded != active) {
+      graphs = batch_.record(batch);
+      recorded = graphs ? active : 0;
     }
-    beta_.copy_from_host(beta);
-    batched_direction(exec_, beta_, z_, p_, S, {0, active});
+    if (graphs && count == interval) batch_.replay();
+    else batch();
+    queued += count;
+    state = state_.to_host();
+    active = active_systems(state, S);
   }
   remove_mean(x);
-  result.converged = std::all_of(done.begin(), done.end(), [](bool d) { return d; });
+  BatchedPcgResult result{std::vector<int>(S), std::vector<double>(S), true};
+  for (index_t s = 0; s < S; ++s) {
+    result.iterations[s] = static_cast<int>(bc::slot(state.data(), S, bc::iterations, s));
+    result.relative_residual[s] = bc::slot(state.data(), S, bc::relative_residual, s);
+    if (bc::slot(state.data(), S, bc::status, s) != static_cast<double>(cg::Status::residual_test))
+      result.converged = false;
+  }
   return result;
 }
 

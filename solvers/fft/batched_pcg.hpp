@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "solvers/fft/batched_cg_scalars.hpp"
 #include "solvers/fft/frequency_preconditioner.hpp"
 #include "solvers/fft/plane_partition.hpp"
 
@@ -11,6 +12,11 @@ namespace miniapp::fft {
 struct BatchedPcgOptions {
   double tolerance = 1e-8;  // system s stops when ‖r_s‖₂ ≤ tolerance · ‖b_s‖₂
   int max_iterations = 1000;
+  // Iterations queued between two host reads of the systems' progress; 0: the backend's default
+  // (default_check_interval: 8 on CUDA, 1 on the CPU). Always 1 on several ranks, whose dots are
+  // summed on the host every iteration anyway.
+  int check_interval = 0;
+  bool graphs = true;  // replay each batch of check_interval iterations as a KernelGraph (CUDA, one rank)
 };
 
 struct BatchedPcgResult {
@@ -27,8 +33,11 @@ struct BatchedPcgResult {
 // so order the systems by increasing σ: those converge more slowly). Systems with σ_s = 0 and
 // `singular_at_zero` have the constants as null space: their b, initial guess and solution are
 // projected to zero mean. The preconditioner is set per block of systems (preconditioner()).
-// Per iteration and active system: one batched SpMV, 3 batched dots, 2 AXPY-class kernels and the
-// preconditioner; the host reads the dots twice per iteration (α, then β and the stopping test).
+// Per iteration and active system: one batched SpMV, 3 batched dots, 2 AXPY-class kernels, the
+// preconditioner and two scalar kernels (batched_cg_scalars.hpp): α, β and each system's stop are
+// decided in executor memory, so the host only reads the systems' progress every check_interval
+// iterations (a stopped system is frozen until then) to shrink the range; on CUDA each batch of
+// check_interval iterations over the same range is recorded once per solve and replayed as a graph.
 // Work vectors are allocated once by the constructor.
 // On several ranks (a PlanePartition, thesis §4.5.3) A holds the rank's rows, owned then halo (halo
 // rows are computed and never used), the search direction's halo travels before each SpMV with every
@@ -61,16 +70,25 @@ class BatchedPcg {
 
  private:
   using DotPair = std::pair<const Vector*, const Vector*>;  // u, v (null: the column sums of u)
+  // Queues the column dots of each pair into rows first, first + 1, ... of dots_, summed over the
+  // ranks (a host round trip) on several ranks.
+  void queue_column_dots(std::initializer_list<DotPair> pairs, index_t first, index_t active);
   std::vector<std::vector<double>> column_dots(std::initializer_list<DotPair> pairs, index_t active);
   void remove_mean(Vector& v);
+  // Sets the state from b and the initial residual; returns the state on the host.
+  std::vector<double> start(const Vector& b, double tolerance);
+  void queue_iteration(Vector& x, index_t active);
+  int check_interval(const BatchedPcgOptions& options) const;
 
   Executor exec_;
   PlanePartition* plane_;
   ShiftedSystems systems_;
   FrequencyPreconditioner preconditioner_;
   index_t singular_systems_ = 0;  // the leading systems with σ = 0 of a singular A
-  Vector r_, z_, p_, q_, scratch_, alpha_, beta_, shift_;
-  Vector dots_;  // max_dot_pairs rows of S column dots, read back together
+  Vector r_, z_, p_, q_, scratch_, shift_;
+  Vector state_;  // batched_cg::slot_count rows of S per-system scalars
+  Vector dots_;   // max_dot_pairs rows of S column dots
+  KernelGraph batch_;
   static constexpr index_t max_dot_pairs = 3;
 };
 

@@ -69,6 +69,30 @@ TEST_CASE("Batched PCG solves each shifted system to its own tolerance and drops
   if (aip_blocks == 0) CHECK(result.iterations.back() < result.iterations.front() / 2);
 }
 
+TEST_CASE("Iterations queued past a system's stop leave its solution and iteration count unchanged", "[fft]") {
+  // With check_interval > 1 the host learns of a stop only at the next read; the scalar kernels must
+  // freeze a stopped system (α = β = 0) so that the result is that of reading after every iteration.
+  const Executor exec = Executor::cpu();
+  const fft::PlaneOperator op = test::minus_plane_operator(12, 10);
+  const std::vector<double> shifts{0, 0, 0.01, 0.01, 1, 1, 100, 100};
+  const std::size_t n = static_cast<std::size_t>(op.in_plane.rows), S = shifts.size();
+  fft::BatchedPcg pcg(exec, op.in_plane, op.z_coupling, shifts, op.singular, 4);
+  pcg.preconditioner().use_aip_blocks(GENERATE(0, 1));
+  const auto b_host = test::random_vector(n * S, 5);
+  const auto run = [&](int interval) {
+    Vector b = Vector::from_host(exec, b_host), x(exec, static_cast<index_t>(n * S));
+    const auto result = pcg.solve(b, x, {.tolerance = tolerance, .max_iterations = 2000, .check_interval = interval});
+    REQUIRE(result.converged);
+    return std::pair{result, x.to_host()};
+  };
+  const auto [every, x_every] = run(1);
+  const auto [batched, x_batched] = run(7);
+  CHECK(batched.iterations == every.iterations);
+  CHECK(batched.relative_residual == every.relative_residual);
+  CHECK(x_batched == x_every);  // bitwise
+  CHECK(every.iterations[6] < every.iterations[0]);  // the systems did stop at different iterations
+}
+
 TEST_CASE("AIP on a block of low frequencies takes fewer iterations than Jacobi there", "[fft]") {
   const Executor exec = Executor::cpu();
   const fft::PlaneOperator op = test::minus_plane_operator(16, 14);

@@ -2,6 +2,8 @@
 // innermost loop (contiguous, vectorised by the compiler, as in thesis Algorithm 4).
 #include "solvers/fft/cpu/batched_kernels.hpp"
 
+#include "solvers/fft/batched_cg_scalars.hpp"
+
 #include <omp.h>
 
 #include <cstddef>
@@ -88,6 +90,15 @@ void batched_add(BatchedShape shape, const double* value, double* v) {
 #pragma omp parallel for schedule(static)
   for (index_t c = 0; c < shape.rows; ++c)
     for (index_t s = 0; s < w; ++s) v[at(shape, c) + s] += a[s];
+}
+
+void batched_finish_curvature(BatchedShape shape, double* state, const double* sigma) {
+  for (index_t s = shape.begin; s < shape.end; ++s) batched_cg::finish_curvature(state, shape.systems, s, sigma[s]);
+}
+
+void batched_finish_residual(BatchedShape shape, double* state, const double* rho_new, const double* gamma) {
+  for (index_t s = shape.begin; s < shape.end; ++s)
+    batched_cg::finish_residual(state, shape.systems, s, rho_new[s], gamma[s]);
 }
 
 }  // namespace miniapp::fft::cpu

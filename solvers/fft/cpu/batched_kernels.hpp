@@ -11,5 +11,8 @@ void batched_dot(BatchedShape shape, const double* u, const double* v, double* o
 void batched_cg_update(BatchedShape shape, const double* alpha, const double* p, const double* q, double* x, double* r);
 void batched_direction(BatchedShape shape, const double* beta, const double* z, double* p);
 void batched_add(BatchedShape shape, const double* value, double* v);
+// Shapes of one row: the systems [begin, end) of S.
+void batched_finish_curvature(BatchedShape shape, double* state, const double* sigma);
+void batched_finish_residual(BatchedShape shape, double* state, const double* rho_new, const double* gamma);
 
 }  // namespace miniapp::fft::cpu

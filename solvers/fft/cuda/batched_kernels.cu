@@ -8,6 +8,7 @@
 
 #include "operators/backend/cuda/check.cuh"
 #include "operators/backend/cuda/launch.cuh"
+#include "solvers/fft/batched_cg_scalars.hpp"
 #include "solvers/fft/cuda/batched_kernels.hpp"
 
 namespace miniapp::fft::cuda {
@@ -81,6 +82,22 @@ __global__ void batched_add_kernel(BatchedShape s, const double* __restrict__ va
   Item it;
   if (!item_of(s, it)) return;
   v[it.index] += __ldg(value + s.begin + it.offset);
+}
+
+// One thread per system of the range.
+__global__ void batched_finish_curvature_kernel(BatchedShape s, double* state, const double* __restrict__ sigma) {
+  const std::int64_t t = global_thread();
+  if (t >= s.end - s.begin) return;
+  const std::int64_t sys = s.begin + t;
+  batched_cg::finish_curvature(state, s.systems, sys, sigma[sys]);
+}
+
+__global__ void batched_finish_residual_kernel(BatchedShape s, double* state, const double* __restrict__ rho_new,
+                                               const double* __restrict__ gamma) {
+  const std::int64_t t = global_thread();
+  if (t >= s.end - s.begin) return;
+  const std::int64_t sys = s.begin + t;
+  batched_cg::finish_residual(state, s.systems, sys, rho_new[sys], gamma[sys]);
 }
 
 // Column sums in two passes. Pass 1: blocks of 32 systems × 8 row lanes; block (bx, by) sums the rows
@@ -165,6 +182,21 @@ void batched_add(void* stream, BatchedShape shape, const double* value, double* 
   if (empty(shape)) return;
   batched_add_kernel<<<item_blocks(shape), block_size, 0, as_stream(stream)>>>(shape, value, v);
   MINIAPP_CUDA_CHECK_LAUNCH("batched_add_kernel");
+}
+
+void batched_finish_curvature(void* stream, BatchedShape shape, double* state, const double* sigma) {
+  if (shape.width() == 0) return;
+  batched_finish_curvature_kernel<<<miniapp::cuda::detail::blocks_for(shape.width()), block_size, 0, as_stream(stream)>>>(
+      shape, state, sigma);
+  MINIAPP_CUDA_CHECK_LAUNCH("batched_finish_curvature_kernel");
+}
+
+void batched_finish_residual(void* stream, BatchedShape shape, double* state, const double* rho_new,
+                             const double* gamma) {
+  if (shape.width() == 0) return;
+  batched_finish_residual_kernel<<<miniapp::cuda::detail::blocks_for(shape.width()), block_size, 0, as_stream(stream)>>>(
+      shape, state, rho_new, gamma);
+  MINIAPP_CUDA_CHECK_LAUNCH("batched_finish_residual_kernel");
 }
 
 }  // namespace miniapp::fft::cuda

@@ -15,5 +15,8 @@ void batched_cg_update(void* stream, BatchedShape shape, const double* alpha, co
                        double* x, double* r);
 void batched_direction(void* stream, BatchedShape shape, const double* beta, const double* z, double* p);
 void batched_add(void* stream, BatchedShape shape, const double* value, double* v);
+void batched_finish_curvature(void* stream, BatchedShape shape, double* state, const double* sigma);
+void batched_finish_residual(void* stream, BatchedShape shape, double* state, const double* rho_new,
+                             const double* gamma);
 
 }  // namespace miniapp::fft::cuda

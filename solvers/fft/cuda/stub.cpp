@@ -18,6 +18,8 @@ void batched_dot(void*, BatchedShape, const double*, const double*, double*, dou
 void batched_cg_update(void*, BatchedShape, const double*, const double*, const double*, double*, double*) { not_built(); }
 void batched_direction(void*, BatchedShape, const double*, const double*, double*) { not_built(); }
 void batched_add(void*, BatchedShape, const double*, double*) { not_built(); }
+void batched_finish_curvature(void*, BatchedShape, double*, const double*) { not_built(); }
+void batched_finish_residual(void*, BatchedShape, double*, const double*, const double*) { not_built(); }
 std::unique_ptr<PeriodicFft> make_cufft_transform(const Executor&, index_t, index_t) { not_built(); }
 
 }  // namespace miniapp::fft::cuda
