@@ -42,7 +42,8 @@ double device_copy_seconds(const Executor& exec, std::size_t copy_length, int re
   Vector x(exec, n), y(exec, n);
   fill(exec, 1.0, x);
   fill(exec, 0.0, y);
-  return median_call_seconds(exec, 1, repeat, [&] { exec.copy(y.data(), x.data(), sizeof(double) * copy_length); });
+  return median_call_seconds(
+      exec, 1, repeat, [&] { exec.copy(y.data(), x.data(), sizeof(double) * copy_length); }, bench_queued_calls);
 }
 
 }  // namespace

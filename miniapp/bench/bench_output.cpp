@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "miniapp/bench/timing.hpp"
+
 namespace miniapp::bench {
 
 namespace {
@@ -58,7 +60,8 @@ void print_pcg(std::ostream& out, const KernelBenchReport& report) {
 
 void print_table(std::ostream& out, const KernelBenchReport& report) {
   out << "device " << report.device << "; copy bandwidth " << std::fixed << std::setprecision(1)
-      << report.copy_gb_per_s << " GB/s; median of " << report.repeat << " calls\n\n";
+      << report.copy_gb_per_s << " GB/s; per call, median of " << report.repeat << " samples of "
+      << bench_queued_calls << " calls queued back to back\n\n";
   out << std::left << std::setw(16) << "kernel" << std::setw(14) << "mesh" << std::right << std::setw(10) << "rows"
       << std::setw(11) << "nnz" << std::setw(11) << "time (us)" << std::setw(13) << "bytes" << std::setw(9) << "GB/s"
       << std::setw(8) << "of copy" << "\n";

@@ -125,7 +125,7 @@ void time_spmv(const Executor& exec, const fft::ShiftedSystems& sys, index_t pla
   KernelCounters before = exec.counters();
   unified();
   r.unified_spmv_bytes = exec.counters().since(before).tally(KernelKind::spmv).bytes;
-  r.unified_spmv_seconds = median_call_seconds(exec, 3, repeat, unified);
+  r.unified_spmv_seconds = median_call_seconds(exec, 3, repeat, unified, bench_queued_calls);
   std::vector<DeviceSell> matrices;
   for (index_t k = 0; k <= planes / 2; ++k)
     matrices.emplace_back(exec, to_sell(fft::shifted_matrix(sys.host_a, sys.host_w, sys.host_shifts[2 * k]),
@@ -141,7 +141,7 @@ void time_spmv(const Executor& exec, const fft::ShiftedSystems& sys, index_t pla
   before = exec.counters();
   naive();
   r.naive_spmv_bytes = exec.counters().since(before).tally(KernelKind::spmv).bytes;
-  r.naive_spmv_seconds = median_call_seconds(exec, 3, repeat, naive);
+  r.naive_spmv_seconds = median_call_seconds(exec, 3, repeat, naive, bench_queued_calls);
 }
 
 // Iterations per frequency of a cold solve of a random b with m AIP blocks.

@@ -38,7 +38,7 @@ KernelRecord time_kernel(const Executor& exec, KernelKind kind, int repeat, F&& 
   call();
   KernelRecord record;
   record.bytes = exec.counters().tally(kind).bytes;
-  record.seconds = median_call_seconds(exec, warmup_calls, repeat, call);
+  record.seconds = median_call_seconds(exec, warmup_calls, repeat, call, bench_queued_calls);
   return record;
 }
 

@@ -38,7 +38,8 @@ cli::MeshOptions bench_mesh_options(cli::MeshKind kind, long long cells);
 
 // For every mesh kind and size: builds the mesh and its Laplacian (row_grouping_rcm order), and
 // times SpMV (CSR and sELL; slice height 32 on CUDA, 8 on CPU), AXPY and DOT on vectors of its
-// length with random non-zero data: median of `repeat` calls after warm-up (median_call_seconds:
+// length with random non-zero data: per call, median of `repeat` samples of bench_queued_calls calls
+// queued back to back, after warm-up (median_call_seconds:
 // CUDA events on CUDA, wall time on CPU); DOT twice, returning to the host ("dot") and leaving its
 // result on the device ("dot_dev"). On CUDA, also times cuSPARSE and cuBLAS on the same data after
 // checking their results against ours (add_vendor_baselines). With settings.pcg, one PCG iteration

@@ -33,18 +33,26 @@ double median_seconds(int warmup, int repeat, F&& run) {
   });
 }
 
-// The median time of `repeat` calls of `call` on `exec`, after `warmup` untimed ones. CUDA: device
-// time between events recorded on the executor's stream just before and after the call (what the
-// GPU spent, launch gaps included; no host-side synchronisation overhead); CPU: wall time (the
-// kernels are synchronous).
+// Calls queued back to back per timed sample in the kernel benchmarks: the time loop and PCG queue
+// their kernels the same way, so each launch overlaps the previous kernel and only the first one of a
+// sample is exposed (a single timed call would add the ≈ 2-4 µs launch to a 10-50 µs kernel).
+inline constexpr int bench_queued_calls = 10;
+
+// The median time per call of `repeat` samples of `calls` calls of `call` on `exec`, after `warmup`
+// untimed calls. CUDA: device time between events recorded on the executor's stream before and after
+// the sample's calls, queued back to back, divided by `calls` (launch gaps between them included, no
+// host-side synchronisation overhead); CPU: wall time (the kernels are synchronous).
 template <class F>
-double median_call_seconds(const Executor& exec, int warmup, int repeat, F&& call) {
-  if (exec.backend() == Backend::cpu) return median_seconds(warmup, repeat, call);
+double median_call_seconds(const Executor& exec, int warmup, int repeat, F&& call, int calls = 1) {
+  if (exec.backend() == Backend::cpu)
+    return median_seconds(warmup, repeat, [&] {
+             for (int i = 0; i < calls; ++i) call();
+           }) / calls;
   cuda::StreamTimer timer(exec.stream());
   return median_of(warmup, repeat, [&] {
     timer.start();
-    call();
-    return timer.stop();
+    for (int i = 0; i < calls; ++i) call();
+    return timer.stop() / calls;
   });
 }
 

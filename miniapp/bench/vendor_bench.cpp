@@ -71,7 +71,8 @@ void spmv_baseline(const BenchData& d, cuda::VendorSpmv spmv_library, const Vect
   fill(d.exec, 0.0, y_library);
   spmv_library.run();
   check_agreement(record, max_relative_difference(y_library.to_host(), y_ours.to_host()), log);
-  record.baseline_seconds = median_call_seconds(d.exec, warmup_calls, repeat, [&] { spmv_library.run(); });
+  record.baseline_seconds =
+      median_call_seconds(d.exec, warmup_calls, repeat, [&] { spmv_library.run(); }, bench_queued_calls);
 }
 
 }  // namespace
@@ -105,14 +106,16 @@ void add_vendor_baselines(const BenchData& d, int repeat, std::span<KernelRecord
     blas.axpy(n, 0.5, d.x.data(), y_library.data());
     check_agreement(ours[2], max_relative_difference(y_library.to_host(), y_ours.to_host()), log);
     ours[2].baseline_seconds =
-        median_call_seconds(exec, warmup_calls, repeat, [&] { blas.axpy(n, 0.5, d.x.data(), y_library.data()); });
+        median_call_seconds(exec, warmup_calls, repeat, [&] { blas.axpy(n, 0.5, d.x.data(), y_library.data()); },
+                            bench_queued_calls);
   });
   guarded(ours[3], "cublas ddot", log, [&] {
     y_library.copy_from_host(y0);
     const double dot_ours = dot(exec, d.x, y_library), dot_library = blas.dot(n, d.x.data(), y_library.data());
     check_agreement(ours[3], std::abs(dot_library - dot_ours) / std::abs(dot_ours), log);
     ours[3].baseline_seconds =
-        median_call_seconds(exec, warmup_calls, repeat, [&] { blas.dot(n, d.x.data(), y_library.data()); });
+        median_call_seconds(exec, warmup_calls, repeat, [&] { blas.dot(n, d.x.data(), y_library.data()); },
+                            bench_queued_calls);
   });
 }
 

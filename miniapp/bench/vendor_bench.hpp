@@ -22,7 +22,7 @@ struct BenchData {
 // (CUSPARSE_SPMV_SELL_ALG1) SpMV, cublasDaxpy and cublasDdot on the same arrays. Before timing each
 // baseline, checks that its result equals ours within a relative 1e-12 (max |difference| / max
 // |ours|) and says so in `log`; throws miniapp::Error naming the kernel and the mesh if it does not.
-// Timed like ours: CUDA events, warm-up, median of `repeat` calls.
+// Timed like ours: CUDA events, warm-up, median of `repeat` samples of bench_queued_calls calls.
 void add_vendor_baselines(const BenchData& data, int repeat, std::span<KernelRecord> ours, std::ostream& log);
 
 }  // namespace miniapp::bench
