@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# One call on a lent one-GPU machine, within a time budget: the CUDA test suites, the CPU-vs-CUDA
-# comparison of whole runs, and the benchmarks of the CUDA backend (kernels, PCG iteration with and
-# without CUDA Graphs, time step), of AIP against Jacobi, and of the FFT Poisson path. Steps run in
-# order of importance and are skipped once the budget is spent (each says so in steps.txt).
+# One call on a lent one-GPU machine, within a time budget: the CUDA test suites, CPU against CUDA
+# over whole runs, the time step (small and large meshes), the CuPy CG comparison, compute-sanitizer,
+# and `miniapp predict --measure` on one GPU for three cases (an LES one and an FFT-path one).
+# `MINIAPP_GPU_PART=kernels` runs instead the kernel and FFT benchmarks and AIP against Jacobi in the
+# time loop of the shipped cases. Steps run in order of importance and are skipped once the budget is
+# spent (each says so in steps.txt).
 # Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=540] scripts/gpu-session.sh OUT_DIR
-# BUILD holds miniapp and the test executables (scripts/gpu-build.sh, or carried prebuilt); the
+# BUILD holds miniapp and the test executables (built with -DMINIAPP_VTK=OFF, carried prebuilt); the
 # Debian libraries they need are unpacked by scripts/gpu-runtime.sh.
 set -uo pipefail
 out=${1:?usage: scripts/gpu-session.sh OUT_DIR}
@@ -18,6 +20,40 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >"$out/devi
 step cuda_tests 60 "$build/tests/cuda/cuda_kernels_test"
 step aip_cuda_tests 40 "$build/tests/solvers/aip_cuda_test"
 step fft_cuda_tests 60 "$build/tests/fft/cuda/fft_cuda_test"
+kernels() {  # name, limit, bench kernels options...
+  local name=$1 limit=$2
+  shift 2
+  step "$name" "$limit" "$bin" bench kernels --backend cuda --repeat 100 --json "$out/$name.json" "$@"
+}
+bench_step() {  # name, generator, N, steps: the LES Taylor-Green step on an N³ box
+  step "$1" 60 "$bin" bench step taylor-green-3d --set 'physics.les="wale"' --set "mesh.generator=\"$2\"" \
+    --set "mesh.cells=[$3,$3,$3]" --set 'numerics.poisson="pcg"' --backend cuda --steps "$4" --json "$out/$1.json"
+}
+if [[ ${MINIAPP_GPU_PART:-} == kernels ]]; then
+  kernels bench_hex_1e7 90 --meshes hex --mesh-sizes 1e7
+  step bench_fft_cuda 100 "$bin" bench fft --backend cuda --plane-cells 100000 --nper 64,128,256 --repeat 3 \
+    --json "$out/bench_fft_cuda.json" --csv "$out/fft_iterations_cuda.csv"
+  kernels bench_tet_4e6_pcg 70 --meshes tet --mesh-sizes 4e6 --pcg
+  # AIP-1 against Jacobi in the time loop: the shipped cases with their own meshes and PCG, and a
+  # larger cavity-3d; ms/step and Poisson iterations per step are in each summary.
+  loop() {  # case, steps, preconditioner, extra --set options...
+    local c=$1 steps=$2 pc=$3
+    shift 3
+    step "loop_${c}_$pc" 40 "$bin" run "$c" --backend cuda --quiet --set run.max_steps="$steps" \
+      --set "numerics.preconditioner=\"$pc\"" --set 'numerics.poisson="pcg"' --set 'output.fields=[]' \
+      --set "output.directory=\"/tmp/loop_${c}_$pc\"" "$@"
+  }
+  for pc in jacobi aip1; do
+    loop cavity 3000 "$pc"
+    loop cavity-3d 300 "$pc"
+    loop taylor-green-2d 1000 "$pc"
+    loop channel 200 "$pc"
+    loop cavity-3d 30 "$pc" --set 'mesh.cells=[128,128,128]'
+  done
+  cat "$out/steps.txt"
+  exit 0
+fi
+# CPU against CUDA over 100 steps (the CUDA steps replay their sub-steps from graphs).
 for c in cavity taylor-green-3d; do
   for backend in cpu cuda; do
     step "compare_${c}_$backend" 40 "$bin" run "$c" --backend "$backend" --quiet --set run.max_steps=100 \
@@ -26,24 +62,27 @@ for c in cavity taylor-green-3d; do
     cp "/tmp/compare_${c}_$backend/diagnostics.csv" "$out/compare_${c}_$backend.csv" 2>/dev/null
   done
 done
-kernels() {  # name, limit, bench kernels options...
+bench_step bench_step_tet40 tet 40 10
+bench_step bench_step_hex64 hex 64 10
+bench_step bench_step_tet80 tet 80 5
+# CuPy's CG on the pressure matrix of a box with walls and of a periodic box.
+for periodic in none xyz; do
+  step "poisson_$periodic" 60 "$bin" poisson --backend cuda --mesh hex --cells 128,128,128 --periodic "$periodic" \
+    --preconditioner none,jacobi,aip1 --export-matrix "/tmp/p128_$periodic" --json "$out/poisson_$periodic.json"
+  step "cupy_$periodic" 60 python3 scripts/cupy_cg_compare.py "/tmp/p128_$periodic" "$out/poisson_$periodic.json" \
+    --repeat 3
+done
+step memcheck 60 compute-sanitizer --tool memcheck "$build/tests/cuda/cuda_kernels_test" "[graph],[dot],[cg_kernels]"
+step racecheck 60 compute-sanitizer --tool racecheck "$build/tests/cuda/cuda_kernels_test" "[dot],[cg_kernels]"
+step memcheck_fft 40 compute-sanitizer --tool memcheck "$build/tests/fft/cuda/fft_cuda_test"
+# The cost model on this GPU: one calibration, then predicted against measured steps.
+predict() {  # name, limit, case options...
   local name=$1 limit=$2
   shift 2
-  step "$name" "$limit" "$bin" bench kernels --backend cuda --repeat 100 --json "$out/$name.json" "$@"
+  step "$name" "$limit" "$bin" predict "$@" --backend cuda --calibration "$out/calibration.json" --measure \
+    --measure-steps 20 --devices 4 --no-plots --output "$out/$name"
 }
-kernels bench_hex_1e7 90 --meshes hex --mesh-sizes 1e7
-kernels bench_tet_4e6_pcg 70 --meshes tet --mesh-sizes 4e6 --pcg
-kernels bench_hex_1e5_pcg 40 --meshes hex --mesh-sizes 1e5 --pcg
-step bench_step_tet40 40 "$bin" bench step taylor-green-3d --set 'physics.les="wale"' --set 'mesh.generator="tet"' \
-  --set 'mesh.cells=[40,40,40]' --set 'numerics.poisson="pcg"' --backend cuda --steps 10 \
-  --json "$out/bench_step_tet40.json"
-step bench_fft_cuda 100 "$bin" bench fft --backend cuda --plane-cells 100000 --nper 64,128,256 --repeat 3 \
-  --json "$out/bench_fft_cuda.json" --csv "$out/fft_iterations_cuda.csv"
-step poisson_hex_walls 50 "$bin" poisson --backend cuda --mesh hex --cells 128,128,128 --periodic none \
-  --preconditioner jacobi,aip1,aip2
-step poisson_tet 50 "$bin" poisson --backend cuda --mesh tet --cells 48,48,48 --preconditioner jacobi,aip1,aip2
-step memcheck 50 compute-sanitizer --tool memcheck "$build/tests/cuda/cuda_kernels_test" "[graph],[dot],[cg_kernels]"
-step racecheck 40 compute-sanitizer --tool racecheck "$build/tests/cuda/cuda_kernels_test" "[dot],[cg_kernels]"
-step memcheck_fft 40 compute-sanitizer --tool memcheck "$build/tests/fft/cuda/fft_cuda_test" \
-  "CUDA batched kernels match the CPU reference"
+predict predict_cavity3d 150 cavity-3d --calibrate
+predict predict_channel 40 channel --set 'numerics.poisson="pcg"'
+predict predict_tg64_fft 40 taylor-green-3d --set 'numerics.poisson="fft"' --set 'mesh.cells=[64,64,64]'
 cat "$out/steps.txt"

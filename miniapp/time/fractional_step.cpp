@@ -24,6 +24,9 @@ FractionalStep::FractionalStep(const Executor& exec, DeviceOperators& ops, paral
   face_work_ = Vector(exec, faces);
   face_base_viscosity_ = Vector(exec, faces);
   fill(exec, params.viscosity, face_base_viscosity_);
+  step_scalars_ = Vector(exec, step_slot_count);
+  // Sub-steps as graphs on one rank: on several, halo updates run MPI on the host inside sub-steps.
+  for (int p = 0; p < phase_count; ++p) graphs_.emplace_back(exec, !domain.distributed());
   if (params.les != LesModel::none) {
     for (auto& g : gradient_) g = Vector(exec, cells);
     // Filter width Δ = Ω^{1/3}, computed once on the host.
@@ -54,22 +57,43 @@ std::string_view name(Phase phase) {
   return names[static_cast<int>(phase)];
 }
 
+void FractionalStep::upload_step_scalars(const FlowFields& f) {
+  const double kappa = f.dt_old > 0 ? f.dt / f.dt_old : 0.0;
+  std::array<double, step_slot_count> s{};
+  s[ab_current] = 1.0 + 0.5 * kappa;
+  s[ab_previous] = -0.5 * kappa;
+  s[minus_dt] = -f.dt;
+  s[minus_inverse_dt] = -1.0 / f.dt;
+  step_scalars_.copy_from_host(s);
+}
+
+// The key of a recording: uⁿ's buffer, the one pointer of these sub-steps that alternates.
+void FractionalStep::run_sub_step(Phase phase, const FlowFields& f, const std::function<void()>& work) {
+  graphs_[static_cast<int>(phase)].run(f.u[0].data(), work);
+}
+
 StepReport FractionalStep::advance(FlowFields& f) {
   StepReport report;
   report.dt = f.dt;
   report.cfl = cfl_;
+  upload_step_scalars(f);
   KernelCounters& counters = exec_.counters();
   auto counted = [&](Phase phase, auto&& sub_step) {
     const KernelCounters before = counters;
     sub_step();
     report.kernels[static_cast<int>(phase)] = counters.since(before);
   };
-  counted(Phase::predictor, [&] { predict(f); });
-  counted(Phase::poisson_rhs, [&] { assemble_pressure_rhs(f); });
+  const auto graphed = [&](Phase phase, void (FractionalStep::*sub_step)(FlowFields&)) {
+    counted(phase, [&] { run_sub_step(phase, f, [&] { (this->*sub_step)(f); }); });
+  };
+  graphed(Phase::predictor, &FractionalStep::predict);
+  graphed(Phase::poisson_rhs, &FractionalStep::assemble_pressure_rhs);
   counted(Phase::poisson_solve, [&] { report.poisson = solve_pressure(f); });
-  counted(Phase::correction, [&] { correct(f); });
-  counted(Phase::face_velocity, [&] { update_face_velocity(f); });
-  if (params_.les != LesModel::none) counted(Phase::eddy_viscosity, [&] { update_eddy_viscosity(f); });
+  // uⁿ becomes uⁿ⁻¹ (buffers swapped, nothing copied): host bookkeeping, outside any recording.
+  for (int d = 0; d < 3; ++d) std::swap(f.u_old[d], f.u[d]);
+  graphed(Phase::correction, &FractionalStep::correct);
+  graphed(Phase::face_velocity, &FractionalStep::update_face_velocity);
+  if (params_.les != LesModel::none) graphed(Phase::eddy_viscosity, &FractionalStep::update_eddy_viscosity);
   f.time += f.dt;
   f.dt_old = f.dt;
   f.step += 1;
@@ -80,8 +104,7 @@ StepReport FractionalStep::advance(FlowFields& f) {
 // Step 1: uᵖ = uⁿ − Δt Ω⁻¹ (R(u_s, ν_s) w + s), w = (1 + κ/2) uⁿ − (κ/2) uⁿ⁻¹, κ = Δtⁿ/Δtⁿ⁻¹
 // (κ = 0 on the first step: Euler). R's values: E_C u_s (+ E_D ν_s with LES) + D's values.
 void FractionalStep::predict(FlowFields& f) {
-  const double kappa = f.dt_old > 0 ? f.dt / f.dt_old : 0.0;
-  for (int d = 0; d < 3; ++d) waxpby(exec_, 1.0 + 0.5 * kappa, f.u[d], -0.5 * kappa, f.u_old[d], work_[d]);
+  for (int d = 0; d < 3; ++d) waxpby(exec_, step_scalar(ab_current), f.u[d], step_scalar(ab_previous), f.u_old[d], work_[d]);
 
   spmv(exec_, ops_.convection_map, f.face_velocity, ops_.momentum.values());
   if (ops_.diffusion_map) spmv(exec_, *ops_.diffusion_map, f.face_viscosity, ops_.diffusion_values);
@@ -97,20 +120,20 @@ void FractionalStep::predict(FlowFields& f) {
       axpby(exec_, 1.0, cell_work_, 1.0, u_pred_[d]);
     }
     pointwise_multiply(exec_, ops_.inverse_volume, u_pred_[d], u_pred_[d]);
-    waxpby(exec_, 1.0, f.u[d], -f.dt, u_pred_[d], u_pred_[d]);
+    waxpby(exec_, 1.0, f.u[d], step_scalar(minus_dt), u_pred_[d], u_pred_[d]);
   }
   Vector* halo[] = {&u_pred_[0], &u_pred_[1], &u_pred_[2]};  // read by M Γ uᵖ and Γ uᵖ
   domain_.update_halo(halo);
 }
 
 // Step 2.1: b = −(1/Δt) (M Γ uᵖ + M u_bc).
-void FractionalStep::assemble_pressure_rhs(const FlowFields& f) {
+void FractionalStep::assemble_pressure_rhs(FlowFields&) {
   spmv(exec_, ops_.cell_divergence[0], u_pred_[0], rhs_);
   for (int d = 1; d < 3; ++d) {
     spmv(exec_, ops_.cell_divergence[d], u_pred_[d], cell_work_);
     axpby(exec_, 1.0, cell_work_, 1.0, rhs_);
   }
-  axpby(exec_, -1.0 / f.dt, ops_.boundary_divergence, -1.0 / f.dt, rhs_);
+  axpby(exec_, step_scalar(minus_inverse_dt), ops_.boundary_divergence, step_scalar(minus_inverse_dt), rhs_);
 }
 
 // Step 2.2: −L p = b by the pressure solver (PCG from the previous pressure, or the FFT path).
@@ -120,12 +143,11 @@ PcgResult FractionalStep::solve_pressure(FlowFields& f) {
   return result;
 }
 
-// Step 3: g = G p, uⁿ⁺¹ = uᵖ − Δt g; uⁿ becomes uⁿ⁻¹ (buffers swapped, nothing copied).
+// Step 3: g = G p, uⁿ⁺¹ = uᵖ − Δt g, into the buffers that held uⁿ⁻¹ (advance swapped them).
 void FractionalStep::correct(FlowFields& f) {
   for (int d = 0; d < 3; ++d) {
     spmv(exec_, ops_.cell_gradient[d], f.pressure, work_[d]);
-    std::swap(f.u_old[d], f.u[d]);
-    waxpby(exec_, 1.0, u_pred_[d], -f.dt, work_[d], f.u[d]);
+    waxpby(exec_, 1.0, u_pred_[d], step_scalar(minus_dt), work_[d], f.u[d]);
   }
   Vector* halo[] = {&f.u[0], &f.u[1], &f.u[2]};  // read by ∇u and the next step's R w
   domain_.update_halo(halo);
@@ -139,7 +161,7 @@ void FractionalStep::update_face_velocity(FlowFields& f) {
     axpby(exec_, 1.0, face_work_, 1.0, f.face_velocity);
   }
   spmv(exec_, ops_.face_gradient, f.pressure, face_work_);
-  axpby(exec_, -f.dt, face_work_, 1.0, f.face_velocity);
+  axpby(exec_, step_scalar(minus_dt), face_work_, 1.0, f.face_velocity);
   axpby(exec_, 1.0, ops_.boundary_face_velocity, 1.0, f.face_velocity);
 }
 

@@ -1,12 +1,16 @@
 #pragma once
 #include <array>
+#include <functional>
 #include <memory>
+#include <vector>
 #include <string_view>
 
 #include "miniapp/time/device_operators.hpp"
 #include "miniapp/time/flow_fields.hpp"
 #include "miniapp/time/pressure_solver.hpp"
+#include "miniapp/time/sub_step_graph.hpp"
 #include "operators/kernels/flow_kernels.hpp"
+#include "operators/kernels/vector_ops.hpp"
 #include "parallel/subdomain.hpp"
 #include "solvers/pcg.hpp"
 
@@ -67,11 +71,20 @@ class FractionalStep {
 
  private:
   void predict(FlowFields& f);
-  void assemble_pressure_rhs(const FlowFields& f);
+  void assemble_pressure_rhs(FlowFields&);
   PcgResult solve_pressure(FlowFields& f);
   void correct(FlowFields& f);
   void update_face_velocity(FlowFields& f);
   void update_eddy_viscosity(FlowFields& f);
+  // The Δt-dependent coefficients of the step about to run, into step_scalars_.
+  void upload_step_scalars(const FlowFields& f);
+  // Runs a sub-step, replayed from its graph where it can be (sub_step_graph.hpp).
+  void run_sub_step(Phase phase, const FlowFields& f, const std::function<void()>& work);
+
+  // Slots of step_scalars_: what the sub-steps take from executor memory, so that a recorded
+  // sub-step replays with the current Δt (κ = Δtⁿ/Δtⁿ⁻¹, 0 on the first step).
+  enum StepSlot { ab_current, ab_previous, minus_dt, minus_inverse_dt, step_slot_count };  // 1 + κ/2, −κ/2, −Δt, −1/Δt
+  Coefficient step_scalar(StepSlot slot) const { return entry_of(step_scalars_, slot); }
 
   Executor exec_;
   DeviceOperators& ops_;  // the momentum values are rewritten every step
@@ -83,6 +96,8 @@ class FractionalStep {
   std::array<Vector, 3> u_pred_, work_;
   Vector rhs_, cell_work_, face_work_, face_base_viscosity_, filter_width_;
   std::array<Vector, 9> gradient_;
+  Vector step_scalars_;
+  std::vector<SubStepGraph> graphs_;  // per Phase
   double cfl_ = 0;  // CFL number of fields.dt
 };
 

@@ -66,6 +66,7 @@ PcgResult FftPressureSolver::solve(const Vector& rhs, Vector& pressure) {
   const auto worst = std::max_element(residuals.begin(), residuals.end());
   result.relative_residual = worst == residuals.end() ? 0.0 : *worst;
   result.converged = r.converged;
+  result.replayed_batches = r.frequencies.replayed_batches;
   if (!r.converged) {
     std::ostringstream msg;
     msg << "FFT Poisson: frequency system " << (worst - residuals.begin()) << " stopped at relative residual "

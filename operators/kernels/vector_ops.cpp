@@ -7,37 +7,44 @@
 namespace miniapp {
 namespace {
 
-// AXPY-class traffic: 8 bytes per entry of each input actually read (a zero coefficient skips its
-// input) plus the write; flops: a product per read input and an add when both are read.
-void count_axpy(const Executor& exec, index_t n, double a, double b, double seconds) {
-  const int reads = (a != 0.0 ? 1 : 0) + (b != 0.0 ? 1 : 0);
+// AXPY-class traffic: 8 bytes per entry of each input actually read (a plain zero coefficient skips
+// its input) plus the write; flops: a product per read input and an add when both are read.
+void count_axpy(const Executor& exec, index_t n, Coefficient a, Coefficient b, double seconds) {
+  const int reads = (a.is_plain_zero() ? 0 : 1) + (b.is_plain_zero() ? 0 : 1);
   const double flops = reads == 2 ? 3.0 * n : reads * double(n);
   exec.counters().add(KernelKind::axpy, 8.0 * n * (reads + 1), flops, seconds);
 }
 
 }  // namespace
 
-// Bytes 24n (16n when a or b is 0), flops 3n (n when a or b is 0).
-void axpby(const Executor& exec, double a, const Vector& x, double b, Vector& y) {
+// Bytes 24n (16n when a or b is a plain 0), flops 3n (n when a or b is a plain 0). The CPU kernels
+// run now, in host memory: a coefficient in memory is read here.
+void axpby(const Executor& exec, Coefficient a, const Vector& x, Coefficient b, Vector& y) {
   const index_t n = y.size();
   detail::check_vector(exec, y, n, "axpby", "y");
   detail::check_vector(exec, x, n, "axpby", "x");
   const double seconds = detail::run_timed(
-      exec, [&] { cpu::axpby(n, a, x.data(), b, y.data()); },
+      exec, [&] { cpu::axpby(n, a.host_value(), x.data(), b.host_value(), y.data()); },
       [&] { cuda::axpby(exec.stream(), n, a, x.data(), b, y.data()); });
   count_axpy(exec, n, a, b, seconds);
 }
 
-// Bytes 24n (16n when a or b is 0), flops 3n (n when a or b is 0).
-void waxpby(const Executor& exec, double a, const Vector& x, double b, const Vector& y, Vector& w) {
+// Bytes 24n (16n when a or b is a plain 0), flops 3n (n when a or b is a plain 0).
+void waxpby(const Executor& exec, Coefficient a, const Vector& x, Coefficient b, const Vector& y, Vector& w) {
   const index_t n = w.size();
   detail::check_vector(exec, w, n, "waxpby", "w");
   detail::check_vector(exec, x, n, "waxpby", "x");
   detail::check_vector(exec, y, n, "waxpby", "y");
   const double seconds = detail::run_timed(
-      exec, [&] { cpu::waxpby(n, a, x.data(), b, y.data(), w.data()); },
+      exec, [&] { cpu::waxpby(n, a.host_value(), x.data(), b.host_value(), y.data(), w.data()); },
       [&] { cuda::waxpby(exec.stream(), n, a, x.data(), b, y.data(), w.data()); });
   count_axpy(exec, n, a, b, seconds);
+}
+
+Coefficient entry_of(const Vector& v, index_t i) {
+  if (i < 0 || i >= v.size())
+    throw Error("entry_of: entry " + std::to_string(i) + " of a vector of " + std::to_string(v.size()));
+  return Coefficient::in_memory(v.data() + i);
 }
 
 // Bytes 24n, flops n.

@@ -143,6 +143,7 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
   const int interval = check_interval(options);
   bool graphs = options.graphs && !plane_;  // halo updates and rank sums go through the host
   index_t active = active_systems(state, S), recorded = 0;  // 0: nothing recorded for this solve
+  int replayed = 0;
   for (int queued = 0; active > 0 && queued < options.max_iterations;) {
     const int count = std::min(interval, options.max_iterations - queued);
     const auto batch = [&] {
@@ -152,14 +153,18 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
       graphs = batch_.record(batch);
       recorded = graphs ? active : 0;
     }
-    if (graphs && count == interval) batch_.replay();
-    else batch();
+    if (graphs && count == interval) {
+      batch_.replay();
+      ++replayed;
+    } else {
+      batch();
+    }
     queued += count;
     state = state_.to_host();
     active = active_systems(state, S);
   }
   remove_mean(x);
-  BatchedPcgResult result{std::vector<int>(S), std::vector<double>(S), true};
+  BatchedPcgResult result{std::vector<int>(S), std::vector<double>(S), true, replayed};
   for (index_t s = 0; s < S; ++s) {
     result.iterations[s] = static_cast<int>(bc::slot(state.data(), S, bc::iterations, s));
     result.relative_residual[s] = bc::slot(state.data(), S, bc::relative_residual, s);

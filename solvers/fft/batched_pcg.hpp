@@ -23,6 +23,7 @@ struct BatchedPcgResult {
   std::vector<int> iterations;            // per system (0: the initial guess already met the tolerance)
   std::vector<double> relative_residual;  // per system, of the recursively updated residual
   bool converged = false;                 // all systems
+  int replayed_batches = 0;               // batches of check_interval iterations replayed as graphs
 };
 
 // PCG for S shifted systems (A + σ_s W) x_s = b_s, s = 0..S−1, sharing one sparse A (N × N, symmetric

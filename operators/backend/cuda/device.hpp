@@ -67,6 +67,7 @@ class Graph {
 
  private:
   void* exec_ = nullptr;  // cudaGraphExec_t
+  std::size_t nodes_ = 0;  // of the graph exec_ was made from
 };
 
 }  // namespace miniapp::cuda

@@ -30,13 +30,17 @@ bool Graph::end_capture(void* stream) {
     if (graph) cudaGraphDestroy(graph);
     return false;
   }
+  std::size_t nodes = 0;
+  MINIAPP_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &nodes));
   if (exec_) {
+    // An update needs the same topology: with another node count (another preconditioner, interval
+    // or range of batched systems) it is bound to fail, so it is not tried.
     cudaGraphExecUpdateResultInfo info{};
-    if (cudaGraphExecUpdate(as_exec(exec_), graph, &info) == cudaSuccess) {
+    if (nodes == nodes_ && cudaGraphExecUpdate(as_exec(exec_), graph, &info) == cudaSuccess) {
       cudaGraphDestroy(graph);
       return true;
     }
-    cudaGetLastError();  // another shape (another preconditioner or interval): instantiate anew
+    cudaGetLastError();  // another shape: instantiate anew
     cudaGraphExecDestroy(as_exec(exec_));
     exec_ = nullptr;
   }
@@ -45,6 +49,7 @@ bool Graph::end_capture(void* stream) {
   cudaGraphDestroy(graph);
   if (err != cudaSuccess) detail::throw_cuda_error(err, "cudaGraphInstantiate(&exec, graph, 0)", __FILE__, __LINE__);
   exec_ = exec;
+  nodes_ = nodes;
   return true;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 #include "miniapp/core/physics.hpp"
+#include "operators/backend/coefficient.hpp"
 #include "operators/backend/device_matrix.hpp"
 
 // CUDA implementations of the kernel families declared in operators/kernels/, same contracts as the
@@ -12,8 +13,8 @@ void spmv_sell(void* stream, const SellView& a, const double* x, double* y);
 void spmv_csr(void* stream, const CsrView& a, const double* x, double* y);
 void spmv_sell_multi(void* stream, const SellView& a, int k, const double* const* x, double* const* y);
 
-void axpby(void* stream, index_t n, double a, const double* x, double b, double* y);
-void waxpby(void* stream, index_t n, double a, const double* x, double b, const double* y, double* w);
+void axpby(void* stream, index_t n, Coefficient a, const double* x, Coefficient b, double* y);
+void waxpby(void* stream, index_t n, Coefficient a, const double* x, Coefficient b, const double* y, double* w);
 void pointwise_multiply(void* stream, index_t n, const double* x, const double* y, double* z);
 void fill(void* stream, index_t n, double value, double* y);
 void copy(void* stream, index_t n, const double* x, double* y);

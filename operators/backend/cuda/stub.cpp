@@ -38,8 +38,8 @@ void Graph::launch(void*) const { not_built(); }
 void spmv_sell(void*, const SellView&, const double*, double*) { not_built(); }
 void spmv_csr(void*, const CsrView&, const double*, double*) { not_built(); }
 void spmv_sell_multi(void*, const SellView&, int, const double* const*, double* const*) { not_built(); }
-void axpby(void*, index_t, double, const double*, double, double*) { not_built(); }
-void waxpby(void*, index_t, double, const double*, double, const double*, double*) { not_built(); }
+void axpby(void*, index_t, Coefficient, const double*, Coefficient, double*) { not_built(); }
+void waxpby(void*, index_t, Coefficient, const double*, Coefficient, const double*, double*) { not_built(); }
 void pointwise_multiply(void*, index_t, const double*, const double*, double*) { not_built(); }
 void fill(void*, index_t, double, double*) { not_built(); }
 void copy(void*, index_t, const double*, double*) { not_built(); }

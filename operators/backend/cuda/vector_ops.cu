@@ -7,7 +7,8 @@
 //
 // A coefficient that is exactly 0 means its input is not read at all, chosen on the host by template
 // parameter: y = a x + 0 y must overwrite uninitialised or NaN y (0 · NaN = NaN), as the CPU
-// reference does.
+// reference does. A coefficient in device memory (Coefficient::ref) is known only when the kernel
+// runs: both inputs are read, and a zero coefficient discards its term by a select instead.
 #include "operators/backend/cuda/kernels.hpp"
 #include "operators/backend/cuda/launch.cuh"
 
@@ -31,6 +32,27 @@ struct Waxpby {
   }
 };
 
+// w = a x + b y with a, b taken from device memory where given (once per thread, resolved()).
+struct WaxpbyInMemory {
+  static constexpr bool reads_x = true, reads_y = true;
+  Coefficient a, b;
+  __device__ WaxpbyInMemory resolved() const {
+    return {a.ref ? Coefficient(*a.ref) : a, b.ref ? Coefficient(*b.ref) : b};
+  }
+  __device__ double operator()(double x, double y) const {
+    double sum = a.value != 0.0 ? a.value * x : 0.0;
+    if (b.value != 0.0) sum += b.value * y;
+    return sum;
+  }
+};
+
+// f with its coefficients read from device memory, for functors that have any.
+template <class F>
+__device__ F resolved(const F& f) {
+  if constexpr (requires { f.resolved(); }) return f.resolved();
+  else return f;
+}
+
 struct Multiply {
   static constexpr bool reads_x = true, reads_y = true;
   __device__ double operator()(double x, double y) const { return x * y; }
@@ -45,7 +67,8 @@ struct Fill {
 // w_i = f(x_i, y_i) for i < n; x (y) is not read unless F::reads_x (reads_y). w may alias x or y:
 // each element is read before it is written, by the same thread, hence no __restrict__.
 template <class F, bool Vec>
-__global__ void __launch_bounds__(block_size) map_kernel(index_t n, F f, const double* x, const double* y, double* w) {
+__global__ void __launch_bounds__(block_size) map_kernel(index_t n, F queued, const double* x, const double* y, double* w) {
+  const F f = resolved(queued);
   const std::int64_t pairs = n / 2, stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t j = detail::global_thread(); j < pairs; j += stride) {
     double2 xv{0.0, 0.0}, yv{0.0, 0.0};
@@ -73,16 +96,20 @@ void launch_map(void* stream, index_t n, F f, const double* x, const double* y, 
 
 }  // namespace
 
-// w = a x + b y over n entries; an input whose coefficient is 0 is not read (a = b = 0 fills 0).
-void waxpby(void* stream, index_t n, double a, const double* x, double b, const double* y, double* w) {
-  if (a != 0.0 && b != 0.0) launch_map(stream, n, Waxpby<true, true>{a, b}, x, y, w);
-  else if (a != 0.0) launch_map(stream, n, Waxpby<true, false>{a, b}, x, y, w);
-  else if (b != 0.0) launch_map(stream, n, Waxpby<false, true>{a, b}, x, y, w);
+// w = a x + b y over n entries; an input whose coefficient is a plain 0 is not read (a = b = 0 fills
+// 0); coefficients in device memory are read by the kernel.
+void waxpby(void* stream, index_t n, Coefficient a, const double* x, Coefficient b, const double* y, double* w) {
+  if (a.ref || b.ref) launch_map(stream, n, WaxpbyInMemory{a, b}, x, y, w);
+  else if (a.value != 0.0 && b.value != 0.0) launch_map(stream, n, Waxpby<true, true>{a.value, b.value}, x, y, w);
+  else if (a.value != 0.0) launch_map(stream, n, Waxpby<true, false>{a.value, b.value}, x, y, w);
+  else if (b.value != 0.0) launch_map(stream, n, Waxpby<false, true>{a.value, b.value}, x, y, w);
   else fill(stream, n, 0.0, w);
 }
 
 // y = a x + b y: waxpby writing in place.
-void axpby(void* stream, index_t n, double a, const double* x, double b, double* y) { waxpby(stream, n, a, x, b, y, y); }
+void axpby(void* stream, index_t n, Coefficient a, const double* x, Coefficient b, double* y) {
+  waxpby(stream, n, a, x, b, y, y);
+}
 
 // z = x ∘ y elementwise; z may alias x or y.
 void pointwise_multiply(void* stream, index_t n, const double* x, const double* y, double* z) {
