@@ -80,37 +80,105 @@ void batched_jacobi(const Executor& exec, const ShiftedView& m, const Vector& r,
   exec.counters().add(KernelKind::pointwise, 16.0 * n * (w + 1), 3.0 * n * w, seconds);
 }
 
-index_t batched_dot_scratch(const Executor& exec, index_t systems) {
-  return exec.backend() == Backend::cuda ? cuda::batched_dot_scratch(systems) : 0;
+index_t batched_partials_size(index_t rows, index_t systems) {
+  return checked_index(static_cast<std::size_t>(row_tiles(rows).count) * static_cast<std::size_t>(systems),
+                       "FFT Poisson column sums");
 }
 
-void batched_dot(const Executor& exec, const Vector& u, const Vector* v, index_t systems, SystemRange range,
-                 Vector& scratch, Vector& out) {
-  constexpr const char* kernel = "batched_dot";
+namespace {
+
+void check_partials(const Executor& exec, const Vector& partials, index_t rows, index_t systems, const char* kernel) {
+  detail::check_vector(exec, partials, batched_partials_size(rows, systems), kernel, "the partial sums");
+}
+
+void check_owned(index_t owned, index_t rows, const char* kernel) {
+  if (owned < 0 || owned > rows)
+    throw Error(std::string(kernel) + ": " + std::to_string(owned) + " owned rows of " + std::to_string(rows));
+}
+
+}  // namespace
+
+void batched_column_sums(const Executor& exec, const Vector& partials, index_t rows, index_t systems,
+                         SystemRange range, Vector& out) {
+  constexpr const char* kernel = "batched_column_sums";
+  const BatchedShape shape = shape_of(exec, rows, systems, range, kernel, {});
+  check_partials(exec, partials, rows, systems, kernel);
+  check_per_system(exec, out, systems, kernel);
+  const double seconds = detail::run_timed(
+      exec, [&] { cpu::batched_column_sums(shape, partials.data(), out.data()); },
+      [&] { cuda::batched_column_sums(exec.stream(), shape, partials.data(), out.data()); });
+  const double w = shape.width(), tiles = row_tiles(rows).count;
+  exec.counters().add(KernelKind::dot, 8.0 * tiles * w + 8.0 * w, tiles * w, seconds);
+}
+
+void batched_dot_partials(const Executor& exec, const Vector& u, const Vector* v, index_t systems,
+                          SystemRange range, index_t owned, Vector& partials) {
+  constexpr const char* kernel = "batched_dot_partials";
   const index_t rows = systems > 0 ? u.size() / systems : 0;
   const BatchedShape shape = v ? shape_of(exec, rows, systems, range, kernel, {&u, v})
                                : shape_of(exec, rows, systems, range, kernel, {&u});
-  check_per_system(exec, out, systems, kernel);
-  detail::check_vector(exec, scratch, batched_dot_scratch(exec, systems), kernel, "the scratch");
+  check_owned(owned, rows, kernel);
+  check_partials(exec, partials, rows, systems, kernel);
   const double* vp = v ? v->data() : nullptr;
   const double seconds = detail::run_timed(
-      exec, [&] { cpu::batched_dot(shape, u.data(), vp, out.data()); },
-      [&] { cuda::batched_dot(exec.stream(), shape, u.data(), vp, scratch.data(), out.data()); });
-  const double entries = double(rows) * shape.width();
+      exec, [&] { cpu::batched_dot_partials(shape, owned, u.data(), vp, partials.data()); },
+      [&] { cuda::batched_dot_partials(exec.stream(), shape, owned, u.data(), vp, partials.data()); });
+  const double entries = double(owned) * shape.width();
   exec.counters().add(KernelKind::dot, (v ? 16.0 : 8.0) * entries, 2.0 * entries, seconds);
 }
 
-void batched_cg_update(const Executor& exec, const Vector& alpha, const Vector& p, const Vector& q, Vector& x,
-                       Vector& r, index_t systems, SystemRange range) {
-  constexpr const char* kernel = "batched_cg_update";
-  check_per_system(exec, alpha, systems, kernel);
-  const index_t rows = systems > 0 ? x.size() / systems : 0;
-  const BatchedShape shape = shape_of(exec, rows, systems, range, kernel, {&p, &q, &x, &r});
+void batched_dot(const Executor& exec, const Vector& u, const Vector* v, index_t systems, SystemRange range,
+                 Vector& partials, Vector& out) {
+  const index_t rows = systems > 0 ? u.size() / systems : 0;
+  batched_dot_partials(exec, u, v, systems, range, rows, partials);
+  batched_column_sums(exec, partials, rows, systems, range, out);
+}
+
+void batched_shifted_spmv_dot(const Executor& exec, const ShiftedView& m, const Vector& x, Vector& y,
+                              index_t systems, SystemRange range, index_t owned, Vector& partials) {
+  constexpr const char* kernel = "batched_shifted_spmv_dot";
+  detail::check_executor(exec, m.a.executor(), kernel, "the matrix");
+  detail::check_vector(exec, m.w, m.a.rows(), kernel, "w");
+  check_per_system(exec, m.shifts, systems, kernel);
+  const BatchedShape shape = shape_of(exec, m.a.rows(), systems, range, kernel, {&x, &y});
+  if (x.data() == y.data()) throw Error(std::string(kernel) + ": y must not alias x");
+  check_owned(owned, m.a.rows(), kernel);
+  check_partials(exec, partials, m.a.rows(), systems, kernel);
+  const ShiftedPointers p = pointers(m);
   const double seconds = detail::run_timed(
-      exec, [&] { cpu::batched_cg_update(shape, alpha.data(), p.data(), q.data(), x.data(), r.data()); },
-      [&] { cuda::batched_cg_update(exec.stream(), shape, alpha.data(), p.data(), q.data(), x.data(), r.data()); });
-  const double entries = double(rows) * shape.width();
-  exec.counters().add(KernelKind::axpy, 48.0 * entries, 4.0 * entries, seconds);
+      exec, [&] { cpu::batched_spmv_dot(p, shape, owned, x.data(), y.data(), partials.data()); },
+      [&] { cuda::batched_spmv_dot(exec.stream(), p, shape, owned, x.data(), y.data(), partials.data()); });
+  const double w = shape.width(), n = m.a.rows();
+  exec.counters().add(KernelKind::spmv, matrix_bytes(m.a) + 8.0 * n + 8.0 * w + 16.0 * n * w,
+                      2.0 * (m.a.nnz() + n) * w + 2.0 * owned * w, seconds);
+}
+
+void batched_cg_update_jacobi(const Executor& exec, const ShiftedView& m, const Vector& alpha, const Vector& p,
+                              const Vector& q, Vector& x, Vector& r, Vector& z, index_t systems, SystemRange range,
+                              index_t jacobi_begin, index_t owned, Vector& rz_partials, Vector& rr_partials) {
+  constexpr const char* kernel = "batched_cg_update_jacobi";
+  check_per_system(exec, alpha, systems, kernel);
+  check_per_system(exec, m.shifts, systems, kernel);
+  const index_t rows = m.a.rows();
+  detail::check_vector(exec, m.diagonal, rows, kernel, "the diagonal");
+  detail::check_vector(exec, m.w, rows, kernel, "w");
+  const BatchedShape shape = shape_of(exec, rows, systems, range, kernel, {&p, &q, &x, &r, &z});
+  if (jacobi_begin < range.begin || jacobi_begin > range.end)
+    throw Error(std::string(kernel) + ": the Jacobi systems start at " + std::to_string(jacobi_begin) +
+                ", outside the range [" + std::to_string(range.begin) + ", " + std::to_string(range.end) + ")");
+  check_owned(owned, rows, kernel);
+  check_partials(exec, rz_partials, rows, systems, kernel);
+  check_partials(exec, rr_partials, rows, systems, kernel);
+  const ShiftedPointers mp = pointers(m);
+  const CgUpdateVectors v{alpha.data(), p.data(), q.data(), x.data(), r.data(), z.data()};
+  const double seconds = detail::run_timed(
+      exec, [&] { cpu::batched_cg_update_jacobi(mp, shape, jacobi_begin, owned, v, rz_partials.data(), rr_partials.data()); },
+      [&] {
+        cuda::batched_cg_update_jacobi(exec.stream(), mp, shape, jacobi_begin, owned, v, rz_partials.data(),
+                                       rr_partials.data());
+      });
+  const double n = rows, w = shape.width(), wj = range.end - jacobi_begin;
+  exec.counters().add(KernelKind::axpy, 48.0 * n * w + 24.0 * n * wj + 16.0 * n, 6.0 * n * w + 6.0 * n * wj, seconds);
 }
 
 void batched_direction(const Executor& exec, const Vector& beta, const Vector& z, Vector& p, index_t systems,

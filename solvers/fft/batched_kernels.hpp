@@ -41,18 +41,37 @@ void batched_shifted_spmv(const Executor& exec, const ShiftedView& m, const Vect
 void batched_jacobi(const Executor& exec, const ShiftedView& m, const Vector& r, Vector& z, index_t systems,
                     SystemRange range);
 
-// Scratch entries batched_dot needs for S systems (0 on the CPU).
-index_t batched_dot_scratch(const Executor& exec, index_t systems);
-// out[s] = Σ_c u[c·S+s] v[c·S+s] for s in range, or Σ_c u[c·S+s] when v is null; out has S entries
-// on exec (the others untouched); `scratch` has batched_dot_scratch entries. Deterministic for a given
-// N, S and device. Bytes 16 N w (8 N w without v); flops 2 N w.
+// Column sums (one per system) are formed in two steps: a kernel writes the partial sums of each tile
+// of rows (batched_shape.hpp: row_tiles(N)) into `partials`, batched_partials_size(N, S) entries, and
+// batched_column_sums adds them in tile order. The fused kernels below write partials of the dots of CG
+// beside their main work, over the first `owned` rows only (a rank's owned rows; N on one rank).
+index_t batched_partials_size(index_t rows, index_t systems);
+// out[s] = Σ_tiles partials[tile · S + s] for s in range (out: S entries, the others untouched); the
+// partials of an N-row kernel. Bytes 8 · tiles · w + 8 w.
+void batched_column_sums(const Executor& exec, const Vector& partials, index_t rows, index_t systems,
+                         SystemRange range, Vector& out);
+// Partials of Σ_c u[c·S+s] v[c·S+s] (of Σ_c u[c·S+s] when v is null) for s in range, rows < owned.
+// Bytes 16 N w (8 N w without v); flops 2 N w.
+void batched_dot_partials(const Executor& exec, const Vector& u, const Vector* v, index_t systems,
+                          SystemRange range, index_t owned, Vector& partials);
+// out[s] = Σ_c u[c·S+s] v[c·S+s] over all N rows (batched_dot_partials, then batched_column_sums);
+// `partials` has batched_partials_size(N, S) entries. Deterministic for a given N and S.
 void batched_dot(const Executor& exec, const Vector& u, const Vector* v, index_t systems, SystemRange range,
-                 Vector& scratch, Vector& out);
+                 Vector& partials, Vector& out);
 
-// The CG update of every system: x_s += α_s p_s, r_s −= α_s q_s; alpha has S entries.
-// Bytes 48 N w; flops 4 N w.
-void batched_cg_update(const Executor& exec, const Vector& alpha, const Vector& p, const Vector& q, Vector& x,
-                       Vector& r, index_t systems, SystemRange range);
+// y_s = (A + σ_s diag(w)) x_s for s in range (batched_shifted_spmv) and the partials of x_s·y_s over
+// rows < owned: the SpMV of CG with its pᵀq. Bytes and flops of batched_shifted_spmv (the dot is made of
+// values already in registers).
+void batched_shifted_spmv_dot(const Executor& exec, const ShiftedView& m, const Vector& x, Vector& y,
+                              index_t systems, SystemRange range, index_t owned, Vector& partials);
+// The CG update of every system of the range: x_s += α_s p_s, r_s −= α_s q_s (alpha: S entries); for
+// s ≥ jacobi_begin also z_s = r_s / (diag(A) + σ_s w) (the Jacobi preconditioner) with the partials of
+// r_s·z_s, and for all the partials of r_s·r_s, over rows < owned (the r·z partials of systems below
+// jacobi_begin are written as 0: their preconditioner runs afterwards). Bytes 48 N w + 24 N wj + 16 N
+// (wj the Jacobi systems); flops 4 N w + 6 N wj + 2 N w.
+void batched_cg_update_jacobi(const Executor& exec, const ShiftedView& m, const Vector& alpha, const Vector& p,
+                              const Vector& q, Vector& x, Vector& r, Vector& z, index_t systems, SystemRange range,
+                              index_t jacobi_begin, index_t owned, Vector& rz_partials, Vector& rr_partials);
 // The new search directions p_s = z_s + β_s p_s; beta has S entries. Bytes 24 N w; flops 2 N w.
 void batched_direction(const Executor& exec, const Vector& beta, const Vector& z, Vector& p, index_t systems,
                        SystemRange range);

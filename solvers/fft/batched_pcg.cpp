@@ -25,7 +25,7 @@ BatchedPcg::BatchedPcg(const Executor& exec, CsrMatrix a, std::vector<double> w,
                 std::to_string(plane->local_rows()) + " 2D cells");
   const index_t n = batched_size(rows(), systems());
   for (Vector* v : {&r_, &z_, &p_, &q_}) *v = Vector(exec, n);
-  scratch_ = Vector(exec, batched_dot_scratch(exec, systems()));
+  partials_ = Vector(exec, 3 * batched_partials_size(rows(), systems()));
   shift_ = Vector(exec, systems());
   state_ = Vector(exec, bc::slot_count * systems());
   dots_ = Vector(exec, max_dot_pairs * systems());
@@ -33,21 +33,31 @@ BatchedPcg::BatchedPcg(const Executor& exec, CsrMatrix a, std::vector<double> w,
     while (singular_systems_ < systems() && systems_.host_shifts[singular_systems_] == 0) ++singular_systems_;
 }
 
+Vector BatchedPcg::partials(int k) {
+  const index_t size = batched_partials_size(rows(), systems());
+  return partials_.window(k * size, size);
+}
+
+void BatchedPcg::sum_over_ranks(index_t first, index_t count) {
+  if (!plane_) return;
+  Vector rows = dots_.window(first * systems(), count * systems());
+  std::vector<double> host = rows.to_host();
+  plane_->sum(host);
+  rows.copy_from_host(host);
+}
+
 // Column dots over the owned rows of the first `active` systems (the others stale).
 void BatchedPcg::queue_column_dots(std::initializer_list<DotPair> pairs, index_t first, index_t active) {
   const index_t S = systems(), owned = batched_size(owned_rows(), S);
+  Vector scratch = partials_.window(0, batched_partials_size(owned_rows(), S));
   index_t row = first;
   for (const auto& [u, v] : pairs) {
     Vector out = dots_.window(row++ * S, S);
     std::optional<Vector> v_owned;  // not a default Vector: that would make an executor every call
     if (v) v_owned.emplace(v->window(0, owned));
-    batched_dot(exec_, u->window(0, owned), v ? &*v_owned : nullptr, S, {0, active}, scratch_, out);
+    batched_dot(exec_, u->window(0, owned), v ? &*v_owned : nullptr, S, {0, active}, scratch, out);
   }
-  if (!plane_) return;
-  Vector rows = dots_.window(first * S, (row - first) * S);
-  std::vector<double> host = rows.to_host();
-  plane_->sum(host);
-  rows.copy_from_host(host);
+  sum_over_ranks(first, row - first);
 }
 
 // The same dots, read back to the host.
@@ -90,16 +100,26 @@ std::vector<double> BatchedPcg::start(const Vector& b, double tolerance) {
 
 // One iteration of the systems [0, active): no host read on one rank.
 void BatchedPcg::queue_iteration(Vector& x, index_t active) {
-  const index_t S = systems();
+  const index_t S = systems(), n = rows(), owned = owned_rows();
   const SystemRange range{0, active};
+  Vector pq = partials(0), rz = partials(1), rr = partials(2);
+  Vector pq_sums = dots_.window(0, S), rz_sums = dots_.window(S, S), rr_sums = dots_.window(2 * S, S);
   if (plane_) plane_->update_halo(p_, range);  // all active systems in one message per neighbour
-  batched_shifted_spmv(exec_, systems_.view(), p_, q_, S, range);
-  queue_column_dots({{&p_, &q_}}, 0, active);
-  batched_finish_curvature(exec_, state_, dots_.window(0, S), S, range);
-  batched_cg_update(exec_, state_.window(bc::alpha * S, S), p_, q_, x, r_, S, range);
-  preconditioner_.apply(r_, z_, active);
-  queue_column_dots({{&r_, &z_}, {&r_, &r_}}, 1, active);
-  batched_finish_residual(exec_, state_, dots_.window(S, S), dots_.window(2 * S, S), S, range);
+  batched_shifted_spmv_dot(exec_, systems_.view(), p_, q_, S, range, owned, pq);
+  batched_column_sums(exec_, pq, n, S, range, pq_sums);
+  sum_over_ranks(0, 1);
+  batched_finish_curvature(exec_, state_, pq_sums, S, range);
+  const index_t aip_end = preconditioner_.aip_systems(active);
+  batched_cg_update_jacobi(exec_, systems_.view(), state_.window(bc::alpha * S, S), p_, q_, x, r_, z_, S, range,
+                           aip_end, owned, rz, rr);
+  if (aip_end > 0) {
+    preconditioner_.apply_aip(r_, z_, active);
+    batched_dot_partials(exec_, r_, &z_, S, {0, aip_end}, owned, rz);
+  }
+  batched_column_sums(exec_, rz, n, S, range, rz_sums);
+  batched_column_sums(exec_, rr, n, S, range, rr_sums);
+  sum_over_ranks(1, 2);
+  batched_finish_residual(exec_, state_, rz_sums, rr_sums, S, range);
   batched_direction(exec_, state_.window(bc::beta * S, S), z_, p_, S, range);
 }
 

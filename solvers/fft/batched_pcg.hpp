@@ -34,11 +34,13 @@ struct BatchedPcgResult {
 // so order the systems by increasing σ: those converge more slowly). Systems with σ_s = 0 and
 // `singular_at_zero` have the constants as null space: their b, initial guess and solution are
 // projected to zero mean. The preconditioner is set per block of systems (preconditioner()).
-// Per iteration and active system: one batched SpMV, 3 batched dots, 2 AXPY-class kernels, the
-// preconditioner and two scalar kernels (batched_cg_scalars.hpp): α, β and each system's stop are
-// decided in executor memory, so the host only reads the systems' progress every check_interval
-// iterations (a stopped system is frozen until then) to shrink the range; on CUDA each batch of
-// check_interval iterations over the same range is recorded once per solve and replayed as a graph.
+// Per iteration, over the active systems: the batched SpMV with pᵀq fused, the CG update with the
+// Jacobi preconditioner and r·z, r·r fused (AIP blocks: their two SpMVs and an r·z pass after it), the
+// direction, the column sums of the three dots and two scalar kernels (batched_cg_scalars.hpp): α, β
+// and each system's stop are decided in executor memory, so the host only reads the systems' progress
+// every check_interval iterations (a stopped system is frozen until then) to shrink the range; on CUDA
+// each batch of check_interval iterations over the same range is recorded once per solve and replayed
+// as a graph. About 96 bytes per row and Jacobi system (SpMV 16, update 56, direction 24).
 // Work vectors are allocated once by the constructor.
 // On several ranks (a PlanePartition, thesis §4.5.3) A holds the rank's rows, owned then halo (halo
 // rows are computed and never used), the search direction's halo travels before each SpMV with every
@@ -74,6 +76,9 @@ class BatchedPcg {
   // Queues the column dots of each pair into rows first, first + 1, ... of dots_, summed over the
   // ranks (a host round trip) on several ranks.
   void queue_column_dots(std::initializer_list<DotPair> pairs, index_t first, index_t active);
+  // Rows [first, first + count) of dots_ summed over the ranks (nothing on one rank).
+  void sum_over_ranks(index_t first, index_t count);
+  Vector partials(int k);  // the k-th set of column partials (0: pᵀq, 1: r·z, 2: r·r)
   std::vector<std::vector<double>> column_dots(std::initializer_list<DotPair> pairs, index_t active);
   void remove_mean(Vector& v);
   // Sets the state from b and the initial residual; returns the state on the host.
@@ -86,7 +91,7 @@ class BatchedPcg {
   ShiftedSystems systems_;
   FrequencyPreconditioner preconditioner_;
   index_t singular_systems_ = 0;  // the leading systems with σ = 0 of a singular A
-  Vector r_, z_, p_, q_, scratch_, shift_;
+  Vector r_, z_, p_, q_, partials_, shift_;
   Vector state_;  // batched_cg::slot_count rows of S per-system scalars
   Vector dots_;   // max_dot_pairs rows of S column dots
   KernelGraph batch_;

@@ -1,4 +1,7 @@
 #pragma once
+#include <algorithm>
+#include <cstdint>
+
 #include "operators/backend/device_matrix.hpp"
 
 // Plain views handed by the batched front ends (batched_kernels.hpp) to their backends.
@@ -10,12 +13,34 @@ struct BatchedShape {
   index_t width() const { return end - begin; }
 };
 
+// Tiles of rows over which the column sums of the batched kernels are formed: each tile's partial sum
+// of every system, then the tiles' partials in tile order (batched_column_sums). The tiling depends on
+// the row count only, so a sum is the same whichever kernel formed its partials, on any thread count.
+struct RowTiles {
+  index_t rows_per_tile, count;
+};
+inline constexpr index_t max_row_tiles = 512;
+inline RowTiles row_tiles(index_t rows) {
+  const std::int64_t per = std::max<std::int64_t>(256, (std::int64_t{rows} + max_row_tiles - 1) / max_row_tiles);
+  return {static_cast<index_t>(per), static_cast<index_t>((std::int64_t{rows} + per - 1) / per)};
+}
+
 // A + σ_s diag(w): pointers into executor memory. shifts == nullptr: the plain A.
 struct ShiftedPointers {
   CsrView a;
   const double* diagonal;
   const double* w;
   const double* shifts;
+};
+
+// The vectors of the fused CG update (batched_cg_update_jacobi): alpha per system, the others N · S.
+struct CgUpdateVectors {
+  const double* alpha;
+  const double* p;
+  const double* q;
+  double* x;
+  double* r;
+  double* z;
 };
 
 }  // namespace miniapp::fft

@@ -84,15 +84,23 @@ void FrequencyPreconditioner::use_aip_blocks(int m) {
   aip_blocks_ = m;
 }
 
-void FrequencyPreconditioner::apply(const Vector& r, Vector& z, index_t active) const {
-  const index_t S = systems_.systems();
-  const index_t aip_end = std::min<index_t>(aip_blocks_ * block_systems_, active);
+index_t FrequencyPreconditioner::aip_systems(index_t active) const {
+  return std::min<index_t>(aip_blocks_ * block_systems_, active);
+}
+
+void FrequencyPreconditioner::apply_aip(const Vector& r, Vector& z, index_t active) const {
+  const index_t S = systems_.systems(), aip_end = aip_systems(active);
   for (int b = 0; b * block_systems_ < aip_end; ++b) {
     const SystemRange range{b * block_systems_, std::min<index_t>((b + 1) * block_systems_, aip_end)};
     batched_spmv(exec_, factors_[b]->g, r, tmp_, S, range);
     batched_spmv(exec_, factors_[b]->gt, tmp_, z, S, range);
   }
-  if (aip_end < active) batched_jacobi(exec_, systems_.view(), r, z, S, {aip_end, active});
+}
+
+void FrequencyPreconditioner::apply(const Vector& r, Vector& z, index_t active) const {
+  apply_aip(r, z, active);
+  const index_t aip_end = aip_systems(active);
+  if (aip_end < active) batched_jacobi(exec_, systems_.view(), r, z, systems_.systems(), {aip_end, active});
 }
 
 // System s is the real (even s) or imaginary part of frequency k = s / 2.

@@ -52,6 +52,11 @@ class FrequencyPreconditioner {
   void use_aip_blocks(int m);
   // z_s = M_s⁻¹ r_s for s < active; r and z distinct, N · S entries.
   void apply(const Vector& r, Vector& z, index_t active) const;
+  // The systems below active that AIP preconditions (the leading ones): [0, aip_systems(active)).
+  index_t aip_systems(index_t active) const;
+  // z_s = G_bᵀ G_b r_s for the AIP systems below active only (the others' Jacobi is the solver's,
+  // fused into its update: batched_cg_update_jacobi).
+  void apply_aip(const Vector& r, Vector& z, index_t active) const;
   // E.g. "AIP-1 on k = 0..7 (2 blocks), Jacobi on k = 8..32 (7 blocks of 8 systems)".
   std::string describe() const;
 

@@ -46,6 +46,64 @@ TEST_CASE("The unified batched SpMV equals one SpMV per frequency system", "[fft
   }
 }
 
+TEST_CASE("The fused CG kernels equal their steps done one by one, over the owned rows", "[fft]") {
+  const Executor exec = Executor::cpu();
+  const fft::PlaneOperator op = test::minus_plane_operator(23, 29);  // 667 rows: three tiles of 256
+  const std::vector<double> shifts{0, 0, 0.3, 0.3, 1.2, 1.2, 2.5, 2.5};
+  const index_t S = static_cast<index_t>(shifts.size()), n = op.in_plane.rows, owned = n - 100;
+  const std::size_t size = static_cast<std::size_t>(n) * S;
+  const fft::ShiftedSystems m(exec, op.in_plane, op.z_coupling, shifts);
+  const fft::SystemRange range{1, 7};
+  const index_t jacobi_begin = 4;
+  const auto p0 = test::random_vector(size, 11), q0 = test::random_vector(size, 12), x0 = test::random_vector(size, 13),
+             r0 = test::random_vector(size, 14), alpha = test::random_vector(static_cast<std::size_t>(S), 15);
+  const auto in_range = [&](std::size_t s) { return static_cast<index_t>(s) >= range.begin && static_cast<index_t>(s) < range.end; };
+  // The SpMV and pᵀq.
+  Vector p = Vector::from_host(exec, p0), q(exec, static_cast<index_t>(size)), partials(exec, fft::batched_partials_size(n, S));
+  fft::batched_shifted_spmv_dot(exec, m.view(), p, q, S, range, owned, partials);
+  Vector sums = Vector::from_host(exec, std::vector<double>(static_cast<std::size_t>(S), -1.0));
+  fft::batched_column_sums(exec, partials, n, S, range, sums);
+  const auto q_host = q.to_host(), pq = sums.to_host();
+  for (std::size_t s = 0; s < static_cast<std::size_t>(S); ++s) {
+    if (!in_range(s)) {
+      CHECK(pq[s] == -1.0);  // outside the range: untouched
+      continue;
+    }
+    const auto want = reference_spmv(fft::shifted_matrix(op.in_plane, op.z_coupling, shifts[s]), column(p0, S, s));
+    CHECK(test::distance(column(q_host, S, s), want) <= 1e-14 * norm(want));
+    double dot = 0;
+    for (index_t c = 0; c < owned; ++c) dot += p0[c * S + s] * want[c];
+    CHECK(pq[s] == Approx(dot).epsilon(1e-13));
+  }
+  // The update with Jacobi above jacobi_begin, r·z and r·r.
+  Vector qv = Vector::from_host(exec, q0), x = Vector::from_host(exec, x0), r = Vector::from_host(exec, r0);
+  Vector z = Vector::from_host(exec, std::vector<double>(size, -2.0)), a = Vector::from_host(exec, alpha);
+  Vector rz(exec, fft::batched_partials_size(n, S)), rr(exec, fft::batched_partials_size(n, S));
+  fft::batched_cg_update_jacobi(exec, m.view(), a, Vector::from_host(exec, p0), qv, x, r, z, S, range, jacobi_begin,
+                                owned, rz, rr);
+  Vector rz_sums(exec, S), rr_sums(exec, S);
+  fft::batched_column_sums(exec, rz, n, S, range, rz_sums);
+  fft::batched_column_sums(exec, rr, n, S, range, rr_sums);
+  const auto xh = x.to_host(), rh = r.to_host(), zh = z.to_host(), rzh = rz_sums.to_host(), rrh = rr_sums.to_host();
+  const std::vector<double> d = m.diagonal.to_host();
+  for (index_t s = range.begin; s < range.end; ++s) {
+    double want_rz = 0, want_rr = 0;
+    for (index_t c = 0; c < n; ++c) {
+      const std::size_t i = static_cast<std::size_t>(c) * S + s;
+      CHECK(xh[i] == x0[i] + alpha[s] * p0[i]);
+      CHECK(rh[i] == r0[i] - alpha[s] * q0[i]);
+      const double zi = s >= jacobi_begin ? rh[i] / (d[c] + shifts[s] * op.z_coupling[c]) : -2.0;
+      CHECK(zh[i] == zi);
+      if (c < owned) {
+        want_rz += s >= jacobi_begin ? rh[i] * zi : 0.0;
+        want_rr += rh[i] * rh[i];
+      }
+    }
+    CHECK(rzh[s] == Approx(want_rz).epsilon(1e-13).margin(s >= jacobi_begin ? 0.0 : 1e-300));
+    CHECK(rrh[s] == Approx(want_rr).epsilon(1e-13));
+  }
+}
+
 TEST_CASE("Batched PCG solves each shifted system to its own tolerance and drops it out", "[fft]") {
   const Executor exec = Executor::cpu();
   const fft::PlaneOperator op = test::minus_plane_operator(12, 10);

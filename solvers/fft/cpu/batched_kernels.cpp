@@ -1,14 +1,13 @@
-// CPU reference of the batched frequency kernels: OpenMP over rows, the systems of a row in the
-// innermost loop (contiguous, vectorised by the compiler, as in thesis Algorithm 4).
+// CPU reference of the batched frequency kernels: OpenMP over rows (over tiles of rows where column
+// sums are formed), the systems of a row in the innermost loop (contiguous, vectorised by the
+// compiler, as in thesis Algorithm 4).
 #include "solvers/fft/cpu/batched_kernels.hpp"
 
-#include "solvers/fft/batched_cg_scalars.hpp"
-
-#include <omp.h>
-
+#include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <vector>
+
+#include "solvers/fft/batched_cg_scalars.hpp"
 
 namespace miniapp::fft::cpu {
 
@@ -16,24 +15,46 @@ namespace {
 
 std::size_t at(const BatchedShape& s, index_t row) { return static_cast<std::size_t>(row) * s.systems + s.begin; }
 
-}  // namespace
-
-// Algorithm 3: the shift term first, then A's entries in stored order (the CUDA kernel sums in the
-// same order).
-void batched_spmv(const ShiftedPointers& m, BatchedShape shape, const double* x, double* y) {
+// Row c of y_s = (A + σ_s diag(w)) x_s for the systems of the shape (Algorithm 3): the shift term first,
+// then A's entries in stored order (the CUDA kernels sum in the same order).
+void shifted_row(const ShiftedPointers& m, const BatchedShape& shape, index_t c, const double* x, double* yc) {
   const index_t w = shape.width();
-#pragma omp parallel for schedule(static)
-  for (index_t c = 0; c < shape.rows; ++c) {
-    double* yc = y + at(shape, c);
-    const double* xc = x + at(shape, c);
-    const double* sigma = m.shifts ? m.shifts + shape.begin : nullptr;
-    for (index_t s = 0; s < w; ++s) yc[s] = sigma ? sigma[s] * m.w[c] * xc[s] : 0.0;
-    for (index_t i = m.a.row_ptr[c]; i < m.a.row_ptr[c + 1]; ++i) {
-      const double v = m.a.val[i];
-      const double* xj = x + at(shape, m.a.col[i]);
-      for (index_t s = 0; s < w; ++s) yc[s] += v * xj[s];
+  const double* xc = x + at(shape, c);
+  const double* sigma = m.shifts ? m.shifts + shape.begin : nullptr;
+  for (index_t s = 0; s < w; ++s) yc[s] = sigma ? sigma[s] * m.w[c] * xc[s] : 0.0;
+  for (index_t i = m.a.row_ptr[c]; i < m.a.row_ptr[c + 1]; ++i) {
+    const double v = m.a.val[i];
+    const double* xj = x + at(shape, m.a.col[i]);
+    for (index_t s = 0; s < w; ++s) yc[s] += v * xj[s];
+  }
+}
+
+// Runs row_op(c, sums) over the rows of every tile (row_tiles), tiles in parallel, and writes each
+// tile's Sums column sums of the shape's systems to partials[k][tile · S + s]. row_op adds the terms
+// of row c into sums[k][s − begin] (only for rows < owned: the caller's business).
+template <int Sums, class RowOp>
+void tiled(const BatchedShape& shape, double* const (&partials)[Sums], RowOp&& row_op) {
+  const RowTiles tiles = row_tiles(shape.rows);
+  const index_t w = shape.width();
+#pragma omp parallel
+  {
+    std::vector<double> sums(static_cast<std::size_t>(Sums) * w);
+#pragma omp for schedule(static)
+    for (index_t t = 0; t < tiles.count; ++t) {
+      std::fill(sums.begin(), sums.end(), 0.0);
+      const index_t last = std::min<index_t>(shape.rows, (t + 1) * tiles.rows_per_tile);
+      for (index_t c = t * tiles.rows_per_tile; c < last; ++c) row_op(c, sums.data());
+      for (int k = 0; k < Sums; ++k)
+        for (index_t s = 0; s < w; ++s) partials[k][at(shape, t) + s] = sums[k * w + s];
     }
   }
+}
+
+}  // namespace
+
+void batched_spmv(const ShiftedPointers& m, BatchedShape shape, const double* x, double* y) {
+#pragma omp parallel for schedule(static)
+  for (index_t c = 0; c < shape.rows; ++c) shifted_row(m, shape, c, x, y + at(shape, c));
 }
 
 void batched_jacobi(const ShiftedPointers& m, BatchedShape shape, const double* r, double* z) {
@@ -44,36 +65,59 @@ void batched_jacobi(const ShiftedPointers& m, BatchedShape shape, const double* 
     for (index_t s = 0; s < w; ++s) z[at(shape, c) + s] = r[at(shape, c) + s] / (m.diagonal[c] + sigma[s] * m.w[c]);
 }
 
-// Each thread sums a fixed block of rows; the blocks' sums are added in block order, so the result
-// depends only on the thread count.
-void batched_dot(BatchedShape shape, const double* u, const double* v, double* out) {
-  const index_t w = shape.width();
-  const int threads = omp_get_max_threads();
-  std::vector<double> part(static_cast<std::size_t>(threads) * w, 0.0);
-#pragma omp parallel num_threads(threads)
-  {
-    const std::int64_t t = omp_get_thread_num(), n = omp_get_num_threads();
-    double* mine = part.data() + t * w;
-    for (index_t c = static_cast<index_t>(shape.rows * t / n); c < static_cast<index_t>(shape.rows * (t + 1) / n); ++c)
-      for (index_t s = 0; s < w; ++s) mine[s] += u[at(shape, c) + s] * (v ? v[at(shape, c) + s] : 1.0);
-  }
-  for (index_t s = 0; s < w; ++s) {
+void batched_column_sums(BatchedShape shape, const double* partials, double* out) {
+  const index_t tiles = row_tiles(shape.rows).count;
+  for (index_t s = shape.begin; s < shape.end; ++s) {
     double sum = 0;
-    for (int t = 0; t < threads; ++t) sum += part[static_cast<std::size_t>(t) * w + s];
-    out[shape.begin + s] = sum;
+    for (index_t t = 0; t < tiles; ++t) sum += partials[static_cast<std::size_t>(t) * shape.systems + s];
+    out[s] = sum;
   }
 }
 
-void batched_cg_update(BatchedShape shape, const double* alpha, const double* p, const double* q, double* x, double* r) {
+void batched_dot_partials(BatchedShape shape, index_t owned, const double* u, const double* v, double* partials) {
   const index_t w = shape.width();
-  const double* a = alpha + shape.begin;
-#pragma omp parallel for schedule(static)
-  for (index_t c = 0; c < shape.rows; ++c)
+  double* const sums[] = {partials};
+  tiled<1>(shape, sums, [&](index_t c, double* acc) {
+    if (c >= owned) return;
+    for (index_t s = 0; s < w; ++s) acc[s] += u[at(shape, c) + s] * (v ? v[at(shape, c) + s] : 1.0);
+  });
+}
+
+void batched_spmv_dot(const ShiftedPointers& m, BatchedShape shape, index_t owned, const double* x, double* y,
+                      double* partials) {
+  const index_t w = shape.width();
+  double* const sums[] = {partials};
+  tiled<1>(shape, sums, [&](index_t c, double* acc) {
+    double* yc = y + at(shape, c);
+    shifted_row(m, shape, c, x, yc);
+    if (c >= owned) return;
+    for (index_t s = 0; s < w; ++s) acc[s] += x[at(shape, c) + s] * yc[s];
+  });
+}
+
+void batched_cg_update_jacobi(const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin, index_t owned,
+                              const CgUpdateVectors& v, double* rz_partials, double* rr_partials) {
+  const index_t w = shape.width(), first_jacobi = jacobi_begin - shape.begin;
+  double* const sums[] = {rz_partials, rr_partials};
+  tiled<2>(shape, sums, [&](index_t c, double* acc) {
     for (index_t s = 0; s < w; ++s) {
       const std::size_t i = at(shape, c) + s;
-      x[i] += a[s] * p[i];
-      r[i] -= a[s] * q[i];
+      const double a = v.alpha[shape.begin + s];
+      v.x[i] += a * v.p[i];
+      const double r = v.r[i] - a * v.q[i];
+      v.r[i] = r;
+      double rz = 0.0;
+      if (s >= first_jacobi) {
+        const double z = r / (m.diagonal[c] + m.shifts[shape.begin + s] * m.w[c]);
+        v.z[i] = z;
+        rz = r * z;
+      }
+      if (c < owned) {
+        acc[s] += rz;
+        acc[w + s] += r * r;
+      }
     }
+  });
 }
 
 void batched_direction(BatchedShape shape, const double* beta, const double* z, double* p) {

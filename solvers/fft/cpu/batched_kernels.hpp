@@ -7,8 +7,12 @@ namespace miniapp::fft::cpu {
 
 void batched_spmv(const ShiftedPointers& m, BatchedShape shape, const double* x, double* y);
 void batched_jacobi(const ShiftedPointers& m, BatchedShape shape, const double* r, double* z);
-void batched_dot(BatchedShape shape, const double* u, const double* v, double* out);
-void batched_cg_update(BatchedShape shape, const double* alpha, const double* p, const double* q, double* x, double* r);
+void batched_column_sums(BatchedShape shape, const double* partials, double* out);
+void batched_dot_partials(BatchedShape shape, index_t owned, const double* u, const double* v, double* partials);
+void batched_spmv_dot(const ShiftedPointers& m, BatchedShape shape, index_t owned, const double* x, double* y,
+                      double* partials);
+void batched_cg_update_jacobi(const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin, index_t owned,
+                              const CgUpdateVectors& v, double* rz_partials, double* rr_partials);
 void batched_direction(BatchedShape shape, const double* beta, const double* z, double* p);
 void batched_add(BatchedShape shape, const double* value, double* v);
 // Shapes of one row: the systems [begin, end) of S.

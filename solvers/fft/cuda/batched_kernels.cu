@@ -6,6 +6,7 @@
 // its row in the CPU reference's order (shift term first, then A's entries in stored order).
 #include <algorithm>
 
+#include "operators/backend/cuda/block_sum.cuh"
 #include "operators/backend/cuda/check.cuh"
 #include "operators/backend/cuda/launch.cuh"
 #include "solvers/fft/batched_cg_scalars.hpp"
@@ -43,16 +44,23 @@ unsigned item_blocks(const BatchedShape& s) {
 
 bool empty(const BatchedShape& s) { return s.rows == 0 || s.width() == 0; }
 
+// Row c, system sys of y = (A + σ diag(w)) x: the shift term first, then A's entries in stored order
+// (the CPU reference's order).
+__device__ inline double shifted_row(const ShiftedPointers& m, const BatchedShape& s, index_t c, index_t sys,
+                                     const double* __restrict__ x) {
+  const std::int64_t i = static_cast<std::int64_t>(c) * s.systems + sys;
+  double sum = m.shifts ? __ldg(m.shifts + sys) * __ldg(m.w + c) * x[i] : 0.0;
+  const index_t end = __ldg(m.a.row_ptr + c + 1);
+  for (index_t p = __ldg(m.a.row_ptr + c); p < end; ++p)
+    sum += __ldg(m.a.val + p) * x[static_cast<std::int64_t>(__ldg(m.a.col + p)) * s.systems + sys];
+  return sum;
+}
+
 __global__ void batched_spmv_kernel(ShiftedPointers m, BatchedShape s, const double* __restrict__ x,
                                     double* __restrict__ y) {
   Item it;
   if (!item_of(s, it)) return;
-  const index_t sys = s.begin + it.offset;
-  double sum = m.shifts ? __ldg(m.shifts + sys) * __ldg(m.w + it.row) * x[it.index] : 0.0;
-  const index_t end = __ldg(m.a.row_ptr + it.row + 1);
-  for (index_t p = __ldg(m.a.row_ptr + it.row); p < end; ++p)
-    sum += __ldg(m.a.val + p) * x[static_cast<std::int64_t>(__ldg(m.a.col + p)) * s.systems + sys];
-  y[it.index] = sum;
+  y[it.index] = shifted_row(m, s, it.row, s.begin + it.offset, x);
 }
 
 __global__ void batched_jacobi_kernel(ShiftedPointers m, BatchedShape s, const double* __restrict__ r,
@@ -60,15 +68,6 @@ __global__ void batched_jacobi_kernel(ShiftedPointers m, BatchedShape s, const d
   Item it;
   if (!item_of(s, it)) return;
   z[it.index] = r[it.index] / (__ldg(m.diagonal + it.row) + __ldg(m.shifts + s.begin + it.offset) * __ldg(m.w + it.row));
-}
-
-__global__ void batched_cg_update_kernel(BatchedShape s, const double* __restrict__ alpha, const double* __restrict__ p,
-                                         const double* __restrict__ q, double* __restrict__ x, double* __restrict__ r) {
-  Item it;
-  if (!item_of(s, it)) return;
-  const double a = __ldg(alpha + s.begin + it.offset);
-  x[it.index] += a * p[it.index];
-  r[it.index] -= a * q[it.index];
 }
 
 __global__ void batched_direction_kernel(BatchedShape s, const double* __restrict__ beta, const double* __restrict__ z,
@@ -100,38 +99,123 @@ __global__ void batched_finish_residual_kernel(BatchedShape s, double* state, co
   batched_cg::finish_residual(state, s.systems, sys, rho_new[sys], gamma[sys]);
 }
 
-// Column sums in two passes. Pass 1: blocks of 32 systems × 8 row lanes; block (bx, by) sums the rows
-// by·8 + ty, stepping 8 · gridDim.y, for systems begin + 32 bx + tx, then its 8 lanes in order, and
-// writes partial[by · S + s]. Pass 2 adds the gridDim.y partials of each system in order.
-constexpr int dot_systems = 32, dot_rows = 8, max_dot_row_blocks = 128;
-
-__global__ void batched_dot_partial_kernel(BatchedShape s, const double* __restrict__ u, const double* __restrict__ v,
-                                           double* __restrict__ partial) {
-  __shared__ double lanes[dot_rows][dot_systems + 1];
-  const index_t sys = s.begin + static_cast<index_t>(blockIdx.x) * dot_systems + threadIdx.x;
-  double acc = 0.0;
-  if (sys < s.end)
-    for (std::int64_t c = static_cast<std::int64_t>(blockIdx.y) * dot_rows + threadIdx.y; c < s.rows;
-         c += static_cast<std::int64_t>(dot_rows) * gridDim.y) {
-      const std::int64_t i = c * s.systems + sys;
-      acc += u[i] * (v ? v[i] : 1.0);
-    }
-  lanes[threadIdx.y][threadIdx.x] = acc;
-  __syncthreads();
-  if (threadIdx.y != 0 || sys >= s.end) return;
-  double sum = 0.0;
-  for (int k = 0; k < dot_rows; ++k) sum += lanes[k][threadIdx.x];
-  partial[static_cast<std::int64_t>(blockIdx.y) * s.systems + sys] = sum;
+// Kernels that form column sums (batched_shape.hpp, RowTiles): block (bx, tile) has W × (256 / W)
+// threads, W = system_lanes(width) lanes for consecutive systems and 256 / W for the rows of its tile,
+// which they step through; each thread adds the terms of its rows (below `owned`) into Sums sums, the
+// block adds its threads' sums over the row lanes in a fixed tree order and writes one partial per
+// system and tile. So the partials depend on the shape only, never on the schedule.
+int system_lanes(index_t width) {
+  int lanes = 1;
+  while (lanes < width && lanes < 32) lanes *= 2;
+  return lanes;
 }
 
-__global__ void batched_dot_final_kernel(BatchedShape s, unsigned row_blocks, const double* __restrict__ partial,
-                                         double* __restrict__ out) {
-  const std::int64_t t = global_thread();
-  if (t >= s.end - s.begin) return;
-  const index_t sys = s.begin + static_cast<index_t>(t);
+template <int Sums, class RowOp>
+__global__ void __launch_bounds__(block_size)
+    tiled_kernel(BatchedShape s, RowTiles tiles, index_t owned, RowOp op, double* partials0, double* partials1) {
+  __shared__ double lanes[Sums][block_size];
+  const unsigned width = blockDim.x, t = threadIdx.y * width + threadIdx.x;
+  const index_t sys = s.begin + static_cast<index_t>(blockIdx.x * width + threadIdx.x);
+  const bool active = sys < s.end;
+  const index_t first = static_cast<index_t>(blockIdx.y) * tiles.rows_per_tile;
+  const index_t last = min(first + tiles.rows_per_tile, s.rows);
+  double acc[Sums] = {};
+  if (active)
+    for (index_t c = first + static_cast<index_t>(threadIdx.y); c < last; c += static_cast<index_t>(blockDim.y))
+      op(c, sys, c < owned, acc);
+#pragma unroll
+  for (int k = 0; k < Sums; ++k) lanes[k][t] = acc[k];
+  __syncthreads();
+  for (unsigned half = blockDim.y / 2; half > 0; half /= 2) {
+    if (threadIdx.y < half)
+#pragma unroll
+      for (int k = 0; k < Sums; ++k) lanes[k][t] += lanes[k][t + half * width];
+    __syncthreads();
+  }
+  if (threadIdx.y != 0 || !active) return;
+  const std::int64_t at = static_cast<std::int64_t>(blockIdx.y) * s.systems + sys;
+  partials0[at] = lanes[0][t];
+  if constexpr (Sums > 1) partials1[at] = lanes[1][t];
+}
+
+template <int Sums, class RowOp>
+void launch_tiled(void* stream, const BatchedShape& s, index_t owned, RowOp op, double* partials0,
+                  double* partials1 = nullptr) {
+  const RowTiles tiles = row_tiles(s.rows);
+  if (s.width() == 0 || tiles.count == 0) return;
+  const int w = system_lanes(s.width());
+  const dim3 grid(static_cast<unsigned>((s.width() + w - 1) / w), static_cast<unsigned>(tiles.count));
+  tiled_kernel<Sums><<<grid, dim3(w, block_size / w), 0, as_stream(stream)>>>(s, tiles, owned, op, partials0, partials1);
+  MINIAPP_CUDA_CHECK_LAUNCH("tiled_kernel");
+}
+
+struct DotRow {
+  const double* u;
+  const double* v;  // null: column sums of u
+  __device__ void operator()(index_t c, index_t sys, bool owned, double (&acc)[1], index_t systems) const {
+    if (!owned) return;
+    const std::int64_t i = static_cast<std::int64_t>(c) * systems + sys;
+    acc[0] += u[i] * (v ? v[i] : 1.0);
+  }
+};
+
+// The row operations, bound to the shape's system count.
+template <class Row>
+struct Bound {
+  Row row;
+  index_t systems;
+  template <int Sums>
+  __device__ void operator()(index_t c, index_t sys, bool owned, double (&acc)[Sums]) const {
+    row(c, sys, owned, acc, systems);
+  }
+};
+
+struct SpmvDotRow {
+  ShiftedPointers m;
+  BatchedShape shape;
+  const double* x;
+  double* y;
+  __device__ void operator()(index_t c, index_t sys, bool owned, double (&acc)[1], index_t systems) const {
+    const std::int64_t i = static_cast<std::int64_t>(c) * systems + sys;
+    const double yi = shifted_row(m, shape, c, sys, x);
+    y[i] = yi;
+    if (owned) acc[0] += x[i] * yi;
+  }
+};
+
+struct CgUpdateRow {
+  ShiftedPointers m;
+  CgUpdateVectors v;
+  index_t jacobi_begin;
+  __device__ void operator()(index_t c, index_t sys, bool owned, double (&acc)[2], index_t systems) const {
+    const std::int64_t i = static_cast<std::int64_t>(c) * systems + sys;
+    const double a = __ldg(v.alpha + sys);
+    v.x[i] += a * v.p[i];
+    const double r = v.r[i] - a * v.q[i];
+    v.r[i] = r;
+    double rz = 0.0;
+    if (sys >= jacobi_begin) {
+      const double z = r / (__ldg(m.diagonal + c) + __ldg(m.shifts + sys) * __ldg(m.w + c));
+      v.z[i] = z;
+      rz = r * z;
+    }
+    if (owned) {
+      acc[0] += rz;
+      acc[1] += r * r;
+    }
+  }
+};
+
+// out[sys] = the partials of sys summed in tile order: one block per system, the block's threads over
+// the tiles, then block_sum (fixed order).
+__global__ void __launch_bounds__(block_size)
+    column_sums_kernel(BatchedShape s, index_t tiles, const double* __restrict__ partials, double* __restrict__ out) {
+  const index_t sys = s.begin + static_cast<index_t>(blockIdx.x);
   double sum = 0.0;
-  for (unsigned b = 0; b < row_blocks; ++b) sum += partial[static_cast<std::int64_t>(b) * s.systems + sys];
-  out[sys] = sum;
+  for (index_t t = static_cast<index_t>(threadIdx.x); t < tiles; t += block_size)
+    sum += partials[static_cast<std::int64_t>(t) * s.systems + sys];
+  sum = miniapp::cuda::detail::block_sum(sum);
+  if (threadIdx.x == 0) out[sys] = sum;
 }
 
 }  // namespace
@@ -148,28 +232,27 @@ void batched_jacobi(void* stream, const ShiftedPointers& m, BatchedShape shape, 
   MINIAPP_CUDA_CHECK_LAUNCH("batched_jacobi_kernel");
 }
 
-index_t batched_dot_scratch(index_t systems) { return max_dot_row_blocks * systems; }
-
-// Enough blocks in pass 1 for about 4 per SM, at most max_dot_row_blocks row blocks and never more
-// row blocks than groups of 8 rows.
-void batched_dot(void* stream, BatchedShape shape, const double* u, const double* v, double* scratch, double* out) {
+void batched_column_sums(void* stream, BatchedShape shape, const double* partials, double* out) {
   if (shape.width() == 0) return;
-  const unsigned system_blocks = static_cast<unsigned>((shape.width() + dot_systems - 1) / dot_systems);
-  const std::int64_t wanted = (4 * static_cast<std::int64_t>(miniapp::cuda::detail::sm_count()) + system_blocks - 1) / system_blocks;
-  const std::int64_t row_groups = (static_cast<std::int64_t>(shape.rows) + dot_rows - 1) / dot_rows;
-  const unsigned row_blocks = static_cast<unsigned>(std::max<std::int64_t>(1, std::min<std::int64_t>({wanted, row_groups, max_dot_row_blocks})));
-  const cudaStream_t s = as_stream(stream);
-  batched_dot_partial_kernel<<<dim3(system_blocks, row_blocks), dim3(dot_systems, dot_rows), 0, s>>>(shape, u, v, scratch);
-  MINIAPP_CUDA_CHECK_LAUNCH("batched_dot_partial_kernel");
-  batched_dot_final_kernel<<<miniapp::cuda::detail::blocks_for(shape.width()), block_size, 0, s>>>(shape, row_blocks, scratch, out);
-  MINIAPP_CUDA_CHECK_LAUNCH("batched_dot_final_kernel");
+  column_sums_kernel<<<static_cast<unsigned>(shape.width()), block_size, 0, as_stream(stream)>>>(
+      shape, row_tiles(shape.rows).count, partials, out);
+  MINIAPP_CUDA_CHECK_LAUNCH("column_sums_kernel");
 }
 
-void batched_cg_update(void* stream, BatchedShape shape, const double* alpha, const double* p, const double* q,
-                       double* x, double* r) {
-  if (empty(shape)) return;
-  batched_cg_update_kernel<<<item_blocks(shape), block_size, 0, as_stream(stream)>>>(shape, alpha, p, q, x, r);
-  MINIAPP_CUDA_CHECK_LAUNCH("batched_cg_update_kernel");
+void batched_dot_partials(void* stream, BatchedShape shape, index_t owned, const double* u, const double* v,
+                          double* partials) {
+  launch_tiled<1>(stream, shape, owned, Bound<DotRow>{{u, v}, shape.systems}, partials);
+}
+
+void batched_spmv_dot(void* stream, const ShiftedPointers& m, BatchedShape shape, index_t owned, const double* x,
+                      double* y, double* partials) {
+  launch_tiled<1>(stream, shape, owned, Bound<SpmvDotRow>{{m, shape, x, y}, shape.systems}, partials);
+}
+
+void batched_cg_update_jacobi(void* stream, const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin,
+                              index_t owned, const CgUpdateVectors& v, double* rz_partials, double* rr_partials) {
+  launch_tiled<2>(stream, shape, owned, Bound<CgUpdateRow>{{m, v, jacobi_begin}, shape.systems}, rz_partials,
+                  rr_partials);
 }
 
 void batched_direction(void* stream, BatchedShape shape, const double* beta, const double* z, double* p) {

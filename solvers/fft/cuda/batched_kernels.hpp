@@ -8,11 +8,13 @@ namespace miniapp::fft::cuda {
 
 void batched_spmv(void* stream, const ShiftedPointers& m, BatchedShape shape, const double* x, double* y);
 void batched_jacobi(void* stream, const ShiftedPointers& m, BatchedShape shape, const double* r, double* z);
-// Scratch doubles batched_dot needs for `systems` systems.
-index_t batched_dot_scratch(index_t systems);
-void batched_dot(void* stream, BatchedShape shape, const double* u, const double* v, double* scratch, double* out);
-void batched_cg_update(void* stream, BatchedShape shape, const double* alpha, const double* p, const double* q,
-                       double* x, double* r);
+void batched_column_sums(void* stream, BatchedShape shape, const double* partials, double* out);
+void batched_dot_partials(void* stream, BatchedShape shape, index_t owned, const double* u, const double* v,
+                          double* partials);
+void batched_spmv_dot(void* stream, const ShiftedPointers& m, BatchedShape shape, index_t owned, const double* x,
+                      double* y, double* partials);
+void batched_cg_update_jacobi(void* stream, const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin,
+                              index_t owned, const CgUpdateVectors& v, double* rz_partials, double* rr_partials);
 void batched_direction(void* stream, BatchedShape shape, const double* beta, const double* z, double* p);
 void batched_add(void* stream, BatchedShape shape, const double* value, double* v);
 void batched_finish_curvature(void* stream, BatchedShape shape, double* state, const double* sigma);

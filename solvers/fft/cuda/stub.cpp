@@ -13,9 +13,15 @@ namespace {
 
 void batched_spmv(void*, const ShiftedPointers&, BatchedShape, const double*, double*) { not_built(); }
 void batched_jacobi(void*, const ShiftedPointers&, BatchedShape, const double*, double*) { not_built(); }
-index_t batched_dot_scratch(index_t) { not_built(); }
-void batched_dot(void*, BatchedShape, const double*, const double*, double*, double*) { not_built(); }
-void batched_cg_update(void*, BatchedShape, const double*, const double*, const double*, double*, double*) { not_built(); }
+void batched_column_sums(void*, BatchedShape, const double*, double*) { not_built(); }
+void batched_dot_partials(void*, BatchedShape, index_t, const double*, const double*, double*) { not_built(); }
+void batched_spmv_dot(void*, const ShiftedPointers&, BatchedShape, index_t, const double*, double*, double*) {
+  not_built();
+}
+void batched_cg_update_jacobi(void*, const ShiftedPointers&, BatchedShape, index_t, index_t, const CgUpdateVectors&,
+                              double*, double*) {
+  not_built();
+}
 void batched_direction(void*, BatchedShape, const double*, const double*, double*) { not_built(); }
 void batched_add(void*, BatchedShape, const double*, double*) { not_built(); }
 void batched_finish_curvature(void*, BatchedShape, double*, const double*) { not_built(); }

@@ -70,22 +70,62 @@ TEST_CASE("CUDA batched kernels match the CPU reference", "[fft][cuda]") {
   CHECK(both([&](const Executor& e, const fft::ShiftedSystems& m, Vector& a, Vector& b, Vector&) {
           fft::batched_jacobi(e, m.view(), a, b, S, range);
         }) <= 1e-14);
-  CHECK(both([&](const Executor& e, const fft::ShiftedSystems&, Vector& a, Vector& b, Vector& s) {
-          Vector q = Vector::from_host(e, test::random_vector(size, 4)), r = Vector::from_host(e, test::random_vector(size, 5));
-          fft::batched_cg_update(e, s, a, q, b, r, S, range);
+  CHECK(both([&](const Executor& e, const fft::ShiftedSystems&, Vector&, Vector& b, Vector& s) {
+          Vector r = Vector::from_host(e, test::random_vector(size, 5));
           fft::batched_direction(e, s, r, b, S, range);
           fft::batched_add(e, s, b, S, range);
         }) <= 1e-14);
+  // Kernels that form column sums, over the first `owned` rows (all, or a rank's share), then summed.
+  const index_t owned = GENERATE_COPY(n, n - 700);
+  const auto sums_of = [&](const Executor& e, const Vector& partials) {
+    Vector out = Vector::from_host(e, nan_outside(scalars, S, range));
+    fft::batched_column_sums(e, partials, n, S, range, out);
+    return out.to_host();
+  };
   for (const bool with_v : {true, false}) {  // column sums, of products or plain
     std::vector<double> sums[2];
     for (int k = 0; k < 2; ++k) {
       const Executor& e = k == 0 ? cpu : gpu;
       Vector u = Vector::from_host(e, x), v = Vector::from_host(e, test::random_vector(size, 6));
-      Vector scratch(e, fft::batched_dot_scratch(e, S)), out = Vector::from_host(e, nan_outside(scalars, S, range));
-      fft::batched_dot(e, u, with_v ? &v : nullptr, S, range, scratch, out);
-      sums[k] = out.to_host();
+      Vector partials(e, fft::batched_partials_size(n, S));
+      fft::batched_dot_partials(e, u, with_v ? &v : nullptr, S, range, owned, partials);
+      sums[k] = sums_of(e, partials);
     }
     CHECK(difference(sums[1], sums[0]) <= 1e-12);
+  }
+  {  // the SpMV with pᵀq
+    std::vector<double> y[2], sums[2];
+    for (int k = 0; k < 2; ++k) {
+      const Executor& e = k == 0 ? cpu : gpu;
+      const fft::ShiftedSystems& m = k == 0 ? on_cpu : on_gpu;
+      Vector p = Vector::from_host(e, x), q = Vector::from_host(e, y0), partials(e, fft::batched_partials_size(n, S));
+      fft::batched_shifted_spmv_dot(e, m.view(), p, q, S, range, owned, partials);
+      y[k] = q.to_host();
+      sums[k] = sums_of(e, partials);
+    }
+    CHECK(difference(y[1], y[0]) <= 1e-13);
+    CHECK(difference(sums[1], sums[0]) <= 1e-12);
+  }
+  {  // the CG update with Jacobi on the upper part of the range, r·z and r·r
+    const index_t jacobi_begin = range.begin + range.size() / 2;
+    std::vector<double> out[2][3], sums[2][2];
+    for (int k = 0; k < 2; ++k) {
+      const Executor& e = k == 0 ? cpu : gpu;
+      const fft::ShiftedSystems& m = k == 0 ? on_cpu : on_gpu;
+      Vector alpha = Vector::from_host(e, scalars), p = Vector::from_host(e, x);
+      Vector q = Vector::from_host(e, test::random_vector(size, 4)), xs = Vector::from_host(e, test::random_vector(size, 10));
+      Vector r = Vector::from_host(e, test::random_vector(size, 5)), z = Vector::from_host(e, y0);
+      Vector rz(e, fft::batched_partials_size(n, S)), rr(e, fft::batched_partials_size(n, S));
+      fft::batched_cg_update_jacobi(e, m.view(), alpha, p, q, xs, r, z, S, range, jacobi_begin, owned, rz, rr);
+      out[k][0] = xs.to_host();
+      out[k][1] = r.to_host();
+      out[k][2] = z.to_host();  // NaN (untouched) below jacobi_begin and outside the range
+      sums[k][0] = sums_of(e, rz);
+      sums[k][1] = sums_of(e, rr);
+    }
+    for (int v = 0; v < 3; ++v) CHECK(difference(out[1][v], out[0][v]) <= 1e-14);
+    for (int v = 0; v < 2; ++v) CHECK(difference(sums[1][v], sums[0][v]) <= 1e-12);
+    for (index_t s = range.begin; s < jacobi_begin; ++s) CHECK(sums[0][0][s] == 0.0);  // AIP systems: r·z later
   }
 }
 
