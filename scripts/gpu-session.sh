@@ -3,7 +3,8 @@
 # over whole runs, the time step (small and large meshes), the CuPy CG comparison, compute-sanitizer,
 # and `miniapp predict --measure` on one GPU for three cases (an LES one and an FFT-path one).
 # `MINIAPP_GPU_PART=kernels` runs instead the kernel and FFT benchmarks and AIP against Jacobi in the
-# time loop of the shipped cases. Steps run in order of importance and are skipped once the budget is
+# time loop of the shipped cases; `MINIAPP_GPU_PART=fft` the FFT path alone (its CUDA tests under the
+# sanitizers, its benchmark, CPU against CUDA over a whole run, the prediction of an FFT-path case). Steps run in order of importance and are skipped once the budget is
 # spent (each says so in steps.txt).
 # Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=540] scripts/gpu-session.sh OUT_DIR
 # BUILD holds miniapp and the test executables (built with -DMINIAPP_VTK=OFF, carried prebuilt); the
@@ -29,6 +30,21 @@ bench_step() {  # name, generator, N, steps: the LES Taylor-Green step on an N³
   step "$1" 60 "$bin" bench step taylor-green-3d --set 'physics.les="wale"' --set "mesh.generator=\"$2\"" \
     --set "mesh.cells=[$3,$3,$3]" --set 'numerics.poisson="pcg"' --backend cuda --steps "$4" --json "$out/$1.json"
 }
+if [[ ${MINIAPP_GPU_PART:-} == fft ]]; then
+  step memcheck_fft 60 compute-sanitizer --tool memcheck "$build/tests/fft/cuda/fft_cuda_test"
+  step racecheck_fft 60 compute-sanitizer --tool racecheck "$build/tests/fft/cuda/fft_cuda_test" \
+    "CUDA batched kernels match the CPU reference"
+  step bench_fft_cuda 120 "$bin" bench fft --backend cuda --plane-cells 100000 --nper 64,128,256 --repeat 3 \
+    --json "$out/bench_fft_cuda.json" --csv "$out/fft_iterations_cuda.csv"
+  for backend in cpu cuda; do
+    step "compare_fft_$backend" 60 "$bin" run taylor-green-3d --backend "$backend" --quiet --set run.max_steps=100 \
+      --set 'output.fields=[]' --set 'mesh.cells=[32,32,32]' --set 'numerics.poisson="fft"' \
+      --set "output.directory=\"/tmp/compare_fft_$backend\""
+    cp "/tmp/compare_fft_$backend/diagnostics.csv" "$out/compare_fft_$backend.csv" 2>/dev/null
+  done
+  cat "$out/steps.txt"
+  exit 0
+fi
 if [[ ${MINIAPP_GPU_PART:-} == kernels ]]; then
   kernels bench_hex_1e7 90 --meshes hex --mesh-sizes 1e7
   step bench_fft_cuda 100 "$bin" bench fft --backend cuda --plane-cells 100000 --nper 64,128,256 --repeat 3 \
