@@ -13,14 +13,8 @@ set -uo pipefail
 out=${1:?usage: MINIAPP_GPU_BUILD=BUILD scripts/gpu-predict.sh OUT_DIR}
 build=${MINIAPP_GPU_BUILD:-/tmp/mb}
 budget=${MINIAPP_GPU_BUDGET:-450}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-source scripts/gpu-runtime.sh
-bin=$build/miniapp/miniapp
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >"$out/device.txt" 2>&1
-gpus=$(nvidia-smi -L | grep -c GPU)
+source scripts/gpu-runtime.sh  # also: bin, gpus, $out/device.txt and an empty $out/steps.txt
 top=$((gpus >= 4 ? 4 : 2))
-: >"$out/steps.txt"
 # `predict NAME LIMIT NP CASE [OPTIONS...]`: miniapp predict --measure on NP ranks within LIMIT seconds
 # (step of gpu-runtime.sh: skipped once the budget is spent); $comm picks the halo transport (mpi
 # unless set), and with it the calibration file.

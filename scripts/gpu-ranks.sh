@@ -9,12 +9,7 @@ set -uo pipefail
 out=${1:?usage: scripts/gpu-ranks.sh OUT_DIR}
 build=${MINIAPP_GPU_BUILD:-/tmp/mb}
 budget=${MINIAPP_GPU_BUDGET:-560}
-mkdir -p "$out"
-source scripts/gpu-runtime.sh
-bin=$build/miniapp/miniapp
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >"$out/device.txt" 2>&1
-gpus=$(nvidia-smi -L | grep -c GPU)
-: >"$out/steps.txt"
+source scripts/gpu-runtime.sh  # also: bin, gpus, $out/device.txt and an empty $out/steps.txt
 tg() {  # the LES Taylor-Green case on an N³ hex box
   echo taylor-green-3d --set "mesh.cells=[$1,$1,$1]" --set 'physics.les="wale"' --set 'numerics.poisson="pcg"'
 }

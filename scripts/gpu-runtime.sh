@@ -1,4 +1,5 @@
-# Sourced by the GPU scripts: makes the Debian libraries of .debs/ (METIS, toml++, ...) and NCCL
+# Sourced by the GPU scripts, which set `out` (their output folder), `build` and `budget` first: makes
+# the Debian libraries of .debs/ (METIS, toml++, ...) and NCCL
 # (the CUDA toolkit's, or the nvidia-nccl wheel's) visible to prebuilt or freshly built binaries on a
 # lent GPU machine, which has CUDA, Open MPI and FFTW but no package registry; and the helpers step
 # and mpi that the GPU scripts run their measurements with.
@@ -29,3 +30,12 @@ printf '#!/usr/bin/env bash\nnp=$1; shift\nexport OMP_NUM_THREADS=$(( $(nproc) /
   >"$deps/bin/mpi"
 chmod +x "$deps/bin/mpi"
 export PATH=$deps/bin:$PATH
+
+# What every GPU script starts with: its output folder (absolute), the binary, the device, a fresh
+# steps.txt.
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+bin=$build/miniapp/miniapp
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >"$out/device.txt" 2>&1
+gpus=$(nvidia-smi -L | grep -c GPU)
+: >"$out/steps.txt"

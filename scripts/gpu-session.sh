@@ -13,11 +13,7 @@ set -uo pipefail
 out=${1:?usage: scripts/gpu-session.sh OUT_DIR}
 build=${MINIAPP_GPU_BUILD:-/tmp/mb}
 budget=${MINIAPP_GPU_BUDGET:-540}
-mkdir -p "$out"
-source scripts/gpu-runtime.sh
-bin=$build/miniapp/miniapp
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >"$out/device.txt" 2>&1
-: >"$out/steps.txt"
+source scripts/gpu-runtime.sh  # also: bin, gpus, $out/device.txt and an empty $out/steps.txt
 step cuda_tests 60 "$build/tests/cuda/cuda_kernels_test"
 step aip_cuda_tests 40 "$build/tests/solvers/aip_cuda_test"
 step fft_cuda_tests 60 "$build/tests/fft/cuda/fft_cuda_test"

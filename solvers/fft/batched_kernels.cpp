@@ -206,29 +206,31 @@ void batched_add(const Executor& exec, const Vector& value, Vector& v, index_t s
   exec.counters().add(KernelKind::axpy, 16.0 * entries, entries, seconds);
 }
 
-void batched_finish_curvature(const Executor& exec, Vector& state, const Vector& sigma, index_t systems,
-                              SystemRange range) {
+void batched_finish_curvature(const Executor& exec, Vector& state, const Vector& sigma, index_t tiles,
+                              index_t systems, SystemRange range) {
   constexpr const char* kernel = "batched_finish_curvature";
   detail::check_vector(exec, state, batched_cg::slot_count * systems, kernel, "the state");
-  check_per_system(exec, sigma, systems, kernel);
+  detail::check_vector(exec, sigma, tiles * systems, kernel, "the partial sums of σ");
   const BatchedShape shape = shape_of(exec, 1, systems, range, kernel, {});
   const double seconds = detail::run_timed(
-      exec, [&] { cpu::batched_finish_curvature(shape, state.data(), sigma.data()); },
-      [&] { cuda::batched_finish_curvature(exec.stream(), shape, state.data(), sigma.data()); });
-  exec.counters().add(KernelKind::pointwise, 32.0 * shape.width(), shape.width(), seconds);
+      exec, [&] { cpu::batched_finish_curvature(shape, tiles, state.data(), sigma.data()); },
+      [&] { cuda::batched_finish_curvature(exec.stream(), shape, tiles, state.data(), sigma.data()); });
+  const double w = shape.width();
+  exec.counters().add(KernelKind::dot, 8.0 * tiles * w + 24.0 * w, tiles * w + w, seconds);
 }
 
 void batched_finish_residual(const Executor& exec, Vector& state, const Vector& rho_new, const Vector& gamma,
-                             index_t systems, SystemRange range) {
+                             index_t tiles, index_t systems, SystemRange range) {
   constexpr const char* kernel = "batched_finish_residual";
   detail::check_vector(exec, state, batched_cg::slot_count * systems, kernel, "the state");
-  check_per_system(exec, rho_new, systems, kernel);
-  check_per_system(exec, gamma, systems, kernel);
+  detail::check_vector(exec, rho_new, tiles * systems, kernel, "the partial sums of r·z");
+  detail::check_vector(exec, gamma, tiles * systems, kernel, "the partial sums of r·r");
   const BatchedShape shape = shape_of(exec, 1, systems, range, kernel, {});
   const double seconds = detail::run_timed(
-      exec, [&] { cpu::batched_finish_residual(shape, state.data(), rho_new.data(), gamma.data()); },
-      [&] { cuda::batched_finish_residual(exec.stream(), shape, state.data(), rho_new.data(), gamma.data()); });
-  exec.counters().add(KernelKind::pointwise, 96.0 * shape.width(), 4.0 * shape.width(), seconds);
+      exec, [&] { cpu::batched_finish_residual(shape, tiles, state.data(), rho_new.data(), gamma.data()); },
+      [&] { cuda::batched_finish_residual(exec.stream(), shape, tiles, state.data(), rho_new.data(), gamma.data()); });
+  const double w = shape.width();
+  exec.counters().add(KernelKind::dot, 16.0 * tiles * w + 80.0 * w, 2.0 * tiles * w + 4.0 * w, seconds);
 }
 
 }  // namespace miniapp::fft

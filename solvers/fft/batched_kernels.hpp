@@ -80,12 +80,14 @@ void batched_direction(const Executor& exec, const Vector& beta, const Vector& z
 void batched_add(const Executor& exec, const Vector& value, Vector& v, index_t systems, SystemRange range);
 
 // The scalar steps that close a batched PCG iteration (solvers/fft/batched_cg_scalars.hpp), for the
-// systems of range, in executor memory: `state` holds batched_cg::slot_count · S entries, the dot
-// vectors S each. α_s from σ_s = p_s·q_s (bytes 32 w); then the residual test and β_s from
-// ρ_new = r_s·z_s and γ = r_s·r_s (bytes 96 w). Kind pointwise.
-void batched_finish_curvature(const Executor& exec, Vector& state, const Vector& sigma, index_t systems,
-                              SystemRange range);
+// systems of range, in executor memory: `state` holds batched_cg::slot_count · S entries. Each dot
+// comes as `tiles` rows of S partial sums (a fused kernel's partials, summed here in tile order as
+// batched_column_sums does; or finished sums: tiles = 1). α_s from σ_s = p_s·q_s (bytes 8 tiles w +
+// 24 w); then the residual test and β_s from ρ_new = r_s·z_s and γ = r_s·r_s (bytes 16 tiles w + 80 w).
+// Kind dot (they end the reductions).
+void batched_finish_curvature(const Executor& exec, Vector& state, const Vector& sigma, index_t tiles,
+                              index_t systems, SystemRange range);
 void batched_finish_residual(const Executor& exec, Vector& state, const Vector& rho_new, const Vector& gamma,
-                             index_t systems, SystemRange range);
+                             index_t tiles, index_t systems, SystemRange range);
 
 }  // namespace miniapp::fft

@@ -8,6 +8,7 @@
 #include <span>
 
 #include "operators/kernels/vector_ops.hpp"
+#include "solvers/fft/batched_shape.hpp"
 #include "solvers/pcg.hpp"
 
 namespace miniapp::fft {
@@ -98,17 +99,30 @@ std::vector<double> BatchedPcg::start(const Vector& b, double tolerance) {
   return state;
 }
 
+// The dots' partial sums as the scalar kernels take them: as they are on one rank (summed there in
+// tile order), or summed into rows [first, first + count) of dots_ and over the ranks.
+BatchedPcg::Sums BatchedPcg::reduce(std::initializer_list<Vector*> parts, index_t first, SystemRange range) {
+  const index_t S = systems();
+  if (!plane_) return {row_tiles(rows()).count, {}};
+  Sums sums{1, {}};
+  index_t row = first;
+  for (Vector* p : parts) {
+    sums.rows.push_back(dots_.window(row++ * S, S));
+    batched_column_sums(exec_, *p, rows(), S, range, sums.rows.back());
+  }
+  sum_over_ranks(first, static_cast<index_t>(parts.size()));
+  return sums;
+}
+
 // One iteration of the systems [0, active): no host read on one rank.
 void BatchedPcg::queue_iteration(Vector& x, index_t active) {
-  const index_t S = systems(), n = rows(), owned = owned_rows();
+  const index_t S = systems(), owned = owned_rows();
   const SystemRange range{0, active};
   Vector pq = partials(0), rz = partials(1), rr = partials(2);
-  Vector pq_sums = dots_.window(0, S), rz_sums = dots_.window(S, S), rr_sums = dots_.window(2 * S, S);
   if (plane_) plane_->update_halo(p_, range);  // all active systems in one message per neighbour
   batched_shifted_spmv_dot(exec_, systems_.view(), p_, q_, S, range, owned, pq);
-  batched_column_sums(exec_, pq, n, S, range, pq_sums);
-  sum_over_ranks(0, 1);
-  batched_finish_curvature(exec_, state_, pq_sums, S, range);
+  const Sums sigma = reduce({&pq}, 0, range);
+  batched_finish_curvature(exec_, state_, plane_ ? sigma.rows[0] : pq, sigma.tiles, S, range);
   const index_t aip_end = preconditioner_.aip_systems(active);
   batched_cg_update_jacobi(exec_, systems_.view(), state_.window(bc::alpha * S, S), p_, q_, x, r_, z_, S, range,
                            aip_end, owned, rz, rr);
@@ -116,10 +130,9 @@ void BatchedPcg::queue_iteration(Vector& x, index_t active) {
     preconditioner_.apply_aip(r_, z_, active);
     batched_dot_partials(exec_, r_, &z_, S, {0, aip_end}, owned, rz);
   }
-  batched_column_sums(exec_, rz, n, S, range, rz_sums);
-  batched_column_sums(exec_, rr, n, S, range, rr_sums);
-  sum_over_ranks(1, 2);
-  batched_finish_residual(exec_, state_, rz_sums, rr_sums, S, range);
+  const Sums residual = reduce({&rz, &rr}, 1, range);
+  batched_finish_residual(exec_, state_, plane_ ? residual.rows[0] : rz, plane_ ? residual.rows[1] : rr,
+                          residual.tiles, S, range);
   batched_direction(exec_, state_.window(bc::beta * S, S), z_, p_, S, range);
 }
 

@@ -21,7 +21,7 @@ struct RowTiles {
 };
 inline constexpr index_t max_row_tiles = 512;
 inline RowTiles row_tiles(index_t rows) {
-  const std::int64_t per = std::max<std::int64_t>(256, (std::int64_t{rows} + max_row_tiles - 1) / max_row_tiles);
+  const std::int64_t per = std::max<std::int64_t>(32, (std::int64_t{rows} + max_row_tiles - 1) / max_row_tiles);
   return {static_cast<index_t>(per), static_cast<index_t>((std::int64_t{rows} + per - 1) / per)};
 }
 

@@ -15,18 +15,6 @@ namespace {
 
 constexpr double tolerance = 1e-10;
 
-std::vector<double> pcg_3d(const CsrMatrix& minus_l, const std::vector<double>& b, bool singular) {
-  const Executor exec = Executor::cpu();
-  const DeviceSell a(exec, to_sell(minus_l, 8));
-  const Jacobi jacobi(exec, minus_l);
-  Vector x = Vector::from_host(exec, std::vector<double>(b.size(), 0.0));
-  Pcg pcg(exec, minus_l.rows);
-  const auto result = pcg.solve(a, jacobi, Vector::from_host(exec, b), x,
-                                {.tolerance = tolerance, .max_iterations = 5000, .singular = singular});
-  REQUIRE(result.converged);
-  return x.to_host();
-}
-
 struct Problem {
   CsrMatrix l;
   fft::PlaneOperator op;
@@ -62,7 +50,7 @@ void compare_with_pcg(const mesh::Mesh& m, const fv::FlowBoundaries* boundaries,
   const auto p = solve(*problem.solver, b, std::vector<double>(b.size(), 0.0), false, result);
   REQUIRE(result.frequencies.iterations.size() == static_cast<std::size_t>(problem.solver->extrusion().planes + 2));
   for (double& v : problem.l.val) v = -v;
-  const auto reference = pcg_3d(problem.l, b, problem.op.singular);
+  const auto reference = test::pcg_reference(problem.l, b, problem.op.singular, tolerance);
   std::vector<double> residual = reference_spmv(problem.l, p);
   for (std::size_t i = 0; i < p.size(); ++i) residual[i] -= b[i];
   CHECK(norm(residual) <= 10 * tolerance * norm(b));

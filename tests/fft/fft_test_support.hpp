@@ -9,6 +9,8 @@
 #include "mesh/mesh.hpp"
 #include "operators/fv/laplacian.hpp"
 #include "solvers/fft/extrusion.hpp"
+#include "solvers/jacobi.hpp"
+#include "solvers/pcg.hpp"
 
 namespace miniapp::test {
 
@@ -53,6 +55,21 @@ inline double distance(const std::vector<double>& a, const std::vector<double>& 
   double s = 0;
   for (std::size_t i = 0; i < a.size(); ++i) s += (a[i] - b[i]) * (a[i] - b[i]);
   return std::sqrt(s);
+}
+
+// The 3D PCG (Jacobi, CPU) solution of −L x = b from zero to `tolerance`: the reference the FFT path is
+// checked against. Throws miniapp::Error when it does not converge.
+inline std::vector<double> pcg_reference(const CsrMatrix& minus_l, const std::vector<double>& b, bool singular,
+                                         double tolerance) {
+  const Executor exec = Executor::cpu();
+  const DeviceSell a(exec, to_sell(minus_l, 8));
+  const Jacobi jacobi(exec, minus_l);
+  Vector x = Vector::from_host(exec, std::vector<double>(b.size(), 0.0));
+  Pcg pcg(exec, minus_l.rows);
+  const PcgResult result = pcg.solve(a, jacobi, Vector::from_host(exec, b), x,
+                                     {.tolerance = tolerance, .max_iterations = 5000, .singular = singular});
+  if (!result.converged) throw Error("pcg_reference: " + result.warning);
+  return x.to_host();
 }
 
 }  // namespace miniapp::test

@@ -43,18 +43,6 @@ CsrMatrix laplacian(const mesh::Mesh& m, bool outlet) {
   return fv::laplacian_matrix(m, mesh::compute_geometry(m), &b);
 }
 
-std::vector<double> pcg_3d(const CsrMatrix& minus_l, const std::vector<double>& b, bool singular) {
-  const Executor exec = Executor::cpu();
-  const DeviceSell a(exec, to_sell(minus_l, 8));
-  const Jacobi jacobi(exec, minus_l);
-  Vector x = Vector::from_host(exec, std::vector<double>(b.size(), 0.0));
-  Pcg pcg(exec, minus_l.rows);
-  REQUIRE(pcg.solve(a, jacobi, Vector::from_host(exec, b), x,
-                    {.tolerance = tolerance, .max_iterations = 5000, .singular = singular})
-              .converged);
-  return x.to_host();
-}
-
 std::vector<index_t> lines_of(const mesh::Mesh& m) { return fft::detect_extrusion(m, mesh::compute_geometry(m)).cell_2d; }
 
 // The rank's FFT solver on its cut-out mesh, as FftPressureSolver builds it.
@@ -158,7 +146,7 @@ TEST_CASE("FFT Poisson on P ranks (whole lines per rank) equals the single-rank 
   std::vector<double> residual = reference_spmv(minus_l, whole);
   for (std::size_t i = 0; i < b.size(); ++i) residual[i] -= b[i];
   CHECK(test::norm(residual) <= 10 * tolerance * test::norm(b));
-  const auto reference = pcg_3d(minus_l, b, singular);
+  const auto reference = test::pcg_reference(minus_l, b, singular, tolerance);
   CHECK(test::distance(whole, reference) <= 1e-6 * test::norm(reference));
 
   SECTION("warm start from the solution: at most one iteration, same solution") {

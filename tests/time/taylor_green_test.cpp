@@ -50,7 +50,7 @@ TEST_CASE("Taylor-Green 2D converges in space on triangular prisms", "[time][tay
   check_order({CellShape::prism, 32, 5e-5, 0.02, 1.6});
 }
 
-// The prism study one level finer and at three Δt, outside CI (about 4.5 minutes on two cores):
+// The prism study one level finer and at three Δt, outside CI (4.5 to 6 minutes on two cores):
 // `time_test "[offline]" -s`. On these meshes the error at a fixed Δt holds a Δt-dependent part that
 // grows relative to the spatial part as h shrinks (docs/validation.md), so the order in space is taken
 // at the smallest Δt, and printed also from the errors extrapolated to Δt → 0 (linear and quadratic in

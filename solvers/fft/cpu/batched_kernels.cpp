@@ -65,13 +65,20 @@ void batched_jacobi(const ShiftedPointers& m, BatchedShape shape, const double* 
     for (index_t s = 0; s < w; ++s) z[at(shape, c) + s] = r[at(shape, c) + s] / (m.diagonal[c] + sigma[s] * m.w[c]);
 }
 
+namespace {
+
+// Σ over `tiles` rows of partials of system s, in tile order.
+double tile_sum(const double* partials, index_t tiles, index_t systems, index_t s) {
+  double sum = 0;
+  for (index_t t = 0; t < tiles; ++t) sum += partials[static_cast<std::size_t>(t) * systems + s];
+  return sum;
+}
+
+}  // namespace
+
 void batched_column_sums(BatchedShape shape, const double* partials, double* out) {
   const index_t tiles = row_tiles(shape.rows).count;
-  for (index_t s = shape.begin; s < shape.end; ++s) {
-    double sum = 0;
-    for (index_t t = 0; t < tiles; ++t) sum += partials[static_cast<std::size_t>(t) * shape.systems + s];
-    out[s] = sum;
-  }
+  for (index_t s = shape.begin; s < shape.end; ++s) out[s] = tile_sum(partials, tiles, shape.systems, s);
 }
 
 void batched_dot_partials(BatchedShape shape, index_t owned, const double* u, const double* v, double* partials) {
@@ -136,13 +143,16 @@ void batched_add(BatchedShape shape, const double* value, double* v) {
     for (index_t s = 0; s < w; ++s) v[at(shape, c) + s] += a[s];
 }
 
-void batched_finish_curvature(BatchedShape shape, double* state, const double* sigma) {
-  for (index_t s = shape.begin; s < shape.end; ++s) batched_cg::finish_curvature(state, shape.systems, s, sigma[s]);
+void batched_finish_curvature(BatchedShape shape, index_t tiles, double* state, const double* sigma) {
+  for (index_t s = shape.begin; s < shape.end; ++s)
+    batched_cg::finish_curvature(state, shape.systems, s, tile_sum(sigma, tiles, shape.systems, s));
 }
 
-void batched_finish_residual(BatchedShape shape, double* state, const double* rho_new, const double* gamma) {
+void batched_finish_residual(BatchedShape shape, index_t tiles, double* state, const double* rho_new,
+                             const double* gamma) {
   for (index_t s = shape.begin; s < shape.end; ++s)
-    batched_cg::finish_residual(state, shape.systems, s, rho_new[s], gamma[s]);
+    batched_cg::finish_residual(state, shape.systems, s, tile_sum(rho_new, tiles, shape.systems, s),
+                                tile_sum(gamma, tiles, shape.systems, s));
 }
 
 }  // namespace miniapp::fft::cpu

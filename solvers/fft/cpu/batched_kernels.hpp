@@ -16,7 +16,8 @@ void batched_cg_update_jacobi(const ShiftedPointers& m, BatchedShape shape, inde
 void batched_direction(BatchedShape shape, const double* beta, const double* z, double* p);
 void batched_add(BatchedShape shape, const double* value, double* v);
 // Shapes of one row: the systems [begin, end) of S.
-void batched_finish_curvature(BatchedShape shape, double* state, const double* sigma);
-void batched_finish_residual(BatchedShape shape, double* state, const double* rho_new, const double* gamma);
+void batched_finish_curvature(BatchedShape shape, index_t tiles, double* state, const double* sigma);
+void batched_finish_residual(BatchedShape shape, index_t tiles, double* state, const double* rho_new,
+                             const double* gamma);
 
 }  // namespace miniapp::fft::cpu

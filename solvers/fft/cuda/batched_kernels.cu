@@ -83,22 +83,6 @@ __global__ void batched_add_kernel(BatchedShape s, const double* __restrict__ va
   v[it.index] += __ldg(value + s.begin + it.offset);
 }
 
-// One thread per system of the range.
-__global__ void batched_finish_curvature_kernel(BatchedShape s, double* state, const double* __restrict__ sigma) {
-  const std::int64_t t = global_thread();
-  if (t >= s.end - s.begin) return;
-  const std::int64_t sys = s.begin + t;
-  batched_cg::finish_curvature(state, s.systems, sys, sigma[sys]);
-}
-
-__global__ void batched_finish_residual_kernel(BatchedShape s, double* state, const double* __restrict__ rho_new,
-                                               const double* __restrict__ gamma) {
-  const std::int64_t t = global_thread();
-  if (t >= s.end - s.begin) return;
-  const std::int64_t sys = s.begin + t;
-  batched_cg::finish_residual(state, s.systems, sys, rho_new[sys], gamma[sys]);
-}
-
 // Kernels that form column sums (batched_shape.hpp, RowTiles): block (bx, tile) has W × (256 / W)
 // threads, W = system_lanes(width) lanes for consecutive systems and 256 / W for the rows of its tile,
 // which they step through; each thread adds the terms of its rows (below `owned`) into Sums sums, the
@@ -206,16 +190,35 @@ struct CgUpdateRow {
   }
 };
 
-// out[sys] = the partials of sys summed in tile order: one block per system, the block's threads over
-// the tiles, then block_sum (fixed order).
+// The partials of system sys summed in tile order: the block's threads over the tiles, then block_sum
+// (a fixed order); valid in thread 0. One block per system.
+__device__ inline double tile_sum(const double* __restrict__ partials, index_t tiles, index_t systems, index_t sys) {
+  double sum = 0.0;
+  for (index_t t = static_cast<index_t>(threadIdx.x); t < tiles; t += block_size)
+    sum += partials[static_cast<std::int64_t>(t) * systems + sys];
+  return miniapp::cuda::detail::block_sum(sum);
+}
+
 __global__ void __launch_bounds__(block_size)
     column_sums_kernel(BatchedShape s, index_t tiles, const double* __restrict__ partials, double* __restrict__ out) {
   const index_t sys = s.begin + static_cast<index_t>(blockIdx.x);
-  double sum = 0.0;
-  for (index_t t = static_cast<index_t>(threadIdx.x); t < tiles; t += block_size)
-    sum += partials[static_cast<std::int64_t>(t) * s.systems + sys];
-  sum = miniapp::cuda::detail::block_sum(sum);
+  const double sum = tile_sum(partials, tiles, s.systems, sys);
   if (threadIdx.x == 0) out[sys] = sum;
+}
+
+__global__ void __launch_bounds__(block_size)
+    finish_curvature_kernel(BatchedShape s, index_t tiles, double* state, const double* __restrict__ sigma) {
+  const index_t sys = s.begin + static_cast<index_t>(blockIdx.x);
+  const double sum = tile_sum(sigma, tiles, s.systems, sys);
+  if (threadIdx.x == 0) batched_cg::finish_curvature(state, s.systems, sys, sum);
+}
+
+__global__ void __launch_bounds__(block_size) finish_residual_kernel(BatchedShape s, index_t tiles, double* state,
+                                                                     const double* __restrict__ rho_new,
+                                                                     const double* __restrict__ gamma) {
+  const index_t sys = s.begin + static_cast<index_t>(blockIdx.x);
+  const double rz = tile_sum(rho_new, tiles, s.systems, sys), rr = tile_sum(gamma, tiles, s.systems, sys);
+  if (threadIdx.x == 0) batched_cg::finish_residual(state, s.systems, sys, rz, rr);
 }
 
 }  // namespace
@@ -267,19 +270,19 @@ void batched_add(void* stream, BatchedShape shape, const double* value, double* 
   MINIAPP_CUDA_CHECK_LAUNCH("batched_add_kernel");
 }
 
-void batched_finish_curvature(void* stream, BatchedShape shape, double* state, const double* sigma) {
+void batched_finish_curvature(void* stream, BatchedShape shape, index_t tiles, double* state, const double* sigma) {
   if (shape.width() == 0) return;
-  batched_finish_curvature_kernel<<<miniapp::cuda::detail::blocks_for(shape.width()), block_size, 0, as_stream(stream)>>>(
-      shape, state, sigma);
-  MINIAPP_CUDA_CHECK_LAUNCH("batched_finish_curvature_kernel");
+  finish_curvature_kernel<<<static_cast<unsigned>(shape.width()), block_size, 0, as_stream(stream)>>>(shape, tiles,
+                                                                                                      state, sigma);
+  MINIAPP_CUDA_CHECK_LAUNCH("finish_curvature_kernel");
 }
 
-void batched_finish_residual(void* stream, BatchedShape shape, double* state, const double* rho_new,
+void batched_finish_residual(void* stream, BatchedShape shape, index_t tiles, double* state, const double* rho_new,
                              const double* gamma) {
   if (shape.width() == 0) return;
-  batched_finish_residual_kernel<<<miniapp::cuda::detail::blocks_for(shape.width()), block_size, 0, as_stream(stream)>>>(
-      shape, state, rho_new, gamma);
-  MINIAPP_CUDA_CHECK_LAUNCH("batched_finish_residual_kernel");
+  finish_residual_kernel<<<static_cast<unsigned>(shape.width()), block_size, 0, as_stream(stream)>>>(
+      shape, tiles, state, rho_new, gamma);
+  MINIAPP_CUDA_CHECK_LAUNCH("finish_residual_kernel");
 }
 
 }  // namespace miniapp::fft::cuda

@@ -17,8 +17,8 @@ void batched_cg_update_jacobi(void* stream, const ShiftedPointers& m, BatchedSha
                               index_t owned, const CgUpdateVectors& v, double* rz_partials, double* rr_partials);
 void batched_direction(void* stream, BatchedShape shape, const double* beta, const double* z, double* p);
 void batched_add(void* stream, BatchedShape shape, const double* value, double* v);
-void batched_finish_curvature(void* stream, BatchedShape shape, double* state, const double* sigma);
-void batched_finish_residual(void* stream, BatchedShape shape, double* state, const double* rho_new,
+void batched_finish_curvature(void* stream, BatchedShape shape, index_t tiles, double* state, const double* sigma);
+void batched_finish_residual(void* stream, BatchedShape shape, index_t tiles, double* state, const double* rho_new,
                              const double* gamma);
 
 }  // namespace miniapp::fft::cuda

@@ -24,8 +24,8 @@ void batched_cg_update_jacobi(void*, const ShiftedPointers&, BatchedShape, index
 }
 void batched_direction(void*, BatchedShape, const double*, const double*, double*) { not_built(); }
 void batched_add(void*, BatchedShape, const double*, double*) { not_built(); }
-void batched_finish_curvature(void*, BatchedShape, double*, const double*) { not_built(); }
-void batched_finish_residual(void*, BatchedShape, double*, const double*, const double*) { not_built(); }
+void batched_finish_curvature(void*, BatchedShape, index_t, double*, const double*) { not_built(); }
+void batched_finish_residual(void*, BatchedShape, index_t, double*, const double*, const double*) { not_built(); }
 std::unique_ptr<PeriodicFft> make_cufft_transform(const Executor&, index_t, index_t) { not_built(); }
 
 }  // namespace miniapp::fft::cuda

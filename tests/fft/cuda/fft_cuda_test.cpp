@@ -76,7 +76,7 @@ TEST_CASE("CUDA batched kernels match the CPU reference", "[fft][cuda]") {
           fft::batched_add(e, s, b, S, range);
         }) <= 1e-14);
   // Kernels that form column sums, over the first `owned` rows (all, or a rank's share), then summed.
-  const index_t owned = GENERATE_COPY(n, n - 700);
+  const index_t owned = GENERATE_COPY(as<index_t>{}, n, n - 700);
   const auto sums_of = [&](const Executor& e, const Vector& partials) {
     Vector out = Vector::from_host(e, nan_outside(scalars, S, range));
     fft::batched_column_sums(e, partials, n, S, range, out);
