@@ -99,18 +99,21 @@ std::vector<double> BatchedPcg::start(const Vector& b, double tolerance) {
   return state;
 }
 
-// The dots' partial sums as the scalar kernels take them: as they are on one rank (summed there in
-// tile order), or summed into rows [first, first + count) of dots_ and over the ranks.
+// The dots' partial sums as the scalar kernels take them: the partials themselves on one rank (summed
+// there in tile order), else summed into rows [first, first + count) of dots_ and over the ranks.
 BatchedPcg::Sums BatchedPcg::reduce(std::initializer_list<Vector*> parts, index_t first, SystemRange range) {
   const index_t S = systems();
-  if (!plane_) return {row_tiles(rows()).count, {}};
-  Sums sums{1, {}};
+  Sums sums{plane_ ? 1 : row_tiles(rows()).count, {}};
   index_t row = first;
   for (Vector* p : parts) {
+    if (!plane_) {
+      sums.rows.push_back(p->window(0, p->size()));
+      continue;
+    }
     sums.rows.push_back(dots_.window(row++ * S, S));
     batched_column_sums(exec_, *p, rows(), S, range, sums.rows.back());
   }
-  sum_over_ranks(first, static_cast<index_t>(parts.size()));
+  sum_over_ranks(first, row - first);
   return sums;
 }
 
@@ -122,7 +125,7 @@ void BatchedPcg::queue_iteration(Vector& x, index_t active) {
   if (plane_) plane_->update_halo(p_, range);  // all active systems in one message per neighbour
   batched_shifted_spmv_dot(exec_, systems_.view(), p_, q_, S, range, owned, pq);
   const Sums sigma = reduce({&pq}, 0, range);
-  batched_finish_curvature(exec_, state_, plane_ ? sigma.rows[0] : pq, sigma.tiles, S, range);
+  batched_finish_curvature(exec_, state_, sigma.rows[0], sigma.tiles, S, range);
   const index_t aip_end = preconditioner_.aip_systems(active);
   batched_cg_update_jacobi(exec_, systems_.view(), state_.window(bc::alpha * S, S), p_, q_, x, r_, z_, S, range,
                            aip_end, owned, rz, rr);
@@ -131,8 +134,7 @@ void BatchedPcg::queue_iteration(Vector& x, index_t active) {
     batched_dot_partials(exec_, r_, &z_, S, {0, aip_end}, owned, rz);
   }
   const Sums residual = reduce({&rz, &rr}, 1, range);
-  batched_finish_residual(exec_, state_, plane_ ? residual.rows[0] : rz, plane_ ? residual.rows[1] : rr,
-                          residual.tiles, S, range);
+  batched_finish_residual(exec_, state_, residual.rows[0], residual.rows[1], residual.tiles, S, range);
   batched_direction(exec_, state_.window(bc::beta * S, S), z_, p_, S, range);
 }
 

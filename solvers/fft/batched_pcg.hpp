@@ -79,8 +79,8 @@ class BatchedPcg {
   // Rows [first, first + count) of dots_ summed over the ranks (nothing on one rank).
   void sum_over_ranks(index_t first, index_t count);
   struct Sums {
-    index_t tiles;           // rows of partials per dot (1: finished sums)
-    std::vector<Vector> rows;  // several ranks: the summed dots (windows of dots_)
+    index_t tiles;             // rows of partials per dot (1: sums finished over the ranks)
+    std::vector<Vector> rows;  // per dot: a window of its partials, or of dots_
   };
   Sums reduce(std::initializer_list<Vector*> parts, index_t first, SystemRange range);
   Vector partials(int k);  // the k-th set of column partials (0: pᵀq, 1: r·z, 2: r·r)
