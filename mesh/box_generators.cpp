@@ -160,25 +160,21 @@ void check_layers(const BoxSpec& spec, index_t first, index_t count, const std::
                 " layers of a box that is not periodic in z");
 }
 
+// The whole box, of hexahedra or of Kuhn tetrahedra (6 per hexahedron).
+Mesh make_box(const BoxSpec& spec, const std::string& source, bool tets) {
+  check_box(spec, source);
+  const BoxLattice lat{spec.cells};
+  CellSoup soup = box_soup(spec, lat, tets);
+  if (tets) add_kuhn_tetrahedra(soup, lat);
+  else add_hexahedra(soup, lat);
+  return build_mesh(soup, box_links(spec), source);
+}
+
 }  // namespace
 
-Mesh make_hex_box(const BoxSpec& spec) {
-  const std::string source = "make_hex_box";
-  check_box(spec, source);
-  const BoxLattice lat{spec.cells};
-  CellSoup soup = box_soup(spec, lat, false);
-  add_hexahedra(soup, lat);
-  return build_mesh(soup, box_links(spec), source);
-}
+Mesh make_hex_box(const BoxSpec& spec) { return make_box(spec, "make_hex_box", false); }
 
-Mesh make_tet_box(const BoxSpec& spec) {
-  const std::string source = "make_tet_box";
-  check_box(spec, source);
-  const BoxLattice lat{spec.cells};
-  CellSoup soup = box_soup(spec, lat, true);
-  add_kuhn_tetrahedra(soup, lat);
-  return build_mesh(soup, box_links(spec), source);
-}
+Mesh make_tet_box(const BoxSpec& spec) { return make_box(spec, "make_tet_box", true); }
 
 BoxLayers make_box_layers(const BoxSpec& spec, BoxCells cells, index_t first, index_t count,
                           const std::string& cut_patch) {
