@@ -81,7 +81,7 @@ def reference(path, re, line):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--miniapp", default=os.path.join(ROOT, "build", "miniapp", "miniapp"))
-    p.add_argument("--reference", default=os.path.join(ROOT, "..", "shared", "reference", "ghia1982_cavity.csv"))
+    p.add_argument("--reference", default=os.path.join(ROOT, "tests", "data", "ghia1982_cavity.csv"))
     p.add_argument("--re", type=int, default=100, choices=[100, 400])
     p.add_argument("--cells", type=int, default=64)
     p.add_argument("--end-time", type=float, default=20.0)
