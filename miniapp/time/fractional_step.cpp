@@ -83,17 +83,17 @@ StepReport FractionalStep::advance(FlowFields& f) {
     sub_step();
     report.kernels[static_cast<int>(phase)] = counters.since(before);
   };
-  const auto graphed = [&](Phase phase, void (FractionalStep::*sub_step)(FlowFields&)) {
-    counted(phase, [&] { run_sub_step(phase, f, [&] { (this->*sub_step)(f); }); });
+  const auto graphed = [&](Phase phase, const std::function<void()>& sub_step) {
+    counted(phase, [&] { run_sub_step(phase, f, sub_step); });
   };
-  graphed(Phase::predictor, &FractionalStep::predict);
-  graphed(Phase::poisson_rhs, &FractionalStep::assemble_pressure_rhs);
+  graphed(Phase::predictor, [&] { predict(f); });
+  graphed(Phase::poisson_rhs, [&] { assemble_pressure_rhs(); });
   counted(Phase::poisson_solve, [&] { report.poisson = solve_pressure(f); });
   // uⁿ becomes uⁿ⁻¹ (buffers swapped, nothing copied): host bookkeeping, outside any recording.
   for (int d = 0; d < 3; ++d) std::swap(f.u_old[d], f.u[d]);
-  graphed(Phase::correction, &FractionalStep::correct);
-  graphed(Phase::face_velocity, &FractionalStep::update_face_velocity);
-  if (params_.les != LesModel::none) graphed(Phase::eddy_viscosity, &FractionalStep::update_eddy_viscosity);
+  graphed(Phase::correction, [&] { correct(f); });
+  graphed(Phase::face_velocity, [&] { update_face_velocity(f); });
+  if (params_.les != LesModel::none) graphed(Phase::eddy_viscosity, [&] { update_eddy_viscosity(f); });
   f.time += f.dt;
   f.dt_old = f.dt;
   f.step += 1;
@@ -127,7 +127,7 @@ void FractionalStep::predict(FlowFields& f) {
 }
 
 // Step 2.1: b = −(1/Δt) (M Γ uᵖ + M u_bc).
-void FractionalStep::assemble_pressure_rhs(FlowFields&) {
+void FractionalStep::assemble_pressure_rhs() {
   spmv(exec_, ops_.cell_divergence[0], u_pred_[0], rhs_);
   for (int d = 1; d < 3; ++d) {
     spmv(exec_, ops_.cell_divergence[d], u_pred_[d], cell_work_);

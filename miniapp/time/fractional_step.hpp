@@ -2,8 +2,8 @@
 #include <array>
 #include <functional>
 #include <memory>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 #include "miniapp/time/device_operators.hpp"
 #include "miniapp/time/flow_fields.hpp"
@@ -71,7 +71,7 @@ class FractionalStep {
 
  private:
   void predict(FlowFields& f);
-  void assemble_pressure_rhs(FlowFields&);
+  void assemble_pressure_rhs();
   PcgResult solve_pressure(FlowFields& f);
   void correct(FlowFields& f);
   void update_face_velocity(FlowFields& f);

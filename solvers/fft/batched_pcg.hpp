@@ -36,8 +36,9 @@ struct BatchedPcgResult {
 // projected to zero mean. The preconditioner is set per block of systems (preconditioner()).
 // Per iteration, over the active systems: the batched SpMV with pᵀq fused, the CG update with the
 // Jacobi preconditioner and r·z, r·r fused (AIP blocks: their two SpMVs and an r·z pass after it), the
-// direction, the column sums of the three dots and two scalar kernels (batched_cg_scalars.hpp): α, β
-// and each system's stop are decided in executor memory, so the host only reads the systems' progress
+// direction, and two scalar kernels (batched_cg_scalars.hpp) that sum the dots' row-tile partials (on
+// several ranks the sums are reduced over the ranks first): α, β and each system's stop are decided in
+// executor memory, so the host only reads the systems' progress
 // every check_interval iterations (a stopped system is frozen until then) to shrink the range; on CUDA
 // each batch of check_interval iterations over the same range is recorded once per solve and replayed
 // as a graph. About 96 bytes per row and Jacobi system (SpMV 16, update 56, direction 24).

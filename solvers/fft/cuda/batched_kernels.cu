@@ -106,7 +106,7 @@ __global__ void __launch_bounds__(block_size)
   double acc[Sums] = {};
   if (active)
     for (index_t c = first + static_cast<index_t>(threadIdx.y); c < last; c += static_cast<index_t>(blockDim.y))
-      op(c, sys, c < owned, acc);
+      op(c, sys, c < owned, acc, s.systems);
 #pragma unroll
   for (int k = 0; k < Sums; ++k) lanes[k][t] = acc[k];
   __syncthreads();
@@ -140,17 +140,6 @@ struct DotRow {
     if (!owned) return;
     const std::int64_t i = static_cast<std::int64_t>(c) * systems + sys;
     acc[0] += u[i] * (v ? v[i] : 1.0);
-  }
-};
-
-// The row operations, bound to the shape's system count.
-template <class Row>
-struct Bound {
-  Row row;
-  index_t systems;
-  template <int Sums>
-  __device__ void operator()(index_t c, index_t sys, bool owned, double (&acc)[Sums]) const {
-    row(c, sys, owned, acc, systems);
   }
 };
 
@@ -244,17 +233,17 @@ void batched_column_sums(void* stream, BatchedShape shape, const double* partial
 
 void batched_dot_partials(void* stream, BatchedShape shape, index_t owned, const double* u, const double* v,
                           double* partials) {
-  launch_tiled<1>(stream, shape, owned, Bound<DotRow>{{u, v}, shape.systems}, partials);
+  launch_tiled<1>(stream, shape, owned, DotRow{u, v}, partials);
 }
 
 void batched_spmv_dot(void* stream, const ShiftedPointers& m, BatchedShape shape, index_t owned, const double* x,
                       double* y, double* partials) {
-  launch_tiled<1>(stream, shape, owned, Bound<SpmvDotRow>{{m, shape, x, y}, shape.systems}, partials);
+  launch_tiled<1>(stream, shape, owned, SpmvDotRow{m, shape, x, y}, partials);
 }
 
 void batched_cg_update_jacobi(void* stream, const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin,
                               index_t owned, const CgUpdateVectors& v, double* rz_partials, double* rr_partials) {
-  launch_tiled<2>(stream, shape, owned, Bound<CgUpdateRow>{{m, v, jacobi_begin}, shape.systems}, rz_partials,
+  launch_tiled<2>(stream, shape, owned, CgUpdateRow{m, v, jacobi_begin}, rz_partials,
                   rr_partials);
 }
 
