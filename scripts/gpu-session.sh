@@ -4,7 +4,9 @@
 # and `miniapp predict --measure` on one GPU for three cases (an LES one and an FFT-path one).
 # `MINIAPP_GPU_PART=kernels` runs instead the kernel and FFT benchmarks and AIP against Jacobi in the
 # time loop of the shipped cases; `MINIAPP_GPU_PART=fft` the FFT path alone (its CUDA tests under the
-# sanitizers, its benchmark, CPU against CUDA over a whole run, the prediction of an FFT-path case). Steps run in order of importance and are skipped once the budget is
+# sanitizers, its benchmark, CPU against CUDA over a whole run, the prediction of an FFT-path case);
+# `MINIAPP_GPU_PART=predict` the CUDA tests, the LES time-step benchmarks and the cost model (one
+# calibration, five cases predicted against measured). Steps run in order of importance and are skipped once the budget is
 # spent (each says so in steps.txt).
 # Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=540] scripts/gpu-session.sh OUT_DIR
 # BUILD holds miniapp and the test executables (built with -DMINIAPP_VTK=OFF, carried prebuilt); the
@@ -26,6 +28,26 @@ bench_step() {  # name, generator, N, steps: the LES Taylor-Green step on an N³
   step "$1" 60 "$bin" bench step taylor-green-3d --set 'physics.les="wale"' --set "mesh.generator=\"$2\"" \
     --set "mesh.cells=[$3,$3,$3]" --set 'numerics.poisson="pcg"' --backend cuda --steps "$4" --json "$out/$1.json"
 }
+# The cost model on this GPU: one calibration, then predicted against measured steps.
+predict() {  # name, limit, case options...
+  local name=$1 limit=$2
+  shift 2
+  step "$name" "$limit" "$bin" predict "$@" --backend cuda --calibration "$out/calibration.json" --measure \
+    --measure-steps 20 --devices 4 --no-plots --output "$out/$name"
+}
+if [[ ${MINIAPP_GPU_PART:-} == predict ]]; then
+  bench_step bench_step_tet40 tet 40 10
+  bench_step bench_step_hex64 hex 64 10
+  bench_step bench_step_tet80 tet 80 5
+  predict predict_cavity3d 200 cavity-3d --calibrate
+  predict predict_channel 40 channel --set 'numerics.poisson="pcg"'
+  predict predict_tg64_fft 40 taylor-green-3d --set 'numerics.poisson="fft"' --set 'mesh.cells=[64,64,64]'
+  predict predict_tg64_pcg 40 taylor-green-3d --set 'numerics.poisson="pcg"' --set 'physics.les="wale"' \
+    --set 'mesh.cells=[64,64,64]'
+  predict predict_cavity 40 cavity
+  cat "$out/steps.txt"
+  exit 0
+fi
 if [[ ${MINIAPP_GPU_PART:-} == fft ]]; then
   step memcheck_fft 60 compute-sanitizer --tool memcheck "$build/tests/fft/cuda/fft_cuda_test"
   step racecheck_fft 60 compute-sanitizer --tool racecheck "$build/tests/fft/cuda/fft_cuda_test" \
@@ -87,13 +109,6 @@ done
 step memcheck 60 compute-sanitizer --tool memcheck "$build/tests/cuda/cuda_kernels_test" "[graph],[dot],[cg_kernels]"
 step racecheck 60 compute-sanitizer --tool racecheck "$build/tests/cuda/cuda_kernels_test" "[dot],[cg_kernels]"
 step memcheck_fft 40 compute-sanitizer --tool memcheck "$build/tests/fft/cuda/fft_cuda_test"
-# The cost model on this GPU: one calibration, then predicted against measured steps.
-predict() {  # name, limit, case options...
-  local name=$1 limit=$2
-  shift 2
-  step "$name" "$limit" "$bin" predict "$@" --backend cuda --calibration "$out/calibration.json" --measure \
-    --measure-steps 20 --devices 4 --no-plots --output "$out/$name"
-}
 predict predict_cavity3d 150 cavity-3d --calibrate
 predict predict_channel 40 channel --set 'numerics.poisson="pcg"'
 predict predict_tg64_fft 40 taylor-green-3d --set 'numerics.poisson="fft"' --set 'mesh.cells=[64,64,64]'

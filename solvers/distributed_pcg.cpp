@@ -67,6 +67,7 @@ PcgResult DistributedPcg::solve(const parallel::OverlappedOperator& a, const Pre
     axpby(exec_, 1.0, z_, beta, p_);
   }
   if (options.singular) remove_mean(x);
+  result.queued_iterations = result.iterations;  // one iteration at a time
   set_outcome(result, options);
   return result;
 }

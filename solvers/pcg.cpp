@@ -102,29 +102,40 @@ void Pcg::queue_iteration(const DeviceSell& a, const Preconditioner& m, Vector& 
 // Batches of `interval` iterations, the host reading the scalar block after each. Every kernel takes
 // its scalars from device memory, so all batches of a solve are the same calls with the same
 // arguments: recorded once per solve and replayed (PcgOptions::graphs). Once per solve, not once per
-// (matrix, preconditioner, x): a preconditioner's own arrays are not visible here, and one destroyed
-// and rebuilt at the same address would otherwise replay stale pointers; a re-recording of the same
-// shape only updates the executable graph. A last, shorter batch (max_iterations reached) is
-// launched plainly.
+// (matrix, preconditioner, x), unless the caller vouches for them (PcgOptions::keep_recording): a
+// preconditioner's own arrays are not visible here, and one destroyed and rebuilt at the same address
+// would otherwise replay stale pointers; a re-recording of the same shape only updates the executable
+// graph. A last, shorter batch (max_iterations reached) is launched plainly.
 CgProgress Pcg::iterate(const DeviceSell& a, const Preconditioner& m, Vector& x, const PcgOptions& options,
-                        int& replayed_batches) {
+                        PcgResult& result) {
   const int interval = options.check_interval > 0 ? options.check_interval : default_check_interval(exec_.backend());
   const auto batch = [&] {
     for (int i = 0; i < interval; ++i) queue_iteration(a, m, x);
   };
-  const bool replay = options.graphs && interval <= options.max_iterations && batch_.record(batch);
+  const Recording wanted{&a, &m, x.data(), interval};
+  bool replay = false;
+  if (options.graphs && interval <= options.max_iterations) {
+    // Profiling launches every kernel alone to time it: no replay then (record refuses too).
+    replay = options.keep_recording && recorded_ == wanted && !exec_.profiling();
+    if (!replay) {
+      replay = batch_.record(batch);
+      recorded_ = replay ? wanted : Recording{};
+    }
+  }
   CgProgress progress;
-  for (int launched = 0; launched < options.max_iterations && progress.status == cg::Status::running;) {
+  int launched = 0;
+  while (launched < options.max_iterations && progress.status == cg::Status::running) {
     const int count = std::min(interval, options.max_iterations - launched);
     if (replay && count == interval) {
       batch_.replay();
-      ++replayed_batches;
+      ++result.replayed_batches;
     } else {
       for (int i = 0; i < count; ++i) queue_iteration(a, m, x);
     }
     launched += count;
     progress = scalars_.read();
   }
+  result.queued_iterations = launched;
   return progress;
 }
 
@@ -152,7 +163,7 @@ PcgResult Pcg::solve(const DeviceSell& a, const Preconditioner& m, const Vector&
   result.relative_residual = std::sqrt(rr) / b_norm;
   if (result.relative_residual > options.tolerance && options.max_iterations > 0) {
     scalars_.start(rz, result.relative_residual, b_norm, options.tolerance);
-    const CgProgress progress = iterate(a, m, x, options, result.replayed_batches);
+    const CgProgress progress = iterate(a, m, x, options, result);
     result.iterations = progress.iterations;
     result.relative_residual = progress.relative_residual;
     if (progress.status == cg::Status::breakdown)

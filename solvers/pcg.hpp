@@ -26,6 +26,12 @@ struct PcgOptions {
   // CUDA with profiling off; elsewhere (and if the preconditioner cannot be recorded) kernels are
   // launched as usual.
   bool graphs = true;
+  // With graphs: when the matrix and the preconditioner are the objects of this Pcg's previous solve
+  // and x the same vector, the caller vouches that neither object has been rebuilt or changed since,
+  // so the batch recorded then is replayed without recording it again (a recording costs the host
+  // tens of µs while the GPU waits, at every solve). Off by default: the objects are the caller's.
+  // With profiling on nothing is replayed, kept or not.
+  bool keep_recording = false;
 };
 
 // 1 on the CPU (reading the residual is a memcpy), 8 on CUDA (a read is a stream synchronisation,
@@ -38,6 +44,10 @@ struct PcgResult {
   bool converged = false;
   std::string warning;  // empty when converged
   int replayed_batches = 0;  // batches of iterations run as a recorded graph (PcgOptions::graphs)
+  // Iterations whose kernels were queued: `iterations` rounded up to whole batches of check_interval
+  // (the kernels queued past the stop do nothing but are launched and counted). What the kernel
+  // counters of a solve are linear in.
+  int queued_iterations = 0;
 };
 
 // The PcgResult::warning texts: the iteration cap reached, and a breakdown (pᵀAp not positive).
@@ -69,14 +79,23 @@ class Pcg {
   void remove_mean(Vector& v);
   std::array<double, 2> initial_residual(const DeviceSell& a, const Preconditioner& m, const Vector& x);
   void queue_iteration(const DeviceSell& a, const Preconditioner& m, Vector& x);
+  // Runs the iterations; sets result's replayed_batches and queued_iterations.
   CgProgress iterate(const DeviceSell& a, const Preconditioner& m, Vector& x, const PcgOptions& options,
-                     int& replayed_batches);
+                     PcgResult& result);
 
   Executor exec_;
   index_t rows_;
   Vector r_, z_, p_, q_, rhs_, ones_;
   CgScalars scalars_;
   KernelGraph batch_;  // the recorded batch of check_interval iterations of the current solve
+  // What batch_ was recorded for (PcgOptions::keep_recording); all null when nothing is.
+  struct Recording {
+    const DeviceSell* a = nullptr;
+    const Preconditioner* m = nullptr;
+    const double* x = nullptr;
+    int interval = 0;
+    bool operator==(const Recording&) const = default;
+  } recorded_;
 };
 
 }  // namespace miniapp

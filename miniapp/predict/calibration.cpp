@@ -10,7 +10,17 @@ namespace {
 constexpr std::string_view variant_names[kernel_variant_count] = {"spmv_sell_1", "spmv_sell_3", "spmv_csr_1", "axpy",
                                                                   "dot",         "pointwise",   "copy"};
 
+constexpr std::string_view unit_names[iteration_unit_count] = {"pcg_jacobi", "pcg_aip1", "batched_pcg"};
+
 }  // namespace
+
+std::string_view name(IterationUnit unit) { return unit_names[static_cast<int>(unit)]; }
+
+std::optional<IterationUnit> iteration_unit_from_name(std::string_view text) {
+  for (int u = 0; u < iteration_unit_count; ++u)
+    if (unit_names[u] == text) return static_cast<IterationUnit>(u);
+  return std::nullopt;
+}
 
 std::string_view name(KernelVariant variant) { return variant_names[static_cast<int>(variant)]; }
 
@@ -46,6 +56,8 @@ Calibration Calibration::what_if(double gb_per_s, double latency_seconds, const 
   if (c.graph_curves)
     for (auto& levels : *c.graph_curves)
       for (auto& curve : levels) curve = curve.scaled(factor, curve.latency());
+  for (auto& curve : c.iteration_curves)
+    if (curve) curve = curve->scaled(factor, curve->latency());
   return c;
 }
 

@@ -21,6 +21,17 @@ std::optional<KernelVariant> kernel_variant_from_name(std::string_view text);
 // say which SpMV format or vector count a call used; the time loop's SpMVs are sELL, mostly one vector.
 KernelVariant priced_variant(KernelKind kind);
 
+// A Poisson iteration calibrated as one unit (Calibration::iteration_curves): a solver with its
+// preconditioner running its own iterations as the time loop does (batches replayed from graphs, a
+// host read per batch). On a GPU a replayed iteration of dependent fused kernels, each ending in a
+// grid-wide reduction, costs about twice the sum of its kernels calibrated alone; timed whole, it
+// needs no such model. pcg_jacobi and pcg_aip1: Pcg with Jacobi or AIP-1; batched_pcg: the FFT path's
+// frequency systems (fft::BatchedPcg, Jacobi).
+enum class IterationUnit { pcg_jacobi, pcg_aip1, batched_pcg };
+inline constexpr int iteration_unit_count = 3;
+std::string_view name(IterationUnit unit);
+std::optional<IterationUnit> iteration_unit_from_name(std::string_view text);
+
 // Where the operands live between calls: `hot` re-runs on the same operands (they stay in the caches
 // when they fit); `warm` evicts the private caches before each call (a copy of 4 × the CPU's L2: the
 // operands come from the last-level cache); `streaming` evicts every cache (each call reads memory).
@@ -65,6 +76,10 @@ struct Calibration {
   // node starts without a launch from the host, so its latency is lower. Only on backends that record
   // graphs (CUDA); none on the CPU, whose calls cost the same either way.
   std::optional<CurveTable> graph_curves;
+  // Seconds per Poisson iteration against the bytes it moves, per IterationUnit, timed whole (a
+  // solve of n2 iterations less one of n1). Only on backends that record graphs (CUDA), for the units
+  // calibrated; the iterations of other solvers are priced by graph_curves.
+  std::array<std::optional<CostCurve>, iteration_unit_count> iteration_curves{};
   // Halo updates and reductions between ranks, when calibrated under mpirun with 2 or more ranks.
   std::optional<CommCalibration> communication;
 
@@ -77,9 +92,13 @@ struct Calibration {
     return (*graph_curves)[static_cast<int>(v)][static_cast<int>(level)];
   }
 
+  const std::optional<CostCurve>& iteration_curve(IterationUnit unit) const {
+    return iteration_curves[static_cast<int>(unit)];
+  }
+
   // The same calibration for a device whose memory bandwidth is `gb_per_s` (every curve scaled by
   // gb_per_s / copy_gb_per_s) and whose per-call latency is `latency_seconds` (< 0: each curve keeps
-  // its own; the graph curves keep theirs either way, a graph node has no launch to speed up): the
+  // its own; the graph and iteration curves keep theirs either way, a graph node has no launch to speed up): the
   // "what if" device. Its cache and its host round trip are taken as this device's.
   Calibration what_if(double gb_per_s, double latency_seconds, const std::string& description) const;
 };

@@ -134,6 +134,27 @@ std::optional<CurveTable> read_graph_curves(const Json& root, const std::string&
   return read_curves(root, "graph_curves", path);
 }
 
+// The "iteration_curves" array: one entry per calibrated IterationUnit (none on the CPU).
+std::array<std::optional<CostCurve>, iteration_unit_count> read_iteration_curves(const Json& root,
+                                                                                 const std::string& path) {
+  const Json& entries = member(root, "iteration_curves", &Json::is_array, "an array", path);
+  std::array<std::optional<CostCurve>, iteration_unit_count> curves;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const std::string where = path + ": iteration_curves[" + std::to_string(i) + "]";
+    const std::string unit_name = text(entries[i], "unit", where);
+    const auto unit = iteration_unit_from_name(unit_name);
+    if (!unit) throw Error(where + ": unknown unit '" + unit_name + "'");
+    auto& curve = curves[static_cast<int>(*unit)];
+    if (curve) throw Error(where + ": a second curve for unit '" + unit_name + "'");
+    try {
+      curve = CostCurve(points_of(entries[i], where));
+    } catch (const Error& e) {
+      throw Error(where + ": " + e.what());
+    }
+  }
+  return curves;
+}
+
 // The file's text as JSON; a syntax error names the file and the line.
 Json parse_calibration(const std::string& path) {
   std::ifstream in(path);
@@ -161,6 +182,16 @@ nlohmann::ordered_json curve_table_json(const CurveTable& table) {
                         {"latency_s", table[v][l].latency()},
                         {"points", points_json(table[v][l])}});
   return curves;
+}
+
+nlohmann::ordered_json iteration_curves_json(const Calibration& c) {
+  Json entries = Json::array();
+  for (int u = 0; u < iteration_unit_count; ++u)
+    if (const auto& curve = c.iteration_curves[u])
+      entries.push_back({{"unit", name(static_cast<IterationUnit>(u))},
+                         {"latency_s", curve->latency()},
+                         {"points", points_json(*curve)}});
+  return entries;
 }
 
 nlohmann::ordered_json communication_json(const std::optional<CommCalibration>& comm) {
@@ -199,6 +230,7 @@ void write_calibration(const std::string& path, const Calibration& c) {
       {"sync_s", c.sync_seconds},
       {"curves", curve_table_json(c.curves)},
       {"graph_curves", c.graph_curves ? curve_table_json(*c.graph_curves) : Json(nullptr)},
+      {"iteration_curves", iteration_curves_json(c)},
       {"communication", communication_json(c.communication)}};
   output::write_file_atomically(path, root.dump(2, ' ', false, Json::error_handler_t::replace) + "\n");
 }
@@ -228,6 +260,7 @@ Calibration read_calibration(const std::string& path) {
   if (!(c.copy_gb_per_s > 0)) throw Error(path + ": copy_gb_per_s must be positive");
   c.curves = read_curves(root, "curves", path);
   c.graph_curves = read_graph_curves(root, path);
+  c.iteration_curves = read_iteration_curves(root, path);
   c.communication = read_communication(root, path);
   return c;
 }

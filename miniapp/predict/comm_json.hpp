@@ -14,6 +14,10 @@ namespace miniapp::predict {
 // [[bytes, seconds], ...]}.
 nlohmann::ordered_json curve_table_json(const CurveTable& table);
 
+// The calibrated iteration units: [{unit, latency_s, points [[bytes, seconds], ...]}, ...] (empty on
+// the CPU).
+nlohmann::ordered_json iteration_curves_json(const Calibration& c);
+
 // The "communication" object of the calibration file and of the report (null when not calibrated):
 // transport, halo curves per rank count ([bytes per neighbour, seconds]), allreduce [ranks, seconds].
 nlohmann::ordered_json communication_json(const std::optional<CommCalibration>& comm);

@@ -125,6 +125,11 @@ RankProfile strong_rank(const std::vector<RankProfile>& counted, const Partition
   // Graph curves only where every counted rank replayed its Poisson iterations as graphs.
   c.iteration_graphs = std::all_of(counted.begin(), counted.end(),
                                    [](const RankProfile& p) { return p.counts.iteration_graphs; });
+  c.iteration_unit = first.iteration_unit;
+  c.fixed_host_reads = first.fixed_host_reads;
+  for (int p = 0; p < time::phase_count; ++p)
+    c.fixed_graphs[p] = std::all_of(counted.begin(), counted.end(),
+                                    [p](const RankProfile& r) { return r.counts.fixed_graphs[p]; });
   c.iteration_host_reads = single ? single_rank_host_reads : first.iteration_host_reads;
   c.per_iteration = scaled_load(sum_loads(counted, [](const StepCounts& s) -> const PhaseLoad& { return s.per_iteration; }), t.iteration,
                                 ranks, t.shape.local, q.local, single);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <ctime>
 #include <functional>
 #include <optional>
@@ -10,6 +9,8 @@
 
 #include "miniapp/bench/timing.hpp"
 #include "miniapp/core/error.hpp"
+#include "miniapp/predict/iteration_calibration.hpp"
+#include "miniapp/predict/stencil_matrix.hpp"
 #include "operators/kernels/cg_kernels.hpp"
 #include "operators/kernels/dot.hpp"
 #include "operators/kernels/spmv.hpp"
@@ -23,24 +24,6 @@ constexpr int pipelined_calls = 20;  // calls per timed batch on asynchronous ba
 // Calls per recorded graph: about one batch of Pcg (8 iterations of 6 to 7 kernels), so that the one
 // graph launch per replay is spread as in the solve.
 constexpr int graph_calls = 48;
-
-// The 7-point Laplacian stencil on an n1 × n1 × n3 grid with about `rows` rows: the row length of
-// the pressure matrix and, by its bytes, a proxy for the face-cell operators.
-CsrMatrix stencil_matrix(index_t rows) {
-  const auto n1 = std::max<index_t>(1, static_cast<index_t>(std::cbrt(static_cast<double>(rows))));
-  const index_t n3 = std::max<index_t>(1, rows / (n1 * n1));
-  const index_t n = n1 * n1 * n3;
-  std::vector<Triplet> t;
-  const index_t offsets[] = {1, n1, n1 * n1};
-  for (index_t i = 0; i < n; ++i) {
-    t.push_back({i, i, 6.0});
-    for (const index_t o : offsets) {
-      if (i - o >= 0) t.push_back({i, i - o, -1.0});
-      if (i + o < n) t.push_back({i, i + o, -1.0});
-    }
-  }
-  return csr_from_triplets(n, n, std::move(t));
-}
 
 Vector filled(const Executor& exec, index_t n, double value) {
   Vector v(exec, n);
@@ -254,7 +237,13 @@ Calibration calibrate(const Executor& exec, const CalibrationSettings& settings,
     time_spmv(timer, rows, points);
   }
   c.curves = curves_of(points.launched);
-  if (exec.backend() != Backend::cpu) c.graph_curves = curves_of(points.replayed);
+  if (exec.backend() != Backend::cpu) {
+    c.graph_curves = curves_of(points.replayed);
+    IterationCalibrationSettings iterations;
+    iterations.rows = settings.spmv_rows;
+    iterations.repeat = settings.repeat;
+    c.iteration_curves = calibrate_iterations(exec, iterations, log);
+  }
   c.sync_seconds = sync_seconds(exec, *std::min_element(settings.vector_sizes.begin(), settings.vector_sizes.end()),
                                 settings.repeat);
   log << "  host round trip of a synchronising call: " << c.sync_seconds * 1e6 << " us\n";

@@ -27,6 +27,11 @@ void add_comm(PhasePrediction& phase, const CommLoad& load, const Calibration& c
 
 }  // namespace
 
+std::string iteration_pricing(const StepPrediction& s) {
+  if (s.iteration_unit) return "unit " + std::string(name(*s.iteration_unit));
+  return s.iteration_graph_curves ? "graph" : "launched";
+}
+
 CacheLevel cache_level(const DeviceDescription& device, double working_set_bytes) {
   if (working_set_bytes <= device.private_cache_bytes) return CacheLevel::hot;
   if (working_set_bytes <= device.cache_bytes) return CacheLevel::warm;
@@ -47,6 +52,16 @@ PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel le
   p.host_reads = host_reads;
   p.kinds[dot_kind].seconds += host_reads * c.sync_seconds;
   p.seconds += host_reads * c.sync_seconds;
+  return p;
+}
+
+PhasePrediction price_unit(const PhaseLoad& load, const Calibration& c, CacheLevel level, const CostCurve& unit) {
+  PhasePrediction p = price(load, c, level, 0, c.graph_curves.has_value());
+  double bytes = 0;
+  for (const KindLoad& k : load) bytes += k.bytes;
+  const double seconds = unit.seconds(bytes);
+  for (KernelCost& k : p.kinds) k.seconds = p.seconds > 0 ? k.seconds * seconds / p.seconds : 0;
+  p.seconds = seconds;
   return p;
 }
 
@@ -87,12 +102,17 @@ StepPrediction predict_rank_step(const StepCounts& counts, const Calibration& c,
   for (const KindLoad& k : per_iteration) iteration_bytes += k.bytes;
   s.iteration_cache = cache_level(c.device, iteration_bytes);
   s.iteration_graph_curves = counts.iteration_graphs && c.graph_curves.has_value();
+  if (s.iteration_graph_curves && counts.iteration_unit && c.iteration_curve(*counts.iteration_unit))
+    s.iteration_unit = counts.iteration_unit;
   PhasePrediction iteration =
-      price(per_iteration, c, s.iteration_cache, counts.iteration_host_reads, s.iteration_graph_curves);
+      s.iteration_unit
+          ? price_unit(per_iteration, c, s.iteration_cache, *c.iteration_curve(*s.iteration_unit))
+          : price(per_iteration, c, s.iteration_cache, counts.iteration_host_reads, s.iteration_graph_curves);
   add_comm(iteration, counts.comm_per_iteration, c, s.iteration_cache, devices);
   s.iteration_seconds = iteration.seconds;
   for (int p = 0; p < time::phase_count; ++p) {
-    s.phases[p] = price(counts.fixed[p], c, s.cache, counts.fixed[p][dot_kind].calls);
+    s.phase_graph_curves[p] = counts.fixed_graphs[p] && c.graph_curves.has_value();
+    s.phases[p] = price(counts.fixed[p], c, s.cache, counts.fixed_host_reads[p], s.phase_graph_curves[p]);
     add_comm(s.phases[p], counts.comm_fixed[p], c, s.cache, devices);
     s.explicit_seconds += s.phases[p].seconds;
   }

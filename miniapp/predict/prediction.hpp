@@ -1,5 +1,7 @@
 #pragma once
 #include <array>
+#include <optional>
+#include <string>
 
 #include "miniapp/predict/calibration.hpp"
 #include "miniapp/predict/step_profile.hpp"
@@ -38,6 +40,12 @@ struct StepPrediction {
   // The Poisson iterations priced by the graph curves (counts.iteration_graphs and the calibration
   // has them); otherwise, and always for the other phases, by the curves of launched calls.
   bool iteration_graph_curves = false;
+  // The Poisson iterations priced as one unit (Calibration::iteration_curves) instead: set when the
+  // counts name a unit that the calibration has and the iterations replayed graphs.
+  std::optional<IterationUnit> iteration_unit;
+  // Per phase: its fixed calls priced by the graph curves (the sub-step replayed a recorded graph,
+  // StepCounts::fixed_graphs, and the calibration has them).
+  std::array<bool, time::phase_count> phase_graph_curves{};
   std::array<PhasePrediction, time::phase_count> phases{};
   double explicit_seconds = 0;    // T_explicit: everything but the Poisson iterations
   double iteration_seconds = 0;   // T_iteration: one Poisson iteration
@@ -48,6 +56,9 @@ struct StepPrediction {
   double seconds = 0;             // T_step = T_explicit + it · T_iteration (communication included)
 };
 
+// How the Poisson iterations of `s` were priced: "unit <name>" (timed whole), "graph" or "launched".
+std::string iteration_pricing(const StepPrediction& s);
+
 // Where a step with this working set finds its operands: hot when it fits the private cache (CPU L2;
 // GPUs have none counted), warm when it fits the last-level cache, streaming otherwise.
 CacheLevel cache_level(const DeviceDescription& device, double working_set_bytes);
@@ -57,6 +68,11 @@ CacheLevel cache_level(const DeviceDescription& device, double working_set_bytes
 // (booked to the DOT kind, the reductions that return to the host).
 PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel level, double host_reads,
                       bool replayed = false);
+
+// The cost of a Poisson iteration whose kernels are `load`, timed as one unit: unit.seconds(bytes of
+// the load), the host read of its batch included; shared among the kinds in the proportions of their
+// prices on the graph curves (the launched ones where c has none), so that the breakdown adds up.
+PhasePrediction price_unit(const PhaseLoad& load, const Calibration& c, CacheLevel level, const CostCurve& unit);
 
 // The cost of `load` on `ranks` ranks (an update as the mean of the phase's, see CommCost), with
 // `overlapped_seconds` the time of the kernels that ran while the updates travelled.
@@ -71,9 +87,11 @@ StepPrediction predict_rank_step(const StepCounts& rank_counts, const Calibratio
 // over `devices` (every call moves bytes / devices; calls unchanged), with `working_set_bytes` of
 // the whole case (memory per device = working_set / devices) choosing the curves of the sub-steps,
 // and the bytes of one Poisson iteration those of the iterations (cache_level). Host round trips:
-// every DOT-class call of the fixed part (dot, multi_dot) and counts.iteration_host_reads per
-// iteration (the Poisson iterations' own DOT-class calls stay on the device). The iterations' calls
-// on the graph curves when they were replayed from graphs and c has graph curves. Preconditions:
+// counts.fixed_host_reads per phase and counts.iteration_host_reads per iteration (the counted calls
+// that returned a value to the host). A sub-step replayed from a graph (counts.fixed_graphs) on the
+// graph curves; the iterations' calls on the graph curves when they were replayed from graphs and c
+// has graph curves, and as one unit (price_unit) when c has the curve of counts.iteration_unit too.
+// Preconditions:
 // devices ≥ 1, iterations ≥ 0.
 StepPrediction predict_step(const StepCounts& counts, const Calibration& c, double iterations,
                             double working_set_bytes, int devices);

@@ -39,7 +39,7 @@ Json prediction_json(const StepPrediction& s) {
   }
   return {{"devices", s.devices}, {"iterations", s.iterations}, {"working_set_bytes_per_device", s.working_set_bytes},
           {"cache", name(s.cache)}, {"iteration_cache", name(s.iteration_cache)},
-          {"iteration_curves", s.iteration_graph_curves ? "graph" : "launched"},
+          {"iteration_curves", iteration_pricing(s)},
           {"explicit_seconds", s.explicit_seconds}, {"iteration_seconds", s.iteration_seconds},
           {"communication_seconds", s.communication_seconds}, {"communication_modelled", s.communication_modelled},
           {"step_seconds", s.seconds}, {"phases", std::move(phases)}};
@@ -103,6 +103,7 @@ Json calibration_summary_json(const Calibration& c) {
           {"copy_gb_per_s", c.copy_gb_per_s}, {"cache_bytes", c.device.cache_bytes}, {"sync_s", c.sync_seconds},
           {"curves", curve_table_json(c.curves)},
           {"graph_curves", c.graph_curves ? curve_table_json(*c.graph_curves) : Json(nullptr)},
+          {"iteration_curves", iteration_curves_json(c)},
           {"communication", communication_json(c.communication)}};
 }
 

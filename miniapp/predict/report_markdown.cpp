@@ -1,4 +1,5 @@
 // The Markdown report (miniapp/predict/report.hpp).
+#include <algorithm>
 #include <fstream>
 #include <iomanip>
 #include <ostream>
@@ -49,7 +50,9 @@ void breakdown_section(std::ostream& out, const StepPrediction& s, const std::st
       << fixed(s.iterations, 1) << " · " << ms(s.iteration_seconds) << " = **" << ms(s.seconds) << " ms** ("
       << name(s.cache) << " curves for the sub-steps: working set " << fixed(s.working_set_bytes / 1e6, 1)
       << " MB per device; " << name(s.iteration_cache) << " for the Poisson iterations, "
-      << (s.iteration_graph_curves ? "on the graph curves: replayed from a kernel graph" : "on the launched curves")
+      << (s.iteration_unit ? "timed as one unit (" + std::string(name(*s.iteration_unit)) + "): replayed from kernel graphs"
+          : s.iteration_graph_curves ? "on the graph curves: replayed from a kernel graph"
+                                     : "on the launched curves")
       << "; every other call on the launched curves)\n\n"
       << "| sub-step | SpMV ms | AXPY ms | DOT ms | pointwise ms | copy ms | communication ms | total ms | share |\n"
       << "|---|---|---|---|---|---|---|---|---|\n";
@@ -122,8 +125,9 @@ void measured_section(std::ostream& out, const PredictionReport& r) {
   out << "## Predicted against measured\n\n" << m.steps << " measured steps, " << fixed(m.iterations, 1)
       << " Poisson iterations per step (the prediction below uses this count), on " << r.ranks
       << (r.ranks > 1 ? " ranks (per phase the slowest rank)" : " rank")
-      << ". Per phase: the kernels' own time plus the halo updates' time outside kernels (communication; "
-         "the reductions' time is not seen and stays in the wall time).\n\n"
+      << ". Per phase: its time on the executor from its first call to the end of its last (device time "
+         "between events on a GPU, wall time on the CPU), its communication included; the communication column "
+         "holds the halo updates' time outside kernels (the reductions' time is not seen apart).\n\n"
       << "| sub-step | predicted ms | of which communication | measured ms | of which communication | error |\n"
       << "|---|---|---|---|---|---|\n";
   double kernels = 0;
@@ -135,11 +139,11 @@ void measured_section(std::ostream& out, const PredictionReport& r) {
         << ms(s.phases[p].comm.seconds()) << " | " << ms(measured) << " | " << ms(m.comm_seconds[p]) << " | "
         << (measured > 0 ? percent(relative_error(s.phases[p].seconds, measured)) : "-") << " |\n";
   }
-  out << "| **kernels and communication, all phases** | " << ms(s.seconds) << " | | " << ms(kernels) << " | | "
+  out << "| **all phases** | " << ms(s.seconds) << " | | " << ms(kernels) << " | | "
       << percent(relative_error(s.seconds, kernels)) << " |\n"
       << "| **step (wall time)** | " << ms(s.seconds) << " | | " << ms(m.step_seconds) << " | | **"
       << percent(relative_error(s.seconds, m.step_seconds)) << "** |\n\n"
-      << "Wall time outside the kernels and halo updates (host work between calls, reductions): "
+      << "Wall time outside the phases (host work between them): "
       << ms(m.step_seconds - kernels) << " ms per step.\n\n";
 }
 
@@ -156,6 +160,25 @@ void curve_table(std::ostream& out, const CurveTable& table) {
   out << "\n";
 }
 
+// The Poisson iterations timed whole, when calibrated (not on the CPU).
+void iteration_table(std::ostream& out, const Calibration& c) {
+  if (std::none_of(c.iteration_curves.begin(), c.iteration_curves.end(), [](const auto& u) { return u.has_value(); }))
+    return;
+  out << "Poisson iterations timed whole (a solve of many iterations less one of few, per iteration):\n\n"
+      << "| unit | latency µs | KB per iteration, smallest | µs | KB, largest | µs | GB/s largest |\n"
+      << "|---|---|---|---|---|---|---|\n";
+  for (int u = 0; u < iteration_unit_count; ++u) {
+    const auto& curve = c.iteration_curves[u];
+    if (!curve) continue;
+    const CostPoint& small = curve->points().front();
+    const CostPoint& large = curve->points().back();
+    out << "| " << name(static_cast<IterationUnit>(u)) << " | " << fixed(1e6 * curve->latency(), 2) << " | "
+        << fixed(small.bytes / 1e3, 1) << " | " << fixed(1e6 * small.seconds, 2) << " | " << fixed(large.bytes / 1e3, 1)
+        << " | " << fixed(1e6 * large.seconds, 2) << " | " << fixed(large.bytes / large.seconds / 1e9, 1) << " |\n";
+  }
+  out << "\n";
+}
+
 void calibration_section(std::ostream& out, const Calibration& c, const std::string& path) {
   out << "## Calibration\n\n" << "File `" << path << "`, measured " << c.date << " on " << c.device.description
       << " by build " << c.build.git << " (" << c.build.compiler << ", " << c.build.build_type << "); copy bandwidth "
@@ -167,6 +190,7 @@ void calibration_section(std::ostream& out, const Calibration& c, const std::str
     out << "Calls replayed from a kernel graph (the Poisson iterations when the solver replays graphs):\n\n";
     curve_table(out, *c.graph_curves);
   }
+  iteration_table(out, c);
   if (!c.communication) return;
   out << "Communication (halo transport " << c.communication->transport << "): one halo update of one vector and "
       << "one allreduce of one double, the slowest rank's.\n\n| ranks | neighbours | halo latency µs | GB/s per "

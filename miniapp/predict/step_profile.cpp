@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "miniapp/core/error.hpp"
-#include "solvers/pcg.hpp"
 
 namespace miniapp::predict {
 namespace {
@@ -39,8 +38,12 @@ void split_solve_comm(const std::vector<double>& it, const std::vector<CommLoad>
   c.comm_per_iteration = CommLoad::from_values(per_iteration);
 }
 
-// Splits the solve phase's load of each step into fixed + it × per-iteration.
-void split_solve(const std::vector<double>& it, const std::vector<PhaseLoad>& solves, StepCounts& c) {
+// Splits the solve phase's load and host reads of each step into fixed + it × per-iteration.
+void split_solve(const std::vector<double>& it, const std::vector<PhaseLoad>& solves,
+                 const std::vector<double>& reads, StepCounts& c) {
+  const auto read_fit = linear_fit(it, reads);
+  c.fixed_host_reads[solve] = read_fit[0];
+  c.iteration_host_reads = read_fit[1];
   for (int k = 0; k < kernel_kind_count; ++k) {
     std::array<std::vector<double>, 3> v;
     for (const PhaseLoad& s : solves) v[0].push_back(s[k].calls), v[1].push_back(s[k].bytes), v[2].push_back(s[k].flops);
@@ -56,13 +59,15 @@ void add_kernel_seconds(const time::StepReport& r, int steps, StepMeasurement& m
       m.kernel_seconds[p][k] += r.kernels[p].tally(static_cast<KernelKind>(k)).seconds / steps;
 }
 
-}  // namespace
-
-double StepMeasurement::phase_seconds(time::Phase p) const {
-  double sum = comm_seconds[static_cast<int>(p)];
-  for (const double s : kernel_seconds[static_cast<int>(p)]) sum += s;
-  return sum;
+// The calibrated unit of the case's Poisson iteration, if any (the FFT path as calibrated: Jacobi).
+std::optional<IterationUnit> iteration_unit_of(const cases::NumericsConfig& n) {
+  if (n.poisson == cases::PoissonSolver::fft) return IterationUnit::batched_pcg;
+  if (n.preconditioner == cases::Preconditioner::jacobi) return IterationUnit::pcg_jacobi;
+  if (n.preconditioner == cases::Preconditioner::aip1) return IterationUnit::pcg_aip1;
+  return std::nullopt;
 }
+
+}  // namespace
 
 PhaseLoad StepCounts::load(time::Phase phase, double it) const {
   PhaseLoad l = fixed[static_cast<int>(phase)];
@@ -83,11 +88,12 @@ CommLoad StepCounts::comm(time::Phase phase, double it) const {
 
 StepCounts count_step(run::Simulation& sim, int steps) {
   if (steps < 1) throw Error("kernel counts: " + std::to_string(steps) + " counted steps; need at least 1");
-  std::vector<double> iterations;
+  std::vector<double> iterations, queued, solve_reads;
   std::vector<PhaseLoad> solves;
   std::vector<CommLoad> solve_comm;
   StepCounts c;
   c.iteration_graphs = true;
+  c.fixed_graphs.fill(true);
   CommRecorder recorder(*sim.domain, sim.exec.counters());
   for (int s = 0; s <= steps; ++s) {
     const std::uint64_t start = sim.exec.counters().total().calls;
@@ -95,12 +101,16 @@ StepCounts count_step(run::Simulation& sim, int steps) {
     const PhaseComm comm = attribute_to_phases(recorder.take(), r, start);
     solve_comm.push_back(comm[solve]);
     iterations.push_back(r.poisson.iterations);
+    queued.push_back(r.poisson.queued_iterations);
+    solve_reads.push_back(static_cast<double>(r.kernels[solve].host_reads()));
     c.iteration_graphs = c.iteration_graphs && r.poisson.replayed_batches > 0;
     PhaseLoad solve_load;
     for (int k = 0; k < kernel_kind_count; ++k) solve_load[k] = load_of(r.kernels[solve].tally(static_cast<KernelKind>(k)));
     solves.push_back(solve_load);
     if (s == 0) continue;  // the warm-up step: its solve joins the fit, its other phases do not
     for (int p = 0; p < time::phase_count; ++p) {
+      c.fixed_graphs[p] = c.fixed_graphs[p] && r.replayed[p];
+      if (p != solve) c.fixed_host_reads[p] += static_cast<double>(r.kernels[p].host_reads()) / steps;
       c.comm_fixed[p] += comm[p].scaled(1.0 / steps);
       for (int k = 0; k < kernel_kind_count; ++k) {
         const KindLoad l = load_of(r.kernels[p].tally(static_cast<KernelKind>(k)));
@@ -111,10 +121,10 @@ StepCounts count_step(run::Simulation& sim, int steps) {
     }
     c.iterations += r.poisson.iterations / static_cast<double>(steps);
   }
-  c.iteration_host_reads = 1.0 / default_check_interval(sim.exec.backend());
-  c.iteration_split = std::any_of(iterations.begin(), iterations.end(), [&](double i) { return i != iterations[0]; });
-  split_solve(iterations, solves, c);
-  split_solve_comm(iterations, solve_comm, c);
+  c.iteration_unit = iteration_unit_of(sim.config.numerics);
+  c.iteration_split = std::any_of(queued.begin(), queued.end(), [&](double i) { return i != queued[0]; });
+  split_solve(queued, solves, solve_reads, c);
+  split_solve_comm(queued, solve_comm, c);
   return c;
 }
 
@@ -136,6 +146,13 @@ StepMeasurement measure_steps(run::Simulation& sim, int steps) {
     if (asynchronous) continue;
     add_kernel_seconds(r, steps, m);
   }
+  sim.scheme->time_phases(true);
+  for (int s = 0; s < steps; ++s) {
+    const time::StepReport r = sim.scheme->advance(*sim.fields);
+    for (int p = 0; p < time::phase_count; ++p) m.timed_seconds[p] += r.phase_seconds[p] / steps;
+  }
+  sim.scheme->time_phases(false);
+  recorder.take();  // counted in the first pass
   if (!asynchronous) return m;
   sim.exec.set_profiling(true);
   for (int s = 0; s < steps; ++s) {

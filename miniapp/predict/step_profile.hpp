@@ -1,6 +1,9 @@
 #pragma once
 #include <array>
 
+#include <optional>
+
+#include "miniapp/predict/calibration.hpp"
 #include "miniapp/predict/comm_profile.hpp"
 #include "miniapp/run/simulation.hpp"
 
@@ -20,15 +23,21 @@ struct StepCounts {
   double iterations = 0;       // mean Poisson iterations per counted step
   bool iteration_split = true; // false: every counted solve took as many iterations, the set-up of
                                // the solve is folded into per_iteration (exact at `iterations` only)
-  // Host round trips per Poisson iteration: the fused PCG keeps its scalars on the device and reads
-  // them once every check_interval iterations (solvers/pcg.hpp; 1 / default_check_interval). Its
-  // DOT-class calls (cg_rho) do not return to the host; the DOTs of the set-up and of the other
-  // phases (dot, multi_dot) all do.
+  // Host round trips (KernelCounters::host_reads: calls that returned a value to the host) per step of
+  // each phase, Poisson iterations excluded, and per Poisson iteration: the fused PCG keeps its
+  // scalars on the device and reads them once every check_interval iterations (1/8 on CUDA).
+  std::array<double, time::phase_count> fixed_host_reads{};
   double iteration_host_reads = 0;
   // The Poisson iterations ran as replays of a recorded kernel graph (Pcg with PcgOptions::graphs on
   // CUDA: every counted solve replayed at least one batch), so their calls are priced by the graph
   // curves (Calibration::graph_curves).
   bool iteration_graphs = false;
+  // Per phase: every counted step ran it as a replay of a recorded graph (SubStepGraph, CUDA on one
+  // rank), so its calls are priced by the graph curves.
+  std::array<bool, time::phase_count> fixed_graphs{};
+  // The solver and preconditioner of the Poisson iterations, where the calibration can time them as
+  // one unit (Calibration::iteration_curves): Pcg with Jacobi or AIP-1, the FFT path's batched PCG.
+  std::optional<IterationUnit> iteration_unit;
   // This rank's halo updates and global reductions (none on one rank), split like the kernels.
   PhaseComm comm_fixed{};
   CommLoad comm_per_iteration{};
@@ -40,24 +49,29 @@ struct StepCounts {
 // Advances `sim` by one warm-up step (first touch, Euler start) and then `steps` counted steps
 // (steps ≥ 1), and returns their mean kernel load per phase, and on several ranks this rank's
 // communication (reported by sim.domain, comm_recorder.hpp; collective then). The per-iteration part
-// of the solve is the least-squares slope of its counters against the iteration count over all these
-// steps (exact: the counts are linear in it); with a single iteration count it cannot be separated
-// (iteration_split).
+// of the solve is the least-squares slope of its counters against the queued iteration count
+// (PcgResult::queued_iterations: whole batches) over all these steps (exact for PCG: its counts are
+// linear in it); with a single count it cannot be separated (iteration_split).
 StepCounts count_step(run::Simulation& sim, int steps);
 
-// Measured time per step of `steps` further steps: wall time of FractionalStep::advance, and per phase
-// the kernels' own seconds (CPU: every kernel is timed; CUDA: a second pass with profiling on, which
-// synchronises after each kernel).
+// Measured time per step of 3 × `steps` further steps: the wall time of FractionalStep::advance; per
+// phase its time on the executor (a second pass with FractionalStep::time_phases: device time between
+// events on CUDA, wall time on the CPU); and per phase and kind the kernels' own seconds (CPU: every
+// kernel is timed in the first pass; CUDA: a third pass with profiling on, which synchronises after
+// each kernel, so its seconds hold a launch and a round trip per kernel).
 struct StepMeasurement {
   int steps = 0;
   double step_seconds = 0;  // mean wall time per step
+  // Mean seconds per step of each phase from its start to its end on the executor, communication
+  // included.
+  std::array<double, time::phase_count> timed_seconds{};
   // Mean kernel seconds per step by phase and kernel kind.
   std::array<std::array<double, kernel_kind_count>, time::phase_count> kernel_seconds{};
   // Mean seconds per step of each phase spent in halo updates outside kernels (0 on one rank; the
   // reductions' time is not seen, comm_recorder.hpp, and stays in the step's wall time only).
   std::array<double, time::phase_count> comm_seconds{};
-  // Kernels and communication of a phase.
-  double phase_seconds(time::Phase p) const;
+  // The measured time of a phase: timed_seconds.
+  double phase_seconds(time::Phase p) const { return timed_seconds[static_cast<int>(p)]; }
   double iterations = 0;    // mean Poisson iterations per step
 };
 StepMeasurement measure_steps(run::Simulation& sim, int steps);

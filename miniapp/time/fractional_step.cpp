@@ -68,8 +68,12 @@ void FractionalStep::upload_step_scalars(const FlowFields& f) {
 }
 
 // The key of a recording: uⁿ's buffer, the one pointer of these sub-steps that alternates.
-void FractionalStep::run_sub_step(Phase phase, const FlowFields& f, const std::function<void()>& work) {
-  graphs_[static_cast<int>(phase)].run(f.u[0].data(), work);
+bool FractionalStep::run_sub_step(Phase phase, const FlowFields& f, const std::function<void()>& work) {
+  return graphs_[static_cast<int>(phase)].run(f.u[0].data(), work);
+}
+
+void FractionalStep::time_phases(bool on) {
+  phase_clock_ = on ? std::make_unique<WorkClock>(exec_, 2 * phase_count) : nullptr;
 }
 
 StepReport FractionalStep::advance(FlowFields& f) {
@@ -78,13 +82,18 @@ StepReport FractionalStep::advance(FlowFields& f) {
   report.cfl = cfl_;
   upload_step_scalars(f);
   KernelCounters& counters = exec_.counters();
+  std::array<bool, phase_count> ran{};
   auto counted = [&](Phase phase, auto&& sub_step) {
+    const int p = static_cast<int>(phase);
     const KernelCounters before = counters;
+    if (phase_clock_) phase_clock_->mark(2 * p);
     sub_step();
-    report.kernels[static_cast<int>(phase)] = counters.since(before);
+    if (phase_clock_) phase_clock_->mark(2 * p + 1);
+    report.kernels[p] = counters.since(before);
+    ran[p] = true;
   };
   const auto graphed = [&](Phase phase, const std::function<void()>& sub_step) {
-    counted(phase, [&] { run_sub_step(phase, f, sub_step); });
+    counted(phase, [&] { report.replayed[static_cast<int>(phase)] = run_sub_step(phase, f, sub_step); });
   };
   graphed(Phase::predictor, [&] { predict(f); });
   graphed(Phase::poisson_rhs, [&] { assemble_pressure_rhs(); });
@@ -98,6 +107,9 @@ StepReport FractionalStep::advance(FlowFields& f) {
   f.dt_old = f.dt;
   f.step += 1;
   counted(Phase::time_step, [&] { f.dt = stable_dt(f); });
+  if (phase_clock_)
+    for (int p = 0; p < phase_count; ++p)
+      if (ran[p]) report.phase_seconds[p] = phase_clock_->seconds(2 * p, 2 * p + 1);
   return report;
 }
 

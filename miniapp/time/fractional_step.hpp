@@ -45,6 +45,11 @@ struct StepReport {
   std::array<KernelCounters, phase_count> kernels;  // calls, bytes, flops per phase
   double dt = 0;   // the step just taken
   double cfl = 0;  // max_i Δt rate_i / Ω_i of the step just taken
+  // Per phase, the executor's time from its first call to the end of its last (WorkClock: device time
+  // on CUDA, wall time on the CPU); zeros unless FractionalStep::time_phases is on.
+  std::array<double, phase_count> phase_seconds{};
+  // Per phase: its kernels ran as a replay of a recorded graph (SubStepGraph), not launched one by one.
+  std::array<bool, phase_count> replayed{};
 };
 
 // The fractional-step (projection) integrator of thesis Algorithm 1, on any backend: one method per
@@ -59,6 +64,10 @@ class FractionalStep {
 
   // Advances `fields` by one step of fields.dt and sets fields.dt for the next one.
   StepReport advance(FlowFields& fields);
+
+  // With `on`, advance times each phase (StepReport::phase_seconds): a mark on the executor's work at
+  // each phase's start and end, no wait between them, so the step runs as it would untimed.
+  void time_phases(bool on);
 
   // Face velocity and viscosity consistent with the cell velocity (start of a run; u's halo must be
   // current): u_s = Γ u + u_bc,
@@ -78,8 +87,8 @@ class FractionalStep {
   void update_eddy_viscosity(FlowFields& f);
   // The Δt-dependent coefficients of the step about to run, into step_scalars_.
   void upload_step_scalars(const FlowFields& f);
-  // Runs a sub-step, replayed from its graph where it can be (sub_step_graph.hpp).
-  void run_sub_step(Phase phase, const FlowFields& f, const std::function<void()>& work);
+  // Runs a sub-step, replayed from its graph where it can be (sub_step_graph.hpp); true when replayed.
+  bool run_sub_step(Phase phase, const FlowFields& f, const std::function<void()>& work);
 
   // Slots of step_scalars_: what the sub-steps take from executor memory, so that a recorded
   // sub-step replays with the current Δt (κ = Δtⁿ/Δtⁿ⁻¹, 0 on the first step).
@@ -98,6 +107,7 @@ class FractionalStep {
   std::array<Vector, 9> gradient_;
   Vector step_scalars_;
   std::vector<SubStepGraph> graphs_;  // per Phase
+  std::unique_ptr<WorkClock> phase_clock_;  // marks 2p and 2p + 1: start and end of phase p
   double cfl_ = 0;  // CFL number of fields.dt
 };
 

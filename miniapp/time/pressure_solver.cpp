@@ -11,7 +11,9 @@ namespace miniapp::time {
 PcgPressureSolver::PcgPressureSolver(const Executor& exec, const DeviceSell& minus_laplacian,
                                      std::unique_ptr<Preconditioner> preconditioner, const PcgOptions& options)
     : matrix_(minus_laplacian), preconditioner_(std::move(preconditioner)), options_(options),
-      pcg_(exec, minus_laplacian.rows()) {}
+      pcg_(exec, minus_laplacian.rows()) {
+  options_.keep_recording = true;  // the matrix and the preconditioner stay the same for the solver's life
+}
 
 PcgResult PcgPressureSolver::solve(const Vector& rhs, Vector& pressure) {
   return pcg_.solve(matrix_, *preconditioner_, rhs, pressure, options_);
@@ -67,6 +69,7 @@ PcgResult FftPressureSolver::solve(const Vector& rhs, Vector& pressure) {
   result.relative_residual = worst == residuals.end() ? 0.0 : *worst;
   result.converged = r.converged;
   result.replayed_batches = r.frequencies.replayed_batches;
+  result.queued_iterations = r.frequencies.queued_iterations;
   if (!r.converged) {
     std::ostringstream msg;
     msg << "FFT Poisson: frequency system " << (worst - residuals.begin()) << " stopped at relative residual "

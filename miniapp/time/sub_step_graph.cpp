@@ -5,26 +5,27 @@ namespace miniapp::time {
 SubStepGraph::SubStepGraph(const Executor& exec, bool enabled)
     : exec_(exec), enabled_(enabled && exec.backend() == Backend::cuda) {}
 
-void SubStepGraph::run(const void* key, const std::function<void()>& work) {
+bool SubStepGraph::run(const void* key, const std::function<void()>& work) {
   if (!enabled_ || exec_.profiling()) {  // profiling synchronises after every kernel: nothing to record
     work();
-    return;
+    return false;
   }
   for (const Recording& r : recordings_)
     if (r.graph && r.key == key) {
       r.graph->replay();
-      return;
+      return true;
     }
   Recording& r = recordings_[next_];
   if (!r.graph) r.graph = std::make_unique<KernelGraph>(exec_);
   if (!r.graph->record(work)) {
     enabled_ = false;  // work that cannot be recorded (it synchronises): it ran nothing, run it now
     work();
-    return;
+    return false;
   }
   r.key = key;
   next_ = 1 - next_;
   r.graph->replay();
+  return true;
 }
 
 }  // namespace miniapp::time

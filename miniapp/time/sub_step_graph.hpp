@@ -20,8 +20,9 @@ class SubStepGraph {
   // on the host and must not be frozen into a graph).
   SubStepGraph(const Executor& exec, bool enabled);
 
-  // Runs `work` (replayed when recorded for `key`, recorded first when not).
-  void run(const void* key, const std::function<void()>& work);
+  // Runs `work` (replayed when recorded for `key`, recorded first when not); true when it ran as a
+  // graph replay, false when launched plainly.
+  bool run(const void* key, const std::function<void()>& work);
 
  private:
   struct Recording {

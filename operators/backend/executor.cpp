@@ -118,6 +118,7 @@ void Executor::copy_from_host(void* dst, const void* src, std::size_t bytes) con
 }
 
 void Executor::copy_to_host(void* dst, const void* src, std::size_t bytes) const {
+  counters().add_host_read();
   if (backend() == Backend::cuda) cuda::copy_to_host(stream(), dst, src, bytes);
   else std::memcpy(dst, src, bytes);
 }
@@ -157,6 +158,24 @@ void KernelGraph::replay() const {
   if (!recorded_) throw Error("KernelGraph::replay: nothing recorded (record failed or was not called)");
   graph_->launch(exec_.stream());
   exec_.counters() += tallies_;
+}
+
+WorkClock::WorkClock(const Executor& exec, int marks) {
+  if (exec.backend() == Backend::cuda) device_ = std::make_unique<cuda::StreamMarks>(exec.stream(), marks);
+  else wall_.resize(static_cast<std::size_t>(marks));
+}
+
+WorkClock::~WorkClock() = default;
+
+void WorkClock::mark(int i) {
+  if (device_) device_->record(i);
+  else wall_.at(static_cast<std::size_t>(i)) = std::chrono::steady_clock::now();
+}
+
+double WorkClock::seconds(int from, int to) const {
+  if (device_) return device_->seconds(from, to);
+  return std::chrono::duration<double>(wall_.at(static_cast<std::size_t>(to)) - wall_.at(static_cast<std::size_t>(from)))
+      .count();
 }
 
 }  // namespace miniapp

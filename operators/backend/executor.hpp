@@ -1,9 +1,11 @@
 #pragma once
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "miniapp/core/types.hpp"
 #include "operators/kernels/kernel_counters.hpp"
@@ -12,6 +14,7 @@ namespace miniapp {
 
 namespace cuda {
 class Graph;
+class StreamMarks;
 }
 
 enum class Backend { cpu, cuda };
@@ -83,6 +86,23 @@ class KernelGraph {
   std::unique_ptr<cuda::Graph> graph_;
   KernelCounters tallies_;  // what one replay adds to the executor's counters
   bool recorded_ = false;
+};
+
+// Marks on the executor's work, to time consecutive stretches of it without waiting at each mark: CUDA
+// events on the stream (device time; launch gaps included, the host's lead excluded), the wall clock
+// on the CPU (its kernels are synchronous).
+class WorkClock {
+ public:
+  WorkClock(const Executor& exec, int marks);
+  ~WorkClock();
+  WorkClock(const WorkClock&) = delete;
+  WorkClock& operator=(const WorkClock&) = delete;
+  void mark(int i);                        // mark i, at this point of the work queued so far
+  double seconds(int from, int to) const;  // waits for mark `to`; seconds from mark `from` to it
+
+ private:
+  std::vector<std::chrono::steady_clock::time_point> wall_;  // CPU
+  std::unique_ptr<cuda::StreamMarks> device_;                  // CUDA
 };
 
 }  // namespace miniapp

@@ -29,6 +29,7 @@ double dot(const Executor& exec, const Vector& x, const Vector& y) {
       exec, [&] { result = cpu::dot(n, x.data(), y.data()); },
       [&] { result = cuda::dot(exec.stream(), n, x.data(), y.data()); });
   count_dot(exec, x, y, seconds);
+  exec.counters().add_host_read();
   return result;
 }
 
@@ -69,6 +70,7 @@ void multi_dot(const Executor& exec, std::span<const Vector* const> x, std::span
   std::sort(all.begin(), all.end());
   const auto distinct = std::unique(all.begin(), all.end()) - all.begin();
   exec.counters().add(KernelKind::dot, 8.0 * n * double(distinct), 2.0 * n * k, seconds);
+  exec.counters().add_host_read();
 }
 
 }  // namespace miniapp

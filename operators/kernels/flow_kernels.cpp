@@ -64,6 +64,7 @@ double min_ratio(const Executor& exec, const Vector& x, const Vector& y) {
       exec, [&] { result = cpu::min_ratio(n, x.data(), y.data()); },
       [&] { result = cuda::min_ratio(exec.stream(), n, x.data(), y.data()); });
   exec.counters().add(KernelKind::pointwise, 16.0 * n, 2.0 * n, seconds);
+  exec.counters().add_host_read();
   return result;
 }
 
@@ -75,6 +76,7 @@ double max_abs(const Executor& exec, const Vector& x) {
   const double seconds = detail::run_timed(
       exec, [&] { result = cpu::max_abs(n, x.data()); }, [&] { result = cuda::max_abs(exec.stream(), n, x.data()); });
   exec.counters().add(KernelKind::pointwise, 8.0 * n, double(n), seconds);
+  exec.counters().add_host_read();
   return result;
 }
 

@@ -29,9 +29,16 @@ class KernelCounters {
     t.flops += flops;
     t.seconds += seconds;
   }
+  // A call that returned a value to the host (a DOT's result, a copy to the host): on an asynchronous
+  // backend it waits for the device, a round trip the cost model prices apart.
+  void add_host_read() { host_reads_ += 1; }
+  std::uint64_t host_reads() const { return host_reads_; }
   const KernelTally& tally(KernelKind kind) const { return tallies_[static_cast<int>(kind)]; }
   KernelTally total() const;
-  void reset() { tallies_ = {}; }
+  void reset() {
+    tallies_ = {};
+    host_reads_ = 0;
+  }
   // The calls made since `earlier` (a copy of these counters taken before them).
   KernelCounters since(const KernelCounters& earlier) const {
     KernelCounters d;
@@ -41,6 +48,7 @@ class KernelCounters {
       d.tallies_[k] = {now.calls - then.calls, now.bytes - then.bytes, now.flops - then.flops,
                        now.seconds - then.seconds};
     }
+    d.host_reads_ = host_reads_ - earlier.host_reads_;
     return d;
   }
   KernelCounters& operator+=(const KernelCounters& o) {
@@ -50,6 +58,7 @@ class KernelCounters {
       tallies_[k].flops += o.tallies_[k].flops;
       tallies_[k].seconds += o.tallies_[k].seconds;
     }
+    host_reads_ += o.host_reads_;
     return *this;
   }
   // Table of calls, bytes, flops, seconds and GB/s per kind.
@@ -57,6 +66,7 @@ class KernelCounters {
 
  private:
   std::array<KernelTally, kernel_kind_count> tallies_{};
+  std::uint64_t host_reads_ = 0;
 };
 
 }  // namespace miniapp

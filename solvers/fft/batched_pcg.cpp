@@ -19,8 +19,7 @@ BatchedPcg::BatchedPcg(const Executor& exec, CsrMatrix a, std::vector<double> w,
                        bool singular_at_zero, index_t block_systems, int aip_level, PlanePartition* plane)
     : exec_(exec), plane_(plane), systems_(exec, std::move(a), std::move(w), std::move(shifts)),
       preconditioner_(exec, systems_, block_systems > 0 ? block_systems : block_systems_for(systems_.systems(), 8),
-                      aip_level, plane ? plane->owned_rows() : systems_.rows()),
-      batch_(exec) {
+                      aip_level, plane ? plane->owned_rows() : systems_.rows()) {
   if (plane && plane->local_rows() != rows())
     throw Error("BatchedPcg: the 2D matrix has " + std::to_string(rows()) + " rows, the rank holds " +
                 std::to_string(plane->local_rows()) + " 2D cells");
@@ -138,6 +137,20 @@ void BatchedPcg::queue_iteration(Vector& x, index_t active) {
   batched_direction(exec_, state_.window(bc::beta * S, S), z_, p_, S, range);
 }
 
+KernelGraph* BatchedPcg::recorded_batch(const Vector& x, index_t active, const std::function<void()>& batch) {
+  if (exec_.profiling()) return nullptr;  // every kernel launched alone to be timed: no replay
+  const auto key = std::make_tuple(x.data(), active, preconditioner_.aip_blocks());
+  std::unique_ptr<KernelGraph>& graph = batches_[key];
+  if (graph) return graph.get();
+  auto fresh = std::make_unique<KernelGraph>(exec_);
+  if (!fresh->record(batch)) {
+    batches_.erase(key);
+    return nullptr;
+  }
+  graph = std::move(fresh);
+  return graph.get();
+}
+
 int BatchedPcg::check_interval(const BatchedPcgOptions& options) const {
   if (plane_) return 1;
   return options.check_interval > 0 ? options.check_interval : default_check_interval(exec_.backend());
@@ -173,23 +186,21 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
   std::vector<double> state = start(b, options.tolerance);
 
   // Batches of `interval` iterations over a fixed range, the host reading the state after each. The
-  // kernels take every scalar from executor memory, so a batch over the same range is the same calls:
-  // recorded once per solve and range (x is the caller's), replayed; a shorter last batch is launched.
+  // kernels take every scalar from executor memory, so a batch over the same range (and x) is the same
+  // calls: recorded the first time, replayed ever after; a shorter last batch is launched.
   const int interval = check_interval(options);
   bool graphs = options.graphs && !plane_;  // halo updates and rank sums go through the host
-  index_t active = active_systems(state, S), recorded = 0;  // 0: nothing recorded for this solve
-  int replayed = 0;
-  for (int queued = 0; active > 0 && queued < options.max_iterations;) {
+  index_t active = active_systems(state, S);
+  int replayed = 0, queued = 0;
+  while (active > 0 && queued < options.max_iterations) {
     const int count = std::min(interval, options.max_iterations - queued);
     const auto batch = [&] {
       for (int i = 0; i < count; ++i) queue_iteration(x, active);
     };
-    if (graphs && count == interval && recorded != active) {
-      graphs = batch_.record(batch);
-      recorded = graphs ? active : 0;
-    }
-    if (graphs && count == interval) {
-      batch_.replay();
+    KernelGraph* recorded = graphs && count == interval ? recorded_batch(x, active, batch) : nullptr;
+    graphs = graphs && (recorded || count != interval);  // a batch that cannot be recorded: none can
+    if (recorded) {
+      recorded->replay();
       ++replayed;
     } else {
       batch();
@@ -199,7 +210,7 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
     active = active_systems(state, S);
   }
   remove_mean(x);
-  BatchedPcgResult result{std::vector<int>(S), std::vector<double>(S), true, replayed};
+  BatchedPcgResult result{std::vector<int>(S), std::vector<double>(S), true, replayed, queued};
   for (index_t s = 0; s < S; ++s) {
     result.iterations[s] = static_cast<int>(bc::slot(state.data(), S, bc::iterations, s));
     result.relative_residual[s] = bc::slot(state.data(), S, bc::relative_residual, s);

@@ -1,5 +1,8 @@
 #pragma once
 #include <initializer_list>
+#include <map>
+#include <memory>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -24,6 +27,7 @@ struct BatchedPcgResult {
   std::vector<double> relative_residual;  // per system, of the recursively updated residual
   bool converged = false;                 // all systems
   int replayed_batches = 0;               // batches of check_interval iterations replayed as graphs
+  int queued_iterations = 0;              // iterations queued (whole batches; see PcgResult)
 };
 
 // PCG for S shifted systems (A + σ_s W) x_s = b_s, s = 0..S−1, sharing one sparse A (N × N, symmetric
@@ -40,8 +44,8 @@ struct BatchedPcgResult {
 // several ranks the sums are reduced over the ranks first): α, β and each system's stop are decided in
 // executor memory, so the host only reads the systems' progress
 // every check_interval iterations (a stopped system is frozen until then) to shrink the range; on CUDA
-// each batch of check_interval iterations over the same range is recorded once per solve and replayed
-// as a graph. About 96 bytes per row and Jacobi system (SpMV 16, update 56, direction 24).
+// each batch of check_interval iterations over a range is recorded once (per x) and replayed as a
+// graph. About 96 bytes per row and Jacobi system (SpMV 16, update 56, direction 24).
 // Work vectors are allocated once by the constructor.
 // On several ranks (a PlanePartition, thesis §4.5.3) A holds the rank's rows, owned then halo (halo
 // rows are computed and never used), the search direction's halo travels before each SpMV with every
@@ -90,6 +94,9 @@ class BatchedPcg {
   // Sets the state from b and the initial residual; returns the state on the host.
   std::vector<double> start(const Vector& b, double tolerance);
   void queue_iteration(Vector& x, index_t active);
+  // The recorded batch of (x, active, the preconditioner's AIP blocks), recording `batch` the first
+  // time; nullptr when it cannot be recorded (the CPU, profiling on).
+  KernelGraph* recorded_batch(const Vector& x, index_t active, const std::function<void()>& batch);
   int check_interval(const BatchedPcgOptions& options) const;
 
   Executor exec_;
@@ -100,7 +107,11 @@ class BatchedPcg {
   Vector r_, z_, p_, q_, partials_, shift_;
   Vector state_;  // batched_cg::slot_count rows of S per-system scalars
   Vector dots_;   // max_dot_pairs rows of S column dots
-  KernelGraph batch_;
+  // The recorded batches, one per (x, range of active systems, AIP blocks of the preconditioner): a
+  // batch touches no memory from outside but x, and the preconditioner's factors are kept once made,
+  // so a recording stays valid for the solver's life and later solves replay it instead of recording
+  // again while the GPU waits (the range shrinks at almost every check).
+  std::map<std::tuple<const double*, index_t, int>, std::unique_ptr<KernelGraph>> batches_;
   static constexpr index_t max_dot_pairs = 3;
 };
 

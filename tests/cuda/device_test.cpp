@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "operators/backend/cuda/device.hpp"
+#include "operators/kernels/vector_ops.hpp"
 #include "tests/cuda/cuda_test_support.hpp"
 
 namespace miniapp {
@@ -25,6 +26,22 @@ TEST_CASE("host to device, device to device and device to host copies round-trip
   Vector b(exec, a.size());
   exec.copy(b.data(), a.data(), sizeof(double) * host.size());
   CHECK(b.to_host() == host);
+}
+
+TEST_CASE("a work clock times stretches of the stream without waiting at its marks", "[cuda][device]") {
+  const Executor exec = Executor::cuda();
+  const Vector x = Vector::from_host(exec, test::random_vector(test::large_n, 12));
+  Vector y = Vector::from_host(exec, test::random_vector(test::large_n, 13));
+  WorkClock clock(exec, 3);
+  clock.mark(0);
+  for (int i = 0; i < 50; ++i) axpby(exec, 0.5, x, 0.5, y);
+  clock.mark(1);
+  clock.mark(2);  // nothing queued in between
+  const double work = clock.seconds(0, 1), idle = clock.seconds(1, 2), both = clock.seconds(0, 2);
+  // 50 AXPYs of large_n doubles move 50 × 24 × large_n bytes: far above an empty stretch.
+  CHECK(work > 0);
+  CHECK(idle < 0.1 * work);
+  CHECK(both == Approx(work + idle).epsilon(1e-3));
 }
 
 TEST_CASE("a failed runtime call names the call, the file and CUDA's reason", "[cuda][device]") {

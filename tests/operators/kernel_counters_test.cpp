@@ -81,3 +81,27 @@ TEST_CASE("a rejected call adds nothing to the counters", "[counters]") {
   CHECK_THROWS_AS(copy(exec, a, b), Error);
   CHECK(exec.counters().total().calls == 0);
 }
+
+TEST_CASE("calls that return a value to the host are counted as host reads, the others not", "[counters]") {
+  const Executor exec = Executor::cpu();
+  const index_t n = 40;
+  const Vector x = Vector::from_host(exec, test::random_vector(n, 2));
+  Vector y = Vector::from_host(exec, test::random_vector(n, 3)), result(exec, 1);
+  exec.counters().reset();
+  axpby(exec, 0.5, x, 0.5, y);
+  dot(exec, x, y, result);  // result kept in executor memory
+  CHECK(exec.counters().host_reads() == 0);
+  dot(exec, x, y);
+  CHECK(exec.counters().host_reads() == 1);
+  const Vector* lhs[] = {&x, &y};
+  const Vector* rhs[] = {&y, &y};
+  std::array<double, 2> out{};
+  multi_dot(exec, lhs, rhs, out);
+  CHECK(exec.counters().host_reads() == 2);
+  const KernelCounters before = exec.counters();
+  CHECK(result.to_host().size() == 1);  // a copy to the host
+  CHECK(exec.counters().since(before).host_reads() == 1);
+  CHECK(exec.counters().host_reads() == 3);
+  exec.counters().reset();
+  CHECK(exec.counters().host_reads() == 0);
+}

@@ -75,6 +75,37 @@ TEST_CASE("Graph curves read back; a file without them, or of format 3, is refus
              Catch::Contains("format 'miniapp-calibration 3'") && Catch::Contains("--calibrate"));
 }
 
+TEST_CASE("Iteration curves read back; an unknown or repeated unit is refused", "[predict]") {
+  ScratchDir dir("calibration_iterations");
+  const std::string path = (dir.path() / "c.json").string();
+  write_calibration(path, test::with_graph_curves(test::synthetic_calibration()));
+  for (const auto& curve : read_calibration(path).iteration_curves) CHECK_FALSE(curve);  // none calibrated
+  const Calibration c = test::with_iteration_curves(test::with_graph_curves(test::synthetic_calibration()));
+  write_calibration(path, c);
+  const std::string good = read_text(path);
+  const Calibration back = read_calibration(path);
+  for (int u = 0; u < iteration_unit_count; ++u) {
+    REQUIRE(back.iteration_curves[u]);
+    for (const double b : {10.0, 3e3, 5e5, 1e9}) CHECK(back.iteration_curves[u]->seconds(b) == c.iteration_curves[u]->seconds(b));
+  }
+
+  nlohmann::ordered_json parsed = nlohmann::ordered_json::parse(good);
+  parsed["iteration_curves"][1]["unit"] = "pcg_aip9";
+  write_text(path, parsed.dump(2));
+  CHECK_THAT(error_of([&] { read_calibration(path); }),
+             Catch::Contains("iteration_curves[1]") && Catch::Contains("unknown unit 'pcg_aip9'"));
+  parsed["iteration_curves"][1]["unit"] = "pcg_jacobi";
+  write_text(path, parsed.dump(2));
+  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("a second curve for unit 'pcg_jacobi'"));
+  parsed["iteration_curves"][1]["unit"] = "pcg_aip1";
+  parsed["iteration_curves"][1]["points"] = nlohmann::ordered_json::array({{1e4, 2e-5}});
+  write_text(path, parsed.dump(2));
+  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("iteration_curves[1]"));
+  parsed.erase("iteration_curves");
+  write_text(path, parsed.dump(2));
+  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("missing key 'iteration_curves'"));
+}
+
 TEST_CASE("A calibration from another device or build is refused with the way out", "[predict]") {
   const Calibration c = test::synthetic_calibration();
   DeviceDescription other_device = c.device;

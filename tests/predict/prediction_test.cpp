@@ -59,24 +59,25 @@ TEST_CASE("Predicted step time equals the linear cost of the counted calls", "[p
 }
 
 TEST_CASE("Each host round trip adds the calibrated synchronisation cost", "[predict]") {
-  // Known latency + bandwidth per curve and a 5 µs round trip: the fixed part's DOT calls (dot,
-  // multi_dot) each pay it; a Poisson iteration pays it once per check interval (here 8), its own
-  // DOT-class calls (cg_rho) do not.
+  // Known latency + bandwidth per curve and a 5 µs round trip: each counted host read of the fixed
+  // part pays it; a Poisson iteration pays it once per check interval (here 8), its own DOT-class
+  // calls (cg_rho) do not.
   const double sync = 5e-6, it = 12;
   const Calibration c = synthetic_calibration(1e9, sync);
   StepCounts counts = synthetic_counts();
   counts.iteration_host_reads = 1.0 / 8;
+  for (int p = 0; p < time::phase_count; ++p) counts.fixed_host_reads[p] = 0.5 * p;
   const StepPrediction s = predict_step(counts, c, it, 5e8, 1);
   constexpr int dot_kind = static_cast<int>(KernelKind::dot);
   double fixed_dots = 0, explicit_part = 0;
   for (int p = 0; p < time::phase_count; ++p) {
     INFO("phase " << p);
-    const double reads = counts.fixed[p][dot_kind].calls + (p == solve ? it / 8 : 0.0);
+    const double reads = counts.fixed_host_reads[p] + (p == solve ? it / 8 : 0.0);
     CHECK(s.phases[p].host_reads == Approx(reads).epsilon(1e-12));
     CHECK(s.phases[p].seconds ==
           Approx(expected_seconds(counts.load(static_cast<time::Phase>(p), it), CacheLevel::hot, 1) + reads * sync)
               .epsilon(1e-12));
-    fixed_dots += counts.fixed[p][dot_kind].calls;
+    fixed_dots += counts.fixed_host_reads[p];
     explicit_part += expected_seconds(counts.fixed[p], CacheLevel::hot, 1);
   }
   REQUIRE(counts.per_iteration[dot_kind].calls > 0);  // iteration DOTs that must not pay the round trip
@@ -126,6 +127,64 @@ TEST_CASE("Poisson iterations replayed from graphs are priced by the graph curve
   const StepPrediction no_graphs = predict_step(counts, synthetic_calibration(1e9), it, 5e8, 1);
   CHECK_FALSE(no_graphs.iteration_graph_curves);
   CHECK(no_graphs.seconds == Approx(launched.seconds).epsilon(1e-12));
+}
+
+TEST_CASE("Poisson iterations with a calibrated unit are priced as that unit, shared among the kinds", "[predict]") {
+  const Calibration c = test::with_iteration_curves(test::with_graph_curves(synthetic_calibration(1e9, 5e-6)));
+  StepCounts counts = synthetic_counts();
+  counts.iteration_host_reads = 1.0 / 8;
+  counts.iteration_unit = IterationUnit::pcg_aip1;
+  const double it = 12;
+  // Launched calls (graphs off): the unit, timed on replayed graphs, does not apply.
+  const StepPrediction launched = predict_step(counts, c, it, 5e8, 1);
+  CHECK_FALSE(launched.iteration_unit);
+
+  counts.iteration_graphs = true;
+  const StepPrediction graph = predict_step(counts, test::with_graph_curves(synthetic_calibration(1e9, 5e-6)), it, 5e8, 1);
+  CHECK_FALSE(graph.iteration_unit);  // no iteration curves: the graph curves
+  CHECK(iteration_pricing(graph) == "graph");
+
+  const StepPrediction unit = predict_step(counts, c, it, 5e8, 1);
+  REQUIRE(unit.iteration_unit == IterationUnit::pcg_aip1);
+  CHECK(iteration_pricing(unit) == "unit pcg_aip1");
+  double bytes = 0;
+  for (const KindLoad& k : counts.per_iteration) bytes += k.bytes;
+  // Linear unit curve, reproduced exactly; the host reads are inside it (not added again).
+  CHECK(unit.iteration_seconds == Approx(test::iteration_cost(IterationUnit::pcg_aip1).seconds(bytes)).epsilon(1e-12));
+  CHECK(unit.explicit_seconds == Approx(graph.explicit_seconds).epsilon(1e-12));
+  CHECK(unit.seconds == Approx(unit.explicit_seconds + it * unit.iteration_seconds).epsilon(1e-12));
+  // The breakdown adds up to the unit's time, in the graph curves' proportions.
+  const PhasePrediction one = price_unit(counts.per_iteration, c, CacheLevel::hot, *c.iteration_curve(IterationUnit::pcg_aip1));
+  const PhasePrediction by_kernels = price(counts.per_iteration, c, CacheLevel::hot, 0, true);
+  double columns = 0;
+  for (int k = 0; k < kernel_kind_count; ++k) {
+    columns += one.kinds[k].seconds;
+    CHECK(one.kinds[k].seconds * by_kernels.seconds == Approx(by_kernels.kinds[k].seconds * one.seconds).epsilon(1e-12));
+  }
+  CHECK(columns == Approx(one.seconds).epsilon(1e-12));
+  // Another unit prices the same load by its own curve.
+  counts.iteration_unit = IterationUnit::batched_pcg;
+  CHECK(predict_step(counts, c, it, 5e8, 1).iteration_seconds ==
+        Approx(test::iteration_cost(IterationUnit::batched_pcg).seconds(bytes)).epsilon(1e-12));
+}
+
+TEST_CASE("Sub-steps replayed from graphs are priced by the graph curves, the others not", "[predict]") {
+  const Calibration c = test::with_graph_curves(synthetic_calibration(1e9));
+  StepCounts counts = synthetic_counts();
+  const double it = 12;
+  const StepPrediction launched = predict_step(counts, c, it, 5e8, 1);
+  counts.fixed_graphs[static_cast<int>(time::Phase::predictor)] = true;
+  const StepPrediction graphed = predict_step(counts, c, it, 5e8, 1);
+  for (int p = 0; p < time::phase_count; ++p) {
+    INFO("phase " << p);
+    const bool replayed = p == static_cast<int>(time::Phase::predictor);
+    CHECK(graphed.phase_graph_curves[p] == replayed);
+    CHECK(graphed.phases[p].seconds ==
+          Approx(replayed ? expected_graph_seconds(counts.fixed[p], CacheLevel::hot) : launched.phases[p].seconds)
+              .epsilon(1e-12));
+  }
+  // Without graph curves (CPU) every phase stays on the launched curves.
+  CHECK(predict_step(counts, synthetic_calibration(1e9), it, 5e8, 1).seconds == Approx(launched.seconds).epsilon(1e-12));
 }
 
 TEST_CASE("More devices divide the bytes of each call, not the calls", "[predict]") {

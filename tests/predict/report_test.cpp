@@ -37,7 +37,7 @@ PredictionReport synthetic_report() {
   m.steps = 4;
   m.iterations = 20;
   m.step_seconds = 1.1 * r.scaling[0].seconds;
-  for (int p = 0; p < time::phase_count; ++p) m.kernel_seconds[p][0] = r.scaling[0].phases[p].seconds;
+  for (int p = 0; p < time::phase_count; ++p) m.kernel_seconds[p][0] = m.timed_seconds[p] = r.scaling[0].phases[p].seconds;
   r.measured = m;
   r.at_measured = r.scaling[0];
   r.notes = model_notes(r);

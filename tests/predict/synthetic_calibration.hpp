@@ -57,6 +57,20 @@ inline Calibration with_graph_curves(Calibration c) {
   return c;
 }
 
+// A Poisson iteration timed whole: 20 µs + bytes / (1 GB/s), the unit's index added to the latency.
+inline LinearCost iteration_cost(IterationUnit unit) { return {(20.0 + static_cast<int>(unit)) * 1e-6, 1e9}; }
+
+// `c` with an iteration curve per unit sampled from iteration_cost.
+inline Calibration with_iteration_curves(Calibration c) {
+  for (int u = 0; u < iteration_unit_count; ++u) {
+    const LinearCost cost = iteration_cost(static_cast<IterationUnit>(u));
+    std::vector<CostPoint> points;
+    for (const double b : {1e4, 1e5, 1e6, 1e8}) points.push_back({b, cost.seconds(b)});
+    c.iteration_curves[u] = CostCurve(points);
+  }
+  return c;
+}
+
 // A halo update of latency `latency` whose rank moves `bandwidth` bytes/s in all over `neighbours`
 // neighbours: t = latency + (neighbours × bytes per neighbour) / bandwidth.
 struct LinearHalo {

@@ -111,8 +111,12 @@ TEST_CASE("Fused PCG converges like the unfused iteration, whatever the check in
     CHECK(s.result.converged);
     CHECK(s.result.relative_residual <= options.tolerance);
     CHECK(s.result.iterations <= reference.result.iterations + interval);
-    // The device stops itself at the exact iteration: nothing depends on the interval.
+    // The device stops itself at the exact iteration: nothing depends on the interval but the
+    // iterations queued, whole batches up to the first check past the stop.
     CHECK(s.result.iterations == fused.result.iterations);
+    CHECK((s.result.queued_iterations % interval == 0 || s.result.queued_iterations == options.max_iterations));
+    CHECK(s.result.queued_iterations >= s.result.iterations);
+    CHECK(s.result.queued_iterations < s.result.iterations + interval);
     CHECK(s.result.relative_residual == fused.result.relative_residual);
     CHECK(s.x == fused.x);
   }
@@ -125,6 +129,7 @@ TEST_CASE("Fused PCG hits an iteration cap that the check interval does not divi
                              {.tolerance = 1e-14, .max_iterations = 5, .singular = true, .check_interval = 3});
   CHECK_FALSE(s.result.converged);
   CHECK(s.result.iterations == 5);
+  CHECK(s.result.queued_iterations == 5);  // two batches of 3, the second cut to the cap
   CHECK_THAT(s.result.warning, Catch::Contains("cap 5"));
 }
 

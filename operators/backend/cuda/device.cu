@@ -136,4 +136,29 @@ double StreamTimer::stop() {
   return 1e-3 * ms;
 }
 
+StreamMarks::StreamMarks(void* stream, int count) : stream_(stream) {
+  for (int i = 0; i < count; ++i) {
+    cudaEvent_t event = nullptr;
+    MINIAPP_CUDA_CHECK(cudaEventCreate(&event));
+    events_.push_back(event);
+  }
+}
+
+StreamMarks::~StreamMarks() {
+  for (void* event : events_) cudaEventDestroy(static_cast<cudaEvent_t>(event));
+  cudaGetLastError();
+}
+
+void StreamMarks::record(int i) {
+  MINIAPP_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(events_.at(i)), detail::as_stream(stream_)));
+}
+
+double StreamMarks::seconds(int from, int to) const {
+  const auto end = static_cast<cudaEvent_t>(events_.at(to));
+  MINIAPP_CUDA_CHECK(cudaEventSynchronize(end));
+  float ms = 0;
+  MINIAPP_CUDA_CHECK(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(events_.at(from)), end));
+  return 1e-3 * ms;
+}
+
 }  // namespace miniapp::cuda

@@ -1,4 +1,5 @@
 #pragma once
+#include <vector>
 #include <cstddef>
 #include <string>
 
@@ -42,6 +43,22 @@ class StreamTimer {
   void* stream_;
   void* start_ = nullptr;
   void* end_ = nullptr;
+};
+
+// Events at several points of a stream's work, recorded without waiting: the device time between two
+// of them once the later one has passed (stretches of a time step, timed without draining the stream).
+class StreamMarks {
+ public:
+  StreamMarks(void* stream, int count);
+  ~StreamMarks();
+  StreamMarks(const StreamMarks&) = delete;
+  StreamMarks& operator=(const StreamMarks&) = delete;
+  void record(int i);                    // records event i on the stream
+  double seconds(int from, int to) const;  // waits for event `to`; seconds from event `from` to it
+
+ private:
+  void* stream_;
+  std::vector<void*> events_;
 };
 
 // Work recorded from a stream into a CUDA Graph, and its replay (graph.cu). Recording does not run

@@ -1,0 +1,110 @@
+#include "miniapp/predict/iteration_calibration.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <ostream>
+#include <string>
+
+#include "miniapp/bench/random_vector.hpp"
+#include "miniapp/bench/timing.hpp"
+#include "miniapp/core/error.hpp"
+#include "miniapp/predict/stencil_matrix.hpp"
+#include "operators/kernels/vector_ops.hpp"
+#include "solvers/aip.hpp"
+#include "solvers/fft/batched_pcg.hpp"
+#include "solvers/jacobi.hpp"
+#include "solvers/pcg.hpp"
+
+namespace miniapp::predict {
+namespace {
+
+constexpr std::uint64_t rhs_seed = 29;
+
+// A solve of a given iteration count: returns the iterations it ran (set-up untimed by the caller).
+using Solve = std::function<int(int iterations)>;
+
+struct Timed {
+  double seconds = 0, bytes = 0;
+};
+
+// Wall time and counted bytes of one solve of `iterations`; the solve ends with a host read, so the
+// device has finished when it returns.
+Timed timed_solve(const Executor& exec, const Solve& solve, int iterations, const std::string& what) {
+  exec.synchronize();
+  const KernelCounters before = exec.counters();
+  const auto start = std::chrono::steady_clock::now();
+  const int ran = solve(iterations);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (ran != iterations)
+    throw Error("calibration: " + what + ": a solve stopped after " + std::to_string(ran) + " of " +
+                std::to_string(iterations) + " iterations (residual exactly zero, or a breakdown)");
+  return {seconds, exec.counters().since(before).total().bytes};
+}
+
+// One point of a unit's curve: bytes and seconds per iteration, by the difference of two solves.
+CostPoint iteration_point(const Executor& exec, const IterationCalibrationSettings& s, const Solve& solve,
+                          const std::string& what) {
+  const int extra = s.long_solve - s.short_solve;
+  double bytes = 0;
+  const double seconds = bench::median_of(1, s.repeat, [&] {
+    const Timed short_run = timed_solve(exec, solve, s.short_solve, what);
+    const Timed long_run = timed_solve(exec, solve, s.long_solve, what);
+    bytes = (long_run.bytes - short_run.bytes) / extra;
+    return (long_run.seconds - short_run.seconds) / extra;
+  });
+  return {bytes, std::max(seconds, 1e-8)};  // noise must not give a zero or negative cost
+}
+
+CostPoint pcg_point(const Executor& exec, const IterationCalibrationSettings& s, const CsrMatrix& a,
+                    const Preconditioner& m, const std::string& what) {
+  const DeviceSell sell(exec, to_sell(a, exec.default_slice_height()));
+  const Vector b = bench::random_vector(exec, a.rows, rhs_seed);
+  Vector x(exec, a.rows);
+  Pcg pcg(exec, a.rows);
+  return iteration_point(exec, s, [&](int iterations) {
+    fill(exec, 0.0, x);
+    PcgOptions options;
+    options.tolerance = 0;  // never met: the solve runs `iterations`
+    options.max_iterations = iterations;
+    return pcg.solve(sell, m, b, x, options).iterations;
+  }, what);
+}
+
+CostPoint batched_point(const Executor& exec, const IterationCalibrationSettings& s, index_t rows,
+                        const std::string& what) {
+  const CsrMatrix a = stencil_matrix(std::max<index_t>(4, rows / s.batched_systems), 2);
+  std::vector<double> shifts;
+  for (index_t k = 0; k < s.batched_systems; ++k) shifts.push_back(0.1 * static_cast<double>(k));
+  fft::BatchedPcg pcg(exec, a, std::vector<double>(a.rows, 1.0), shifts, false);
+  Vector b = bench::random_vector(exec, a.rows * s.batched_systems, rhs_seed);
+  Vector x(exec, b.size());
+  return iteration_point(exec, s, [&](int iterations) {
+    fft::BatchedPcgOptions options;
+    options.tolerance = 0;
+    options.max_iterations = iterations;
+    const fft::BatchedPcgResult r = pcg.solve(b, x, options);
+    return *std::min_element(r.iterations.begin(), r.iterations.end());
+  }, what);
+}
+
+}  // namespace
+
+std::array<std::optional<CostCurve>, iteration_unit_count> calibrate_iterations(
+    const Executor& exec, const IterationCalibrationSettings& settings, std::ostream& log) {
+  std::array<std::vector<CostPoint>, iteration_unit_count> points;
+  const auto add = [&](IterationUnit unit, const CostPoint& p) { points[static_cast<int>(unit)].push_back(p); };
+  for (const index_t rows : settings.rows) {
+    log << "  Poisson iterations, about " << rows << " rows\n" << std::flush;
+    const CsrMatrix a = stencil_matrix(rows);
+    const std::string where = " iteration on " + std::to_string(a.rows) + " rows";
+    add(IterationUnit::pcg_jacobi, pcg_point(exec, settings, a, Jacobi(exec, a), "the pcg_jacobi" + where));
+    add(IterationUnit::pcg_aip1, pcg_point(exec, settings, a, Aip(exec, a, 1, exec.default_slice_height()), "the pcg_aip1" + where));
+    add(IterationUnit::batched_pcg, batched_point(exec, settings, rows, "the batched_pcg" + where));
+  }
+  std::array<std::optional<CostCurve>, iteration_unit_count> curves;
+  for (int u = 0; u < iteration_unit_count; ++u) curves[u] = CostCurve(points[u]);
+  return curves;
+}
+
+}  // namespace miniapp::predict

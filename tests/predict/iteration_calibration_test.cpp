@@ -1,0 +1,60 @@
+// The Poisson iterations timed whole: what the calibration measures per iteration is one iteration of
+// each solver, by the counters' bytes.
+#include <sstream>
+
+#include <catch2/catch.hpp>
+
+#include "miniapp/predict/iteration_calibration.hpp"
+#include "miniapp/predict/stencil_matrix.hpp"
+#include "operators/sparse/sell_matrix.hpp"
+
+namespace miniapp::predict {
+namespace {
+
+TEST_CASE("The stencil matrices have the Laplacian's row lengths and are positive definite by dominance", "[predict]") {
+  for (const int dimensions : {2, 3}) {
+    const CsrMatrix a = stencil_matrix(4096, dimensions);
+    CHECK(a.rows == 4096);
+    for (index_t i = 0; i < a.rows; ++i) {
+      double off = 0, diagonal = 0;
+      for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) (a.col[k] == i ? diagonal : off) += std::abs(a.val[k]);
+      CHECK(a.row_ptr[i + 1] - a.row_ptr[i] <= 2 * dimensions + 1);
+      CHECK(diagonal == 2.0 * dimensions);
+      CHECK(off <= diagonal);
+    }
+    CHECK(a.nnz() > (2 * dimensions + 1) * a.rows * 9 / 10);  // mostly full rows
+  }
+}
+
+TEST_CASE("An iteration unit's point is one iteration of its solver, by the counters", "[predict]") {
+  const Executor exec = Executor::cpu();
+  IterationCalibrationSettings s;
+  s.rows = {512, 4096};
+  s.batched_systems = 8;
+  s.repeat = 1;
+  s.short_solve = 2;
+  s.long_solve = 6;
+  std::ostringstream log;
+  const auto curves = calibrate_iterations(exec, s, log);
+  for (const auto& curve : curves) {
+    REQUIRE(curve);
+    REQUIRE(curve->points().size() == 2);
+    CHECK(curve->points()[1].bytes > 4 * curve->points()[0].bytes);  // 8 × the rows
+    for (const CostPoint& p : curve->points()) CHECK(p.seconds > 0);
+  }
+  // Fused PCG with Jacobi (solvers/pcg.cpp): SpMV with pᵀq 12 E + 4 (S + 1) + 16 n, update with the
+  // Jacobi apply 64 n, direction 24 n.
+  const auto& jacobi = *curves[static_cast<int>(IterationUnit::pcg_jacobi)];
+  for (std::size_t i = 0; i < 2; ++i) {
+    const SellMatrix sell = to_sell(stencil_matrix(s.rows[i]), exec.default_slice_height());
+    CHECK(jacobi.points()[i].bytes ==
+          Approx(12.0 * sell.stored_entries() + 4.0 * (sell.slice_count() + 1) + 104.0 * sell.rows).epsilon(1e-12));
+  }
+  // AIP-1 adds its two triangular SpMVs: more bytes than Jacobi's one vector.
+  const auto& aip = *curves[static_cast<int>(IterationUnit::pcg_aip1)];
+  CHECK(aip.points()[1].bytes > jacobi.points()[1].bytes + 12.0 * 4096);
+  CHECK_THAT(log.str(), Catch::Contains("about 4096 rows"));
+}
+
+}  // namespace
+}  // namespace miniapp::predict
