@@ -77,8 +77,8 @@ struct Calibration {
   // graphs (CUDA); none on the CPU, whose calls cost the same either way.
   std::optional<CurveTable> graph_curves;
   // Seconds per Poisson iteration against the bytes it moves, per IterationUnit, timed whole (a
-  // solve of n2 iterations less one of n1). Only on backends that record graphs (CUDA), for the units
-  // calibrated; the iterations of other solvers are priced by graph_curves.
+  // solve of n2 iterations less one of n1); the iterations of other solvers are priced by the kernel
+  // curves (graph_curves where they replay graphs).
   std::array<std::optional<CostCurve>, iteration_unit_count> iteration_curves{};
   // Halo updates and reductions between ranks, when calibrated under mpirun with 2 or more ranks.
   std::optional<CommCalibration> communication;

@@ -134,7 +134,7 @@ std::optional<CurveTable> read_graph_curves(const Json& root, const std::string&
   return read_curves(root, "graph_curves", path);
 }
 
-// The "iteration_curves" array: one entry per calibrated IterationUnit (none on the CPU).
+// The "iteration_curves" array: one entry per calibrated IterationUnit.
 std::array<std::optional<CostCurve>, iteration_unit_count> read_iteration_curves(const Json& root,
                                                                                  const std::string& path) {
   const Json& entries = member(root, "iteration_curves", &Json::is_array, "an array", path);

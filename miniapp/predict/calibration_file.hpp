@@ -7,8 +7,7 @@
 // read by every later prediction. docs/cost-model.md shows its layout.
 namespace miniapp::predict {
 
-// Version 5: the iteration_curves (a Poisson iteration timed whole, per IterationUnit; empty on the
-// CPU). Version 4 had the graph_curves (calls replayed from a kernel graph; null on the CPU), version 3
+// Version 5: the iteration_curves (a Poisson iteration timed whole, per IterationUnit). Version 4 had the graph_curves (calls replayed from a kernel graph; null on the CPU), version 3
 // none (the Poisson iterations were priced as launched calls); version 2 no communication section;
 // version 1 timed every call alone and synchronised. All are rejected with a request to re-calibrate.
 inline constexpr const char* calibration_format = "miniapp-calibration 5";

@@ -14,8 +14,7 @@ namespace miniapp::predict {
 // [[bytes, seconds], ...]}.
 nlohmann::ordered_json curve_table_json(const CurveTable& table);
 
-// The calibrated iteration units: [{unit, latency_s, points [[bytes, seconds], ...]}, ...] (empty on
-// the CPU).
+// The calibrated iteration units: [{unit, latency_s, points [[bytes, seconds], ...]}, ...].
 nlohmann::ordered_json iteration_curves_json(const Calibration& c);
 
 // The "communication" object of the calibration file and of the report (null when not calibrated):

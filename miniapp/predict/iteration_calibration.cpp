@@ -20,6 +20,7 @@ namespace miniapp::predict {
 namespace {
 
 constexpr std::uint64_t rhs_seed = 29;
+constexpr index_t min_plane_rows = 64;
 
 // A solve of a given iteration count: returns the iterations it ran (set-up untimed by the caller).
 using Solve = std::function<int(int iterations)>;
@@ -73,11 +74,14 @@ CostPoint pcg_point(const Executor& exec, const IterationCalibrationSettings& s,
 
 CostPoint batched_point(const Executor& exec, const IterationCalibrationSettings& s, index_t rows,
                         const std::string& what) {
-  const CsrMatrix a = stencil_matrix(std::max<index_t>(4, rows / s.batched_systems), 2);
+  // Planes of at least 64 cells, so that no system converges to an exact zero within the iterations
+  // timed (fewer systems on the smallest sizes); small shifts, as the low frequencies have.
+  const index_t systems = std::clamp<index_t>(rows / min_plane_rows / 2 * 2, 2, s.batched_systems);
+  const CsrMatrix a = stencil_matrix(std::max<index_t>(min_plane_rows, rows / systems), 2);
   std::vector<double> shifts;
-  for (index_t k = 0; k < s.batched_systems; ++k) shifts.push_back(0.1 * static_cast<double>(k));
+  for (index_t k = 0; k < systems; ++k) shifts.push_back(0.01 * static_cast<double>(k));
   fft::BatchedPcg pcg(exec, a, std::vector<double>(a.rows, 1.0), shifts, false);
-  Vector b = bench::random_vector(exec, a.rows * s.batched_systems, rhs_seed);
+  Vector b = bench::random_vector(exec, a.rows * systems, rhs_seed);
   Vector x(exec, b.size());
   return iteration_point(exec, s, [&](int iterations) {
     fft::BatchedPcgOptions options;

@@ -9,7 +9,8 @@ namespace miniapp::predict {
 struct IterationCalibrationSettings {
   // Rows of the systems: the 7-point stencil for Pcg; for the batched systems, 2D rows × systems.
   std::vector<index_t> rows{1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20};
-  index_t batched_systems = 64;  // the frequency systems of a 64-layer extrusion, about
+  index_t batched_systems = 64;  // the frequency systems of a 64-layer extrusion, about (fewer on
+                                 // the smallest sizes: planes keep at least 64 rows)
   int repeat = 9;                // timed pairs of solves per point (median)
   int short_solve = 16;          // iterations of the two solves (multiples of the check interval, so
   int long_solve = 48;           // that both replay whole batches)
@@ -19,8 +20,8 @@ struct IterationCalibrationSettings {
 // from the solver itself on stencil systems (stencil_matrix; random right-hand sides, tolerance 0 so
 // that every solve runs its iteration cap): the median over `repeat` pairs of the wall time of a solve
 // of long_solve iterations less one of short_solve (the set-up cancels), per iteration. The solvers run
-// with their defaults (check interval, graphs), as in the time loop. Meaningful where the iterations
-// replay graphs (CUDA); runs on any backend. Throws miniapp::Error when a solve stops early (breakdown).
+// with their defaults (check interval, graphs), as in the time loop, on any backend. Throws
+// miniapp::Error when a solve stops early (breakdown).
 // Progress goes to `log`; adds to exec's counters.
 std::array<std::optional<CostCurve>, iteration_unit_count> calibrate_iterations(
     const Executor& exec, const IterationCalibrationSettings& settings, std::ostream& log);

@@ -237,13 +237,11 @@ Calibration calibrate(const Executor& exec, const CalibrationSettings& settings,
     time_spmv(timer, rows, points);
   }
   c.curves = curves_of(points.launched);
-  if (exec.backend() != Backend::cpu) {
-    c.graph_curves = curves_of(points.replayed);
-    IterationCalibrationSettings iterations;
-    iterations.rows = settings.spmv_rows;
-    iterations.repeat = settings.repeat;
-    c.iteration_curves = calibrate_iterations(exec, iterations, log);
-  }
+  if (exec.backend() != Backend::cpu) c.graph_curves = curves_of(points.replayed);
+  IterationCalibrationSettings iterations;
+  iterations.rows = settings.spmv_rows;
+  iterations.repeat = settings.repeat;
+  c.iteration_curves = calibrate_iterations(exec, iterations, log);
   c.sync_seconds = sync_seconds(exec, *std::min_element(settings.vector_sizes.begin(), settings.vector_sizes.end()),
                                 settings.repeat);
   log << "  host round trip of a synchronising call: " << c.sync_seconds * 1e6 << " us\n";

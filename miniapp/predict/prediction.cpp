@@ -102,7 +102,9 @@ StepPrediction predict_rank_step(const StepCounts& counts, const Calibration& c,
   for (const KindLoad& k : per_iteration) iteration_bytes += k.bytes;
   s.iteration_cache = cache_level(c.device, iteration_bytes);
   s.iteration_graph_curves = counts.iteration_graphs && c.graph_curves.has_value();
-  if (s.iteration_graph_curves && counts.iteration_unit && c.iteration_curve(*counts.iteration_unit))
+  // The unit was timed as its solver runs by default: replaying graphs where the backend records them.
+  if (counts.iteration_unit && c.iteration_curve(*counts.iteration_unit) &&
+      counts.iteration_graphs == c.graph_curves.has_value())
     s.iteration_unit = counts.iteration_unit;
   PhasePrediction iteration =
       s.iteration_unit

@@ -41,7 +41,8 @@ struct StepPrediction {
   // has them); otherwise, and always for the other phases, by the curves of launched calls.
   bool iteration_graph_curves = false;
   // The Poisson iterations priced as one unit (Calibration::iteration_curves) instead: set when the
-  // counts name a unit that the calibration has and the iterations replayed graphs.
+  // counts name a unit that the calibration has and the solves ran as the unit was timed (replaying
+  // graphs exactly where the calibration's backend records them: CUDA).
   std::optional<IterationUnit> iteration_unit;
   // Per phase: its fixed calls priced by the graph curves (the sub-step replayed a recorded graph,
   // StepCounts::fixed_graphs, and the calibration has them).
@@ -90,7 +91,8 @@ StepPrediction predict_rank_step(const StepCounts& rank_counts, const Calibratio
 // counts.fixed_host_reads per phase and counts.iteration_host_reads per iteration (the counted calls
 // that returned a value to the host). A sub-step replayed from a graph (counts.fixed_graphs) on the
 // graph curves; the iterations' calls on the graph curves when they were replayed from graphs and c
-// has graph curves, and as one unit (price_unit) when c has the curve of counts.iteration_unit too.
+// has graph curves, and as one unit (price_unit) when c has the curve of counts.iteration_unit and the
+// solves replayed graphs exactly where c's backend records them.
 // Preconditions:
 // devices ≥ 1, iterations ≥ 0.
 StepPrediction predict_step(const StepCounts& counts, const Calibration& c, double iterations,

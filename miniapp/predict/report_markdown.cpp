@@ -50,10 +50,10 @@ void breakdown_section(std::ostream& out, const StepPrediction& s, const std::st
       << fixed(s.iterations, 1) << " · " << ms(s.iteration_seconds) << " = **" << ms(s.seconds) << " ms** ("
       << name(s.cache) << " curves for the sub-steps: working set " << fixed(s.working_set_bytes / 1e6, 1)
       << " MB per device; " << name(s.iteration_cache) << " for the Poisson iterations, "
-      << (s.iteration_unit ? "timed as one unit (" + std::string(name(*s.iteration_unit)) + "): replayed from kernel graphs"
+      << (s.iteration_unit ? "timed as one unit (" + std::string(name(*s.iteration_unit)) + ")"
           : s.iteration_graph_curves ? "on the graph curves: replayed from a kernel graph"
                                      : "on the launched curves")
-      << "; every other call on the launched curves)\n\n"
+      << "; sub-steps replayed from graphs on the graph curves, every other call on the launched curves)\n\n"
       << "| sub-step | SpMV ms | AXPY ms | DOT ms | pointwise ms | copy ms | communication ms | total ms | share |\n"
       << "|---|---|---|---|---|---|---|---|---|\n";
   for (int p = 0; p < time::phase_count; ++p) {
@@ -160,7 +160,7 @@ void curve_table(std::ostream& out, const CurveTable& table) {
   out << "\n";
 }
 
-// The Poisson iterations timed whole, when calibrated (not on the CPU).
+// The Poisson iterations timed whole, when calibrated.
 void iteration_table(std::ostream& out, const Calibration& c) {
   if (std::none_of(c.iteration_curves.begin(), c.iteration_curves.end(), [](const auto& u) { return u.has_value(); }))
     return;

@@ -121,7 +121,8 @@ StepCounts count_step(run::Simulation& sim, int steps) {
     }
     c.iterations += r.poisson.iterations / static_cast<double>(steps);
   }
-  c.iteration_unit = iteration_unit_of(sim.config.numerics);
+  // Several ranks run other solvers (DistributedPcg, BatchedPcg with halo updates): no unit.
+  if (sim.ranks() == 1) c.iteration_unit = iteration_unit_of(sim.config.numerics);
   c.iteration_split = std::any_of(queued.begin(), queued.end(), [&](double i) { return i != queued[0]; });
   split_solve(queued, solves, solve_reads, c);
   split_solve_comm(queued, solve_comm, c);

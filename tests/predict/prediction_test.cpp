@@ -135,9 +135,13 @@ TEST_CASE("Poisson iterations with a calibrated unit are priced as that unit, sh
   counts.iteration_host_reads = 1.0 / 8;
   counts.iteration_unit = IterationUnit::pcg_aip1;
   const double it = 12;
-  // Launched calls (graphs off): the unit, timed on replayed graphs, does not apply.
+  // Launched calls (graphs off) on a backend that records graphs: the unit, timed on replayed graphs,
+  // does not apply.
   const StepPrediction launched = predict_step(counts, c, it, 5e8, 1);
   CHECK_FALSE(launched.iteration_unit);
+  // A backend without graphs (CPU): its unit was timed launched, and applies.
+  const StepPrediction cpu = predict_step(counts, test::with_iteration_curves(synthetic_calibration(1e9, 5e-6)), it, 5e8, 1);
+  REQUIRE(cpu.iteration_unit == IterationUnit::pcg_aip1);
 
   counts.iteration_graphs = true;
   const StepPrediction graph = predict_step(counts, test::with_graph_curves(synthetic_calibration(1e9, 5e-6)), it, 5e8, 1);
