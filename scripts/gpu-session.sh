@@ -5,8 +5,8 @@
 # `MINIAPP_GPU_PART=kernels` runs instead the kernel and FFT benchmarks and AIP against Jacobi in the
 # time loop of the shipped cases; `MINIAPP_GPU_PART=fft` the FFT path alone (its CUDA tests under the
 # sanitizers, its benchmark, CPU against CUDA over a whole run, the prediction of an FFT-path case);
-# `MINIAPP_GPU_PART=predict` the CUDA tests, the LES time-step benchmarks and the cost model (one
-# calibration, five cases predicted against measured). Steps run in order of importance and are skipped once the budget is
+# `MINIAPP_GPU_PART=predict` the CUDA tests, CPU against CUDA on a Taylor–Green case, the LES
+# time-step benchmarks and the cost model (one calibration, five cases predicted against measured). Steps run in order of importance and are skipped once the budget is
 # spent (each says so in steps.txt).
 # Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=540] scripts/gpu-session.sh OUT_DIR
 # BUILD holds miniapp and the test executables (built with -DMINIAPP_VTK=OFF, carried prebuilt); the
@@ -28,6 +28,16 @@ bench_step() {  # name, generator, N, steps: the LES Taylor-Green step on an N³
   step "$1" 60 "$bin" bench step taylor-green-3d --set 'physics.les="wale"' --set "mesh.generator=\"$2\"" \
     --set "mesh.cells=[$3,$3,$3]" --set 'numerics.poisson="pcg"' --backend cuda --steps "$4" --json "$out/$1.json"
 }
+# CPU against CUDA over 100 steps of a case (the CUDA steps replay their sub-steps from graphs).
+compare_backends() {  # case
+  local c=$1 backend
+  for backend in cpu cuda; do
+    step "compare_${c}_$backend" 40 "$bin" run "$c" --backend "$backend" --quiet --set run.max_steps=100 \
+      --set 'output.fields=[]' --set 'mesh.cells=[32,32,32]' --set 'physics.les="wale"' \
+      --set 'numerics.poisson="pcg"' --set "output.directory=\"/tmp/compare_${c}_$backend\""
+    cp "/tmp/compare_${c}_$backend/diagnostics.csv" "$out/compare_${c}_$backend.csv" 2>/dev/null
+  done
+}
 # The cost model on this GPU: one calibration, then predicted against measured steps.
 predict() {  # name, limit, case options...
   local name=$1 limit=$2
@@ -36,6 +46,7 @@ predict() {  # name, limit, case options...
     --measure-steps 20 --devices 4 --no-plots --output "$out/$name"
 }
 if [[ ${MINIAPP_GPU_PART:-} == predict ]]; then
+  compare_backends taylor-green-3d
   bench_step bench_step_tet40 tet 40 10
   bench_step bench_step_hex64 hex 64 10
   bench_step bench_step_tet80 tet 80 5
@@ -87,15 +98,8 @@ if [[ ${MINIAPP_GPU_PART:-} == kernels ]]; then
   cat "$out/steps.txt"
   exit 0
 fi
-# CPU against CUDA over 100 steps (the CUDA steps replay their sub-steps from graphs).
-for c in cavity taylor-green-3d; do
-  for backend in cpu cuda; do
-    step "compare_${c}_$backend" 40 "$bin" run "$c" --backend "$backend" --quiet --set run.max_steps=100 \
-      --set 'output.fields=[]' --set 'mesh.cells=[32,32,32]' --set 'physics.les="wale"' \
-      --set 'numerics.poisson="pcg"' --set "output.directory=\"/tmp/compare_${c}_$backend\""
-    cp "/tmp/compare_${c}_$backend/diagnostics.csv" "$out/compare_${c}_$backend.csv" 2>/dev/null
-  done
-done
+compare_backends cavity
+compare_backends taylor-green-3d
 bench_step bench_step_tet40 tet 40 10
 bench_step bench_step_hex64 hex 64 10
 bench_step bench_step_tet80 tet 80 5

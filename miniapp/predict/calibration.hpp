@@ -66,6 +66,12 @@ struct Calibration {
   double copy_gb_per_s = 0;      // bench::copy_bandwidth: the roofline's ceiling
   double streaming_footprint = 0;  // bytes copied before each call of the streaming curves
   double warm_footprint = 0;       // and of the warm curves
+  // The part of the last-level cache a run keeps: on the CPU the most bytes that may pass between two
+  // uses of an operand while the second still runs nearer the warm curve than the streaming one
+  // (measured, retained_cache_bytes in kernel_calibration.cpp; on a machine shared with others less
+  // than device.cache_bytes reports); on a GPU, whose device is the run's alone, the reported L2. The
+  // prediction picks the warm curves for working sets up to it.
+  double retained_cache_bytes = 0;
   // The host round trip of a call that returns a value to the host (dot, multi_dot, a CG progress
   // read), on top of its curve: on asynchronous backends the curves are pipelined costs (launch
   // overlapped with the previous kernel) and such a call waits for the stream to drain and restarts

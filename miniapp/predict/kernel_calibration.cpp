@@ -204,6 +204,32 @@ double sync_seconds(const Executor& exec, index_t n, int repeat) {
   return std::max(synchronised - pipelined, 0.0);
 }
 
+// Calibration::retained_cache_bytes: an AXPY on 1.5 MB of operands (they fit any last-level cache),
+// timed after a copy of F bytes for F = the warm footprint, 2 F, 4 F, ... up to the streaming one; the
+// largest F after which it still runs nearer its time after the warm copy than after the streaming
+// one. 0 when even the warm copy evicts it (nothing retained beyond the private cache). On a GPU the
+// reported L2: the device is the run's alone, and there the probe, a launch-bound call of a few µs,
+// cannot tell L2 from memory (measured on an H100: 0 MiB of 50).
+double retained_cache_bytes(const Executor& exec, const Calibration& c, int repeat) {
+  if (exec.backend() != Backend::cpu) return c.device.cache_bytes;
+  const index_t n = 1 << 16;
+  const Vector x = filled(exec, n, 0.75);
+  Vector y = filled(exec, n, 1.25);
+  const auto call = [&] { axpby(exec, 0.5, x, 0.5, y); };
+  const auto after_copy_of = [&](double bytes) {
+    const CacheFlush copy(exec, bytes);
+    const std::function<void()> before = [&] { copy(); };
+    return median_seconds_after(repeat, before, call);
+  };
+  const double warm = after_copy_of(c.warm_footprint), streaming = after_copy_of(c.streaming_footprint);
+  double retained = 0;
+  for (double bytes = c.warm_footprint; bytes < c.streaming_footprint; bytes *= 2) {
+    if (after_copy_of(bytes) > 0.5 * (warm + streaming)) break;
+    retained = bytes;
+  }
+  return retained;
+}
+
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
   char text[32];
@@ -244,6 +270,9 @@ Calibration calibrate(const Executor& exec, const CalibrationSettings& settings,
   c.iteration_curves = calibrate_iterations(exec, iterations, log);
   c.sync_seconds = sync_seconds(exec, *std::min_element(settings.vector_sizes.begin(), settings.vector_sizes.end()),
                                 settings.repeat);
+  c.retained_cache_bytes = retained_cache_bytes(exec, c, std::max(3, settings.repeat / 2));
+  log << "  last-level cache kept between two uses of an operand: " << c.retained_cache_bytes / 1048576.0
+      << " MiB (reported: " << c.device.cache_bytes / 1048576.0 << " MiB)\n";
   log << "  host round trip of a synchronising call: " << c.sync_seconds * 1e6 << " us\n";
   return c;
 }

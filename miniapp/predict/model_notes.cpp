@@ -16,11 +16,11 @@ double latency_share(const StepPrediction& s, const Calibration& c) {
 
 std::string cache_note(const PredictionReport& r, const StepPrediction& one) {
   Calibration streaming_only = r.calibration;
-  streaming_only.device.cache_bytes = streaming_only.device.private_cache_bytes = 0;  // streaming curves
+  streaming_only.device.private_cache_bytes = streaming_only.retained_cache_bytes = 0;  // streaming curves
   const StepPrediction cold = predict_step(r.counts, streaming_only, one.iterations, one.working_set_bytes, 1);
-  return "The working set (" + fixed(one.working_set_bytes / 1e6, 1) + " MB) fits the last-level cache (" +
-         fixed(r.calibration.device.cache_bytes / 1e6, 0) +
-         " MB): calls are priced with the " + std::string(name(one.cache)) +
+  return "The working set (" + fixed(one.working_set_bytes / 1e6, 1) + " MB) fits the part of the last-level cache a " +
+         "run keeps (" + fixed(r.calibration.retained_cache_bytes / 1e6, 0) +
+         " MB, measured): calls are priced with the " + std::string(name(one.cache)) +
          " curves. The calibration's kernels find their operands in one cache level; a step's mix of arrays may "
          "come partly from the next level: with every call streaming from memory the prediction would be " +
          fixed(cold.seconds / one.seconds, 2) + "x longer.";

@@ -32,9 +32,9 @@ std::string iteration_pricing(const StepPrediction& s) {
   return s.iteration_graph_curves ? "graph" : "launched";
 }
 
-CacheLevel cache_level(const DeviceDescription& device, double working_set_bytes) {
-  if (working_set_bytes <= device.private_cache_bytes) return CacheLevel::hot;
-  if (working_set_bytes <= device.cache_bytes) return CacheLevel::warm;
+CacheLevel cache_level(const Calibration& c, double working_set_bytes) {
+  if (working_set_bytes <= c.device.private_cache_bytes) return CacheLevel::hot;
+  if (working_set_bytes <= c.retained_cache_bytes) return CacheLevel::warm;
   return CacheLevel::streaming;
 }
 
@@ -95,12 +95,12 @@ StepPrediction predict_rank_step(const StepCounts& counts, const Calibration& c,
   s.iterations = iterations;
   s.working_set_bytes = working_set_bytes;
   s.communication_modelled = devices > 1 && c.communication && counts.comm_per_iteration.reductions > 0;
-  s.cache = cache_level(c.device, s.working_set_bytes);
+  s.cache = cache_level(c, s.working_set_bytes);
   // The Poisson iterations are priced apart from the solve's set-up: their calls have other sizes.
   const PhaseLoad& per_iteration = counts.per_iteration;
   double iteration_bytes = 0;
   for (const KindLoad& k : per_iteration) iteration_bytes += k.bytes;
-  s.iteration_cache = cache_level(c.device, iteration_bytes);
+  s.iteration_cache = cache_level(c, iteration_bytes);
   s.iteration_graph_curves = counts.iteration_graphs && c.graph_curves.has_value();
   // The unit was timed as its solver runs by default: replaying graphs where the backend records them.
   if (counts.iteration_unit && c.iteration_curve(*counts.iteration_unit) &&

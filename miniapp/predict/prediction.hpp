@@ -61,8 +61,9 @@ struct StepPrediction {
 std::string iteration_pricing(const StepPrediction& s);
 
 // Where a step with this working set finds its operands: hot when it fits the private cache (CPU L2;
-// GPUs have none counted), warm when it fits the last-level cache, streaming otherwise.
-CacheLevel cache_level(const DeviceDescription& device, double working_set_bytes);
+// GPUs have none counted), warm when it fits the part of the last-level cache a run keeps
+// (c.retained_cache_bytes), streaming otherwise.
+CacheLevel cache_level(const Calibration& c, double working_set_bytes);
 
 // The cost of `load` on the curves of `level` (the graph curves when `replayed`; precondition: then
 // c.graph_curves is set): for each kind, calls · t(bytes / calls), plus host_reads · c.sync_seconds

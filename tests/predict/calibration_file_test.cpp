@@ -36,6 +36,7 @@ TEST_CASE("A calibration file reads back what was written", "[predict]") {
   CHECK(back.date == c.date);
   CHECK(back.copy_gb_per_s == c.copy_gb_per_s);
   CHECK(back.sync_seconds == c.sync_seconds);
+  CHECK(back.retained_cache_bytes == c.retained_cache_bytes);
   for (int v = 0; v < kernel_variant_count; ++v)
     for (int l = 0; l < cache_level_count; ++l)
       for (const double b : {10.0, 3e3, 5e5, 1e8})
@@ -141,6 +142,11 @@ TEST_CASE("A corrupt or incomplete calibration file is an error naming file and 
   write_text(path, negative.dump(2));
   CHECK_THAT(error_of([&] { read_calibration(path); }),
              Catch::Contains(path + ": curves[0]") && Catch::Contains("positive"));
+
+  nlohmann::ordered_json negative_cache = parsed;
+  negative_cache["retained_cache_bytes"] = -1.0;
+  write_text(path, negative_cache.dump(2));
+  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("retained_cache_bytes must be"));
 
   nlohmann::ordered_json wrong_type = parsed;
   wrong_type["device"]["cache_bytes"] = "big";

@@ -207,6 +207,17 @@ TEST_CASE("More devices divide the bytes of each call, not the calls", "[predict
   CHECK(predict_step(counts, c, 7, 8e6, 8).cache == CacheLevel::hot);
 }
 
+TEST_CASE("The warm curves apply up to the cache a run keeps, not the cache the device reports", "[predict]") {
+  Calibration c = synthetic_calibration(1e6);  // reports 4 MB of last-level cache
+  const StepCounts counts = synthetic_counts();
+  CHECK(cache_level(c, 3e6) == CacheLevel::warm);
+  c.retained_cache_bytes = 2e6;  // shared with others: 2 MB kept between two uses
+  CHECK(cache_level(c, 5e5) == CacheLevel::hot);
+  CHECK(cache_level(c, 2e6) == CacheLevel::warm);
+  CHECK(cache_level(c, 3e6) == CacheLevel::streaming);
+  CHECK(predict_step(counts, c, 7, 3e6, 1).cache == CacheLevel::streaming);
+}
+
 TEST_CASE("The what-if device scales the bandwidth term only", "[predict]") {
   const Calibration c = synthetic_calibration(0);
   const Calibration twice = c.what_if(2 * c.copy_gb_per_s, -1, "twice as fast");

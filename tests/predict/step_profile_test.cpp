@@ -70,6 +70,8 @@ TEST_CASE("A quick calibration predicts a measured cavity step to within a facto
   }
   CHECK(phases < 3 * m.step_seconds);  // timed in another pass of as many steps: the same order
   for (const auto& unit : c.iteration_curves) CHECK((unit && unit->points().size() == 3));
+  CHECK(c.retained_cache_bytes >= 0);
+  CHECK(c.retained_cache_bytes < c.streaming_footprint);
   CHECK(counts.iteration_unit == IterationUnit::pcg_aip1);  // the cavity's preconditioner
   const StepPrediction s = predict_step(counts, c, m.iterations, static_cast<double>(sim.exec.bytes_allocated()), 1);
   CHECK(s.iteration_unit == counts.iteration_unit);  // the CPU's unit, timed launched as the cavity runs

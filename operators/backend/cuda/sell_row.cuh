@@ -13,15 +13,13 @@ namespace miniapp::cuda::detail {
 // val and col in flight at once, then all its gathers of x, instead of one dependent pair per entry.
 inline constexpr int sell_chunk = 8;
 
-// Σ_k val[e_k] · x(col[e_k]) over the stored entries e_0 < e_1 < ... of `row` (row < a.rows), summed in
+// Σ_k val[e_k] · x[col[e_k]] over the stored entries e_0 < e_1 < ... of `row` (row < a.rows), summed in
 // stored order, one fused multiply-add per entry, as the CPU reference sums (padding adds exact
 // zeros). The slice is column-major: entry k of the row is at slice_ptr[s] + k·h + row mod h, so a warp
 // reads 32 consecutive values and indices per entry. val and col are read once per product: loaded
-// with the streaming hint (__ldcs, evict first) so that they do not push the vector entries x(c), which
-// are gathered and reused by neighbouring rows, out of L2. `x(c)` gives entry c of the vector
-// multiplied (read or formed on the fly).
-template <class Entry>
-__device__ inline double sell_row_product(const SellView& a, index_t row, Entry x) {
+// with the streaming hint (__ldcs, evict first) so that they do not push x, which is gathered and
+// reused by neighbouring rows, out of L2; x goes through the read-only path (__ldg).
+__device__ inline double sell_row_product(const SellView& a, index_t row, const double* __restrict__ x) {
   const index_t h = a.slice_height, s = row / h;
   const index_t end = __ldg(a.slice_ptr + s + 1);
   double sum = 0.0;
@@ -37,14 +35,9 @@ __device__ inline double sell_row_product(const SellView& a, index_t row, Entry 
     }
 #pragma unroll
     for (int k = 0; k < sell_chunk; ++k)
-      if (e + k * h < end) sum += v[k] * x(c[k]);
+      if (e + k * h < end) sum += v[k] * __ldg(x + c[k]);
   }
   return sum;
-}
-
-// The product with a stored vector, read through the read-only path (__ldg).
-__device__ inline double sell_row_product(const SellView& a, index_t row, const double* __restrict__ x) {
-  return sell_row_product(a, row, [x](index_t c) { return __ldg(x + c); });
 }
 
 }  // namespace miniapp::cuda::detail
