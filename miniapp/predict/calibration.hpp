@@ -72,6 +72,11 @@ struct Calibration {
   // than device.cache_bytes reports); on a GPU, whose device is the run's alone, the reported L2. The
   // prediction picks the warm curves for working sets up to it.
   double retained_cache_bytes = 0;
+  // The compute ceiling of pointwise work: counted flops per second of the eddy-viscosity kernel
+  // (WALE), the heaviest pointwise call of a step, on operands in cache. A pointwise call costs the
+  // larger of its memory curve and flops / this (0: no ceiling). On a CPU that kernel is compute-bound;
+  // on a GPU the memory curve stays the larger.
+  double pointwise_flops_per_second = 0;
   // The host round trip of a call that returns a value to the host (dot, multi_dot, a CG progress
   // read), on top of its curve: on asynchronous backends the curves are pipelined costs (launch
   // overlapped with the previous kernel) and such a call waits for the stream to drain and restarts

@@ -228,6 +228,7 @@ void write_calibration(const std::string& path, const Calibration& c) {
       {"streaming_footprint_bytes", c.streaming_footprint},
       {"warm_footprint_bytes", c.warm_footprint},
       {"retained_cache_bytes", c.retained_cache_bytes},
+      {"pointwise_flops_per_s", c.pointwise_flops_per_second},
       {"sync_s", c.sync_seconds},
       {"curves", curve_table_json(c.curves)},
       {"graph_curves", c.graph_curves ? curve_table_json(*c.graph_curves) : Json(nullptr)},
@@ -258,6 +259,9 @@ Calibration read_calibration(const std::string& path) {
   c.retained_cache_bytes = number(root, "retained_cache_bytes", path);
   if (!(c.retained_cache_bytes >= 0) || !std::isfinite(c.retained_cache_bytes))
     throw Error(path + ": retained_cache_bytes must be a finite number >= 0");
+  c.pointwise_flops_per_second = number(root, "pointwise_flops_per_s", path);
+  if (!(c.pointwise_flops_per_second >= 0) || !std::isfinite(c.pointwise_flops_per_second))
+    throw Error(path + ": pointwise_flops_per_s must be a finite number >= 0");
   c.sync_seconds = number(root, "sync_s", path);
   if (!(c.sync_seconds >= 0) || !std::isfinite(c.sync_seconds))
     throw Error(path + ": sync_s must be a finite number >= 0");

@@ -1,6 +1,7 @@
 #include "miniapp/predict/kernel_calibration.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <ctime>
 #include <functional>
@@ -12,7 +13,9 @@
 #include "miniapp/predict/iteration_calibration.hpp"
 #include "miniapp/predict/stencil_matrix.hpp"
 #include "operators/kernels/cg_kernels.hpp"
+#include "miniapp/bench/random_vector.hpp"
 #include "operators/kernels/dot.hpp"
+#include "operators/kernels/flow_kernels.hpp"
 #include "operators/kernels/spmv.hpp"
 #include "operators/kernels/vector_ops.hpp"
 
@@ -230,6 +233,24 @@ double retained_cache_bytes(const Executor& exec, const Calibration& c, int repe
   return retained;
 }
 
+// Calibration::pointwise_flops_per_second: the WALE eddy-viscosity kernel on 2^16 cells of random
+// gradients (hot: its 88 bytes per cell stay in cache, its flops decide): counted flops over time.
+double pointwise_flops_per_second(const Executor& exec, int repeat) {
+  const index_t n = 1 << 16;
+  std::array<Vector, 9> gradient;
+  std::array<const Vector*, 9> g{};
+  for (int k = 0; k < 9; ++k) gradient[k] = bench::random_vector(exec, n, 40 + k), g[k] = &gradient[k];
+  const Vector width = filled(exec, n, 0.1);
+  Vector nu_t(exec, n);
+  const auto call = [&] { eddy_viscosity(exec, LesModel::wale, 0.5, g, width, nu_t); };
+  const KernelCounters before = exec.counters();
+  call();
+  const double flops = exec.counters().since(before).total().flops;
+  const double seconds = exec.backend() == Backend::cpu ? bench::median_call_seconds(exec, warmup_calls, repeat, call)
+                                                        : pipelined_seconds(exec, repeat, {}, call);
+  return flops / seconds;
+}
+
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
   char text[32];
@@ -271,6 +292,8 @@ Calibration calibrate(const Executor& exec, const CalibrationSettings& settings,
   c.sync_seconds = sync_seconds(exec, *std::min_element(settings.vector_sizes.begin(), settings.vector_sizes.end()),
                                 settings.repeat);
   c.retained_cache_bytes = retained_cache_bytes(exec, c, std::max(3, settings.repeat / 2));
+  c.pointwise_flops_per_second = pointwise_flops_per_second(exec, settings.repeat);
+  log << "  pointwise compute ceiling (eddy viscosity, WALE): " << c.pointwise_flops_per_second / 1e9 << " Gflop/s\n";
   log << "  last-level cache kept between two uses of an operand: " << c.retained_cache_bytes / 1048576.0
       << " MiB (reported: " << c.device.cache_bytes / 1048576.0 << " MiB)\n";
   log << "  host round trip of a synchronising call: " << c.sync_seconds * 1e6 << " us\n";

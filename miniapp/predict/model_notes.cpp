@@ -47,9 +47,10 @@ std::vector<std::string> model_notes(const PredictionReport& r) {
                   fixed(large(KernelVariant::spmv_sell_3) / large(KernelVariant::spmv_sell_1), 2) +
                   "x the one-vector bandwidth on large matrices.");
   if (r.les)
-    notes.push_back("The eddy-viscosity kernel (phase 5) does tens to hundreds of flops per cell (the sigma model an "
-                    "eigenvalue solve) but is priced as a memory-bound pointwise kernel: on a CPU it may be "
-                    "compute-bound and take longer than predicted.");
+    notes.push_back("The eddy-viscosity kernel (phase 5) does tens to hundreds of flops per cell: it is priced at the "
+                    "larger of its memory time and its counted flops over the compute ceiling calibrated on the WALE "
+                    "kernel; a model whose real work exceeds its counted flops (sigma: an eigenvalue solve) may take "
+                    "longer than predicted.");
   if (!r.counts.iteration_split)
     notes.push_back("Every counted Poisson solve took the same number of iterations: the solve's set-up is folded "
                     "into the per-iteration cost, exact at the counted iteration count only.");

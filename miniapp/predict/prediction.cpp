@@ -46,7 +46,10 @@ PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel le
     if (l.calls <= 0) continue;
     const KernelVariant v = priced_variant(static_cast<KernelKind>(k));
     const CostCurve& curve = replayed ? c.graph_curve(v, level) : c.curve(v, level);
-    p.kinds[k] = {l.calls, l.bytes, l.calls * curve.seconds(l.bytes / l.calls)};
+    double seconds = l.calls * curve.seconds(l.bytes / l.calls);
+    if (k == static_cast<int>(KernelKind::pointwise) && c.pointwise_flops_per_second > 0)
+      seconds = std::max(seconds, l.flops / c.pointwise_flops_per_second);
+    p.kinds[k] = {l.calls, l.bytes, seconds};
     p.seconds += p.kinds[k].seconds;
   }
   p.host_reads = host_reads;

@@ -66,8 +66,9 @@ std::string iteration_pricing(const StepPrediction& s);
 CacheLevel cache_level(const Calibration& c, double working_set_bytes);
 
 // The cost of `load` on the curves of `level` (the graph curves when `replayed`; precondition: then
-// c.graph_curves is set): for each kind, calls · t(bytes / calls), plus host_reads · c.sync_seconds
-// (booked to the DOT kind, the reductions that return to the host).
+// c.graph_curves is set): for each kind, calls · t(bytes / calls) (pointwise: at least flops /
+// c.pointwise_flops_per_second), plus host_reads · c.sync_seconds (booked to the DOT kind, the
+// reductions that return to the host).
 PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel level, double host_reads,
                       bool replayed = false);
 

@@ -101,7 +101,8 @@ Json measurement_json(const PredictionReport& r) {
 Json calibration_summary_json(const Calibration& c) {
   return {{"device", c.device.description}, {"date", c.date},           {"git", c.build.git},
           {"copy_gb_per_s", c.copy_gb_per_s}, {"cache_bytes", c.device.cache_bytes},
-          {"retained_cache_bytes", c.retained_cache_bytes}, {"sync_s", c.sync_seconds},
+          {"retained_cache_bytes", c.retained_cache_bytes}, {"pointwise_flops_per_s", c.pointwise_flops_per_second},
+          {"sync_s", c.sync_seconds},
           {"curves", curve_table_json(c.curves)},
           {"graph_curves", c.graph_curves ? curve_table_json(*c.graph_curves) : Json(nullptr)},
           {"iteration_curves", iteration_curves_json(c)},

@@ -184,7 +184,8 @@ void calibration_section(std::ostream& out, const Calibration& c, const std::str
       << " by build " << c.build.git << " (" << c.build.compiler << ", " << c.build.build_type << "); copy bandwidth "
       << fixed(c.copy_gb_per_s, 1) << " GB/s; caches: private " << fixed(c.device.private_cache_bytes / 1048576.0, 1)
       << " MiB, last level " << fixed(c.device.cache_bytes / 1048576.0, 0) << " MiB of which a run keeps "
-      << fixed(c.retained_cache_bytes / 1048576.0, 0) << " MiB (measured); host round trip of a call "
+      << fixed(c.retained_cache_bytes / 1048576.0, 0) << " MiB (measured); pointwise compute ceiling "
+      << fixed(c.pointwise_flops_per_second / 1e9, 1) << " Gflop/s; host round trip of a call "
       << "returning a value " << fixed(1e6 * c.sync_seconds, 2) << " µs.\n\nCalls launched one by one:\n\n";
   curve_table(out, c.curves);
   if (c.graph_curves) {

@@ -37,6 +37,7 @@ TEST_CASE("A calibration file reads back what was written", "[predict]") {
   CHECK(back.copy_gb_per_s == c.copy_gb_per_s);
   CHECK(back.sync_seconds == c.sync_seconds);
   CHECK(back.retained_cache_bytes == c.retained_cache_bytes);
+  CHECK(back.pointwise_flops_per_second == c.pointwise_flops_per_second);
   for (int v = 0; v < kernel_variant_count; ++v)
     for (int l = 0; l < cache_level_count; ++l)
       for (const double b : {10.0, 3e3, 5e5, 1e8})
@@ -147,6 +148,10 @@ TEST_CASE("A corrupt or incomplete calibration file is an error naming file and 
   negative_cache["retained_cache_bytes"] = -1.0;
   write_text(path, negative_cache.dump(2));
   CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("retained_cache_bytes must be"));
+  nlohmann::ordered_json negative_flops = parsed;
+  negative_flops["pointwise_flops_per_s"] = -1.0;
+  write_text(path, negative_flops.dump(2));
+  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("pointwise_flops_per_s must be"));
 
   nlohmann::ordered_json wrong_type = parsed;
   wrong_type["device"]["cache_bytes"] = "big";

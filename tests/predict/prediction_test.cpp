@@ -207,6 +207,25 @@ TEST_CASE("More devices divide the bytes of each call, not the calls", "[predict
   CHECK(predict_step(counts, c, 7, 8e6, 8).cache == CacheLevel::hot);
 }
 
+TEST_CASE("Pointwise work costs at least its flops over the compute ceiling", "[predict]") {
+  Calibration c = synthetic_calibration(1e9);
+  PhaseLoad load{};
+  constexpr int pointwise = static_cast<int>(KernelKind::pointwise);
+  load[pointwise] = {2, 1.6e5, 2e8};  // 2 calls, 80 KB each, 100 Mflop each
+  const double memory = 2 * linear_cost(KernelVariant::pointwise, CacheLevel::hot).seconds(8e4);
+  CHECK(price(load, c, CacheLevel::hot, 0).seconds == Approx(memory).epsilon(1e-12));  // no ceiling
+  c.pointwise_flops_per_second = 1e10;  // 2e8 flops: 20 ms, far above the memory time
+  CHECK(price(load, c, CacheLevel::hot, 0).seconds == Approx(2e8 / 1e10).epsilon(1e-12));
+  c.pointwise_flops_per_second = 1e18;  // a ceiling far away: the memory curve decides
+  CHECK(price(load, c, CacheLevel::hot, 0).seconds == Approx(memory).epsilon(1e-12));
+  // The other kinds have no compute term.
+  PhaseLoad axpy{};
+  axpy[static_cast<int>(KernelKind::axpy)] = {1, 8e4, 1e9};
+  c.pointwise_flops_per_second = 1e6;
+  CHECK(price(axpy, c, CacheLevel::hot, 0).seconds ==
+        Approx(linear_cost(KernelVariant::axpy, CacheLevel::hot).seconds(8e4)).epsilon(1e-12));
+}
+
 TEST_CASE("The warm curves apply up to the cache a run keeps, not the cache the device reports", "[predict]") {
   Calibration c = synthetic_calibration(1e6);  // reports 4 MB of last-level cache
   const StepCounts counts = synthetic_counts();

@@ -41,6 +41,7 @@ inline Calibration synthetic_calibration(double cache_bytes = 1e6, double sync_s
   c.streaming_footprint = 2e6;
   c.warm_footprint = 4e5;
   c.retained_cache_bytes = 4 * cache_bytes;
+  c.pointwise_flops_per_second = 0;  // no compute ceiling: the linear memory costs alone
   c.sync_seconds = sync_seconds;
   c.curves = sampled_curves(linear_cost);
   return c;
