@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on a lent one-GPU machine, within a time budget: the CUDA test suites, CPU against CUDA
 # over whole runs, the time step (small and large meshes), the CuPy CG comparison, compute-sanitizer,
-# and `miniapp predict --measure` on one GPU for three cases (an LES one and an FFT-path one).
+# and `miniapp predict --measure` on one GPU for five cases (two LES ones and an FFT-path one).
 # `MINIAPP_GPU_PART=kernels` runs instead the kernel and FFT benchmarks and AIP against Jacobi in the
 # time loop of the shipped cases; `MINIAPP_GPU_PART=fft` the FFT path alone (its CUDA tests under the
 # sanitizers, its benchmark, CPU against CUDA over a whole run, the prediction of an FFT-path case);
@@ -45,17 +45,23 @@ predict() {  # name, limit, case options...
   step "$name" "$limit" "$bin" predict "$@" --backend cuda --calibration "$out/calibration.json" --measure \
     --measure-steps 20 --devices 4 --no-plots --output "$out/$name"
 }
-if [[ ${MINIAPP_GPU_PART:-} == predict ]]; then
-  compare_backends taylor-green-3d
+bench_steps() {  # the LES step on 3.8·10⁵ tets, 2.6·10⁵ hexahedra and 3.1·10⁶ tets
   bench_step bench_step_tet40 tet 40 10
   bench_step bench_step_hex64 hex 64 10
   bench_step bench_step_tet80 tet 80 5
+}
+predict_cases() {  # one calibration, then five cases (two LES, one on the FFT path)
   predict predict_cavity3d 200 cavity-3d --calibrate
   predict predict_channel 40 channel --set 'numerics.poisson="pcg"'
   predict predict_tg64_fft 40 taylor-green-3d --set 'numerics.poisson="fft"' --set 'mesh.cells=[64,64,64]'
   predict predict_tg64_pcg 40 taylor-green-3d --set 'numerics.poisson="pcg"' --set 'physics.les="wale"' \
     --set 'mesh.cells=[64,64,64]'
   predict predict_cavity 40 cavity
+}
+if [[ ${MINIAPP_GPU_PART:-} == predict ]]; then
+  compare_backends taylor-green-3d
+  bench_steps
+  predict_cases
   cat "$out/steps.txt"
   exit 0
 fi
@@ -100,9 +106,7 @@ if [[ ${MINIAPP_GPU_PART:-} == kernels ]]; then
 fi
 compare_backends cavity
 compare_backends taylor-green-3d
-bench_step bench_step_tet40 tet 40 10
-bench_step bench_step_hex64 hex 64 10
-bench_step bench_step_tet80 tet 80 5
+bench_steps
 # CuPy's CG on the pressure matrix of a box with walls and of a periodic box.
 for periodic in none xyz; do
   step "poisson_$periodic" 60 "$bin" poisson --backend cuda --mesh hex --cells 128,128,128 --periodic "$periodic" \
@@ -113,7 +117,5 @@ done
 step memcheck 60 compute-sanitizer --tool memcheck "$build/tests/cuda/cuda_kernels_test" "[graph],[dot],[cg_kernels]"
 step racecheck 60 compute-sanitizer --tool racecheck "$build/tests/cuda/cuda_kernels_test" "[dot],[cg_kernels]"
 step memcheck_fft 40 compute-sanitizer --tool memcheck "$build/tests/fft/cuda/fft_cuda_test"
-predict predict_cavity3d 150 cavity-3d --calibrate
-predict predict_channel 40 channel --set 'numerics.poisson="pcg"'
-predict predict_tg64_fft 40 taylor-green-3d --set 'numerics.poisson="fft"' --set 'mesh.cells=[64,64,64]'
+predict_cases
 cat "$out/steps.txt"

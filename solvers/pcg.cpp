@@ -115,8 +115,7 @@ CgProgress Pcg::iterate(const DeviceSell& a, const Preconditioner& m, Vector& x,
   const Recording wanted{&a, &m, x.data(), interval};
   bool replay = false;
   if (options.graphs && interval <= options.max_iterations) {
-    // Profiling launches every kernel alone to time it: no replay then (record refuses too).
-    replay = options.keep_recording && recorded_ == wanted && !exec_.profiling();
+    replay = options.keep_recording && recorded_ == wanted;
     if (!replay) {
       replay = batch_.record(batch);
       recorded_ = replay ? wanted : Recording{};
@@ -126,8 +125,7 @@ CgProgress Pcg::iterate(const DeviceSell& a, const Preconditioner& m, Vector& x,
   int launched = 0;
   while (launched < options.max_iterations && progress.status == cg::Status::running) {
     const int count = std::min(interval, options.max_iterations - launched);
-    if (replay && count == interval) {
-      batch_.replay();
+    if (replay && count == interval && batch_.replay()) {  // no replay with profiling on
       ++result.replayed_batches;
     } else {
       for (int i = 0; i < count; ++i) queue_iteration(a, m, x);

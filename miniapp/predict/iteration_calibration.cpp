@@ -103,8 +103,11 @@ std::array<std::optional<CostCurve>, iteration_unit_count> calibrate_iterations(
     const CsrMatrix a = stencil_matrix(rows);
     const std::string where = " iteration on " + std::to_string(a.rows) + " rows";
     add(IterationUnit::pcg_jacobi, pcg_point(exec, settings, a, Jacobi(exec, a), "the pcg_jacobi" + where));
-    add(IterationUnit::pcg_aip1, pcg_point(exec, settings, a, Aip(exec, a, 1, exec.default_slice_height()), "the pcg_aip1" + where));
-    add(IterationUnit::batched_pcg, batched_point(exec, settings, rows, "the batched_pcg" + where));
+    add(IterationUnit::pcg_aip1,
+        pcg_point(exec, settings, a, Aip(exec, a, 1, exec.default_slice_height()), "the pcg_aip1" + where));
+    add(IterationUnit::batched_pcg, batched_point(exec, settings, rows,
+                                                  "the batched_pcg iteration on about " + std::to_string(rows) +
+                                                      " rows × systems"));
   }
   std::array<std::optional<CostCurve>, iteration_unit_count> curves;
   for (int u = 0; u < iteration_unit_count; ++u) curves[u] = CostCurve(points[u]);

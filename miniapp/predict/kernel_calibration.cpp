@@ -209,8 +209,9 @@ double sync_seconds(const Executor& exec, index_t n, int repeat) {
 
 // Calibration::retained_cache_bytes: an AXPY on 1.5 MB of operands (they fit any last-level cache),
 // timed after a copy of F bytes for F = the warm footprint, 2 F, 4 F, ... up to the streaming one; the
-// largest F after which it still runs nearer its time after the warm copy than after the streaming
-// one. 0 when even the warm copy evicts it (nothing retained beyond the private cache). On a GPU the
+// largest F after which it still runs nearer its warm curve than its streaming curve (c's AXPY curves,
+// timed the same way). 0 when even the warm copy evicts it (nothing retained beyond the private
+// cache). On a GPU the
 // reported L2: the device is the run's alone, and there the probe, a launch-bound call of a few µs,
 // cannot tell L2 from memory (measured on an H100: 0 MiB of 50).
 double retained_cache_bytes(const Executor& exec, const Calibration& c, int repeat) {
@@ -219,16 +220,20 @@ double retained_cache_bytes(const Executor& exec, const Calibration& c, int repe
   const Vector x = filled(exec, n, 0.75);
   Vector y = filled(exec, n, 1.25);
   const auto call = [&] { axpby(exec, 0.5, x, 0.5, y); };
-  const auto after_copy_of = [&](double bytes) {
-    const CacheFlush copy(exec, bytes);
+  const KernelCounters before_call = exec.counters();
+  call();
+  const double bytes = exec.counters().since(before_call).total().bytes;
+  const double warm = c.curve(KernelVariant::axpy, CacheLevel::warm).seconds(bytes);
+  const double streaming = c.curve(KernelVariant::axpy, CacheLevel::streaming).seconds(bytes);
+  const auto after_copy_of = [&](double copied) {
+    const CacheFlush copy(exec, copied);
     const std::function<void()> before = [&] { copy(); };
     return median_seconds_after(repeat, before, call);
   };
-  const double warm = after_copy_of(c.warm_footprint), streaming = after_copy_of(c.streaming_footprint);
   double retained = 0;
-  for (double bytes = c.warm_footprint; bytes < c.streaming_footprint; bytes *= 2) {
-    if (after_copy_of(bytes) > 0.5 * (warm + streaming)) break;
-    retained = bytes;
+  for (double copied = c.warm_footprint; copied < c.streaming_footprint; copied *= 2) {
+    if (after_copy_of(copied) > 0.5 * (warm + streaming)) break;
+    retained = copied;
   }
   return retained;
 }

@@ -154,10 +154,12 @@ bool KernelGraph::record(const std::function<void()>& work) {
   return recorded_;
 }
 
-void KernelGraph::replay() const {
+bool KernelGraph::replay() const {
   if (!recorded_) throw Error("KernelGraph::replay: nothing recorded (record failed or was not called)");
+  if (exec_.profiling()) return false;
   graph_->launch(exec_.stream());
   exec_.counters() += tallies_;
+  return true;
 }
 
 WorkClock::WorkClock(const Executor& exec, int marks) {

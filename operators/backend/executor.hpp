@@ -78,8 +78,10 @@ class KernelGraph {
   // with profiling on (it synchronises after each kernel), or when `work` makes a call that cannot be
   // recorded (a host synchronisation, an allocation) or throws: the caller then runs `work` itself.
   bool record(const std::function<void()>& work);
-  // Queues the recorded work (asynchronous) and adds its tallies. Precondition: record returned true.
-  void replay() const;
+  // Queues the recorded work (asynchronous) and adds its tallies; returns true. With profiling on it
+  // does nothing and returns false: every kernel must then be launched alone to be timed, so the
+  // caller runs the work itself. Precondition: record returned true.
+  bool replay() const;
 
  private:
   Executor exec_;

@@ -32,6 +32,24 @@ ShiftedPointers pointers(const ShiftedView& m) {
 
 double matrix_bytes(const DeviceCsr& a) { return 12.0 * a.nnz() + 4.0 * (a.rows() + 1); }
 
+// The checks of a shifted batched SpMV y_s = (A + σ_s W) x_s over `range` (x and y distinct), and its
+// shape.
+BatchedShape checked_shifted_spmv(const Executor& exec, const ShiftedView& m, const Vector& x, const Vector& y,
+                                  index_t systems, SystemRange range, const char* kernel) {
+  detail::check_executor(exec, m.a.executor(), kernel, "the matrix");
+  detail::check_vector(exec, m.w, m.a.rows(), kernel, "w");
+  check_per_system(exec, m.shifts, systems, kernel);
+  const BatchedShape shape = shape_of(exec, m.a.rows(), systems, range, kernel, {&x, &y});
+  if (x.data() == y.data()) throw Error(std::string(kernel) + ": y must not alias x");
+  return shape;
+}
+
+// Its bytes: A once, w and the active shifts, x read and y written per active system.
+double shifted_spmv_bytes(const ShiftedView& m, const BatchedShape& shape) {
+  const double w = shape.width(), n = m.a.rows();
+  return matrix_bytes(m.a) + 8.0 * n + 8.0 * w + 16.0 * n * w;
+}
+
 }  // namespace
 
 void batched_spmv(const Executor& exec, const DeviceCsr& a, const Vector& x, Vector& y, index_t systems,
@@ -51,18 +69,13 @@ void batched_spmv(const Executor& exec, const DeviceCsr& a, const Vector& x, Vec
 void batched_shifted_spmv(const Executor& exec, const ShiftedView& m, const Vector& x, Vector& y, index_t systems,
                           SystemRange range) {
   constexpr const char* kernel = "batched_shifted_spmv";
-  detail::check_executor(exec, m.a.executor(), kernel, "the matrix");
-  detail::check_vector(exec, m.w, m.a.rows(), kernel, "w");
-  check_per_system(exec, m.shifts, systems, kernel);
-  const BatchedShape shape = shape_of(exec, m.a.rows(), systems, range, kernel, {&x, &y});
-  if (x.data() == y.data()) throw Error(std::string(kernel) + ": y must not alias x");
+  const BatchedShape shape = checked_shifted_spmv(exec, m, x, y, systems, range, kernel);
   const ShiftedPointers p = pointers(m);
   const double seconds = detail::run_timed(
       exec, [&] { cpu::batched_spmv(p, shape, x.data(), y.data()); },
       [&] { cuda::batched_spmv(exec.stream(), p, shape, x.data(), y.data()); });
-  const double w = shape.width(), n = m.a.rows();
-  exec.counters().add(KernelKind::spmv, matrix_bytes(m.a) + 8.0 * n + 8.0 * w + 16.0 * n * w,
-                      2.0 * (m.a.nnz() + n) * w, seconds);
+  exec.counters().add(KernelKind::spmv, shifted_spmv_bytes(m, shape), 2.0 * (m.a.nnz() + m.a.rows()) * shape.width(),
+                      seconds);
 }
 
 void batched_jacobi(const Executor& exec, const ShiftedView& m, const Vector& r, Vector& z, index_t systems,
@@ -137,20 +150,16 @@ void batched_dot(const Executor& exec, const Vector& u, const Vector* v, index_t
 void batched_shifted_spmv_dot(const Executor& exec, const ShiftedView& m, const Vector& x, Vector& y,
                               index_t systems, SystemRange range, index_t owned, Vector& partials) {
   constexpr const char* kernel = "batched_shifted_spmv_dot";
-  detail::check_executor(exec, m.a.executor(), kernel, "the matrix");
-  detail::check_vector(exec, m.w, m.a.rows(), kernel, "w");
-  check_per_system(exec, m.shifts, systems, kernel);
-  const BatchedShape shape = shape_of(exec, m.a.rows(), systems, range, kernel, {&x, &y});
-  if (x.data() == y.data()) throw Error(std::string(kernel) + ": y must not alias x");
+  const BatchedShape shape = checked_shifted_spmv(exec, m, x, y, systems, range, kernel);
   check_owned(owned, m.a.rows(), kernel);
   check_partials(exec, partials, m.a.rows(), systems, kernel);
   const ShiftedPointers p = pointers(m);
   const double seconds = detail::run_timed(
       exec, [&] { cpu::batched_spmv_dot(p, shape, owned, x.data(), y.data(), partials.data()); },
       [&] { cuda::batched_spmv_dot(exec.stream(), p, shape, owned, x.data(), y.data(), partials.data()); });
-  const double w = shape.width(), n = m.a.rows();
-  exec.counters().add(KernelKind::spmv, matrix_bytes(m.a) + 8.0 * n + 8.0 * w + 16.0 * n * w,
-                      2.0 * (m.a.nnz() + n) * w + 2.0 * owned * w, seconds);
+  const double w = shape.width();
+  const double flops = 2.0 * (m.a.nnz() + m.a.rows()) * w + 2.0 * owned * w;
+  exec.counters().add(KernelKind::spmv, shifted_spmv_bytes(m, shape), flops, seconds);
 }
 
 void batched_cg_update_jacobi(const Executor& exec, const ShiftedView& m, const Vector& alpha, const Vector& p,

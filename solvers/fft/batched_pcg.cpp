@@ -138,7 +138,6 @@ void BatchedPcg::queue_iteration(Vector& x, index_t active) {
 }
 
 KernelGraph* BatchedPcg::recorded_batch(const Vector& x, index_t active, const std::function<void()>& batch) {
-  if (exec_.profiling()) return nullptr;  // every kernel launched alone to be timed: no replay
   const auto key = std::make_tuple(x.data(), active, preconditioner_.aip_blocks());
   std::unique_ptr<KernelGraph>& graph = batches_[key];
   if (graph) return graph.get();
@@ -199,8 +198,7 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
     };
     KernelGraph* recorded = graphs && count == interval ? recorded_batch(x, active, batch) : nullptr;
     graphs = graphs && (recorded || count != interval);  // a batch that cannot be recorded: none can
-    if (recorded) {
-      recorded->replay();
+    if (recorded && recorded->replay()) {  // no replay with profiling on
       ++replayed;
     } else {
       batch();

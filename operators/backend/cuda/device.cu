@@ -111,31 +111,6 @@ void copy_device(void* stream, void* dst, const void* src, std::size_t bytes) {
   MINIAPP_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, detail::as_stream(stream)));
 }
 
-StreamTimer::StreamTimer(void* stream) : stream_(stream) {
-  cudaEvent_t start = nullptr, end = nullptr;
-  MINIAPP_CUDA_CHECK(cudaEventCreate(&start));
-  start_ = start;
-  MINIAPP_CUDA_CHECK(cudaEventCreate(&end));
-  end_ = end;
-}
-
-StreamTimer::~StreamTimer() {
-  if (start_) cudaEventDestroy(static_cast<cudaEvent_t>(start_));
-  if (end_) cudaEventDestroy(static_cast<cudaEvent_t>(end_));
-  cudaGetLastError();
-}
-
-void StreamTimer::start() { MINIAPP_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start_), detail::as_stream(stream_))); }
-
-double StreamTimer::stop() {
-  const auto end = static_cast<cudaEvent_t>(end_);
-  MINIAPP_CUDA_CHECK(cudaEventRecord(end, detail::as_stream(stream_)));
-  MINIAPP_CUDA_CHECK(cudaEventSynchronize(end));
-  float ms = 0;
-  MINIAPP_CUDA_CHECK(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start_), end));
-  return 1e-3 * ms;
-}
-
 StreamMarks::StreamMarks(void* stream, int count) : stream_(stream) {
   for (int i = 0; i < count; ++i) {
     cudaEvent_t event = nullptr;

@@ -28,23 +28,6 @@ void copy_from_host(void* stream, void* dst, const void* src, std::size_t bytes)
 void copy_to_host(void* stream, void* dst, const void* src, std::size_t bytes);
 void copy_device(void* stream, void* dst, const void* src, std::size_t bytes);
 
-// Device time between two points of a stream's work, measured by a pair of CUDA events: what the
-// kernel benchmark reports (launch gaps on the stream included, host-side overhead excluded).
-class StreamTimer {
- public:
-  explicit StreamTimer(void* stream);
-  ~StreamTimer();
-  StreamTimer(const StreamTimer&) = delete;
-  StreamTimer& operator=(const StreamTimer&) = delete;
-  void start();   // records the start event on the stream
-  double stop();  // records the end event, waits for it; seconds since start()
-
- private:
-  void* stream_;
-  void* start_ = nullptr;
-  void* end_ = nullptr;
-};
-
 // Events at several points of a stream's work, recorded without waiting: the device time between two
 // of them once the later one has passed (stretches of a time step, timed without draining the stream).
 class StreamMarks {
@@ -59,6 +42,21 @@ class StreamMarks {
  private:
   void* stream_;
   std::vector<void*> events_;
+};
+
+// Device time between two points of a stream's work, measured by a pair of CUDA events: what the
+// kernel benchmark reports (launch gaps on the stream included, host-side overhead excluded).
+class StreamTimer {
+ public:
+  explicit StreamTimer(void* stream) : marks_(stream, 2) {}
+  void start() { marks_.record(0); }  // records the start event on the stream
+  double stop() {                     // records the end event, waits for it; seconds since start()
+    marks_.record(1);
+    return marks_.seconds(0, 1);
+  }
+
+ private:
+  StreamMarks marks_;
 };
 
 // Work recorded from a stream into a CUDA Graph, and its replay (graph.cu). Recording does not run

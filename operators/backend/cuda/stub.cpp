@@ -17,10 +17,6 @@ int device_count() { return 0; }
 std::string device_name(int) { not_built(); }
 std::size_t free_memory(int) { not_built(); }
 MemoryInfo memory_info(int) { not_built(); }
-StreamTimer::StreamTimer(void*) : stream_(nullptr) { not_built(); }
-StreamTimer::~StreamTimer() = default;
-void StreamTimer::start() { not_built(); }
-double StreamTimer::stop() { not_built(); }
 StreamMarks::StreamMarks(void*, int) : stream_(nullptr) { not_built(); }
 StreamMarks::~StreamMarks() = default;
 void StreamMarks::record(int) { not_built(); }
