@@ -1,12 +1,12 @@
 #include "solvers/pcg.hpp"
 
 #include <algorithm>
-#include <cmath>
+#include <cstdint>
 #include <sstream>
 #include <string>
 
+#include "operators/backend/cuda/device.hpp"
 #include "operators/kernels/cg_kernels.hpp"
-#include "operators/kernels/dot.hpp"
 #include "operators/kernels/spmv.hpp"
 #include "operators/kernels/vector_ops.hpp"
 
@@ -14,17 +14,14 @@ namespace miniapp {
 
 int default_check_interval(Backend backend) { return backend == Backend::cuda ? 8 : 1; }
 
-Pcg::Pcg(const Executor& exec, index_t rows)
-    : exec_(exec), rows_(rows), r_(exec, rows), z_(exec, rows), p_(exec, rows), q_(exec, rows),
-      rhs_(exec, rows), ones_(exec, rows), scalars_(exec), batch_(exec) {
-  fill(exec_, 1.0, ones_);
+double host_reads_per_iteration(Backend backend) {
+  if (backend == Backend::cuda && cuda::Graph::loops_supported()) return 0.0;
+  return 1.0 / default_check_interval(backend);
 }
 
-// v ← v − mean(v) 1: removes the null-space component of a singular system (one DOT, one AXPY).
-void Pcg::remove_mean(Vector& v) {
-  const double mean = dot(exec_, ones_, v) / static_cast<double>(rows_);
-  axpby(exec_, -mean, ones_, 1.0, v);
-}
+Pcg::Pcg(const Executor& exec, index_t rows)
+    : exec_(exec), rows_(rows), r_(exec, rows), z_(exec, rows), p_(exec, rows), q_(exec, rows),
+      rhs_(exec, rows), scalars_(exec), batch_(exec) {}
 
 namespace {
 
@@ -59,17 +56,18 @@ std::string pcg_breakdown_warning(int iteration, double curvature) {
   return msg.str();
 }
 
-// Set-up of the iteration (once per solve): r = b − A x, z = M⁻¹ r, p = z; returns {r·r, r·z}.
-std::array<double, 2> Pcg::initial_residual(const DeviceSell& a, const Preconditioner& m, const Vector& x) {
+// Set-up of the iteration (once per solve), on the executor: r = b − A x, ‖b‖ and the initial residual
+// test (cg_start), z = M⁻¹ r with ρ = r·z, p = z. Nothing is read back: a solve already converged (or
+// with b = 0) has its status set, and the iteration kernels then do nothing.
+void Pcg::start(const DeviceSell& a, const Preconditioner& m, const Vector& x, const PcgOptions& options) {
   spmv(exec_, a, x, q_);
   waxpby(exec_, 1.0, rhs_, -1.0, q_, r_);
-  m.apply(r_, z_);
-  const Vector* lhs[] = {&r_, &r_};
-  const Vector* rhs[] = {&r_, &z_};
-  std::array<double, 2> dots{};
-  multi_dot(exec_, lhs, rhs, dots);
+  cg_start(exec_, rhs_, r_, scalars_, options.tolerance, options.max_iterations);
+  if (!m.apply_with_rho(r_, z_, scalars_)) {  // its β is unused: p = z starts the directions
+    m.apply(r_, z_);
+    cg_rho(exec_, r_, z_, scalars_);
+  }
   copy(exec_, z_, p_);
-  return dots;
 }
 
 // Memory traffic per iteration, n rows, sELL with E stored entries and S slices (8-byte values,
@@ -99,13 +97,14 @@ void Pcg::queue_iteration(const DeviceSell& a, const Preconditioner& m, Vector& 
   cg_direction(exec_, z_, p_, scalars_);  // p = z + β p
 }
 
-// Batches of `interval` iterations, the host reading the scalar block after each. Every kernel takes
-// its scalars from device memory, so all batches of a solve are the same calls with the same
-// arguments: recorded once per solve and replayed (PcgOptions::graphs). Once per solve, not once per
-// (matrix, preconditioner, x), unless the caller vouches for them (PcgOptions::keep_recording): a
-// preconditioner's own arrays are not visible here, and one destroyed and rebuilt at the same address
-// would otherwise replay stale pointers; a re-recording of the same shape only updates the executable
-// graph. A last, shorter batch (max_iterations reached) is launched plainly.
+// Batches of `interval` iterations. Every kernel takes its scalars from device memory, so all batches
+// of a solve are the same calls with the same arguments: recorded once per solve and replayed
+// (PcgOptions::graphs), as a loop that the device repeats until the solve stops (one host read per
+// solve) where the runtime has conditional graph nodes, else batch by batch with a host read of the
+// scalar block after each. Once per solve, not once per (matrix, preconditioner, x), unless the caller
+// vouches for them (PcgOptions::keep_recording): a preconditioner's own arrays are not visible here,
+// and one destroyed and rebuilt at the same address would otherwise replay stale pointers. A last,
+// shorter batch (the iteration cap reached) is launched plainly.
 CgProgress Pcg::iterate(const DeviceSell& a, const Preconditioner& m, Vector& x, const PcgOptions& options,
                         PcgResult& result) {
   const int interval = options.check_interval > 0 ? options.check_interval : default_check_interval(exec_.backend());
@@ -117,15 +116,25 @@ CgProgress Pcg::iterate(const DeviceSell& a, const Preconditioner& m, Vector& x,
   if (options.graphs && interval <= options.max_iterations) {
     replay = options.keep_recording && recorded_ == wanted;
     if (!replay) {
-      replay = batch_.record(batch);
+      looped_ = batch_.record_loop([&](LoopCondition condition) {
+        batch();
+        cg_loop_test(exec_, scalars_, interval, condition);
+      });
+      replay = looped_ || batch_.record(batch);
       recorded_ = replay ? wanted : Recording{};
     }
   }
   CgProgress progress;
   int launched = 0;
+  if (replay && looped_ && batch_.replay()) {  // no replay with profiling on
+    progress = scalars_.read();
+    batch_.count_runs(static_cast<std::uint64_t>(progress.loop_runs));
+    result.replayed_batches = progress.loop_runs;
+    launched = progress.loop_runs * interval;
+  }
   while (launched < options.max_iterations && progress.status == cg::Status::running) {
     const int count = std::min(interval, options.max_iterations - launched);
-    if (replay && count == interval && batch_.replay()) {  // no replay with profiling on
+    if (replay && !looped_ && count == interval && batch_.replay()) {
       ++result.replayed_batches;
     } else {
       for (int i = 0; i < count; ++i) queue_iteration(a, m, x);
@@ -147,27 +156,21 @@ PcgResult Pcg::solve(const DeviceSell& a, const Preconditioner& m, const Vector&
   if (options.singular) {
     // A consistent right-hand side (orthogonal to the null space) and a guess without its null-space
     // component; r stays orthogonal to the constants up to round-off since every column of A sums to 0.
-    remove_mean(rhs_);
-    remove_mean(x);
+    cg_remove_mean(exec_, rhs_, scalars_);
+    cg_remove_mean(exec_, x, scalars_);
   }
-  const double b_norm = std::sqrt(dot(exec_, rhs_, rhs_));
+  start(a, m, x, options);
   PcgResult result;
-  if (b_norm == 0) {
+  const CgProgress progress = options.max_iterations > 0 ? iterate(a, m, x, options, result) : scalars_.read();
+  result.iterations = progress.iterations;
+  result.relative_residual = progress.relative_residual;
+  if (progress.status == cg::Status::zero_rhs) {
     fill(exec_, 0.0, x);  // the solution of A x = 0 (of minimum norm in singular mode)
-    result.converged = true;
-    return result;
-  }
-  const auto [rr, rz] = initial_residual(a, m, x);
-  result.relative_residual = std::sqrt(rr) / b_norm;
-  if (result.relative_residual > options.tolerance && options.max_iterations > 0) {
-    scalars_.start(rz, result.relative_residual, b_norm, options.tolerance);
-    const CgProgress progress = iterate(a, m, x, options, result);
-    result.iterations = progress.iterations;
-    result.relative_residual = progress.relative_residual;
+  } else {
     if (progress.status == cg::Status::breakdown)
       result.warning = pcg_breakdown_warning(progress.iterations, progress.curvature);
+    if (options.singular) cg_remove_mean(exec_, x, scalars_);
   }
-  if (options.singular) remove_mean(x);
   set_outcome(result, options);
   return result;
 }

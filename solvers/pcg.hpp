@@ -14,17 +14,19 @@ struct PcgOptions {
   // A is symmetric positive semi-definite with the constants as its null space (a pure-Neumann or
   // periodic Laplacian): b, the initial guess and the solution are projected to zero mean.
   bool singular = false;
-  // Iterations between two reads of the residual by the host, the loop's only synchronisation. The
-  // kernels apply the residual test themselves and stop at the exact iteration, so x, the residual and
-  // the iteration count do not depend on it: a larger interval only queues up to interval − 1 no-op
-  // iterations past the stop (3 to 4 empty launches each, plus the apply of a non-diagonal M, whose
-  // result is unused). 0 picks the backend's default (default_check_interval).
+  // Iterations per batch: the host reads the residual after each batch, or (a device loop, see
+  // `graphs`) the device tests whether to run the next. The kernels apply the residual test themselves
+  // and stop at the exact iteration, so x, the residual and the iteration count do not depend on it: a
+  // larger interval only queues up to interval − 1 no-op iterations past the stop (3 to 4 empty
+  // launches each, plus the apply of a non-diagonal M, whose result is unused). 0 picks the backend's
+  // default (default_check_interval).
   int check_interval = 0;
-  // Replay each batch of check_interval iterations as one recorded kernel graph (KernelGraph: a CUDA
-  // Graph, recorded once per solve) instead of launching its kernels one by one. Same kernels, same
-  // arguments: x, the residual and the iteration count are bitwise those of plain launches. Used on
-  // CUDA with profiling off; elsewhere (and if the preconditioner cannot be recorded) kernels are
-  // launched as usual.
+  // Replay the batches as one recorded kernel graph (KernelGraph: a CUDA Graph, recorded once per
+  // solve) instead of launching their kernels one by one: as a loop that the device repeats until the
+  // solve stops, with no host round trip before the end of the solve, where the CUDA runtime has
+  // conditional graph nodes (12.4 and later), else one replay per batch. Same kernels, same arguments:
+  // x, the residual and the iteration count are bitwise those of plain launches. Used on CUDA with
+  // profiling off; elsewhere (and if the preconditioner cannot be recorded) kernels are launched as usual.
   bool graphs = true;
   // With graphs: when the matrix and the preconditioner are the objects of this Pcg's previous solve
   // and x the same vector, the caller vouches that neither object has been rebuilt or changed since,
@@ -34,16 +36,19 @@ struct PcgOptions {
   bool keep_recording = false;
 };
 
-// 1 on the CPU (reading the residual is a memcpy), 8 on CUDA (a read is a stream synchronisation,
-// ~10 µs, against ~3 µs per empty launch of the iterations queued past the stop).
+// 1 on the CPU (reading the residual is a memcpy), 8 on CUDA (without a device loop a read is a stream
+// synchronisation, ~10 µs, against ~3 µs per empty launch of the iterations queued past the stop).
 int default_check_interval(Backend backend);
+// Host reads of the scalar block per iteration of a long solve with the default interval and graphs:
+// 0 where CUDA runs the batches as a device loop (one read per solve), else one per batch.
+double host_reads_per_iteration(Backend backend);
 
 struct PcgResult {
   int iterations = 0;
   double relative_residual = 0;  // ‖b − A x‖₂ / ‖b‖₂ of the recursively updated residual
   bool converged = false;
   std::string warning;  // empty when converged
-  int replayed_batches = 0;  // batches of iterations run as a recorded graph (PcgOptions::graphs)
+  int replayed_batches = 0;  // batches of iterations run as a recorded graph or loop (PcgOptions::graphs)
   // Iterations whose kernels were queued: `iterations` rounded up to whole batches of check_interval
   // (the kernels queued past the stop do nothing but are launched and counted). What the kernel
   // counters of a solve are linear in.
@@ -60,11 +65,12 @@ void set_outcome(PcgResult& result, const PcgOptions& options);
 // Preconditioned conjugate gradients for A x = b with A symmetric positive definite (or semi-definite
 // with constant null space, see PcgOptions::singular). Work vectors are allocated once by the
 // constructor and reused by every solve (the pressure system is solved once per time step).
-// Only front-end kernels are called (the fused CG kernels of operators/kernels/cg_kernels.hpp, and
-// spmv, axpby, waxpby, dot, copy and the preconditioner for the set-up), so the same code runs on every
-// backend. The iteration keeps α, β, ρ and the residual in executor memory (CgScalars): no kernel
-// waits for the host. A diagonal preconditioner (Jacobi) is fused into the residual update. Local to
-// one rank.
+// Only front-end kernels are called (the fused CG kernels of operators/kernels/cg_kernels.hpp, with
+// their set-up kernels, and spmv, waxpby, copy, fill and the preconditioner), so the same code runs on
+// every backend. The set-up and the iteration keep ‖b‖, α, β, ρ and the residual in executor memory
+// (CgScalars): no kernel waits for the host, which reads the scalar block after each batch of
+// iterations, or once per solve with a device loop (PcgOptions::graphs). A diagonal preconditioner
+// (Jacobi) is fused into the residual update. Local to one rank.
 class Pcg {
  public:
   // `rows`: the system size; the vectors passed to solve must have it and live on `exec`.
@@ -76,8 +82,7 @@ class Pcg {
                   const PcgOptions& options);
 
  private:
-  void remove_mean(Vector& v);
-  std::array<double, 2> initial_residual(const DeviceSell& a, const Preconditioner& m, const Vector& x);
+  void start(const DeviceSell& a, const Preconditioner& m, const Vector& x, const PcgOptions& options);
   void queue_iteration(const DeviceSell& a, const Preconditioner& m, Vector& x);
   // Runs the iterations; sets result's replayed_batches and queued_iterations.
   CgProgress iterate(const DeviceSell& a, const Preconditioner& m, Vector& x, const PcgOptions& options,
@@ -85,9 +90,10 @@ class Pcg {
 
   Executor exec_;
   index_t rows_;
-  Vector r_, z_, p_, q_, rhs_, ones_;
+  Vector r_, z_, p_, q_, rhs_;
   CgScalars scalars_;
   KernelGraph batch_;  // the recorded batch of check_interval iterations of the current solve
+  bool looped_ = false;  // batch_ is a loop the device repeats (KernelGraph::record_loop)
   // What batch_ was recorded for (PcgOptions::keep_recording); all null when nothing is.
   struct Recording {
     const DeviceSell* a = nullptr;

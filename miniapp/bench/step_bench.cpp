@@ -24,7 +24,7 @@ index_t uploaded_slice_height(const run::Simulation& sim) {
 
 struct TimedSteps {
   double wall_seconds = 0;
-  long long iterations = 0;
+  long long iterations = 0, queued_iterations = 0;
   std::array<KernelCounters, time::phase_count> phases;
 };
 
@@ -36,6 +36,7 @@ TimedSteps time_steps(run::Simulation& sim, int steps) {
   for (int s = 0; s < steps; ++s) {
     const time::StepReport report = sim.scheme->advance(*sim.fields);
     timed.iterations += report.poisson.iterations;
+    timed.queued_iterations += report.poisson.queued_iterations;
     for (int p = 0; p < time::phase_count; ++p) timed.phases[p] += report.kernels[p];
   }
   sim.exec.synchronize();
@@ -46,6 +47,12 @@ TimedSteps time_steps(run::Simulation& sim, int steps) {
 }  // namespace
 
 double StepBenchReport::bytes_per_step() const { return step_total(phases).total().bytes / steps; }
+
+double StepBenchReport::no_op_bytes_per_step() const {
+  if (queued_iterations == 0) return 0;
+  const double solve_bytes = phases[solve_phase].total().bytes / steps;
+  return solve_bytes * static_cast<double>(queued_iterations - poisson_iterations) / static_cast<double>(queued_iterations);
+}
 
 double StepBenchReport::core_kernel_share() const {
   const KernelCounters total = step_total(profiled_phases);
@@ -78,6 +85,7 @@ StepBenchReport run_step_bench(run::Simulation& sim, const StepBenchSettings& se
   const TimedSteps timed = time_steps(sim, settings.steps);
   report.wall_seconds = timed.wall_seconds;
   report.poisson_iterations = timed.iterations;
+  report.queued_iterations = timed.queued_iterations;
   report.phases = timed.phases;
 
   sim.exec.set_profiling(true);

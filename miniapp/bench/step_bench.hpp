@@ -24,6 +24,7 @@ struct StepBenchReport {
   double copy_gb_per_s = 0;
   double wall_seconds = 0;           // the timed steps, profiling off, synchronised at both ends
   long long poisson_iterations = 0;  // over the timed steps
+  long long queued_iterations = 0;   // the same, with those queued past the stop (PcgResult::queued_iterations)
   std::array<KernelCounters, time::phase_count> phases;  // the timed steps' counters by phase
   double profiled_wall_seconds = 0;
   long long profiled_iterations = 0;
@@ -35,6 +36,14 @@ struct StepBenchReport {
   double bytes_per_step() const;
   // bytes / copy bandwidth: the step time if every kernel ran at the copy bandwidth.
   double bound_step_seconds() const { return bytes_per_step() / (copy_gb_per_s * 1e9); }
+  // The bytes counted for the Poisson iterations queued past the stop, which do nothing but read the
+  // status: the solve's bytes per step in proportion to queued − done iterations (an upper bound, the
+  // solve's set-up being spread over its iterations).
+  double no_op_bytes_per_step() const;
+  // The bound without those bytes: the stricter fraction.
+  double useful_bound_step_seconds() const {
+    return (bytes_per_step() - no_op_bytes_per_step()) / (copy_gb_per_s * 1e9);
+  }
   // Time of SpMV, AXPY and DOT kernels over the profiled wall time (CPU: its kernels are always timed).
   double core_kernel_share() const;
   // Poisson-solve kernel seconds per PCG iteration, and its bytes per iteration at the copy bandwidth

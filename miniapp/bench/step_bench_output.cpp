@@ -1,4 +1,5 @@
 // Table and JSON of `miniapp bench step`.
+#include <cstdint>
 #include <iomanip>
 #include <ostream>
 
@@ -16,6 +17,12 @@ namespace {
 constexpr double device_bytes = 80e9;
 
 double largest_cells(const StepBenchReport& r) { return device_bytes / r.bytes_per_cell(); }
+
+std::uint64_t host_reads(const StepBenchReport& r) {
+  std::uint64_t reads = 0;
+  for (const KernelCounters& phase : r.phases) reads += phase.host_reads();
+  return reads;
+}
 
 void print_phases(std::ostream& out, const StepBenchReport& r) {
   out << "\nper phase and step: bytes (timed steps), kernel time (profiled steps), bandwidth-bound time\n\n"
@@ -50,12 +57,16 @@ void print_step_report(std::ostream& out, const StepBenchReport& r) {
       << std::setprecision(3) << "time per step             " << 1e3 * r.step_seconds() << " ms (profiling off)\n"
       << std::scientific << "bytes per step            " << r.bytes_per_step() << " (kernel cost model)\n"
       << std::fixed << "bandwidth-bound time      " << 1e3 * r.bound_step_seconds() << " ms (bytes / copy bandwidth)\n"
-      << std::setprecision(1) << "fraction bound/measured   " << 100 * fraction << "% (target >= 70%)\n"
+      << std::setprecision(1) << "fraction bound/measured   " << 100 * fraction << "% (target >= 70%); "
+      << 100 * r.useful_bound_step_seconds() / r.step_seconds()
+      << "% without the bytes of the iterations queued past the stop\n"
       << "SpMV+AXPY+DOT share       " << 100 * r.core_kernel_share()
       << "% of the profiled step time (target >= 95%); profiled step " << std::setprecision(3)
       << 1e3 * r.profiled_wall_seconds / r.steps << " ms\n"
       << std::setprecision(1) << "PCG iterations per step   "
-      << static_cast<double>(r.poisson_iterations) / r.steps << "\n"
+      << static_cast<double>(r.poisson_iterations) / r.steps << " (queued "
+      << static_cast<double>(r.queued_iterations) / r.steps << "); host reads per step "
+      << static_cast<double>(host_reads(r)) / r.steps << "\n"
       << std::setprecision(2) << "PCG iteration             " << 1e6 * r.iteration_seconds()
       << " us of kernels (profiled); bandwidth-bound " << 1e6 * r.bound_iteration_seconds() << " us; ratio "
       << r.iteration_seconds() / r.bound_iteration_seconds() << " (target <= 1.25)\n"
@@ -84,6 +95,9 @@ void write_step_json(const std::string& path, const StepBenchReport& r) {
        {"steps", r.steps}, {"copy_bandwidth_gb_per_s", r.copy_gb_per_s}, {"step_seconds", r.step_seconds()},
        {"bytes_per_step", r.bytes_per_step()}, {"bound_step_seconds", r.bound_step_seconds()},
        {"bound_fraction", r.bound_step_seconds() / r.step_seconds()},
+       {"useful_bound_fraction", r.useful_bound_step_seconds() / r.step_seconds()},
+       {"queued_iterations_per_step", static_cast<double>(r.queued_iterations) / r.steps},
+       {"host_reads_per_step", static_cast<double>(host_reads(r)) / r.steps},
        {"profiled_step_seconds", r.profiled_wall_seconds / r.steps}, {"spmv_axpy_dot_share", r.core_kernel_share()},
        {"pcg_iterations_per_step", static_cast<double>(r.poisson_iterations) / r.steps},
        {"pcg_iteration_seconds", r.iteration_seconds()}, {"pcg_iteration_bound_seconds", r.bound_iteration_seconds()},

@@ -134,7 +134,7 @@ void predict_all(const cxxopts::ParseResult& args, const cases::CaseConfig& conf
                  const std::vector<predict::RankProfile>& profiles, predict::PredictionReport& r) {
   const auto shapes = predict::partition_shapes(cases::make_case_mesh(config.mesh),
                                                 static_cast<int>(option_index(args, "devices", 1, 4096)));
-  const double single_reads = 1.0 / default_check_interval(backend);
+  const double single_reads = host_reads_per_iteration(backend);
   const predict::RankProfile one = predict::strong_rank(profiles, shapes.front(), single_reads);
   r.counts = one.counts;
   const double it = args.count("iterations") ? option_double(args, "iterations") : r.counts.iterations;

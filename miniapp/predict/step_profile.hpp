@@ -25,7 +25,8 @@ struct StepCounts {
                                // the solve is folded into per_iteration (exact at `iterations` only)
   // Host round trips (KernelCounters::host_reads: calls that returned a value to the host) per step of
   // each phase, Poisson iterations excluded, and per Poisson iteration: the fused PCG keeps its
-  // scalars on the device and reads them once every check_interval iterations (1/8 on CUDA).
+  // scalars on the device and reads them once every check_interval iterations (1/8 on CUDA), or once
+  // per solve where CUDA runs its batches as a device loop (host_reads_per_iteration).
   std::array<double, time::phase_count> fixed_host_reads{};
   double iteration_host_reads = 0;
   // The Poisson iterations ran as replays of a recorded kernel graph (Pcg with PcgOptions::graphs on

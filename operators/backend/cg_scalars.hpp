@@ -30,6 +30,9 @@ enum Slot : int {
   tolerance,          // the iteration stops once √γ / ‖b‖ ≤ tolerance
   iterations,         // completed iterations (x and r updated)
   status,             // a Status value; kernels do nothing unless it is `running`
+  mean,               // the mean of the vector last passed to cg_remove_mean
+  iteration_cap,      // the solve's iteration limit, for the device loop's test (loop_continues)
+  loop_runs,          // bodies run by the device loop of this solve
   slot_count
 };
 
@@ -39,6 +42,7 @@ enum class Status : int {
   running = 0,
   residual_test = 1,  // √γ / ‖b‖ > tolerance failed: converged (or NaN)
   breakdown = 2,      // σ was not positive (not SPD, or NaN); x and r are those before the step
+  zero_rhs = 3,       // b = 0 (after projection in singular mode): x = 0 is the solution, set by the host
 };
 
 // Partial sums of one reduction: up to `max_sums` values, each over at most `max_partials` CUDA
@@ -76,6 +80,34 @@ MINIAPP_HOST_DEVICE inline void finish_residual(double* s, double gamma) {
 MINIAPP_HOST_DEVICE inline void finish_rho(double* s, double rho_new) {
   s[beta] = rho_new / s[rho];
   s[rho] = rho_new;
+}
+
+// The start of a solve, after r = b − A x (cg_start): ‖b‖ from β_b = b·b, the initial residual test on
+// γ = r·r, no iteration done, the iteration cap for a device loop. With b = 0 the solve is over before
+// it starts (zero_rhs). A NaN in b or r fails the test, as in the iteration, and stops the solve.
+MINIAPP_HOST_DEVICE inline void finish_start(double* s, double bb, double gamma, double tol, double cap) {
+  s[b_norm] = std::sqrt(bb);
+  s[tolerance] = tol;
+  s[iteration_cap] = cap;
+  s[iterations] = 0;
+  s[loop_runs] = 0;
+  s[curvature] = 0;
+  s[residual_sq] = gamma;
+  if (bb == 0) {
+    s[relative_residual] = 0;
+    s[status] = static_cast<double>(Status::zero_rhs);
+    return;
+  }
+  s[relative_residual] = std::sqrt(gamma) / s[b_norm];
+  s[status] = static_cast<double>(s[relative_residual] > tol ? Status::running : Status::residual_test);
+}
+
+// At the end of each body of `body` iterations run by a device loop: counts the run, and whether the
+// loop goes on: the solve still runs and one more whole body stays within the iteration cap (the
+// host launches a shorter remainder itself).
+MINIAPP_HOST_DEVICE inline bool loop_continues(double* s, int body) {
+  s[loop_runs] += 1;
+  return s[status] == static_cast<double>(Status::running) && s[iterations] + body <= s[iteration_cap];
 }
 
 }  // namespace miniapp::cg

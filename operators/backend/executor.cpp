@@ -137,18 +137,35 @@ KernelGraph::~KernelGraph() = default;
 
 bool KernelGraph::record(const std::function<void()>& work) {
   recorded_ = false;
+  loop_ = false;
   if (exec_.backend() != Backend::cuda || exec_.profiling()) return false;
   if (!graph_) graph_ = std::make_unique<cuda::Graph>();
-  const KernelCounters before = exec_.counters();
   cuda::Graph::begin_capture(exec_.stream());
+  return capture(work, [&] { return graph_->end_capture(exec_.stream()); },
+                 [&] { cuda::Graph::abort_capture(exec_.stream()); });
+}
+
+bool KernelGraph::record_loop(const std::function<void(LoopCondition)>& body) {
+  recorded_ = false;
+  loop_ = true;
+  if (exec_.backend() != Backend::cuda || exec_.profiling() || !cuda::Graph::loops_supported()) return false;
+  if (!graph_) graph_ = std::make_unique<cuda::Graph>();
+  const LoopCondition condition{graph_->begin_loop_capture(exec_.stream())};
+  return capture([&] { body(condition); }, [&] { return graph_->end_loop_capture(exec_.stream()); },
+                 [&] { graph_->abort_loop_capture(exec_.stream()); });
+}
+
+bool KernelGraph::capture(const std::function<void()>& work, const std::function<bool()>& end,
+                          const std::function<void()>& abort) {
+  const KernelCounters before = exec_.counters();
   try {
     work();
   } catch (...) {  // a call that cannot be recorded, or a real error that the plain run will report
-    cuda::Graph::abort_capture(exec_.stream());
+    abort();
     exec_.counters() = before;
     return false;
   }
-  recorded_ = graph_->end_capture(exec_.stream());
+  recorded_ = end();
   tallies_ = exec_.counters().since(before);
   exec_.counters() = before;
   return recorded_;
@@ -158,8 +175,13 @@ bool KernelGraph::replay() const {
   if (!recorded_) throw Error("KernelGraph::replay: nothing recorded (record failed or was not called)");
   if (exec_.profiling()) return false;
   graph_->launch(exec_.stream());
-  exec_.counters() += tallies_;
+  if (!loop_) exec_.counters() += tallies_;
   return true;
+}
+
+void KernelGraph::count_runs(std::uint64_t runs) const {
+  if (!recorded_ || !loop_) throw Error("KernelGraph::count_runs: no loop recorded");
+  exec_.counters() += tallies_.repeated(runs);
 }
 
 WorkClock::WorkClock(const Executor& exec, int marks) {

@@ -65,6 +65,12 @@ class Executor {
 // replay repeats the recorded calls with their recorded arguments (pointers, sizes, scalars passed by
 // value); what they read from device memory may change between replays (CG's α, β, ρ live there).
 // CPU kernels run when they are called, so nothing can be recorded on the CPU backend.
+// The condition of a loop recorded by KernelGraph::record_loop, handed to the kernel of its body that
+// decides whether the device runs the body again (cg_loop_test). 0: no loop (the call only counts).
+struct LoopCondition {
+  std::uint64_t handle = 0;
+};
+
 class KernelGraph {
  public:
   explicit KernelGraph(const Executor& exec);
@@ -82,12 +88,26 @@ class KernelGraph {
   // does nothing and returns false: every kernel must then be launched alone to be timed, so the
   // caller runs the work itself. Precondition: record returned true.
   bool replay() const;
+  // Records `body` as a loop that the device runs without the host: the body once, then again for as
+  // long as its condition kernel (which `body` must queue last, given the LoopCondition) says so.
+  // One replay then runs a whole solve's batches with no host round trip between them. Returns false,
+  // with nothing recorded, where record does, and where the CUDA runtime or driver has no conditional
+  // graph nodes (before 12.4). Its replay adds no tallies: only the device knows how many times the
+  // body ran; count them with count_runs once known.
+  bool record_loop(const std::function<void(LoopCondition)>& body);
+  // Adds the tallies of `runs` runs of a recorded loop's body to the counters.
+  void count_runs(std::uint64_t runs) const;
 
  private:
+  // Runs `work` on the stream being captured and ends the capture with `end` (or `abort` if work
+  // throws: the caller then runs the work itself); keeps its tallies, not in the counters.
+  bool capture(const std::function<void()>& work, const std::function<bool()>& end, const std::function<void()>& abort);
+
   Executor exec_;
   std::unique_ptr<cuda::Graph> graph_;
-  KernelCounters tallies_;  // what one replay adds to the executor's counters
+  KernelCounters tallies_;  // what one replay (a loop: one run of its body) adds to the counters
   bool recorded_ = false;
+  bool loop_ = false;       // the recording is a loop (record_loop)
 };
 
 // Marks on the executor's work, to time consecutive stretches of it without waiting at each mark: CUDA

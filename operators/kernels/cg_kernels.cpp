@@ -30,7 +30,7 @@ void CgScalars::start(double rho, double relative_residual, double b_norm, doubl
 CgProgress CgScalars::read() const {
   const std::vector<double> s = values();
   return {static_cast<cg::Status>(static_cast<int>(s[cg::status])), static_cast<int>(s[cg::iterations]),
-          s[cg::relative_residual], s[cg::curvature]};
+          s[cg::relative_residual], s[cg::curvature], static_cast<int>(s[cg::loop_runs])};
 }
 
 cg::ScalarsView CgScalars::view() { return {slots_.data(), partials_.data(), done_.data()}; }
@@ -115,6 +115,48 @@ void cg_direction(const Executor& exec, const Vector& z, Vector& p, CgScalars& s
       exec, [&] { cpu::cg_direction(n, z.data(), p.data(), v); },
       [&] { cuda::cg_direction(exec.stream(), n, z.data(), p.data(), v); });
   exec.counters().add(KernelKind::axpy, 24.0 * n, 2.0 * n, seconds);
+}
+
+void cg_remove_mean(const Executor& exec, Vector& v, CgScalars& s) {
+  constexpr const char* kernel = "cg_remove_mean";
+  const index_t n = v.size();
+  detail::check_vector(exec, v, n, kernel, "v");
+  if (n == 0) throw Error(std::string(kernel) + ": v is empty and has no mean");
+  const cg::ScalarsView view = checked_view(exec, s, kernel);
+  const double sum_seconds = detail::run_timed(
+      exec, [&] { cpu::cg_mean(n, v.data(), view); }, [&] { cuda::cg_mean(exec.stream(), n, v.data(), view); });
+  exec.counters().add(KernelKind::dot, 8.0 * n, 1.0 * n, sum_seconds);
+  const double subtract_seconds = detail::run_timed(
+      exec, [&] { cpu::cg_subtract_mean(n, v.data(), view); },
+      [&] { cuda::cg_subtract_mean(exec.stream(), n, v.data(), view); });
+  exec.counters().add(KernelKind::axpy, 16.0 * n, 1.0 * n, subtract_seconds);
+}
+
+void cg_start(const Executor& exec, const Vector& b, const Vector& r, CgScalars& s, double tolerance,
+              int max_iterations) {
+  constexpr const char* kernel = "cg_start";
+  const index_t n = b.size();
+  detail::check_vector(exec, b, n, kernel, "b");
+  detail::check_vector(exec, r, n, kernel, "r");
+  if (!(tolerance >= 0) || max_iterations < 0)
+    throw Error(std::string(kernel) + ": tolerance " + std::to_string(tolerance) + " and iteration cap " +
+                std::to_string(max_iterations) + " must not be negative");
+  const cg::ScalarsView view = checked_view(exec, s, kernel);
+  const double cap = max_iterations;
+  const double seconds = detail::run_timed(
+      exec, [&] { cpu::cg_start(n, b.data(), r.data(), view, tolerance, cap); },
+      [&] { cuda::cg_start(exec.stream(), n, b.data(), r.data(), view, tolerance, cap); });
+  exec.counters().add(KernelKind::dot, 16.0 * n, 4.0 * n, seconds);
+}
+
+void cg_loop_test(const Executor& exec, CgScalars& s, int body, LoopCondition condition) {
+  constexpr const char* kernel = "cg_loop_test";
+  if (body < 1) throw Error(std::string(kernel) + ": the loop body has " + std::to_string(body) + " iterations");
+  const cg::ScalarsView view = checked_view(exec, s, kernel);
+  const double seconds = detail::run_timed(
+      exec, [&] { cpu::cg_loop_test(view, body); },
+      [&] { cuda::cg_loop_test(exec.stream(), view, body, condition.handle); });
+  exec.counters().add(KernelKind::pointwise, 40.0, 0.0, seconds);
 }
 
 }  // namespace miniapp

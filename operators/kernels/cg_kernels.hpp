@@ -20,6 +20,7 @@ struct CgProgress {
   int iterations = 0;
   double relative_residual = 0;  // √(r·r) / ‖b‖
   double curvature = 0;          // σ = pᵀ A p of the last step (the culprit after a breakdown)
+  int loop_runs = 0;             // bodies run by the device loop of the solve (cg_loop_test)
 };
 
 // The scalar block of one CG solve (cg::Slot) and the scratch of its reductions, on one executor.
@@ -61,5 +62,24 @@ void cg_rho(const Executor& exec, const Vector& r, const Vector& z, CgScalars& s
 
 // p = z + β p. AXPY class: bytes 24 n, flops 2 n.
 void cg_direction(const Executor& exec, const Vector& z, Vector& p, CgScalars& s);
+
+// The set-up of a solve, kept on the executor like the iteration, so that a solve reads the scalar
+// block once, at its end. These run whatever the status.
+
+// v ← v − mean(v): projects v onto the complement of the constants (the null space of a singular
+// Laplacian); the mean is left in the mean slot. Two passes (the subtraction needs the whole sum): a
+// DOT (bytes 8 n, flops n) and an AXPY (bytes 16 n, flops n).
+void cg_remove_mean(const Executor& exec, Vector& v, CgScalars& s);
+
+// Starts a solve from b and r = b − A x: ‖b‖, the initial residual test against `tolerance` on ‖r‖/‖b‖,
+// the iteration count and `max_iterations` (cg::finish_start; status zero_rhs when b = 0). ρ = r·z is
+// set by the preconditioner's apply_with_rho or cg_rho after it. DOT class: bytes 16 n, flops 4 n.
+void cg_start(const Executor& exec, const Vector& b, const Vector& r, CgScalars& s, double tolerance,
+              int max_iterations);
+
+// The condition of a loop that the device runs (KernelGraph::record_loop), as the last call of its
+// body of `body` iterations: counts the run and goes on while cg::loop_continues. Outside a recorded
+// loop (the CPU) it only counts. Pointwise class: one thread, the block's slots only (bytes 40).
+void cg_loop_test(const Executor& exec, CgScalars& s, int body, LoopCondition condition);
 
 }  // namespace miniapp

@@ -61,6 +61,17 @@ class KernelCounters {
     host_reads_ += o.host_reads_;
     return *this;
   }
+  // These calls made `times` times over.
+  KernelCounters repeated(std::uint64_t times) const {
+    KernelCounters r;
+    const double t = static_cast<double>(times);
+    for (int k = 0; k < kernel_kind_count; ++k) {
+      const auto& o = tallies_[k];
+      r.tallies_[k] = {o.calls * times, o.bytes * t, o.flops * t, o.seconds * t};
+    }
+    r.host_reads_ = host_reads_ * times;
+    return r;
+  }
   // Table of calls, bytes, flops, seconds and GB/s per kind.
   void print(std::ostream& out) const;
 

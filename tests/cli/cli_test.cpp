@@ -193,7 +193,9 @@ TEST_CASE("miniapp bench step times a few steps and reports the bandwidth-bound 
   CHECK_THAT(r.output, Contains("fraction bound/measured"));
   CHECK_THAT(r.output, Contains("SpMV+AXPY+DOT share"));
   CHECK_THAT(r.output, Contains("bytes per cell"));
-  CHECK_THAT(read_text(json), Contains("\"bound_fraction\"") && Contains("\"cells\": 64"));
+  CHECK_THAT(read_text(json), Contains("\"bound_fraction\"") && Contains("\"cells\": 64") &&
+                                   Contains("\"useful_bound_fraction\"") && Contains("\"host_reads_per_step\""));
+  CHECK_THAT(r.output, Contains("queued past the stop") && Contains("host reads per step"));
   const Run bad = run_miniapp("bench step cavity --steps 0 --backend cpu");
   CHECK(bad.status != 0);
   CHECK_THAT(bad.output, Contains("--steps"));

@@ -154,6 +154,9 @@ TEST_CASE("CUDA fused CG kernels give the same bits on 8-byte-aligned views", "[
     cuda::cg_direction(gpu.stream(), n, at(run.z), at(run.p), view);
     cuda::cg_update(gpu.stream(), n, at(run.p), at(run.q), at(run.x), at(run.r), view);
     cuda::cg_rho(gpu.stream(), n, at(run.r), at(run.z), view);
+    cuda::cg_start(gpu.stream(), n, at(run.p), at(run.r), view, 1e-300, 100);
+    cuda::cg_mean(gpu.stream(), n, at(run.x), view);
+    cuda::cg_subtract_mean(gpu.stream(), n, at(run.x), view);
   }
   const auto tail = [](const Vector& v, index_t offset) {
     std::vector<double> h = v.to_host();
@@ -161,6 +164,27 @@ TEST_CASE("CUDA fused CG kernels give the same bits on 8-byte-aligned views", "[
   };
   CHECK(runs[1]->s.values() == runs[0]->s.values());
   for (auto member : {&Run::x, &Run::r, &Run::z, &Run::p}) CHECK(tail((*runs[1]).*member, 1) == tail((*runs[0]).*member, 0));
+}
+
+TEST_CASE("CUDA solve set-up kernels match the CPU reference", "[cuda][cg_kernels]") {
+  // cg_remove_mean and cg_start from the same data: the mean slot, the projected vector, ‖b‖ and the
+  // initial residual test agree to round-off (different summation orders), the statuses exactly.
+  const index_t nx = GENERATE(as<index_t>{}, 5, 99);
+  CAPTURE(nx);
+  const SellMatrix host = box_matrix(nx, 1);
+  Solve cpu(Executor::cpu(), host, 1e-14), gpu(Executor::cuda(), host, 1e-14);
+  for (Solve* t : {&cpu, &gpu}) {
+    cg_remove_mean(t->exec, t->x, t->s);
+    cg_start(t->exec, t->p, t->r, t->s, 1e-3, 50);
+  }
+  const auto ws = cpu.s.values(), gs = gpu.s.values();
+  for (int k : {cg::mean, cg::b_norm, cg::residual_sq, cg::relative_residual}) {
+    CAPTURE(k);
+    CHECK(gs[k] == Approx(ws[k]).epsilon(1e-12));
+  }
+  CHECK(gs[cg::status] == ws[cg::status]);
+  CHECK(gs[cg::iteration_cap] == 50);
+  CHECK(test::relative_difference(gpu.x.to_host(), cpu.x.to_host()) <= 1e-12);
 }
 
 }  // namespace

@@ -3,8 +3,11 @@
 // iteration count and the kernel counters must be bitwise equal, with Jacobi (fused) and AIP-1.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <memory>
 
+#include "operators/backend/cuda/device.hpp"
+#include "operators/kernels/cg_kernels.hpp"
 #include "operators/kernels/dot.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "operators/sparse/sell_matrix.hpp"
@@ -60,6 +63,7 @@ struct SolveOutcome {
   std::vector<double> x;
   PcgResult result;
   KernelTally spmv, axpy, dot;
+  std::uint64_t host_reads = 0;
 };
 
 SolveOutcome solve(const Executor& gpu, const CsrMatrix& a, const Preconditioner& m, bool graphs, int max_iterations) {
@@ -75,6 +79,7 @@ SolveOutcome solve(const Executor& gpu, const CsrMatrix& a, const Preconditioner
   gpu.counters().reset();
   SolveOutcome out;
   out.result = pcg.solve(da, m, b, x, options);
+  out.host_reads = gpu.counters().host_reads();  // before x is read back
   out.x = x.to_host();
   out.spmv = gpu.counters().tally(KernelKind::spmv);
   out.axpy = gpu.counters().tally(KernelKind::axpy);
@@ -108,6 +113,71 @@ TEST_CASE("PCG replayed as CUDA Graphs is bitwise PCG launched kernel by kernel"
   CHECK(graphed.result.replayed_batches >= 1);  // the graph path was taken, not a silent fallback
   CHECK(plain.result.replayed_batches == 0);
   if (max_iterations == 1000) CHECK(graphed.result.converged);
+  // Plain: one read per batch of 8. A device loop: one read for all its batches, then one per batch
+  // the host launches itself past the last whole body under the cap (29 = 3 × 8 + 5).
+  CHECK(plain.host_reads == static_cast<std::uint64_t>((plain.result.queued_iterations + 7) / 8));
+  if (cuda::Graph::loops_supported()) {
+    CHECK(graphed.host_reads == (max_iterations == 1000 ? 1u : 2u));
+    CHECK(graphed.result.queued_iterations == plain.result.queued_iterations);
+  }
+}
+
+TEST_CASE("KernelGraph loops: the device repeats the body while its condition kernel says so", "[cuda][graph]") {
+  if (!cuda::Graph::loops_supported()) {
+    WARN("not run: this CUDA runtime or driver has no conditional graph nodes");
+    return;
+  }
+  // A body of CG steps without preconditioner (cg_spmv_dot, cg_update) and the loop test: tolerance 0
+  // never stops it, so the cap of 5 whole bodies of one step does. Against the same calls launched
+  // 5 times: bitwise the same x, r and slots, and, once count_runs is told, the same counters.
+  const Executor gpu = Executor::cuda();
+  const CsrMatrix a = pressure_like(12);
+  const DeviceSell da(gpu, to_sell(a, 32));
+  struct Run {
+    Vector p, q, x, r;
+    CgScalars s;
+  };
+  const auto make = [&] {
+    Run run{Vector::from_host(gpu, test::random_vector(a.rows, 1)), Vector(gpu, a.rows),
+            Vector::from_host(gpu, test::random_vector(a.rows, 2)), Vector::from_host(gpu, test::random_vector(a.rows, 3)),
+            CgScalars(gpu)};
+    run.s.start(1.5, 1.0, 1.0, 0.0);
+    cg_start(gpu, run.p, run.r, run.s, 0.0, 5);
+    return run;
+  };
+  Run looped = make(), plain = make();
+  KernelGraph loop(gpu);
+  gpu.counters().reset();
+  REQUIRE(loop.record_loop([&](LoopCondition condition) {
+    cg_spmv_dot(gpu, da, looped.p, looped.q, looped.s);
+    cg_update(gpu, looped.p, looped.q, looped.x, looped.r, looped.s);
+    cg_loop_test(gpu, looped.s, 1, condition);
+  }));
+  CHECK(gpu.counters().total().calls == 0);
+  REQUIRE(loop.replay());
+  const CgProgress progress = looped.s.read();
+  CHECK(progress.loop_runs == 5);
+  CHECK(progress.iterations == 5);
+  loop.count_runs(5);
+  const KernelCounters by_loop = gpu.counters();
+  gpu.counters().reset();
+  for (int k = 0; k < 5; ++k) {
+    cg_spmv_dot(gpu, da, plain.p, plain.q, plain.s);
+    cg_update(gpu, plain.p, plain.q, plain.x, plain.r, plain.s);
+    cg_loop_test(gpu, plain.s, 1, {});
+  }
+  CHECK(looped.x.to_host() == plain.x.to_host());
+  CHECK(looped.r.to_host() == plain.r.to_host());
+  CHECK(looped.s.values() == plain.s.values());
+  for (const KernelKind kind : {KernelKind::spmv, KernelKind::axpy, KernelKind::pointwise}) {
+    CHECK(by_loop.tally(kind).calls == gpu.counters().tally(kind).calls);
+    CHECK(by_loop.tally(kind).bytes == gpu.counters().tally(kind).bytes);
+  }
+  // A second replay starts again from the default condition: one more run at least, and the cap
+  // (already reached) stops it there.
+  REQUIRE(loop.replay());
+  CHECK(looped.s.read().loop_runs == 6);
+  CHECK(looped.s.read().iterations == 6);
 }
 
 TEST_CASE("PCG re-records its graph when the preconditioner changes between solves", "[cuda][graph][pcg]") {

@@ -188,3 +188,80 @@ TEST_CASE("Fused CG kernels count their bytes in the kernel classes of the heade
   CHECK(d.tally(KernelKind::dot).calls == 1);
   CHECK(d.tally(KernelKind::dot).bytes == 16.0 * n);
 }
+
+TEST_CASE("cg_remove_mean subtracts the mean and leaves it in the mean slot", "[cg_kernels]") {
+  Step t;
+  const std::vector<double> v = t.x.to_host();
+  double sum = 0;
+  for (double e : v) sum += e;
+  const double mean = sum / static_cast<double>(t.n);
+  const KernelCounters before = t.exec.counters();
+  cg_remove_mean(t.exec, t.x, t.s);
+  const KernelCounters d = t.exec.counters().since(before);
+  CHECK(t.slot(cg::mean) == Approx(mean).epsilon(1e-13));
+  const std::vector<double> got = t.x.to_host();
+  for (std::size_t i = 0; i < got.size(); ++i) REQUIRE(got[i] == v[i] - t.slot(cg::mean));
+  CHECK(d.tally(KernelKind::dot).bytes == 8.0 * t.n);
+  CHECK(d.tally(KernelKind::axpy).bytes == 16.0 * t.n);
+  CHECK(d.host_reads() == 0);
+  Vector empty(t.exec, 0);
+  CHECK_THROWS_WITH(cg_remove_mean(t.exec, empty, t.s), Catch::Contains("cg_remove_mean") && Catch::Contains("empty"));
+}
+
+TEST_CASE("cg_start sets ‖b‖ and the initial residual test on the executor", "[cg_kernels]") {
+  Step t;
+  const double bb = dot(t.exec, t.p, t.p), rr = dot(t.exec, t.r, t.r);
+  const double relative = std::sqrt(rr / bb);
+  SECTION("a residual above the tolerance: the solve runs, with no iteration done and the cap set") {
+    cg_update(t.exec, t.p, t.q, t.x, t.r, t.s);  // leaves an iteration count to be reset
+    const std::vector<double> r = t.r.to_host();
+    const Vector r_now = Vector::from_host(t.exec, r);
+    const double rr_now = dot(t.exec, r_now, r_now);
+    cg_start(t.exec, t.p, r_now, t.s, 1e-3 * std::sqrt(rr_now / bb), 37);
+    const CgProgress progress = t.s.read();
+    CHECK(progress.status == cg::Status::running);
+    CHECK(progress.iterations == 0);
+    CHECK(progress.relative_residual == Approx(std::sqrt(rr_now / bb)).epsilon(1e-13));
+    CHECK(t.slot(cg::b_norm) == Approx(std::sqrt(bb)).epsilon(1e-13));
+    CHECK(t.slot(cg::iteration_cap) == 37);
+  }
+  SECTION("a residual at or below the tolerance stops the solve before it starts") {
+    cg_start(t.exec, t.p, t.r, t.s, 2 * relative, 100);
+    CHECK(t.s.read().status == cg::Status::residual_test);
+  }
+  SECTION("b = 0: the solve is over, x = 0 being the solution") {
+    Vector zero(t.exec, t.n);
+    fill(t.exec, 0.0, zero);
+    cg_start(t.exec, zero, t.r, t.s, 1e-8, 100);
+    const CgProgress progress = t.s.read();
+    CHECK(progress.status == cg::Status::zero_rhs);
+    CHECK(progress.relative_residual == 0);
+  }
+  SECTION("a NaN in r fails the test and stops the solve") {
+    std::vector<double> r = t.r.to_host();
+    r[5] = std::nan("");
+    const Vector bad = Vector::from_host(t.exec, r);
+    cg_start(t.exec, t.p, bad, t.s, 1e-8, 100);
+    const CgProgress progress = t.s.read();
+    CHECK(progress.status == cg::Status::residual_test);
+    CHECK(std::isnan(progress.relative_residual));
+  }
+  CHECK_THROWS_WITH(cg_start(t.exec, t.p, t.r, t.s, -1.0, 10), Catch::Contains("cg_start"));
+}
+
+TEST_CASE("cg_loop_test counts runs; a loop goes on while the solve runs and a whole body fits the cap", "[cg_kernels]") {
+  Step t;
+  cg_start(t.exec, t.p, t.r, t.s, 0.0, 10);
+  cg_loop_test(t.exec, t.s, 4, {});
+  CHECK(t.s.read().loop_runs == 1);
+  std::vector<double> slots = t.s.values();
+  CHECK(cg::loop_continues(slots.data(), 4));  // 0 + 4 ≤ 10
+  slots[cg::iterations] = 7;
+  CHECK_FALSE(cg::loop_continues(slots.data(), 4));  // 7 + 4 > 10: the host runs the rest
+  slots[cg::iterations] = 6;
+  CHECK(cg::loop_continues(slots.data(), 4));
+  slots[cg::status] = static_cast<double>(cg::Status::residual_test);
+  CHECK_FALSE(cg::loop_continues(slots.data(), 4));
+  CHECK(slots[cg::loop_runs] == 5);
+  CHECK_THROWS_WITH(cg_loop_test(t.exec, t.s, 0, {}), Catch::Contains("cg_loop_test"));
+}

@@ -141,6 +141,13 @@ TEST_CASE("PCG returns zero for a zero right-hand side", "[pcg]") {
   CHECK(solved.result.converged);
   CHECK(solved.result.iterations == 0);
   for (double v : solved.x) CHECK(v == 0);
+  // Singular mode: a constant b is zero once projected.
+  const CsrMatrix periodic = periodic_poisson(4);
+  const auto constant = solve(periodic, std::vector<double>(periodic.rows, 0.5), random_vector(periodic.rows, 3),
+                              {.singular = true});
+  CHECK(constant.result.converged);
+  CHECK(constant.result.iterations == 0);
+  for (double v : constant.x) CHECK(v == 0);
 }
 
 TEST_CASE("Jacobi rejects a matrix with a non-positive diagonal", "[pcg]") {

@@ -124,4 +124,39 @@ void cg_direction(index_t n, const double* z, double* p, const cg::ScalarsView& 
   for (index_t i = 0; i < n; ++i) p[i] = z[i] + beta * p[i];
 }
 
+void cg_mean(index_t n, const double* v, const cg::ScalarsView& s) {
+  double sum[1];
+  chunked_sums(n, chunk_rows(n), s.partials, sum, [&](index_t begin, index_t end, double* acc) {
+    double part = 0.0;
+#pragma omp simd reduction(+ : part)
+    for (index_t i = begin; i < end; ++i) part += v[i];
+    acc[0] = part;
+  });
+  s.slots[cg::mean] = sum[0] / static_cast<double>(n);
+}
+
+void cg_subtract_mean(index_t n, double* v, const cg::ScalarsView& s) {
+  const double mean = s.slots[cg::mean];
+#pragma omp parallel for simd schedule(static) if (worth_parallel(n))
+  for (index_t i = 0; i < n; ++i) v[i] = v[i] - mean;
+}
+
+void cg_start(index_t n, const double* b, const double* r, const cg::ScalarsView& s, double tolerance,
+              double max_iterations) {
+  double sums[2];  // b·b, r·r
+  chunked_sums(n, chunk_rows(n), s.partials, sums, [&](index_t begin, index_t end, double* acc) {
+    double bb = 0.0, rr = 0.0;
+#pragma omp simd reduction(+ : bb, rr)
+    for (index_t i = begin; i < end; ++i) {
+      bb += b[i] * b[i];
+      rr += r[i] * r[i];
+    }
+    acc[0] = bb;
+    acc[1] = rr;
+  });
+  cg::finish_start(s.slots, sums[0], sums[1], tolerance, max_iterations);
+}
+
+void cg_loop_test(const cg::ScalarsView& s, int body) { cg::loop_continues(s.slots, body); }
+
 }  // namespace miniapp::cpu

@@ -45,6 +45,12 @@ void cg_update_jacobi(index_t n, const double* d, const double* p, const double*
                       const cg::ScalarsView& s);
 void cg_rho(index_t n, const double* r, const double* z, const cg::ScalarsView& s);
 void cg_direction(index_t n, const double* z, double* p, const cg::ScalarsView& s);
+// Solve set-up and loop test (operators/kernels/cg_kernels.hpp); these run whatever the status.
+void cg_mean(index_t n, const double* v, const cg::ScalarsView& s);
+void cg_subtract_mean(index_t n, double* v, const cg::ScalarsView& s);
+void cg_start(index_t n, const double* b, const double* r, const cg::ScalarsView& s, double tolerance,
+              double max_iterations);
+void cg_loop_test(const cg::ScalarsView& s, int body);
 
 }  // namespace miniapp::cpu
 

@@ -119,6 +119,60 @@ __global__ void __launch_bounds__(block_size)
   if (detail::global_thread() == 0 && n % 2 != 0) p[n - 1] = z[n - 1] + beta * p[n - 1];
 }
 
+// Σ v into the mean slot (divided by n).
+template <bool Vec>
+__global__ void __launch_bounds__(block_size) mean_kernel(index_t n, const double* __restrict__ v, cg::ScalarsView s) {
+  double sum[1] = {0.0};
+  detail::pair_sums(n, [&](std::int64_t j, double (&acc)[1]) {
+    const double2 a = detail::load_pair<Vec>(v, j);
+    acc[0] += a.x;
+    acc[0] += a.y;
+  }, sum);
+  if (detail::global_thread() == 0 && n % 2 != 0) sum[0] += v[n - 1];
+  scalar_sum(sum, s, [&](const double* t) { s.slots[cg::mean] = t[0] / static_cast<double>(n); });
+}
+
+template <bool Vec>
+__global__ void __launch_bounds__(block_size) subtract_mean_kernel(index_t n, double* __restrict__ v, cg::ScalarsView s) {
+  const double mean = s.slots[cg::mean];
+  for (std::int64_t j = detail::global_thread(); j < n / 2; j += grid_stride()) {
+    const double2 vj = detail::load_pair<Vec>(v, j);
+    detail::store_pair<Vec>(v, j, make_double2(vj.x - mean, vj.y - mean));
+  }
+  if (detail::global_thread() == 0 && n % 2 != 0) v[n - 1] -= mean;
+}
+
+// b·b and r·r, then cg::finish_start.
+template <bool Vec>
+__global__ void __launch_bounds__(block_size) start_kernel(index_t n, const double* __restrict__ b,
+                                                           const double* __restrict__ r, cg::ScalarsView s,
+                                                           double tolerance, double cap) {
+  double sums[2] = {0.0, 0.0};
+  detail::pair_sums(n, [&](std::int64_t j, double (&acc)[2]) {
+    const double2 bj = detail::load_pair<Vec>(b, j), rj = detail::load_pair<Vec>(r, j);
+    acc[0] += bj.x * bj.x;
+    acc[0] += bj.y * bj.y;
+    acc[1] += rj.x * rj.x;
+    acc[1] += rj.y * rj.y;
+  }, sums);
+  if (detail::global_thread() == 0 && n % 2 != 0) {
+    sums[0] += b[n - 1] * b[n - 1];
+    sums[1] += r[n - 1] * r[n - 1];
+  }
+  scalar_sum(sums, s, [&](const double* t) { cg::finish_start(s.slots, t[0], t[1], tolerance, cap); });
+}
+
+// One thread: counts the loop's run and sets its condition (inside a recorded loop only).
+__global__ void loop_test_kernel(cg::ScalarsView s, int body, std::uint64_t loop) {
+  const bool again = cg::loop_continues(s.slots, body);
+#if CUDART_VERSION >= 12040
+  if (loop != 0) cudaGraphSetConditional(static_cast<cudaGraphConditionalHandle>(loop), again ? 1u : 0u);
+#else
+  (void)again;
+  (void)loop;
+#endif
+}
+
 // Blocks of `Kernel` for `items` work items: one per thread while that is fewer than the blocks that
 // fit on the GPU at once (the kernel's occupancy, queried once per kernel), at most cg::max_partials,
 // at least one even for n = 0 so that the scalar step runs as on the CPU (an empty sum is 0).
@@ -174,6 +228,26 @@ void cg_rho(void* stream, index_t n, const double* r, const double* z, const cg:
 void cg_direction(void* stream, index_t n, const double* z, double* p, const cg::ScalarsView& s) {
   launch_pairs<direction_kernel<true>, direction_kernel<false>>(stream, "direction_kernel", aligned({z, p}), n, z,
                                                                 p, s);
+}
+
+void cg_mean(void* stream, index_t n, const double* v, const cg::ScalarsView& s) {
+  launch_pairs<mean_kernel<true>, mean_kernel<false>>(stream, "mean_kernel", aligned({v}), n, v, s);
+}
+
+void cg_subtract_mean(void* stream, index_t n, double* v, const cg::ScalarsView& s) {
+  launch_pairs<subtract_mean_kernel<true>, subtract_mean_kernel<false>>(stream, "subtract_mean_kernel", aligned({v}),
+                                                                        n, v, s);
+}
+
+void cg_start(void* stream, index_t n, const double* b, const double* r, const cg::ScalarsView& s, double tolerance,
+              double max_iterations) {
+  launch_pairs<start_kernel<true>, start_kernel<false>>(stream, "start_kernel", aligned({b, r}), n, b, r, s,
+                                                        tolerance, max_iterations);
+}
+
+void cg_loop_test(void* stream, const cg::ScalarsView& s, int body, std::uint64_t loop) {
+  loop_test_kernel<<<1, 1, 0, detail::as_stream(stream)>>>(s, body, loop);
+  MINIAPP_CUDA_CHECK_LAUNCH("loop_test_kernel");
 }
 
 }  // namespace miniapp::cuda

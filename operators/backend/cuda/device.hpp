@@ -1,6 +1,7 @@
 #pragma once
 #include <vector>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 // Device management for the CUDA backend, behind a header free of CUDA types so that host code
@@ -80,9 +81,21 @@ class Graph {
   // Queues the recorded work on `stream` (asynchronous). Precondition: end_capture returned true.
   void launch(void* stream) const;
 
+  // Loops: a graph of one conditional WHILE node (CUDA 12.4 and later, runtime and driver) whose body
+  // is recorded from `stream` between begin_loop_capture and end_loop_capture. The body runs once per
+  // launch, then again while a kernel of it sets the returned condition handle to 1 (a kernel calls
+  // cudaGraphSetConditional with it). end_loop_capture returns false, keeping nothing, when the body's
+  // capture was invalidated or cannot be made a loop; abort_loop_capture drops a half-made loop.
+  static bool loops_supported();
+  std::uint64_t begin_loop_capture(void* stream);
+  bool end_loop_capture(void* stream);
+  void abort_loop_capture(void* stream) noexcept;
+
  private:
+  void drop_pending() noexcept;
   void* exec_ = nullptr;  // cudaGraphExec_t
-  std::size_t nodes_ = 0;  // of the graph exec_ was made from
+  std::size_t nodes_ = 0;  // of the graph exec_ was made from (0 for a loop: never updated in place)
+  void* pending_ = nullptr;  // cudaGraph_t: the loop being recorded
 };
 
 }  // namespace miniapp::cuda

@@ -12,6 +12,7 @@ cudaGraphExec_t as_exec(void* exec) { return static_cast<cudaGraphExec_t>(exec);
 }  // namespace
 
 Graph::~Graph() {
+  drop_pending();
   if (exec_) cudaGraphExecDestroy(as_exec(exec_));
   cudaGetLastError();
 }
@@ -65,6 +66,81 @@ void Graph::abort_capture(void* stream) noexcept {
 
 void Graph::launch(void* stream) const {
   MINIAPP_CUDA_CHECK(cudaGraphLaunch(as_exec(exec_), detail::as_stream(stream)));
+}
+
+// A loop is one conditional WHILE node whose condition starts at 1 at each launch (so the body runs at
+// least once) and is then what the body's last kernel sets. The device decides whether to run the
+// body again: a whole PCG solve's batches run from one host call, with no round trip between them.
+#if CUDART_VERSION >= 12040
+bool Graph::loops_supported() {
+  static const bool supported = [] {
+    int driver = 0;
+    return cudaDriverGetVersion(&driver) == cudaSuccess && driver >= 12040;
+  }();
+  return supported;
+}
+
+std::uint64_t Graph::begin_loop_capture(void* stream) {
+  drop_pending();
+  cudaGraph_t loop = nullptr;
+  MINIAPP_CUDA_CHECK(cudaGraphCreate(&loop, 0));
+  pending_ = loop;
+  cudaGraphConditionalHandle condition = 0;
+  MINIAPP_CUDA_CHECK(cudaGraphConditionalHandleCreate(&condition, loop, 1, cudaGraphCondAssignDefault));
+  cudaGraphNodeParams params{};
+  params.type = cudaGraphNodeTypeConditional;
+  params.conditional.handle = condition;
+  params.conditional.type = cudaGraphCondTypeWhile;
+  params.conditional.size = 1;
+  cudaGraphNode_t node = nullptr;
+#if CUDART_VERSION >= 13000
+  MINIAPP_CUDA_CHECK(cudaGraphAddNode(&node, loop, nullptr, nullptr, 0, &params));
+#else
+  MINIAPP_CUDA_CHECK(cudaGraphAddNode(&node, loop, nullptr, 0, &params));
+#endif
+  MINIAPP_CUDA_CHECK(cudaStreamBeginCaptureToGraph(detail::as_stream(stream), params.conditional.phGraph_out[0],
+                                                   nullptr, nullptr, 0, cudaStreamCaptureModeThreadLocal));
+  return condition;
+}
+
+bool Graph::end_loop_capture(void* stream) {
+  cudaGraph_t body = nullptr;
+  if (cudaStreamEndCapture(detail::as_stream(stream), &body) != cudaSuccess || !body) {
+    cudaGetLastError();  // invalidated: the caller runs the work plainly
+    drop_pending();
+    return false;
+  }
+  if (exec_) {
+    cudaGraphExecDestroy(as_exec(exec_));
+    exec_ = nullptr;
+  }
+  cudaGraphExec_t exec = nullptr;
+  const cudaError_t err = cudaGraphInstantiate(&exec, static_cast<cudaGraph_t>(pending_), 0);
+  drop_pending();
+  if (err != cudaSuccess) {  // a body the driver cannot loop over: run plainly
+    cudaGetLastError();
+    return false;
+  }
+  exec_ = exec;
+  nodes_ = 0;
+  return true;
+}
+#else
+bool Graph::loops_supported() { return false; }
+std::uint64_t Graph::begin_loop_capture(void*) {
+  throw Error("cuda::Graph: loops need CUDA 12.4 or later (this build has " + std::to_string(CUDART_VERSION) + ")");
+}
+bool Graph::end_loop_capture(void*) { return false; }
+#endif
+
+void Graph::abort_loop_capture(void* stream) noexcept {
+  abort_capture(stream);
+  drop_pending();
+}
+
+void Graph::drop_pending() noexcept {
+  if (pending_) cudaGraphDestroy(static_cast<cudaGraph_t>(pending_));
+  pending_ = nullptr;
 }
 
 }  // namespace miniapp::cuda

@@ -52,6 +52,14 @@ void cg_update_jacobi(void* stream, index_t n, const double* d, const double* p,
                       double* r, double* z, const cg::ScalarsView& s);
 void cg_rho(void* stream, index_t n, const double* r, const double* z, const cg::ScalarsView& s);
 void cg_direction(void* stream, index_t n, const double* z, double* p, const cg::ScalarsView& s);
+// Solve set-up and device loop (operators/kernels/cg_kernels.hpp): mean(v) into the mean slot, and
+// v ← v − that mean; ‖b‖ and the initial residual test; the loop's condition (`loop`: a conditional
+// handle, 0 outside a loop).
+void cg_mean(void* stream, index_t n, const double* v, const cg::ScalarsView& s);
+void cg_subtract_mean(void* stream, index_t n, double* v, const cg::ScalarsView& s);
+void cg_start(void* stream, index_t n, const double* b, const double* r, const cg::ScalarsView& s, double tolerance,
+              double max_iterations);
+void cg_loop_test(void* stream, const cg::ScalarsView& s, int body, std::uint64_t loop);
 
 }  // namespace miniapp::cuda
 

@@ -34,6 +34,10 @@ void Graph::begin_capture(void*) { not_built(); }
 bool Graph::end_capture(void*) { not_built(); }
 void Graph::abort_capture(void*) noexcept {}
 void Graph::launch(void*) const { not_built(); }
+bool Graph::loops_supported() { return false; }
+std::uint64_t Graph::begin_loop_capture(void*) { not_built(); }
+bool Graph::end_loop_capture(void*) { not_built(); }
+void Graph::abort_loop_capture(void*) noexcept {}
 
 void spmv_sell(void*, const SellView&, const double*, double*) { not_built(); }
 void spmv_csr(void*, const CsrView&, const double*, double*) { not_built(); }
@@ -62,6 +66,10 @@ void cg_update_jacobi(void*, index_t, const double*, const double*, const double
 }
 void cg_rho(void*, index_t, const double*, const double*, const cg::ScalarsView&) { not_built(); }
 void cg_direction(void*, index_t, const double*, double*, const cg::ScalarsView&) { not_built(); }
+void cg_mean(void*, index_t, const double*, const cg::ScalarsView&) { not_built(); }
+void cg_subtract_mean(void*, index_t, double*, const cg::ScalarsView&) { not_built(); }
+void cg_start(void*, index_t, const double*, const double*, const cg::ScalarsView&, double, double) { not_built(); }
+void cg_loop_test(void*, const cg::ScalarsView&, int, std::uint64_t) { not_built(); }
 void aip_apply(void*, const AipFactorView&, const double*, double*, const cg::ScalarsView&) { not_built(); }
 
 struct VendorSpmv::State {};
