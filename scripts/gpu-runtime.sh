@@ -9,6 +9,11 @@ for f in .debs/*.deb; do dpkg -x "$f" "$deps"; done
 nccl_dir=$(python3 -c 'import nvidia.nccl, os; print(os.path.join(os.path.dirname(nvidia.nccl.__file__), "lib"))' \
   2>/dev/null || true)
 export LD_LIBRARY_PATH=$deps/usr/lib/x86_64-linux-gnu${nccl_dir:+:$nccl_dir}:${LD_LIBRARY_PATH:-}
+# CUPTI (bench step's timeline): the machine's own, else one carried in $build/lib by the caller.
+if [[ -d ${build:-}/lib ]] && ! ldconfig -p | grep -q libcupti.so.13 &&
+  ! ls /usr/local/cuda/lib*/libcupti.so.13 /usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13 >/dev/null 2>&1; then
+  export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$build/lib
+fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
 
 # `step NAME LIMIT COMMAND...`: runs COMMAND within LIMIT seconds, output to $out/NAME.txt, unless

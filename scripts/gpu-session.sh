@@ -5,6 +5,7 @@
 # `MINIAPP_GPU_PART=kernels` runs instead the kernel and FFT benchmarks and AIP against Jacobi in the
 # time loop of the shipped cases; `MINIAPP_GPU_PART=fft` the FFT path alone (its CUDA tests under the
 # sanitizers, its benchmark, CPU against CUDA over a whole run, the prediction of an FFT-path case);
+# `MINIAPP_GPU_PART=step` the CUDA tests and the LES time-step benchmarks (with their CUPTI timelines);
 # `MINIAPP_GPU_PART=predict` the CUDA tests, CPU against CUDA on a Taylor–Green case, the LES
 # time-step benchmarks and the cost model (one calibration, five cases predicted against measured). Steps run in order of importance and are skipped once the budget is
 # spent (each says so in steps.txt).
@@ -58,6 +59,11 @@ predict_cases() {  # one calibration, then five cases (two LES, one on the FFT p
     --set 'mesh.cells=[64,64,64]'
   predict predict_cavity 40 cavity
 }
+if [[ ${MINIAPP_GPU_PART:-} == step ]]; then  # the CUDA suite and the three LES steps, with their timelines
+  bench_steps
+  cat "$out/steps.txt"
+  exit 0
+fi
 if [[ ${MINIAPP_GPU_PART:-} == predict ]]; then
   compare_backends taylor-green-3d
   bench_steps

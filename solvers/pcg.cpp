@@ -111,7 +111,7 @@ CgProgress Pcg::iterate(const DeviceSell& a, const Preconditioner& m, Vector& x,
   const auto batch = [&] {
     for (int i = 0; i < interval; ++i) queue_iteration(a, m, x);
   };
-  const Recording wanted{&a, &m, x.data(), interval};
+  const Recording wanted{&a, &m, x.data(), interval, exec_.tracing()};
   bool replay = false;
   if (options.graphs && interval <= options.max_iterations) {
     replay = options.keep_recording && recorded_ == wanted;

@@ -61,6 +61,17 @@ double StepBenchReport::core_kernel_share() const {
   return core / profiled_wall_seconds;
 }
 
+namespace {
+
+double core_seconds(const KernelTimeline& t) {
+  return t.seconds[static_cast<int>(KernelKind::spmv)] + t.seconds[static_cast<int>(KernelKind::axpy)] +
+         t.seconds[static_cast<int>(KernelKind::dot)];
+}
+
+}  // namespace
+
+double StepBenchReport::traced_core_share() const { return core_seconds(*timeline) / traced_wall_seconds; }
+
 double StepBenchReport::iteration_seconds() const {
   return profiled_phases[solve_phase].total().seconds / static_cast<double>(profiled_iterations);
 }
@@ -87,6 +98,16 @@ StepBenchReport run_step_bench(run::Simulation& sim, const StepBenchSettings& se
   report.poisson_iterations = timed.iterations;
   report.queued_iterations = timed.queued_iterations;
   report.phases = timed.phases;
+
+  if (sim.exec.backend() == Backend::cuda && KernelTrace::available()) {
+    KernelTrace trace;
+    sim.exec.set_tracing(true);
+    time_steps(sim, 1);  // PCG's loop recorded again, under the trace (Executor::set_tracing)
+    trace.discard();
+    report.traced_wall_seconds = time_steps(sim, settings.steps).wall_seconds;  // synchronised at the end
+    report.timeline = trace.stop();
+    sim.exec.set_tracing(false);
+  }
 
   sim.exec.set_profiling(true);
   const TimedSteps profiled = time_steps(sim, settings.steps);

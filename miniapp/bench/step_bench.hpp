@@ -2,8 +2,10 @@
 #include <array>
 #include <cstddef>
 #include <iosfwd>
+#include <optional>
 #include <string>
 
+#include "miniapp/bench/kernel_trace.hpp"
 #include "miniapp/run/simulation.hpp"
 #include "operators/kernels/kernel_counters.hpp"
 
@@ -29,6 +31,10 @@ struct StepBenchReport {
   double profiled_wall_seconds = 0;
   long long profiled_iterations = 0;
   std::array<KernelCounters, time::phase_count> profiled_phases;
+  // The device's timeline over `steps` more steps run as the timed ones (graphs, loops and all), where
+  // the build has CUPTI and the backend is CUDA (KernelTrace), and their wall time.
+  std::optional<KernelTimeline> timeline;
+  double traced_wall_seconds = 0;
   std::size_t memory_bytes = 0;      // run::estimate_memory(...).total()
   index_t slice_height = 0;
 
@@ -46,6 +52,11 @@ struct StepBenchReport {
   }
   // Time of SpMV, AXPY and DOT kernels over the profiled wall time (CPU: its kernels are always timed).
   double core_kernel_share() const;
+  // The same share from the device's timeline: SpMV, AXPY and DOT kernels' time over the traced wall
+  // time (no synchronisation added; the gaps between kernels count against it). The tracer slows the
+  // step (on small meshes by a third): kernel times and wall time are both of the traced steps, never
+  // mixed with the untraced ones. Needs `timeline`.
+  double traced_core_share() const;
   // Poisson-solve kernel seconds per PCG iteration, and its bytes per iteration at the copy bandwidth
   // (both from the profiled steps, so that the iteration counts match).
   double iteration_seconds() const;
@@ -55,7 +66,8 @@ struct StepBenchReport {
 
 // Runs `settings.warmup` untimed steps of `sim`, then `settings.steps` timed ones (wall time, the
 // executor synchronised before and after), then `settings.steps` with profiling on; fills every field
-// but the device, date and copy bandwidth. Advances sim.fields by warmup + 2 × steps steps.
+// but the device, date and copy bandwidth; on CUDA with CUPTI, `settings.steps` more traced steps
+// (StepBenchReport::timeline). Advances sim.fields by warmup + 2 × steps steps (3 × steps + 1 with the trace).
 StepBenchReport run_step_bench(run::Simulation& sim, const StepBenchSettings& settings);
 
 // Table: time per step, bytes, bandwidth-bound time and fraction, kernel shares, PCG iteration,

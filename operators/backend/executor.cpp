@@ -19,6 +19,7 @@ struct Executor::State {
   int device = 0;
   void* stream = nullptr;
   bool profiling = false;
+  bool tracing = false;
   KernelCounters counters;
   // Live allocations and their sizes, for bytes_allocated (set-up only: the time loop allocates nothing).
   std::mutex allocation_mutex;
@@ -74,6 +75,8 @@ void* Executor::stream() const { return state_->stream; }
 KernelCounters& Executor::counters() const { return state_->counters; }
 void Executor::set_profiling(bool on) const { state_->profiling = on; }
 bool Executor::profiling() const { return state_->profiling; }
+void Executor::set_tracing(bool on) const { state_->tracing = on; }
+bool Executor::tracing() const { return state_->tracing; }
 
 std::string Executor::description() const {
   if (backend() == Backend::cpu) return "cpu (" + std::to_string(omp_get_max_threads()) + " threads)";
@@ -149,7 +152,11 @@ bool KernelGraph::record_loop(const std::function<void(LoopCondition)>& body) {
   recorded_ = false;
   loop_ = true;
   if (exec_.backend() != Backend::cuda || exec_.profiling() || !cuda::Graph::loops_supported()) return false;
-  if (!graph_) graph_ = std::make_unique<cuda::Graph>();
+  // The body in a plain recording first (its condition kernel only counting): a body that cannot be
+  // recorded is refused here, before a loop's capture of it fails (cuda::Graph::abandon_pending).
+  if (!record([&] { body(LoopCondition{}); })) return false;
+  recorded_ = false;
+  loop_ = true;
   const LoopCondition condition{graph_->begin_loop_capture(exec_.stream())};
   return capture([&] { body(condition); }, [&] { return graph_->end_loop_capture(exec_.stream()); },
                  [&] { graph_->abort_loop_capture(exec_.stream()); });

@@ -43,6 +43,11 @@ class Executor {
   // exact; off by default (CPU kernels are always timed: they are synchronous).
   void set_profiling(bool on) const;
   bool profiling() const;
+  // Tells recorders that a profiler's activity trace (CUPTI) is on: a recording kept from before is
+  // made again (Pcg), since CUPTI reports every run of a device loop's body only in graphs instantiated
+  // while it traces (of one made before, the first run only). Off by default.
+  void set_tracing(bool on) const;
+  bool tracing() const;
 
   void* allocate(std::size_t bytes) const;
   void deallocate(void* ptr) const noexcept;

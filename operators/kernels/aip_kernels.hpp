@@ -69,8 +69,8 @@ class DeviceAipFactor {
 // cg_rho, and nothing at all once s's status is not running. r and z: g.rows() entries on exec,
 // distinct. Not safe to call concurrently with one factor (shared scratch).
 // Counted as two SpMV calls (the thesis' two products of the AIP, apply_bytes() between them) and,
-// with s, one DOT (no bytes on the CPU, where r·z is summed in the second pass; 16 rows on CUDA, where
-// cg_rho runs after it).
+// with s, one DOT, summed in the second pass on both backends: no bytes on the CPU (r and z are in
+// cache), 8 per row on CUDA (r read again; z is in registers).
 void aip_apply(const Executor& exec, const DeviceAipFactor& g, const Vector& r, Vector& z, CgScalars* s = nullptr);
 
 }  // namespace miniapp

@@ -191,7 +191,7 @@ TEST_CASE("miniapp bench step times a few steps and reports the bandwidth-bound 
   INFO(r.output);
   CHECK(r.status == 0);
   CHECK_THAT(r.output, Contains("fraction bound/measured"));
-  CHECK_THAT(r.output, Contains("SpMV+AXPY+DOT share"));
+  CHECK_THAT(r.output, Contains("SpMV+AXPY+DOT, profiled") && Contains("device timeline"));
   CHECK_THAT(r.output, Contains("bytes per cell"));
   CHECK_THAT(read_text(json), Contains("\"bound_fraction\"") && Contains("\"cells\": 64") &&
                                    Contains("\"useful_bound_fraction\"") && Contains("\"host_reads_per_step\""));

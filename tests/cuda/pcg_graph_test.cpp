@@ -178,6 +178,13 @@ TEST_CASE("KernelGraph loops: the device repeats the body while its condition ke
   REQUIRE(loop.replay());
   CHECK(looped.s.read().loop_runs == 6);
   CHECK(looped.s.read().iterations == 6);
+  // A body that waits for the host cannot be a loop: refused, and the stream works as before.
+  CHECK_FALSE(loop.record_loop([&](LoopCondition condition) {
+    dot(gpu, looped.p, looped.p);  // throws while the stream is capturing
+    cg_loop_test(gpu, looped.s, 1, condition);
+  }));
+  CHECK_THROWS_AS(loop.replay(), Error);
+  CHECK(dot(gpu, looped.r, looped.r) > 0);
 }
 
 TEST_CASE("PCG re-records its graph when the preconditioner changes between solves", "[cuda][graph][pcg]") {

@@ -1,27 +1,50 @@
-// The AIP apply of the CUDA backend: y = G r and z = Gᵀ y as two sELL passes over float values (one
-// thread per row, double sums), then ρ = r·z by the CG backend's cg_rho. With a scalar block every
+// The AIP apply of the CUDA backend: y = G r and z = Gᵀ y as two sELL passes over float values (double
+// sums); within a CG solve the second pass also forms ρ = r·z and runs cg::finish_rho, so the apply
+// and the dot are one kernel each (the dot reads r, z is in registers). With a scalar block every
 // kernel first reads its status and returns once the solve has stopped, as the fused CG kernels do.
 #include "operators/backend/cuda/aip_kernels.hpp"
+#include "operators/backend/cuda/block_sum.cuh"
 #include "operators/backend/cuda/check.cuh"
 #include "operators/backend/cuda/kernels.hpp"
+#include "operators/backend/cuda/scalar_grid.cuh"
 
 namespace miniapp::cuda {
 namespace {
 
 using detail::block_size;
 
-// y_i = Σ_k val · x[col] over the stored entries of row i (padding has value 0), in stored order.
+// Σ_k val · x[col] over the stored entries of `row` (padding has value 0), in stored order.
+__device__ inline double sell_float_row(const SellFloatView& a, index_t row, const double* __restrict__ x) {
+  const index_t h = a.slice_height, slice = row / h;
+  const index_t begin = a.slice_ptr[slice], width = (a.slice_ptr[slice + 1] - begin) / h;
+  double sum = 0.0;
+  for (index_t e = 0, k = begin + row % h; e < width; ++e, k += h) sum += static_cast<double>(a.val[k]) * x[a.col[k]];
+  return sum;
+}
+
+// y = A x, one thread per row.
 __global__ void __launch_bounds__(block_size)
     sell_float_kernel(SellFloatView a, const double* __restrict__ x, double* __restrict__ y, const double* slots) {
   if (slots && cg::stopped(slots)) return;
   const std::int64_t row = detail::global_thread();
   if (row >= a.rows) return;
-  const index_t h = a.slice_height, slice = static_cast<index_t>(row) / h;
-  const index_t begin = a.slice_ptr[slice], width = (a.slice_ptr[slice + 1] - begin) / h;
-  double sum = 0.0;
-  for (index_t e = 0, k = begin + static_cast<index_t>(row) % h; e < width; ++e, k += h)
-    sum += static_cast<double>(a.val[k]) * x[a.col[k]];
-  y[row] = sum;
+  y[row] = sell_float_row(a, static_cast<index_t>(row), x);
+}
+
+// z = A x (the rows of sell_float_kernel, bitwise) and ρ = r·z, then β and ρ (cg::finish_rho); grid-
+// stride rows, at most cg::max_partials blocks (detail::scalar_grid).
+__global__ void __launch_bounds__(block_size)
+    sell_float_rho_kernel(SellFloatView a, const double* __restrict__ x, double* __restrict__ z,
+                          const double* __restrict__ r, cg::ScalarsView s) {
+  if (cg::stopped(s.slots)) return;
+  double rho[1] = {0.0};
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t row = detail::global_thread(); row < a.rows; row += stride) {
+    const double zi = sell_float_row(a, static_cast<index_t>(row), x);
+    z[row] = zi;
+    rho[0] += r[row] * zi;
+  }
+  detail::grid_sum(rho, s.partials, cg::max_partials, s.done, [&](const double* t) { cg::finish_rho(s.slots, t[0]); });
 }
 
 }  // namespace
@@ -31,9 +54,14 @@ void aip_apply(void* stream, const AipFactorView& f, const double* r, double* z,
   const cudaStream_t st = detail::as_stream(stream);
   sell_float_kernel<<<detail::blocks_for(f.g.rows), block_size, 0, st>>>(f.g, r, f.work, s.slots);
   MINIAPP_CUDA_CHECK_LAUNCH("sell_float_kernel (G r)");
-  sell_float_kernel<<<detail::blocks_for(f.gt.rows), block_size, 0, st>>>(f.gt, f.work, z, s.slots);
-  MINIAPP_CUDA_CHECK_LAUNCH("sell_float_kernel (Gt y)");
-  if (s.slots) cg_rho(stream, f.g.rows, r, z, s);
+  if (s.slots) {
+    sell_float_rho_kernel<<<detail::scalar_grid<sell_float_rho_kernel>(f.gt.rows), block_size, 0, st>>>(f.gt, f.work, z,
+                                                                                                       r, s);
+    MINIAPP_CUDA_CHECK_LAUNCH("sell_float_rho_kernel (Gt y, r·z)");
+  } else {
+    sell_float_kernel<<<detail::blocks_for(f.gt.rows), block_size, 0, st>>>(f.gt, f.work, z, nullptr);
+    MINIAPP_CUDA_CHECK_LAUNCH("sell_float_kernel (Gt y)");
+  }
 }
 
 }  // namespace miniapp::cuda

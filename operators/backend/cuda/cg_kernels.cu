@@ -16,6 +16,7 @@
 
 #include "operators/backend/cg_scalars.hpp"
 #include "operators/backend/cuda/block_sum.cuh"
+#include "operators/backend/cuda/scalar_grid.cuh"
 #include "operators/backend/cuda/kernels.hpp"
 #include "operators/backend/cuda/launch.cuh"
 #include "operators/backend/cuda/sell_row.cuh"
@@ -173,19 +174,6 @@ __global__ void loop_test_kernel(cg::ScalarsView s, int body, std::uint64_t loop
 #endif
 }
 
-// Blocks of `Kernel` for `items` work items: one per thread while that is fewer than the blocks that
-// fit on the GPU at once (the kernel's occupancy, queried once per kernel), at most cg::max_partials,
-// at least one even for n = 0 so that the scalar step runs as on the CPU (an empty sum is 0).
-template <auto Kernel>
-unsigned grid_for(std::int64_t items) {
-  static const int per_sm = [] {
-    int blocks = 0;
-    MINIAPP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, block_size, 0));
-    return std::max(blocks, 1);
-  }();
-  return std::min(detail::grid_stride_blocks(items, per_sm), static_cast<unsigned>(cg::max_partials));
-}
-
 bool aligned(std::initializer_list<const double*> vectors) {
   return std::all_of(vectors.begin(), vectors.end(), [](const double* v) { return !v || detail::aligned_16(v); });
 }
@@ -194,8 +182,8 @@ bool aligned(std::initializer_list<const double*> vectors) {
 template <auto Aligned, auto Unaligned, class... Args>
 void launch_pairs(void* stream, const char* name, bool vec, index_t n, Args... args) {
   const cudaStream_t st = detail::as_stream(stream);
-  if (vec) Aligned<<<grid_for<Aligned>(n / 2), block_size, 0, st>>>(n, args...);
-  else Unaligned<<<grid_for<Unaligned>(n / 2), block_size, 0, st>>>(n, args...);
+  if (vec) Aligned<<<detail::scalar_grid<Aligned>(n / 2), block_size, 0, st>>>(n, args...);
+  else Unaligned<<<detail::scalar_grid<Unaligned>(n / 2), block_size, 0, st>>>(n, args...);
   MINIAPP_CUDA_CHECK_LAUNCH(name);
 }
 
@@ -203,7 +191,7 @@ void launch_pairs(void* stream, const char* name, bool vec, index_t n, Args... a
 
 // q = A p, σ = p·q, α = ρ / σ (A square, sELL); p and q distinct.
 void cg_spmv_dot(void* stream, const SellView& a, const double* p, double* q, const cg::ScalarsView& s) {
-  spmv_dot_kernel<<<grid_for<spmv_dot_kernel>(a.rows), block_size, 0, detail::as_stream(stream)>>>(a, p, q, s);
+  spmv_dot_kernel<<<detail::scalar_grid<spmv_dot_kernel>(a.rows), block_size, 0, detail::as_stream(stream)>>>(a, p, q, s);
   MINIAPP_CUDA_CHECK_LAUNCH("spmv_dot_kernel");
 }
 

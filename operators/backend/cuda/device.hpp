@@ -85,7 +85,7 @@ class Graph {
   // is recorded from `stream` between begin_loop_capture and end_loop_capture. The body runs once per
   // launch, then again while a kernel of it sets the returned condition handle to 1 (a kernel calls
   // cudaGraphSetConditional with it). end_loop_capture returns false, keeping nothing, when the body's
-  // capture was invalidated or cannot be made a loop; abort_loop_capture drops a half-made loop.
+  // capture was invalidated or cannot be made a loop; abort_loop_capture gives up a half-made loop.
   static bool loops_supported();
   std::uint64_t begin_loop_capture(void* stream);
   bool end_loop_capture(void* stream);
@@ -93,6 +93,7 @@ class Graph {
 
  private:
   void drop_pending() noexcept;
+  void abandon_pending() noexcept;
   void* exec_ = nullptr;  // cudaGraphExec_t
   std::size_t nodes_ = 0;  // of the graph exec_ was made from (0 for a loop: never updated in place)
   void* pending_ = nullptr;  // cudaGraph_t: the loop being recorded

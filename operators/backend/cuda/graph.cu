@@ -107,7 +107,7 @@ bool Graph::end_loop_capture(void* stream) {
   cudaGraph_t body = nullptr;
   if (cudaStreamEndCapture(detail::as_stream(stream), &body) != cudaSuccess || !body) {
     cudaGetLastError();  // invalidated: the caller runs the work plainly
-    drop_pending();
+    abandon_pending();
     return false;
   }
   if (exec_) {
@@ -135,8 +135,14 @@ bool Graph::end_loop_capture(void*) { return false; }
 
 void Graph::abort_loop_capture(void* stream) noexcept {
   abort_capture(stream);
-  drop_pending();
+  abandon_pending();
 }
+
+// After a body's capture was invalidated or aborted the driver may already have freed the body graph
+// that the loop's node owns, and destroying the loop graph would free it again (a crash inside the
+// driver): the half-made loop is left allocated. KernelGraph::record_loop tries the body in a plain
+// capture first, so this happens only if the body behaves differently the second time.
+void Graph::abandon_pending() noexcept { pending_ = nullptr; }
 
 void Graph::drop_pending() noexcept {
   if (pending_) cudaGraphDestroy(static_cast<cudaGraph_t>(pending_));
