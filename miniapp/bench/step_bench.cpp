@@ -100,13 +100,20 @@ StepBenchReport run_step_bench(run::Simulation& sim, const StepBenchSettings& se
   report.phases = timed.phases;
 
   if (sim.exec.backend() == Backend::cuda && KernelTrace::available()) {
-    KernelTrace trace;
-    sim.exec.set_tracing(true);
-    time_steps(sim, 1);  // PCG's loop recorded again, under the trace (Executor::set_tracing)
-    trace.discard();
-    report.traced_wall_seconds = time_steps(sim, settings.steps).wall_seconds;  // synchronised at the end
-    report.timeline = trace.stop();
-    sim.exec.set_tracing(false);
+    std::optional<KernelTrace> trace;
+    try {
+      trace.emplace();
+    } catch (const Error& e) {  // CUPTI taken by another tool (a profiler, compute-sanitizer)
+      report.trace_note = e.what();
+    }
+    if (trace) {
+      sim.exec.set_tracing(true);
+      time_steps(sim, 1);  // PCG's loop recorded again, under the trace (Executor::set_tracing)
+      trace->discard();
+      report.traced_wall_seconds = time_steps(sim, settings.steps).wall_seconds;  // synchronised at the end
+      report.timeline = trace->stop();
+      sim.exec.set_tracing(false);
+    }
   }
 
   sim.exec.set_profiling(true);

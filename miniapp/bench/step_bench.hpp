@@ -35,6 +35,7 @@ struct StepBenchReport {
   // the build has CUPTI and the backend is CUDA (KernelTrace), and their wall time.
   std::optional<KernelTimeline> timeline;
   double traced_wall_seconds = 0;
+  std::string trace_note;  // why there is no timeline although the build has CUPTI
   std::size_t memory_bytes = 0;      // run::estimate_memory(...).total()
   index_t slice_height = 0;
 

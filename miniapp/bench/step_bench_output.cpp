@@ -52,7 +52,8 @@ void print_phases(std::ostream& out, const StepBenchReport& r) {
 // synchronising between kernels, and where the rest of the step went.
 void print_timeline(std::ostream& out, const StepBenchReport& r) {
   if (!r.timeline) {
-    out << "device timeline           not traced (CUDA backend with CUPTI only)\n";
+    out << "device timeline           not traced ("
+        << (r.trace_note.empty() ? "CUDA backend with CUPTI only" : r.trace_note) << ")\n";
     return;
   }
   const KernelTimeline& t = *r.timeline;
@@ -106,7 +107,7 @@ void print_step_report(std::ostream& out, const StepBenchReport& r) {
 namespace {
 
 nlohmann::ordered_json timeline_json(const StepBenchReport& r) {
-  if (!r.timeline) return nullptr;
+  if (!r.timeline) return r.trace_note.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json{{"note", r.trace_note}};
   nlohmann::ordered_json seconds;
   for (int k = 0; k < kernel_kind_count; ++k) seconds[std::string(name(static_cast<KernelKind>(k)))] = r.timeline->seconds[k];
   nlohmann::ordered_json by_name = nlohmann::ordered_json::array();

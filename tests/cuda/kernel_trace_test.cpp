@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "miniapp/bench/kernel_trace.hpp"
 #include "operators/kernels/vector_ops.hpp"
@@ -38,12 +39,19 @@ TEST_CASE("A traced PCG solve: every kernel classed, SpMV, AXPY and DOT time ins
   fill(gpu, 0.0, x);
   gpu.set_tracing(true);
   gpu.synchronize();
-  bench::KernelTrace trace;
+  std::optional<bench::KernelTrace> trace;
+  try {
+    trace.emplace();
+  } catch (const Error& e) {  // CUPTI already taken: under compute-sanitizer or a profiler
+    gpu.set_tracing(false);
+    WARN("not run: " << e.what());
+    return;
+  }
   const auto start = std::chrono::steady_clock::now();
   const PcgResult result = pcg.solve(da, aip, b, x, options);
   gpu.synchronize();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const bench::KernelTimeline t = trace.stop();
+  const bench::KernelTimeline t = trace->stop();
   gpu.set_tracing(false);
   REQUIRE(result.converged);
   CAPTURE(result.iterations);
