@@ -55,7 +55,7 @@ struct StepBenchReport {
   double core_kernel_share() const;
   // The same share from the device's timeline: SpMV, AXPY and DOT kernels' time over the traced wall
   // time (no synchronisation added; the gaps between kernels count against it). The tracer slows the
-  // step (on small meshes by a third): kernel times and wall time are both of the traced steps, never
+  // step (23–39 % on small meshes, H100): kernel times and wall time are both of the traced steps, never
   // mixed with the untraced ones. Needs `timeline`.
   double traced_core_share() const;
   // Poisson-solve kernel seconds per PCG iteration, and its bytes per iteration at the copy bandwidth
