@@ -68,6 +68,7 @@ void Pcg::start(const DeviceSell& a, const Preconditioner& m, const Vector& x, c
     cg_rho(exec_, r_, z_, scalars_);
   }
   copy(exec_, z_, p_);
+  cg_spmv_dot(exec_, a, p_, q_, scalars_);  // q = A p, α: the first step's
 }
 
 // Memory traffic per iteration, n rows, sELL with E stored entries and S slices (8-byte values,
@@ -75,16 +76,18 @@ void Pcg::start(const DeviceSell& a, const Preconditioner& m, const Vector& x, c
 //   unfused (spmv; dot p·q; two axpby; z = D⁻¹ r; multi_dot r·r, r·z; axpby p): SpMV 12 E + 4 S + 16 n,
 //   p·q 16 n, x and r updates 48 n, Jacobi 24 n, dots 16 n, p 24 n: 12 E + 4 S + 144 n (Jacobi),
 //   12 E + 4 S + 120 n + M for another preconditioner; 9 launches and 2 host round trips (Jacobi).
-//   fused: cg_spmv_dot 12 E + 4 S + 16 n (p·q from registers), cg_update_jacobi 64 n (or cg_update
-//   48 n + M + cg_rho 16 n), cg_direction 24 n: 12 E + 4 S + 104 n (Jacobi), 12 E + 4 S + 104 n + M
-//   otherwise; 3 launches (Jacobi) and one host read every check_interval iterations.
-// For a 7-point Laplacian (E ≈ 7 n) with Jacobi: 228 → 188 bytes per row; p = z + β p cannot join
-// the update (β needs the whole of r·z), nor the SpMV (A reads p at neighbouring rows).
+//   fused: cg_update_jacobi 64 n (or cg_update 48 n + M with r·z), cg_direction_spmv_dot
+//   12 E + 4 S + 40 n: 12 E + 4 S + 104 n (Jacobi), 12 E + 4 S + 88 n + M otherwise; 2 launches
+//   (Jacobi) or 2 + M's, and one host read every check_interval iterations (or per solve).
+// For a 7-point Laplacian (E ≈ 7 n) with Jacobi: 228 → 188 bytes per row. p = z + β p cannot join the
+// update (β needs the whole of r·z), but it joins the product: A p = A z + β A p_old, and A p_old is
+// the previous q, so the kernel that forms p also forms q gathering z alone (a product gathering
+// both z and p_old at every entry was measured slower: docs/performance.md).
 // With AIP (M = Gᵀ G) the apply is two SpMVs with G and Gᵀ, with r·z fused where the preconditioner
 // offers it (Preconditioner::apply_with_rho); its bytes are those aip_apply counts.
+// An iteration starts with the update: the set-up forms q = A p and α of the first step.
 // One iteration's kernels, queued (asynchronous on CUDA).
 void Pcg::queue_iteration(const DeviceSell& a, const Preconditioner& m, Vector& x) {
-  cg_spmv_dot(exec_, a, p_, q_, scalars_);  // q = A p, α = ρ / pᵀq
   if (const Vector* d = m.diagonal_inverse()) {
     cg_update_jacobi(exec_, *d, p_, q_, x, r_, z_, scalars_);  // x, r, z = D⁻¹ r, β
   } else {
@@ -94,7 +97,7 @@ void Pcg::queue_iteration(const DeviceSell& a, const Preconditioner& m, Vector& 
       cg_rho(exec_, r_, z_, scalars_);  // β
     }
   }
-  cg_direction(exec_, z_, p_, scalars_);  // p = z + β p
+  cg_direction_spmv_dot(exec_, a, z_, p_, q_, scalars_);  // p = z + β p, q = A p, α = ρ / pᵀq
 }
 
 // Batches of `interval` iterations. Every kernel takes its scalars from device memory, so all batches

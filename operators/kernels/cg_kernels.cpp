@@ -64,6 +64,27 @@ void cg_spmv_dot(const Executor& exec, const DeviceSell& a, const Vector& p, Vec
   exec.counters().add(KernelKind::spmv, bytes, 2.0 * a.nnz() + 2.0 * a.rows(), seconds);
 }
 
+void cg_direction_spmv_dot(const Executor& exec, const DeviceSell& a, const Vector& z, Vector& p, Vector& q,
+                           CgScalars& s) {
+  constexpr const char* kernel = "cg_direction_spmv_dot";
+  detail::check_executor(exec, a.executor(), kernel, "the matrix");
+  if (a.rows() != a.cols())
+    throw Error(std::string(kernel) + ": the matrix is " + std::to_string(a.rows()) + " × " + std::to_string(a.cols()) +
+                ", CG needs a square one");
+  for (const auto& [vec, what] : {std::pair{&z, "z"}, {&p, "p"}, {&q, "q"}})
+    detail::check_vector(exec, *vec, a.rows(), kernel, what);
+  detail::check_distinct(z, p, kernel, "z and p");
+  detail::check_distinct(z, q, kernel, "z and q");
+  detail::check_distinct(p, q, kernel, "p and q");
+  const cg::ScalarsView v = checked_view(exec, s, kernel);
+  const SellView view = a.view();
+  const double seconds = detail::run_timed(
+      exec, [&] { cpu::cg_direction_spmv_dot(view, z.data(), p.data(), q.data(), v); },
+      [&] { cuda::cg_direction_spmv_dot(exec.stream(), view, z.data(), p.data(), q.data(), v); });
+  const double bytes = 12.0 * a.stored_entries() + 4.0 * (a.slice_count() + 1) + 40.0 * a.rows();
+  exec.counters().add(KernelKind::spmv, bytes, 2.0 * a.nnz() + 6.0 * a.rows(), seconds);
+}
+
 void cg_update(const Executor& exec, const Vector& p, const Vector& q, Vector& x, Vector& r, CgScalars& s) {
   constexpr const char* kernel = "cg_update";
   const index_t n = x.size();
@@ -103,18 +124,6 @@ void cg_rho(const Executor& exec, const Vector& r, const Vector& z, CgScalars& s
       exec, [&] { cpu::cg_rho(n, r.data(), z.data(), v); },
       [&] { cuda::cg_rho(exec.stream(), n, r.data(), z.data(), v); });
   exec.counters().add(KernelKind::dot, 16.0 * n, 2.0 * n, seconds);
-}
-
-void cg_direction(const Executor& exec, const Vector& z, Vector& p, CgScalars& s) {
-  constexpr const char* kernel = "cg_direction";
-  const index_t n = p.size();
-  detail::check_vector(exec, z, n, kernel, "z");
-  detail::check_vector(exec, p, n, kernel, "p");
-  const cg::ScalarsView v = checked_view(exec, s, kernel);
-  const double seconds = detail::run_timed(
-      exec, [&] { cpu::cg_direction(n, z.data(), p.data(), v); },
-      [&] { cuda::cg_direction(exec.stream(), n, z.data(), p.data(), v); });
-  exec.counters().add(KernelKind::axpy, 24.0 * n, 2.0 * n, seconds);
 }
 
 void cg_remove_mean(const Executor& exec, Vector& v, CgScalars& s) {

@@ -46,6 +46,14 @@ class CgScalars {
 // spmv (the dot re-reads p_i from cache), flops 2 nnz + 2 n.
 void cg_spmv_dot(const Executor& exec, const DeviceSell& a, const Vector& p, Vector& q, CgScalars& s);
 
+// The next direction and its product in one pass: p = z + β p, q = A z + β q, then σ = pᵀq and
+// α = ρ / σ (or status breakdown) as cg_spmv_dot. Given q = A p on entry, q = A p on exit (up to
+// round-off: the product of the new direction is formed from A z and the previous q, so only z is
+// gathered). SpMV class: the bytes of spmv for z plus p and q read and written (12 E + 4 S + 40 n),
+// flops 2 nnz + 6 n.
+void cg_direction_spmv_dot(const Executor& exec, const DeviceSell& a, const Vector& z, Vector& p, Vector& q,
+                           CgScalars& s);
+
 // x += α p, r −= α q, γ = r·r; counts the iteration and applies the residual test. AXPY class:
 // bytes 48 n (p, q, x, r read; x, r written), flops 6 n.
 void cg_update(const Executor& exec, const Vector& p, const Vector& q, Vector& x, Vector& r, CgScalars& s);
@@ -59,9 +67,6 @@ void cg_update_jacobi(const Executor& exec, const Vector& d, const Vector& p, co
 // ρ_new = r·z, β = ρ_new / ρ, ρ ← ρ_new (after a preconditioner that cannot be fused). DOT class:
 // bytes 16 n, flops 2 n.
 void cg_rho(const Executor& exec, const Vector& r, const Vector& z, CgScalars& s);
-
-// p = z + β p. AXPY class: bytes 24 n, flops 2 n.
-void cg_direction(const Executor& exec, const Vector& z, Vector& p, CgScalars& s);
 
 // The set-up of a solve, kept on the executor like the iteration, so that a solve reads the scalar
 // block once, at its end. These run whatever the status.

@@ -37,10 +37,11 @@ struct Solve {
     copy(exec, r, z);
     s.start(1.5, 1.0, 2.0, tolerance);
   }
-  // `steps` iterations as Pcg queues them: Jacobi fused, or a generic M (here the identity).
+  // `steps` iterations as Pcg queues them: the update (Jacobi fused, or a generic M, here the identity),
+  // then the direction with its product; first q = A p and α, as the set-up leaves them.
   void iterate(int steps, bool jacobi) {
+    cg_spmv_dot(exec, a, p, q, s);
     for (int k = 0; k < steps; ++k) {
-      cg_spmv_dot(exec, a, p, q, s);
       if (jacobi) {
         cg_update_jacobi(exec, d, p, q, x, r, z, s);
       } else {
@@ -48,7 +49,7 @@ struct Solve {
         copy(exec, r, z);
         cg_rho(exec, r, z, s);
       }
-      cg_direction(exec, z, p, s);
+      cg_direction_spmv_dot(exec, a, z, p, q, s);
     }
   }
 };
@@ -151,7 +152,7 @@ TEST_CASE("CUDA fused CG kernels give the same bits on 8-byte-aligned views", "[
     const cg::ScalarsView view = run.s.view();
     cuda::cg_spmv_dot(gpu.stream(), a.view(), at(run.p), at(run.q), view);
     cuda::cg_update_jacobi(gpu.stream(), n, at(run.d), at(run.p), at(run.q), at(run.x), at(run.r), at(run.z), view);
-    cuda::cg_direction(gpu.stream(), n, at(run.z), at(run.p), view);
+    cuda::cg_direction_spmv_dot(gpu.stream(), a.view(), at(run.z), at(run.p), at(run.q), view);
     cuda::cg_update(gpu.stream(), n, at(run.p), at(run.q), at(run.x), at(run.r), view);
     cuda::cg_rho(gpu.stream(), n, at(run.r), at(run.z), view);
     cuda::cg_start(gpu.stream(), n, at(run.p), at(run.r), view, 1e-300, 100);

@@ -111,17 +111,42 @@ TEST_CASE("cg_update_jacobi is two AXPYs, z = d ∘ r and the fused r·r, r·z",
   CHECK(t.s.read().iterations == 1);
 }
 
-TEST_CASE("cg_rho sets β and ρ; cg_direction is p = z + β p", "[cg_kernels]") {
+TEST_CASE("cg_rho sets β and ρ", "[cg_kernels]") {
   Step t;
   cg_rho(t.exec, t.r, t.z, t.s);
   const double rho = t.slot(cg::rho);
   CHECK(std::abs(rho - dot(t.exec, t.r, t.z)) <= 1e-14 * abs_dot(t.r.to_host(), t.z.to_host()));
-  const double beta = t.slot(cg::beta);
-  CHECK(beta == rho / 0.75);
-  Vector p_ref = Vector::from_host(t.exec, t.p.to_host());
+  CHECK(t.slot(cg::beta) == rho / 0.75);
+}
+
+TEST_CASE("cg_direction_spmv_dot is p = z + β p, q = A z + β q and p·q, with α = ρ / σ", "[cg_kernels]") {
+  const index_t height = GENERATE(as<index_t>{}, 8, 5);
+  Step t(1, height);
+  cg_rho(t.exec, t.r, t.z, t.s);  // β ≠ 0
+  const double beta = t.slot(cg::beta), rho = t.slot(cg::rho);
+  // q holds A p on entry, as in PCG.
+  spmv(t.exec, t.a, t.p, t.q);
+  Vector p_ref = Vector::from_host(t.exec, t.p.to_host()), az(t.exec, t.n);
   axpby(t.exec, 1.0, t.z, beta, p_ref);
-  cg_direction(t.exec, t.z, t.p, t.s);
+  spmv(t.exec, t.a, t.z, az);
+  const std::vector<double> q_old = t.q.to_host(), azh = az.to_host();
+  std::vector<double> q_ref(q_old.size());
+  for (std::size_t i = 0; i < q_ref.size(); ++i) q_ref[i] = azh[i] + beta * q_old[i];
+  cg_direction_spmv_dot(t.exec, t.a, t.z, t.p, t.q, t.s);
   CHECK(t.p.to_host() == p_ref.to_host());
+  CHECK(t.q.to_host() == q_ref);
+  // q = A p of the new p, up to round-off.
+  Vector ap(t.exec, t.n);
+  spmv(t.exec, t.a, t.p, ap);
+  const std::vector<double> aph = ap.to_host();
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < aph.size(); ++i) diff = std::max(diff, std::abs(aph[i] - q_ref[i])), norm = std::max(norm, std::abs(aph[i]));
+  CHECK(diff <= 1e-12 * norm);
+  const double sigma = t.slot(cg::curvature);
+  CHECK(std::abs(sigma - dot(t.exec, p_ref, t.q)) <= 1e-14 * abs_dot(p_ref.to_host(), q_ref));
+  CHECK(t.slot(cg::alpha) == rho / sigma);
+  CHECK_THROWS_WITH(cg_direction_spmv_dot(t.exec, t.a, t.z, t.p, t.p, t.s), Catch::Contains("p and q"));
+  CHECK_THROWS_WITH(cg_direction_spmv_dot(t.exec, t.a, t.z, t.z, t.q, t.s), Catch::Contains("z and p"));
 }
 
 TEST_CASE("A non-positive curvature stops the solve and every later kernel is a no-op", "[cg_kernels]") {
@@ -137,7 +162,7 @@ TEST_CASE("A non-positive curvature stops the solve and every later kernel is a 
   cg_update(t.exec, t.z, t.z, t.x, t.r, t.s);
   cg_update_jacobi(t.exec, t.d, t.z, t.z, t.x, t.r, t.q, t.s);
   cg_rho(t.exec, t.r, t.x, t.s);
-  cg_direction(t.exec, t.x, t.p, t.s);
+  cg_direction_spmv_dot(t.exec, t.a, t.x, t.p, t.q, t.s);
   CHECK(t.s.values() == slots);
   CHECK(t.p.to_host() == p);
   CHECK(t.q.to_host() == q);
@@ -177,14 +202,14 @@ TEST_CASE("Fused CG kernels count their bytes in the kernel classes of the heade
   cg_update_jacobi(t.exec, t.d, t.p, t.q, t.x, t.r, t.z, t.s);
   cg_update(t.exec, t.p, t.q, t.x, t.r, t.s);
   cg_rho(t.exec, t.r, t.z, t.s);
-  cg_direction(t.exec, t.z, t.p, t.s);
+  cg_direction_spmv_dot(t.exec, t.a, t.z, t.p, t.q, t.s);
   const KernelCounters d = t.exec.counters().since(before);
   const double n = t.n;
-  CHECK(d.tally(KernelKind::spmv).calls == 1);
+  CHECK(d.tally(KernelKind::spmv).calls == 2);
   CHECK(d.tally(KernelKind::spmv).bytes ==
-        12.0 * t.a.stored_entries() + 4.0 * (t.a.slice_count() + 1) + 16.0 * n);
-  CHECK(d.tally(KernelKind::axpy).calls == 3);
-  CHECK(d.tally(KernelKind::axpy).bytes == (64.0 + 48.0 + 24.0) * n);
+        2 * (12.0 * t.a.stored_entries() + 4.0 * (t.a.slice_count() + 1)) + 16.0 * n + 40.0 * n);
+  CHECK(d.tally(KernelKind::axpy).calls == 2);
+  CHECK(d.tally(KernelKind::axpy).bytes == (64.0 + 48.0) * n);
   CHECK(d.tally(KernelKind::dot).calls == 1);
   CHECK(d.tally(KernelKind::dot).bytes == 16.0 * n);
 }

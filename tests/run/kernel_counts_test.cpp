@@ -51,10 +51,11 @@ std::array<Counts, time::phase_count> expected_counts(const Features& f, std::ui
   e[0] = {2 + les + 3 * visc, 7 + 3 * src + 3 * visc, 0, 3, 0};
   e[1] = {3, 3, 0, 0, 0};  // 2.1: M Γ uᵖ (3 SpMV, 2 sums) and the M u_bc term
   // 2.2: copy b; mean removal of b, x (and of x at the end) when singular; ‖b‖; r = b − A x, z, fused
-  // r·r and r·z, p = z; per iteration the fused CG kernels (operators/kernels/cg_kernels.hpp): A p with
-  // p·q, the x and r update (with z = D⁻¹ r and r·z for Jacobi; else z = M⁻¹ r and r·z apart), p update.
+  // r·r and r·z, p = z, q = A p with p·q; per iteration the fused CG kernels
+  // (operators/kernels/cg_kernels.hpp): the x and r update (with z = D⁻¹ r and r·z for Jacobi; else
+  // z = M⁻¹ r and r·z apart), then p = z + β p with q = A p and p·q in one pass.
   const std::uint64_t rz = f.jacobi ? 0 : 1;
-  e[2] = {1 + pre_spmv + k * (1 + pre_spmv), 1 + 3 * sing + 2 * k, 2 + 3 * sing + rz * k, pre_pointwise, 2};
+  e[2] = {2 + pre_spmv + k * (1 + pre_spmv), 1 + 3 * sing + k, 2 + 3 * sing + rz * k, pre_pointwise, 2};
   e[3] = {3, 3, 0, 0, 0};  // 3: G p and uⁿ⁺¹ = uᵖ − Δt g per component
   e[4] = {4, 4, 0, 0, 0};  // 4: Γ uᵖ (3), Gs p; sums, −Δt Gs p, + u_bc
   if (f.les) e[5] = {4, 1, 0, 1, 0};  // 5: ∇u (3 generalized SpMVs), model, Π ν_t, + ν

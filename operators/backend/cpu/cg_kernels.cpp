@@ -4,6 +4,7 @@
 // (x + α p = α p + 1 · x; no FMA contraction in the portable build).
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "operators/backend/cg_scalars.hpp"
 #include "operators/backend/cpu/kernels.hpp"
@@ -65,6 +66,30 @@ void cg_spmv_dot(const SellView& a, const double* p, double* q, const cg::Scalar
   cg::finish_curvature(s.slots, sigma[0]);
 }
 
+// As cg_spmv_dot, the product A z of each chunk into a buffer of the thread's (grown once, then
+// reused: nothing is allocated per iteration), then p, q and σ row by row.
+void cg_direction_spmv_dot(const SellView& a, const double* z, double* p, double* q, const cg::ScalarsView& s) {
+  if (cg::stopped(s.slots)) return;
+  const double beta = s.slots[cg::beta];
+  const index_t h = a.slice_height;
+  const index_t slices_per_chunk = std::max((chunk_rows(a.rows) + h - 1) / h, (a.slice_count - 1) / cg::max_partials + 1);
+  double sigma[1];
+  chunked_sums(a.slice_count, slices_per_chunk, s.partials, sigma, [&](index_t first, index_t last, double* acc) {
+    const SellView sub = slice_range(a, first, last);
+    thread_local std::vector<double> az;
+    if (az.size() < static_cast<std::size_t>(sub.rows)) az.resize(static_cast<std::size_t>(sub.rows));
+    spmv_sell(sub, z, az.data());
+    const index_t row0 = first * h;
+    for (index_t k = 0; k < sub.rows; ++k) {
+      const index_t i = row0 + k;
+      p[i] = z[i] + beta * p[i];
+      q[i] = az[static_cast<std::size_t>(k)] + beta * q[i];
+      acc[0] += p[i] * q[i];
+    }
+  });
+  cg::finish_curvature(s.slots, sigma[0]);
+}
+
 void cg_update(index_t n, const double* p, const double* q, double* x, double* r, const cg::ScalarsView& s) {
   if (cg::stopped(s.slots)) return;
   const double alpha = s.slots[cg::alpha];
@@ -115,13 +140,6 @@ void cg_rho(index_t n, const double* r, const double* z, const cg::ScalarsView& 
     acc[0] = sum;
   });
   cg::finish_rho(s.slots, rho[0]);
-}
-
-void cg_direction(index_t n, const double* z, double* p, const cg::ScalarsView& s) {
-  if (cg::stopped(s.slots)) return;
-  const double beta = s.slots[cg::beta];
-#pragma omp parallel for simd schedule(static) if (worth_parallel(n))
-  for (index_t i = 0; i < n; ++i) p[i] = z[i] + beta * p[i];
 }
 
 void cg_mean(index_t n, const double* v, const cg::ScalarsView& s) {

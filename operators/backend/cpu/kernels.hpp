@@ -40,11 +40,11 @@ struct ScalarsView;
 namespace miniapp::cpu {
 
 void cg_spmv_dot(const SellView& a, const double* p, double* q, const cg::ScalarsView& s);
+void cg_direction_spmv_dot(const SellView& a, const double* z, double* p, double* q, const cg::ScalarsView& s);
 void cg_update(index_t n, const double* p, const double* q, double* x, double* r, const cg::ScalarsView& s);
 void cg_update_jacobi(index_t n, const double* d, const double* p, const double* q, double* x, double* r, double* z,
                       const cg::ScalarsView& s);
 void cg_rho(index_t n, const double* r, const double* z, const cg::ScalarsView& s);
-void cg_direction(index_t n, const double* z, double* p, const cg::ScalarsView& s);
 // Solve set-up and loop test (operators/kernels/cg_kernels.hpp); these run whatever the status.
 void cg_mean(index_t n, const double* v, const cg::ScalarsView& s);
 void cg_subtract_mean(index_t n, double* v, const cg::ScalarsView& s);

@@ -47,6 +47,25 @@ __global__ void __launch_bounds__(block_size)
   scalar_sum(sigma, s, [&](const double* t) { cg::finish_curvature(s.slots, t[0]); });
 }
 
+// p = z + β p, q = A z + β q (= A p: A p_old is the q of the previous step) and σ = p·q. Only z is
+// gathered; p and q are read and written at the thread's own rows.
+__global__ void __launch_bounds__(block_size) direction_spmv_dot_kernel(SellView a, const double* __restrict__ z,
+                                                                        double* __restrict__ p, double* __restrict__ q,
+                                                                        cg::ScalarsView s) {
+  if (cg::stopped(s.slots)) return;
+  const double beta = s.slots[cg::beta];
+  double sigma[1] = {0.0};
+  for (std::int64_t row = detail::global_thread(); row < a.rows; row += grid_stride()) {
+    const double az = detail::sell_row_product(a, static_cast<index_t>(row), z);
+    const double pi = __ldg(z + row) + beta * p[row];
+    const double qi = az + beta * q[row];
+    p[row] = pi;
+    q[row] = qi;
+    sigma[0] += pi * qi;
+  }
+  scalar_sum(sigma, s, [&](const double* t) { cg::finish_curvature(s.slots, t[0]); });
+}
+
 // The vectors of the update kernel; d and z are used only with a fused Jacobi preconditioner.
 struct UpdateVectors {
   const double *d, *p, *q;
@@ -106,18 +125,6 @@ __global__ void __launch_bounds__(block_size)
   }, rho);
   if (detail::global_thread() == 0 && n % 2 != 0) rho[0] += r[n - 1] * z[n - 1];
   scalar_sum(rho, s, [&](const double* t) { cg::finish_rho(s.slots, t[0]); });
-}
-
-template <bool Vec>
-__global__ void __launch_bounds__(block_size)
-    direction_kernel(index_t n, const double* __restrict__ z, double* __restrict__ p, cg::ScalarsView s) {
-  if (cg::stopped(s.slots)) return;
-  const double beta = s.slots[cg::beta];
-  for (std::int64_t j = detail::global_thread(); j < n / 2; j += grid_stride()) {
-    const double2 zj = detail::load_pair<Vec>(z, j), pj = detail::load_pair<Vec>(p, j);
-    detail::store_pair<Vec>(p, j, make_double2(zj.x + beta * pj.x, zj.y + beta * pj.y));
-  }
-  if (detail::global_thread() == 0 && n % 2 != 0) p[n - 1] = z[n - 1] + beta * p[n - 1];
 }
 
 // Σ v into the mean slot (divided by n).
@@ -195,6 +202,13 @@ void cg_spmv_dot(void* stream, const SellView& a, const double* p, double* q, co
   MINIAPP_CUDA_CHECK_LAUNCH("spmv_dot_kernel");
 }
 
+void cg_direction_spmv_dot(void* stream, const SellView& a, const double* z, double* p, double* q,
+                           const cg::ScalarsView& s) {
+  direction_spmv_dot_kernel<<<detail::scalar_grid<direction_spmv_dot_kernel>(a.rows), block_size, 0,
+                              detail::as_stream(stream)>>>(a, z, p, q, s);
+  MINIAPP_CUDA_CHECK_LAUNCH("direction_spmv_dot_kernel");
+}
+
 void cg_update(void* stream, index_t n, const double* p, const double* q, double* x, double* r,
                const cg::ScalarsView& s) {
   const UpdateVectors v{nullptr, p, q, x, r, nullptr};
@@ -211,11 +225,6 @@ void cg_update_jacobi(void* stream, index_t n, const double* d, const double* p,
 
 void cg_rho(void* stream, index_t n, const double* r, const double* z, const cg::ScalarsView& s) {
   launch_pairs<rho_kernel<true>, rho_kernel<false>>(stream, "rho_kernel", aligned({r, z}), n, r, z, s);
-}
-
-void cg_direction(void* stream, index_t n, const double* z, double* p, const cg::ScalarsView& s) {
-  launch_pairs<direction_kernel<true>, direction_kernel<false>>(stream, "direction_kernel", aligned({z, p}), n, z,
-                                                                p, s);
 }
 
 void cg_mean(void* stream, index_t n, const double* v, const cg::ScalarsView& s) {

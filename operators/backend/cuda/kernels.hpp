@@ -51,7 +51,8 @@ void cg_update(void* stream, index_t n, const double* p, const double* q, double
 void cg_update_jacobi(void* stream, index_t n, const double* d, const double* p, const double* q, double* x,
                       double* r, double* z, const cg::ScalarsView& s);
 void cg_rho(void* stream, index_t n, const double* r, const double* z, const cg::ScalarsView& s);
-void cg_direction(void* stream, index_t n, const double* z, double* p, const cg::ScalarsView& s);
+void cg_direction_spmv_dot(void* stream, const SellView& a, const double* z, double* p, double* q,
+                           const cg::ScalarsView& s);
 // Solve set-up and device loop (operators/kernels/cg_kernels.hpp): mean(v) into the mean slot, and
 // v ← v − that mean; ‖b‖ and the initial residual test; the loop's condition (`loop`: a conditional
 // handle, 0 outside a loop).

@@ -65,7 +65,9 @@ void cg_update_jacobi(void*, index_t, const double*, const double*, const double
   not_built();
 }
 void cg_rho(void*, index_t, const double*, const double*, const cg::ScalarsView&) { not_built(); }
-void cg_direction(void*, index_t, const double*, double*, const cg::ScalarsView&) { not_built(); }
+void cg_direction_spmv_dot(void*, const SellView&, const double*, double*, double*, const cg::ScalarsView&) {
+  not_built();
+}
 void cg_mean(void*, index_t, const double*, const cg::ScalarsView&) { not_built(); }
 void cg_subtract_mean(void*, index_t, double*, const cg::ScalarsView&) { not_built(); }
 void cg_start(void*, index_t, const double*, const double*, const cg::ScalarsView&, double, double) { not_built(); }
