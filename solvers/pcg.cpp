@@ -5,7 +5,6 @@
 #include <sstream>
 #include <string>
 
-#include "operators/backend/cuda/device.hpp"
 #include "operators/kernels/cg_kernels.hpp"
 #include "operators/kernels/spmv.hpp"
 #include "operators/kernels/vector_ops.hpp"
@@ -15,7 +14,7 @@ namespace miniapp {
 int default_check_interval(Backend backend) { return backend == Backend::cuda ? 8 : 1; }
 
 double host_reads_per_iteration(Backend backend) {
-  if (backend == Backend::cuda && cuda::Graph::loops_supported()) return 0.0;
+  if (KernelGraph::loops_supported(backend)) return 0.0;
   return 1.0 / default_check_interval(backend);
 }
 

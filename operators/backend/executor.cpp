@@ -148,15 +148,23 @@ bool KernelGraph::record(const std::function<void()>& work) {
                  [&] { cuda::Graph::abort_capture(exec_.stream()); });
 }
 
+bool KernelGraph::loops_supported(Backend backend) {
+  return backend == Backend::cuda && cuda::Graph::loops_supported();
+}
+
 bool KernelGraph::record_loop(const std::function<void(LoopCondition)>& body) {
   recorded_ = false;
   loop_ = true;
-  if (exec_.backend() != Backend::cuda || exec_.profiling() || !cuda::Graph::loops_supported()) return false;
-  // The body in a plain recording first (its condition kernel only counting): a body that cannot be
-  // recorded is refused here, before a loop's capture of it fails (cuda::Graph::abandon_pending).
-  if (!record([&] { body(LoopCondition{}); })) return false;
+  if (!loops_supported(exec_.backend()) || exec_.profiling()) return false;
+  if (!graph_) graph_ = std::make_unique<cuda::Graph>();
+  // The body captured alone and dropped (its condition kernel only counting): a body that cannot be
+  // recorded is refused here, before a loop's capture of it fails.
+  cuda::Graph::begin_capture(exec_.stream());
+  const bool recordable =
+      capture([&] { body(LoopCondition{}); }, [&] { return cuda::Graph::end_trial_capture(exec_.stream()); },
+              [&] { cuda::Graph::abort_capture(exec_.stream()); });
   recorded_ = false;
-  loop_ = true;
+  if (!recordable) return false;
   const LoopCondition condition{graph_->begin_loop_capture(exec_.stream())};
   return capture([&] { body(condition); }, [&] { return graph_->end_loop_capture(exec_.stream()); },
                  [&] { graph_->abort_loop_capture(exec_.stream()); });

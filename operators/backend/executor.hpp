@@ -1,6 +1,7 @@
 #pragma once
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -65,17 +66,17 @@ class Executor {
   std::shared_ptr<State> state_;
 };
 
-// A batch of kernel calls recorded once and replayed (a CUDA Graph): one host call launches the whole
-// batch, and the GPU runs its kernels back to back instead of waiting for the host between them. A
-// replay repeats the recorded calls with their recorded arguments (pointers, sizes, scalars passed by
-// value); what they read from device memory may change between replays (CG's α, β, ρ live there).
-// CPU kernels run when they are called, so nothing can be recorded on the CPU backend.
 // The condition of a loop recorded by KernelGraph::record_loop, handed to the kernel of its body that
 // decides whether the device runs the body again (cg_loop_test). 0: no loop (the call only counts).
 struct LoopCondition {
   std::uint64_t handle = 0;
 };
 
+// A batch of kernel calls recorded once and replayed (a CUDA Graph): one host call launches the whole
+// batch, and the GPU runs its kernels back to back instead of waiting for the host between them. A
+// replay repeats the recorded calls with their recorded arguments (pointers, sizes, scalars passed by
+// value); what they read from device memory may change between replays (CG's α, β, ρ live there).
+// CPU kernels run when they are called, so nothing can be recorded on the CPU backend.
 class KernelGraph {
  public:
   explicit KernelGraph(const Executor& exec);
@@ -95,11 +96,15 @@ class KernelGraph {
   bool replay() const;
   // Records `body` as a loop that the device runs without the host: the body once, then again for as
   // long as its condition kernel (which `body` must queue last, given the LoopCondition) says so.
+  // `body` is captured twice: first alone, kept nowhere, to refuse a body that cannot be recorded
+  // before it reaches the loop's capture (see cuda::Graph::abandon_pending).
   // One replay then runs a whole solve's batches with no host round trip between them. Returns false,
   // with nothing recorded, where record does, and where the CUDA runtime or driver has no conditional
   // graph nodes (before 12.4). Its replay adds no tallies: only the device knows how many times the
   // body ran; count them with count_runs once known.
   bool record_loop(const std::function<void(LoopCondition)>& body);
+  // Whether record_loop can record on `backend` (CUDA with conditional graph nodes).
+  static bool loops_supported(Backend backend);
   // Adds the tallies of `runs` runs of a recorded loop's body to the counters.
   void count_runs(std::uint64_t runs) const;
 

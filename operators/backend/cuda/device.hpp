@@ -78,6 +78,8 @@ class Graph {
   bool end_capture(void* stream);
   // Ends a capture and drops it, after a failure in the middle of recording; never throws.
   static void abort_capture(void* stream) noexcept;
+  // Ends a capture and drops it, instantiating nothing: whether the work could be recorded.
+  static bool end_trial_capture(void* stream);
   // Queues the recorded work on `stream` (asynchronous). Precondition: end_capture returned true.
   void launch(void* stream) const;
 
@@ -86,6 +88,7 @@ class Graph {
   // launch, then again while a kernel of it sets the returned condition handle to 1 (a kernel calls
   // cudaGraphSetConditional with it). end_loop_capture returns false, keeping nothing, when the body's
   // capture was invalidated or cannot be made a loop; abort_loop_capture gives up a half-made loop.
+  // (KernelGraph::record_loop tries a body with a trial capture first.)
   static bool loops_supported();
   std::uint64_t begin_loop_capture(void* stream);
   bool end_loop_capture(void* stream);

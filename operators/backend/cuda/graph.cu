@@ -54,6 +54,14 @@ bool Graph::end_capture(void* stream) {
   return true;
 }
 
+bool Graph::end_trial_capture(void* stream) {
+  cudaGraph_t graph = nullptr;
+  const bool recorded = cudaStreamEndCapture(detail::as_stream(stream), &graph) == cudaSuccess && graph;
+  if (graph) cudaGraphDestroy(graph);
+  cudaGetLastError();  // an invalidated capture is an answer, not an error
+  return recorded;
+}
+
 void Graph::abort_capture(void* stream) noexcept {
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
   if (cudaStreamIsCapturing(detail::as_stream(stream), &status) == cudaSuccess && status != cudaStreamCaptureStatusNone) {
@@ -140,7 +148,7 @@ void Graph::abort_loop_capture(void* stream) noexcept {
 
 // After a body's capture was invalidated or aborted the driver may already have freed the body graph
 // that the loop's node owns, and destroying the loop graph would free it again (a crash inside the
-// driver): the half-made loop is left allocated. KernelGraph::record_loop tries the body in a plain
+// driver): the half-made loop is left allocated. KernelGraph::record_loop tries the body in a trial
 // capture first, so this happens only if the body behaves differently the second time.
 void Graph::abandon_pending() noexcept { pending_ = nullptr; }
 

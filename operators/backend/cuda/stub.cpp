@@ -33,6 +33,7 @@ Graph::~Graph() = default;
 void Graph::begin_capture(void*) { not_built(); }
 bool Graph::end_capture(void*) { not_built(); }
 void Graph::abort_capture(void*) noexcept {}
+bool Graph::end_trial_capture(void*) { not_built(); }
 void Graph::launch(void*) const { not_built(); }
 bool Graph::loops_supported() { return false; }
 std::uint64_t Graph::begin_loop_capture(void*) { not_built(); }
