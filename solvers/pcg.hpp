@@ -70,7 +70,8 @@ void set_outcome(PcgResult& result, const PcgOptions& options);
 // every backend. The set-up and the iteration keep ‖b‖, α, β, ρ and the residual in executor memory
 // (CgScalars): no kernel waits for the host, which reads the scalar block after each batch of
 // iterations, or once per solve with a device loop (PcgOptions::graphs). A diagonal preconditioner
-// (Jacobi) is fused into the residual update. Local to one rank.
+// (Jacobi) is fused into the residual update; a preconditioner that can (AIP) takes the residual test
+// into its apply, leaving the update without a reduction. Local to one rank.
 class Pcg {
  public:
   // `rows`: the system size; the vectors passed to solve must have it and live on `exec`.

@@ -79,7 +79,7 @@ std::optional<KernelKind> backend_kernel_kind(std::string_view mangled_name) {
       {"sell_float_kernel", KernelKind::spmv}, {"sell_float_rho_kernel", KernelKind::spmv},
       {"batched_spmv_kernel", KernelKind::spmv},
       // AXPY: the CG updates and directions, the mean's subtraction, the batched updates.
-      {"update_kernel", KernelKind::axpy},
+      {"update_kernel", KernelKind::axpy}, {"advance_kernel", KernelKind::axpy},
       {"subtract_mean_kernel", KernelKind::axpy}, {"batched_direction_kernel", KernelKind::axpy},
       {"batched_add_kernel", KernelKind::axpy},
       // DOT: plain and fused reductions, the batched column sums and their scalar steps.

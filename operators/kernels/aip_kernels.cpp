@@ -59,7 +59,8 @@ std::size_t DeviceAipFactor::device_bytes(const CsrMatrix& pattern, index_t slic
          sizeof(double) * static_cast<std::size_t>(pattern.rows);
 }
 
-void aip_apply(const Executor& exec, const DeviceAipFactor& g, const Vector& r, Vector& z, CgScalars* s) {
+void aip_apply(const Executor& exec, const DeviceAipFactor& g, const Vector& r, Vector& z, CgScalars* s,
+               AipClosing closing) {
   constexpr const char* kernel = "aip_apply";
   detail::check_executor(exec, g.executor(), kernel, "the factor");
   detail::check_vector(exec, r, g.rows(), kernel, "r");
@@ -71,15 +72,20 @@ void aip_apply(const Executor& exec, const DeviceAipFactor& g, const Vector& r, 
     v = s->view();
   }
   const AipFactorView view = g.view();
+  if (!s && closing == AipClosing::residual_and_rho)
+    throw Error(std::string(kernel) + ": the residual test needs a scalar block (none given)");
+  const bool residual_test = closing == AipClosing::residual_and_rho;
   const double seconds = detail::run_timed(
-      exec, [&] { cpu::aip_apply(view, r.data(), z.data(), v); },
-      [&] { cuda::aip_apply(exec.stream(), view, r.data(), z.data(), v); });
+      exec, [&] { cpu::aip_apply(view, r.data(), z.data(), v, residual_test); },
+      [&] { cuda::aip_apply(exec.stream(), view, r.data(), z.data(), v, residual_test); });
   const double n = g.rows(), flops = 2.0 * g.nnz();
   exec.counters().add(KernelKind::spmv, g.apply_bytes() / 2, flops, seconds / 2);
   exec.counters().add(KernelKind::spmv, g.apply_bytes() / 2, flops, seconds / 2);
-  // ρ = r·z in the second pass: on CUDA it reads r once more (z is in registers); on the CPU r and z
-  // are still in cache.
-  if (s) exec.counters().add(KernelKind::dot, exec.backend() == Backend::cuda ? 8.0 * n : 0.0, 2.0 * n, 0.0);
+  // ρ = r·z (and γ = r·r) in the second pass: on CUDA it reads r once more (z is in registers); on the
+  // CPU r and z are still in cache.
+  if (s)
+    exec.counters().add(KernelKind::dot, exec.backend() == Backend::cuda ? 8.0 * n : 0.0,
+                        (residual_test ? 4.0 : 2.0) * n, 0.0);
 }
 
 }  // namespace miniapp

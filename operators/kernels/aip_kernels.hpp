@@ -65,12 +65,19 @@ class DeviceAipFactor {
   mutable Vector work_;  // y of every apply
 };
 
+// What an apply with a scalar block closes of the CG iteration: ρ (as cg_rho), or first the residual
+// test of cg_update too (γ = r·r, the iteration counted, cg::finish_residual), for a solver that
+// updated x and r with cg_advance.
+enum class AipClosing { rho, residual_and_rho };
+
 // z = Gᵀ (G r). With a scalar block s: also ρ_new = r·z, β = ρ_new / ρ and ρ ← ρ_new exactly as
-// cg_rho, and nothing at all once s's status is not running. r and z: g.rows() entries on exec,
-// distinct. Not safe to call concurrently with one factor (shared scratch).
+// cg_rho (after the residual test with AipClosing::residual_and_rho), and nothing at all once s's
+// status is not running. r and z: g.rows() entries on exec, distinct. Not safe to call concurrently
+// with one factor (shared scratch).
 // Counted as two SpMV calls (the thesis' two products of the AIP, apply_bytes() between them) and,
-// with s, one DOT, summed in the second pass on both backends: no bytes on the CPU (r and z are in
-// cache), 8 per row on CUDA (r read again; z is in registers).
-void aip_apply(const Executor& exec, const DeviceAipFactor& g, const Vector& r, Vector& z, CgScalars* s = nullptr);
+// with s, one DOT (r·z, and r·r with the residual test), summed in the second pass on both backends:
+// no bytes on the CPU (r and z are in cache), 8 per row on CUDA (r read again; z is in registers).
+void aip_apply(const Executor& exec, const DeviceAipFactor& g, const Vector& r, Vector& z, CgScalars* s = nullptr,
+               AipClosing closing = AipClosing::rho);
 
 }  // namespace miniapp

@@ -72,3 +72,29 @@ TEST_CASE("CUDA AIP apply matches the CPU", "[aip][cuda]") {
   CHECK(slots[1][cg::rho] == Approx(slots[0][cg::rho]).epsilon(1e-12));
   CHECK(slots[1][cg::beta] == Approx(slots[0][cg::beta]).epsilon(1e-12));
 }
+
+TEST_CASE("CUDA AIP apply with the residual test matches the CPU", "[aip][cuda]") {
+  const CsrMatrix a = box_laplacian(47);
+  const Executor cpu = Executor::cpu(), gpu = Executor::cuda();
+  std::vector<double> r(a.rows);
+  for (index_t i = 0; i < a.rows; ++i) r[i] = std::sin(0.37 * i) + 0.1;
+  std::vector<double> slots[2];
+  int k = 0;
+  for (const Executor* exec : {&cpu, &gpu}) {
+    const Aip m(*exec, a, 1, 32);
+    const Vector rv = Vector::from_host(*exec, r);
+    Vector zv(*exec, a.rows), plain(*exec, a.rows);
+    CgScalars s(*exec);
+    s.start(3.0, 0.5, 1.0, 1e-8);
+    m.apply_with_residual_test(rv, zv, s);
+    m.apply(rv, plain);
+    CHECK(plain.to_host() == zv.to_host());  // the same second pass, with two sums instead of one
+    slots[k++] = s.values();
+  }
+  CHECK(slots[1][cg::iterations] == 1);
+  CHECK(slots[1][cg::status] == slots[0][cg::status]);
+  for (const int slot : {cg::rho, cg::beta, cg::residual_sq, cg::relative_residual}) {
+    CAPTURE(slot);
+    CHECK(slots[1][slot] == Approx(slots[0][slot]).epsilon(1e-12));
+  }
+}

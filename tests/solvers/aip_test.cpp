@@ -274,3 +274,44 @@ TEST_CASE("Aip::apply_with_rho gives the apply and the CG scalars of cg_rho", "[
     CHECK(untouched.to_host() == filler);
   }
 }
+
+TEST_CASE("Aip::apply_with_residual_test makes cg_update's residual test, then apply_with_rho", "[aip]") {
+  const CsrMatrix a = grid_laplacian(9, 8, 7, false);
+  const Executor exec = Executor::cpu();
+  const Aip m(exec, a, 1, 8);
+  REQUIRE(m.fuses_residual_test());
+  std::vector<double> r(a.rows);
+  for (index_t i = 0; i < a.rows; ++i) r[i] = std::sin(0.7 * i) + 0.2;
+  const Vector r_device = Vector::from_host(exec, r);
+  double rr = 0.0;
+  for (const double ri : r) rr += ri * ri;
+  const double b_norm = 4.0;
+  // The same scalars and z as apply_with_rho, and the iteration counted with ‖r‖/‖b‖ tested.
+  const auto run = [&](double tolerance) {
+    CgScalars fused(exec), apart(exec);
+    Vector z(exec, a.rows), z_apart(exec, a.rows);
+    for (CgScalars* s : {&fused, &apart}) s->start(2.0, 0.5, b_norm, tolerance);
+    m.apply_with_residual_test(r_device, z, fused);
+    REQUIRE(m.apply_with_rho(r_device, z_apart, apart));
+    CHECK(z.to_host() == z_apart.to_host());
+    const std::vector<double> got = fused.values(), want = apart.values();
+    CHECK(got[cg::rho] == want[cg::rho]);
+    CHECK(got[cg::beta] == want[cg::beta]);
+    CHECK(got[cg::iterations] == 1);
+    CHECK(got[cg::residual_sq] == Approx(rr).epsilon(1e-13));
+    CHECK(got[cg::relative_residual] == std::sqrt(got[cg::residual_sq]) / b_norm);
+    return fused.read().status;
+  };
+  CHECK(run(1e-8) == cg::Status::running);
+  CHECK(run(1e6) == cg::Status::residual_test);  // ‖r‖/‖b‖ under the tolerance: the solve stops here
+}
+
+TEST_CASE("The AIP apply's residual test needs a scalar block", "[aip]") {
+  const CsrMatrix a = grid_laplacian(5, 4, 3, false);
+  const Executor exec = Executor::cpu();
+  const Aip m(exec, a, 1, 8);
+  const Vector r = Vector::from_host(exec, std::vector<double>(a.rows, 1.0));
+  Vector z(exec, a.rows);
+  CHECK_THROWS_WITH(aip_apply(exec, m.factor(), r, z, nullptr, AipClosing::residual_and_rho),
+                    Catch::Contains("aip_apply") && Catch::Contains("scalar block"));
+}

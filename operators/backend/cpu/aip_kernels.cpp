@@ -77,9 +77,9 @@ index_t block_slices(const SellFloatView& a) {
 
 }  // namespace
 
-// Bytes: G and Gᵀ once each (8 per stored entry), r and y read, y and z written; r·z re-reads a
-// block of r and z from cache.
-void aip_apply(const AipFactorView& f, const double* r, double* z, const cg::ScalarsView& s) {
+// Bytes: G and Gᵀ once each (8 per stored entry), r and y read, y and z written; r·z (and r·r) re-read
+// a block of r and z from cache.
+void aip_apply(const AipFactorView& f, const double* r, double* z, const cg::ScalarsView& s, bool residual_test) {
   const bool with_rho = s.slots != nullptr;
   if (with_rho && cg::stopped(s.slots)) return;
   const bool parallel = worth_parallel(f.g.rows);
@@ -92,15 +92,23 @@ void aip_apply(const AipFactorView& f, const double* r, double* z, const cg::Sca
     const index_t last = std::min(f.gt.slice_count, (b + 1) * per_block);
     slices(f.gt, b * per_block, last, f.work, z);
     if (!with_rho) continue;
-    double sum = 0.0;
+    double rz = 0.0, rr = 0.0;
     const index_t end = std::min(f.gt.rows, last * f.gt.slice_height);
-#pragma omp simd reduction(+ : sum)
-    for (index_t i = b * per_block * f.gt.slice_height; i < end; ++i) sum += r[i] * z[i];
-    s.partials[b] = sum;
+#pragma omp simd reduction(+ : rz, rr)
+    for (index_t i = b * per_block * f.gt.slice_height; i < end; ++i) {
+      rz += r[i] * z[i];
+      rr += r[i] * r[i];
+    }
+    s.partials[b] = rz;
+    s.partials[cg::max_partials + b] = rr;
   }
   if (!with_rho) return;
-  double rho = 0.0;
-  for (index_t b = 0; b < blocks; ++b) rho += s.partials[b];
+  double rho = 0.0, gamma = 0.0;
+  for (index_t b = 0; b < blocks; ++b) {
+    rho += s.partials[b];
+    gamma += s.partials[cg::max_partials + b];
+  }
+  if (residual_test) cg::finish_residual(s.slots, gamma);
   cg::finish_rho(s.slots, rho);
 }
 
