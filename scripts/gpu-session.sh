@@ -7,8 +7,12 @@
 # sanitizers, its benchmark, CPU against CUDA over a whole run, the prediction of an FFT-path case);
 # `MINIAPP_GPU_PART=step` the CUDA tests and the LES time-step benchmarks (with their CUPTI timelines);
 # `MINIAPP_GPU_PART=predict` the CUDA tests, CPU against CUDA on a Taylor–Green case, the LES
-# time-step benchmarks and the cost model (one calibration, five cases predicted against measured). Steps run in order of importance and are skipped once the budget is
-# spent (each says so in steps.txt).
+# time-step benchmarks and the cost model (one calibration, five cases predicted against measured);
+# `MINIAPP_GPU_PART=check` the sanitizers over the CG, DOT, graph and AIP tests (memcheck; racecheck and
+# synccheck over plain launches: inside a device loop those two tools fail on any kernel that
+# synchronises its block, docs/results/h100_2026-11-23_sanitizer_loop/) and the LES step at the
+# paper's mesh size (5.5·10⁶ tets). Steps run in order of importance and are skipped once the budget
+# is spent (each says so in steps.txt).
 # Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=540] scripts/gpu-session.sh OUT_DIR
 # BUILD holds miniapp and the test executables (built with -DMINIAPP_VTK=OFF, carried prebuilt); the
 # Debian libraries they need are unpacked by scripts/gpu-runtime.sh.
@@ -25,8 +29,8 @@ kernels() {  # name, limit, bench kernels options...
   shift 2
   step "$name" "$limit" "$bin" bench kernels --backend cuda --repeat 100 --json "$out/$name.json" "$@"
 }
-bench_step() {  # name, generator, N, steps: the LES Taylor-Green step on an N³ box
-  step "$1" 60 "$bin" bench step taylor-green-3d --set 'physics.les="wale"' --set "mesh.generator=\"$2\"" \
+bench_step() {  # name, generator, N, steps[, limit in s]: the LES Taylor-Green step on an N³ box
+  step "$1" "${5:-60}" "$bin" bench step taylor-green-3d --set 'physics.les="wale"' --set "mesh.generator=\"$2\"" \
     --set "mesh.cells=[$3,$3,$3]" --set 'numerics.poisson="pcg"' --backend cuda --steps "$4" --json "$out/$1.json"
 }
 # CPU against CUDA over 100 steps of a case (the CUDA steps replay their sub-steps from graphs).
@@ -61,6 +65,18 @@ predict_cases() {  # one calibration, then five cases (two LES, one on the FFT p
 }
 if [[ ${MINIAPP_GPU_PART:-} == step ]]; then  # the CUDA suite and the three LES steps, with their timelines
   bench_steps
+  cat "$out/steps.txt"
+  exit 0
+fi
+if [[ ${MINIAPP_GPU_PART:-} == check ]]; then
+  plain_kernels="[dot],[cg_kernels]"
+  step memcheck 90 compute-sanitizer --tool memcheck "$build/tests/cuda/cuda_kernels_test" "[graph],$plain_kernels"
+  step memcheck_aip 60 compute-sanitizer --tool memcheck "$build/tests/solvers/aip_cuda_test"
+  for tool in racecheck synccheck; do
+    step "$tool" 90 compute-sanitizer --tool "$tool" "$build/tests/cuda/cuda_kernels_test" "$plain_kernels"
+    step "${tool}_aip" 60 compute-sanitizer --tool "$tool" "$build/tests/solvers/aip_cuda_test"
+  done
+  bench_step bench_step_tet97 tet 97 5 150
   cat "$out/steps.txt"
   exit 0
 fi

@@ -14,8 +14,8 @@ bool Aip::apply_with_rho(const Vector& r, Vector& z, CgScalars& s) const {
   return true;
 }
 
-void Aip::apply_with_residual_test(const Vector& r, Vector& z, CgScalars& s) const {
-  aip_apply(exec_, g_, r, z, &s, AipClosing::residual_and_rho);
+void Aip::apply_advancing(const Vector& p, const Vector& q, Vector& x, Vector& r, Vector& z, CgScalars& s) const {
+  aip_apply_advancing(exec_, g_, p, q, x, r, z, s);
 }
 
 }  // namespace miniapp

@@ -19,9 +19,9 @@ class Aip final : public Preconditioner {
   void apply(const Vector& r, Vector& z) const override;
   // apply with ρ = r·z fused (aip_apply with the scalar block): always true.
   bool apply_with_rho(const Vector& r, Vector& z, CgScalars& s) const override;
-  // The residual test joins the second pass too (r is read there already): always.
-  bool fuses_residual_test() const override { return true; }
-  void apply_with_residual_test(const Vector& r, Vector& z, CgScalars& s) const override;
+  // The update joins the two passes (aip_apply_advancing): always.
+  bool fuses_update() const override { return true; }
+  void apply_advancing(const Vector& p, const Vector& q, Vector& x, Vector& r, Vector& z, CgScalars& s) const override;
 
   int level() const { return level_; }
   const DeviceAipFactor& factor() const { return g_; }

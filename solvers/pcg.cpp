@@ -83,19 +83,18 @@ void Pcg::start(const DeviceSell& a, const Preconditioner& m, const Vector& x, c
 // the previous q, so the kernel that forms p also forms q gathering z alone (a product gathering
 // both z and p_old at every entry was measured slower: docs/performance.md).
 // With AIP (M = Gᵀ G) the apply is two SpMVs with G and Gᵀ, with r·z fused where the preconditioner
-// offers it (Preconditioner::apply_with_rho); its bytes are those aip_apply counts. AIP's second pass
-// also sums r·r and makes the residual test (it reads r already), so the update before it is
-// cg_advance, two AXPYs without a sum: on CUDA one grid-wide reduction fewer per iteration (its fence,
-// count and last block's pass, about 2.7 µs on an H100 at 2.6·10⁵ rows, docs/performance.md). The
-// converged iteration then also runs the apply's first pass, whose work is discarded.
+// offers it (Preconditioner::apply_with_rho); its bytes are those aip_apply counts. AIP also takes
+// the update into its passes (Preconditioner::apply_advancing): the first gathers r − α q and advances
+// x, the second writes r − α q, sums r·r with r·z and makes the residual test, so an iteration is
+// three kernels with two grid-wide sums (each sum's fence, count and last block's pass cost about
+// 2.7 µs on an H100 at 2.6·10⁵ rows, docs/performance.md), for the bytes of the update and apply apart.
 // An iteration starts with the update: the set-up forms q = A p and α of the first step.
 // One iteration's kernels, queued (asynchronous on CUDA).
 void Pcg::queue_iteration(const DeviceSell& a, const Preconditioner& m, Vector& x) {
   if (const Vector* d = m.diagonal_inverse()) {
     cg_update_jacobi(exec_, *d, p_, q_, x, r_, z_, scalars_);  // x, r, z = D⁻¹ r, β
-  } else if (m.fuses_residual_test()) {
-    cg_advance(exec_, p_, q_, x, r_, scalars_);                 // x, r
-    m.apply_with_residual_test(r_, z_, scalars_);               // the residual test, z = M⁻¹ r, β (AIP)
+  } else if (m.fuses_update()) {
+    m.apply_advancing(p_, q_, x, r_, z_, scalars_);  // x, r, z = M⁻¹ r, β in the apply's passes (AIP)
   } else {
     cg_update(exec_, p_, q_, x, r_, scalars_);
     if (!m.apply_with_rho(r_, z_, scalars_)) {  // z = M⁻¹ r and β, fused where M can (AIP)

@@ -19,13 +19,14 @@ class Preconditioner {
   // once s's status is not running), fused into one pass where the preconditioner can: returns true
   // when it did, false (having done nothing) when the solver must call apply and cg_rho itself.
   virtual bool apply_with_rho(const Vector& /*r*/, Vector& /*z*/, CgScalars& /*s*/) const { return false; }
-  // Whether apply_with_residual_test does its work: the solver then updates x and r with cg_advance,
-  // leaving the residual test to the apply (on CUDA, one grid-wide sum fewer per iteration).
-  virtual bool fuses_residual_test() const { return false; }
-  // What cg_update's residual test does (γ = r·r, the iteration counted, cg::finish_residual), then
-  // apply_with_rho, in the apply's passes. Called only when fuses_residual_test().
-  virtual void apply_with_residual_test(const Vector& /*r*/, Vector& /*z*/, CgScalars& /*s*/) const {
-    throw Error("Preconditioner::apply_with_residual_test: not fused by this preconditioner");
+  // Whether apply_advancing does its work: the solver then leaves its update to the apply.
+  virtual bool fuses_update() const { return false; }
+  // What cg_update does (x += α p, r −= α q, γ = r·r, the iteration counted, the residual test), then
+  // apply_with_rho, in the apply's passes (on CUDA the update then costs no kernel and no grid-wide
+  // sum of its own). Called only when fuses_update().
+  virtual void apply_advancing(const Vector& /*p*/, const Vector& /*q*/, Vector& /*x*/, Vector& /*r*/, Vector& /*z*/,
+                               CgScalars& /*s*/) const {
+    throw Error("Preconditioner::apply_advancing: this preconditioner does not take the CG update");
   }
 };
 

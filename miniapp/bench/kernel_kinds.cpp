@@ -72,14 +72,16 @@ std::string kernel_base_name(std::string_view mangled_name) { return function_na
 
 std::optional<KernelKind> backend_kernel_kind(std::string_view mangled_name) {
   static const std::unordered_map<std::string, KernelKind> kinds = {
-      // SpMV: sELL and CSR products, the CG product with its dot, the AIP factors, the batched planes.
+      // SpMV: sELL and CSR products, the CG product with its dot, the AIP factors (the first pass with the
+      // CG update joined), the batched planes.
       {"spmv_sell_kernel", KernelKind::spmv}, {"spmv_sell_multi_kernel", KernelKind::spmv},
       {"spmv_csr_kernel", KernelKind::spmv}, {"spmv_dot_kernel", KernelKind::spmv},
       {"direction_spmv_dot_kernel", KernelKind::spmv},
       {"sell_float_kernel", KernelKind::spmv}, {"sell_float_rho_kernel", KernelKind::spmv},
+      {"sell_float_advance_kernel", KernelKind::spmv},  // G (r − α q) with x += α p: the product's bytes lead
       {"batched_spmv_kernel", KernelKind::spmv},
       // AXPY: the CG updates and directions, the mean's subtraction, the batched updates.
-      {"update_kernel", KernelKind::axpy}, {"advance_kernel", KernelKind::axpy},
+      {"update_kernel", KernelKind::axpy},
       {"subtract_mean_kernel", KernelKind::axpy}, {"batched_direction_kernel", KernelKind::axpy},
       {"batched_add_kernel", KernelKind::axpy},
       // DOT: plain and fused reductions, the batched column sums and their scalar steps.

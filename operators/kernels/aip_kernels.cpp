@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "operators/backend/cpu/aip_kernels.hpp"
+#include "operators/backend/cpu/kernels.hpp"
 #include "operators/backend/cuda/aip_kernels.hpp"
 #include "operators/kernels/dispatch.hpp"
 
@@ -29,6 +30,19 @@ DeviceSellFloat checked_sell(const Executor& exec, const CsrMatrix& g, index_t s
     throw Error("DeviceAipFactor: G is " + std::to_string(g.rows) + " × " + std::to_string(g.cols) +
                 ", the approximate inverse factor must be square");
   return DeviceSellFloat(exec, to_sell(g, slice_height));
+}
+
+// The counts of an apply: the thesis' two products of the AIP (apply_bytes() between them); with ρ
+// one DOT, summed in the second pass: on CUDA it reads r once more (z is in registers), on the CPU r
+// and z are still in cache; with the update joined (advancing) its AXPY and r·r too.
+void count_apply(const Executor& exec, const DeviceAipFactor& g, double seconds, bool with_rho, bool advancing) {
+  const double n = g.rows(), flops = 2.0 * g.nnz();
+  if (advancing) exec.counters().add(KernelKind::axpy, 48.0 * n, 4.0 * n, 0.0);
+  exec.counters().add(KernelKind::spmv, g.apply_bytes() / 2, flops, seconds / 2);
+  exec.counters().add(KernelKind::spmv, g.apply_bytes() / 2, flops, seconds / 2);
+  if (with_rho)
+    exec.counters().add(KernelKind::dot, exec.backend() == Backend::cuda ? 8.0 * n : 0.0,
+                        (advancing ? 4.0 : 2.0) * n, 0.0);
 }
 
 }  // namespace
@@ -59,8 +73,7 @@ std::size_t DeviceAipFactor::device_bytes(const CsrMatrix& pattern, index_t slic
          sizeof(double) * static_cast<std::size_t>(pattern.rows);
 }
 
-void aip_apply(const Executor& exec, const DeviceAipFactor& g, const Vector& r, Vector& z, CgScalars* s,
-               AipClosing closing) {
+void aip_apply(const Executor& exec, const DeviceAipFactor& g, const Vector& r, Vector& z, CgScalars* s) {
   constexpr const char* kernel = "aip_apply";
   detail::check_executor(exec, g.executor(), kernel, "the factor");
   detail::check_vector(exec, r, g.rows(), kernel, "r");
@@ -72,20 +85,33 @@ void aip_apply(const Executor& exec, const DeviceAipFactor& g, const Vector& r, 
     v = s->view();
   }
   const AipFactorView view = g.view();
-  if (!s && closing == AipClosing::residual_and_rho)
-    throw Error(std::string(kernel) + ": the residual test needs a scalar block (none given)");
-  const bool residual_test = closing == AipClosing::residual_and_rho;
   const double seconds = detail::run_timed(
-      exec, [&] { cpu::aip_apply(view, r.data(), z.data(), v, residual_test); },
-      [&] { cuda::aip_apply(exec.stream(), view, r.data(), z.data(), v, residual_test); });
-  const double n = g.rows(), flops = 2.0 * g.nnz();
-  exec.counters().add(KernelKind::spmv, g.apply_bytes() / 2, flops, seconds / 2);
-  exec.counters().add(KernelKind::spmv, g.apply_bytes() / 2, flops, seconds / 2);
-  // ρ = r·z (and γ = r·r) in the second pass: on CUDA it reads r once more (z is in registers); on the
-  // CPU r and z are still in cache.
-  if (s)
-    exec.counters().add(KernelKind::dot, exec.backend() == Backend::cuda ? 8.0 * n : 0.0,
-                        (residual_test ? 4.0 : 2.0) * n, 0.0);
+      exec, [&] { cpu::aip_apply(view, r.data(), z.data(), v, false); },
+      [&] { cuda::aip_apply(exec.stream(), view, r.data(), z.data(), v); });
+  count_apply(exec, g, seconds, s != nullptr, false);
+}
+
+void aip_apply_advancing(const Executor& exec, const DeviceAipFactor& g, const Vector& p, const Vector& q, Vector& x,
+                         Vector& r, Vector& z, CgScalars& s) {
+  constexpr const char* kernel = "aip_apply_advancing";
+  detail::check_executor(exec, g.executor(), kernel, "the factor");
+  detail::check_executor(exec, s.executor(), kernel, "the scalar block");
+  for (const auto& [vec, what] : {std::pair{&p, "p"}, {&q, "q"}, {&x, "x"}, {&r, "r"}, {&z, "z"}})
+    detail::check_vector(exec, *vec, g.rows(), kernel, what);
+  detail::check_distinct(x, r, kernel, "x and r");
+  detail::check_distinct(x, z, kernel, "x and z");
+  detail::check_distinct(r, z, kernel, "r and z");
+  const AipFactorView view = g.view();
+  const cg::ScalarsView v = s.view();
+  const index_t n = g.rows();
+  const double seconds = detail::run_timed(
+      exec,
+      [&] {
+        cpu::cg_advance(n, p.data(), q.data(), x.data(), r.data(), v);
+        cpu::aip_apply(view, r.data(), z.data(), v, true);
+      },
+      [&] { cuda::aip_apply_advancing(exec.stream(), view, p.data(), q.data(), x.data(), r.data(), z.data(), v); });
+  count_apply(exec, g, seconds, true, true);
 }
 
 }  // namespace miniapp

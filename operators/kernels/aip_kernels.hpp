@@ -65,19 +65,25 @@ class DeviceAipFactor {
   mutable Vector work_;  // y of every apply
 };
 
-// What an apply with a scalar block closes of the CG iteration: ρ (as cg_rho), or first the residual
-// test of cg_update too (γ = r·r, the iteration counted, cg::finish_residual), for a solver that
-// updated x and r with cg_advance.
-enum class AipClosing { rho, residual_and_rho };
-
 // z = Gᵀ (G r). With a scalar block s: also ρ_new = r·z, β = ρ_new / ρ and ρ ← ρ_new exactly as
-// cg_rho (after the residual test with AipClosing::residual_and_rho), and nothing at all once s's
-// status is not running. r and z: g.rows() entries on exec, distinct. Not safe to call concurrently
-// with one factor (shared scratch).
+// cg_rho, and nothing at all once s's status is not running. r and z: g.rows() entries on exec,
+// distinct. Not safe to call concurrently with one factor (shared scratch).
 // Counted as two SpMV calls (the thesis' two products of the AIP, apply_bytes() between them) and,
-// with s, one DOT (r·z, and r·r with the residual test), summed in the second pass on both backends:
-// no bytes on the CPU (r and z are in cache), 8 per row on CUDA (r read again; z is in registers).
-void aip_apply(const Executor& exec, const DeviceAipFactor& g, const Vector& r, Vector& z, CgScalars* s = nullptr,
-               AipClosing closing = AipClosing::rho);
+// with s, one DOT, summed in the second pass on both backends: no bytes on the CPU (r and z are in
+// cache), 8 per row on CUDA (r read again; z is in registers).
+void aip_apply(const Executor& exec, const DeviceAipFactor& g, const Vector& r, Vector& z, CgScalars* s = nullptr);
+
+// A CG iteration's update joined with the apply (PCG with AIP): x += α p, r −= α q, then what
+// cg_update's residual test does (γ = r·r, the iteration counted, cg::finish_residual), then
+// aip_apply with s (ρ and β left alone when the test stops the solve; z is written all the same, as
+// it is formed in the pass that makes the test). On CUDA in the apply's two kernels: the first gathers r − α q (r unchanged yet)
+// and advances x at its rows, the second writes r − α q at its rows and sums r·z and r·r; on the CPU
+// the update's loop, then the apply. Nothing once s's status is not running. p, q, x, r, z:
+// g.rows() entries on exec, x, r and z distinct. Counted as the update's two AXPYs (one AXPY call,
+// 48 bytes and 4 flops per row) and the apply with its DOT (r·z and r·r: 4 flops per row): the same
+// bytes as cg_update and aip_apply, which on CUDA the two kernels move (q read twice, r read twice
+// and written once, against r read three times and written once).
+void aip_apply_advancing(const Executor& exec, const DeviceAipFactor& g, const Vector& p, const Vector& q, Vector& x,
+                         Vector& r, Vector& z, CgScalars& s);
 
 }  // namespace miniapp

@@ -43,16 +43,6 @@ cg::ScalarsView checked_view(const Executor& exec, CgScalars& s, const char* ker
   return s.view();
 }
 
-// The checks of cg_update and cg_advance: p, q, x, r of one length on exec, x and r distinct.
-cg::ScalarsView checked_update(const Executor& exec, const Vector& p, const Vector& q, const Vector& x,
-                               const Vector& r, CgScalars& s, const char* kernel) {
-  const index_t n = x.size();
-  for (const auto& [vec, what] : {std::pair{&p, "p"}, {&q, "q"}, {&x, "x"}, {&r, "r"}})
-    detail::check_vector(exec, *vec, n, kernel, what);
-  detail::check_distinct(x, r, kernel, "x and r");
-  return checked_view(exec, s, kernel);
-}
-
 }  // namespace
 
 // Bytes as spmv (sELL): stored entries (value + column index), slice pointers, p and q once.
@@ -96,21 +86,16 @@ void cg_direction_spmv_dot(const Executor& exec, const DeviceSell& a, const Vect
 }
 
 void cg_update(const Executor& exec, const Vector& p, const Vector& q, Vector& x, Vector& r, CgScalars& s) {
-  const cg::ScalarsView v = checked_update(exec, p, q, x, r, s, "cg_update");
+  constexpr const char* kernel = "cg_update";
   const index_t n = x.size();
+  for (const auto& [vec, what] : {std::pair{&p, "p"}, {&q, "q"}, {&x, "x"}, {&r, "r"}})
+    detail::check_vector(exec, *vec, n, kernel, what);
+  detail::check_distinct(x, r, kernel, "x and r");
+  const cg::ScalarsView v = checked_view(exec, s, kernel);
   const double seconds = detail::run_timed(
       exec, [&] { cpu::cg_update(n, p.data(), q.data(), x.data(), r.data(), v); },
       [&] { cuda::cg_update(exec.stream(), n, p.data(), q.data(), x.data(), r.data(), v); });
   exec.counters().add(KernelKind::axpy, 48.0 * n, 6.0 * n, seconds);
-}
-
-void cg_advance(const Executor& exec, const Vector& p, const Vector& q, Vector& x, Vector& r, CgScalars& s) {
-  const cg::ScalarsView v = checked_update(exec, p, q, x, r, s, "cg_advance");
-  const index_t n = x.size();
-  const double seconds = detail::run_timed(
-      exec, [&] { cpu::cg_advance(n, p.data(), q.data(), x.data(), r.data(), v); },
-      [&] { cuda::cg_advance(exec.stream(), n, p.data(), q.data(), x.data(), r.data(), v); });
-  exec.counters().add(KernelKind::axpy, 48.0 * n, 4.0 * n, seconds);
 }
 
 void cg_update_jacobi(const Executor& exec, const Vector& d, const Vector& p, const Vector& q, Vector& x,

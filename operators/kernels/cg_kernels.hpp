@@ -58,11 +58,6 @@ void cg_direction_spmv_dot(const Executor& exec, const DeviceSell& a, const Vect
 // bytes 48 n (p, q, x, r read; x, r written), flops 6 n.
 void cg_update(const Executor& exec, const Vector& p, const Vector& q, Vector& x, Vector& r, CgScalars& s);
 
-// x += α p, r −= α q alone, for a solver whose next kernel makes the residual test (aip_apply with
-// AipClosing::residual_and_rho): no reduction, so on CUDA no grid-wide sum ends it. AXPY class: bytes
-// 48 n (as cg_update), flops 4 n.
-void cg_advance(const Executor& exec, const Vector& p, const Vector& q, Vector& x, Vector& r, CgScalars& s);
-
 // cg_update with a diagonal preconditioner M⁻¹ = diag(d) fused in: z = d ∘ r, ρ_new = r·z, then
 // β = ρ_new / ρ, ρ ← ρ_new (as cg_rho). AXPY class: bytes 64 n (d, p, q, x, r read; x, r, z written),
 // flops 9 n.

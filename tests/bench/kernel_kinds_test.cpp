@@ -10,6 +10,9 @@ using bench::backend_kernel_kind;
 TEST_CASE("Backend kernels are classed as their front ends count them", "[bench][trace]") {
   CHECK(backend_kernel_kind("_ZN7miniapp4cuda47_GLOBAL__N__abc10e39_14_aip_kernels_cu_ad9337f417sell_float_"
                             "kernelENS_13SellFloatViewEPKdPdS4_") == KernelKind::spmv);
+  // The AIP's first pass with the CG update joined: a product first.
+  CHECK(backend_kernel_kind("_ZN7miniapp4cuda47_GLOBAL__N__abc10e39_14_aip_kernels_cu_ad9337f425sell_float_advance_"
+                            "kernelENS_13SellFloatViewENS1_14AdvanceVectorsEPdPKd") == KernelKind::spmv);
   CHECK(backend_kernel_kind("_ZN7miniapp4cuda46_GLOBAL__N__4640d6e1_13_cg_kernels_cu_8571656910rho_kernelILb0EEEviPKdS4_"
                             "NS_2cg11ScalarsViewE") == KernelKind::dot);
   // map_kernel serves several front ends: its functor decides.

@@ -77,19 +77,6 @@ TEST_CASE("CUDA fused CG iterations match the CPU reference", "[cuda][cg_kernels
   CHECK(test::relative_difference(gpu.q.to_host(), cpu.q.to_host()) <= 1e-11);
 }
 
-TEST_CASE("CUDA cg_advance matches the CPU reference and leaves the scalars alone", "[cuda][cg_kernels]") {
-  const index_t nx = GENERATE(as<index_t>{}, 5, 99);
-  CAPTURE(nx);
-  const SellMatrix host = box_matrix(nx, 1);
-  Solve cpu(Executor::cpu(), host, 1e-14), gpu(Executor::cuda(), host, 1e-14);
-  for (Solve* s : {&cpu, &gpu}) cg_spmv_dot(s->exec, s->a, s->p, s->q, s->s);
-  const auto slots = gpu.s.values();
-  for (Solve* s : {&cpu, &gpu}) cg_advance(s->exec, s->p, s->q, s->x, s->r, s->s);
-  CHECK(gpu.s.values() == slots);
-  CHECK(test::relative_difference(gpu.x.to_host(), cpu.x.to_host()) <= 1e-13);
-  CHECK(test::relative_difference(gpu.r.to_host(), cpu.r.to_host()) <= 1e-13);
-}
-
 TEST_CASE("CUDA fused CG reductions are deterministic", "[cuda][cg_kernels]") {
   const SellMatrix host = box_matrix(99, 1);
   Solve first(Executor::cuda(), host, 1e-14), second(Executor::cuda(), host, 1e-14);
@@ -167,7 +154,6 @@ TEST_CASE("CUDA fused CG kernels give the same bits on 8-byte-aligned views", "[
     cuda::cg_update_jacobi(gpu.stream(), n, at(run.d), at(run.p), at(run.q), at(run.x), at(run.r), at(run.z), view);
     cuda::cg_direction_spmv_dot(gpu.stream(), a.view(), at(run.z), at(run.p), at(run.q), view);
     cuda::cg_update(gpu.stream(), n, at(run.p), at(run.q), at(run.x), at(run.r), view);
-    cuda::cg_advance(gpu.stream(), n, at(run.p), at(run.q), at(run.x), at(run.r), view);
     cuda::cg_rho(gpu.stream(), n, at(run.r), at(run.z), view);
     cuda::cg_start(gpu.stream(), n, at(run.p), at(run.r), view, 1e-300, 100);
     cuda::cg_mean(gpu.stream(), n, at(run.x), view);

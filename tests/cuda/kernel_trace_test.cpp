@@ -62,7 +62,7 @@ TEST_CASE("A traced PCG solve: every kernel classed, SpMV, AXPY and DOT time ins
   CHECK(product->count == result.queued_iterations);
   INFO("unclassified: " << (t.unclassified.empty() ? std::string("none") : t.unclassified.front()));
   CHECK(t.unclassified.empty());
-  CHECK(t.records >= 4 * result.iterations);  // at least the iteration's four kernels each time
+  CHECK(t.records >= 3 * result.iterations);  // at least the iteration's three kernels each time
   double core = 0;
   for (const KernelKind kind : {KernelKind::spmv, KernelKind::axpy, KernelKind::dot}) {
     CHECK(t.seconds[static_cast<int>(kind)] > 0);

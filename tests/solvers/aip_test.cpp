@@ -4,6 +4,8 @@
 #include <functional>
 #include <vector>
 
+#include "operators/kernels/cg_kernels.hpp"
+#include "operators/sparse/sell_matrix.hpp"
 #include "solvers/aip.hpp"
 #include "solvers/aip_factor.hpp"
 
@@ -275,43 +277,63 @@ TEST_CASE("Aip::apply_with_rho gives the apply and the CG scalars of cg_rho", "[
   }
 }
 
-TEST_CASE("Aip::apply_with_residual_test makes cg_update's residual test, then apply_with_rho", "[aip]") {
-  const CsrMatrix a = grid_laplacian(9, 8, 7, false);
+TEST_CASE("Aip::apply_advancing is cg_update then apply_with_rho", "[aip]") {
+  const CsrMatrix a = grid_laplacian(19, 18, 17, false);  // 5814 rows: several blocks of the sums
   const Executor exec = Executor::cpu();
   const Aip m(exec, a, 1, 8);
-  REQUIRE(m.fuses_residual_test());
-  std::vector<double> r(a.rows);
-  for (index_t i = 0; i < a.rows; ++i) r[i] = std::sin(0.7 * i) + 0.2;
-  const Vector r_device = Vector::from_host(exec, r);
-  double rr = 0.0;
-  for (const double ri : r) rr += ri * ri;
-  const double b_norm = 4.0;
-  // The same scalars and z as apply_with_rho, and the iteration counted with ‖r‖/‖b‖ tested.
-  const auto run = [&](double tolerance) {
-    CgScalars fused(exec), apart(exec);
-    Vector z(exec, a.rows), z_apart(exec, a.rows);
-    for (CgScalars* s : {&fused, &apart}) s->start(2.0, 0.5, b_norm, tolerance);
-    m.apply_with_residual_test(r_device, z, fused);
-    REQUIRE(m.apply_with_rho(r_device, z_apart, apart));
-    CHECK(z.to_host() == z_apart.to_host());
-    const std::vector<double> got = fused.values(), want = apart.values();
-    CHECK(got[cg::rho] == want[cg::rho]);
-    CHECK(got[cg::beta] == want[cg::beta]);
-    CHECK(got[cg::iterations] == 1);
-    CHECK(got[cg::residual_sq] == Approx(rr).epsilon(1e-13));
-    CHECK(got[cg::relative_residual] == std::sqrt(got[cg::residual_sq]) / b_norm);
-    return fused.read().status;
+  REQUIRE(m.fuses_update());
+  const DeviceSell da(exec, to_sell(a, 8));
+  const auto vector = [&](double phase) {
+    std::vector<double> v(a.rows);
+    for (index_t i = 0; i < a.rows; ++i) v[i] = std::sin(0.7 * i + phase) + 0.2;
+    return Vector::from_host(exec, v);
   };
-  CHECK(run(1e-8) == cg::Status::running);
-  CHECK(run(1e6) == cg::Status::residual_test);  // ‖r‖/‖b‖ under the tolerance: the solve stops here
+  struct Run {
+    Vector p, q, x, r, z;
+    CgScalars s;
+  };
+  const auto make = [&](double tolerance) {
+    Run run{vector(0), Vector(exec, a.rows), vector(1), vector(2), Vector(exec, a.rows), CgScalars(exec)};
+    run.s.start(2.0, 0.5, 4.0, tolerance);
+    cg_spmv_dot(exec, da, run.p, run.q, run.s);  // q = A p and α ≠ 0
+    return run;
+  };
+  for (const double tolerance : {1e-8, 1e6}) {  // running on, and stopping at this iteration
+    CAPTURE(tolerance);
+    Run fused = make(tolerance), apart = make(tolerance);
+    m.apply_advancing(fused.p, fused.q, fused.x, fused.r, fused.z, fused.s);
+    cg_update(exec, apart.p, apart.q, apart.x, apart.r, apart.s);
+    REQUIRE(m.apply_with_rho(apart.r, apart.z, apart.s));
+    CHECK(fused.x.to_host() == apart.x.to_host());
+    CHECK(fused.r.to_host() == apart.r.to_host());
+    if (tolerance < 1) CHECK(fused.z.to_host() == apart.z.to_host());  // once stopped, apart forms no z
+    const std::vector<double> got = fused.s.values(), want = apart.s.values();
+    for (const int slot : {cg::rho, cg::beta, cg::iterations, cg::status}) {
+      CAPTURE(slot);
+      CHECK(got[slot] == want[slot]);
+    }
+    // γ = r·r summed over the apply's blocks instead of the update's chunks.
+    CHECK(got[cg::residual_sq] == Approx(want[cg::residual_sq]).epsilon(1e-13));
+    CHECK(got[cg::relative_residual] == Approx(want[cg::relative_residual]).epsilon(1e-13));
+    CHECK(fused.s.read().status == (tolerance > 1 ? cg::Status::residual_test : cg::Status::running));
+    if (tolerance > 1) {  // stopped: a later call leaves every vector and scalar alone
+      const auto x = fused.x.to_host(), r = fused.r.to_host(), z = fused.z.to_host();
+      m.apply_advancing(fused.p, fused.q, fused.x, fused.r, fused.z, fused.s);
+      CHECK(fused.x.to_host() == x);
+      CHECK(fused.r.to_host() == r);
+      CHECK(fused.z.to_host() == z);
+      CHECK(fused.s.values() == got);
+    }
+  }
 }
 
-TEST_CASE("The AIP apply's residual test needs a scalar block", "[aip]") {
+TEST_CASE("The AIP apply with the update joined checks its vectors", "[aip]") {
   const CsrMatrix a = grid_laplacian(5, 4, 3, false);
   const Executor exec = Executor::cpu();
   const Aip m(exec, a, 1, 8);
-  const Vector r = Vector::from_host(exec, std::vector<double>(a.rows, 1.0));
-  Vector z(exec, a.rows);
-  CHECK_THROWS_WITH(aip_apply(exec, m.factor(), r, z, nullptr, AipClosing::residual_and_rho),
-                    Catch::Contains("aip_apply") && Catch::Contains("scalar block"));
+  Vector v(exec, a.rows), w(exec, a.rows), short_vector(exec, a.rows - 1);
+  CgScalars s(exec);
+  CHECK_THROWS_WITH(aip_apply_advancing(exec, m.factor(), v, short_vector, v, w, short_vector, s),
+                    Catch::Contains("aip_apply_advancing") && Catch::Contains("q"));
+  CHECK_THROWS_WITH(m.apply_advancing(v, v, w, w, v, s), Catch::Contains("x and r"));
 }

@@ -108,8 +108,9 @@ void aip_apply(const AipFactorView& f, const double* r, double* z, const cg::Sca
     rho += s.partials[b];
     gamma += s.partials[cg::max_partials + b];
   }
+  // As cg_update then this apply: the apply does nothing once the residual test has stopped the solve.
   if (residual_test) cg::finish_residual(s.slots, gamma);
-  cg::finish_rho(s.slots, rho);
+  if (!cg::stopped(s.slots)) cg::finish_rho(s.slots, rho);
 }
 
 }  // namespace miniapp::cpu

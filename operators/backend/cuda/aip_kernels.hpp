@@ -3,11 +3,11 @@
 #include "operators/kernels/aip_kernels.hpp"
 
 // CUDA implementation of the AIP apply (operators/kernels/aip_kernels.hpp), asynchronous on `stream`
-// (a cudaStream_t); stub.cpp stands in for it in a build without CUDA. s.slots null: no ρ;
-// residual_test: γ = r·r summed in the same pass, and cg::finish_residual made before cg::finish_rho.
+// (a cudaStream_t); stub.cpp stands in for it in a build without CUDA. s.slots null: no ρ.
 namespace miniapp::cuda {
 
-void aip_apply(void* stream, const AipFactorView& g, const double* r, double* z, const cg::ScalarsView& s,
-               bool residual_test);
+void aip_apply(void* stream, const AipFactorView& g, const double* r, double* z, const cg::ScalarsView& s);
+void aip_apply_advancing(void* stream, const AipFactorView& g, const double* p, const double* q, double* x, double* r,
+                         double* z, const cg::ScalarsView& s);
 
 }  // namespace miniapp::cuda

@@ -113,25 +113,6 @@ __global__ void __launch_bounds__(block_size) update_kernel(index_t n, UpdateVec
   });
 }
 
-// x += α p, r −= α q alone: no sum, so no grid-wide reduction ends it; the residual test is made by
-// the kernel that reads r next (the AIP's second pass). One pair per thread, as the AXPY family.
-template <bool Vec>
-__global__ void __launch_bounds__(block_size) advance_kernel(index_t n, UpdateVectors v, const double* slots) {
-  if (cg::stopped(slots)) return;
-  const double alpha = slots[cg::alpha];
-  const std::int64_t pairs = n / 2;
-  for (std::int64_t j = detail::global_thread(); j < pairs; j += grid_stride()) {
-    const double2 p = detail::load_pair<Vec>(v.p, j), q = detail::load_pair<Vec>(v.q, j);
-    const double2 x = detail::load_pair<Vec>(v.x, j), r = detail::load_pair<Vec>(v.r, j);
-    detail::store_pair<Vec>(v.x, j, make_double2(x.x + alpha * p.x, x.y + alpha * p.y));
-    detail::store_pair<Vec>(v.r, j, make_double2(r.x - alpha * q.x, r.y - alpha * q.y));
-  }
-  if (detail::global_thread() == 0 && n % 2 != 0) {
-    v.x[n - 1] += alpha * v.p[n - 1];
-    v.r[n - 1] -= alpha * v.q[n - 1];
-  }
-}
-
 template <bool Vec>
 __global__ void __launch_bounds__(block_size)
     rho_kernel(index_t n, const double* __restrict__ r, const double* __restrict__ z, cg::ScalarsView s) {
@@ -233,17 +214,6 @@ void cg_update(void* stream, index_t n, const double* p, const double* q, double
   const UpdateVectors v{nullptr, p, q, x, r, nullptr};
   launch_pairs<update_kernel<false, true>, update_kernel<false, false>>(stream, "update_kernel<false>",
                                                                         aligned({p, q, x, r}), n, v, s);
-}
-
-void cg_advance(void* stream, index_t n, const double* p, const double* q, double* x, double* r,
-                const cg::ScalarsView& s) {
-  if (n == 0) return;
-  const UpdateVectors v{nullptr, p, q, x, r, nullptr};
-  const unsigned blocks = detail::grid_stride_blocks(n / 2, detail::elementwise_blocks_per_sm);
-  const cudaStream_t st = detail::as_stream(stream);
-  if (aligned({p, q, x, r})) advance_kernel<true><<<blocks, block_size, 0, st>>>(n, v, s.slots);
-  else advance_kernel<false><<<blocks, block_size, 0, st>>>(n, v, s.slots);
-  MINIAPP_CUDA_CHECK_LAUNCH("advance_kernel");
 }
 
 void cg_update_jacobi(void* stream, index_t n, const double* d, const double* p, const double* q, double* x,

@@ -48,8 +48,6 @@ namespace miniapp::cuda {
 void cg_spmv_dot(void* stream, const SellView& a, const double* p, double* q, const cg::ScalarsView& s);
 void cg_update(void* stream, index_t n, const double* p, const double* q, double* x, double* r,
                const cg::ScalarsView& s);
-void cg_advance(void* stream, index_t n, const double* p, const double* q, double* x, double* r,
-                const cg::ScalarsView& s);
 void cg_update_jacobi(void* stream, index_t n, const double* d, const double* p, const double* q, double* x,
                       double* r, double* z, const cg::ScalarsView& s);
 void cg_rho(void* stream, index_t n, const double* r, const double* z, const cg::ScalarsView& s);

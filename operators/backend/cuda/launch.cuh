@@ -11,9 +11,6 @@ namespace miniapp::cuda::detail {
 // Streaming multiprocessors of the current device, queried once per device and cached.
 int sm_count();
 
-// Resident blocks per SM of the AXPY-like kernels (no reduction): a full SM of 256-thread blocks.
-inline constexpr int elementwise_blocks_per_sm = 8;
-
 // Blocks of a grid-stride kernel over `items` work items (≥ 0): one item per thread while that
 // fits in `blocks_per_sm` resident blocks per SM, never fewer than one block.
 inline unsigned grid_stride_blocks(std::int64_t items, int blocks_per_sm) {

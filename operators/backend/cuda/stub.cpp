@@ -61,7 +61,6 @@ void scatter(void*, index_t, const index_t*, const double*, double*) { not_built
 
 void cg_spmv_dot(void*, const SellView&, const double*, double*, const cg::ScalarsView&) { not_built(); }
 void cg_update(void*, index_t, const double*, const double*, double*, double*, const cg::ScalarsView&) { not_built(); }
-void cg_advance(void*, index_t, const double*, const double*, double*, double*, const cg::ScalarsView&) { not_built(); }
 void cg_update_jacobi(void*, index_t, const double*, const double*, const double*, double*, double*, double*,
                       const cg::ScalarsView&) {
   not_built();
@@ -74,7 +73,11 @@ void cg_mean(void*, index_t, const double*, const cg::ScalarsView&) { not_built(
 void cg_subtract_mean(void*, index_t, double*, const cg::ScalarsView&) { not_built(); }
 void cg_start(void*, index_t, const double*, const double*, const cg::ScalarsView&, double, double) { not_built(); }
 void cg_loop_test(void*, const cg::ScalarsView&, int, std::uint64_t) { not_built(); }
-void aip_apply(void*, const AipFactorView&, const double*, double*, const cg::ScalarsView&, bool) { not_built(); }
+void aip_apply(void*, const AipFactorView&, const double*, double*, const cg::ScalarsView&) { not_built(); }
+void aip_apply_advancing(void*, const AipFactorView&, const double*, const double*, double*, double*, double*,
+                         const cg::ScalarsView&) {
+  not_built();
+}
 
 struct VendorSpmv::State {};
 VendorSpmv VendorSpmv::csr(void*, const CsrView&, index_t, const double*, double*) { not_built(); }

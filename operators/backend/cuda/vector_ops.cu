@@ -17,6 +17,8 @@ namespace {
 
 using detail::block_size;
 
+constexpr int elementwise_blocks_per_sm = 8;
+
 // w = a x + b y, reading only the inputs enabled.
 template <bool ReadX, bool ReadY>
 struct Waxpby {
@@ -85,7 +87,7 @@ void launch_map(void* stream, index_t n, F f, const double* x, const double* y, 
   if (n == 0) return;
   const bool aligned = (!F::reads_x || detail::aligned_16(x)) && (!F::reads_y || detail::aligned_16(y)) &&
                        detail::aligned_16(w);
-  const unsigned blocks = detail::grid_stride_blocks(n / 2, detail::elementwise_blocks_per_sm);
+  const unsigned blocks = detail::grid_stride_blocks(n / 2, elementwise_blocks_per_sm);
   const cudaStream_t s = detail::as_stream(stream);
   if (aligned) map_kernel<F, true><<<blocks, block_size, 0, s>>>(n, f, x, y, w);
   else map_kernel<F, false><<<blocks, block_size, 0, s>>>(n, f, x, y, w);
