@@ -97,7 +97,7 @@ void Pcg::queue_iteration(const DeviceSell& a, const Preconditioner& m, Vector& 
     m.apply_advancing(p_, q_, x, r_, z_, scalars_);  // x, r, z = M⁻¹ r, β in the apply's passes (AIP)
   } else {
     cg_update(exec_, p_, q_, x, r_, scalars_);
-    if (!m.apply_with_rho(r_, z_, scalars_)) {  // z = M⁻¹ r and β, fused where M can (AIP)
+    if (!m.apply_with_rho(r_, z_, scalars_)) {  // z = M⁻¹ r and β, fused where M can
       m.apply(r_, z_);
       cg_rho(exec_, r_, z_, scalars_);  // β
     }

@@ -77,8 +77,8 @@ index_t block_slices(const SellFloatView& a) {
 
 }  // namespace
 
-// Bytes: G and Gᵀ once each (8 per stored entry), r and y read, y and z written; r·z (and r·r) re-read
-// a block of r and z from cache.
+// Bytes: G and Gᵀ once each (8 per stored entry), r and y read, y and z written; r·z and r·r re-read
+// a block of r and z from cache (r·r is summed even when no residual test is asked: no bytes more).
 void aip_apply(const AipFactorView& f, const double* r, double* z, const cg::ScalarsView& s, bool residual_test) {
   const bool with_rho = s.slots != nullptr;
   if (with_rho && cg::stopped(s.slots)) return;
