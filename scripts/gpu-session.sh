@@ -11,7 +11,9 @@
 # `MINIAPP_GPU_PART=check` the sanitizers over the CG, DOT, graph and AIP tests (memcheck; racecheck and
 # synccheck over plain launches: inside a device loop those two tools fail on any kernel that
 # synchronises its block, docs/results/h100_2026-11-23_sanitizer_loop/) and the LES step at the
-# paper's mesh size (5.5·10⁶ tets). Steps run in order of importance and are skipped once the budget
+# paper's mesh size (5.5·10⁶ tets); `MINIAPP_GPU_PART=ratio` the LES step on the host's CPU backend
+# (all its cores) and on the GPU, each with its copy bandwidth measured in the same run, for the
+# GPU/CPU ratio of the two. Steps run in order of importance and are skipped once the budget
 # is spent (each says so in steps.txt).
 # Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=540] scripts/gpu-session.sh OUT_DIR
 # BUILD holds miniapp and the test executables (built with -DMINIAPP_VTK=OFF, carried prebuilt); the
@@ -29,9 +31,9 @@ kernels() {  # name, limit, bench kernels options...
   shift 2
   step "$name" "$limit" "$bin" bench kernels --backend cuda --repeat 100 --json "$out/$name.json" "$@"
 }
-bench_step() {  # name, generator, N, steps[, limit in s]: the LES Taylor-Green step on an N³ box
+bench_step() {  # name, generator, N, steps[, limit in s[, backend]]: the LES Taylor-Green step on an N³ box
   step "$1" "${5:-60}" "$bin" bench step taylor-green-3d --set 'physics.les="wale"' --set "mesh.generator=\"$2\"" \
-    --set "mesh.cells=[$3,$3,$3]" --set 'numerics.poisson="pcg"' --backend cuda --steps "$4" --json "$out/$1.json"
+    --set "mesh.cells=[$3,$3,$3]" --set 'numerics.poisson="pcg"' --backend "${6:-cuda}" --steps "$4" --json "$out/$1.json"
 }
 # CPU against CUDA over 100 steps of a case (the CUDA steps replay their sub-steps from graphs).
 compare_backends() {  # case
@@ -65,6 +67,15 @@ predict_cases() {  # one calibration, then five cases (two LES, one on the FFT p
 }
 if [[ ${MINIAPP_GPU_PART:-} == step ]]; then  # the CUDA suite and the three LES steps, with their timelines
   bench_steps
+  cat "$out/steps.txt"
+  exit 0
+fi
+if [[ ${MINIAPP_GPU_PART:-} == ratio ]]; then
+  for mesh in "tet 40" "hex 64"; do
+    set -- $mesh
+    bench_step "ratio_${1}$2_cpu" "$1" "$2" 3 150 cpu
+    bench_step "ratio_${1}$2_cuda" "$1" "$2" 10
+  done
   cat "$out/steps.txt"
   exit 0
 fi
