@@ -33,7 +33,8 @@ kernels() {  # name, limit, bench kernels options...
 }
 bench_step() {  # name, generator, N, steps[, limit in s[, backend]]: the LES Taylor-Green step on an N³ box
   step "$1" "${5:-60}" "$bin" bench step taylor-green-3d --set 'physics.les="wale"' --set "mesh.generator=\"$2\"" \
-    --set "mesh.cells=[$3,$3,$3]" --set 'numerics.poisson="pcg"' --backend "${6:-cuda}" --steps "$4" --json "$out/$1.json"
+    --set "mesh.cells=[$3,$3,$3]" --set 'numerics.poisson="pcg"' --backend "${6:-cuda}" --steps "$4" \
+    --json "$out/$1.json"
 }
 # CPU against CUDA over 100 steps of a case (the CUDA steps replay their sub-steps from graphs).
 compare_backends() {  # case

@@ -279,7 +279,8 @@ int main() {
     std::printf("           sum variants in a graph: partials only %6.2f  fence+count %6.2f  two-level count+sum "
                 "%6.2f  acq_rel count+sum %6.2f us/step\n", graph_us(partials_only), graph_us(count_only),
                 graph_us(two_level), graph_us(acq_rel));
-    for (cudaGraphExec_t g : {empty, axpy, axpy_sum, partials_only, count_only, two_level, acq_rel}) CHECK(cudaGraphExecDestroy(g));
+    for (cudaGraphExec_t g : {empty, axpy, axpy_sum, partials_only, count_only, two_level, acq_rel})
+      CHECK(cudaGraphExecDestroy(g));
     for (void* p : {(void*)x, (void*)y, (void*)partial, (void*)sum, (void*)done}) CHECK(cudaFree(p));
   }
   return 0;

@@ -2,8 +2,9 @@
 // sums); within a CG solve the second pass also forms ρ = r·z and runs cg::finish_rho, so the apply
 // and the dot are one kernel each (the dot reads r, z is in registers). The CG update can join the two
 // passes too (aip_apply_advancing): x += α p and the gathers of r − α q in the first, r ← r − α q with
-// the residual test in the second, which reads r already: an AIP iteration is then three kernels. With a scalar block every
-// kernel first reads its status and returns once the solve has stopped, as the fused CG kernels do.
+// the residual test in the second, which reads r already: an AIP iteration is then three kernels.
+// With a scalar block every kernel first reads its status and returns once the solve has stopped, as
+// the fused CG kernels do.
 #include "operators/backend/cuda/aip_kernels.hpp"
 #include "operators/backend/cuda/block_sum.cuh"
 #include "operators/backend/cuda/check.cuh"
