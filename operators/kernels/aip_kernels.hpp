@@ -75,10 +75,10 @@ void aip_apply(const Executor& exec, const DeviceAipFactor& g, const Vector& r, 
 
 // A CG iteration's update joined with the apply (PCG with AIP): x += α p, r −= α q, then what
 // cg_update's residual test does (γ = r·r, the iteration counted, cg::finish_residual), then
-// aip_apply with s (ρ and β left alone when the test stops the solve; z is written all the same, as
-// it is formed in the pass that makes the test). On CUDA in the apply's two kernels: the first
-// gathers r − α q (r unchanged yet) and advances x at its rows, the second writes r − α q at its rows
-// and sums r·z and r·r; on the CPU the update's loop, then the apply. Nothing once s's status is not
+// aip_apply with s (ρ and β left alone when the test stops the solve; on CUDA z is written all the
+// same, as it is formed in the pass that makes the test). On CUDA in the apply's two kernels: the
+// first gathers r − α q (r unchanged yet) and advances x at its rows, the second writes r − α q at its
+// rows and sums r·z and r·r; on the CPU cg_update's loop, then the apply. Nothing once s's status is not
 // running. p, q, x, r, z: g.rows() entries on exec, x, r and z distinct. Counted as the update's two
 // AXPYs (one AXPY call, 48 bytes and 4 flops per row) and the apply with its DOT (r·z and r·r: 4
 // flops per row): the same bytes as cg_update and aip_apply, which on CUDA the two kernels move (q

@@ -15,14 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                                             \
-  do {                                                                                          \
-    cudaError_t e = (call);                                                                     \
-    if (e != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e)); \
-      std::exit(1);                                                                             \
-    }                                                                                           \
-  } while (0)
+#include "check.cuh"
 
 __global__ void count_down(int* left, int* runs, cudaGraphConditionalHandle handle) {
   *runs += 1;

@@ -10,19 +10,11 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
 
-namespace cg = cooperative_groups;
+#include "check.cuh"
 
-#define CHECK(call)                                                                      \
-  do {                                                                                   \
-    cudaError_t e = (call);                                                              \
-    if (e != cudaSuccess) {                                                              \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e)); \
-      std::exit(1);                                                                      \
-    }                                                                                    \
-  } while (0)
+namespace cg = cooperative_groups;
 
 constexpr int threads = 256;
 constexpr int steps = 256;
@@ -46,31 +38,44 @@ __global__ void axpy_kernel(int n, const double* x, double* y) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) y[i] += 1e-3 * x[i];
 }
 
-// The last block to finish sums the partials (one atomic per block), as the backend's CG kernels do.
-__global__ void axpy_sum_kernel(int n, const double* x, double* y, double* partial, unsigned* done, double* sum) {
-  __shared__ double shared[threads / 32];
-  __shared__ bool last;
+// y += 1e-3 x over the grid, and this block's sum of y·x (in thread 0), the pass every summing kernel
+// below makes before it finishes its sum its own way.
+__device__ double axpy_block_sum(int n, const double* x, double* y, double* shared) {
   double v = 0;
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     const double yi = y[i] + 1e-3 * x[i];
     y[i] = yi;
     v += yi * x[i];
   }
-  v = block_sum(v, shared);
+  return block_sum(v, shared);
+}
+
+// The last block's part (`last` as every thread of the block sees it): it adds the `count` partials
+// from L2, writes the sum and resets the count for the next launch.
+__device__ void last_block_sum(bool last, const double* partial, unsigned count, double* shared, double* sum,
+                               unsigned* done) {
+  if (!last) return;
+  double s = 0;
+  for (unsigned b = threadIdx.x; b < count; b += blockDim.x) s += __ldcg(partial + b);
+  s = block_sum(s, shared);
+  if (threadIdx.x == 0) {
+    *sum = s;
+    *done = 0;
+  }
+}
+
+// The last block to finish sums the partials (one atomic per block), as the backend's CG kernels do.
+__global__ void axpy_sum_kernel(int n, const double* x, double* y, double* partial, unsigned* done, double* sum) {
+  __shared__ double shared[threads / 32];
+  __shared__ bool last;
+  const double v = axpy_block_sum(n, x, y, shared);
   if (threadIdx.x == 0) {
     partial[blockIdx.x] = v;
     __threadfence();
     last = atomicAdd(done, 1u) == gridDim.x - 1;
   }
   __syncthreads();
-  if (!last) return;
-  double s = 0;
-  for (int b = threadIdx.x; b < gridDim.x; b += blockDim.x) s += partial[b];
-  s = block_sum(s, shared);
-  if (threadIdx.x == 0) {
-    *sum = s;
-    *done = 0;
-  }
+  last_block_sum(last, partial, gridDim.x, shared, sum, done);
 }
 
 // The same pass with other ways to finish the sum, to find what the last-block sum costs.
@@ -81,13 +86,7 @@ template <int Variant>
 __global__ void axpy_sum_variant(int n, const double* x, double* y, double* partial, unsigned* done, double* sum) {
   __shared__ double shared[threads / 32];
   __shared__ bool last;
-  double v = 0;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-    const double yi = y[i] + 1e-3 * x[i];
-    y[i] = yi;
-    v += yi * x[i];
-  }
-  v = block_sum(v, shared);
+  const double v = axpy_block_sum(n, x, y, shared);
   if (threadIdx.x == 0) partial[blockIdx.x] = v;
   if (Variant == 0) return;
   if (Variant == 1) {
@@ -117,14 +116,8 @@ __global__ void axpy_sum_variant(int n, const double* x, double* y, double* part
     last = atomicAdd(done, 1u) == groups - 1;
   }
   __syncthreads();
-  if (!last) return;
-  __threadfence();
-  s = threadIdx.x < groups ? __ldcg(partial + 65536 + threadIdx.x) : 0.0;
-  s = block_sum(s, shared);
-  if (threadIdx.x == 0) {
-    *sum = s;
-    *done = 0;
-  }
+  if (last) __threadfence();
+  last_block_sum(last, partial + 65536, groups, shared, sum, done);
 }
 
 // The single-level sum with the count as one acquire-release atomic instead of a fence and a plain
@@ -132,27 +125,14 @@ __global__ void axpy_sum_variant(int n, const double* x, double* y, double* part
 __global__ void axpy_sum_acq_rel(int n, const double* x, double* y, double* partial, unsigned* done, double* sum) {
   __shared__ double shared[threads / 32];
   __shared__ bool last;
-  double v = 0;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-    const double yi = y[i] + 1e-3 * x[i];
-    y[i] = yi;
-    v += yi * x[i];
-  }
-  v = block_sum(v, shared);
+  const double v = axpy_block_sum(n, x, y, shared);
   if (threadIdx.x == 0) {
     partial[blockIdx.x] = v;
     cuda::atomic_ref<unsigned, cuda::thread_scope_device> count(*done);
     last = count.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
   }
   __syncthreads();
-  if (!last) return;
-  double s = 0;
-  for (int b = threadIdx.x; b < gridDim.x; b += blockDim.x) s += __ldcg(partial + b);
-  s = block_sum(s, shared);
-  if (threadIdx.x == 0) {
-    *sum = s;
-    *done = 0;
-  }
+  last_block_sum(last, partial, gridDim.x, shared, sum, done);
 }
 
 // mode 0: barriers only; 1: AXPY then barrier; 2: AXPY with a sum every block re-adds after the barrier.

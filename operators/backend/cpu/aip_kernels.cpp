@@ -77,9 +77,9 @@ index_t block_slices(const SellFloatView& a) {
 
 }  // namespace
 
-// Bytes: G and Gᵀ once each (8 per stored entry), r and y read, y and z written; r·z and r·r re-read
-// a block of r and z from cache (r·r is summed even when no residual test is asked: no bytes more).
-void aip_apply(const AipFactorView& f, const double* r, double* z, const cg::ScalarsView& s, bool residual_test) {
+// Bytes: G and Gᵀ once each (8 per stored entry), r and y read, y and z written; r·z re-reads a
+// block of r and z from cache.
+void aip_apply(const AipFactorView& f, const double* r, double* z, const cg::ScalarsView& s) {
   const bool with_rho = s.slots != nullptr;
   if (with_rho && cg::stopped(s.slots)) return;
   const bool parallel = worth_parallel(f.g.rows);
@@ -92,25 +92,16 @@ void aip_apply(const AipFactorView& f, const double* r, double* z, const cg::Sca
     const index_t last = std::min(f.gt.slice_count, (b + 1) * per_block);
     slices(f.gt, b * per_block, last, f.work, z);
     if (!with_rho) continue;
-    double rz = 0.0, rr = 0.0;
+    double sum = 0.0;
     const index_t end = std::min(f.gt.rows, last * f.gt.slice_height);
-#pragma omp simd reduction(+ : rz, rr)
-    for (index_t i = b * per_block * f.gt.slice_height; i < end; ++i) {
-      rz += r[i] * z[i];
-      rr += r[i] * r[i];
-    }
-    s.partials[b] = rz;
-    s.partials[cg::max_partials + b] = rr;
+#pragma omp simd reduction(+ : sum)
+    for (index_t i = b * per_block * f.gt.slice_height; i < end; ++i) sum += r[i] * z[i];
+    s.partials[b] = sum;
   }
   if (!with_rho) return;
-  double rho = 0.0, gamma = 0.0;
-  for (index_t b = 0; b < blocks; ++b) {
-    rho += s.partials[b];
-    gamma += s.partials[cg::max_partials + b];
-  }
-  // As cg_update then this apply: the apply does nothing once the residual test has stopped the solve.
-  if (residual_test) cg::finish_residual(s.slots, gamma);
-  if (!cg::stopped(s.slots)) cg::finish_rho(s.slots, rho);
+  double rho = 0.0;
+  for (index_t b = 0; b < blocks; ++b) rho += s.partials[b];
+  cg::finish_rho(s.slots, rho);
 }
 
 }  // namespace miniapp::cpu

@@ -107,16 +107,6 @@ void cg_update(index_t n, const double* p, const double* q, double* x, double* r
   cg::finish_residual(s.slots, gamma[0]);
 }
 
-void cg_advance(index_t n, const double* p, const double* q, double* x, double* r, const cg::ScalarsView& s) {
-  if (cg::stopped(s.slots)) return;
-  const double alpha = s.slots[cg::alpha];
-#pragma omp parallel for simd schedule(static) if (worth_parallel(n))
-  for (index_t i = 0; i < n; ++i) {
-    x[i] = x[i] + alpha * p[i];
-    r[i] = r[i] - alpha * q[i];
-  }
-}
-
 void cg_update_jacobi(index_t n, const double* d, const double* p, const double* q, double* x, double* r, double* z,
                       const cg::ScalarsView& s) {
   if (cg::stopped(s.slots)) return;

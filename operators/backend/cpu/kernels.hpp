@@ -42,7 +42,6 @@ namespace miniapp::cpu {
 void cg_spmv_dot(const SellView& a, const double* p, double* q, const cg::ScalarsView& s);
 void cg_direction_spmv_dot(const SellView& a, const double* z, double* p, double* q, const cg::ScalarsView& s);
 void cg_update(index_t n, const double* p, const double* q, double* x, double* r, const cg::ScalarsView& s);
-void cg_advance(index_t n, const double* p, const double* q, double* x, double* r, const cg::ScalarsView& s);
 void cg_update_jacobi(index_t n, const double* d, const double* p, const double* q, double* x, double* r, double* z,
                       const cg::ScalarsView& s);
 void cg_rho(index_t n, const double* r, const double* z, const cg::ScalarsView& s);
