@@ -5,13 +5,14 @@
 # `MINIAPP_GPU_PART=kernels` runs instead the kernel and FFT benchmarks and AIP against Jacobi in the
 # time loop of the shipped cases; `MINIAPP_GPU_PART=fft` the FFT path alone (its CUDA tests under the
 # sanitizers, its benchmark, CPU against CUDA over a whole run, the prediction of an FFT-path case);
-# `MINIAPP_GPU_PART=step` the CUDA tests and the LES time-step benchmarks (with their CUPTI timelines);
+# `MINIAPP_GPU_PART=step` the CUDA tests and the LES time-step benchmarks (with their CUPTI timelines),
+# again with the AIP form that the byte count did not choose;
 # `MINIAPP_GPU_PART=predict` the CUDA tests, CPU against CUDA on a Taylor–Green case, the LES
 # time-step benchmarks and the cost model (one calibration, five cases predicted against measured);
-# `MINIAPP_GPU_PART=check` the sanitizers over the CG, DOT, graph and AIP tests (memcheck; racecheck and
-# synccheck over plain launches: inside a device loop those two tools fail on any kernel that
-# synchronises its block, docs/results/h100_2026-11-23_sanitizer_loop/) and the LES step at the
-# paper's mesh size (5.5·10⁶ tets); `MINIAPP_GPU_PART=ratio` the LES step on the host's CPU backend
+# `MINIAPP_GPU_PART=check` the sanitizers over the CUDA test suites (memcheck over all of them;
+# racecheck and synccheck over every case but the PCG-loop and trace ones: inside a device loop those
+# two tools fail on kernels that synchronise their block, docs/results/h100_2026-11-23_sanitizer_loop/)
+# and the LES step at the paper's mesh size (5.5·10⁶ tets); `MINIAPP_GPU_PART=ratio` the LES step on the host's CPU backend
 # (all its cores) and on the GPU, each with its copy bandwidth measured in the same run, for the
 # GPU/CPU ratio of the two. Steps run in order of importance and are skipped once the budget
 # is spent (each says so in steps.txt).
@@ -26,15 +27,16 @@ source scripts/gpu-runtime.sh  # also: bin, gpus, $out/device.txt and an empty $
 step cuda_tests 60 "$build/tests/cuda/cuda_kernels_test"
 step aip_cuda_tests 40 "$build/tests/solvers/aip_cuda_test"
 step fft_cuda_tests 60 "$build/tests/fft/cuda/fft_cuda_test"
+step solvers_cuda_tests 40 "$build/tests/solvers/solvers_test" "[cuda]"
 kernels() {  # name, limit, bench kernels options...
   local name=$1 limit=$2
   shift 2
   step "$name" "$limit" "$bin" bench kernels --backend cuda --repeat 100 --json "$out/$name.json" "$@"
 }
-bench_step() {  # name, generator, N, steps[, limit in s[, backend]]: the LES Taylor-Green step on an N³ box
+bench_step() {  # name, generator, N, steps[, limit in s[, backend[, options...]]]: the LES Taylor-Green step on an N³ box
   step "$1" "${5:-60}" "$bin" bench step taylor-green-3d --set 'physics.les="wale"' --set "mesh.generator=\"$2\"" \
     --set "mesh.cells=[$3,$3,$3]" --set 'numerics.poisson="pcg"' --backend "${6:-cuda}" --steps "$4" \
-    --json "$out/$1.json"
+    --json "$out/$1.json" "${@:7}"
 }
 # CPU against CUDA over 100 steps of a case (the CUDA steps replay their sub-steps from graphs).
 compare_backends() {  # case
@@ -58,6 +60,12 @@ bench_steps() {  # the LES step on 3.8·10⁵ tets, 2.6·10⁵ hexahedra and 3.1
   bench_step bench_step_hex64 hex 64 10
   bench_step bench_step_tet80 tet 80 5
 }
+aip_forms() {  # the same steps with the AIP form the byte count did not choose
+  local form=(--set 'numerics.aip_form="two-pass"')
+  bench_step bench_step_tet40_two_pass tet 40 10 60 cuda "${form[@]}"
+  bench_step bench_step_tet80_two_pass tet 80 5 60 cuda "${form[@]}"
+  bench_step bench_step_hex64_product hex 64 10 60 cuda --set 'numerics.aip_form="product"'
+}
 predict_cases() {  # one calibration, then five cases (two LES, one on the FFT path)
   predict predict_cavity3d 200 cavity-3d --calibrate
   predict predict_channel 40 channel --set 'numerics.poisson="pcg"'
@@ -66,8 +74,9 @@ predict_cases() {  # one calibration, then five cases (two LES, one on the FFT p
     --set 'mesh.cells=[64,64,64]'
   predict predict_cavity 40 cavity
 }
-if [[ ${MINIAPP_GPU_PART:-} == step ]]; then  # the CUDA suite and the three LES steps, with their timelines
+if [[ ${MINIAPP_GPU_PART:-} == step ]]; then  # the CUDA suite and the LES steps, with their timelines
   bench_steps
+  aip_forms
   cat "$out/steps.txt"
   exit 0
 fi
@@ -81,12 +90,19 @@ if [[ ${MINIAPP_GPU_PART:-} == ratio ]]; then
   exit 0
 fi
 if [[ ${MINIAPP_GPU_PART:-} == check ]]; then
-  plain_kernels="[dot],[cg_kernels]"
-  step memcheck 90 compute-sanitizer --tool memcheck "$build/tests/cuda/cuda_kernels_test" "[graph],$plain_kernels"
+  # memcheck over every CUDA test; racecheck and synccheck over every test case but those that run PCG
+  # or a loop as a device loop (the PCG, trace and loop cases; the sub-step graph test runs whole steps).
+  step memcheck 240 compute-sanitizer --tool memcheck "$build/tests/cuda/cuda_kernels_test"
   step memcheck_aip 60 compute-sanitizer --tool memcheck "$build/tests/solvers/aip_cuda_test"
+  step memcheck_solvers 90 compute-sanitizer --tool memcheck "$build/tests/solvers/solvers_test" "[cuda]"
+  step memcheck_fft 60 compute-sanitizer --tool memcheck "$build/tests/fft/cuda/fft_cuda_test"
+  # One Catch2 test spec: comma-separated alternatives, names with spaces quoted.
+  plain='[spmv],[vector_ops],[flow_kernels],[gather],[device],[memory],[dot],[cg_kernels],"KernelGraph runs nothing*",'
+  plain+='"KernelGraph refuses work*","KernelGraph refuses a loop body*","Sub-steps replayed from graphs*"'
   for tool in racecheck synccheck; do
-    step "$tool" 90 compute-sanitizer --tool "$tool" "$build/tests/cuda/cuda_kernels_test" "$plain_kernels"
+    step "$tool" 240 compute-sanitizer --tool "$tool" "$build/tests/cuda/cuda_kernels_test" "$plain"
     step "${tool}_aip" 60 compute-sanitizer --tool "$tool" "$build/tests/solvers/aip_cuda_test"
+    step "${tool}_fft" 300 compute-sanitizer --tool "$tool" "$build/tests/fft/cuda/fft_cuda_test"
   done
   bench_step bench_step_tet97 tet 97 5 150
   cat "$out/steps.txt"

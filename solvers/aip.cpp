@@ -4,8 +4,8 @@
 
 namespace miniapp {
 
-Aip::Aip(const Executor& exec, const CsrMatrix& a, int level, index_t slice_height)
-    : exec_(exec), level_(level), g_(exec, aip_factor(a, level), slice_height) {}
+Aip::Aip(const Executor& exec, const CsrMatrix& a, int level, index_t slice_height, AipForm form)
+    : exec_(exec), level_(level), g_(exec, aip_factor(a, level), slice_height, form) {}
 
 void Aip::apply(const Vector& r, Vector& z) const { aip_apply(exec_, g_, r, z); }
 
@@ -14,8 +14,9 @@ bool Aip::apply_with_rho(const Vector& r, Vector& z, CgScalars& s) const {
   return true;
 }
 
-void Aip::apply_advancing(const Vector& p, const Vector& q, Vector& x, Vector& r, Vector& z, CgScalars& s) const {
-  aip_apply_advancing(exec_, g_, p, q, x, r, z, s);
+void Aip::apply_advancing(const Vector& p, const Vector& q, Vector& x, const Vector& r, Vector& r_new, Vector& z,
+                          CgScalars& s) const {
+  aip_apply_advancing(exec_, g_, p, q, x, r, r_new, z, s);
 }
 
 }  // namespace miniapp

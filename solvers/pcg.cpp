@@ -19,7 +19,7 @@ double host_reads_per_iteration(Backend backend) {
 }
 
 Pcg::Pcg(const Executor& exec, index_t rows)
-    : exec_(exec), rows_(rows), r_(exec, rows), z_(exec, rows), p_(exec, rows), q_(exec, rows),
+    : exec_(exec), rows_(rows), r_(exec, rows), r_next_(exec, rows), z_(exec, rows), p_(exec, rows), q_(exec, rows),
       rhs_(exec, rows), scalars_(exec), batch_(exec) {}
 
 namespace {
@@ -84,17 +84,20 @@ void Pcg::start(const DeviceSell& a, const Preconditioner& m, const Vector& x, c
 // both z and p_old at every entry was measured slower: docs/performance.md).
 // With AIP (M = Gᵀ G) the apply is two SpMVs with G and Gᵀ, with r·z fused where the preconditioner
 // offers it (Preconditioner::apply_with_rho); its bytes are those aip_apply counts. AIP also takes
-// the update into its passes (Preconditioner::apply_advancing): the first gathers r − α q and advances
-// x, the second writes r − α q, sums r·r with r·z and makes the residual test, so an iteration is
-// three kernels with two grid-wide sums (each sum's fence, count and last block's pass cost about
-// 2.7 µs on an H100 at 2.6·10⁵ rows, docs/performance.md), for the bytes of the update and apply apart.
+// the update into its passes (Preconditioner::apply_advancing): with two passes the first gathers
+// r − α q and advances x, the second writes the new r, sums r·r with r·z and makes the residual test,
+// so an iteration is three kernels with two grid-wide sums (each sum's fence, count and last block's
+// pass cost about 2.7 µs on an H100 at 2.6·10⁵ rows, docs/performance.md), for the bytes of the update
+// and apply apart; with the product Gᵀ G one pass does all of it: two kernels, and the new r is written
+// apart from the old one (residual).
 // An iteration starts with the update: the set-up forms q = A p and α of the first step.
 // One iteration's kernels, queued (asynchronous on CUDA).
-void Pcg::queue_iteration(const DeviceSell& a, const Preconditioner& m, Vector& x) {
+void Pcg::queue_iteration(const DeviceSell& a, const Preconditioner& m, Vector& x, int k) {
   if (const Vector* d = m.diagonal_inverse()) {
     cg_update_jacobi(exec_, *d, p_, q_, x, r_, z_, scalars_);  // x, r, z = D⁻¹ r, β
   } else if (m.fuses_update()) {
-    m.apply_advancing(p_, q_, x, r_, z_, scalars_);  // x, r, z = M⁻¹ r, β in the apply's passes (AIP)
+    // x, r, z = M⁻¹ r, β in the apply's passes (AIP)
+    m.apply_advancing(p_, q_, x, residual(m, k), residual(m, k + 1), z_, scalars_);
   } else {
     cg_update(exec_, p_, q_, x, r_, scalars_);
     if (!m.apply_with_rho(r_, z_, scalars_)) {  // z = M⁻¹ r and β, fused where M can
@@ -112,16 +115,19 @@ void Pcg::queue_iteration(const DeviceSell& a, const Preconditioner& m, Vector& 
 // scalar block after each. Once per solve, not once per (matrix, preconditioner, x), unless the caller
 // vouches for them (PcgOptions::keep_recording): a preconditioner's own arrays are not visible here,
 // and one destroyed and rebuilt at the same address would otherwise replay stale pointers. A last,
-// shorter batch (the iteration cap reached) is launched plainly.
+// shorter batch (the iteration cap reached) is launched plainly. Where the residual alternates between
+// two vectors (residual), a recorded batch must leave it where it found it: an odd interval is then
+// launched plainly.
 CgProgress Pcg::iterate(const DeviceSell& a, const Preconditioner& m, Vector& x, const PcgOptions& options,
                         PcgResult& result) {
   const int interval = options.check_interval > 0 ? options.check_interval : default_check_interval(exec_.backend());
-  const auto batch = [&] {
-    for (int i = 0; i < interval; ++i) queue_iteration(a, m, x);
+  const auto batch = [&] {  // starts at an even iteration where the residual alternates
+    for (int i = 0; i < interval; ++i) queue_iteration(a, m, x, i);
   };
   const Recording wanted{&a, &m, x.data(), interval, exec_.tracing()};
   bool replay = false;
-  if (options.graphs && interval <= options.max_iterations) {
+  const bool recordable = !alternates(m) || interval % 2 == 0;
+  if (options.graphs && recordable && interval <= options.max_iterations) {
     replay = options.keep_recording && recorded_ == wanted;
     if (!replay) {
       looped_ = batch_.record_loop([&](LoopCondition condition) {
@@ -145,7 +151,7 @@ CgProgress Pcg::iterate(const DeviceSell& a, const Preconditioner& m, Vector& x,
     if (replay && !looped_ && count == interval && batch_.replay()) {
       ++result.replayed_batches;
     } else {
-      for (int i = 0; i < count; ++i) queue_iteration(a, m, x);
+      for (int i = 0; i < count; ++i) queue_iteration(a, m, x, launched + i);
     }
     launched += count;
     progress = scalars_.read();

@@ -84,14 +84,23 @@ class Pcg {
 
  private:
   void start(const DeviceSell& a, const Preconditioner& m, const Vector& x, const PcgOptions& options);
-  void queue_iteration(const DeviceSell& a, const Preconditioner& m, Vector& x);
+  // Iteration k of the solve (from 0): k picks the residual vectors of an apply that takes the update
+  // (residual).
+  void queue_iteration(const DeviceSell& a, const Preconditioner& m, Vector& x, int k);
+  // The residual after k iterations: r_ throughout, except with a preconditioner that takes the update
+  // and writes the new residual apart from the old one (Preconditioner::residual_in_place), so that r_
+  // and r_next_ alternate, r_ after an even number of iterations. r_next_ is allocated with the others
+  // (8 bytes per row unused by the other preconditioners): the set-up's allocations stay those that
+  // the up-front memory estimate counts.
+  static bool alternates(const Preconditioner& m) { return m.fuses_update() && !m.residual_in_place(); }
+  Vector& residual(const Preconditioner& m, int k) { return alternates(m) && k % 2 == 1 ? r_next_ : r_; }
   // Runs the iterations; sets result's replayed_batches and queued_iterations.
   CgProgress iterate(const DeviceSell& a, const Preconditioner& m, Vector& x, const PcgOptions& options,
                      PcgResult& result);
 
   Executor exec_;
   index_t rows_;
-  Vector r_, z_, p_, q_, rhs_;
+  Vector r_, r_next_, z_, p_, q_, rhs_;
   CgScalars scalars_;
   KernelGraph batch_;  // the recorded batch of check_interval iterations of the current solve
   bool looped_ = false;  // batch_ is a loop the device repeats (KernelGraph::record_loop)

@@ -21,11 +21,15 @@ class Preconditioner {
   virtual bool apply_with_rho(const Vector& /*r*/, Vector& /*z*/, CgScalars& /*s*/) const { return false; }
   // Whether apply_advancing does its work: the solver then leaves its update to the apply.
   virtual bool fuses_update() const { return false; }
-  // What cg_update does (x += α p, r −= α q, γ = r·r, the iteration counted, the residual test), then
-  // apply_with_rho, in the apply's passes (on CUDA the update then costs no kernel and no grid-wide
-  // sum of its own). Called only when fuses_update().
-  virtual void apply_advancing(const Vector& /*p*/, const Vector& /*q*/, Vector& /*x*/, Vector& /*r*/, Vector& /*z*/,
-                               CgScalars& /*s*/) const {
+  // Whether apply_advancing may write the new residual over the old one.
+  virtual bool residual_in_place() const { return true; }
+  // What cg_update does (x += α p, r_new = r − α q, γ = r_new·r_new, the iteration counted, the
+  // residual test), then apply_with_rho of r_new, in the apply's passes (on CUDA the update then costs
+  // no kernel and no grid-wide sum of its own). r_new may be r itself where residual_in_place(); else
+  // it must be a vector apart (a pass gathers r − α q at neighbouring rows while it writes its own).
+  // Called only when fuses_update().
+  virtual void apply_advancing(const Vector& /*p*/, const Vector& /*q*/, Vector& /*x*/, const Vector& /*r*/,
+                               Vector& /*r_new*/, Vector& /*z*/, CgScalars& /*s*/) const {
     throw Error("Preconditioner::apply_advancing: this preconditioner does not take the CG update");
   }
 };

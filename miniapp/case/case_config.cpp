@@ -39,6 +39,7 @@ std::string_view name(InitialType t) { return spelling(initial_type_names, t); }
 std::string_view name(BoundaryType t) { return spelling(boundary_type_names, t); }
 std::string_view name(Backend b) { return spelling(backend_names, b); }
 std::string_view name(Preconditioner p) { return spelling(preconditioner_names, p); }
+std::string_view name(AipFormChoice f) { return spelling(aip_form_names, f); }
 std::string_view name(PoissonSolver p) { return spelling(poisson_solver_names, p); }
 std::string_view name(OutputField f) { return spelling(output_field_names, f); }
 

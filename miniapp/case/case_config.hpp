@@ -66,6 +66,9 @@ struct BoundaryCondition {
 
 enum class Backend { automatic, cpu, cuda };
 enum class Preconditioner { jacobi, aip1, aip2, aip3 };
+// The AIP apply: automatic takes whichever of two passes (G, then Gᵀ) and one pass with the product
+// Gᵀ G moves fewer bytes on the case's matrix (solvers/aip.hpp).
+enum class AipFormChoice { automatic, two_pass, product };
 // automatic: fft where the mesh is a uniform periodic extrusion along z with an even Nper, else pcg;
 // validate_case resolves it, so a validated case holds pcg or fft.
 enum class PoissonSolver { automatic, pcg, fft };
@@ -78,6 +81,7 @@ struct NumericsConfig {
   double poisson_tolerance = 1e-8;
   index_t poisson_max_iterations = 1000;
   Preconditioner preconditioner = Preconditioner::aip1;
+  AipFormChoice aip_form = AipFormChoice::automatic;
   PoissonSolver poisson = PoissonSolver::automatic;
   std::string poisson_choice;  // what "auto" chose and why (the failed condition for pcg); for the log
   index_t slice_height = 0;  // sliced ELLPACK slice height, 0 = backend default
@@ -139,6 +143,7 @@ std::string_view name(InitialType t);
 std::string_view name(BoundaryType t);
 std::string_view name(Backend b);
 std::string_view name(Preconditioner p);
+std::string_view name(AipFormChoice f);
 std::string_view name(PoissonSolver p);
 std::string_view name(OutputField f);
 

@@ -32,6 +32,8 @@ inline constexpr std::pair<std::string_view, Backend> backend_names[] = {
 inline constexpr std::pair<std::string_view, Preconditioner> preconditioner_names[] = {
     {"jacobi", Preconditioner::jacobi}, {"aip1", Preconditioner::aip1},
     {"aip2", Preconditioner::aip2}, {"aip3", Preconditioner::aip3}};
+inline constexpr std::pair<std::string_view, AipFormChoice> aip_form_names[] = {
+    {"auto", AipFormChoice::automatic}, {"two-pass", AipFormChoice::two_pass}, {"product", AipFormChoice::product}};
 inline constexpr std::pair<std::string_view, PoissonSolver> poisson_solver_names[] = {
     {"auto", PoissonSolver::automatic}, {"pcg", PoissonSolver::pcg}, {"fft", PoissonSolver::fft}};
 inline constexpr std::pair<std::string_view, OutputField> output_field_names[] = {

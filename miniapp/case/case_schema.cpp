@@ -43,6 +43,7 @@ constexpr KeySpec schema[] = {
     {"numerics.poisson_tolerance", real},
     {"numerics.poisson_max_iterations", integer},
     {"numerics.preconditioner", string},
+    {"numerics.aip_form", string},
     {"numerics.poisson", string},
     {"numerics.slice_height", integer},
     {"run.end_time", real},

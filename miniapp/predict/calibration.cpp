@@ -10,7 +10,8 @@ namespace {
 constexpr std::string_view variant_names[kernel_variant_count] = {"spmv_sell_1", "spmv_sell_3", "spmv_csr_1", "axpy",
                                                                   "dot",         "pointwise",   "copy"};
 
-constexpr std::string_view unit_names[iteration_unit_count] = {"pcg_jacobi", "pcg_aip1", "batched_pcg"};
+constexpr std::string_view unit_names[iteration_unit_count] = {"pcg_jacobi", "pcg_aip1", "batched_pcg",
+                                                                     "pcg_aip1_product"};
 
 }  // namespace
 

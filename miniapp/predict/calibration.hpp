@@ -25,10 +25,11 @@ KernelVariant priced_variant(KernelKind kind);
 // preconditioner running its own iterations as the time loop does (batches replayed from graphs, a
 // host read per batch). On a GPU a replayed iteration of dependent fused kernels, each ending in a
 // grid-wide reduction, costs about twice the sum of its kernels calibrated alone; timed whole, it
-// needs no such model. pcg_jacobi and pcg_aip1: Pcg with Jacobi or AIP-1; batched_pcg: the FFT path's
-// frequency systems (fft::BatchedPcg, Jacobi).
-enum class IterationUnit { pcg_jacobi, pcg_aip1, batched_pcg };
-inline constexpr int iteration_unit_count = 3;
+// needs no such model. pcg_jacobi and pcg_aip1: Pcg with Jacobi or AIP-1 in two passes; batched_pcg:
+// the FFT path's frequency systems (fft::BatchedPcg, Jacobi); pcg_aip1_product: AIP-1 as the product
+// Gᵀ G (AipForm::product), an iteration of two kernels rather than three, timed on the plane stencil.
+enum class IterationUnit { pcg_jacobi, pcg_aip1, batched_pcg, pcg_aip1_product };
+inline constexpr int iteration_unit_count = 4;
 std::string_view name(IterationUnit unit);
 std::optional<IterationUnit> iteration_unit_from_name(std::string_view text);
 

@@ -103,8 +103,16 @@ std::array<std::optional<CostCurve>, iteration_unit_count> calibrate_iterations(
     const CsrMatrix a = stencil_matrix(rows);
     const std::string where = " iteration on " + std::to_string(a.rows) + " rows";
     add(IterationUnit::pcg_jacobi, pcg_point(exec, settings, a, Jacobi(exec, a), "the pcg_jacobi" + where));
+    const index_t h = exec.default_slice_height();
     add(IterationUnit::pcg_aip1,
-        pcg_point(exec, settings, a, Aip(exec, a, 1, exec.default_slice_height()), "the pcg_aip1" + where));
+        pcg_point(exec, settings, a, Aip(exec, a, 1, h, AipForm::two_pass), "the pcg_aip1" + where));
+    // The product on the plane stencil: 7 entries a row, as where the byte count picks it (one-layer
+    // meshes; tetrahedra, 7.4), not the 13 of the 3D stencil's product, whose longer rows cost more
+    // per byte on small meshes (each row's chain of gathers).
+    const CsrMatrix plane = stencil_matrix(rows, 2);
+    add(IterationUnit::pcg_aip1_product,
+        pcg_point(exec, settings, plane, Aip(exec, plane, 1, h, AipForm::product),
+                  "the pcg_aip1_product iteration on " + std::to_string(plane.rows) + " rows"));
     add(IterationUnit::batched_pcg, batched_point(exec, settings, rows,
                                                   "the batched_pcg iteration on about " + std::to_string(rows) +
                                                       " rows × systems"));

@@ -59,11 +59,13 @@ void add_kernel_seconds(const time::StepReport& r, int steps, StepMeasurement& m
       m.kernel_seconds[p][k] += r.kernels[p].tally(static_cast<KernelKind>(k)).seconds / steps;
 }
 
-// The calibrated unit of the case's Poisson iteration, if any (the FFT path as calibrated: Jacobi).
-std::optional<IterationUnit> iteration_unit_of(const cases::NumericsConfig& n) {
+// The calibrated unit of the case's Poisson iteration, if any (the FFT path as calibrated: Jacobi),
+// AIP-1 by the form it took on the case's matrix.
+std::optional<IterationUnit> iteration_unit_of(const cases::NumericsConfig& n, std::optional<AipForm> aip_form) {
   if (n.poisson == cases::PoissonSolver::fft) return IterationUnit::batched_pcg;
   if (n.preconditioner == cases::Preconditioner::jacobi) return IterationUnit::pcg_jacobi;
-  if (n.preconditioner == cases::Preconditioner::aip1) return IterationUnit::pcg_aip1;
+  if (n.preconditioner == cases::Preconditioner::aip1)
+    return aip_form == AipForm::product ? IterationUnit::pcg_aip1_product : IterationUnit::pcg_aip1;
   return std::nullopt;
 }
 
@@ -122,7 +124,7 @@ StepCounts count_step(run::Simulation& sim, int steps) {
     c.iterations += r.poisson.iterations / static_cast<double>(steps);
   }
   // Several ranks run other solvers (DistributedPcg, BatchedPcg with halo updates): no unit.
-  if (sim.ranks() == 1) c.iteration_unit = iteration_unit_of(sim.config.numerics);
+  if (sim.ranks() == 1) c.iteration_unit = iteration_unit_of(sim.config.numerics, sim.aip_form);
   c.iteration_split = std::any_of(queued.begin(), queued.end(), [&](double i) { return i != queued[0]; });
   split_solve(queued, solves, solve_reads, c);
   split_solve_comm(queued, solve_comm, c);

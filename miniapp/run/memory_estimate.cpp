@@ -126,9 +126,9 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
   MemoryEstimate e;
   e.operators = operator_bytes(config, mesh, ops, slice_height);
   e.preconditioner = preconditioner_bytes(config, ops, slice_height);
-  // PCG: r, z, p, q, rhs. Fractional step: uᵖ and work (3 each), rhs, cell work; face work and
+  // PCG: r twice (Pcg::residual), z, p, q, rhs. Fractional step: uᵖ and work (3 each), rhs, cell work; face work and
   // base viscosity; with LES the 9 velocity gradients and the filter width.
-  e.solver = vector_bytes(cells, 5) + vector_bytes(cells, 8 + (les ? 10 : 0)) + vector_bytes(faces, 2);
+  e.solver = vector_bytes(cells, 6) + vector_bytes(cells, 8 + (les ? 10 : 0)) + vector_bytes(faces, 2);
   // u, u_old (3 each), p, ν_t; u_s, ν_s.
   e.fields = vector_bytes(cells, 8) + vector_bytes(faces, 2);
   return e;

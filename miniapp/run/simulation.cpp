@@ -58,16 +58,24 @@ index_t slice_height(const cases::CaseConfig& config, const Executor& exec) {
   return config.numerics.slice_height > 0 ? config.numerics.slice_height : exec.default_slice_height();
 }
 
-std::unique_ptr<Preconditioner> make_preconditioner(const cases::CaseConfig& config, const Executor& exec,
-                                                    const CsrMatrix& pressure_matrix, index_t slices) {
+// The case's preconditioner; an AIP's form is kept in sim.aip_form and printed.
+std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const CsrMatrix& pressure_matrix, index_t slices,
+                                                    std::ostream& log) {
   using P = cases::Preconditioner;
-  switch (config.numerics.preconditioner) {
-    case P::jacobi: return std::make_unique<Jacobi>(exec, pressure_matrix);
-    case P::aip1: return std::make_unique<Aip>(exec, pressure_matrix, 1, slices);
-    case P::aip2: return std::make_unique<Aip>(exec, pressure_matrix, 2, slices);
-    case P::aip3: return std::make_unique<Aip>(exec, pressure_matrix, 3, slices);
-  }
-  throw Error("unknown preconditioner");
+  const P kind = sim.config.numerics.preconditioner;
+  if (kind == P::jacobi) return std::make_unique<Jacobi>(sim.exec, pressure_matrix);
+  using F = cases::AipFormChoice;
+  const F choice = sim.config.numerics.aip_form;
+  const AipForm form = choice == F::two_pass ? AipForm::two_pass
+                       : choice == F::product ? AipForm::product
+                                              : AipForm::fewer_bytes;
+  auto aip = std::make_unique<Aip>(sim.exec, pressure_matrix, kind == P::aip1 ? 1 : kind == P::aip2 ? 2 : 3, slices,
+                                   form);
+  sim.aip_form = aip->factor().form();
+  log << "  AIP-" << aip->level()
+      << (sim.aip_form == AipForm::product ? ": one pass with the product Gᵀ G" : ": two passes, G then Gᵀ")
+      << (choice == F::automatic ? " (the form that moves fewer bytes on this matrix)\n" : " (numerics.aip_form)\n");
+  return aip;
 }
 
 time::FlowParameters flow_parameters(const cases::CaseConfig& c) {
@@ -196,11 +204,11 @@ std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, inde
   const CsrMatrix minus_laplacian = negated(sim.host_operators.laplacian);
   if (sim.domain->distributed()) {
     auto preconditioner =
-        make_preconditioner(c, sim.exec, block_of_owned_rows(minus_laplacian, sim.domain->owned_count()), slices);
+        make_preconditioner(sim, block_of_owned_rows(minus_laplacian, sim.domain->owned_count()), slices, log);
     return std::make_unique<time::DistributedPcgPressureSolver>(sim.exec, *sim.domain, minus_laplacian, slices,
                                                                 std::move(preconditioner), options);
   }
-  auto preconditioner = make_preconditioner(c, sim.exec, minus_laplacian, slices);
+  auto preconditioner = make_preconditioner(sim, minus_laplacian, slices, log);
   return std::make_unique<time::PcgPressureSolver>(sim.exec, sim.operators->pressure_matrix, std::move(preconditioner),
                                                    options);
 }

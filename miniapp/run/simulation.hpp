@@ -5,6 +5,7 @@
 #include "mesh/geometry.hpp"
 #include "miniapp/case/case_config.hpp"
 #include "miniapp/time/fractional_step.hpp"
+#include "operators/kernels/aip_kernels.hpp"
 #include "operators/fv/flow_operators.hpp"
 #include "parallel/subdomain.hpp"
 
@@ -28,6 +29,9 @@ struct Simulation {
   std::unique_ptr<time::DeviceOperators> operators;
   std::unique_ptr<time::FractionalStep> scheme;
   std::unique_ptr<time::FlowFields> fields;
+  // The form the pressure solver's AIP took (DeviceAipFactor: the one that moves fewer bytes on this
+  // matrix); empty for Jacobi and the FFT path.
+  std::optional<AipForm> aip_form;
 
   index_t cells() const { return mesh.cell_count(); }  // this rank's, halo included
   int rank() const { return domain->rank(); }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "operators/backend/cpu/aip_kernels.hpp"
@@ -25,23 +26,54 @@ std::size_t sell_float_bytes(const CsrMatrix& a, index_t h) {
   return (sizeof(index_t) + sizeof(float)) * entries + sizeof(index_t) * (slices + 1);
 }
 
-DeviceSellFloat checked_sell(const Executor& exec, const CsrMatrix& g, index_t slice_height) {
+const CsrMatrix& checked_square(const CsrMatrix& g) {
   if (g.rows != g.cols)
     throw Error("DeviceAipFactor: G is " + std::to_string(g.rows) + " × " + std::to_string(g.cols) +
                 ", the approximate inverse factor must be square");
-  return DeviceSellFloat(exec, to_sell(g, slice_height));
+  return g;
 }
 
-// The counts of an apply: the thesis' two products of the AIP (apply_bytes() between them); with ρ
-// one DOT, summed in the second pass: on CUDA it reads r once more (z is in registers), on the CPU r
-// and z are still in cache; with the update joined (advancing) its AXPY and r·r too.
+// Entries the rows of Gᵀ G gather before merging: Σ_k |row k of G|² (row k of G adds its entries to
+// each of the rows its columns name).
+double product_gathers(const CsrMatrix& g) {
+  double gathers = 0.0;
+  for (index_t k = 0; k < g.rows; ++k) gathers += static_cast<double>(g.row_length(k)) * g.row_length(k);
+  return gathers;
+}
+
+// Bytes of two passes that the product does not move: G and Gᵀ, y written and read.
+double two_pass_bytes(const CsrMatrix& g, const CsrMatrix& gt, index_t h) {
+  return static_cast<double>(sell_float_bytes(g, h) + sell_float_bytes(gt, h)) + 16.0 * g.rows;
+}
+
+// Gᵀ G where the form asks for the product or, by default, where it moves fewer bytes than two passes
+// (see DeviceAipFactor); nothing for two passes.
+std::optional<CsrMatrix> product_for(const CsrMatrix& g, index_t h, AipForm form) {
+  constexpr double gather_limit = 4.0;  // times G's entries
+  if (form == AipForm::two_pass) return std::nullopt;
+  if (form == AipForm::fewer_bytes && product_gathers(g) > gather_limit * g.nnz()) return std::nullopt;
+  const CsrMatrix gt = transpose(g);
+  CsrMatrix m = multiply(gt, g);
+  if (form == AipForm::fewer_bytes && static_cast<double>(sell_float_bytes(m, h)) > two_pass_bytes(g, gt, h))
+    return std::nullopt;
+  return m;
+}
+
+// The counts of an apply: one SpMV per pass (apply_bytes() and apply_flops() shared between them); with
+// ρ one DOT, summed in the last pass: on CUDA the second of two passes reads r once more (z is in
+// registers), the product's pass and the CPU's find r where they left it; with the update joined
+// (advancing) its AXPY and r·r too, and the product's pass gathers the update's r − α q rather than
+// reading r itself.
 void count_apply(const Executor& exec, const DeviceAipFactor& g, double seconds, bool with_rho, bool advancing) {
-  const double n = g.rows(), flops = 2.0 * g.nnz();
+  const double n = g.rows();
+  const bool product = g.form() == AipForm::product;
+  const int passes = product ? 1 : 2;
   if (advancing) exec.counters().add(KernelKind::axpy, 48.0 * n, 4.0 * n, 0.0);
-  exec.counters().add(KernelKind::spmv, g.apply_bytes() / 2, flops, seconds / 2);
-  exec.counters().add(KernelKind::spmv, g.apply_bytes() / 2, flops, seconds / 2);
+  const double bytes = g.apply_bytes() - (advancing && product ? 8.0 * n : 0.0);
+  for (int pass = 0; pass < passes; ++pass)
+    exec.counters().add(KernelKind::spmv, bytes / passes, g.apply_flops() / passes, seconds / passes);
   if (with_rho)
-    exec.counters().add(KernelKind::dot, exec.backend() == Backend::cuda ? 8.0 * n : 0.0,
+    exec.counters().add(KernelKind::dot, exec.backend() == Backend::cuda && !product ? 8.0 * n : 0.0,
                         (advancing ? 4.0 : 2.0) * n, 0.0);
 }
 
@@ -56,19 +88,30 @@ SellFloatView DeviceSellFloat::view() const {
   return {rows_, cols_, slice_height_, slice_count_, slice_ptr_.data(), col_.data(), val_.data()};
 }
 
-DeviceAipFactor::DeviceAipFactor(const Executor& exec, const CsrMatrix& g, index_t slice_height)
-    : rows_(g.rows), nnz_(g.nnz()), g_(checked_sell(exec, g, slice_height)),
-      gt_(exec, to_sell(transpose(g), slice_height)), work_(exec, g.rows) {}
+DeviceAipFactor::DeviceAipFactor(const Executor& exec, const CsrMatrix& g, index_t slice_height, AipForm form)
+    : DeviceAipFactor(exec, checked_square(g), slice_height, product_for(checked_square(g), slice_height, form)) {}
 
-AipFactorView DeviceAipFactor::view() const { return {g_.view(), gt_.view(), work_.data()}; }
+DeviceAipFactor::DeviceAipFactor(const Executor& exec, const CsrMatrix& g, index_t slice_height,
+                                 const std::optional<CsrMatrix>& product)
+    : rows_(g.rows), flops_(2.0 * (product ? product->nnz() : 2.0 * g.nnz())),
+      first_(exec, to_sell(product ? *product : g, slice_height)), work_(exec, product ? 0 : g.rows) {
+  if (!product) second_.emplace(exec, to_sell(transpose(g), slice_height));
+}
+
+AipFactorView DeviceAipFactor::view() const {
+  if (!second_) return {1, first_.view(), {}, nullptr};
+  return {2, first_.view(), second_->view(), work_.data()};
+}
 
 double DeviceAipFactor::apply_bytes() const {
-  const double matrices = 8.0 * (g_.stored_entries() + gt_.stored_entries()) +
-                          4.0 * (g_.slice_count() + gt_.slice_count() + 2);
-  return matrices + 32.0 * rows_;
+  const auto matrix = [](const DeviceSellFloat& a) { return 8.0 * a.stored_entries() + 4.0 * (a.slice_count() + 1); };
+  const double one_pass = matrix(first_) + 16.0 * rows_;  // r read, z written
+  return second_ ? one_pass + matrix(*second_) + 16.0 * rows_ : one_pass;
 }
 
 std::size_t DeviceAipFactor::device_bytes(const CsrMatrix& pattern, index_t slice_height) {
+  if (const auto product = product_for(pattern, slice_height, AipForm::fewer_bytes))
+    return sell_float_bytes(*product, slice_height);
   return sell_float_bytes(pattern, slice_height) + sell_float_bytes(transpose(pattern), slice_height) +
          sizeof(double) * static_cast<std::size_t>(pattern.rows);
 }
@@ -92,25 +135,31 @@ void aip_apply(const Executor& exec, const DeviceAipFactor& g, const Vector& r, 
 }
 
 void aip_apply_advancing(const Executor& exec, const DeviceAipFactor& g, const Vector& p, const Vector& q, Vector& x,
-                         Vector& r, Vector& z, CgScalars& s) {
+                         const Vector& r, Vector& r_new, Vector& z, CgScalars& s) {
   constexpr const char* kernel = "aip_apply_advancing";
   detail::check_executor(exec, g.executor(), kernel, "the factor");
   detail::check_executor(exec, s.executor(), kernel, "the scalar block");
-  for (const auto& [vec, what] : {std::pair{&p, "p"}, {&q, "q"}, {&x, "x"}, {&r, "r"}, {&z, "z"}})
+  for (const auto& [vec, what] :
+       {std::pair{&p, "p"}, {&q, "q"}, {&x, "x"}, {&r, "r"}, {&r_new, "r_new"}, {&z, "z"}})
     detail::check_vector(exec, *vec, g.rows(), kernel, what);
-  detail::check_distinct(x, r, kernel, "x and r");
-  detail::check_distinct(x, z, kernel, "x and z");
-  detail::check_distinct(r, z, kernel, "r and z");
+  using Pair = std::tuple<const Vector*, const Vector*, const char*>;
+  for (const auto& [u, v, what] : {Pair{&x, &r, "x and r"}, Pair{&x, &r_new, "x and r_new"}, Pair{&x, &z, "x and z"},
+                                   Pair{&r, &z, "r and z"}, Pair{&r_new, &z, "r_new and z"}})
+    detail::check_distinct(*u, *v, kernel, what);
+  if (g.form() == AipForm::product) detail::check_distinct(r, r_new, kernel, "r and r_new (the product gathers r)");
   const AipFactorView view = g.view();
   const cg::ScalarsView v = s.view();
   const index_t n = g.rows();
   const double seconds = detail::run_timed(
       exec,
       [&] {  // the CPU gains nothing from joining them: the update, then the apply as apply_with_rho
-        cpu::cg_update(n, p.data(), q.data(), x.data(), r.data(), v);
-        cpu::aip_apply(view, r.data(), z.data(), v);
+        cpu::cg_update(n, p.data(), q.data(), x.data(), r.data(), r_new.data(), v);
+        cpu::aip_apply(view, r_new.data(), z.data(), v);
       },
-      [&] { cuda::aip_apply_advancing(exec.stream(), view, p.data(), q.data(), x.data(), r.data(), z.data(), v); });
+      [&] {
+        cuda::aip_apply_advancing(exec.stream(), view, p.data(), q.data(), x.data(), r.data(), r_new.data(), z.data(),
+                                  v);
+      });
   count_apply(exec, g, seconds, true, true);
 }
 

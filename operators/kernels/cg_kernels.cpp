@@ -93,7 +93,7 @@ void cg_update(const Executor& exec, const Vector& p, const Vector& q, Vector& x
   detail::check_distinct(x, r, kernel, "x and r");
   const cg::ScalarsView v = checked_view(exec, s, kernel);
   const double seconds = detail::run_timed(
-      exec, [&] { cpu::cg_update(n, p.data(), q.data(), x.data(), r.data(), v); },
+      exec, [&] { cpu::cg_update(n, p.data(), q.data(), x.data(), r.data(), r.data(), v); },
       [&] { cuda::cg_update(exec.stream(), n, p.data(), q.data(), x.data(), r.data(), v); });
   exec.counters().add(KernelKind::axpy, 48.0 * n, 6.0 * n, seconds);
 }

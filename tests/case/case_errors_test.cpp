@@ -77,6 +77,7 @@ TEST_CASE("impossible numerics and run settings", "[case]") {
   check_error_at(add(valid_case(), "[numerics]", "poisson_tolerance = 0"), "poisson_tolerance", "numerics.poisson_tolerance", "must lie in (0, 1)");
   check_error_at(add(valid_case(), "[numerics]", "poisson_max_iterations = 0"), "poisson_max", "numerics.poisson_max_iterations", "must be >= 1");
   check_error_at(add(valid_case(), "[numerics]", "preconditioner = \"ilu\""), "preconditioner", "numerics.preconditioner", "unknown value \"ilu\"");
+  check_error_at(add(valid_case(), "[numerics]", "aip_form = \"three-pass\""), "aip_form", "numerics.aip_form", "unknown value \"three-pass\"");
   check_error_at(add(valid_case(), "[numerics]", "backend = \"gpu\""), "backend", "numerics.backend", "unknown value \"gpu\"");
   check_error_at(add(valid_case(), "[numerics]", "slice_height = -4"), "slice_height", "numerics.slice_height", "must be >= 0");
   check_error_at(add(replace(valid_case(), "periodic = \"z\"", "periodic = \"\""), "[numerics]", "poisson = \"fft\""), "poisson = ",

@@ -54,6 +54,8 @@ TEST_CASE("values and defaults of a minimal case", "[case]") {
   CHECK(c.numerics.cfl == 0.5);
   CHECK_FALSE(c.numerics.dt.has_value());
   CHECK(c.numerics.preconditioner == Preconditioner::aip1);
+  CHECK(c.numerics.aip_form == AipFormChoice::automatic);
+  CHECK(parse(add(valid_case(), "[numerics]", "aip_form = \"product\"")).numerics.aip_form == AipFormChoice::product);
   CHECK(c.numerics.poisson == PoissonSolver::pcg);
   CHECK(c.numerics.poisson_tolerance == 1e-8);
   CHECK(c.numerics.poisson_max_iterations == 1000);

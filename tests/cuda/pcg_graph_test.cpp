@@ -100,13 +100,13 @@ void check_same(const SolveOutcome& graphed, const SolveOutcome& plain) {
 TEST_CASE("PCG replayed as CUDA Graphs is bitwise PCG launched kernel by kernel", "[cuda][graph][pcg]") {
   const Executor gpu = Executor::cuda();
   const CsrMatrix a = pressure_like(GENERATE(as<index_t>{}, 12, 40));
-  const bool aip = GENERATE(false, true);
+  const int preconditioner = GENERATE(0, 1, 2);  // Jacobi, AIP in two passes, AIP as the product
   // 1000: converges inside a batch; 29: the cap falls inside a batch (a plain last batch).
   const int max_iterations = GENERATE(1000, 29);
-  CAPTURE(a.rows, aip, max_iterations);
+  CAPTURE(a.rows, preconditioner, max_iterations);
   std::unique_ptr<Preconditioner> m;
-  if (aip) m = std::make_unique<Aip>(gpu, a, 1);
-  else m = std::make_unique<Jacobi>(gpu, a);
+  if (preconditioner == 0) m = std::make_unique<Jacobi>(gpu, a);
+  else m = std::make_unique<Aip>(gpu, a, 1, 32, preconditioner == 1 ? AipForm::two_pass : AipForm::product);
   const SolveOutcome graphed = solve(gpu, a, *m, true, max_iterations);
   const SolveOutcome plain = solve(gpu, a, *m, false, max_iterations);
   check_same(graphed, plain);

@@ -73,7 +73,9 @@ TEST_CASE("A quick calibration predicts a measured cavity step to within a facto
   CHECK(c.retained_cache_bytes >= 0);
   CHECK(c.retained_cache_bytes < c.streaming_footprint);
   CHECK(c.pointwise_flops_per_second > 1e8);  // a WALE cell is 100 flops: beyond 10⁶ cells per second
-  CHECK(counts.iteration_unit == IterationUnit::pcg_aip1);  // the cavity's preconditioner
+  // The cavity's preconditioner, AIP-1, as the product on its one-layer mesh (solvers/aip.hpp).
+  REQUIRE(sim.aip_form == AipForm::product);
+  CHECK(counts.iteration_unit == IterationUnit::pcg_aip1_product);
   const StepPrediction s = predict_step(counts, c, m.iterations, static_cast<double>(sim.exec.bytes_allocated()), 1);
   CHECK(s.iteration_unit == counts.iteration_unit);  // the CPU's unit, timed launched as the cavity runs
   CHECK(s.seconds > m.step_seconds / 3);

@@ -223,22 +223,34 @@ CsrMatrix float_factor(const CsrMatrix& a, int level) {
   return g;
 }
 
-TEST_CASE("Aip::apply computes G^T G r through the executor, G in float", "[aip]") {
+// Gᵀ G with its values rounded to float once, as the product form stores it.
+CsrMatrix float_product(const CsrMatrix& a, int level) {
+  const CsrMatrix g = aip_factor(a, level);
+  CsrMatrix m = multiply(transpose(g), g);
+  for (double& v : m.val) v = static_cast<float>(v);
+  return m;
+}
+
+TEST_CASE("Aip::apply computes G^T G r through the executor, in float, in either form", "[aip]") {
   // 210 rows: not a multiple of either slice height; 8 takes the AVX2 path where the CPU has it, 5
   // the portable one.
   const CsrMatrix a = grid_laplacian(7, 6, 5, true);
   const Executor exec = Executor::cpu();
   const int level = GENERATE(1, 2);
   const index_t slice_height = GENERATE(as<index_t>{}, 8, 5);
-  INFO("level " << level << ", slice height " << slice_height);
-  const Aip m(exec, a, level, slice_height);
+  const AipForm form = GENERATE(AipForm::two_pass, AipForm::product);
+  INFO("level " << level << ", slice height " << slice_height << ", product " << (form == AipForm::product));
+  const Aip m(exec, a, level, slice_height, form);
+  REQUIRE(m.factor().form() == form);
   std::vector<double> r(a.rows);
   for (index_t i = 0; i < a.rows; ++i) r[i] = std::cos(1.3 * i);
   const Vector r_device = Vector::from_host(exec, r);
   Vector z(exec, a.rows);
   m.apply(r_device, z);
   const CsrMatrix g = float_factor(a, level);
-  const std::vector<double> expected = reference_spmv(transpose(g), reference_spmv(g, r));
+  const std::vector<double> expected = form == AipForm::product
+                                           ? reference_spmv(float_product(a, level), r)
+                                           : reference_spmv(transpose(g), reference_spmv(g, r));
   const std::vector<double> got = z.to_host();
   for (index_t i = 0; i < a.rows; ++i) CHECK(got[i] == Approx(expected[i]).epsilon(1e-13).margin(1e-14));
 }
@@ -246,7 +258,7 @@ TEST_CASE("Aip::apply computes G^T G r through the executor, G in float", "[aip]
 TEST_CASE("Aip::apply_with_rho gives the apply and the CG scalars of cg_rho", "[aip]") {
   const CsrMatrix a = grid_laplacian(9, 8, 7, false);
   const Executor exec = Executor::cpu();
-  const Aip m(exec, a, 1, 8);
+  const Aip m(exec, a, 1, 8, GENERATE(AipForm::two_pass, AipForm::product));
   std::vector<double> r(a.rows);
   for (index_t i = 0; i < a.rows; ++i) r[i] = std::sin(0.7 * i) + 0.2;
   const Vector r_device = Vector::from_host(exec, r);
@@ -280,7 +292,9 @@ TEST_CASE("Aip::apply_with_rho gives the apply and the CG scalars of cg_rho", "[
 TEST_CASE("Aip::apply_advancing is cg_update then apply_with_rho", "[aip]") {
   const CsrMatrix a = grid_laplacian(19, 18, 17, false);  // 5814 rows: several blocks of the sums
   const Executor exec = Executor::cpu();
-  const Aip m(exec, a, 1, 8);
+  const AipForm form = GENERATE(AipForm::two_pass, AipForm::product);
+  CAPTURE(form == AipForm::product);
+  const Aip m(exec, a, 1, 8, form);
   REQUIRE(m.fuses_update());
   const DeviceSell da(exec, to_sell(a, 8));
   const auto vector = [&](double phase) {
@@ -289,11 +303,11 @@ TEST_CASE("Aip::apply_advancing is cg_update then apply_with_rho", "[aip]") {
     return Vector::from_host(exec, v);
   };
   struct Run {
-    Vector p, q, x, r, z;
+    Vector p, q, x, r, r_new, z;
     CgScalars s;
   };
   const auto make = [&](double tolerance) {
-    Run run{vector(0), Vector(exec, a.rows), vector(1), vector(2), Vector(exec, a.rows), CgScalars(exec)};
+    Run run{vector(0), Vector(exec, a.rows), vector(1), vector(2), vector(3), Vector(exec, a.rows), CgScalars(exec)};
     run.s.start(2.0, 0.5, 4.0, tolerance);
     cg_spmv_dot(exec, da, run.p, run.q, run.s);  // q = A p and α ≠ 0
     return run;
@@ -301,11 +315,13 @@ TEST_CASE("Aip::apply_advancing is cg_update then apply_with_rho", "[aip]") {
   for (const double tolerance : {1e-8, 1e6}) {  // running on, and stopping at this iteration
     CAPTURE(tolerance);
     Run fused = make(tolerance), apart = make(tolerance);
-    m.apply_advancing(fused.p, fused.q, fused.x, fused.r, fused.z, fused.s);
+    const auto r_before = fused.r.to_host();
+    m.apply_advancing(fused.p, fused.q, fused.x, fused.r, fused.r_new, fused.z, fused.s);
     cg_update(exec, apart.p, apart.q, apart.x, apart.r, apart.s);
     REQUIRE(m.apply_with_rho(apart.r, apart.z, apart.s));
     CHECK(fused.x.to_host() == apart.x.to_host());
-    CHECK(fused.r.to_host() == apart.r.to_host());
+    CHECK(fused.r.to_host() == r_before);  // the old residual is left as it was
+    CHECK(fused.r_new.to_host() == apart.r.to_host());
     if (tolerance < 1) CHECK(fused.z.to_host() == apart.z.to_host());  // once stopped, apart forms no z
     const std::vector<double> got = fused.s.values(), want = apart.s.values();
     for (const int slot : {cg::rho, cg::beta, cg::iterations, cg::status}) {
@@ -317,13 +333,22 @@ TEST_CASE("Aip::apply_advancing is cg_update then apply_with_rho", "[aip]") {
     CHECK(got[cg::relative_residual] == Approx(want[cg::relative_residual]).epsilon(1e-13));
     CHECK(fused.s.read().status == (tolerance > 1 ? cg::Status::residual_test : cg::Status::running));
     if (tolerance > 1) {  // stopped: a later call leaves every vector and scalar alone
-      const auto x = fused.x.to_host(), r = fused.r.to_host(), z = fused.z.to_host();
-      m.apply_advancing(fused.p, fused.q, fused.x, fused.r, fused.z, fused.s);
+      const auto x = fused.x.to_host(), r_new = fused.r_new.to_host(), z = fused.z.to_host();
+      m.apply_advancing(fused.p, fused.q, fused.x, fused.r, fused.r_new, fused.z, fused.s);
       CHECK(fused.x.to_host() == x);
-      CHECK(fused.r.to_host() == r);
+      CHECK(fused.r_new.to_host() == r_new);
       CHECK(fused.z.to_host() == z);
       CHECK(fused.s.values() == got);
     }
+  }
+  REQUIRE(m.residual_in_place() == (form == AipForm::two_pass));
+  if (m.residual_in_place()) {  // two passes: r_new = r gives the same as apart
+    Run in_place = make(1e-8), apart = make(1e-8);
+    m.apply_advancing(in_place.p, in_place.q, in_place.x, in_place.r, in_place.r, in_place.z, in_place.s);
+    cg_update(exec, apart.p, apart.q, apart.x, apart.r, apart.s);
+    REQUIRE(m.apply_with_rho(apart.r, apart.z, apart.s));
+    CHECK(in_place.r.to_host() == apart.r.to_host());
+    CHECK(in_place.z.to_host() == apart.z.to_host());
   }
 }
 
@@ -333,7 +358,61 @@ TEST_CASE("The AIP apply with the update joined checks its vectors", "[aip]") {
   const Aip m(exec, a, 1, 8);
   Vector v(exec, a.rows), w(exec, a.rows), short_vector(exec, a.rows - 1);
   CgScalars s(exec);
-  CHECK_THROWS_WITH(aip_apply_advancing(exec, m.factor(), v, short_vector, v, w, short_vector, s),
+  Vector u(exec, a.rows);
+  CHECK_THROWS_WITH(aip_apply_advancing(exec, m.factor(), v, short_vector, v, w, u, short_vector, s),
                     Catch::Contains("aip_apply_advancing") && Catch::Contains("q"));
-  CHECK_THROWS_WITH(m.apply_advancing(v, v, w, w, v, s), Catch::Contains("x and r"));
+  CHECK_THROWS_WITH(m.apply_advancing(v, v, w, w, u, v, s), Catch::Contains("x and r"));
+  CHECK_THROWS_WITH(m.apply_advancing(v, v, w, u, v, v, s), Catch::Contains("r_new and z"));
+  const Aip product(exec, a, 1, 8, AipForm::product);
+  CHECK_THROWS_WITH(product.apply_advancing(v, v, w, u, u, v, s), Catch::Contains("r and r_new"));
+}
+
+TEST_CASE("The AIP factor takes the form that moves fewer bytes per apply", "[aip]") {
+  const Executor exec = Executor::cpu();
+  const index_t h = 8;
+  // What each form moves besides r and z: the matrices (8 bytes per stored entry, 4 per slice
+  // pointer), and for two passes y written and read.
+  const auto product_bytes = [&](const CsrMatrix& a) {
+    return DeviceAipFactor(exec, aip_factor(a, 1), h, AipForm::product).apply_bytes() - 16.0 * a.rows;
+  };
+  const auto two_pass_bytes = [&](const CsrMatrix& a) {
+    return DeviceAipFactor(exec, aip_factor(a, 1), h, AipForm::two_pass).apply_bytes() - 16.0 * a.rows;
+  };
+  SECTION("7-point stencil: Gᵀ G has 13 entries a row against 4 + 4, two passes") {
+    const CsrMatrix a = grid_laplacian(16, 16, 16, true);
+    REQUIRE(two_pass_bytes(a) < product_bytes(a));
+    CHECK(DeviceAipFactor(exec, aip_factor(a, 1), h).form() == AipForm::two_pass);
+  }
+  SECTION("5-point stencil: 7 entries against 3 + 3 and y, the product") {
+    const CsrMatrix a = grid_laplacian(40, 40, 1, true);
+    REQUIRE(product_bytes(a) < two_pass_bytes(a));
+    CHECK(DeviceAipFactor(exec, aip_factor(a, 1), h).form() == AipForm::product);
+  }
+  SECTION("level 2: the product's rows would gather far more than G's entries, two passes") {
+    const CsrMatrix a = grid_laplacian(12, 12, 12, true);
+    CHECK(DeviceAipFactor(exec, aip_factor(a, 2), h).form() == AipForm::two_pass);
+  }
+}
+
+TEST_CASE("The AIP product form stores Gᵀ G symmetric bitwise, and the memory estimate counts its form", "[aip]") {
+  const Executor exec = Executor::cpu();
+  const index_t h = 8;
+  const CsrMatrix a = grid_laplacian(20, 18, 1, false);
+  const CsrMatrix m = float_product(a, 1);
+  const Dense dense = to_dense(m);
+  for (index_t i = 0; i < m.rows; ++i)
+    for (index_t j = 0; j < i; ++j) REQUIRE(dense[i][j] == dense[j][i]);
+  // Executor bytes of one sELL matrix (host memory on the CPU): slice pointers, an index and a float
+  // per stored entry.
+  const auto stored_bytes = [](const SellFloatView& s) {
+    return 4 * static_cast<std::size_t>(s.slice_count + 1) + 8 * static_cast<std::size_t>(s.slice_ptr[s.slice_count]);
+  };
+  for (const CsrMatrix& b : {a, grid_laplacian(9, 8, 7, false)}) {  // the product, two passes
+    const DeviceAipFactor g(exec, aip_factor(b, 1), h);
+    const AipFactorView v = g.view();
+    CAPTURE(v.passes);
+    const std::size_t allocated = v.passes == 2 ? stored_bytes(v.first) + stored_bytes(v.second) + 8 * b.rows
+                                                : stored_bytes(v.first);
+    CHECK(DeviceAipFactor::device_bytes(aip_pattern(b, 1), h) == allocated);
+  }
 }

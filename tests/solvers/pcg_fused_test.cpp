@@ -62,15 +62,19 @@ Solved unfused_pcg(const Executor& exec, const DeviceSell& a, const Precondition
   return {{iterations, residual, residual <= options.tolerance, ""}, x.to_host()};
 }
 
-std::unique_ptr<Preconditioner> make_preconditioner(const Executor& exec, const CsrMatrix& a, bool jacobi) {
-  if (jacobi) return std::make_unique<Jacobi>(exec, a);
-  return std::make_unique<Aip>(exec, a, 1, exec.backend() == Backend::cuda ? 32 : 8);
+// Jacobi is fused into the update; AIP takes the update into its passes, in either form.
+enum class Pc { jacobi, aip_two_pass, aip_product };
+
+std::unique_ptr<Preconditioner> make_preconditioner(const Executor& exec, const CsrMatrix& a, Pc pc) {
+  if (pc == Pc::jacobi) return std::make_unique<Jacobi>(exec, a);
+  return std::make_unique<Aip>(exec, a, 1, exec.backend() == Backend::cuda ? 32 : 8,
+                               pc == Pc::aip_product ? AipForm::product : AipForm::two_pass);
 }
 
-Solved fused_pcg(const Executor& exec, const CsrMatrix& a, const std::vector<double>& b, bool jacobi,
+Solved fused_pcg(const Executor& exec, const CsrMatrix& a, const std::vector<double>& b, Pc pc,
                  const PcgOptions& options) {
   const DeviceSell device_a(exec, to_sell(a, exec.backend() == Backend::cuda ? 32 : 8));
-  const auto m = make_preconditioner(exec, a, jacobi);
+  const auto m = make_preconditioner(exec, a, pc);
   const Vector device_b = Vector::from_host(exec, b);
   Vector x(exec, a.rows);
   fill(exec, 0.0, x);
@@ -88,17 +92,17 @@ double max_difference(const std::vector<double>& x, const std::vector<double>& y
 }  // namespace
 
 TEST_CASE("Fused PCG converges like the unfused iteration, whatever the check interval", "[pcg][fused]") {
-  const bool jacobi = GENERATE(true, false);
-  CAPTURE(jacobi);
+  const Pc pc = GENERATE(Pc::jacobi, Pc::aip_two_pass, Pc::aip_product);
+  CAPTURE(static_cast<int>(pc));
   const Executor exec = Executor::cpu();
   const CsrMatrix a = shifted_box(12, 0.01);
   const auto b = test::random_vector(a.rows, 41);
   const PcgOptions options{.tolerance = 1e-10, .max_iterations = 500};
   const DeviceSell device_a(exec, to_sell(a, 8));
-  const auto m = make_preconditioner(exec, a, jacobi);
+  const auto m = make_preconditioner(exec, a, pc);
   const Solved reference = unfused_pcg(exec, device_a, *m, Vector::from_host(exec, b), options);
   REQUIRE(reference.result.converged);
-  const Solved fused = fused_pcg(exec, a, b, jacobi, options);
+  const Solved fused = fused_pcg(exec, a, b, pc, options);
   REQUIRE(fused.result.converged);
   // Only the reductions' summation order differs.
   CHECK(std::abs(fused.result.iterations - reference.result.iterations) <= 1);
@@ -107,7 +111,7 @@ TEST_CASE("Fused PCG converges like the unfused iteration, whatever the check in
     CAPTURE(interval);
     PcgOptions checked = options;
     checked.check_interval = interval;
-    const Solved s = fused_pcg(exec, a, b, jacobi, checked);
+    const Solved s = fused_pcg(exec, a, b, pc, checked);
     CHECK(s.result.converged);
     CHECK(s.result.relative_residual <= options.tolerance);
     CHECK(s.result.iterations <= reference.result.iterations + interval);
@@ -125,7 +129,7 @@ TEST_CASE("Fused PCG converges like the unfused iteration, whatever the check in
 TEST_CASE("Fused PCG hits an iteration cap that the check interval does not divide", "[pcg][fused]") {
   const CsrMatrix a = shifted_box(8, 0.0);
   const auto b = test::random_vector(a.rows, 42);
-  const Solved s = fused_pcg(Executor::cpu(), a, b, true,
+  const Solved s = fused_pcg(Executor::cpu(), a, b, Pc::jacobi,
                              {.tolerance = 1e-14, .max_iterations = 5, .singular = true, .check_interval = 3});
   CHECK_FALSE(s.result.converged);
   CHECK(s.result.iterations == 5);
@@ -134,14 +138,14 @@ TEST_CASE("Fused PCG hits an iteration cap that the check interval does not divi
 }
 
 TEST_CASE("Fused PCG reports a breakdown at the same iteration whatever the check interval", "[pcg][fused]") {
-  const bool jacobi = GENERATE(true, false);
-  CAPTURE(jacobi);
+  const Pc pc = GENERATE(Pc::jacobi, Pc::aip_two_pass, Pc::aip_product);
+  CAPTURE(static_cast<int>(pc));
   // −L − 0.5 I: symmetric and indefinite (−L has eigenvalues below 0.5), with a positive diagonal.
   const CsrMatrix a = shifted_box(6, -0.5);
   const auto b = test::random_vector(a.rows, 43);
-  const Solved once = fused_pcg(Executor::cpu(), a, b, jacobi, {.tolerance = 1e-12, .max_iterations = 400});
+  const Solved once = fused_pcg(Executor::cpu(), a, b, pc, {.tolerance = 1e-12, .max_iterations = 400});
   const Solved every4 =
-      fused_pcg(Executor::cpu(), a, b, jacobi, {.tolerance = 1e-12, .max_iterations = 400, .check_interval = 4});
+      fused_pcg(Executor::cpu(), a, b, pc, {.tolerance = 1e-12, .max_iterations = 400, .check_interval = 4});
   REQUIRE_FALSE(once.result.converged);
   CHECK_THAT(once.result.warning, Catch::Contains("broke down"));
   CHECK(every4.result.warning == once.result.warning);
@@ -151,7 +155,7 @@ TEST_CASE("Fused PCG reports a breakdown at the same iteration whatever the chec
 
 TEST_CASE("Pcg rejects a negative check interval", "[pcg][fused]") {
   const CsrMatrix a = shifted_box(4, 1.0);
-  CHECK_THROWS_WITH(fused_pcg(Executor::cpu(), a, test::random_vector(a.rows, 1), true, {.check_interval = -1}),
+  CHECK_THROWS_WITH(fused_pcg(Executor::cpu(), a, test::random_vector(a.rows, 1), Pc::jacobi, {.check_interval = -1}),
                     Catch::Contains("check_interval"));
 }
 
@@ -160,14 +164,14 @@ TEST_CASE("Fused PCG on CUDA matches the CPU within one iteration", "[pcg][fused
     WARN("skipped: no CUDA device (or a build without CUDA)");
     return;
   }
-  const bool jacobi = GENERATE(true, false);
-  const int interval = GENERATE(0, 1, 5);
-  CAPTURE(jacobi, interval);
+  const Pc pc = GENERATE(Pc::jacobi, Pc::aip_two_pass, Pc::aip_product);
+  const int interval = GENERATE(0, 1, 5);  // 5: a fused AIP iteration alternates r, so no recording
+  CAPTURE(static_cast<int>(pc), interval);
   const CsrMatrix a = shifted_box(20, 0.0);
   const auto b = test::random_vector(a.rows, 44);
   const PcgOptions options{.tolerance = 1e-10, .max_iterations = 1000, .singular = true, .check_interval = interval};
-  const Solved cpu = fused_pcg(Executor::cpu(), a, b, jacobi, options);
-  const Solved gpu = fused_pcg(Executor::cuda(), a, b, jacobi, options);
+  const Solved cpu = fused_pcg(Executor::cpu(), a, b, pc, options);
+  const Solved gpu = fused_pcg(Executor::cuda(), a, b, pc, options);
   REQUIRE(cpu.result.converged);
   REQUIRE(gpu.result.converged);
   CHECK(std::abs(gpu.result.iterations - cpu.result.iterations) <= 1);

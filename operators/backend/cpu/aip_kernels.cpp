@@ -1,5 +1,5 @@
-// The AIP apply of the CPU reference backend: y = G r, then z = Gᵀ y with r·z, both sELL passes over
-// float values. The r·z partial sums belong to fixed blocks of slices (set by the size alone) and are
+// The AIP apply of the CPU reference backend: y = G r, then z = Gᵀ y with r·z, or z = (Gᵀ G) r with
+// r·z, sELL passes over float values. The r·z partial sums belong to fixed blocks of slices (set by the size alone) and are
 // added in block order, so ρ does not depend on the number of OpenMP threads.
 #include <algorithm>
 
@@ -77,25 +77,29 @@ index_t block_slices(const SellFloatView& a) {
 
 }  // namespace
 
-// Bytes: G and Gᵀ once each (8 per stored entry), r and y read, y and z written; r·z re-reads a
-// block of r and z from cache.
+// Bytes: each pass's matrix once, r read and z written (two passes: y written and read); r·z re-reads
+// a block of r and z from cache.
 void aip_apply(const AipFactorView& f, const double* r, double* z, const cg::ScalarsView& s) {
   const bool with_rho = s.slots != nullptr;
   if (with_rho && cg::stopped(s.slots)) return;
-  const bool parallel = worth_parallel(f.g.rows);
-  const index_t per_block = block_slices(f.g), blocks = (f.g.slice_count + per_block - 1) / per_block;
+  const bool parallel = worth_parallel(f.first.rows);
+  const index_t per_block = block_slices(f.first), blocks = (f.first.slice_count + per_block - 1) / per_block;
+  const SellFloatView& last_pass = f.passes == 2 ? f.second : f.first;
+  const double* last_input = f.passes == 2 ? f.work : r;
+  if (f.passes == 2) {
 #pragma omp parallel for schedule(static) if (parallel)
-  for (index_t b = 0; b < blocks; ++b)
-    slices(f.g, b * per_block, std::min(f.g.slice_count, (b + 1) * per_block), r, f.work);
+    for (index_t b = 0; b < blocks; ++b)
+      slices(f.first, b * per_block, std::min(f.first.slice_count, (b + 1) * per_block), r, f.work);
+  }
 #pragma omp parallel for schedule(static) if (parallel)
   for (index_t b = 0; b < blocks; ++b) {
-    const index_t last = std::min(f.gt.slice_count, (b + 1) * per_block);
-    slices(f.gt, b * per_block, last, f.work, z);
+    const index_t last = std::min(last_pass.slice_count, (b + 1) * per_block);
+    slices(last_pass, b * per_block, last, last_input, z);
     if (!with_rho) continue;
     double sum = 0.0;
-    const index_t end = std::min(f.gt.rows, last * f.gt.slice_height);
+    const index_t end = std::min(last_pass.rows, last * last_pass.slice_height);
 #pragma omp simd reduction(+ : sum)
-    for (index_t i = b * per_block * f.gt.slice_height; i < end; ++i) sum += r[i] * z[i];
+    for (index_t i = b * per_block * last_pass.slice_height; i < end; ++i) sum += r[i] * z[i];
     s.partials[b] = sum;
   }
   if (!with_rho) return;

@@ -90,7 +90,8 @@ void cg_direction_spmv_dot(const SellView& a, const double* z, double* p, double
   cg::finish_curvature(s.slots, sigma[0]);
 }
 
-void cg_update(index_t n, const double* p, const double* q, double* x, double* r, const cg::ScalarsView& s) {
+void cg_update(index_t n, const double* p, const double* q, double* x, const double* r, double* r_new,
+               const cg::ScalarsView& s) {
   if (cg::stopped(s.slots)) return;
   const double alpha = s.slots[cg::alpha];
   double gamma[1];
@@ -99,8 +100,8 @@ void cg_update(index_t n, const double* p, const double* q, double* x, double* r
 #pragma omp simd reduction(+ : sum)
     for (index_t i = begin; i < end; ++i) {
       x[i] = x[i] + alpha * p[i];
-      r[i] = r[i] - alpha * q[i];
-      sum += r[i] * r[i];
+      r_new[i] = r[i] - alpha * q[i];
+      sum += r_new[i] * r_new[i];
     }
     acc[0] = sum;
   });

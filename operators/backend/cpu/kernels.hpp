@@ -41,7 +41,9 @@ namespace miniapp::cpu {
 
 void cg_spmv_dot(const SellView& a, const double* p, double* q, const cg::ScalarsView& s);
 void cg_direction_spmv_dot(const SellView& a, const double* z, double* p, double* q, const cg::ScalarsView& s);
-void cg_update(index_t n, const double* p, const double* q, double* x, double* r, const cg::ScalarsView& s);
+// r_new = r − α q (r_new may be r: the front end's cg_update is in place; AIP's advancing apply is not).
+void cg_update(index_t n, const double* p, const double* q, double* x, const double* r, double* r_new,
+               const cg::ScalarsView& s);
 void cg_update_jacobi(index_t n, const double* d, const double* p, const double* q, double* x, double* r, double* z,
                       const cg::ScalarsView& s);
 void cg_rho(index_t n, const double* r, const double* z, const cg::ScalarsView& s);

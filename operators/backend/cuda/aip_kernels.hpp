@@ -7,7 +7,7 @@
 namespace miniapp::cuda {
 
 void aip_apply(void* stream, const AipFactorView& g, const double* r, double* z, const cg::ScalarsView& s);
-void aip_apply_advancing(void* stream, const AipFactorView& g, const double* p, const double* q, double* x, double* r,
-                         double* z, const cg::ScalarsView& s);
+void aip_apply_advancing(void* stream, const AipFactorView& g, const double* p, const double* q, double* x,
+                         const double* r, double* r_new, double* z, const cg::ScalarsView& s);
 
 }  // namespace miniapp::cuda
