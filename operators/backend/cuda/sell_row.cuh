@@ -1,6 +1,7 @@
 #pragma once
 // One row of a sliced-ELLPACK product, shared by the SpMV kernels (spmv.cu) and the fused CG SpMV
-// (cg_kernels.cu) so that both compute y_i with the same operations in the same order (nvcc only).
+// (cg_kernels.cu) so that both compute y_i with the same operations in the same order, and by the
+// AIP's float passes (aip_kernels.cu) for the same loads (nvcc only).
 #include <cstdint>
 
 #include "operators/backend/cuda/check.cuh"
