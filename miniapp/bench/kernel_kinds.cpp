@@ -78,7 +78,7 @@ std::optional<KernelKind> backend_kernel_kind(std::string_view mangled_name) {
       {"spmv_csr_kernel", KernelKind::spmv}, {"spmv_dot_kernel", KernelKind::spmv},
       {"direction_spmv_dot_kernel", KernelKind::spmv},
       {"sell_float_kernel", KernelKind::spmv}, {"sell_float_rho_kernel", KernelKind::spmv},
-      {"sell_float_advance_kernel", KernelKind::spmv},  // G (r − α q) with x += α p: the product's bytes lead
+      {"sell_float_advance_kernel", KernelKind::spmv},  // G (r − α q) with x += α p: the SpMV's bytes lead
       {"batched_spmv_kernel", KernelKind::spmv},
       // AXPY: the CG updates and directions, the mean's subtraction, the batched updates.
       {"update_kernel", KernelKind::axpy},

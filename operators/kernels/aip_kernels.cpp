@@ -46,19 +46,6 @@ double two_pass_bytes(const CsrMatrix& g, const CsrMatrix& gt, index_t h) {
   return static_cast<double>(sell_float_bytes(g, h) + sell_float_bytes(gt, h)) + 16.0 * g.rows;
 }
 
-// Gᵀ G where the form asks for the product or, by default, where it moves fewer bytes than two passes
-// (see DeviceAipFactor); nothing for two passes.
-std::optional<CsrMatrix> product_for(const CsrMatrix& g, index_t h, AipForm form) {
-  constexpr double gather_limit = 4.0;  // times G's entries
-  if (form == AipForm::two_pass) return std::nullopt;
-  if (form == AipForm::fewer_bytes && product_gathers(g) > gather_limit * g.nnz()) return std::nullopt;
-  const CsrMatrix gt = transpose(g);
-  CsrMatrix m = multiply(gt, g);
-  if (form == AipForm::fewer_bytes && static_cast<double>(sell_float_bytes(m, h)) > two_pass_bytes(g, gt, h))
-    return std::nullopt;
-  return m;
-}
-
 // The counts of an apply: one SpMV per pass (apply_bytes() and apply_flops() shared between them); with
 // ρ one DOT, summed in the last pass: on CUDA the second of two passes reads r once more (z is in
 // registers), the product's pass and the CPU's find r where they left it; with the update joined
@@ -88,14 +75,32 @@ SellFloatView DeviceSellFloat::view() const {
   return {rows_, cols_, slice_height_, slice_count_, slice_ptr_.data(), col_.data(), val_.data()};
 }
 
-DeviceAipFactor::DeviceAipFactor(const Executor& exec, const CsrMatrix& g, index_t slice_height, AipForm form)
-    : DeviceAipFactor(exec, checked_square(g), slice_height, product_for(checked_square(g), slice_height, form)) {}
+struct DeviceAipFactor::HostMatrices {
+  CsrMatrix gt;
+  std::optional<CsrMatrix> product;  // Gᵀ G where the product is taken
+};
 
-DeviceAipFactor::DeviceAipFactor(const Executor& exec, const CsrMatrix& g, index_t slice_height,
-                                 const std::optional<CsrMatrix>& product)
-    : rows_(g.rows), flops_(2.0 * (product ? product->nnz() : 2.0 * g.nnz())),
-      first_(exec, to_sell(product ? *product : g, slice_height)), work_(exec, product ? 0 : g.rows) {
-  if (!product) second_.emplace(exec, to_sell(transpose(g), slice_height));
+// Gᵀ always (two passes apply it, the product is formed from it), and Gᵀ G where the form asks for the
+// product or, by default, where it moves fewer bytes than two passes.
+DeviceAipFactor::HostMatrices DeviceAipFactor::host_matrices(const CsrMatrix& g, index_t h, AipForm form) {
+  constexpr double gather_limit = 4.0;  // times G's entries
+  HostMatrices m{transpose(g), std::nullopt};
+  if (form == AipForm::two_pass) return m;
+  if (form == AipForm::fewer_bytes && product_gathers(g) > gather_limit * g.nnz()) return m;
+  CsrMatrix product = multiply(m.gt, g);
+  if (form == AipForm::product || static_cast<double>(sell_float_bytes(product, h)) <= two_pass_bytes(g, m.gt, h))
+    m.product = std::move(product);
+  return m;
+}
+
+DeviceAipFactor::DeviceAipFactor(const Executor& exec, const CsrMatrix& g, index_t slice_height, AipForm form)
+    : DeviceAipFactor(exec, g, host_matrices(checked_square(g), slice_height, form), slice_height) {}
+
+DeviceAipFactor::DeviceAipFactor(const Executor& exec, const CsrMatrix& g, const HostMatrices& m,
+                                 index_t slice_height)
+    : rows_(g.rows), flops_(2.0 * (m.product ? m.product->nnz() : 2.0 * g.nnz())),
+      first_(exec, to_sell(m.product ? *m.product : g, slice_height)), work_(exec, m.product ? 0 : g.rows) {
+  if (!m.product) second_.emplace(exec, to_sell(m.gt, slice_height));
 }
 
 AipFactorView DeviceAipFactor::view() const {
@@ -110,9 +115,9 @@ double DeviceAipFactor::apply_bytes() const {
 }
 
 std::size_t DeviceAipFactor::device_bytes(const CsrMatrix& pattern, index_t slice_height) {
-  if (const auto product = product_for(pattern, slice_height, AipForm::fewer_bytes))
-    return sell_float_bytes(*product, slice_height);
-  return sell_float_bytes(pattern, slice_height) + sell_float_bytes(transpose(pattern), slice_height) +
+  const HostMatrices m = host_matrices(pattern, slice_height, AipForm::fewer_bytes);
+  if (m.product) return sell_float_bytes(*m.product, slice_height);
+  return sell_float_bytes(pattern, slice_height) + sell_float_bytes(m.gt, slice_height) +
          sizeof(double) * static_cast<std::size_t>(pattern.rows);
 }
 

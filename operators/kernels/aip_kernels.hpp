@@ -83,8 +83,9 @@ class DeviceAipFactor {
   static std::size_t device_bytes(const CsrMatrix& pattern, index_t slice_height);
 
  private:
-  DeviceAipFactor(const Executor& exec, const CsrMatrix& g, index_t slice_height,
-                  const std::optional<CsrMatrix>& product);
+  struct HostMatrices;  // Gᵀ, and Gᵀ G where the product is taken
+  static HostMatrices host_matrices(const CsrMatrix& g, index_t slice_height, AipForm form);
+  DeviceAipFactor(const Executor& exec, const CsrMatrix& g, const HostMatrices& m, index_t slice_height);
 
   index_t rows_;
   double flops_;

@@ -64,15 +64,23 @@ __device__ void last_block_sum(bool last, const double* partial, unsigned count,
   }
 }
 
-// The last block to finish sums the partials (one atomic per block), as the backend's CG kernels do.
+// The last block to finish sums the partials (one atomic per block), as the backend's CG kernels do:
+// the count after a fence, or (AcqRel) as one acquire-release atomic instead of a fence and a plain
+// atomic (the memory model then orders the partials before the count, and the last block's reads after).
+template <bool AcqRel>
 __global__ void axpy_sum_kernel(int n, const double* x, double* y, double* partial, unsigned* done, double* sum) {
   __shared__ double shared[threads / 32];
   __shared__ bool last;
   const double v = axpy_block_sum(n, x, y, shared);
   if (threadIdx.x == 0) {
     partial[blockIdx.x] = v;
-    __threadfence();
-    last = atomicAdd(done, 1u) == gridDim.x - 1;
+    if constexpr (AcqRel) {
+      cuda::atomic_ref<unsigned, cuda::thread_scope_device> count(*done);
+      last = count.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
+    } else {
+      __threadfence();
+      last = atomicAdd(done, 1u) == gridDim.x - 1;
+    }
   }
   __syncthreads();
   last_block_sum(last, partial, gridDim.x, shared, sum, done);
@@ -118,21 +126,6 @@ __global__ void axpy_sum_variant(int n, const double* x, double* y, double* part
   __syncthreads();
   if (last) __threadfence();
   last_block_sum(last, partial + 65536, groups, shared, sum, done);
-}
-
-// The single-level sum with the count as one acquire-release atomic instead of a fence and a plain
-// atomic (the memory model then orders the partials before the count, and the last block's reads after).
-__global__ void axpy_sum_acq_rel(int n, const double* x, double* y, double* partial, unsigned* done, double* sum) {
-  __shared__ double shared[threads / 32];
-  __shared__ bool last;
-  const double v = axpy_block_sum(n, x, y, shared);
-  if (threadIdx.x == 0) {
-    partial[blockIdx.x] = v;
-    cuda::atomic_ref<unsigned, cuda::thread_scope_device> count(*done);
-    last = count.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
-  }
-  __syncthreads();
-  last_block_sum(last, partial, gridDim.x, shared, sum, done);
 }
 
 // mode 0: barriers only; 1: AXPY then barrier; 2: AXPY with a sum every block re-adds after the barrier.
@@ -227,7 +220,7 @@ int main() {
     cudaGraphExec_t empty = record(stream, [&] { empty_kernel<<<graph_blocks, threads, 0, stream>>>(); });
     cudaGraphExec_t axpy = record(stream, [&] { axpy_kernel<<<graph_blocks, threads, 0, stream>>>(n, x, y); });
     cudaGraphExec_t axpy_sum = record(stream, [&] {
-      axpy_sum_kernel<<<graph_blocks, threads, 0, stream>>>(n, x, y, partial, done, sum);
+      axpy_sum_kernel<false><<<graph_blocks, threads, 0, stream>>>(n, x, y, partial, done, sum);
     });
     cudaGraphExec_t partials_only = record(stream, [&] {
       axpy_sum_variant<0><<<graph_blocks, threads, 0, stream>>>(n, x, y, partial, done, sum);
@@ -239,7 +232,7 @@ int main() {
       axpy_sum_variant<2><<<graph_blocks, threads, 0, stream>>>(n, x, y, partial, done, sum);
     });
     cudaGraphExec_t acq_rel = record(stream, [&] {
-      axpy_sum_acq_rel<<<graph_blocks, threads, 0, stream>>>(n, x, y, partial, done, sum);
+      axpy_sum_kernel<true><<<graph_blocks, threads, 0, stream>>>(n, x, y, partial, done, sum);
     });
     const auto graph_us = [&](cudaGraphExec_t g) {
       return median_us_per_step(stream, [&] { CHECK(cudaGraphLaunch(g, stream)); });
