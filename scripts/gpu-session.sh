@@ -10,9 +10,14 @@
 # `MINIAPP_GPU_PART=predict` the CUDA tests, CPU against CUDA on a Taylor–Green case, the LES
 # time-step benchmarks and the cost model (one calibration, five cases predicted against measured);
 # `MINIAPP_GPU_PART=check` the sanitizers over the CUDA test suites (memcheck over all of them;
-# racecheck and synccheck over every case but the PCG-loop and trace ones: inside a device loop those
-# two tools fail on kernels that synchronise their block, docs/results/h100_2026-11-23_sanitizer_loop/)
-# and the LES step at the paper's mesh size (5.5·10⁶ tets); `MINIAPP_GPU_PART=ratio` the LES step on the host's CPU backend
+# racecheck and synccheck over every case with device loops where they are taken but in the PCG-loop
+# and trace cases, where those two tools fail on kernels that synchronise their block,
+# docs/results/h100_2026-11-23_sanitizer_loop/; then over every case with the loops off,
+# MINIAPP_NO_DEVICE_LOOPS=1, the same kernels replayed by the host) and the LES step at the paper's
+# mesh size (5.5·10⁶ tets); `MINIAPP_GPU_PART=bench` the kernel benchmark on the Laplacian and the
+# convection operator of hex, tet and prism meshes of 10⁵ to 10⁷ cells, and the LES step at 3.1·10⁶
+# tets; `MINIAPP_GPU_PART=bench_large` the same benchmark at 3·10⁷ cells, for the mesh kinds in
+# MINIAPP_BENCH_MESHES (default "hex tet prism"; one per call fits the 10-minute limit); `MINIAPP_GPU_PART=ratio` the LES step on the host's CPU backend
 # (all its cores) and on the GPU, each with its copy bandwidth measured in the same run, for the
 # GPU/CPU ratio of the two. Steps run in order of importance and are skipped once the budget
 # is spent (each says so in steps.txt).
@@ -80,6 +85,21 @@ if [[ ${MINIAPP_GPU_PART:-} == step ]]; then  # the CUDA suite and the LES steps
   cat "$out/steps.txt"
   exit 0
 fi
+if [[ ${MINIAPP_GPU_PART:-} == bench ]]; then
+  for mesh in hex tet prism; do
+    kernels "bench_${mesh}" 150 --meshes "$mesh" --mesh-sizes 1e5,1e6,4e6,1e7
+  done
+  bench_step bench_step_tet80 tet 80 5
+  cat "$out/steps.txt"
+  exit 0
+fi
+if [[ ${MINIAPP_GPU_PART:-} == bench_large ]]; then  # one mesh kind per call: 4-5 min each on an H100 host
+  for mesh in ${MINIAPP_BENCH_MESHES:-hex tet prism}; do
+    kernels "bench_${mesh}_3e7" 450 --meshes "$mesh" --mesh-sizes 3e7
+  done
+  cat "$out/steps.txt"
+  exit 0
+fi
 if [[ ${MINIAPP_GPU_PART:-} == ratio ]]; then
   for mesh in "tet 40" "hex 64"; do
     set -- $mesh
@@ -99,10 +119,15 @@ if [[ ${MINIAPP_GPU_PART:-} == check ]]; then
   # One Catch2 test spec: comma-separated alternatives, names with spaces quoted.
   plain='[spmv],[vector_ops],[flow_kernels],[gather],[device],[memory],[dot],[cg_kernels],"KernelGraph runs nothing*",'
   plain+='"KernelGraph refuses work*","KernelGraph refuses a loop body*","Sub-steps replayed from graphs*"'
-  for tool in racecheck synccheck; do
+  # synccheck first: it takes seconds, racecheck minutes (the whole suite 152 s, FFT 134 s on an H100).
+  for tool in synccheck racecheck; do
     step "$tool" 240 compute-sanitizer --tool "$tool" "$build/tests/cuda/cuda_kernels_test" "$plain"
+    step "${tool}_no_loops" 240 env MINIAPP_NO_DEVICE_LOOPS=1 compute-sanitizer --tool "$tool" \
+      "$build/tests/cuda/cuda_kernels_test"
+    step "${tool}_solvers_no_loops" 120 env MINIAPP_NO_DEVICE_LOOPS=1 compute-sanitizer --tool "$tool" \
+      "$build/tests/solvers/solvers_test" "[cuda]"
     step "${tool}_aip" 60 compute-sanitizer --tool "$tool" "$build/tests/solvers/aip_cuda_test"
-    step "${tool}_fft" 300 compute-sanitizer --tool "$tool" "$build/tests/fft/cuda/fft_cuda_test"
+    step "${tool}_fft" 200 compute-sanitizer --tool "$tool" "$build/tests/fft/cuda/fft_cuda_test"
   done
   bench_step bench_step_tet97 tet 97 5 150
   cat "$out/steps.txt"

@@ -16,15 +16,19 @@ namespace miniapp::bench {
 
 namespace {
 
+std::string matrix_column(const KernelRecord& r) { return r.matrix.empty() ? "-" : r.matrix; }
+
 // Our kernels beside the vendor libraries' (CUDA runs): times and their ratio.
 void print_baselines(std::ostream& out, const KernelBenchReport& report) {
   out << "\nvendor baselines: same arrays, same timing, results checked equal to ours (relative 1e-12) first\n\n";
-  out << std::left << std::setw(10) << "kernel" << std::setw(14) << "mesh" << std::right << std::setw(11) << "ours (us)"
+  out << std::left << std::setw(14) << "kernel" << std::setw(14) << "mesh" << std::setw(12) << "matrix" << std::right
+      << std::setw(11) << "ours (us)"
       << "  " << std::left << std::setw(20) << "library" << std::right << std::setw(13) << "library (us)"
       << std::setw(15) << "library / ours" << "\n";
   for (const KernelRecord& r : report.records) {
     if (r.baseline.empty()) continue;
-    out << std::left << std::setw(10) << r.kernel << std::setw(14) << r.mesh << std::right << std::setw(11)
+    out << std::left << std::setw(14) << r.kernel << std::setw(14) << r.mesh << std::setw(12) << matrix_column(r)
+        << std::right << std::setw(11)
         << std::setprecision(1) << r.seconds * 1e6 << "  " << std::left << std::setw(20) << r.baseline << std::right;
     if (!r.baseline_failure.empty()) {
       out << "  FAILED (log: BASELINE FAILED)\n";
@@ -38,8 +42,9 @@ void print_baselines(std::ostream& out, const KernelBenchReport& report) {
   for (const KernelRecord& sell : report.records) {
     if (sell.kernel != "spmv_sell") continue;
     for (const KernelRecord& r : report.records)
-      if (r.mesh == sell.mesh && r.kernel.rfind("spmv_", 0) == 0 && !r.baseline.empty() && r.baseline_failure.empty())
-        out << "sELL SpMV (ours, " << sell.mesh << ") against " << r.baseline << ": " << std::setprecision(2)
+      if (r.mesh == sell.mesh && r.matrix == sell.matrix && r.kernel.rfind("spmv_", 0) == 0 && !r.baseline.empty() &&
+          r.baseline_failure.empty())
+        out << "sELL SpMV (ours, " << sell.mesh << " " << sell.matrix << ") against " << r.baseline << ": " << std::setprecision(2)
             << r.baseline_seconds / sell.seconds << "x faster"
             << (r.kernel == "spmv_csr" ? " (target >= 1.3x)\n" : " (target >= 1x)\n");
   }
@@ -71,11 +76,13 @@ void print_table(std::ostream& out, const KernelBenchReport& report) {
   out << "device " << report.device << "; copy bandwidth " << std::fixed << std::setprecision(1)
       << report.copy_gb_per_s << " GB/s; per call, median of " << report.repeat << " samples of "
       << bench_queued_calls << " calls queued back to back\n\n";
-  out << std::left << std::setw(16) << "kernel" << std::setw(14) << "mesh" << std::right << std::setw(10) << "rows"
+  out << std::left << std::setw(16) << "kernel" << std::setw(14) << "mesh" << std::setw(12) << "matrix" << std::right
+      << std::setw(11) << "rows"
       << std::setw(11) << "nnz" << std::setw(11) << "time (us)" << std::setw(13) << "bytes" << std::setw(9) << "GB/s"
       << std::setw(8) << "of copy" << "\n";
   for (const KernelRecord& r : report.records) {
-    out << std::left << std::setw(16) << r.kernel << std::setw(14) << r.mesh << std::right << std::setw(10) << r.rows
+    out << std::left << std::setw(16) << r.kernel << std::setw(14) << r.mesh << std::setw(12) << matrix_column(r)
+        << std::right << std::setw(11) << r.rows
         << std::setw(11) << r.nnz << std::setw(11) << std::setprecision(1) << r.seconds * 1e6 << std::setw(13)
         << std::setprecision(0) << r.bytes << std::setw(9) << std::setprecision(1) << r.gb_per_s() << std::setw(7)
         << std::setprecision(0) << 100 * r.gb_per_s() / report.copy_gb_per_s << "%\n";
@@ -101,7 +108,7 @@ void write_json(const std::string& path, const KernelBenchReport& report) {
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
   for (const KernelRecord& r : report.records) {
     nlohmann::ordered_json& entry = results.emplace_back(nlohmann::ordered_json{
-        {"kernel", r.kernel}, {"mesh", r.mesh}, {"rows", r.rows}, {"nnz", r.nnz},
+        {"kernel", r.kernel}, {"mesh", r.mesh}, {"matrix", r.matrix}, {"rows", r.rows}, {"nnz", r.nnz},
         {"stored_entries", r.stored_entries}, {"seconds", r.seconds}, {"bytes", r.bytes},
         {"gb_per_s", r.gb_per_s()}, {"fraction_of_copy", r.gb_per_s() / report.copy_gb_per_s}});
     if (r.baseline.empty()) continue;

@@ -18,7 +18,7 @@ struct KernelBenchReport {
   std::vector<KernelRecord> records;
 };
 
-// Table: kernel, mesh, rows, nnz, time (µs), bytes, GB/s, fraction of the copy bandwidth.
+// Table: kernel, mesh, matrix, rows, nnz, time (µs), bytes, GB/s, fraction of the copy bandwidth.
 void print_table(std::ostream& out, const KernelBenchReport& report);
 
 // The same numbers (and the stored entries of each format) as JSON; throws miniapp::Error naming

@@ -1,12 +1,15 @@
 #include "miniapp/bench/kernel_bench.hpp"
 
 #include <cmath>
+#include <array>
 #include <ostream>
+#include <span>
 
 #include "mesh/geometry.hpp"
 #include "miniapp/bench/random_vector.hpp"
 #include "miniapp/bench/timing.hpp"
 #include "miniapp/bench/vendor_bench.hpp"
+#include "operators/fv/flow_operators.hpp"
 #include "operators/fv/laplacian.hpp"
 #include "operators/kernels/dot.hpp"
 #include "operators/kernels/spmv.hpp"
@@ -16,6 +19,8 @@
 #include "solvers/pcg.hpp"
 
 namespace miniapp::bench {
+
+std::string_view name(BenchMatrix matrix) { return matrix == BenchMatrix::laplacian ? "laplacian" : "convection"; }
 
 cli::MeshOptions bench_mesh_options(cli::MeshKind kind, long long cells) {
   // Cells per generated hexahedron: the tet box splits each in 6, the prism mesh each quad in 2.
@@ -114,48 +119,112 @@ std::vector<KernelRecord> bench_pcg(const Executor& exec, const CsrMatrix& l, in
   return records;
 }
 
-CsrMatrix reordered_laplacian(const cli::MeshOptions& options) {
-  const mesh::Mesh m = cli::make_mesh(options);
-  const CsrMatrix l = fv::laplacian_matrix(m, mesh::compute_geometry(m));
-  return permute_symmetric(l, row_grouping_rcm(l));
+// Adds one record per call to `records`, named for one mesh and one matrix.
+class Recorder {
+ public:
+  Recorder(std::vector<KernelRecord>& records, std::string mesh) : records_(records), mesh_(std::move(mesh)) {}
+  void add(KernelRecord record, const std::string& kernel, std::string_view matrix, index_t rows, index_t nnz,
+           index_t stored) {
+    record.kernel = kernel;
+    record.mesh = mesh_;
+    record.matrix = matrix;
+    record.rows = rows;
+    record.nnz = nnz;
+    record.stored_entries = stored;
+    records_.push_back(std::move(record));
+  }
+  // The last `count` records added.
+  template <std::size_t count>
+  std::span<KernelRecord, count> last() {
+    return std::span(records_).template last<count>();
+  }
+
+ private:
+  std::vector<KernelRecord>& records_;
+  std::string mesh_;
+};
+
+// y = A x with A in CSR and in sELL (and, on CUDA, cuSPARSE's two on the same arrays); returns the
+// sELL copy on the device.
+DeviceSell bench_spmv(const Executor& exec, const CsrMatrix& a, BenchMatrix matrix, int repeat, Recorder& recorder,
+                      std::ostream& log) {
+  const DeviceCsr csr(exec, a);
+  const SellMatrix host_sell = to_sell(a, exec.default_slice_height());
+  DeviceSell sell(exec, host_sell);
+  const Vector x = random_vector(exec, a.cols, 1);
+  Vector y(exec, a.rows);
+  recorder.add(time_kernel(exec, KernelKind::spmv, repeat, [&] { spmv(exec, csr, x, y); }), "spmv_csr", name(matrix),
+               a.rows, a.nnz(), a.nnz());
+  recorder.add(time_kernel(exec, KernelKind::spmv, repeat, [&] { spmv(exec, sell, x, y); }), "spmv_sell",
+               name(matrix), a.rows, a.nnz(), sell.stored_entries());
+  if (exec.backend() == Backend::cuda) add_spmv_baselines({exec, host_sell, csr, sell, x}, repeat, recorder.last<2>(), log);
+  return sell;
+}
+
+void bench_laplacian(const Executor& exec, const CsrMatrix& l, const KernelBenchSettings& settings,
+                     Recorder& recorder, std::ostream& log) {
+  const int repeat = settings.repeat;
+  const index_t n = l.rows;
+  bench_spmv(exec, l, BenchMatrix::laplacian, repeat, recorder, log);
+  const Vector x = random_vector(exec, n, 1);
+  const Vector y0 = random_vector(exec, n, 2);
+  Vector y = random_vector(exec, n, 2);
+  // a = b = 0.5 keeps y bounded over any number of repeats.
+  recorder.add(time_kernel(exec, KernelKind::axpy, repeat, [&] { axpby(exec, 0.5, x, 0.5, y); }), "axpy", "", n, 0, 0);
+  recorder.add(time_kernel(exec, KernelKind::dot, repeat, [&] { dot(exec, x, y); }), "dot", "", n, 0, 0);
+  if (exec.backend() == Backend::cuda) add_vector_baselines(exec, x, y0, repeat, recorder.last<2>(), log);
+  // The same DOT with its result left in device memory, as PCG's reductions: the kernel without the
+  // host round trip that the synchronous "dot" above pays (copy-back, completion, wake-up).
+  Vector result(exec, 1);
+  recorder.add(time_kernel(exec, KernelKind::dot, repeat, [&] { dot(exec, x, y, result); }), "dot_dev", "", n, 0, 0);
+  if (settings.pcg)
+    for (const KernelRecord& record : bench_pcg(exec, l, repeat, log))
+      recorder.add(record, record.kernel, name(BenchMatrix::laplacian), n, l.nnz(), 0);
+}
+
+// The convection operator as the time loop holds it (fv::FlowOperators, time::DeviceOperators):
+// E_C maps the face velocity u_s to the sELL values of C(u_s), which the predictor applies to the
+// three velocity components at once.
+void bench_convection(const Executor& exec, const mesh::Mesh& m, const mesh::MeshGeometry& geometry, int repeat,
+                      Recorder& recorder, std::ostream& log) {
+  log << "    flow operators (host)\n" << std::flush;
+  fv::FlowBoundaries walls;
+  walls.by_patch.assign(m.patches.size(), fv::BoundaryCondition{});
+  const fv::FlowOperators ops = fv::assemble_flow_operators(m, geometry, walls);
+  SellMatrix layout = to_sell(ops.momentum_pattern, exec.default_slice_height());
+  const CsrMatrix update_map = fv::convection_map(m, geometry, ops, layout);
+  const std::vector<double> face_velocity = random_values(m.face_count(), 4);
+  layout.val = reference_spmv(update_map, face_velocity);
+  const CsrMatrix c = to_csr(layout);
+  const std::string_view matrix = name(BenchMatrix::convection);
+
+  DeviceSell sell = bench_spmv(exec, c, BenchMatrix::convection, repeat, recorder, log);
+  const DeviceCsr device_map(exec, update_map);
+  const Vector u_s = Vector::from_host(exec, face_velocity);
+  recorder.add(time_kernel(exec, KernelKind::spmv, repeat, [&] { spmv(exec, device_map, u_s, sell.values()); }),
+               "coef_update", matrix, update_map.rows, update_map.nnz(), update_map.nnz());
+  const std::array<Vector, 3> w = {random_vector(exec, c.rows, 5), random_vector(exec, c.rows, 6),
+                                   random_vector(exec, c.rows, 7)};
+  std::array<Vector, 3> rw = {Vector(exec, c.rows), Vector(exec, c.rows), Vector(exec, c.rows)};
+  const Vector* x[] = {&w[0], &w[1], &w[2]};
+  Vector* y[] = {&rw[0], &rw[1], &rw[2]};
+  recorder.add(time_kernel(exec, KernelKind::spmv, repeat, [&] { spmv_multi(exec, sell, x, y); }), "spmv_sell_x3",
+               matrix, c.rows, c.nnz(), sell.stored_entries());
 }
 
 void bench_one_mesh(const Executor& exec, const cli::MeshOptions& options, const KernelBenchSettings& settings,
                     std::vector<KernelRecord>& records, std::ostream& log) {
-  const int repeat = settings.repeat;
-  const CsrMatrix l = reordered_laplacian(options);
-  const index_t n = l.rows;
-  const DeviceCsr csr(exec, l);
-  const SellMatrix host_sell = to_sell(l, exec.default_slice_height());
-  const DeviceSell sell(exec, host_sell);
-  const Vector x = random_vector(exec, n, 1);
-  Vector y = random_vector(exec, n, 2);
-  const std::string name = std::string(cli::kind_name(options.kind)) + " " + std::to_string(options.cells[0]) + "^3";
-
-  const auto add = [&](KernelRecord record, const std::string& kernel, index_t nnz, index_t stored) {
-    record.kernel = kernel;
-    record.mesh = name;
-    record.rows = n;
-    record.nnz = nnz;
-    record.stored_entries = stored;
-    records.push_back(record);
-  };
-  add(time_kernel(exec, KernelKind::spmv, repeat, [&] { spmv(exec, csr, x, y); }), "spmv_csr", l.nnz(), l.nnz());
-  add(time_kernel(exec, KernelKind::spmv, repeat, [&] { spmv(exec, sell, x, y); }), "spmv_sell", l.nnz(),
-      sell.stored_entries());
-  // a = b = 0.5 keeps y bounded over any number of repeats.
-  add(time_kernel(exec, KernelKind::axpy, repeat, [&] { axpby(exec, 0.5, x, 0.5, y); }), "axpy", 0, 0);
-  add(time_kernel(exec, KernelKind::dot, repeat, [&] { dot(exec, x, y); }), "dot", 0, 0);
-  if (exec.backend() == Backend::cuda) {
-    const Vector y0 = random_vector(exec, n, 2);
-    add_vendor_baselines({exec, host_sell, csr, sell, x, y0}, repeat, std::span(records).last(4), log);
+  const mesh::Mesh m = cli::make_mesh(options);
+  const mesh::MeshGeometry geometry = mesh::compute_geometry(m);
+  Recorder recorder(records, std::string(cli::kind_name(options.kind)) + " " + std::to_string(options.cells[0]) + "^3");
+  for (const BenchMatrix matrix : settings.matrices) {
+    if (matrix == BenchMatrix::laplacian) {
+      const CsrMatrix l = fv::laplacian_matrix(m, geometry);
+      bench_laplacian(exec, permute_symmetric(l, row_grouping_rcm(l)), settings, recorder, log);
+    } else {
+      bench_convection(exec, m, geometry, settings.repeat, recorder, log);
+    }
   }
-  // The same DOT with its result left in device memory, as PCG's reductions: the kernel without the
-  // host round trip that the synchronous "dot" above pays (copy-back, completion, wake-up).
-  Vector result(exec, 1);
-  add(time_kernel(exec, KernelKind::dot, repeat, [&] { dot(exec, x, y, result); }), "dot_dev", 0, 0);
-  if (settings.pcg)
-    for (const KernelRecord& record : bench_pcg(exec, l, repeat, log)) add(record, record.kernel, l.nnz(), 0);
 }
 
 }  // namespace

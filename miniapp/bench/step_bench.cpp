@@ -72,6 +72,12 @@ double core_seconds(const KernelTimeline& t) {
 
 double StepBenchReport::traced_core_share() const { return core_seconds(*timeline) / traced_wall_seconds; }
 
+double StepBenchReport::traced_core_share_of_kernels() const {
+  double all = timeline->unclassified_seconds;
+  for (const double seconds : timeline->seconds) all += seconds;
+  return core_seconds(*timeline) / all;
+}
+
 double StepBenchReport::iteration_seconds() const {
   return profiled_phases[solve_phase].total().seconds / static_cast<double>(profiled_iterations);
 }

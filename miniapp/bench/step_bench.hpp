@@ -58,6 +58,10 @@ struct StepBenchReport {
   // step (23–39 % on small meshes, H100): kernel times and wall time are both of the traced steps, never
   // mixed with the untraced ones. Needs `timeline`.
   double traced_core_share() const;
+  // The same kernels' time over all kernels' and copies' time on the timeline: how the paper that the
+  // method comes from measures the share (the rest is the other operations: LES model, CFL), the
+  // device's idle time between kernels not counted. Needs `timeline`.
+  double traced_core_share_of_kernels() const;
   // Poisson-solve kernel seconds per PCG iteration, and its bytes per iteration at the copy bandwidth
   // (both from the profiled steps, so that the iteration counts match).
   double iteration_seconds() const;

@@ -61,6 +61,8 @@ void print_timeline(std::ostream& out, const StepBenchReport& r) {
   out << std::fixed << std::setprecision(1) << "SpMV+AXPY+DOT share       " << 100 * r.traced_core_share()
       << "% of the traced step time, from the device's timeline (CUPTI; target >= 95%); traced step "
       << std::setprecision(3) << 1e3 * wall / r.steps << " ms (the tracer slows it)\n"
+      << std::setprecision(1) << "  of the kernels' time     " << 100 * r.traced_core_share_of_kernels()
+      << "% (the paper's measure: the rest is the other operations; the device's idle time not counted)\n"
       << "  timeline, share of the traced step time:";
   for (int k = 0; k < kernel_kind_count; ++k)
     out << "  " << name(static_cast<KernelKind>(k)) << " " << std::setprecision(1) << 100 * t.seconds[k] / wall << "%";
@@ -115,6 +117,7 @@ nlohmann::ordered_json timeline_json(const StepBenchReport& r) {
     by_name.push_back({{"kernel", n.name}, {"calls", n.count}, {"seconds", n.seconds}});
   return {{"traced_step_seconds", r.traced_wall_seconds / r.steps},
           {"spmv_axpy_dot_share", r.traced_core_share()},
+          {"spmv_axpy_dot_share_of_kernels", r.traced_core_share_of_kernels()},
           {"kernel_seconds", std::move(seconds)},
           {"unclassified_seconds", r.timeline->unclassified_seconds},
           {"unclassified_kernels", r.timeline->unclassified},

@@ -44,7 +44,8 @@ double max_relative_difference(const std::vector<double>& got, const std::vector
 void check_agreement(KernelRecord& record, double difference, std::ostream& log) {
   record.baseline_difference = difference;
   std::ostringstream text;
-  text << record.baseline << " vs ours (" << record.kernel << ", " << record.mesh << "): max relative difference "
+  text << record.baseline << " vs ours (" << record.kernel << ", " << record.mesh
+       << (record.matrix.empty() ? "" : " " + record.matrix) << "): max relative difference "
        << difference;
   if (!(difference <= agreement))
     throw Error("bench kernels: " + text.str() + " exceeds 1e-12: the library and our kernel disagree");
@@ -66,7 +67,7 @@ void guarded(KernelRecord& record, const char* library, std::ostream& log, F&& b
 }
 
 // Checks y_library = A x from `spmv_library` against y_ours, then times it.
-void spmv_baseline(const BenchData& d, cuda::VendorSpmv spmv_library, const Vector& y_ours, Vector& y_library,
+void spmv_baseline(const SpmvData& d, cuda::VendorSpmv spmv_library, const Vector& y_ours, Vector& y_library,
                    int repeat, KernelRecord& record, std::ostream& log) {
   fill(d.exec, 0.0, y_library);
   spmv_library.run();
@@ -77,11 +78,10 @@ void spmv_baseline(const BenchData& d, cuda::VendorSpmv spmv_library, const Vect
 
 }  // namespace
 
-void add_vendor_baselines(const BenchData& d, int repeat, std::span<KernelRecord> ours, std::ostream& log) {
+void add_spmv_baselines(const SpmvData& d, int repeat, std::span<KernelRecord, 2> ours, std::ostream& log) {
   const Executor& exec = d.exec;
-  const index_t n = d.x.size();
+  const index_t n = d.sell.rows();
   Vector y_ours(exec, n), y_library(exec, n);
-
   guarded(ours[0], "cusparse csr_alg1", log, [&] {
     spmv(exec, d.csr, d.x, y_ours);
     auto library = cuda::VendorSpmv::csr(exec.stream(), d.csr.view(), d.csr.nnz(), d.x.data(), y_library.data());
@@ -94,28 +94,31 @@ void add_vendor_baselines(const BenchData& d, int repeat, std::span<KernelRecord
                                           y_library.data());
     spmv_baseline(d, std::move(library), y_ours, y_library, repeat, ours[1], log);
   });
+}
 
+void add_vector_baselines(const Executor& exec, const Vector& x, const Vector& y0, int repeat,
+                          std::span<KernelRecord, 2> ours, std::ostream& log) {
+  const index_t n = x.size();
+  Vector y_ours(exec, n), y_library(exec, n);
   cuda::VendorBlas blas(exec.stream());
-  const std::vector<double> y0 = d.y.to_host();
+  const std::vector<double> y0_host = y0.to_host();
   // cublasDaxpy computes y += a x: ours is checked on the same operation (b = 1); the timings compare
   // it with ours as run_kernel_bench timed it (b = 0.5: the same 24 bytes per element).
-  guarded(ours[2], "cublas daxpy", log, [&] {
-    y_ours.copy_from_host(y0);
-    y_library.copy_from_host(y0);
-    axpby(exec, 0.5, d.x, 1.0, y_ours);
-    blas.axpy(n, 0.5, d.x.data(), y_library.data());
-    check_agreement(ours[2], max_relative_difference(y_library.to_host(), y_ours.to_host()), log);
-    ours[2].baseline_seconds =
-        median_call_seconds(exec, warmup_calls, repeat, [&] { blas.axpy(n, 0.5, d.x.data(), y_library.data()); },
-                            bench_queued_calls);
+  guarded(ours[0], "cublas daxpy", log, [&] {
+    y_ours.copy_from_host(y0_host);
+    y_library.copy_from_host(y0_host);
+    axpby(exec, 0.5, x, 1.0, y_ours);
+    blas.axpy(n, 0.5, x.data(), y_library.data());
+    check_agreement(ours[0], max_relative_difference(y_library.to_host(), y_ours.to_host()), log);
+    ours[0].baseline_seconds = median_call_seconds(
+        exec, warmup_calls, repeat, [&] { blas.axpy(n, 0.5, x.data(), y_library.data()); }, bench_queued_calls);
   });
-  guarded(ours[3], "cublas ddot", log, [&] {
-    y_library.copy_from_host(y0);
-    const double dot_ours = dot(exec, d.x, y_library), dot_library = blas.dot(n, d.x.data(), y_library.data());
-    check_agreement(ours[3], std::abs(dot_library - dot_ours) / std::abs(dot_ours), log);
-    ours[3].baseline_seconds =
-        median_call_seconds(exec, warmup_calls, repeat, [&] { blas.dot(n, d.x.data(), y_library.data()); },
-                            bench_queued_calls);
+  guarded(ours[1], "cublas ddot", log, [&] {
+    y_library.copy_from_host(y0_host);
+    const double dot_ours = dot(exec, x, y_library), dot_library = blas.dot(n, x.data(), y_library.data());
+    check_agreement(ours[1], std::abs(dot_library - dot_ours) / std::abs(dot_ours), log);
+    ours[1].baseline_seconds = median_call_seconds(
+        exec, warmup_calls, repeat, [&] { blas.dot(n, x.data(), y_library.data()); }, bench_queued_calls);
   });
 }
 

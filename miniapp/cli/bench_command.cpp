@@ -1,5 +1,6 @@
 // miniapp bench kernels | step: memory-bound kernels, and the whole time step, against the measured
 // copy bandwidth.
+#include <algorithm>
 #include <iostream>
 #include <string_view>
 
@@ -18,12 +19,15 @@ namespace {
 
 cxxopts::Options kernel_bench_options() {
   cxxopts::Options options("miniapp bench kernels",
-                           "Times SpMV (CSR, sELL), AXPY and DOT on Laplacians of generated meshes and compares\n"
-                           "their bandwidth (bytes from the kernel cost model) with the measured copy bandwidth.");
+                           "Times SpMV (CSR, sELL) on the Laplacian and the convection operator of generated meshes,\n"
+                           "AXPY and DOT, and compares their bandwidth (bytes from the kernel cost model) with the\n"
+                           "measured copy bandwidth.");
   options.add_options()
       ("backend", "cpu or cuda", cxxopts::value<std::string>()->default_value("cpu"))
       ("mesh-sizes", "approximate cell counts", cxxopts::value<std::string>()->default_value("1e4,1e5,1e6"))
       ("meshes", "mesh kinds: any of hex, tet, prism", cxxopts::value<std::string>()->default_value("hex,tet,prism"))
+      ("matrices", "any of laplacian (with AXPY, DOT and --pcg), convection",
+       cxxopts::value<std::string>()->default_value("laplacian,convection"))
       ("repeat", "timed calls per kernel (the median is reported)", cxxopts::value<std::string>()->default_value("20"))
       ("json", "also write the results to this JSON file", cxxopts::value<std::string>())
       ("pcg", "also time one PCG iteration with AIP-1 per mesh (with and without CUDA Graphs)")
@@ -42,6 +46,18 @@ std::vector<MeshKind> parse_meshes(const std::string& text) {
   return kinds;
 }
 
+std::vector<bench::BenchMatrix> parse_matrices(const std::string& text) {
+  std::vector<bench::BenchMatrix> matrices;
+  for (const std::string& item : split_list(text)) {
+    bool known = false;
+    for (const bench::BenchMatrix matrix : {bench::BenchMatrix::laplacian, bench::BenchMatrix::convection})
+      if (item == name(matrix)) matrices.push_back(matrix), known = true;
+    if (!known) throw Error("--matrices: '" + item + "' is not laplacian or convection");
+  }
+  if (matrices.empty()) throw Error("--matrices: the list is empty");
+  return matrices;
+}
+
 bench::KernelBenchSettings parse_settings(const cxxopts::ParseResult& result) {
   bench::KernelBenchSettings settings;
   settings.sizes.clear();
@@ -52,8 +68,12 @@ bench::KernelBenchSettings parse_settings(const cxxopts::ParseResult& result) {
   }
   if (settings.sizes.empty()) throw Error("--mesh-sizes: the list is empty");
   settings.meshes = parse_meshes(result["meshes"].as<std::string>());
+  settings.matrices = parse_matrices(result["matrices"].as<std::string>());
   settings.repeat = option_index(result, "repeat", 1, 100'000);
   settings.pcg = result.count("pcg") > 0;
+  if (settings.pcg && std::find(settings.matrices.begin(), settings.matrices.end(), bench::BenchMatrix::laplacian) ==
+                          settings.matrices.end())
+    throw Error("--pcg: PCG solves with the Laplacian; add laplacian to --matrices");
   return settings;
 }
 

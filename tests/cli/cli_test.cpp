@@ -4,6 +4,7 @@
 
 #include <array>
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 
 namespace {
 
@@ -83,7 +85,8 @@ TEST_CASE("bad option values are reported with the option's name", "[cli]") {
                {"mesh --length 1,-1,1", "--length"},     {"mesh --periodic xq", "--periodic"},
                {"mesh --mesh cube", "--mesh"},           {"poisson --tol abc --cells 4,4,4", "--tol"},
                {"poisson --backend gpu", "--backend"},       {"bench kernels --meshes hex,cube", "--meshes"},
-               {"mesh --mesh prism --periodic x", "--periodic"}};
+               {"mesh --mesh prism --periodic x", "--periodic"}, {"bench kernels --matrices laplacian,mass", "--matrices"},
+               {"bench kernels --matrices convection --pcg", "--pcg"}};
   for (const auto& c : cases) {
     const Run r = run_miniapp(c.args);
     INFO(c.args << "\n" << r.output);
@@ -181,13 +184,16 @@ std::string read_text(const std::filesystem::path& path) {
   return text.str();
 }
 
+// Runs miniapp with `arguments` and `--json FILE`, FILE in a fresh folder for the test `name`.
+std::pair<Run, std::filesystem::path> run_with_json(const std::string& name, const std::string& arguments) {
+  const auto json = scratch_folder(name) / (name + ".json");
+  return {run_miniapp(arguments + " --json '" + json.string() + "'"), json};
+}
+
 }  // namespace
 
 TEST_CASE("miniapp bench step times a few steps and reports the bandwidth-bound fraction", "[cli]") {
-  const auto folder = scratch_folder("bench_step");
-  const auto json = folder / "step.json";
-  const Run r = run_miniapp("bench step cavity --steps 2 --backend cpu --set mesh.cells=[8,8,1] --json '" +
-                            json.string() + "'");
+  const auto [r, json] = run_with_json("bench_step", "bench step cavity --steps 2 --backend cpu --set mesh.cells=[8,8,1]");
   INFO(r.output);
   CHECK(r.status == 0);
   CHECK_THAT(r.output, Contains("fraction bound/measured"));
@@ -199,7 +205,7 @@ TEST_CASE("miniapp bench step times a few steps and reports the bandwidth-bound 
   const Run bad = run_miniapp("bench step cavity --steps 0 --backend cpu");
   CHECK(bad.status != 0);
   CHECK_THAT(bad.output, Contains("--steps"));
-  std::filesystem::remove_all(folder);
+  std::filesystem::remove_all(json.parent_path());
 }
 
 TEST_CASE("miniapp poisson --export-matrix writes CSR arrays and b of the sizes of the matrix", "[cli]") {
@@ -223,4 +229,34 @@ TEST_CASE("miniapp poisson --export-matrix writes CSR arrays and b of the sizes 
   CHECK_THAT(read_text(prefix + ".json"), Contains("\"rows\": 512") && Contains("\"nnz\": 3584"));
   CHECK_THAT(read_text(prefix + "_ours.json"), Contains("\"preconditioner\": \"jacobi\"") && Contains("\"iterations\""));
   std::filesystem::remove_all(folder);
+}
+
+TEST_CASE("miniapp bench kernels times SpMV on the Laplacian and the convection operator", "[cli]") {
+  const auto [r, json] =
+      run_with_json("bench_kernels", "bench kernels --backend cpu --mesh-sizes 500 --meshes prism --repeat 2");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Contains("coef_update") && Contains("spmv_sell_x3") && Contains("convection"));
+  const auto results = nlohmann::json::parse(read_text(json)).at("results");
+  const auto record = [&](const std::string& kernel, const std::string& matrix) {
+    for (const auto& entry : results)
+      if (entry.at("kernel") == kernel && entry.at("matrix") == matrix) return entry;
+    FAIL("no record of " << kernel << " on the " << matrix);
+    return nlohmann::json();
+  };
+  for (const auto& entry : results) {
+    CHECK(entry.at("seconds").get<double>() > 0);
+    CHECK(entry.at("bytes").get<double>() > 0);
+  }
+  const auto laplacian = record("spmv_sell", "laplacian"), convection = record("spmv_sell", "convection");
+  CHECK(convection.at("rows") == laplacian.at("rows"));
+  // On a box with walls C(u_s) couples each cell with its face neighbours, as L does.
+  CHECK(convection.at("nnz") == laplacian.at("nnz"));
+  // E_C has one row per stored entry of C's sELL values, which it refreshes.
+  CHECK(record("coef_update", "convection").at("rows") == convection.at("stored_entries"));
+  // Three vectors in one pass: the matrix once, two more vectors read and written (8 bytes each).
+  CHECK(record("spmv_sell_x3", "convection").at("bytes").get<double>() ==
+        convection.at("bytes").get<double>() + 2 * 16 * convection.at("rows").get<double>());
+  CHECK(record("axpy", "").at("rows") == laplacian.at("rows"));
+  std::filesystem::remove_all(json.parent_path());
 }

@@ -124,7 +124,7 @@ TEST_CASE("PCG replayed as CUDA Graphs is bitwise PCG launched kernel by kernel"
 
 TEST_CASE("KernelGraph loops: the device repeats the body while its condition kernel says so", "[cuda][graph]") {
   if (!cuda::Graph::loops_supported()) {
-    WARN("not run: this CUDA runtime or driver has no conditional graph nodes");
+    WARN("not run: device loops are off (no conditional graph nodes, or MINIAPP_NO_DEVICE_LOOPS=1)");
     return;
   }
   // A body of CG steps without preconditioner (cg_spmv_dot, cg_update) and the loop test: tolerance 0
@@ -183,7 +183,7 @@ TEST_CASE("KernelGraph loops: the device repeats the body while its condition ke
 // Kept apart from the loop above so that each can run alone under the sanitizers.
 TEST_CASE("KernelGraph refuses a loop body it cannot record and leaves the stream usable", "[cuda][graph]") {
   if (!cuda::Graph::loops_supported()) {
-    WARN("not run: this CUDA runtime or driver has no conditional graph nodes");
+    WARN("not run: device loops are off (no conditional graph nodes, or MINIAPP_NO_DEVICE_LOOPS=1)");
     return;
   }
   const Executor gpu = Executor::cuda();

@@ -88,7 +88,8 @@ class Graph {
   // launch, then again while a kernel of it sets the returned condition handle to 1 (a kernel calls
   // cudaGraphSetConditional with it). end_loop_capture returns false, keeping nothing, when the body's
   // capture was invalidated or cannot be made a loop; abort_loop_capture gives up a half-made loop.
-  // (KernelGraph::record_loop tries a body with a trial capture first.)
+  // (KernelGraph::record_loop tries a body with a trial capture first.) Loops need conditional nodes
+  // (CUDA 12.4) and MINIAPP_NO_DEVICE_LOOPS not set to 1.
   static bool loops_supported();
   std::uint64_t begin_loop_capture(void* stream);
   bool end_loop_capture(void* stream);

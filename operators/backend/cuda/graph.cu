@@ -2,6 +2,9 @@
 // A graph turns a batch of kernel launches (one CG batch: 3 to 6 kernels per iteration, 8 iterations)
 // into one host call; the GPU then starts each kernel as the previous one ends, without the host's
 // ≈ 2-4 µs per launch, which is what a small mesh's kernels of a few µs each wait for.
+#include <cstdlib>
+#include <string_view>
+
 #include "operators/backend/cuda/check.cuh"
 #include "operators/backend/cuda/device.hpp"
 
@@ -79,9 +82,14 @@ void Graph::launch(void* stream) const {
 // A loop is one conditional WHILE node whose condition starts at 1 at each launch (so the body runs at
 // least once) and is then what the body's last kernel sets. The device decides whether to run the
 // body again: a whole PCG solve's batches run from one host call, with no round trip between them.
+// MINIAPP_NO_DEVICE_LOOPS=1 turns loops off: the host then replays the body batch by batch, the same
+// kernels. compute-sanitizer's racecheck and synccheck fail inside conditional nodes
+// (scripts/ubench/conditional_loop.cu), so scripts/gpu-session.sh checks the looping tests this way.
 #if CUDART_VERSION >= 12040
 bool Graph::loops_supported() {
   static const bool supported = [] {
+    const char* off = std::getenv("MINIAPP_NO_DEVICE_LOOPS");
+    if (off && std::string_view(off) == "1") return false;
     int driver = 0;
     return cudaDriverGetVersion(&driver) == cudaSuccess && driver >= 12040;
   }();
