@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "block_sum.cuh"
 #include "check.cuh"
 
 constexpr int threads = 256, slice = 32, width = 8;
@@ -37,19 +38,6 @@ struct Vectors {
   double *x, *z, *r_new;
   double2* rq_new;
 };
-
-__device__ double block_sum(double v, double* shared) {
-  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
-  if (threadIdx.x % 32 == 0) shared[threadIdx.x / 32] = v;
-  __syncthreads();
-  double s = 0;
-  if (threadIdx.x < 32) {
-    s = threadIdx.x < threads / 32 ? shared[threadIdx.x] : 0.0;
-    for (int o = 16; o > 0; o /= 2) s += __shfl_down_sync(0xffffffffu, s, o);
-  }
-  __syncthreads();
-  return s;
-}
 
 // z = M (r − α q), x += α p, r_new = r − α q, and Σ r_new·z, Σ r_new·r_new (one atomic per block).
 template <Mode mode>
@@ -94,8 +82,8 @@ __global__ void __launch_bounds__(threads) pass_kernel(int n, const int* col, co
     rz += ri * zi;
     rr += ri * ri;
   }
-  rz = block_sum(rz, shared);
-  rr = block_sum(rr, shared);
+  rz = block_sum<threads>(rz, shared);
+  rr = block_sum<threads>(rr, shared);
   if (threadIdx.x == 0) {
     atomicAdd(sums, rz);
     atomicAdd(sums + 1, rr);

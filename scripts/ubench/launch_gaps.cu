@@ -12,25 +12,13 @@
 #include <cstdio>
 #include <vector>
 
+#include "block_sum.cuh"
 #include "check.cuh"
 
 namespace cg = cooperative_groups;
 
 constexpr int threads = 256;
 constexpr int steps = 256;
-
-__device__ double block_sum(double v, double* shared) {
-  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
-  if (threadIdx.x % 32 == 0) shared[threadIdx.x / 32] = v;
-  __syncthreads();
-  double s = 0;
-  if (threadIdx.x < 32) {
-    s = threadIdx.x < threads / 32 ? shared[threadIdx.x] : 0.0;
-    for (int o = 16; o > 0; o /= 2) s += __shfl_down_sync(0xffffffffu, s, o);
-  }
-  __syncthreads();
-  return s;  // in thread 0
-}
 
 __global__ void empty_kernel() {}
 
@@ -47,7 +35,7 @@ __device__ double axpy_block_sum(int n, const double* x, double* y, double* shar
     y[i] = yi;
     v += yi * x[i];
   }
-  return block_sum(v, shared);
+  return block_sum<threads>(v, shared);
 }
 
 // The last block's part (`last` as every thread of the block sees it): it adds the `count` partials
@@ -57,7 +45,7 @@ __device__ void last_block_sum(bool last, const double* partial, unsigned count,
   if (!last) return;
   double s = 0;
   for (unsigned b = threadIdx.x; b < count; b += blockDim.x) s += __ldcg(partial + b);
-  s = block_sum(s, shared);
+  s = block_sum<threads>(s, shared);
   if (threadIdx.x == 0) {
     *sum = s;
     *done = 0;
@@ -116,7 +104,7 @@ __global__ void axpy_sum_variant(int n, const double* x, double* y, double* part
   if (!last) return;
   __threadfence();
   double s = threadIdx.x < in_group ? __ldcg(partial + g * group + threadIdx.x) : 0.0;
-  s = block_sum(s, shared);
+  s = block_sum<threads>(s, shared);
   if (threadIdx.x == 0) {
     partial[65536 + g] = s;
     done[1 + g] = 0;
@@ -142,14 +130,14 @@ __global__ void persistent_kernel(int mode, int n, const double* x, double* y, d
         v += yi * x[i];
       }
     if (mode == 2) {
-      v = block_sum(v, shared);
+      v = block_sum<threads>(v, shared);
       if (threadIdx.x == 0) partial[(k % 2) * gridDim.x + blockIdx.x] = v;
     }
     grid.sync();
     if (mode == 2) {  // every block sums the partials in the same order: the same value everywhere
       double s = 0;
       for (int b = threadIdx.x; b < gridDim.x; b += blockDim.x) s += partial[(k % 2) * gridDim.x + b];
-      s = block_sum(s, shared);
+      s = block_sum<threads>(s, shared);
       if (threadIdx.x == 0) shared[0] = s;
       __syncthreads();
       carried = shared[0];
