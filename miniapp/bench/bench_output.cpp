@@ -44,8 +44,8 @@ void print_baselines(std::ostream& out, const KernelBenchReport& report) {
     for (const KernelRecord& r : report.records)
       if (r.mesh == sell.mesh && r.matrix == sell.matrix && r.kernel.rfind("spmv_", 0) == 0 && !r.baseline.empty() &&
           r.baseline_failure.empty())
-        out << "sELL SpMV (ours, " << sell.mesh << " " << sell.matrix << ") against " << r.baseline << ": " << std::setprecision(2)
-            << r.baseline_seconds / sell.seconds << "x faster"
+        out << "sELL SpMV (ours, " << sell.mesh << " " << sell.matrix << ") against " << r.baseline << ": "
+            << std::setprecision(2) << r.baseline_seconds / sell.seconds << "x faster"
             << (r.kernel == "spmv_csr" ? " (target >= 1.3x)\n" : " (target >= 1x)\n");
   }
 }

@@ -1,7 +1,7 @@
 #include "miniapp/bench/kernel_bench.hpp"
 
-#include <cmath>
 #include <array>
+#include <cmath>
 #include <ostream>
 #include <span>
 
@@ -157,7 +157,8 @@ DeviceSell bench_spmv(const Executor& exec, const CsrMatrix& a, BenchMatrix matr
                a.rows, a.nnz(), a.nnz());
   recorder.add(time_kernel(exec, KernelKind::spmv, repeat, [&] { spmv(exec, sell, x, y); }), "spmv_sell",
                name(matrix), a.rows, a.nnz(), sell.stored_entries());
-  if (exec.backend() == Backend::cuda) add_spmv_baselines({exec, host_sell, csr, sell, x}, repeat, recorder.last<2>(), log);
+  if (exec.backend() == Backend::cuda)
+    add_spmv_baselines({exec, host_sell, csr, sell, x}, repeat, recorder.last<2>(), log);
   return sell;
 }
 

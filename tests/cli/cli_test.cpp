@@ -193,7 +193,8 @@ std::pair<Run, std::filesystem::path> run_with_json(const std::string& name, con
 }  // namespace
 
 TEST_CASE("miniapp bench step times a few steps and reports the bandwidth-bound fraction", "[cli]") {
-  const auto [r, json] = run_with_json("bench_step", "bench step cavity --steps 2 --backend cpu --set mesh.cells=[8,8,1]");
+  const auto [r, json] =
+      run_with_json("bench_step", "bench step cavity --steps 2 --backend cpu --set mesh.cells=[8,8,1]");
   INFO(r.output);
   CHECK(r.status == 0);
   CHECK_THAT(r.output, Contains("fraction bound/measured"));
