@@ -1,6 +1,7 @@
 // miniapp bench kernels | step: memory-bound kernels, and the whole time step, against the measured
 // copy bandwidth.
 #include <algorithm>
+#include <array>
 #include <iostream>
 #include <string_view>
 
@@ -35,27 +36,20 @@ cxxopts::Options kernel_bench_options() {
   return options;
 }
 
-std::vector<MeshKind> parse_meshes(const std::string& text) {
-  std::vector<MeshKind> kinds;
+// The items of the comma-separated list given to `option`, each one of `known` by its `name`.
+template <class T, std::size_t N, class Name>
+std::vector<T> parse_names(const std::string& text, const char* option, const std::array<T, N>& known, Name name) {
+  std::string spelled;
+  for (std::size_t i = 0; i < N; ++i)
+    spelled += (i == 0 ? "" : i + 1 == N ? " or " : ", ") + std::string(name(known[i]));
+  std::vector<T> items;
   for (const std::string& item : split_list(text)) {
-    bool known = false;
-    for (MeshKind kind : {MeshKind::hex, MeshKind::tet, MeshKind::prism})
-      if (item == kind_name(kind)) kinds.push_back(kind), known = true;
-    if (!known) throw Error("--meshes: '" + item + "' is not hex, tet or prism");
+    const auto it = std::find_if(known.begin(), known.end(), [&](T k) { return item == name(k); });
+    if (it == known.end()) throw Error(std::string(option) + ": '" + item + "' is not " + spelled);
+    items.push_back(*it);
   }
-  return kinds;
-}
-
-std::vector<bench::BenchMatrix> parse_matrices(const std::string& text) {
-  std::vector<bench::BenchMatrix> matrices;
-  for (const std::string& item : split_list(text)) {
-    bool known = false;
-    for (const bench::BenchMatrix matrix : {bench::BenchMatrix::laplacian, bench::BenchMatrix::convection})
-      if (item == name(matrix)) matrices.push_back(matrix), known = true;
-    if (!known) throw Error("--matrices: '" + item + "' is not laplacian or convection");
-  }
-  if (matrices.empty()) throw Error("--matrices: the list is empty");
-  return matrices;
+  if (items.empty()) throw Error(std::string(option) + ": the list is empty");
+  return items;
 }
 
 bench::KernelBenchSettings parse_settings(const cxxopts::ParseResult& result) {
@@ -67,8 +61,13 @@ bench::KernelBenchSettings parse_settings(const cxxopts::ParseResult& result) {
     settings.sizes.push_back(size);
   }
   if (settings.sizes.empty()) throw Error("--mesh-sizes: the list is empty");
-  settings.meshes = parse_meshes(result["meshes"].as<std::string>());
-  settings.matrices = parse_matrices(result["matrices"].as<std::string>());
+  settings.meshes = parse_names(result["meshes"].as<std::string>(), "--meshes",
+                                std::array{MeshKind::hex, MeshKind::tet, MeshKind::prism},
+                                [](MeshKind k) { return kind_name(k); });
+  settings.matrices =
+      parse_names(result["matrices"].as<std::string>(), "--matrices",
+                  std::array{bench::BenchMatrix::laplacian, bench::BenchMatrix::convection},
+                  [](bench::BenchMatrix m) { return bench::name(m); });
   settings.repeat = option_index(result, "repeat", 1, 100'000);
   settings.pcg = result.count("pcg") > 0;
   if (settings.pcg && std::find(settings.matrices.begin(), settings.matrices.end(), bench::BenchMatrix::laplacian) ==

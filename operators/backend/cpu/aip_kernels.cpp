@@ -1,6 +1,6 @@
 // The AIP apply of the CPU reference backend: y = G r, then z = Gᵀ y with r·z, or z = (Gᵀ G) r with
-// r·z, sELL passes over float values. The r·z partial sums belong to fixed blocks of slices (set by the size alone) and are
-// added in block order, so ρ does not depend on the number of OpenMP threads.
+// r·z, sELL passes over float values. The r·z partial sums belong to fixed blocks of slices (set by
+// the size alone) and are added in block order, so ρ does not depend on the number of OpenMP threads.
 #include <algorithm>
 
 #include "operators/backend/cpu/aip_kernels.hpp"
