@@ -17,6 +17,10 @@
 # hex, tet and prism meshes of 10⁵ to 10⁷ cells, and the LES step at 3.1·10⁶ tets;
 # `MINIAPP_GPU_PART=bench_large` the same benchmark at 3·10⁷ cells, for the mesh kinds in
 # MINIAPP_BENCH_MESHES (default "hex tet prism"; one per call fits the 10-minute limit);
+# `MINIAPP_GPU_PART=share` the probe of what CUPTI's tracing does to kernel durations
+# (scripts/ubench/trace_overhead.cu, built into BUILD/ubench/trace_overhead) and the LES steps (the two
+# small meshes twice, and the paper's size, 5.5·10⁶ tets), for the step's SpMV+AXPY+DOT share of its
+# untraced time;
 # `MINIAPP_GPU_PART=ratio` the LES step on the host's CPU backend (all its cores) and on the GPU, each
 # with its copy bandwidth measured in the same run, for the GPU/CPU ratio of the two. Steps run in order of importance and are skipped once the budget
 # is spent (each says so in steps.txt).
@@ -81,6 +85,15 @@ predict_cases() {  # one calibration, then five cases (two LES, one on the FFT p
 if [[ ${MINIAPP_GPU_PART:-} == step ]]; then  # the CUDA suite and the LES steps, with their timelines
   bench_steps
   aip_forms
+  cat "$out/steps.txt"
+  exit 0
+fi
+if [[ ${MINIAPP_GPU_PART:-} == share ]]; then
+  step trace_overhead 60 "$build/ubench/trace_overhead"
+  bench_steps
+  bench_step bench_step_tet40_rerun tet 40 10
+  bench_step bench_step_hex64_rerun hex 64 10
+  bench_step bench_step_tet97 tet 97 5 150
   cat "$out/steps.txt"
   exit 0
 fi

@@ -1,6 +1,7 @@
 #include "miniapp/bench/step_bench.hpp"
 
 #include <chrono>
+#include <vector>
 
 #include "miniapp/run/memory_estimate.hpp"
 
@@ -44,6 +45,31 @@ TimedSteps time_steps(run::Simulation& sim, int steps) {
   return timed;
 }
 
+// The flow state the scheme advances, copied to the host: the traced and the profiled steps start
+// again from the timed steps' start, so that all three runs do the same work, and their ends are
+// compared bit for bit.
+struct FlowState {
+  std::vector<std::vector<double>> vectors;
+  double time = 0, dt = 0, dt_old = 0;
+  long step = 0;
+  bool operator==(const FlowState&) const = default;
+};
+
+FlowState save_state(time::FlowFields& f) {
+  FlowState state{{}, f.time, f.dt, f.dt_old, f.step};
+  for (const Vector* v : f.vectors()) state.vectors.push_back(v->to_host());
+  return state;
+}
+
+void restore_state(const FlowState& state, time::FlowFields& f) {
+  const auto vectors = f.vectors();
+  for (std::size_t i = 0; i < vectors.size(); ++i) vectors[i]->copy_from_host(state.vectors[i]);
+  f.time = state.time;
+  f.dt = state.dt;
+  f.dt_old = state.dt_old;
+  f.step = state.step;
+}
+
 }  // namespace
 
 double StepBenchReport::bytes_per_step() const { return step_total(phases).total().bytes / steps; }
@@ -70,9 +96,13 @@ double core_seconds(const KernelTimeline& t) {
 
 }  // namespace
 
-double StepBenchReport::traced_core_share() const { return core_seconds(*timeline) / traced_wall_seconds; }
+double StepBenchReport::core_share_of_step() const { return core_seconds(*timeline) / wall_seconds; }
 
-double StepBenchReport::traced_core_share_of_kernels() const {
+double StepBenchReport::idle_share_of_step() const { return 1 - timeline->busy_seconds / wall_seconds; }
+
+double StepBenchReport::core_share_of_traced_step() const { return core_seconds(*timeline) / traced_wall_seconds; }
+
+double StepBenchReport::core_share_of_kernels() const {
   double all = timeline->unclassified_seconds;
   for (const double seconds : timeline->seconds) all += seconds;
   return core_seconds(*timeline) / all;
@@ -99,11 +129,18 @@ StepBenchReport run_step_bench(run::Simulation& sim, const StepBenchSettings& se
   const bool was_profiling = sim.exec.profiling();
   sim.exec.set_profiling(false);
   time_steps(sim, settings.warmup);
+  const FlowState start = save_state(*sim.fields);
   const TimedSteps timed = time_steps(sim, settings.steps);
+  const FlowState end = save_state(*sim.fields);
   report.wall_seconds = timed.wall_seconds;
   report.poisson_iterations = timed.iterations;
   report.queued_iterations = timed.queued_iterations;
   report.phases = timed.phases;
+  report.replays_identical = true;
+  const auto replayed = [&](const TimedSteps& replay) {
+    report.replays_identical = report.replays_identical && replay.iterations == timed.iterations &&
+                               save_state(*sim.fields) == end;
+  };
 
   if (sim.exec.backend() == Backend::cuda && KernelTrace::available()) {
     std::optional<KernelTrace> trace;
@@ -115,16 +152,22 @@ StepBenchReport run_step_bench(run::Simulation& sim, const StepBenchSettings& se
     if (trace) {
       sim.exec.set_tracing(true);
       time_steps(sim, 1);  // PCG's loop recorded again, under the trace (Executor::set_tracing)
+      restore_state(start, *sim.fields);
+      sim.exec.synchronize();
       trace->discard();
-      report.traced_wall_seconds = time_steps(sim, settings.steps).wall_seconds;  // synchronised at the end
+      const TimedSteps traced = time_steps(sim, settings.steps);  // synchronised at the end
       report.timeline = trace->stop();
       sim.exec.set_tracing(false);
+      report.traced_wall_seconds = traced.wall_seconds;
+      replayed(traced);
     }
   }
 
+  restore_state(start, *sim.fields);
   sim.exec.set_profiling(true);
   const TimedSteps profiled = time_steps(sim, settings.steps);
   sim.exec.set_profiling(was_profiling);
+  replayed(profiled);
   report.profiled_wall_seconds = profiled.wall_seconds;
   report.profiled_iterations = profiled.iterations;
   report.profiled_phases = profiled.phases;

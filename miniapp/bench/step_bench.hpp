@@ -31,10 +31,14 @@ struct StepBenchReport {
   double profiled_wall_seconds = 0;
   long long profiled_iterations = 0;
   std::array<KernelCounters, time::phase_count> profiled_phases;
-  // The device's timeline over `steps` more steps run as the timed ones (graphs, loops and all), where
-  // the build has CUPTI and the backend is CUDA (KernelTrace), and their wall time.
+  // The device's timeline over the timed steps run again from the same state (graphs, loops and
+  // all), where the build has CUPTI and the backend is CUDA (KernelTrace), and their wall time (the
+  // tracer slows them).
   std::optional<KernelTimeline> timeline;
   double traced_wall_seconds = 0;
+  // The traced and the profiled steps, run again from the timed steps' start, did the same Poisson
+  // iterations and ended with the timed steps' fields, bit for bit.
+  bool replays_identical = false;
   std::string trace_note;  // why there is no timeline although the build has CUPTI
   std::size_t memory_bytes = 0;      // run::estimate_memory(...).total()
   index_t slice_height = 0;
@@ -53,15 +57,22 @@ struct StepBenchReport {
   }
   // Time of SpMV, AXPY and DOT kernels over the profiled wall time (CPU: its kernels are always timed).
   double core_kernel_share() const;
-  // The same share from the device's timeline: SpMV, AXPY and DOT kernels' time over the traced wall
-  // time (no synchronisation added; the gaps between kernels count against it). The tracer slows the
-  // step (23–39 % on small meshes, H100): kernel times and wall time are both of the traced steps, never
-  // mixed with the untraced ones. Needs `timeline`.
-  double traced_core_share() const;
+  // The share the targets speak of: SpMV, AXPY and DOT kernels' time on the device's timeline over
+  // the step's wall time, the timed steps' own (untraced). Both are of the same steps when
+  // `replays_identical`. It takes the traced kernels' durations for the untraced ones: the trace does
+  // not slow the kernels' own work, and it lengthens what CUPTI counts as a kernel by at most a
+  // fraction of a microsecond (scripts/ubench/trace_overhead.cu measures both). Needs `timeline`.
+  double core_share_of_step() const;
+  // The untraced step's time less the timeline's busy time, over the step's time: the device's idle
+  // time between kernels (negative if the traced kernels took longer than the untraced steps).
+  double idle_share_of_step() const;
+  // The same kernels' time over the traced steps' own wall time, which the tracer lengthens (most on
+  // small meshes): what this bench reported as the share before the steps were replayed.
+  double core_share_of_traced_step() const;
   // The same kernels' time over all kernels' and copies' time on the timeline: how the paper that the
   // method comes from measures the share (the rest is the other operations: LES model, CFL), the
   // device's idle time between kernels not counted. Needs `timeline`.
-  double traced_core_share_of_kernels() const;
+  double core_share_of_kernels() const;
   // Poisson-solve kernel seconds per PCG iteration, and its bytes per iteration at the copy bandwidth
   // (both from the profiled steps, so that the iteration counts match).
   double iteration_seconds() const;
@@ -70,9 +81,9 @@ struct StepBenchReport {
 };
 
 // Runs `settings.warmup` untimed steps of `sim`, then `settings.steps` timed ones (wall time, the
-// executor synchronised before and after), then `settings.steps` with profiling on; fills every field
-// but the device, date and copy bandwidth; on CUDA with CUPTI, `settings.steps` more traced steps
-// (StepBenchReport::timeline). Advances sim.fields by warmup + 2 × steps steps (3 × steps + 1 with the trace).
+// executor synchronised before and after); then the same steps again from the same state with
+// profiling on, and on CUDA with CUPTI also traced (StepBenchReport::timeline); fills every field but
+// the device, date and copy bandwidth. Leaves sim.fields advanced by warmup + steps steps.
 StepBenchReport run_step_bench(run::Simulation& sim, const StepBenchSettings& settings);
 
 // Table: time per step, bytes, bandwidth-bound time and fraction, kernel shares, PCG iteration,

@@ -48,6 +48,16 @@ void print_phases(std::ostream& out, const StepBenchReport& r) {
   out << "\n";
 }
 
+// Whether the traced and profiled steps repeated the timed ones: the shares below divide the traced
+// kernels' time by the timed steps' wall time, which is fair only for the same work.
+void print_replays(std::ostream& out, const StepBenchReport& r) {
+  out << "replayed steps            "
+      << (r.replays_identical ? "the profiled (and traced) steps re-ran the timed ones from the same state: the same "
+                                "Poisson iterations, fields bitwise equal at the end\n"
+                              : "the profiled or traced steps, re-run from the timed steps' start, ended with other "
+                                "fields or iterations: they did other work than the timed steps\n");
+}
+
 // The CUPTI timeline of the traced steps: the share the targets speak of, measured without
 // synchronising between kernels, and where the rest of the step went.
 void print_timeline(std::ostream& out, const StepBenchReport& r) {
@@ -57,13 +67,20 @@ void print_timeline(std::ostream& out, const StepBenchReport& r) {
     return;
   }
   const KernelTimeline& t = *r.timeline;
-  const double wall = r.traced_wall_seconds;
-  out << std::fixed << std::setprecision(1) << "SpMV+AXPY+DOT share       " << 100 * r.traced_core_share()
-      << "% of the traced step time, from the device's timeline (CUPTI; target >= 95%); traced step "
-      << std::setprecision(3) << 1e3 * wall / r.steps << " ms (the tracer slows it)\n"
-      << std::setprecision(1) << "  of the kernels' time     " << 100 * r.traced_core_share_of_kernels()
+  const double idle = r.idle_share_of_step();
+  out << std::fixed << std::setprecision(1) << "SpMV+AXPY+DOT share       " << 100 * r.core_share_of_step()
+      << "% of the step time (target >= 95%): their kernels' time on the device's timeline (CUPTI) over the "
+      << (r.replays_identical ? "untraced time of the same steps\n"
+                              : "untraced time of the timed steps, which did other work (see the replayed steps)\n")
+      << "  device idle             " << 100 * idle << "% of the step time (its time less the timeline's busy time)"
+      << (idle < 0 ? ": negative, the traced kernels took longer than the untraced steps; the share above is not valid"
+                   : "")
+      << "\n  of the kernels' time     " << 100 * r.core_share_of_kernels()
       << "% (the paper's measure: the rest is the other operations; the device's idle time not counted)\n"
+      << "  of the traced step time  " << 100 * r.core_share_of_traced_step() << "%: the tracer slows the step to "
+      << std::setprecision(3) << 1e3 * r.traced_wall_seconds / r.steps << " ms, adding time between kernels\n"
       << "  timeline, share of the traced step time:";
+  const double wall = r.traced_wall_seconds;
   for (int k = 0; k < kernel_kind_count; ++k)
     out << "  " << name(static_cast<KernelKind>(k)) << " " << std::setprecision(1) << 100 * t.seconds[k] / wall << "%";
   out << "  unclassified " << 100 * t.unclassified_seconds / wall << "%  device idle "
@@ -97,10 +114,13 @@ void print_step_report(std::ostream& out, const StepBenchReport& r) {
       << static_cast<double>(host_reads(r)) / r.steps << "\n"
       << std::setprecision(2) << "PCG iteration             " << 1e6 * r.iteration_seconds()
       << " us of kernels (profiled); bandwidth-bound " << 1e6 * r.bound_iteration_seconds() << " us; ratio "
-      << r.iteration_seconds() / r.bound_iteration_seconds() << " (target <= 1.25)\n"
+      << r.iteration_seconds() / r.bound_iteration_seconds()
+      << " (each kernel synchronised, so an upper bound; the target <= 1.25 is for the iteration run as it runs: "
+         "bench kernels --pcg)\n"
       << std::setprecision(0) << "device memory             " << r.bytes_per_cell() << " bytes per cell (slice height "
       << r.slice_height << "; target < 2500); 80 GB holds " << std::scientific << std::setprecision(3)
       << largest_cells(r) << " cells\n";
+  print_replays(out, r);
   print_timeline(out, r);
   print_phases(out, r);
   out << std::defaultfloat;
@@ -116,8 +136,10 @@ nlohmann::ordered_json timeline_json(const StepBenchReport& r) {
   for (const KernelTimeline::Named& n : r.timeline->by_name)
     by_name.push_back({{"kernel", n.name}, {"calls", n.count}, {"seconds", n.seconds}});
   return {{"traced_step_seconds", r.traced_wall_seconds / r.steps},
-          {"spmv_axpy_dot_share", r.traced_core_share()},
-          {"spmv_axpy_dot_share_of_kernels", r.traced_core_share_of_kernels()},
+          {"spmv_axpy_dot_share", r.core_share_of_step()},
+          {"device_idle_share", r.idle_share_of_step()},
+          {"spmv_axpy_dot_share_of_kernels", r.core_share_of_kernels()},
+          {"spmv_axpy_dot_share_of_traced_step", r.core_share_of_traced_step()},
           {"kernel_seconds", std::move(seconds)},
           {"unclassified_seconds", r.timeline->unclassified_seconds},
           {"unclassified_kernels", r.timeline->unclassified},
@@ -153,7 +175,8 @@ void write_step_json(const std::string& path, const StepBenchReport& r) {
        {"pcg_iterations_per_step", static_cast<double>(r.poisson_iterations) / r.steps},
        {"pcg_iteration_seconds", r.iteration_seconds()}, {"pcg_iteration_bound_seconds", r.bound_iteration_seconds()},
        {"memory_bytes", r.memory_bytes}, {"bytes_per_cell", r.bytes_per_cell()}, {"slice_height", r.slice_height},
-       {"largest_cells_80gb", largest_cells(r)}, {"timeline", timeline_json(r)}, {"phases", std::move(phases)}},
+       {"largest_cells_80gb", largest_cells(r)}, {"replays_identical", r.replays_identical},
+       {"timeline", timeline_json(r)}, {"phases", std::move(phases)}},
       "--json");
 }
 

@@ -107,7 +107,7 @@ cxxopts::Options step_bench_options() {
       ("case", "case name or file", cxxopts::value<std::string>()->default_value("default"))
       ("set", "override a case value, e.g. --set mesh.cells=[32,32,32] (repeatable)", cxxopts::value<std::string>())
       ("backend", "override numerics.backend: auto, cpu or cuda", cxxopts::value<std::string>())
-      ("steps", "timed steps (as many again are profiled)", cxxopts::value<std::string>()->default_value("10"))
+      ("steps", "timed steps (run again from the same state, profiled, and traced on CUDA)", cxxopts::value<std::string>()->default_value("10"))
       ("warmup", "untimed steps first", cxxopts::value<std::string>()->default_value("3"))
       ("json", "also write the results to this JSON file", cxxopts::value<std::string>())
       ("h,help", "print this help");
@@ -133,7 +133,8 @@ int step_command(int argc, char** argv) {
   const std::string device = sim.exec.description();
   std::cerr << "measuring copy bandwidth on " << device << "\n";
   const double copy_gb_per_s = bench::copy_bandwidth(sim.exec, 9);
-  std::cerr << "running " << settings.warmup << " + 2 x " << settings.steps << " steps\n";
+  std::cerr << "running " << settings.warmup << " + " << settings.steps
+            << " steps, the timed ones again profiled (and traced, on CUDA with CUPTI)\n";
   bench::StepBenchReport report = bench::run_step_bench(sim, settings);
   report.device = device;
   report.date = bench::utc_now();

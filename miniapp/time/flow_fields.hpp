@@ -21,6 +21,12 @@ struct FlowFields {
   Vector face_viscosity;        // ν_s = ν + Π ν_t
   Vector eddy_viscosity;        // ν_t (cells)
 
+  // Every vector above, for code that copies the whole state.
+  std::array<Vector*, 10> vectors() {
+    return {&u[0], &u[1], &u[2], &u_old[0], &u_old[1], &u_old[2], &pressure, &face_velocity, &face_viscosity,
+            &eddy_viscosity};
+  }
+
   double time = 0;
   double dt = 0;       // Δt of the next step
   double dt_old = 0;   // Δt of the last step (0 before the first: Euler)

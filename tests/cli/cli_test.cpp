@@ -202,6 +202,9 @@ TEST_CASE("miniapp bench step times a few steps and reports the bandwidth-bound 
   CHECK_THAT(r.output, Contains("bytes per cell"));
   CHECK_THAT(read_text(json), Contains("\"bound_fraction\"") && Contains("\"cells\": 64") &&
                                    Contains("\"useful_bound_fraction\"") && Contains("\"host_reads_per_step\""));
+  // The profiled steps re-ran the timed ones from their start and ended bit for bit where they did.
+  CHECK_THAT(read_text(json), Contains("\"replays_identical\": true"));
+  CHECK_THAT(r.output, Contains("fields bitwise equal at the end"));
   CHECK_THAT(r.output, Contains("queued past the stop") && Contains("host reads per step"));
   const Run bad = run_miniapp("bench step cavity --steps 0 --backend cpu");
   CHECK(bad.status != 0);
