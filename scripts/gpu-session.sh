@@ -22,8 +22,8 @@
 # small meshes twice, and the paper's size, 5.5·10⁶ tets), for the step's SpMV+AXPY+DOT share of its
 # untraced time;
 # `MINIAPP_GPU_PART=ratio` the LES step on the host's CPU backend (all its cores) and on the GPU, each
-# with its copy bandwidth measured in the same run, for the GPU/CPU ratio of the two. Steps run in order of importance and are skipped once the budget
-# is spent (each says so in steps.txt).
+# with its copy bandwidth measured in the same run, for the GPU/CPU ratio of the two. Steps run in
+# order of importance and are skipped once the budget is spent (each says so in steps.txt).
 # Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=540] scripts/gpu-session.sh OUT_DIR
 # BUILD holds miniapp and the test executables (built with -DMINIAPP_VTK=OFF, carried prebuilt); the
 # Debian libraries they need are unpacked by scripts/gpu-runtime.sh.

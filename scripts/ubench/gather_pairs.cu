@@ -26,6 +26,7 @@
 
 #include "block_sum.cuh"
 #include "check.cuh"
+#include "event_timing.cuh"
 
 constexpr int threads = 256, slice = 32, width = 8;
 
@@ -100,27 +101,6 @@ __global__ void direction_slot(int n, const double* z, const double2* rq_old, do
     rq[i].y = 0.5 * z[i] + 0.25 * rq_old[i].y;
 }
 
-template <class Launch>
-double median_ms(Launch launch) {
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  for (int w = 0; w < 3; ++w) launch();
-  std::vector<float> t(21);
-  for (float& ms : t) {
-    CHECK(cudaEventRecord(a));
-    launch();
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    CHECK(cudaEventElapsedTime(&ms, a, b));
-  }
-  CHECK(cudaGetLastError());
-  CHECK(cudaEventDestroy(a));
-  CHECK(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 template <class T>
 T* device_copy(const std::vector<T>& host) {
   T* d = nullptr;
@@ -172,15 +152,17 @@ void run(int N, int blocks, double copy_gbs) {
         default: pass_kernel<r_only><<<blocks, threads>>>(n, d_col, d_val, v, 1e-3, d_sums); break;
       }
     };
-    const double ms = median_ms(launch);
+    const double ms = median_event_ms(nullptr, launch);
     std::printf("  pass %-10s  %8.1f us  %6.1f GB/s  %5.1f %% of copy\n", mode_names[m], ms * 1e3, bytes / (ms * 1e6),
                 100 * bytes / (ms * 1e6) / copy_gbs);
   }
   // The direction kernel's own-row part: 24 bytes a row counted in both forms (z, q_old, q).
   const double direction_bytes = 24.0 * n;
   double* q_new = device_copy(values(n, 9));
-  const double plain_ms = median_ms([&] { direction_plain<<<blocks, threads>>>(n, v.z, v.q, q_new); });
-  const double slot_ms = median_ms([&] { direction_slot<<<blocks, threads>>>(n, v.z, v.rq, v.rq_new); });
+  const double plain_ms =
+      median_event_ms(nullptr, [&] { direction_plain<<<blocks, threads>>>(n, v.z, v.q, q_new); });
+  const double slot_ms =
+      median_event_ms(nullptr, [&] { direction_slot<<<blocks, threads>>>(n, v.z, v.rq, v.rq_new); });
   std::printf("  direction plain  %8.1f us  %5.1f %% of copy\n", plain_ms * 1e3,
               100 * direction_bytes / (plain_ms * 1e6) / copy_gbs);
   std::printf("  direction slot   %8.1f us  %5.1f %% of copy (24 bytes a row counted, as plain)\n", slot_ms * 1e3,
@@ -207,7 +189,8 @@ int main(int argc, char** argv) {
   CHECK(cudaMalloc(&cx, copy_n * 8));
   CHECK(cudaMalloc(&cy, copy_n * 8));
   CHECK(cudaMemset(cx, 1, copy_n * 8));  // never zero: bytes 0x01
-  const double copy_ms = median_ms([&] { CHECK(cudaMemcpyAsync(cy, cx, copy_n * 8, cudaMemcpyDeviceToDevice)); });
+  const double copy_ms =
+      median_event_ms(nullptr, [&] { CHECK(cudaMemcpyAsync(cy, cx, copy_n * 8, cudaMemcpyDeviceToDevice)); });
   const double copy_gbs = 2.0 * copy_n * 8 / (copy_ms * 1e6);
   CHECK(cudaFree(cx));
   CHECK(cudaFree(cy));

@@ -14,6 +14,7 @@
 
 #include "block_sum.cuh"
 #include "check.cuh"
+#include "event_timing.cuh"
 
 namespace cg = cooperative_groups;
 
@@ -147,26 +148,10 @@ __global__ void persistent_kernel(int mode, int n, const double* x, double* y, d
   if (blockIdx.x == 0 && threadIdx.x == 0) *sum = carried;
 }
 
+// The median time of one dependent step of `launch()`, which queues `steps` of them, in µs.
 template <class Launch>
 double median_us_per_step(cudaStream_t stream, Launch launch) {
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  for (int w = 0; w < 3; ++w) launch();
-  std::vector<float> ms;
-  for (int r = 0; r < 21; ++r) {
-    CHECK(cudaEventRecord(a, stream));
-    launch();
-    CHECK(cudaEventRecord(b, stream));
-    CHECK(cudaEventSynchronize(b));
-    float t = 0;
-    CHECK(cudaEventElapsedTime(&t, a, b));
-    ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  CHECK(cudaEventDestroy(a));
-  CHECK(cudaEventDestroy(b));
-  return 1000.0 * ms[ms.size() / 2] / steps;
+  return 1000.0 * median_event_ms(stream, launch) / steps;
 }
 
 template <class Body>

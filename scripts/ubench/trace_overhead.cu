@@ -19,11 +19,11 @@
 #include <vector>
 
 #include "check.cuh"
+#include "event_timing.cuh"
 
 constexpr int threads = 256;
 constexpr int blocks = 1024;  // as the backend's vector kernels on these sizes
 constexpr int steps = 256;
-constexpr int runs = 21;
 
 __device__ std::uint64_t global_ns() {
   std::uint64_t t;
@@ -60,24 +60,20 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
   std::free(buffer);
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 struct RunTimes {
   double event_us = 0, span_us = 0, gap_us = 0;  // per kernel: medians over the runs of the runs' means
   double timer_step_ns = 0;                        // the smallest non-zero difference of two stamps seen
 };
 
-// Runs the graph `runs` times after 3 warm-ups, stamps reset before each run (outside the timed part).
+// Runs the graph timed_runs times after warmup_runs warm-ups, stamps reset before each run (outside the
+// timed part).
 RunTimes time_graph(cudaStream_t stream, cudaGraphExec_t graph, unsigned long long* stamps) {
   cudaEvent_t a, b;
   CHECK(cudaEventCreate(&a));
   CHECK(cudaEventCreate(&b));
   std::vector<double> event, span, gap;
   std::vector<unsigned long long> host(2 * steps), all;
-  for (int r = 0; r < runs + 3; ++r) {
+  for (int r = 0; r < warmup_runs + timed_runs; ++r) {
     for (int k = 0; k < steps; ++k) {
       host[2 * k] = ~0ull;
       host[2 * k + 1] = 0;
@@ -87,7 +83,7 @@ RunTimes time_graph(cudaStream_t stream, cudaGraphExec_t graph, unsigned long lo
     CHECK(cudaGraphLaunch(graph, stream));
     CHECK(cudaEventRecord(b, stream));
     CHECK(cudaEventSynchronize(b));
-    if (r < 3) continue;
+    if (r < warmup_runs) continue;
     float ms = 0;
     CHECK(cudaEventElapsedTime(&ms, a, b));
     CHECK(cudaMemcpy(host.data(), stamps, host.size() * sizeof(host[0]), cudaMemcpyDeviceToHost));
@@ -150,7 +146,8 @@ int main() {
     check_cupti(cuptiActivityFlushAll(1), "cuptiActivityFlushAll");
     check_cupti(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "cuptiActivityDisable");
     // The kernels of the timed runs only (the warm-ups' are the first 3 × steps records).
-    std::vector<double> timed(traced_ns.begin() + std::min<std::size_t>(traced_ns.size(), 3 * steps), traced_ns.end());
+    const std::size_t warmup_records = std::min<std::size_t>(traced_ns.size(), warmup_runs * steps);
+    std::vector<double> timed(traced_ns.begin() + warmup_records, traced_ns.end());
     const double cupti_us = timed.empty() ? 0 : 1e-3 * median(timed);
     std::printf("n %8d | untraced: event %6.2f  span %6.2f  gap %5.2f | traced: event %6.2f  span %6.2f  gap %5.2f"
                 "  CUPTI duration %6.2f (%zu records) | untraced event - CUPTI duration %5.2f | timer step %.0f / %.0f ns\n",
