@@ -1,8 +1,8 @@
 #pragma once
 #include <cmath>
 
-#include "miniapp/core/types.hpp"
-#include "miniapp/core/vec3.hpp"
+#include "core/types.hpp"
+#include "core/vec3.hpp"
 
 namespace miniapp::mesh {
 

@@ -10,7 +10,7 @@
 #include <unordered_map>
 
 #include "mesh/gmsh_scanner.hpp"
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 
 namespace miniapp::mesh::gmsh {
 

@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "miniapp/core/types.hpp"
-#include "miniapp/core/vec3.hpp"
+#include "core/types.hpp"
+#include "core/vec3.hpp"
 
 namespace miniapp::mesh::gmsh {
 

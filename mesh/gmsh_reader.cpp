@@ -2,7 +2,7 @@
 
 #include "mesh/gmsh_convert.hpp"
 #include "mesh/gmsh_file.hpp"
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 
 namespace miniapp::mesh {
 

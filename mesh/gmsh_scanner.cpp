@@ -5,7 +5,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 
 namespace miniapp::mesh::gmsh {
 

@@ -4,8 +4,8 @@
 #include <string_view>
 #include <vector>
 
-#include "miniapp/core/types.hpp"
-#include "miniapp/core/vec3.hpp"
+#include "core/types.hpp"
+#include "core/vec3.hpp"
 
 namespace miniapp::mesh {
 

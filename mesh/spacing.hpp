@@ -2,7 +2,7 @@
 #include <string>
 #include <vector>
 
-#include "miniapp/core/types.hpp"
+#include "core/types.hpp"
 
 namespace miniapp::mesh {
 

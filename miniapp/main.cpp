@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "miniapp/cli/commands.hpp"
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 
 namespace {
 

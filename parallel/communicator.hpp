@@ -6,7 +6,7 @@
 
 #include <mpi.h>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 
 // MPI is the engine of the multi-rank runs (thesis §1.4.1, §2.4): these are thin checked wrappers,
 // nothing home-made replaces it.

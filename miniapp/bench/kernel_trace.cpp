@@ -11,7 +11,7 @@
 #include <set>
 #include <utility>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 
 #ifdef MINIAPP_WITH_CUPTI
 #include <cuda_runtime_api.h>

@@ -6,7 +6,7 @@
 #include <ostream>
 
 #include "miniapp/case/case_parser.hpp"
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 
 namespace miniapp::cases {
 

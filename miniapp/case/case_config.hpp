@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
-#include "miniapp/core/physics.hpp"
-#include "miniapp/core/types.hpp"
-#include "miniapp/core/vec3.hpp"
+#include "core/physics.hpp"
+#include "core/types.hpp"
+#include "core/vec3.hpp"
 
 // A case, as read from its TOML file (docs/case-files.md describes every key). The file is parsed
 // once into these structs; everything after start-up reads typed members, never keys.

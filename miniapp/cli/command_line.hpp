@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "miniapp/core/types.hpp"
+#include "core/types.hpp"
 
 // Parsing helpers shared by the subcommands. Values are read as strings and converted here so that
 // every error message names the option it came from (cxxopts' own conversion errors do not).

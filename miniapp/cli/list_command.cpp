@@ -4,7 +4,7 @@
 
 #include "miniapp/case/case_catalog.hpp"
 #include "miniapp/cli/commands.hpp"
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 
 namespace miniapp::cli {
 

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 
 namespace miniapp::output {
 namespace {

@@ -5,7 +5,7 @@
 #include <iterator>
 #include <type_traits>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "miniapp/output/atomic_file.hpp"
 
 namespace miniapp::output {

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "miniapp/output/atomic_file.hpp"
 
 namespace miniapp::output {

@@ -1,7 +1,7 @@
 #include <cmath>
 #include <string>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "miniapp/output/cell_fields.hpp"
 
 namespace miniapp::output {

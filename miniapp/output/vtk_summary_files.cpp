@@ -10,7 +10,7 @@
 #include <cstring>
 #include <sstream>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "miniapp/output/atomic_file.hpp"
 
 namespace miniapp::output {

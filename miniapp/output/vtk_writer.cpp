@@ -14,7 +14,7 @@
 
 #include <functional>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "miniapp/output/vtk_summary_files.hpp"
 
 namespace miniapp::output {

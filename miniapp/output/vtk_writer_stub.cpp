@@ -1,5 +1,5 @@
 // VtkWriter of a build without VTK (MINIAPP_VTK=OFF): constructing one says how to get output.
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "miniapp/output/vtk_writer.hpp"
 
 namespace miniapp::output {

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "miniapp/output/atomic_file.hpp"
 #include "miniapp/predict/comm_json.hpp"
 

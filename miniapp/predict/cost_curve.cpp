@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 
 namespace miniapp::predict {
 

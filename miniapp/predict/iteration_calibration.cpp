@@ -8,7 +8,7 @@
 
 #include "miniapp/bench/random_vector.hpp"
 #include "miniapp/bench/timing.hpp"
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "miniapp/predict/stencil_matrix.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "solvers/aip.hpp"

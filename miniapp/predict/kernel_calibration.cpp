@@ -9,7 +9,7 @@
 #include <ostream>
 
 #include "miniapp/bench/timing.hpp"
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "miniapp/predict/iteration_calibration.hpp"
 #include "miniapp/predict/stencil_matrix.hpp"
 #include "operators/kernels/cg_kernels.hpp"

@@ -2,7 +2,7 @@
 #include <iosfwd>
 #include <vector>
 
-#include "miniapp/core/types.hpp"
+#include "core/types.hpp"
 #include "miniapp/predict/calibration.hpp"
 
 namespace miniapp::predict {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 
 namespace miniapp::predict {
 namespace {

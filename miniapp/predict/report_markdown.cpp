@@ -5,7 +5,7 @@
 #include <ostream>
 #include <sstream>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "miniapp/predict/report.hpp"
 
 namespace miniapp::predict {

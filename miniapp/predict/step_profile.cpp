@@ -4,7 +4,7 @@
 #include <chrono>
 #include <vector>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 
 namespace miniapp::predict {
 namespace {

@@ -2,7 +2,7 @@
 #include <array>
 #include <vector>
 
-#include "miniapp/core/vec3.hpp"
+#include "core/vec3.hpp"
 
 namespace miniapp::time {
 

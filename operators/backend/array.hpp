@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "operators/backend/executor.hpp"
-#include "miniapp/core/types.hpp"
+#include "core/types.hpp"
 
 namespace miniapp {
 

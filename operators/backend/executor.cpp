@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <omp.h>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "operators/backend/cuda/device.hpp"
 
 namespace miniapp {

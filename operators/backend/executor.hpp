@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "miniapp/core/types.hpp"
+#include "core/types.hpp"
 #include "operators/kernels/kernel_counters.hpp"
 
 namespace miniapp {

@@ -2,7 +2,7 @@
 #include <vector>
 
 #include "mesh/mesh.hpp"
-#include "miniapp/core/physics.hpp"
+#include "core/physics.hpp"
 
 namespace miniapp::fv {
 

@@ -1,7 +1,7 @@
 #pragma once
 #include <span>
 
-#include "miniapp/core/physics.hpp"
+#include "core/physics.hpp"
 #include "operators/backend/array.hpp"
 
 namespace miniapp {

@@ -2,7 +2,7 @@
 #include <utility>
 #include <vector>
 
-#include "miniapp/core/types.hpp"
+#include "core/types.hpp"
 
 namespace miniapp {
 

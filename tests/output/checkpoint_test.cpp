@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "mesh/generators.hpp"
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "miniapp/output/checkpoint.hpp"
 #include "scratch_dir.hpp"
 

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "miniapp/output/diagnostics_writer.hpp"
 #include "scratch_dir.hpp"
 

@@ -13,7 +13,7 @@
 
 #include <cstring>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "miniapp/output/vtk_writer.hpp"
 #include "scratch_dir.hpp"
 

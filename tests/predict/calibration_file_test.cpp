@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "miniapp/predict/calibration_file.hpp"
 #include "tests/output/scratch_dir.hpp"
 #include "tests/predict/synthetic_calibration.hpp"

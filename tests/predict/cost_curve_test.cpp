@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "miniapp/predict/cost_curve.hpp"
 
 namespace miniapp::predict {

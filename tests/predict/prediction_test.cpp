@@ -1,7 +1,7 @@
 // The prediction on synthetic calibrations: a known linear cost per kernel must come out exactly.
 #include <catch2/catch.hpp>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "miniapp/predict/device_scaling.hpp"
 #include "miniapp/predict/prediction.hpp"
 #include "tests/predict/synthetic_calibration.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "miniapp/run/simulation.hpp"
 
 namespace miniapp::run::test {

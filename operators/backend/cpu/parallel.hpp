@@ -1,5 +1,5 @@
 #pragma once
-#include "miniapp/core/types.hpp"
+#include "core/types.hpp"
 
 namespace miniapp::cpu {
 

@@ -5,8 +5,8 @@
 
 #include <cuda_runtime.h>
 
-#include "miniapp/core/error.hpp"
-#include "miniapp/core/types.hpp"
+#include "core/error.hpp"
+#include "core/types.hpp"
 
 namespace miniapp::cuda::detail {
 

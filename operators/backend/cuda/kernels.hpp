@@ -1,5 +1,5 @@
 #pragma once
-#include "miniapp/core/physics.hpp"
+#include "core/physics.hpp"
 #include "operators/backend/coefficient.hpp"
 #include "operators/backend/device_matrix.hpp"
 

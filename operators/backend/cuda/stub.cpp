@@ -1,5 +1,5 @@
 // The CUDA backend of a build without CUDA: every entry point says so.
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "operators/backend/cuda/aip_kernels.hpp"
 #include "operators/backend/cuda/device.hpp"
 #include "operators/backend/cuda/kernels.hpp"

@@ -7,7 +7,7 @@
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 
 namespace miniapp::cuda {
 namespace {

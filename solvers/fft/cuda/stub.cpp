@@ -1,5 +1,5 @@
 // The CUDA part of the FFT Poisson path in a build without CUDA: every entry point says so.
-#include "miniapp/core/error.hpp"
+#include "core/error.hpp"
 #include "solvers/fft/cuda/batched_kernels.hpp"
 #include "solvers/fft/cuda/cufft_transform.hpp"
 
