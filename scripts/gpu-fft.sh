@@ -3,7 +3,7 @@
 # /tmp/mb): the FFT Poisson path's CUDA tests (and compute-sanitizer over the kernel test), the FFT
 # benchmark on the GPU (100k triangles x Nper = 64, 128, 256) and on the CPU (smaller), the
 # iterations-per-frequency plot, and 20 steps of the 3D Taylor-Green vortex with fft vs pcg on CUDA.
-# About 4 minutes on one H200. Results (logs, JSON, CSV, PNG) go to OUT_DIR.
+# A few minutes on one GPU. Results (logs, JSON, CSV, PNG) go to OUT_DIR.
 # Usage: MINIAPP_GPU_BUILD=BUILD scripts/gpu-fft.sh OUT_DIR
 set -uo pipefail
 out=${1:?usage: scripts/gpu-fft.sh OUT_DIR}

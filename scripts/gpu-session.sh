@@ -105,7 +105,7 @@ if [[ ${MINIAPP_GPU_PART:-} == bench ]]; then
   cat "$out/steps.txt"
   exit 0
 fi
-if [[ ${MINIAPP_GPU_PART:-} == bench_large ]]; then  # one mesh kind per call: 4-5 min each on an H100 host
+if [[ ${MINIAPP_GPU_PART:-} == bench_large ]]; then  # one mesh kind per call: each takes minutes
   for mesh in ${MINIAPP_BENCH_MESHES:-hex tet prism}; do
     kernels "bench_${mesh}_3e7" 450 --meshes "$mesh" --mesh-sizes 3e7
   done
@@ -126,7 +126,7 @@ if [[ ${MINIAPP_GPU_PART:-} == check ]]; then
   step memcheck_aip 60 compute-sanitizer --tool memcheck "$build/tests/solvers/aip_cuda_test"
   step memcheck_solvers 90 compute-sanitizer --tool memcheck "$build/tests/solvers/solvers_test" "[cuda]"
   step memcheck_fft 60 compute-sanitizer --tool memcheck "$build/tests/fft/cuda/fft_cuda_test"
-  # synccheck first: it takes seconds, racecheck minutes (the whole suite 152 s, FFT 134 s on an H100).
+  # synccheck first: it takes seconds, racecheck minutes.
   for tool in synccheck racecheck; do
     step "${tool}_no_loops" 240 env MINIAPP_NO_DEVICE_LOOPS=1 compute-sanitizer --tool "$tool" \
       "$build/tests/cuda/cuda_kernels_test"

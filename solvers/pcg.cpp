@@ -70,26 +70,11 @@ void Pcg::start(const DeviceSell& a, const Preconditioner& m, const Vector& x, c
   cg_spmv_dot(exec_, a, p_, q_, scalars_);  // q = A p, α: the first step's
 }
 
-// Memory traffic per iteration, n rows, sELL with E stored entries and S slices (8-byte values,
-// 4-byte indices), from the kernels' byte counts:
-//   unfused (spmv; dot p·q; two axpby; z = D⁻¹ r; multi_dot r·r, r·z; axpby p): SpMV 12 E + 4 S + 16 n,
-//   p·q 16 n, x and r updates 48 n, Jacobi 24 n, dots 16 n, p 24 n: 12 E + 4 S + 144 n (Jacobi),
-//   12 E + 4 S + 120 n + M for another preconditioner; 9 launches and 2 host round trips (Jacobi).
-//   fused: cg_update_jacobi 64 n (or cg_update 48 n + M with r·z), cg_direction_spmv_dot
-//   12 E + 4 S + 40 n: 12 E + 4 S + 104 n (Jacobi), 12 E + 4 S + 88 n + M otherwise; 2 launches
-//   (Jacobi) or 2 + M's, and one host read every check_interval iterations (or per solve).
-// For a 7-point Laplacian (E ≈ 7 n) with Jacobi: 228 → 188 bytes per row. p = z + β p cannot join the
-// update (β needs the whole of r·z), but it joins the product: A p = A z + β A p_old, and A p_old is
-// the previous q, so the kernel that forms p also forms q gathering z alone (a product gathering
-// both z and p_old at every entry was measured slower: docs/performance.md).
-// With AIP (M = Gᵀ G) the apply is two SpMVs with G and Gᵀ, with r·z fused where the preconditioner
-// offers it (Preconditioner::apply_with_rho); its bytes are those aip_apply counts. AIP also takes
-// the update into its passes (Preconditioner::apply_advancing): with two passes the first gathers
-// r − α q and advances x, the second writes the new r, sums r·r with r·z and makes the residual test,
-// so an iteration is three kernels with two grid-wide sums (each sum's fence, count and last block's
-// pass cost about 2.7 µs on an H100 at 2.6·10⁵ rows, docs/performance.md), for the bytes of the update
-// and apply apart; with the product Gᵀ G one pass does all of it: two kernels, and the new r is written
-// apart from the old one (residual).
+// Memory traffic per iteration, n rows, sELL with E stored entries and S slices: with Jacobi two
+// kernels, cg_update_jacobi 64 n and cg_direction_spmv_dot 12 E + 4 S + 40 n (unfused: 12 E + 4 S + 144 n
+// in 9 launches). The direction joins the product as A p = A z + β q_old, so that kernel gathers z alone.
+// With AIP the update rides in the apply's passes (Preconditioner::apply_advancing): three kernels with
+// two passes, two with the product Gᵀ G, whose single pass writes the new r apart from the old one.
 // An iteration starts with the update: the set-up forms q = A p and α of the first step.
 // One iteration's kernels, queued (asynchronous on CUDA).
 void Pcg::queue_iteration(const DeviceSell& a, const Preconditioner& m, Vector& x, int k) {

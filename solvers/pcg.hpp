@@ -37,7 +37,7 @@ struct PcgOptions {
 };
 
 // 1 on the CPU (reading the residual is a memcpy), 8 on CUDA (without a device loop a read is a stream
-// synchronisation, ~10 µs, against ~3 µs per empty launch of the iterations queued past the stop).
+// synchronisation, which costs a few empty launches of the iterations queued past the stop).
 int default_check_interval(Backend backend);
 // Host reads of the scalar block per iteration of a long solve with the default interval and graphs:
 // 0 where CUDA runs the batches as a device loop (one read per solve), else one per batch.

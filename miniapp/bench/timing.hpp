@@ -35,7 +35,7 @@ double median_seconds(int warmup, int repeat, F&& run) {
 
 // Calls queued back to back per timed sample in the kernel benchmarks: the time loop and PCG queue
 // their kernels the same way, so each launch overlaps the previous kernel and only the first one of a
-// sample is exposed (a single timed call would add the ≈ 2-4 µs launch to a 10-50 µs kernel).
+// sample is exposed (a single timed call would add a launch to a kernel not much longer than one).
 inline constexpr int bench_queued_calls = 10;
 
 // The median time per call of `repeat` samples of `calls` calls of `call` on `exec`, after `warmup`

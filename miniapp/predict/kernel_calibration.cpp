@@ -211,9 +211,8 @@ double sync_seconds(const Executor& exec, index_t n, int repeat) {
 // timed after a copy of F bytes for F = the warm footprint, 2 F, 4 F, ... up to the streaming one; the
 // largest F after which it still runs nearer its warm curve than its streaming curve (c's AXPY curves,
 // timed the same way). 0 when even the warm copy evicts it (nothing retained beyond the private
-// cache). On a GPU the
-// reported L2: the device is the run's alone, and there the probe, a launch-bound call of a few µs,
-// cannot tell L2 from memory (measured on an H100: 0 MiB of 50).
+// cache). On a GPU the reported L2: the device is the run's alone, and there the probe, a launch-bound
+// call of a few µs, cannot tell L2 from memory.
 double retained_cache_bytes(const Executor& exec, const Calibration& c, int repeat) {
   if (exec.backend() != Backend::cpu) return c.device.cache_bytes;
   const index_t n = 1 << 16;

@@ -20,8 +20,8 @@ namespace miniapp {
 //   7-point stencil, 7.4 against 6 on tetrahedra). M is rounded once from its double-precision
 //   entries, symmetric bitwise (both triangles hold the same sums): it stays definite as long as that
 //   rounding (6·10⁻⁸ relative) is below its smallest eigenvalue relative to its largest.
-// (A one-read variant that scatters y_i G_ij into z_j row by row was measured slower on the CPU: the
-// scatter does not vectorise; see docs/performance.md, "Second round".)
+// (A one-read variant that scatters y_i G_ij into z_j row by row was slower on the CPU: the scatter
+// does not vectorise.)
 enum class AipForm {
   two_pass,     // y = G r, z = Gᵀ y
   product,      // z = (Gᵀ G) r

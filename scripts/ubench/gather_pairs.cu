@@ -1,7 +1,7 @@
 // Would the AIP product's pass (aip_kernels.cu, RhoPass::product) run closer to copy bandwidth if r
 // and q were stored interleaved, so that each gathered column fetches both in one 16-byte load? On
-// tetrahedra that pass moves its bytes at 88 % of copy bandwidth, the two passes it replaced at 93 %,
-// and it makes two 8-byte gathers per stored entry (docs/performance.md, tenth measurements).
+// tetrahedra that pass runs further below copy bandwidth than the two passes it replaced, and it makes
+// two 8-byte gathers per stored entry.
 //
 // The pass on a stand-in for the tet product's pattern: an N³ grid in natural order, 8 entries a row
 // (i, i ± 1, i ± N, i ± N², i + N + 1, periodic), float values, 32-bit columns, sELL slices of 32 rows

@@ -22,10 +22,8 @@ using detail::block_size;
 // entries loaded at a time as the operators' SpMV loads them (detail::sell_row_sum: its loads in
 // flight together, which the product's long rows need on small meshes, where each row's chain of
 // dependent loads sets the time); x(c) gives the gathered value of column c. With Stream the matrix is
-// loaded with the streaming hint. The product's pass takes it, two passes do not: measured on one
-// H100 (docs/performance.md), the hint makes the LES step 4–10 % faster with the product on hexahedra
-// and tetrahedra, and 2–3 % slower with two passes on 2.6·10⁵ hexahedra (faster with two passes on
-// tetrahedra, where the product is the form chosen).
+// loaded with the streaming hint: the product's pass takes it (it made the step faster), two passes do
+// not (it made them slower on hexahedra, where two passes are the form chosen).
 template <bool Stream, class Gather>
 __device__ inline double sell_float_row(const SellFloatView& a, index_t row, Gather x) {
   return detail::sell_row_sum<Stream>(a.slice_ptr, a.col, a.val, a.slice_height, row, x);

@@ -45,7 +45,7 @@ __device__ inline double block_sum(double v) {
 // after a fence) adds the partials of each k in block order and calls finish(sums) on thread 0, then
 // resets *done to 0 for the next reduction on the stream. *done must be 0 on entry. Cost after the
 // last block's own data: one pass over gridDim.x partials of every k from L2, their loads in flight
-// together (≈ 1-2 µs), no second launch.
+// together, no second launch.
 template <int K, class Finish>
 __device__ void grid_sum(const double (&v)[K], double* partial, int stride, unsigned* done, Finish finish) {
   __shared__ bool last;

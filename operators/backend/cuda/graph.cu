@@ -1,7 +1,7 @@
 // CUDA Graphs of the CUDA backend: stream capture, instantiation (or in-place update) and launch.
 // A graph turns a batch of kernel launches (one CG batch: 3 to 6 kernels per iteration, 8 iterations)
 // into one host call; the GPU then starts each kernel as the previous one ends, without the host's
-// ≈ 2-4 µs per launch, which is what a small mesh's kernels of a few µs each wait for.
+// per-launch cost, which is what a small mesh's kernels of a few µs each wait for.
 #include <cstdlib>
 #include <string_view>
 
