@@ -109,11 +109,11 @@ CgProgress Pcg::iterate(const DeviceSell& a, const Preconditioner& m, Vector& x,
   const auto batch = [&] {  // starts at an even iteration where the residual alternates
     for (int i = 0; i < interval; ++i) queue_iteration(a, m, x, i);
   };
-  const Recording wanted{&a, &m, x.data(), interval, exec_.tracing()};
+  const Recording wanted{&a, &m, x.data(), interval};
   bool replay = false;
   const bool recordable = !alternates(m) || interval % 2 == 0;
   if (options.graphs && recordable && interval <= options.max_iterations) {
-    replay = options.keep_recording && recorded_ == wanted;
+    replay = options.keep_recording && recorded_ == wanted && batch_.reusable();
     if (!replay) {
       looped_ = batch_.record_loop([&](LoopCondition condition) {
         batch();

@@ -110,7 +110,6 @@ class Pcg {
     const Preconditioner* m = nullptr;
     const double* x = nullptr;
     int interval = 0;
-    bool tracing = false;  // recorded with Executor tracing on (made again when it changes)
     bool operator==(const Recording&) const = default;
   } recorded_;
 };

@@ -149,12 +149,11 @@ StepMeasurement measure_steps(run::Simulation& sim, int steps) {
     if (asynchronous) continue;
     add_kernel_seconds(r, steps, m);
   }
-  sim.scheme->time_phases(true);
+  time::StepMeter timed(sim.exec, true);
   for (int s = 0; s < steps; ++s) {
-    const time::StepReport r = sim.scheme->advance(*sim.fields);
+    const time::StepReport r = sim.scheme->advance(*sim.fields, timed);
     for (int p = 0; p < time::phase_count; ++p) m.timed_seconds[p] += r.phase_seconds[p] / steps;
   }
-  sim.scheme->time_phases(false);
   recorder.take();  // counted in the first pass
   if (!asynchronous) return m;
   sim.exec.set_profiling(true);

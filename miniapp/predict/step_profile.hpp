@@ -57,7 +57,7 @@ struct StepCounts {
 StepCounts count_step(run::Simulation& sim, int steps);
 
 // Measured time per step of 3 × `steps` further steps: the wall time of FractionalStep::advance; per
-// phase its time on the executor (a second pass with FractionalStep::time_phases: device time between
+// phase its time on the executor (a second pass with a timing StepMeter: device time between
 // events on CUDA, wall time on the CPU); and per phase and kind the kernels' own seconds (CPU: every
 // kernel is timed in the first pass; CUDA: a third pass with profiling on, which synchronises after
 // each kernel, so its seconds hold a launch and a round trip per kernel).

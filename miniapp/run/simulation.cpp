@@ -86,9 +86,14 @@ time::FlowParameters flow_parameters(const cases::CaseConfig& c) {
   p.cfl = c.numerics.cfl;
   p.fixed_dt = c.numerics.dt.value_or(0.0);
   p.max_dt = c.numerics.max_dt.value_or(0.0);
-  p.poisson.tolerance = c.numerics.poisson_tolerance;
-  p.poisson.max_iterations = c.numerics.poisson_max_iterations;
   return p;
+}
+
+PcgOptions pressure_solve_options(const cases::CaseConfig& c) {
+  PcgOptions o;
+  o.tolerance = c.numerics.poisson_tolerance;
+  o.max_iterations = c.numerics.poisson_max_iterations;
+  return o;
 }
 
 time::HostVelocity initial_velocity(const Simulation& sim) {
@@ -192,7 +197,7 @@ std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, inde
                                                            const parallel::LocalNumbering* numbering,
                                                            parallel::HaloTransport transport, std::ostream& log) {
   auto& c = sim.config;
-  PcgOptions options = flow_parameters(c).poisson;
+  PcgOptions options = pressure_solve_options(c);
   options.singular = singular;
   if (c.numerics.poisson == cases::PoissonSolver::fft) {
     std::optional<time::FftPressureSolver::Ranks> ranks;

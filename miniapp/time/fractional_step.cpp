@@ -50,13 +50,6 @@ void FractionalStep::initialise(FlowFields& f) {
   f.dt = stable_dt(f);
 }
 
-std::string_view name(Phase phase) {
-  constexpr std::string_view names[] = {"1 predictor",      "2.1 Poisson rhs",   "2.2 Poisson solve",
-                                        "3 correction",     "4 face velocity",   "5 eddy viscosity",
-                                        "6 time step"};
-  return names[static_cast<int>(phase)];
-}
-
 void FractionalStep::upload_step_scalars(const FlowFields& f) {
   const double kappa = f.dt_old > 0 ? f.dt / f.dt_old : 0.0;
   std::array<double, step_slot_count> s{};
@@ -68,48 +61,39 @@ void FractionalStep::upload_step_scalars(const FlowFields& f) {
 }
 
 // The key of a recording: uⁿ's buffer, the one pointer of these sub-steps that alternates.
-bool FractionalStep::run_sub_step(Phase phase, const FlowFields& f, const std::function<void()>& work) {
-  return graphs_[static_cast<int>(phase)].run(f.u[0].data(), work);
-}
-
-void FractionalStep::time_phases(bool on) {
-  phase_clock_ = on ? std::make_unique<WorkClock>(exec_, 2 * phase_count) : nullptr;
+void FractionalStep::run_recorded(Phase phase, const FlowFields& f, StepMeter& meter, StepReport& report,
+                                  const std::function<void()>& work) {
+  const int p = static_cast<int>(phase);
+  meter.measure(phase, report, [&] { report.replayed[p] = graphs_[p].run(f.u[0].data(), work); });
 }
 
 StepReport FractionalStep::advance(FlowFields& f) {
+  StepMeter counting(exec_, false);
+  return advance(f, counting);
+}
+
+// Thesis Algorithm 1. `meter` wraps each sub-step; the recorded ones (all but the solve and Δt) run
+// as a graph replay where they can.
+StepReport FractionalStep::advance(FlowFields& f, StepMeter& meter) {
   StepReport report;
   report.dt = f.dt;
   report.cfl = cfl_;
+  const auto recorded = [&](Phase phase, const std::function<void()>& work) { run_recorded(phase, f, meter, report, work); };
+  const auto measured = [&](Phase phase, const std::function<void()>& work) { meter.measure(phase, report, work); };
   upload_step_scalars(f);
-  KernelCounters& counters = exec_.counters();
-  std::array<bool, phase_count> ran{};
-  auto counted = [&](Phase phase, auto&& sub_step) {
-    const int p = static_cast<int>(phase);
-    const KernelCounters before = counters;
-    if (phase_clock_) phase_clock_->mark(2 * p);
-    sub_step();
-    if (phase_clock_) phase_clock_->mark(2 * p + 1);
-    report.kernels[p] = counters.since(before);
-    ran[p] = true;
-  };
-  const auto graphed = [&](Phase phase, const std::function<void()>& sub_step) {
-    counted(phase, [&] { report.replayed[static_cast<int>(phase)] = run_sub_step(phase, f, sub_step); });
-  };
-  graphed(Phase::predictor, [&] { predict(f); });
-  graphed(Phase::poisson_rhs, [&] { assemble_pressure_rhs(); });
-  counted(Phase::poisson_solve, [&] { report.poisson = solve_pressure(f); });
+  recorded(Phase::predictor, [&] { predict(f); });
+  recorded(Phase::poisson_rhs, [&] { assemble_pressure_rhs(); });
+  measured(Phase::poisson_solve, [&] { report.poisson = solve_pressure(f); });
   // uⁿ becomes uⁿ⁻¹ (buffers swapped, nothing copied): host bookkeeping, outside any recording.
   for (int d = 0; d < 3; ++d) std::swap(f.u_old[d], f.u[d]);
-  graphed(Phase::correction, [&] { correct(f); });
-  graphed(Phase::face_velocity, [&] { update_face_velocity(f); });
-  if (params_.les != LesModel::none) graphed(Phase::eddy_viscosity, [&] { update_eddy_viscosity(f); });
+  recorded(Phase::correction, [&] { correct(f); });
+  recorded(Phase::face_velocity, [&] { update_face_velocity(f); });
+  if (params_.les != LesModel::none) recorded(Phase::eddy_viscosity, [&] { update_eddy_viscosity(f); });
   f.time += f.dt;
   f.dt_old = f.dt;
   f.step += 1;
-  counted(Phase::time_step, [&] { f.dt = stable_dt(f); });
-  if (phase_clock_)
-    for (int p = 0; p < phase_count; ++p)
-      if (ran[p]) report.phase_seconds[p] = phase_clock_->seconds(2 * p, 2 * p + 1);
+  measured(Phase::time_step, [&] { f.dt = stable_dt(f); });
+  meter.finish(report);
   return report;
 }
 

@@ -2,12 +2,13 @@
 #include <array>
 #include <functional>
 #include <memory>
-#include <string_view>
 #include <vector>
 
 #include "miniapp/time/device_operators.hpp"
 #include "miniapp/time/flow_fields.hpp"
 #include "miniapp/time/pressure_solver.hpp"
+#include "miniapp/time/step_meter.hpp"
+#include "miniapp/time/step_report.hpp"
 #include "miniapp/time/sub_step_graph.hpp"
 #include "operators/kernels/flow_kernels.hpp"
 #include "operators/kernels/vector_ops.hpp"
@@ -23,51 +24,22 @@ struct FlowParameters {
   double cfl = 0.5;
   double fixed_dt = 0;   // > 0: use it instead of the CFL controller
   double max_dt = 0;     // > 0: cap on the CFL time step
-  PcgOptions poisson;  // tolerance and iteration cap of the pressure solve
-};
-
-// The sub-steps of thesis Algorithm 1, as rows of its Table 2.1.
-enum class Phase { predictor, poisson_rhs, poisson_solve, correction, face_velocity, eddy_viscosity, time_step };
-inline constexpr int phase_count = 7;
-std::string_view name(Phase phase);
-
-// Thesis Table 2.1: calls of SpMV, AXPY, DOT per sub-step of Algorithm 1 (the Poisson solve per
-// iteration), shown beside the counted calls.
-struct ThesisRow {
-  int spmv, axpy, dot;
-};
-inline constexpr ThesisRow thesis_table_2_1[phase_count] = {
-    {8, 6, 0}, {3, 1, 0}, {2, 3, 2}, {3, 3, 0}, {7, 0, 0}, {9, 0, 2}, {0, 0, 0}};
-
-// What one step did, for diagnostics, progress and the kernel-count report.
-struct StepReport {
-  PcgResult poisson;
-  std::array<KernelCounters, phase_count> kernels;  // calls, bytes, flops per phase
-  double dt = 0;   // the step just taken
-  double cfl = 0;  // max_i Δt rate_i / Ω_i of the step just taken
-  // Per phase, the executor's time from its first call to the end of its last (WorkClock: device time
-  // on CUDA, wall time on the CPU); zeros unless FractionalStep::time_phases is on.
-  std::array<double, phase_count> phase_seconds{};
-  // Per phase: its kernels ran as a replay of a recorded graph (SubStepGraph), not launched one by one.
-  std::array<bool, phase_count> replayed{};
 };
 
 // The fractional-step (projection) integrator of thesis Algorithm 1, on any backend: one method per
 // sub-step, each only front-end kernel calls. docs/discretisation.md gives the math.
 class FractionalStep {
  public:
-  // Step 2.2 by `pressure_solver` (params.poisson is its business). `domain`: this rank's cells
+  // Step 2.2 by `pressure_solver`. `domain`: this rank's cells
   // (Subdomain(cells) for one rank); it must outlive the integrator. Cell vectors hold owned-then-halo
   // entries; the integrator updates the halos of uᵖ, p, u and ν_t where the next sub-step reads them.
   FractionalStep(const Executor& exec, DeviceOperators& ops, parallel::Subdomain& domain, const FlowParameters& params,
                  std::unique_ptr<PressureSolver> pressure_solver);
 
-  // Advances `fields` by one step of fields.dt and sets fields.dt for the next one.
+  // Advances `fields` by one step of fields.dt and sets fields.dt for the next one; `meter` is wrapped
+  // around each sub-step (the second form: kernels counted, phases untimed).
+  StepReport advance(FlowFields& fields, StepMeter& meter);
   StepReport advance(FlowFields& fields);
-
-  // With `on`, advance times each phase (StepReport::phase_seconds): a mark on the executor's work at
-  // each phase's start and end, no wait between them, so the step runs as it would untimed.
-  void time_phases(bool on);
 
   // Face velocity and viscosity consistent with the cell velocity (start of a run; u's halo must be
   // current): u_s = Γ u + u_bc,
@@ -87,8 +59,9 @@ class FractionalStep {
   void update_eddy_viscosity(FlowFields& f);
   // The Δt-dependent coefficients of the step about to run, into step_scalars_.
   void upload_step_scalars(const FlowFields& f);
-  // Runs a sub-step, replayed from its graph where it can be (sub_step_graph.hpp); true when replayed.
-  bool run_sub_step(Phase phase, const FlowFields& f, const std::function<void()>& work);
+  // Runs a sub-step under `meter`, replayed from its graph where it can be (sub_step_graph.hpp).
+  void run_recorded(Phase phase, const FlowFields& f, StepMeter& meter, StepReport& report,
+                    const std::function<void()>& work);
 
   // Slots of step_scalars_: what the sub-steps take from executor memory, so that a recorded
   // sub-step replays with the current Δt (κ = Δtⁿ/Δtⁿ⁻¹, 0 on the first step).
@@ -107,7 +80,6 @@ class FractionalStep {
   std::array<Vector, 9> gradient_;
   Vector step_scalars_;
   std::vector<SubStepGraph> graphs_;  // per Phase
-  std::unique_ptr<WorkClock> phase_clock_;  // marks 2p and 2p + 1: start and end of phase p
   double cfl_ = 0;  // CFL number of fields.dt
 };
 

@@ -181,6 +181,7 @@ bool KernelGraph::capture(const std::function<void()>& work, const std::function
     return false;
   }
   recorded_ = end();
+  traced_ = exec_.tracing();
   tallies_ = exec_.counters().since(before);
   exec_.counters() = before;
   return recorded_;
@@ -198,6 +199,8 @@ void KernelGraph::count_runs(std::uint64_t runs) const {
   if (!recorded_ || !loop_) throw Error("KernelGraph::count_runs: no loop recorded");
   exec_.counters() += tallies_.repeated(runs);
 }
+
+bool KernelGraph::reusable() const { return recorded_ && traced_ == exec_.tracing(); }
 
 WorkClock::WorkClock(const Executor& exec, int marks) {
   if (exec.backend() == Backend::cuda) device_ = std::make_unique<cuda::StreamMarks>(exec.stream(), marks);

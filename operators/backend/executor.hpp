@@ -44,9 +44,9 @@ class Executor {
   // exact; off by default (CPU kernels are always timed: they are synchronous).
   void set_profiling(bool on) const;
   bool profiling() const;
-  // Tells recorders that a profiler's activity trace (CUPTI) is on: a recording kept from before is
-  // made again (Pcg), since CUPTI reports every run of a device loop's body only in graphs instantiated
-  // while it traces (of one made before, the first run only). Off by default.
+  // Tells recorders that a profiler's activity trace (CUPTI) is on: a recording made before is no longer
+  // reusable (KernelGraph::reusable), since CUPTI reports every run of a device loop's body only in
+  // graphs instantiated while it traces (of one made before, the first run only). Off by default.
   void set_tracing(bool on) const;
   bool tracing() const;
 
@@ -107,6 +107,9 @@ class KernelGraph {
   static bool loops_supported(Backend backend);
   // Adds the tallies of `runs` runs of a recorded loop's body to the counters.
   void count_runs(std::uint64_t runs) const;
+  // Something is recorded, and under the executor's present tracing state (Executor::set_tracing): a
+  // caller that keeps a recording across calls records again when this is false.
+  bool reusable() const;
 
  private:
   // Runs `work` on the stream being captured and ends the capture with `end` (or `abort` if work
@@ -118,6 +121,7 @@ class KernelGraph {
   KernelCounters tallies_;  // what one replay (a loop: one run of its body) adds to the counters
   bool recorded_ = false;
   bool loop_ = false;       // the recording is a loop (record_loop)
+  bool traced_ = false;     // recorded with the executor's tracing on
 };
 
 // Marks on the executor's work, to time consecutive stretches of it without waiting at each mark: CUDA

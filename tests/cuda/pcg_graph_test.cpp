@@ -38,6 +38,22 @@ TEST_CASE("KernelGraph runs nothing when recording and the recorded work at each
   CHECK(gpu.counters().tally(KernelKind::axpy).calls == 2);
 }
 
+TEST_CASE("KernelGraph: a recording is reusable only under the tracing state it was made in", "[cuda][graph]") {
+  const Executor gpu = Executor::cuda();
+  Vector y = Vector::from_host(gpu, test::random_vector(1000, 4));
+  KernelGraph graph(gpu);
+  const auto work = [&] { fill(gpu, 1.0, y); };
+  CHECK_FALSE(graph.reusable());
+  REQUIRE(graph.record(work));
+  CHECK(graph.reusable());
+  gpu.set_tracing(true);
+  CHECK_FALSE(graph.reusable());  // instantiated before the trace: CUPTI would miss its loop's runs
+  REQUIRE(graph.record(work));
+  CHECK(graph.reusable());
+  gpu.set_tracing(false);
+  CHECK_FALSE(graph.reusable());
+}
+
 TEST_CASE("KernelGraph refuses work it cannot record and leaves the stream usable", "[cuda][graph]") {
   const Executor gpu = Executor::cuda();
   const Vector x = Vector::from_host(gpu, test::random_vector(1000, 3));

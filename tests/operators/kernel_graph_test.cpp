@@ -20,5 +20,6 @@ TEST_CASE("KernelGraph records nothing on the CPU and leaves work and counters a
   CHECK(calls == 0);
   CHECK(y.to_host() == std::vector<double>{1.0, 2.0, 3.0});
   CHECK(exec.counters().total().calls == 0);
+  CHECK_FALSE(graph.reusable());
   CHECK_THROWS_WITH(graph.replay(), Catch::Contains("nothing recorded"));
 }

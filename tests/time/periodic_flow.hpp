@@ -67,8 +67,8 @@ class PeriodicFlow {
     FlowParameters params;
     params.viscosity = viscosity;
     params.fixed_dt = dt;
-    params.poisson.tolerance = poisson_tolerance;
-    PcgOptions poisson = params.poisson;
+    PcgOptions poisson;
+    poisson.tolerance = poisson_tolerance;
     poisson.singular = true;  // periodic: the pressure is defined up to a constant
     domain_ = std::make_unique<parallel::Subdomain>(mesh_.cell_count());
     scheme_ = std::make_unique<FractionalStep>(
