@@ -45,29 +45,48 @@ void check_fits(const Executor& exec, std::size_t bytes) {
                 ": use numerics.preconditioner = \"aip1\", a coarser mesh or a device with more memory");
 }
 
+// Each level's matrices in sELL on the host, before upload.
+struct ConvertedLevel {
+  SellMatrix a, p, r;
+};
+
+ConvertedLevel convert(const amg::HostLevel& level, index_t slice_height) {
+  return {to_sell(level.a, slice_height), to_sell(level.prolongation, slice_height),
+          to_sell(level.restriction, slice_height)};
+}
+
+// A level's vectors: D⁻¹ and D⁻¹/θ, the smoother's three, residual and correction; the coarse b and x.
+std::size_t level_vector_bytes(const ConvertedLevel& c) {
+  return sizeof(double) * (7 * static_cast<std::size_t>(c.a.rows) + 2 * static_cast<std::size_t>(c.r.rows));
+}
+
 }  // namespace
 
-Amg::Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& options, index_t slice_height) : exec_(exec) {
-  const amg::HostHierarchy h = amg::build_hierarchy(a, options);
-  operator_complexity_ = amg::operator_complexity(h);
-  struct Converted {
-    SellMatrix a, p, r;
-  };
-  std::vector<Converted> sell;
+Amg::Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& options, index_t slice_height)
+    : Amg(exec, amg::build_hierarchy(a, options), options, slice_height) {}
+
+std::size_t Amg::device_bytes(const amg::HostHierarchy& h, index_t slice_height) {
+  std::size_t bytes = sell_bytes(to_sell(h.coarse_inverse, slice_height));
+  for (const amg::HostLevel& level : h.levels) {
+    const ConvertedLevel c = convert(level, slice_height);
+    bytes += sell_bytes(c.a) + sell_bytes(c.p) + sell_bytes(c.r) + level_vector_bytes(c);
+  }
+  return bytes;
+}
+
+Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOptions& options, index_t slice_height)
+    : exec_(exec), operator_complexity_(amg::operator_complexity(h)) {
+  std::vector<ConvertedLevel> sell;
   std::size_t bytes = 0;
   for (const amg::HostLevel& level : h.levels) {
-    sell.push_back({to_sell(level.a, slice_height), to_sell(level.prolongation, slice_height),
-                    to_sell(level.restriction, slice_height)});
-    const Converted& c = sell.back();
-    // Matrices, D⁻¹ and D⁻¹/θ, the smoother's three vectors, residual and correction, coarse b and x.
-    bytes += sell_bytes(c.a) + sell_bytes(c.p) + sell_bytes(c.r) + sizeof(double) * (7 * level.a.rows + 2 * c.r.rows);
+    sell.push_back(convert(level, slice_height));
+    bytes += sell_bytes(sell.back().a) + sell_bytes(sell.back().p) + sell_bytes(sell.back().r) +
+             level_vector_bytes(sell.back());
     sizes_.push_back({level.a.rows, level.a.nnz()});
   }
   const SellMatrix coarse = to_sell(h.coarse_inverse, slice_height);
-  bytes += sell_bytes(coarse);
   sizes_.push_back({h.coarsest.rows, h.coarsest.nnz()});
-  check_fits(exec, bytes);
-  device_bytes_ = bytes;
+  check_fits(exec, bytes + sell_bytes(coarse));
   for (std::size_t l = 0; l < h.levels.size(); ++l)
     levels_.push_back(std::make_unique<Level>(exec, h.levels[l], sell[l].a, sell[l].p, sell[l].r, options));
   coarse_inverse_ = std::make_unique<DeviceSell>(exec, coarse);

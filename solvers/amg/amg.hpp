@@ -24,6 +24,13 @@ class Amg final : public Preconditioner {
   // Throws miniapp::Error naming what is wrong (build_hierarchy), or, on CUDA, when the hierarchy
   // does not fit in the device's free memory.
   Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& options = {}, index_t slice_height = 32);
+  // From a hierarchy built beforehand with the same options (e.g. to size it for the up-front memory
+  // estimate first).
+  Amg(const Executor& exec, const amg::HostHierarchy& hierarchy, const amg::AmgOptions& options,
+      index_t slice_height);
+  // Executor bytes the constructor allocates for this hierarchy: its sELL matrices, the smoothers'
+  // diagonals and every level's vectors.
+  static std::size_t device_bytes(const amg::HostHierarchy& hierarchy, index_t slice_height);
   ~Amg() override;
   // Not safe to call concurrently on one object (the levels' vectors are shared).
   void apply(const Vector& r, Vector& z) const override;
@@ -34,8 +41,6 @@ class Amg final : public Preconditioner {
   };
   const std::vector<LevelSize>& level_sizes() const { return sizes_; }
   double operator_complexity() const { return operator_complexity_; }
-  // Executor bytes of the hierarchy (matrices, diagonals, vectors).
-  std::size_t device_bytes() const { return device_bytes_; }
 
  private:
   struct Level;
@@ -46,7 +51,6 @@ class Amg final : public Preconditioner {
   std::unique_ptr<DeviceSell> coarse_inverse_;
   std::vector<LevelSize> sizes_;
   double operator_complexity_ = 1;
-  std::size_t device_bytes_ = 0;
 };
 
 }  // namespace miniapp
