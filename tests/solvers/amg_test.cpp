@@ -8,6 +8,7 @@
 
 #include "mesh/generators.hpp"
 #include "mesh/geometry.hpp"
+#include "operators/backend/cuda/device.hpp"
 #include "operators/fv/laplacian.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "operators/sparse/sell_matrix.hpp"
@@ -73,7 +74,7 @@ std::vector<double> apply(const Preconditioner& m, const Executor& exec, const s
 
 PcgResult solve(const CsrMatrix& a, const Preconditioner& m, const std::vector<double>& b, std::vector<double>& x,
                 bool singular, const Executor& exec = Executor::cpu()) {
-  const DeviceSell device_a(exec, to_sell(a, 8));
+  const DeviceSell device_a(exec, to_sell(a, exec.default_slice_height()));
   const Vector device_b = Vector::from_host(exec, b);
   Vector device_x(exec, a.rows);
   fill(exec, 0.0, device_x);
@@ -229,4 +230,25 @@ TEST_CASE("The AMG apply is made of counted front-end kernels", "[amg]") {
   CHECK(exec.counters().tally(KernelKind::spmv).calls == 6 * (levels - 1) + 1);
   CHECK(exec.counters().tally(KernelKind::spmv).bytes > 0);
   CHECK(exec.counters().tally(KernelKind::axpy).calls > 0);
+}
+
+TEST_CASE("AMG runs unchanged on the CUDA backend and matches the CPU", "[amg][cuda]") {
+  if (cuda::device_count() == 0) {
+    WARN("skipped: no CUDA device (or a build without CUDA)");
+    return;
+  }
+  const Executor cpu = Executor::cpu(), gpu = Executor::cuda();
+  const CsrMatrix a = box_poisson("tet", 12);
+  const Amg on_cpu(cpu, a, {}, cpu.default_slice_height()), on_gpu(gpu, a, {}, gpu.default_slice_height());
+  auto b = random_vector(a.rows, 17);
+  remove_mean(b);
+  const auto z_cpu = apply(on_cpu, cpu, b), z_gpu = apply(on_gpu, gpu, b);
+  const double scale = std::sqrt(host_dot(z_cpu, z_cpu) / static_cast<double>(z_cpu.size()));
+  for (std::size_t i = 0; i < b.size(); ++i) CHECK(z_gpu[i] == Approx(z_cpu[i]).margin(1e-12 * scale));
+  std::vector<double> x_cpu, x_gpu;
+  const PcgResult r_cpu = solve(a, on_cpu, b, x_cpu, true, cpu), r_gpu = solve(a, on_gpu, b, x_gpu, true, gpu);
+  REQUIRE(r_cpu.converged);
+  REQUIRE(r_gpu.converged);
+  CHECK(std::abs(r_gpu.iterations - r_cpu.iterations) <= 1);
+  for (std::size_t i = 0; i < b.size(); ++i) CHECK(x_gpu[i] == Approx(x_cpu[i]).margin(1e-8));
 }
