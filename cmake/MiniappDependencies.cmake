@@ -4,6 +4,8 @@ find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(cxxopts REQUIRED)
 find_package(tomlplusplus REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
+# Eigen (header-only): the dense eigen-decomposition of AMG's coarsest matrix.
+find_package(Eigen3 3.3 REQUIRED NO_MODULE)
 
 # VTK writes the ParaView output. MINIAPP_VTK=OFF builds without it (e.g. benchmark builds on a GPU
 # machine that lacks VTK); output then fails with a message saying so.

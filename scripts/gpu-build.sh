@@ -2,7 +2,7 @@
 # Builds miniapp with CUDA on a GPU machine that has the CUDA toolkit, CMake, Open MPI and FFTW but no
 # package registry: the other Debian packages travel as .deb files in .debs/ (fetched on a machine
 # with apt by `apt-get download libmetis5 libmetis-dev libcxxopts-dev catch2 libtomlplusplus-dev libtomlplusplus3
-# nlohmann-json3-dev libfftw3-dev libfftw3-double3 libfftw3-single3 libfftw3-long3 libfftw3-quad3 pkgconf pkgconf-bin
+# nlohmann-json3-dev libeigen3-dev libfftw3-dev libfftw3-double3 libfftw3-single3 libfftw3-long3 libfftw3-quad3 pkgconf pkgconf-bin
 # libpkgconf3`) and are unpacked into a private prefix. VTK is left out (-DMINIAPP_VTK=OFF).
 # Usage: scripts/gpu-build.sh BUILD_DIR [TARGET...]   (default: everything)
 set -euo pipefail

@@ -4,7 +4,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config git
   libopenmpi-dev openmpi-bin
-  libmetis-dev libvtk9-dev libcxxopts-dev catch2 libfftw3-dev libtomlplusplus-dev nlohmann-json3-dev
+  libmetis-dev libvtk9-dev libcxxopts-dev catch2 libfftw3-dev libtomlplusplus-dev nlohmann-json3-dev libeigen3-dev
   python3-matplotlib
 )
 missing=()

@@ -65,7 +65,7 @@ struct BoundaryCondition {
 };
 
 enum class Backend { automatic, cpu, cuda };
-enum class Preconditioner { jacobi, aip1, aip2, aip3 };
+enum class Preconditioner { jacobi, aip1, aip2, aip3, amg };
 // The AIP apply: automatic takes whichever of two passes (G, then Gᵀ) and one pass with the product
 // Gᵀ G moves fewer bytes on the case's matrix (solvers/aip.hpp).
 enum class AipFormChoice { automatic, two_pass, product };

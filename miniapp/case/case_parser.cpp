@@ -138,8 +138,9 @@ NumericsConfig read_numerics(const Section& s, std::vector<std::string>& warning
   n.poisson_max_iterations = s.index("poisson_max_iterations").value_or(n.poisson_max_iterations);
   n.preconditioner = s.choice("preconditioner", preconditioner_names).value_or(n.preconditioner);
   n.aip_form = s.choice("aip_form", aip_form_names).value_or(n.aip_form);
-  if (n.preconditioner == Preconditioner::jacobi)
-    warn_ignored(s, {"aip_form"}, "numerics.preconditioner = \"jacobi\" has no AIP", warnings);
+  if (n.preconditioner == Preconditioner::jacobi || n.preconditioner == Preconditioner::amg)
+    warn_ignored(s, {"aip_form"}, "numerics.preconditioner = \"" + std::string(name(n.preconditioner)) + "\" has no AIP",
+                 warnings);
   n.poisson = s.choice("poisson", poisson_solver_names).value_or(n.poisson);
   n.slice_height = s.index("slice_height").value_or(n.slice_height);
   return n;

@@ -22,6 +22,7 @@
 #include "operators/kernels/vector_ops.hpp"
 #include "operators/sparse/reorder.hpp"
 #include "solvers/aip.hpp"
+#include "solvers/amg/amg.hpp"
 #include "solvers/identity.hpp"
 #include "solvers/jacobi.hpp"
 #include "solvers/pcg.hpp"
@@ -36,6 +37,7 @@ struct PoissonSettings {
   PcgOptions pcg;
   index_t slice_height = 0;  // 0: the backend's default
   std::vector<std::string> preconditioners;
+  amg::AmgOptions amg;
   std::string export_prefix;  // empty: no export
   std::string json;           // empty: no JSON
 };
@@ -48,7 +50,7 @@ struct SolveRecord {
   bool converged = false;
 };
 
-constexpr const char* preconditioner_names[] = {"none", "jacobi", "aip1", "aip2", "aip3"};
+constexpr const char* preconditioner_names[] = {"none", "jacobi", "aip1", "aip2", "aip3", "amg"};
 
 cxxopts::Options poisson_options() {
   cxxopts::Options options("miniapp poisson",
@@ -58,8 +60,11 @@ cxxopts::Options poisson_options() {
                            "the kernel counters.");
   options.add_options()
       ("backend", "auto, cpu or cuda", cxxopts::value<std::string>()->default_value("auto"))
-      ("preconditioner", "none (plain CG), jacobi, aip1, aip2, aip3, a comma-separated list, or all",
+      ("preconditioner", "none (plain CG), jacobi, aip1, aip2, aip3, amg, a comma-separated list, or all",
        cxxopts::value<std::string>()->default_value("all"))
+      ("amg-aggregation", "amg: smoothed or plain aggregation", cxxopts::value<std::string>()->default_value("smoothed"))
+      ("amg-degree", "amg: Chebyshev smoother degree (1: damped Jacobi)", cxxopts::value<std::string>()->default_value("2"))
+      ("amg-strength", "amg: strength-of-connection threshold", cxxopts::value<std::string>()->default_value("0.08"))
       ("tol", "relative residual tolerance ‖r‖/‖b‖", cxxopts::value<std::string>()->default_value("1e-8"))
       ("max-iter", "iteration cap", cxxopts::value<std::string>()->default_value("10000"))
       ("slice-height", "sELL slice height; auto: 32 on CUDA, 8 on CPU",
@@ -95,7 +100,13 @@ PoissonSettings parse_settings(const cxxopts::ParseResult& result) {
   for (const auto& name : s.preconditioners)
     if (std::find(std::begin(preconditioner_names), std::end(preconditioner_names), name) ==
         std::end(preconditioner_names))
-      throw Error("--preconditioner: '" + name + "' is not none, jacobi, aip1, aip2, aip3 or all");
+      throw Error("--preconditioner: '" + name + "' is not none, jacobi, aip1, aip2, aip3, amg or all");
+  const std::string aggregation = result["amg-aggregation"].as<std::string>();
+  if (aggregation != "smoothed" && aggregation != "plain")
+    throw Error("--amg-aggregation: '" + aggregation + "' is not smoothed or plain");
+  s.amg.smoothed = aggregation == "smoothed";
+  s.amg.smoother_degree = static_cast<int>(option_index(result, "amg-degree", 1, 8));
+  s.amg.strength_threshold = option_double(result, "amg-strength");
   return s;
 }
 
@@ -151,10 +162,19 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// Prints the levels of an AMG hierarchy: rows and non-zeros per level, operator complexity.
+void print_hierarchy(const Amg& amg) {
+  std::cout << "  levels, rows (non-zeros):";
+  for (const auto& level : amg.level_sizes()) std::cout << " " << level.rows << " (" << level.nnz << ")";
+  std::cout << "; operator complexity " << amg.operator_complexity() << "\n";
+}
+
 std::unique_ptr<Preconditioner> make_preconditioner(const std::string& name, const Executor& exec,
-                                                    const CsrMatrix& a, index_t slice_height) {
+                                                    const CsrMatrix& a, const PoissonSettings& s,
+                                                    index_t slice_height) {
   if (name == "none") return std::make_unique<Identity>(exec, a.rows);
   if (name == "jacobi") return std::make_unique<Jacobi>(exec, a);
+  if (name == "amg") return std::make_unique<Amg>(exec, a, s.amg, slice_height);
   return std::make_unique<Aip>(exec, a, name.back() - '0', slice_height);
 }
 
@@ -232,7 +252,7 @@ int poisson_command(int argc, char** argv) {
   std::vector<SolveRecord> records;
   for (const auto& name : s.preconditioners) {
     start = std::chrono::steady_clock::now();
-    const auto preconditioner = make_preconditioner(name, exec, problem.a, slice_height);
+    const auto preconditioner = make_preconditioner(name, exec, problem.a, s, slice_height);
     exec.synchronize();
     const double setup_seconds = seconds_since(start);
     fill(exec, 0.0, x);
@@ -248,6 +268,7 @@ int poisson_command(int argc, char** argv) {
               << std::setprecision(2) << std::setw(11) << solved.relative_residual << std::setw(11)
               << max_error_without_mean(x.to_host(), problem.exact) << std::defaultfloat
               << (solved.converged ? "" : "  NOT converged") << "\n";
+    if (const auto* amg = dynamic_cast<const Amg*>(preconditioner.get())) print_hierarchy(*amg);
     if (!solved.converged) std::cerr << "miniapp poisson: " << name << ": " << solved.warning << "\n";
     all_converged = all_converged && solved.converged;
     records.push_back({name, setup_seconds, solve_seconds, solved.relative_residual, solved.iterations,

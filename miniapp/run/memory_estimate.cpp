@@ -7,6 +7,7 @@
 #include "operators/backend/cuda/device.hpp"
 #include "operators/kernels/aip_kernels.hpp"
 #include "solvers/aip_factor.hpp"
+#include "solvers/amg/amg.hpp"
 
 namespace miniapp::run {
 namespace {
@@ -102,11 +103,19 @@ std::size_t operator_bytes(const cases::CaseConfig& config, const mesh::Mesh& me
   return bytes + vector_bytes(cells, 6) + vector_bytes(faces);
 }
 
-std::size_t preconditioner_bytes(const cases::CaseConfig& config, const fv::FlowOperators& ops, index_t h) {
+std::size_t preconditioner_bytes(const cases::CaseConfig& config, const fv::FlowOperators& ops, index_t h,
+                                 const amg::HostHierarchy* amg) {
   using P = cases::Preconditioner;
   const P kind = config.numerics.preconditioner;
   const index_t cells = ops.laplacian.rows;
   if (kind == P::jacobi) return vector_bytes(cells);
+  if (kind == P::amg) {
+    if (config.numerics.poisson == cases::PoissonSolver::fft) return 0;  // the FFT path builds no AMG
+    if (amg) return Amg::device_bytes(*amg, h);
+    CsrMatrix minus_laplacian = ops.laplacian;
+    for (double& v : minus_laplacian.val) v = -v;
+    return Amg::device_bytes(amg::build_hierarchy(minus_laplacian, {}), h);
+  }
   const int level = kind == P::aip1 ? 1 : kind == P::aip2 ? 2 : 3;
   return DeviceAipFactor::device_bytes(aip_pattern(ops.laplacian, level), h);  // −L has L's pattern
 }
@@ -120,12 +129,12 @@ std::string gigabytes(std::size_t bytes) {
 }  // namespace
 
 MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh& mesh, const fv::FlowOperators& ops,
-                               index_t slice_height) {
+                               index_t slice_height, const amg::HostHierarchy* amg) {
   const index_t cells = mesh.cell_count(), faces = mesh.face_count();
   const bool les = config.physics.les != LesModel::none;
   MemoryEstimate e;
   e.operators = operator_bytes(config, mesh, ops, slice_height);
-  e.preconditioner = preconditioner_bytes(config, ops, slice_height);
+  e.preconditioner = preconditioner_bytes(config, ops, slice_height, amg);
   // PCG: r twice (Pcg::residual), z, p, q, rhs. Fractional step: uᵖ and work (3 each), rhs, cell work; face work and
   // base viscosity; with LES the 9 velocity gradients and the filter width.
   e.solver = vector_bytes(cells, 6) + vector_bytes(cells, 8 + (les ? 10 : 0)) + vector_bytes(faces, 2);

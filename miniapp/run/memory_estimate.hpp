@@ -6,6 +6,7 @@
 #include "miniapp/case/case_config.hpp"
 #include "operators/backend/executor.hpp"
 #include "operators/fv/flow_operators.hpp"
+#include "solvers/amg/hierarchy.hpp"
 
 namespace miniapp::run {
 
@@ -14,7 +15,7 @@ namespace miniapp::run {
 // scratch (PCG's scalar block, the CUDA reduction workspace: a few KiB) is not.
 struct MemoryEstimate {
   std::size_t operators = 0;       // time::DeviceOperators: sELL operators, E_C (and E_D with LES), vectors
-  std::size_t preconditioner = 0;  // Jacobi's inverse diagonal, or AIP's G, Gᵀ and temporary
+  std::size_t preconditioner = 0;  // Jacobi's inverse diagonal, AIP's G, Gᵀ and temporary, or AMG's hierarchy
   std::size_t solver = 0;          // PCG's and the fractional step's work vectors
   std::size_t fields = 0;          // time::FlowFields
   std::size_t total() const { return operators + preconditioner + solver + fields; }
@@ -23,9 +24,10 @@ struct MemoryEstimate {
 // The estimate for `config` on `mesh`, from the host operators before any upload: each uploaded
 // matrix sized as to_sell(·, slice_height) will store it (slice pointers, and 4 + 8 bytes per stored
 // entry padding included), E_C/E_D from the counts of their triplets. With AIP, computes the factor's
-// pattern (aip_pattern), not the factor.
+// pattern (aip_pattern), not the factor. With AMG, sizes `amg`, the hierarchy the solver will be built
+// from, or where none is given builds the host hierarchy of −L (as the set-up would) to size it.
 MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh& mesh, const fv::FlowOperators& ops,
-                               index_t slice_height);
+                               index_t slice_height, const amg::HostHierarchy* amg = nullptr);
 
 // Prints "device memory: N bytes per cell (total X GB)" to `log`. On CUDA, throws miniapp::Error
 // ("mesh needs X GB of device memory, Y GB free on <device>") when the estimate exceeds the free

@@ -16,6 +16,7 @@
 #include "miniapp/time/analytic_fields.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "solvers/aip.hpp"
+#include "solvers/amg/amg.hpp"
 #include "solvers/jacobi.hpp"
 
 namespace miniapp::run {
@@ -58,12 +59,26 @@ index_t slice_height(const cases::CaseConfig& config, const Executor& exec) {
   return config.numerics.slice_height > 0 ? config.numerics.slice_height : exec.default_slice_height();
 }
 
-// The case's preconditioner; an AIP's form is kept in sim.aip_form and printed.
+// "  AMG: 4 levels, rows 262144 32768 ...; operator complexity 1.6"
+void print_amg(const Amg& amg, std::ostream& log) {
+  log << "  AMG: " << amg.level_sizes().size() << " levels, rows";
+  for (const auto& level : amg.level_sizes()) log << " " << level.rows;
+  log << "; operator complexity " << std::setprecision(3) << amg.operator_complexity() << std::defaultfloat << "\n";
+}
+
+// The case's preconditioner; an AIP's form is kept in sim.aip_form and printed. With AMG, from the
+// hierarchy built beforehand (amg_hierarchy).
 std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const CsrMatrix& pressure_matrix, index_t slices,
-                                                    std::ostream& log) {
+                                                    const amg::HostHierarchy* amg_hierarchy, std::ostream& log) {
   using P = cases::Preconditioner;
   const P kind = sim.config.numerics.preconditioner;
   if (kind == P::jacobi) return std::make_unique<Jacobi>(sim.exec, pressure_matrix);
+  if (kind == P::amg) {
+    auto amg = amg_hierarchy ? std::make_unique<Amg>(sim.exec, *amg_hierarchy, amg::AmgOptions{}, slices)
+                             : std::make_unique<Amg>(sim.exec, pressure_matrix, amg::AmgOptions{}, slices);
+    print_amg(*amg, log);
+    return amg;
+  }
   using F = cases::AipFormChoice;
   const F choice = sim.config.numerics.aip_form;
   const AipForm form = choice == F::two_pass ? AipForm::two_pass
@@ -190,12 +205,30 @@ CsrMatrix negated(CsrMatrix a) {
   return a;
 }
 
+// The matrix the PCG path's preconditioner is built from: −L, or its block of owned rows and columns
+// on several ranks (block Jacobi across ranks).
+CsrMatrix preconditioned_matrix(const Simulation& sim, const parallel::LocalNumbering* numbering) {
+  CsrMatrix minus_laplacian = negated(sim.host_operators.laplacian);
+  return numbering ? block_of_owned_rows(minus_laplacian, numbering->owned_count()) : minus_laplacian;
+}
+
+// With AMG on the PCG path, its hierarchy, built on the host before the memory check so that the check
+// counts it; nothing otherwise.
+std::optional<amg::HostHierarchy> amg_hierarchy(const Simulation& sim, const parallel::LocalNumbering* numbering,
+                                                std::ostream& log) {
+  const auto& n = sim.config.numerics;
+  if (n.preconditioner != cases::Preconditioner::amg || n.poisson == cases::PoissonSolver::fft) return std::nullopt;
+  StageTimer t(log, "AMG hierarchy (host)");
+  return amg::build_hierarchy(preconditioned_matrix(sim, numbering), {});
+}
+
 // numerics.poisson: PCG with the case's preconditioner, or the FFT path along a periodic z. On several
 // ranks: the distributed PCG, its preconditioner built on the owned block (block Jacobi across ranks),
 // or the FFT path on the rank's whole periodic lines (`numbering`: the rank's cells).
 std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, index_t slices, bool singular,
                                                            const parallel::LocalNumbering* numbering,
-                                                           parallel::HaloTransport transport, std::ostream& log) {
+                                                           parallel::HaloTransport transport,
+                                                           const amg::HostHierarchy* amg_hierarchy, std::ostream& log) {
   auto& c = sim.config;
   PcgOptions options = pressure_solve_options(c);
   options.singular = singular;
@@ -206,14 +239,11 @@ std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, inde
                                                      sim.host_operators.cell_order, options, &log,
                                                      ranks ? &*ranks : nullptr);
   }
-  const CsrMatrix minus_laplacian = negated(sim.host_operators.laplacian);
-  if (sim.domain->distributed()) {
-    auto preconditioner =
-        make_preconditioner(sim, block_of_owned_rows(minus_laplacian, sim.domain->owned_count()), slices, log);
-    return std::make_unique<time::DistributedPcgPressureSolver>(sim.exec, *sim.domain, minus_laplacian, slices,
+  auto preconditioner = make_preconditioner(sim, preconditioned_matrix(sim, numbering), slices, amg_hierarchy, log);
+  if (sim.domain->distributed())
+    return std::make_unique<time::DistributedPcgPressureSolver>(sim.exec, *sim.domain,
+                                                                negated(sim.host_operators.laplacian), slices,
                                                                 std::move(preconditioner), options);
-  }
-  auto preconditioner = make_preconditioner(sim, minus_laplacian, slices, log);
   return std::make_unique<time::PcgPressureSolver>(sim.exec, sim.operators->pressure_matrix, std::move(preconditioner),
                                                    options);
 }
@@ -265,7 +295,9 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   }
   const index_t slices = slice_height(c, sim.exec);
   // Fails here, before the first upload, when the mesh does not fit on the device.
-  check_memory(estimate_memory(c, sim.mesh, sim.host_operators, slices), sim.cells(), sim.exec, log);
+  const std::optional<amg::HostHierarchy> amg = amg_hierarchy(sim, numbering ? &*numbering : nullptr, log);
+  check_memory(estimate_memory(c, sim.mesh, sim.host_operators, slices, amg ? &*amg : nullptr), sim.cells(), sim.exec,
+               log);
   {
     StageTimer t(log, "operators (upload)");
     sim.operators = std::make_unique<time::DeviceOperators>(sim.exec, sim.mesh, sim.geometry, sim.host_operators,
@@ -276,7 +308,8 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   std::unique_ptr<time::PressureSolver> pressure_solver;
   {
     StageTimer t(log, "pressure solver");
-    pressure_solver = make_pressure_solver(sim, slices, singular, numbering ? &*numbering : nullptr, transport, log);
+    pressure_solver = make_pressure_solver(sim, slices, singular, numbering ? &*numbering : nullptr, transport,
+                                           amg ? &*amg : nullptr, log);
   }
   // After the mesh is made: on several ranks it may have changed what "auto" chose.
   if (!c.numerics.poisson_choice.empty()) log << "  " << c.numerics.poisson_choice << "\n";

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# On a lent one-GPU machine, AMG against AIP-1 (docs/amg.md), in order of importance, each step skipped
+# once the budget is spent: the AMG CUDA test (CPU against CUDA); `miniapp poisson` to 1e-8 on closed
+# hex and tet boxes (walls all round: the singular pure-Neumann problem) of 10⁵, 10⁶ and 3·10⁶ cells
+# with set-up time, iterations and solve time; the LES step (WALE, Taylor–Green on PCG) on 3.1·10⁶
+# tets; cavity-3d at 128³ in the time loop (20 steps); then 10⁷ and 3·10⁷ cells.
+# Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=470] scripts/gpu-amg.sh OUT_DIR
+# BUILD holds miniapp and tests/solvers/amg_test, built by scripts/gpu-build.sh (whose .debs/ must hold
+# libeigen3-dev).
+set -uo pipefail
+out=${1:?usage: scripts/gpu-amg.sh OUT_DIR}
+build=${MINIAPP_GPU_BUILD:-/tmp/mb}
+budget=${MINIAPP_GPU_BUDGET:-470}
+source scripts/gpu-runtime.sh  # also: bin, $out/device.txt and an empty $out/steps.txt
+poisson() {  # name, mesh, N (N³ hexahedra or 6 N³ tetrahedra), limit in s
+  step "poisson_$1" "$4" "$bin" poisson --backend cuda --mesh "$2" --cells "$3,$3,$3" --periodic none \
+    --preconditioner aip1,amg --json "$out/poisson_$1.json"
+}
+les_step() {  # preconditioner: the LES Taylor–Green step on 80³ × 6 tets (3.1·10⁶)
+  step "les_step_tet80_$1" 90 "$bin" bench step taylor-green-3d --set 'physics.les="wale"' \
+    --set 'mesh.generator="tet"' --set 'mesh.cells=[80,80,80]' --set 'numerics.poisson="pcg"' \
+    --set "numerics.preconditioner=\"$1\"" --backend cuda --steps 5 --json "$out/les_step_tet80_$1.json"
+}
+cavity() {  # preconditioner: cavity-3d at 128³, 20 steps from rest
+  step "cavity3d_128_$1" 90 "$bin" run cavity-3d --backend cuda --set 'mesh.cells=[128,128,128]' \
+    --set run.max_steps=20 --set 'output.fields=[]' --set "numerics.preconditioner=\"$1\"" \
+    --set "output.directory=\"/tmp/cavity3d_128_$1\""
+}
+step amg_cuda_test 60 "$build/tests/solvers/amg_test" "[cuda]"
+poisson hex_1e5 hex 46 30
+poisson tet_1e5 tet 26 30
+poisson hex_1e6 hex 100 45
+poisson tet_1e6 tet 55 45
+poisson hex_3e6 hex 144 70
+poisson tet_3e6 tet 80 70
+les_step amg
+les_step aip1
+cavity amg
+cavity aip1
+poisson hex_1e7 hex 215 150
+poisson tet_1e7 tet 119 150
+poisson hex_3e7 hex 311 300

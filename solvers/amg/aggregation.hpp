@@ -1,0 +1,23 @@
+#pragma once
+#include <vector>
+
+#include "operators/sparse/csr_matrix.hpp"
+
+namespace miniapp::amg {
+
+// A partition of the rows of a matrix into aggregates, each row in exactly one.
+struct Aggregates {
+  std::vector<index_t> of_row;  // aggregate of each row, in 0..count − 1
+  index_t count = 0;
+};
+
+// Greedy aggregation of the strong-connection graph (Vaněk, Mandel and Brezina, "Algebraic multigrid
+// by smoothed aggregation for second and fourth order elliptic problems", 1996): j is a strong
+// neighbour of i when |a_ij| ≥ threshold · √(a_ii a_jj). First, each row whose strong neighbours are
+// all free becomes a root and takes them into its aggregate; then each row left over joins the
+// aggregate of the neighbour it is most strongly connected to (one exists: a row was left over only
+// because a neighbour was taken). A row without strong neighbours is an aggregate of its own.
+// Aggregates never span two connected components. a: square, positive diagonal (check_matrix).
+Aggregates aggregate(const CsrMatrix& a, double threshold);
+
+}  // namespace miniapp::amg

@@ -1,0 +1,56 @@
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "operators/backend/device_matrix.hpp"
+#include "operators/sparse/csr_matrix.hpp"
+#include "solvers/amg/amg_options.hpp"
+#include "solvers/amg/chebyshev_smoother.hpp"
+#include "solvers/amg/hierarchy.hpp"
+#include "solvers/preconditioner.hpp"
+
+namespace miniapp {
+
+// Algebraic multigrid preconditioner (smoothed aggregation, docs/amg.md): z = M r is one symmetric
+// V-cycle from z = 0. The hierarchy is built once on the host from the matrix alone (amg::build_hierarchy)
+// and stored on the executor as sELL matrices (A_l, P_l, R_l = P_lᵀ, and the coarsest level's dense
+// pseudo-inverse), so that the cycle is SpMVs, AXPYs and pointwise products of the front ends: it runs
+// unchanged on every backend and every kernel is counted. Pre- and post-smoothing are the same
+// Chebyshev polynomial, so M is symmetric, and positive definite on the complement of the constants
+// when the matrix is a pure-Neumann or periodic Laplacian (PcgOptions::singular).
+class Amg final : public Preconditioner {
+ public:
+  // a: symmetric, positive diagonal, positive semi-definite with at most the constants as null space.
+  // Throws miniapp::Error naming what is wrong (build_hierarchy), or, on CUDA, when the hierarchy
+  // does not fit in the device's free memory.
+  Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& options = {}, index_t slice_height = 32);
+  // From a hierarchy built beforehand with the same options (e.g. to size it for the up-front memory
+  // estimate first).
+  Amg(const Executor& exec, const amg::HostHierarchy& hierarchy, const amg::AmgOptions& options,
+      index_t slice_height);
+  // Executor bytes the constructor allocates for this hierarchy: its sELL matrices, the smoothers'
+  // diagonals and every level's vectors.
+  static std::size_t device_bytes(const amg::HostHierarchy& hierarchy, index_t slice_height);
+  ~Amg() override;
+  // Not safe to call concurrently on one object (the levels' vectors are shared).
+  void apply(const Vector& r, Vector& z) const override;
+
+  // Per level, finest first, the coarsest last: rows and non-zeros of its matrix.
+  struct LevelSize {
+    index_t rows, nnz;
+  };
+  const std::vector<LevelSize>& level_sizes() const { return sizes_; }
+  double operator_complexity() const { return operator_complexity_; }
+
+ private:
+  struct Level;
+  void cycle(std::size_t l, const Vector& b, Vector& x) const;
+
+  Executor exec_;
+  std::vector<std::unique_ptr<Level>> levels_;  // all but the coarsest
+  std::unique_ptr<DeviceSell> coarse_inverse_;
+  std::vector<LevelSize> sizes_;
+  double operator_complexity_ = 1;
+};
+
+}  // namespace miniapp

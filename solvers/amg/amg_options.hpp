@@ -1,0 +1,23 @@
+#pragma once
+#include "core/types.hpp"
+
+namespace miniapp::amg {
+
+// How the hierarchy is built and cycled (docs/amg.md says why these defaults).
+struct AmgOptions {
+  // Strength of connection: j is a strong neighbour of i when |a_ij| ≥ θ_l √(a_ii a_jj), θ_l = θ / 2^l on
+  // level l (0 the finest).
+  double strength_threshold = 0.08;
+  // Smoothed aggregation, P = (I − ω D⁻¹ A) T with ω = 4 / (3 λmax(D⁻¹A)); false: plain aggregation, P = T.
+  bool smoothed = true;
+  // Chebyshev smoother on D⁻¹A: polynomial degree per smoothing (1 is damped Jacobi), and the interval
+  // [λmax / ratio, λmax] whose eigencomponents it damps (the coarse grid takes those below).
+  int smoother_degree = 2;
+  double smoother_ratio = 30;
+  // The hierarchy stops at a level of at most this many rows (or when coarsening stalls), solved by its
+  // dense (pseudo-)inverse stored as a matrix, so that the coarse solve is one SpMV.
+  index_t coarse_rows = 400;
+  int max_levels = 25;
+};
+
+}  // namespace miniapp::amg

@@ -1,0 +1,70 @@
+#include "solvers/amg/hierarchy.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "core/error.hpp"
+#include "solvers/amg/coarse_inverse.hpp"
+#include "solvers/amg/prolongation.hpp"
+#include "solvers/amg/spectral_bound.hpp"
+#include "solvers/matrix_checks.hpp"
+
+namespace miniapp::amg {
+namespace {
+
+void check_options(const AmgOptions& o) {
+  if (!(o.strength_threshold >= 0 && o.strength_threshold < 1))
+    throw Error("AMG: strength threshold " + std::to_string(o.strength_threshold) + " must lie in [0, 1)");
+  if (o.smoother_degree < 1 || o.smoother_degree > 8)
+    throw Error("AMG: smoother degree " + std::to_string(o.smoother_degree) + " must lie in 1..8");
+  if (!(o.smoother_ratio > 1)) throw Error("AMG: smoother ratio must exceed 1");
+  if (o.coarse_rows < 1 || o.coarse_rows > 5000)
+    throw Error("AMG: coarse rows " + std::to_string(o.coarse_rows) + " must lie in 1..5000 (a dense inverse)");
+  if (o.max_levels < 1) throw Error("AMG: at least one level");
+}
+
+// Coarsening that removes less than this fraction of the rows has stalled (a matrix without strong
+// links): the level is kept as the coarsest when it is small enough for a dense inverse.
+constexpr double stalled_ratio = 0.9;
+
+}  // namespace
+
+HostHierarchy build_hierarchy(const CsrMatrix& a, const AmgOptions& options) {
+  check_options(options);
+  positive_diagonal(a, "AMG");
+  check_single_null_vector(a, "AMG");
+  HostHierarchy h;
+  CsrMatrix current = a;
+  while (current.rows > options.coarse_rows && static_cast<int>(h.levels.size()) + 1 < options.max_levels) {
+    HostLevel level;
+    level.diagonal = positive_diagonal(current, "AMG (a coarse level)");
+    level.lambda_max = largest_eigenvalue_bound(current, level.diagonal);
+    // Halved per level (Vaněk et al.): Galerkin products spread a row's weight over more, smaller entries.
+    const double threshold = options.strength_threshold * std::pow(0.5, static_cast<double>(h.levels.size()));
+    const Aggregates aggregates = aggregate(current, threshold);
+    if (aggregates.count > stalled_ratio * current.rows) break;
+    level.prolongation = options.smoothed
+                             ? smoothed_prolongation(current, level.diagonal, level.lambda_max, aggregates)
+                             : tentative_prolongation(aggregates);
+    level.restriction = transpose(level.prolongation);
+    CsrMatrix coarse = multiply(level.restriction, multiply(current, level.prolongation));
+    level.a = std::move(current);
+    current = std::move(coarse);
+    h.levels.push_back(std::move(level));
+  }
+  if (current.rows > 5000)
+    throw Error("AMG: coarsening stalled at " + std::to_string(current.rows) +
+                " rows, too many for the dense coarse solve (the matrix has too few strong connections)");
+  h.coarse_inverse = dense_pseudo_inverse(current);
+  h.coarsest = std::move(current);
+  return h;
+}
+
+double operator_complexity(const HostHierarchy& h) {
+  const double fine = h.levels.empty() ? h.coarsest.nnz() : h.levels.front().a.nnz();
+  double sum = h.coarsest.nnz();
+  for (const HostLevel& l : h.levels) sum += l.a.nnz();
+  return sum / fine;
+}
+
+}  // namespace miniapp::amg

@@ -1,0 +1,254 @@
+// The AMG preconditioner (solvers/amg/): hierarchy pieces on the host, the V-cycle's symmetry and
+// positivity, AMG-PCG against Jacobi-PCG, bounded iterations over mesh sequences, and bad input.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "mesh/generators.hpp"
+#include "mesh/geometry.hpp"
+#include "operators/backend/cuda/device.hpp"
+#include "operators/fv/laplacian.hpp"
+#include "operators/kernels/vector_ops.hpp"
+#include "operators/sparse/sell_matrix.hpp"
+#include "solvers/amg/aggregation.hpp"
+#include "solvers/amg/amg.hpp"
+#include "solvers/amg/coarse_inverse.hpp"
+#include "solvers/amg/prolongation.hpp"
+#include "solvers/jacobi.hpp"
+#include "solvers/pcg.hpp"
+
+using namespace miniapp;
+
+namespace {
+
+CsrMatrix minus_laplacian(const mesh::Mesh& m) {
+  CsrMatrix a = fv::laplacian_matrix(m, mesh::compute_geometry(m));
+  for (double& v : a.val) v = -v;
+  return a;
+}
+
+// A closed box: every boundary a wall, so −L is singular with the constants as null space.
+CsrMatrix box_poisson(const std::string& cells, index_t n) {
+  const mesh::BoxSpec spec{.cells = {n, n, n}, .stretch = {1.5, 0, 0}};
+  if (cells == "hex") return minus_laplacian(mesh::make_hex_box(spec));
+  if (cells == "tet") return minus_laplacian(mesh::make_tet_box(spec));
+  return minus_laplacian(mesh::extrude(mesh::make_tri_rect({.cells = {n, n}}), {.layers = n, .periodic = false}));
+}
+
+// −L plus a positive diagonal shift on the first row: symmetric positive definite.
+CsrMatrix definite(CsrMatrix a) {
+  for (index_t k = a.row_ptr[0]; k < a.row_ptr[1]; ++k)
+    if (a.col[k] == 0) a.val[k] += 1.0;
+  return a;
+}
+
+std::vector<double> random_vector(index_t n, unsigned seed) {
+  std::mt19937 engine(seed);
+  std::uniform_real_distribution<double> value(-1, 1);
+  std::vector<double> v(static_cast<std::size_t>(n));
+  for (double& x : v) x = value(engine);
+  return v;
+}
+
+void remove_mean(std::vector<double>& v) {
+  double mean = 0;
+  for (double x : v) mean += x;
+  mean /= static_cast<double>(v.size());
+  for (double& x : v) x -= mean;
+}
+
+double host_dot(const std::vector<double>& x, const std::vector<double>& y) {
+  double s = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) s += x[i] * y[i];
+  return s;
+}
+
+std::vector<double> apply(const Preconditioner& m, const Executor& exec, const std::vector<double>& r) {
+  const Vector device_r = Vector::from_host(exec, r);
+  Vector z(exec, static_cast<index_t>(r.size()));
+  m.apply(device_r, z);
+  return z.to_host();
+}
+
+PcgResult solve(const CsrMatrix& a, const Preconditioner& m, const std::vector<double>& b, std::vector<double>& x,
+                bool singular, const Executor& exec = Executor::cpu()) {
+  const DeviceSell device_a(exec, to_sell(a, exec.default_slice_height()));
+  const Vector device_b = Vector::from_host(exec, b);
+  Vector device_x(exec, a.rows);
+  fill(exec, 0.0, device_x);
+  Pcg pcg(exec, a.rows);
+  const PcgResult result = pcg.solve(device_a, m, device_b, device_x,
+                                     {.tolerance = 1e-10, .max_iterations = 2000, .singular = singular});
+  x = device_x.to_host();
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("Aggregation puts every row in one aggregate of connected rows", "[amg]") {
+  const CsrMatrix a = box_poisson("tet", 6);
+  const amg::Aggregates agg = amg::aggregate(a, 0.08);
+  REQUIRE(agg.of_row.size() == static_cast<std::size_t>(a.rows));
+  std::vector<int> members(static_cast<std::size_t>(agg.count), 0);
+  for (index_t g : agg.of_row) {
+    REQUIRE(g >= 0);
+    REQUIRE(g < agg.count);
+    ++members[g];
+  }
+  for (int m : members) CHECK(m >= 1);
+  CHECK(agg.count < a.rows / 3);  // it coarsens
+  // Each row shares its aggregate with a neighbour unless it is alone in it.
+  for (index_t i = 0; i < a.rows; ++i) {
+    if (members[agg.of_row[i]] == 1) continue;
+    bool linked = false;
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      linked = linked || (a.col[k] != i && agg.of_row[a.col[k]] == agg.of_row[i]);
+    CHECK(linked);
+  }
+}
+
+TEST_CASE("Prolongations reproduce the constants", "[amg]") {
+  const CsrMatrix a = box_poisson("hex", 6);
+  const amg::Aggregates agg = amg::aggregate(a, 0.08);
+  std::vector<double> d(static_cast<std::size_t>(a.rows));
+  for (index_t i = 0; i < a.rows; ++i)
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      if (a.col[k] == i) d[i] = a.val[k];
+  const std::vector<double> ones(static_cast<std::size_t>(agg.count), 1.0);
+  for (const CsrMatrix& p : {amg::tentative_prolongation(agg), amg::smoothed_prolongation(a, d, 2.0, agg)}) {
+    REQUIRE(p.cols == agg.count);
+    for (double v : reference_spmv(p, ones)) CHECK(v == Approx(1.0).margin(1e-12));
+  }
+}
+
+TEST_CASE("The coarse pseudo-inverse inverts on the range and drops the constants", "[amg]") {
+  const CsrMatrix singular = box_poisson("hex", 4);  // 64 rows
+  const CsrMatrix pinv = amg::dense_pseudo_inverse(singular);
+  REQUIRE(pinv.nnz() == singular.rows * singular.rows);
+  auto b = random_vector(singular.rows, 3);
+  remove_mean(b);
+  const auto x = reference_spmv(pinv, b);
+  const auto ax = reference_spmv(singular, x);
+  for (index_t i = 0; i < singular.rows; ++i) CHECK(ax[i] == Approx(b[i]).margin(1e-10));
+  double mean = 0;
+  for (double v : x) mean += v;
+  CHECK(std::abs(mean) < 1e-10);
+  const std::vector<double> ones(static_cast<std::size_t>(singular.rows), 1.0);
+  for (double v : reference_spmv(pinv, ones)) CHECK(std::abs(v) < 1e-9);
+  const CsrMatrix spd = definite(singular);
+  const auto y = reference_spmv(spd, reference_spmv(amg::dense_pseudo_inverse(spd), ones));
+  for (double v : y) CHECK(v == Approx(1.0).margin(1e-9));
+}
+
+TEST_CASE("The AMG V-cycle is symmetric and positive definite", "[amg]") {
+  const Executor exec = Executor::cpu();
+  for (const char* cells : {"hex", "tet"}) {
+    const CsrMatrix a = definite(box_poisson(cells, 10));
+    const Amg m(exec, a, {.coarse_rows = 50}, 8);
+    REQUIRE(m.level_sizes().size() >= 3);  // smoothers, transfers and the coarse solve all take part
+    for (unsigned seed = 0; seed < 4; ++seed) {
+      const auto x = random_vector(a.rows, 2 * seed), y = random_vector(a.rows, 2 * seed + 1);
+      const auto mx = apply(m, exec, x), my = apply(m, exec, y);
+      const double xmy = host_dot(x, my), ymx = host_dot(y, mx);
+      CHECK(std::abs(xmy - ymx) <= 1e-12 * std::sqrt(host_dot(x, mx) * host_dot(y, my)));
+      CHECK(host_dot(x, mx) > 0);
+    }
+  }
+}
+
+TEST_CASE("AMG-PCG reaches the Jacobi-PCG solution in fewer iterations", "[amg]") {
+  const Executor exec = Executor::cpu();
+  for (bool singular : {true, false}) {
+    const CsrMatrix a = singular ? box_poisson("prism", 12) : definite(box_poisson("prism", 12));
+    auto b = random_vector(a.rows, 11);
+    if (singular) remove_mean(b);
+    std::vector<double> x_amg, x_jacobi;
+    const PcgResult amg = solve(a, Amg(exec, a, {}, 8), b, x_amg, singular);
+    const PcgResult jacobi = solve(a, Jacobi(exec, a), b, x_jacobi, singular);
+    REQUIRE(amg.converged);
+    REQUIRE(jacobi.converged);
+    CHECK(amg.iterations * 4 < jacobi.iterations);
+    double scale = 0, difference = 0;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      scale = std::max(scale, std::abs(x_jacobi[i]));
+      difference = std::max(difference, std::abs(x_amg[i] - x_jacobi[i]));
+    }
+    CHECK(difference <= 1e-7 * scale);
+  }
+}
+
+// A CI-sized mesh sequence per cell type: the iterations to 1e-10 stay under a bound and grow by at
+// most a few from the coarsest mesh to one with 8 times as many cells (Jacobi's double).
+TEST_CASE("AMG-PCG iterations stay bounded over mesh sequences", "[amg]") {
+  const Executor exec = Executor::cpu();
+  for (const char* cells : {"hex", "tet", "prism"}) {
+    std::vector<int> iterations;
+    for (index_t n : {8, 16}) {
+      const CsrMatrix a = box_poisson(cells, n);
+      auto b = random_vector(a.rows, 5);
+      remove_mean(b);
+      std::vector<double> x;
+      const PcgResult r = solve(a, Amg(exec, a, {}, 8), b, x, true);
+      REQUIRE(r.converged);
+      iterations.push_back(r.iterations);
+    }
+    INFO(cells << ": " << iterations[0] << " then " << iterations[1] << " iterations");
+    CHECK(iterations[1] <= 25);
+    CHECK(iterations[1] <= iterations[0] + 4);
+  }
+}
+
+TEST_CASE("AMG refuses a non-positive diagonal and a disconnected mesh", "[amg]") {
+  const Executor exec = Executor::cpu();
+  CsrMatrix a = box_poisson("hex", 4);
+  for (index_t k = a.row_ptr[5]; k < a.row_ptr[6]; ++k)
+    if (a.col[k] == 5) a.val[k] = 0.0;
+  CHECK_THROWS_WITH(Amg(exec, a), Catch::Contains("row 5 has diagonal 0"));
+  // Two closed boxes side by side, with no link: two floating pieces.
+  const CsrMatrix one = box_poisson("hex", 4);
+  std::vector<Triplet> t;
+  for (int copy = 0; copy < 2; ++copy)
+    for (index_t i = 0; i < one.rows; ++i)
+      for (index_t k = one.row_ptr[i]; k < one.row_ptr[i + 1]; ++k)
+        t.push_back({i + copy * one.rows, one.col[k] + copy * one.rows, one.val[k]});
+  const CsrMatrix two = csr_from_triplets(2 * one.rows, 2 * one.rows, std::move(t));
+  CHECK_THROWS_WITH(Amg(exec, two), Catch::Contains("2 disconnected pieces") && Catch::Contains("not connected"));
+  CHECK_NOTHROW(Amg(exec, definite(two)));  // one piece fixed: the constants of the other are the null space
+}
+
+TEST_CASE("The AMG apply is made of counted front-end kernels", "[amg]") {
+  const Executor exec = Executor::cpu();
+  const CsrMatrix a = box_poisson("hex", 12);
+  const Amg m(exec, a, {}, 8);
+  const auto levels = static_cast<std::uint64_t>(m.level_sizes().size());
+  exec.counters().reset();
+  apply(m, exec, random_vector(a.rows, 1));
+  // Per level above the coarsest with degree-2 Chebyshev: smoothing 2 + 1 SpMVs, residual, R and P;
+  // the coarsest: one SpMV with the dense inverse.
+  CHECK(exec.counters().tally(KernelKind::spmv).calls == 6 * (levels - 1) + 1);
+  CHECK(exec.counters().tally(KernelKind::spmv).bytes > 0);
+  CHECK(exec.counters().tally(KernelKind::axpy).calls > 0);
+}
+
+TEST_CASE("AMG runs unchanged on the CUDA backend and matches the CPU", "[amg][cuda]") {
+  if (cuda::device_count() == 0) {
+    WARN("skipped: no CUDA device (or a build without CUDA)");
+    return;
+  }
+  const Executor cpu = Executor::cpu(), gpu = Executor::cuda();
+  const CsrMatrix a = box_poisson("tet", 12);
+  const Amg on_cpu(cpu, a, {}, cpu.default_slice_height()), on_gpu(gpu, a, {}, gpu.default_slice_height());
+  auto b = random_vector(a.rows, 17);
+  remove_mean(b);
+  const auto z_cpu = apply(on_cpu, cpu, b), z_gpu = apply(on_gpu, gpu, b);
+  const double scale = std::sqrt(host_dot(z_cpu, z_cpu) / static_cast<double>(z_cpu.size()));
+  for (std::size_t i = 0; i < b.size(); ++i) CHECK(z_gpu[i] == Approx(z_cpu[i]).margin(1e-12 * scale));
+  std::vector<double> x_cpu, x_gpu;
+  const PcgResult r_cpu = solve(a, on_cpu, b, x_cpu, true, cpu), r_gpu = solve(a, on_gpu, b, x_gpu, true, gpu);
+  REQUIRE(r_cpu.converged);
+  REQUIRE(r_gpu.converged);
+  CHECK(std::abs(r_gpu.iterations - r_cpu.iterations) <= 1);
+  for (std::size_t i = 0; i < b.size(); ++i) CHECK(x_gpu[i] == Approx(x_cpu[i]).margin(1e-8));
+}
