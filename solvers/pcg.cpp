@@ -105,7 +105,9 @@ void Pcg::queue_iteration(const DeviceSell& a, const Preconditioner& m, Vector& 
 // launched plainly.
 CgProgress Pcg::iterate(const DeviceSell& a, const Preconditioner& m, Vector& x, const PcgOptions& options,
                         PcgResult& result) {
-  const int interval = options.check_interval > 0 ? options.check_interval : default_check_interval(exec_.backend());
+  const int interval = options.check_interval > 0 ? options.check_interval
+                       : m.batch_iterations() > 0 ? m.batch_iterations()
+                                                  : default_check_interval(exec_.backend());
   const auto batch = [&] {  // starts at an even iteration where the residual alternates
     for (int i = 0; i < interval; ++i) queue_iteration(a, m, x, i);
   };

@@ -18,8 +18,8 @@ struct PcgOptions {
   // `graphs`) the device tests whether to run the next. The kernels apply the residual test themselves
   // and stop at the exact iteration, so x, the residual and the iteration count do not depend on it: a
   // larger interval only queues up to interval − 1 no-op iterations past the stop (3 to 4 empty
-  // launches each, plus the apply of a non-diagonal M, whose result is unused). 0 picks the backend's
-  // default (default_check_interval).
+  // launches each, plus the apply of a non-diagonal M, whose result is unused). 0 picks the
+  // preconditioner's batch_iterations, else the backend's default (default_check_interval).
   int check_interval = 0;
   // Replay the batches as one recorded kernel graph (KernelGraph: a CUDA Graph, recorded once per
   // solve) instead of launching their kernels one by one: as a loop that the device repeats until the

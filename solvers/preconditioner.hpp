@@ -15,6 +15,10 @@ class Preconditioner {
   // When M⁻¹ is diagonal, the vector d of M⁻¹ = diag(d) (apply is z = d ∘ r), so that a solver can
   // fuse the apply into its own vector kernels; nullptr otherwise.
   virtual const Vector* diagonal_inverse() const { return nullptr; }
+  // Iterations per batch that suit this preconditioner where PcgOptions::check_interval is 0; 0 leaves
+  // it to the backend (default_check_interval). Iterations queued past the stop still run the apply,
+  // so one that costs many SpMVs wants 1.
+  virtual int batch_iterations() const { return 0; }
   // The apply followed by what cg_rho does (ρ_new = r·z, β = ρ_new / ρ, ρ ← ρ_new in s; nothing
   // once s's status is not running), fused into one pass where the preconditioner can: returns true
   // when it did, false (having done nothing) when the solver must call apply and cg_rho itself.

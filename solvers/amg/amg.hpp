@@ -34,6 +34,8 @@ class Amg final : public Preconditioner {
   ~Amg() override;
   // Not safe to call concurrently on one object (the levels' vectors are shared).
   void apply(const Vector& r, Vector& z) const override;
+  // A cycle costs tens of SpMVs: no iteration is queued past the stop.
+  int batch_iterations() const override { return 1; }
 
   // Per level, finest first, the coarsest last: rows and non-zeros of its matrix.
   struct LevelSize {

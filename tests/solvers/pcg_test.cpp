@@ -96,6 +96,38 @@ TEST_CASE("PCG with Jacobi solves a random SPD system", "[pcg]") {
   CHECK(relative_residual(a, solved.x, b) <= 1e-9);
 }
 
+// Jacobi that asks for batches of three iterations.
+class BatchedJacobi final : public Preconditioner {
+ public:
+  BatchedJacobi(const Executor& exec, const CsrMatrix& a) : jacobi_(exec, a) {}
+  void apply(const Vector& r, Vector& z) const override { jacobi_.apply(r, z); }
+  int batch_iterations() const override { return 3; }
+
+ private:
+  Jacobi jacobi_;
+};
+
+TEST_CASE("PCG queues iterations in the batches its preconditioner asks for", "[pcg]") {
+  const CsrMatrix a = random_spd(300, 7);
+  const auto b = random_vector(a.rows, 8);
+  const Executor exec = Executor::cpu();
+  const DeviceSell device_a(exec, to_sell(a, 8));
+  const BatchedJacobi m(exec, a);
+  const Vector device_b = Vector::from_host(exec, b);
+  Vector x = Vector::from_host(exec, std::vector<double>(300, 0.0));
+  Pcg pcg(exec, a.rows);
+  const PcgResult asked = pcg.solve(device_a, m, device_b, x, {.tolerance = 1e-10, .max_iterations = 300});
+  REQUIRE(asked.converged);
+  CHECK(asked.queued_iterations % 3 == 0);
+  CHECK(asked.queued_iterations >= asked.iterations);
+  CHECK(asked.queued_iterations < asked.iterations + 3);
+  // An explicit interval overrides the preconditioner's wish.
+  Vector y = Vector::from_host(exec, std::vector<double>(300, 0.0));
+  const PcgResult told =
+      pcg.solve(device_a, m, device_b, y, {.tolerance = 1e-10, .max_iterations = 300, .check_interval = 1});
+  CHECK(told.queued_iterations == told.iterations);
+}
+
 TEST_CASE("PCG converges from a non-zero initial guess", "[pcg]") {
   const CsrMatrix a = random_spd(200, 3);
   auto exact = random_vector(a.rows, 4);
