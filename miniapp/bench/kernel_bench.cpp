@@ -9,6 +9,7 @@
 #include "miniapp/bench/random_vector.hpp"
 #include "miniapp/bench/timing.hpp"
 #include "miniapp/bench/vendor_bench.hpp"
+#include "operators/fv/convection_operator.hpp"
 #include "operators/fv/flow_operators.hpp"
 #include "operators/fv/laplacian.hpp"
 #include "operators/kernels/dot.hpp"

@@ -23,11 +23,6 @@ std::array<DeviceSell, 3> upload_three(const Executor& exec, const std::array<Cs
 DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
                                  const fv::FlowOperators& ops, index_t s, double viscosity, bool les,
                                  const Vec3& body_force)
-    : DeviceOperators(exec, mesh, geometry, ops, s, viscosity, les, body_force, to_sell(ops.momentum_pattern, s)) {}
-
-DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                                 const fv::FlowOperators& ops, index_t s, double viscosity, bool les,
-                                 const Vec3& body_force, const SellMatrix& layout)
     : volume(Vector::from_host(exec, ops.volume)),
       inverse_volume(Vector::from_host(exec, ops.inverse_volume)),
       divergence(exec, to_sell(ops.divergence, s)),
@@ -39,16 +34,12 @@ DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, c
       face_interpolation(exec, to_sell(ops.face_interpolation, s)),
       flux_magnitude_sum(exec, to_sell(ops.flux_magnitude_sum, s)),
       viscous_rate(exec, to_sell(ops.viscous_rate, s)),
-      momentum(exec, layout),
-      convection_map(exec, fv::convection_map(mesh, geometry, ops, layout)),
+      momentum(exec, mesh, geometry, ops, s, viscosity, les),
       boundary_face_velocity(Vector::from_host(exec, ops.boundary_face_velocity)),
       boundary_divergence(Vector::from_host(exec, reference_spmv(ops.divergence, ops.boundary_face_velocity))) {
-  const CsrMatrix e_d = fv::diffusion_map(mesh, geometry, ops, layout);
-  // Without LES ν_s is the constant molecular viscosity: D's values and its boundary source are
-  // computed once here; with LES they are refreshed from ν_s every step.
+  // Without LES ν_s is the constant molecular viscosity: D's boundary source is computed once here;
+  // with LES it is applied to ν_s every step.
   const std::vector<double> nu_faces(static_cast<std::size_t>(mesh.face_count()), viscosity);
-  diffusion_values = Vector::from_host(exec, reference_spmv(e_d, nu_faces));
-  if (les) diffusion_map.emplace(exec, e_d);
 
   bool viscous_source_needed = false;
   for (int d = 0; d < 3; ++d) {

@@ -1,17 +1,16 @@
 #pragma once
 #include <array>
-#include <optional>
 #include <vector>
 
+#include "miniapp/time/convection_diffusion_operator.hpp"
 #include "operators/backend/device_matrix.hpp"
 #include "operators/fv/flow_operators.hpp"
 
 namespace miniapp::time {
 
-// The flow operators in executor memory, in execution formats (sliced ELLPACK; the coefficient maps
-// E_C and E_D in CSR, thesis §2.4), uploaded once. The momentum operator R = C(u_s) + D(ν_s) is one
-// matrix: C and D share their pattern, so their refreshed values are summed and R is applied to the
-// three velocity components by one generalized SpMV.
+// The flow operators in executor memory, in execution formats (sliced ELLPACK, thesis §2.4), uploaded
+// once; the momentum operator R = C(u_s) + D(ν_s) with its coefficient maps is
+// ConvectionDiffusionOperator.
 struct DeviceOperators {
   // `viscosity`: the molecular ν; `les`: whether ν_s changes every step; `body_force`: a constant
   // acceleration (e.g. the mean pressure gradient driving a channel).
@@ -30,10 +29,7 @@ struct DeviceOperators {
   DeviceSell flux_magnitude_sum;               // |M|
   DeviceSell viscous_rate;                     // Σ A/δn per cell from face values
 
-  DeviceSell momentum;         // R = C(u_s) + D(ν_s); values rewritten every step
-  DeviceCsr convection_map;    // E_C: u_s → values(C)
-  std::optional<DeviceCsr> diffusion_map;  // E_D: ν_s → values(D), LES only
-  Vector diffusion_values;     // values(D): constant without LES, refreshed with LES
+  ConvectionDiffusionOperator momentum;  // R = C(u_s) + D(ν_s); values rewritten every step
 
   Vector boundary_face_velocity;  // u_bc · n on wall/inlet faces
   Vector boundary_divergence;     // M u_bc (cells)
@@ -44,11 +40,6 @@ struct DeviceOperators {
   // to ν_s every step. Empty otherwise.
   std::vector<DeviceSell> viscous_source;
   bool has_sources = false;  // any non-zero source above
-
- private:
-  DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                  const fv::FlowOperators& ops, index_t slice_height, double viscosity, bool les,
-                  const Vec3& body_force, const SellMatrix& momentum_layout);
 };
 
 }  // namespace miniapp::time

@@ -102,13 +102,10 @@ StepReport FractionalStep::advance(FlowFields& f, StepMeter& meter) {
 void FractionalStep::predict(FlowFields& f) {
   for (int d = 0; d < 3; ++d) waxpby(exec_, step_scalar(ab_current), f.u[d], step_scalar(ab_previous), f.u_old[d], work_[d]);
 
-  spmv(exec_, ops_.convection_map, f.face_velocity, ops_.momentum.values());
-  if (ops_.diffusion_map) spmv(exec_, *ops_.diffusion_map, f.face_viscosity, ops_.diffusion_values);
-  axpby(exec_, 1.0, ops_.diffusion_values, 1.0, ops_.momentum.values());
-
+  ops_.momentum.refresh(exec_, f.face_velocity, f.face_viscosity);
   const Vector* w[] = {&work_[0], &work_[1], &work_[2]};
   Vector* rw[] = {&u_pred_[0], &u_pred_[1], &u_pred_[2]};
-  spmv_multi(exec_, ops_.momentum, w, rw);
+  spmv_multi(exec_, ops_.momentum.matrix, w, rw);
   for (int d = 0; d < 3; ++d) {
     if (ops_.has_sources) axpby(exec_, 1.0, ops_.constant_source[d], 1.0, u_pred_[d]);
     if (!ops_.viscous_source.empty()) {

@@ -38,4 +38,17 @@ CsrMatrix face_rows(const mesh::Mesh& mesh, const Permutation* cells, Entries en
   return a;
 }
 
+// ½, ½ on interior faces; 1 at the owner of the boundary faces where include(face).
+template <class Include>
+CsrMatrix face_average(const mesh::Mesh& mesh, const Permutation& cells, Include include) {
+  return face_rows(mesh, &cells, [&](index_t f, auto push) {
+    if (!mesh.is_boundary(f)) {
+      push(mesh.face_owner[f], 0.5);
+      push(mesh.face_neighbour[f], 0.5);
+    } else if (include(f)) {
+      push(mesh.face_owner[f], 1.0);
+    }
+  });
+}
+
 }  // namespace miniapp::fv::detail

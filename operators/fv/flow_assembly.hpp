@@ -8,11 +8,6 @@ namespace miniapp::fv::detail {
 
 // Π (faces × cells): ½, ½ on interior faces; 1 at the owner of every boundary face.
 CsrMatrix face_interpolation_matrix(const mesh::Mesh& mesh, const Permutation& cells);
-// Π_c (faces × cells), the face value convected by the flux: ½, ½ on interior faces, 1 at the owner of
-// outlet faces, zero rows on walls and inlets (their value is prescribed). Γ_d = diag(n_d) Π_c and
-// C(u_s) = M diag(u_s) Π_c.
-CsrMatrix convective_interpolation_matrix(const mesh::Mesh& mesh, const FlowBoundaries& boundaries,
-                                          const Permutation& cells);
 // cells × faces: A_f/δn_f at owner and neighbour of interior faces and at the owner of faces that fix
 // the velocity.
 CsrMatrix viscous_rate_matrix(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "operators/fv/convection_operator.hpp"
 #include "operators/fv/divergence.hpp"
 #include "operators/fv/face_gradient.hpp"
 #include "operators/fv/face_rows.hpp"
@@ -94,7 +95,7 @@ FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGe
   ops.divergence = divergence_matrix(mesh, geometry, &cells);
   ops.face_gradient = face_gradient_matrix(mesh, geometry, &boundaries, GradientOf::pressure, &cells);
   ops.laplacian = multiply(ops.divergence, ops.face_gradient);
-  assemble_vector_operators(mesh, geometry, detail::convective_interpolation_matrix(mesh, boundaries, cells), ops);
+  assemble_vector_operators(mesh, geometry, convective_interpolation_matrix(mesh, boundaries, cells), ops);
   ops.face_interpolation = detail::face_interpolation_matrix(mesh, cells);
   ops.flux_magnitude_sum = absolute(ops.divergence);
   ops.viscous_rate = detail::viscous_rate_matrix(mesh, geometry, boundaries, cells);

@@ -56,19 +56,4 @@ FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGe
                                       const FlowBoundaries& boundaries,
                                       const std::optional<Permutation>& cell_order = std::nullopt);
 
-// E_C (thesis eq. 2.13-2.14): the linear map from the face-normal velocity u_s (faces) to the values
-// array of C(u_s) stored as `layout` (a SellMatrix of momentum_pattern, positions by eq. 2.14), so
-// that values = E_C u_s. Per interior face f (owner o, neighbour n): ½A_f to (o,o) and (o,n), −½A_f to
-// (n,n) and (n,o); outlet faces A_f to (o,o); walls and inlets nothing (their flux is fixed: see
-// inlet_convection_source). Rows follow the values array of `layout` (padding rows empty), so E_C is
-// stored as CSR (thesis §2.4: its rows cannot be reordered).
-CsrMatrix convection_map(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                         const FlowOperators& ops, const SellMatrix& layout);
-
-// E_D: face viscosity ν_s → values of D(ν_s) = −M diag(ν_s) Gs_u (velocity Gs: Dirichlet on walls and
-// inlets, zero gradient on outlets), same layout rules as convection_map: A_f/δn_f to (o,o) and (n,n),
-// −A_f/δn_f to (o,n) and (n,o); wall and inlet faces A_f/δn_f to (o,o).
-CsrMatrix diffusion_map(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                        const FlowOperators& ops, const SellMatrix& layout);
-
 }  // namespace miniapp::fv

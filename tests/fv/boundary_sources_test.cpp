@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "fv_test_support.hpp"
+#include "operators/fv/diffusion_operator.hpp"
 #include "operators/sparse/sell_matrix.hpp"
 
 using namespace miniapp;

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "fv_test_support.hpp"
+#include "operators/fv/convection_operator.hpp"
+#include "operators/fv/diffusion_operator.hpp"
 #include "operators/fv/face_gradient.hpp"
 #include "operators/sparse/sell_matrix.hpp"
 

@@ -1,13 +1,12 @@
-// E_C and E_D (thesis eq. 2.13-2.14): constant maps from a face field to the sELL values of an
-// operator with the momentum pattern.
+// The coefficient maps E (thesis eq. 2.13-2.14): constant maps from a face field to the sELL values
+// of an operator with the momentum pattern; E_C and E_D are made by this one builder.
+#include "operators/fv/coefficient_map.hpp"
+
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "operators/fv/face_gradient.hpp"
-#include "operators/fv/flow_assembly.hpp"
-
-namespace miniapp::fv {
+namespace miniapp::fv::detail {
 namespace {
 
 void require_layout_of(const CsrMatrix& pattern, const SellMatrix& layout, const char* caller) {
@@ -41,6 +40,8 @@ index_t for_each_term(const CsrMatrix& m, const CsrMatrix& b, const CsrMatrix& p
   }
   return -1;
 }
+
+}  // namespace
 
 // The operator A(φ_s) = M diag(φ_s) B (M cells × faces, B faces × cells, cells in ops order) is linear
 // in the face field φ_s: A_ij = Σ_f M_if φ_f B_fj. Its map E puts M_if B_fj at (position of (i, j) in
@@ -81,22 +82,5 @@ CsrMatrix coefficient_map(const CsrMatrix& m, const CsrMatrix& b, const FlowOper
   return e;
 }
 
-}  // namespace
 
-// C(u_s) = M diag(u_s) Π_c: (Cφ)_i = Σ_f ±A_f u_f (φ at face f), thesis eq. 2.12.
-CsrMatrix convection_map(const mesh::Mesh& mesh, const mesh::MeshGeometry&, const FlowOperators& ops,
-                         const SellMatrix& layout) {
-  const CsrMatrix interpolation = detail::convective_interpolation_matrix(mesh, ops.boundaries, ops.cell_order);
-  return coefficient_map(ops.divergence, interpolation, ops, layout, "convection_map");
-}
-
-// D(ν_s) = M diag(ν_s) (−Gs_u).
-CsrMatrix diffusion_map(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry, const FlowOperators& ops,
-                        const SellMatrix& layout) {
-  CsrMatrix minus_gradient =
-      face_gradient_matrix(mesh, geometry, &ops.boundaries, GradientOf::velocity, &ops.cell_order);
-  for (double& v : minus_gradient.val) v = -v;
-  return coefficient_map(ops.divergence, minus_gradient, ops, layout, "diffusion_map");
-}
-
-}  // namespace miniapp::fv
+}  // namespace miniapp::fv::detail
