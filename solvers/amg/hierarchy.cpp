@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "solvers/amg/coarse_inverse.hpp"
+#include "solvers/amg/galerkin.hpp"
 #include "solvers/amg/prolongation.hpp"
 #include "solvers/amg/spectral_bound.hpp"
 #include "solvers/matrix_checks.hpp"
@@ -47,7 +48,7 @@ HostHierarchy build_hierarchy(const CsrMatrix& a, const AmgOptions& options) {
                              ? smoothed_prolongation(current, level.diagonal, level.lambda_max, aggregates)
                              : tentative_prolongation(aggregates);
     level.restriction = transpose(level.prolongation);
-    CsrMatrix coarse = multiply(level.restriction, multiply(current, level.prolongation));
+    CsrMatrix coarse = galerkin_product(level.restriction, current, level.prolongation);
     level.a = std::move(current);
     current = std::move(coarse);
     h.levels.push_back(std::move(level));

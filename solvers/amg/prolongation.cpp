@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "solvers/amg/galerkin.hpp"
 
 namespace miniapp::amg {
 
@@ -20,7 +21,7 @@ CsrMatrix tentative_prolongation(const Aggregates& aggregates) {
 CsrMatrix smoothed_prolongation(const CsrMatrix& a, const std::vector<double>& d, double lambda_max,
                                 const Aggregates& aggregates) {
   const double omega = 4.0 / (3.0 * lambda_max);
-  CsrMatrix p = multiply(a, tentative_prolongation(aggregates));  // A T, then P = T − ω D⁻¹ (A T) in place
+  CsrMatrix p = sparse_product(a, tentative_prolongation(aggregates));  // A T, then P = T − ω D⁻¹ (A T) in place
   for (index_t i = 0; i < p.rows; ++i) {
     const auto first = p.col.begin() + p.row_ptr[i], last = p.col.begin() + p.row_ptr[i + 1];
     for (auto k = p.row_ptr[i]; k < p.row_ptr[i + 1]; ++k) p.val[k] *= -omega / d[i];

@@ -15,6 +15,7 @@
 #include "solvers/amg/aggregation.hpp"
 #include "solvers/amg/amg.hpp"
 #include "solvers/amg/coarse_inverse.hpp"
+#include "solvers/amg/galerkin.hpp"
 #include "solvers/amg/prolongation.hpp"
 #include "solvers/jacobi.hpp"
 #include "solvers/pcg.hpp"
@@ -121,6 +122,22 @@ TEST_CASE("Prolongations reproduce the constants", "[amg]") {
     REQUIRE(p.cols == agg.count);
     for (double v : reference_spmv(p, ones)) CHECK(v == Approx(1.0).margin(1e-12));
   }
+}
+
+TEST_CASE("The Galerkin product equals the general sparse product", "[amg]") {
+  const CsrMatrix a = box_poisson("tet", 5);
+  std::vector<double> d(static_cast<std::size_t>(a.rows));
+  for (index_t i = 0; i < a.rows; ++i)
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      if (a.col[k] == i) d[i] = a.val[k];
+  const CsrMatrix p = amg::smoothed_prolongation(a, d, 2.0, amg::aggregate(a, 0.08));
+  const CsrMatrix r = transpose(p);
+  const CsrMatrix fast = amg::galerkin_product(r, a, p), general = multiply(r, multiply(a, p));
+  CHECK(fast.rows == general.rows);
+  CHECK(fast.cols == general.cols);
+  CHECK(fast.row_ptr == general.row_ptr);
+  CHECK(fast.col == general.col);
+  CHECK(fast.val == general.val);  // bitwise: the same sums in the same order
 }
 
 TEST_CASE("The coarse pseudo-inverse inverts on the range and drops the constants", "[amg]") {
