@@ -118,9 +118,26 @@ TEST_CASE("Prolongations reproduce the constants", "[amg]") {
     for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
       if (a.col[k] == i) d[i] = a.val[k];
   const std::vector<double> ones(static_cast<std::size_t>(agg.count), 1.0);
-  for (const CsrMatrix& p : {amg::tentative_prolongation(agg), amg::smoothed_prolongation(a, d, 2.0, agg)}) {
+  for (const CsrMatrix& p : {amg::tentative_prolongation(agg), amg::smoothed_prolongation(a, d, 0.08, agg)}) {
     REQUIRE(p.cols == agg.count);
     for (double v : reference_spmv(p, ones)) CHECK(v == Approx(1.0).margin(1e-12));
+  }
+}
+
+TEST_CASE("Filtering drops weak links into the diagonal and keeps row sums", "[amg]") {
+  const CsrMatrix a = minus_laplacian(mesh::make_hex_box({.cells = {6, 6, 6}, .length = {1, 10, 1}}));
+  std::vector<double> d(static_cast<std::size_t>(a.rows));
+  for (index_t i = 0; i < a.rows; ++i)
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      if (a.col[k] == i) d[i] = a.val[k];
+  const CsrMatrix f = amg::filtered_matrix(a, d, 0.08);
+  CHECK(f.nnz() < a.nnz());  // the y links of cells 10 times longer in y are weak
+  const std::vector<double> ones(static_cast<std::size_t>(a.rows), 1.0);
+  const auto sum_a = reference_spmv(a, ones), sum_f = reference_spmv(f, ones);
+  for (index_t i = 0; i < a.rows; ++i) {
+    CHECK(sum_f[i] == Approx(sum_a[i]).margin(1e-12 * d[i]));
+    for (index_t k = f.row_ptr[i]; k < f.row_ptr[i + 1]; ++k)
+      if (f.col[k] != i) CHECK(amg::link_strength(f.val[k], d[i], d[f.col[k]]) >= 0.08);
   }
 }
 
@@ -130,7 +147,7 @@ TEST_CASE("The Galerkin product equals the general sparse product", "[amg]") {
   for (index_t i = 0; i < a.rows; ++i)
     for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
       if (a.col[k] == i) d[i] = a.val[k];
-  const CsrMatrix p = amg::smoothed_prolongation(a, d, 2.0, amg::aggregate(a, 0.08));
+  const CsrMatrix p = amg::smoothed_prolongation(a, d, 0.08, amg::aggregate(a, 0.08));
   const CsrMatrix r = transpose(p);
   const CsrMatrix fast = amg::galerkin_product(r, a, p), general = multiply(r, multiply(a, p));
   CHECK(fast.rows == general.rows);
