@@ -63,8 +63,10 @@ cxxopts::Options poisson_options() {
       ("preconditioner", "none (plain CG), jacobi, aip1, aip2, aip3, amg, a comma-separated list, or all",
        cxxopts::value<std::string>()->default_value("all"))
       ("amg-aggregation", "amg: smoothed or plain aggregation", cxxopts::value<std::string>()->default_value("smoothed"))
-      ("amg-degree", "amg: Chebyshev smoother degree (1: damped Jacobi)", cxxopts::value<std::string>()->default_value("2"))
+      ("amg-degree", "amg: Chebyshev smoother degree (1: damped Jacobi)", cxxopts::value<std::string>()->default_value("1"))
       ("amg-strength", "amg: strength-of-connection threshold", cxxopts::value<std::string>()->default_value("0.08"))
+      ("amg-ratio", "amg: the smoother damps eigenvalues of D^-1 A in [lambda_max / RATIO, lambda_max]",
+       cxxopts::value<std::string>()->default_value("10"))
       ("tol", "relative residual tolerance ‖r‖/‖b‖", cxxopts::value<std::string>()->default_value("1e-8"))
       ("max-iter", "iteration cap", cxxopts::value<std::string>()->default_value("10000"))
       ("slice-height", "sELL slice height; auto: 32 on CUDA, 8 on CPU",
@@ -107,6 +109,7 @@ PoissonSettings parse_settings(const cxxopts::ParseResult& result) {
   s.amg.smoothed = aggregation == "smoothed";
   s.amg.smoother_degree = static_cast<int>(option_index(result, "amg-degree", 1, 8));
   s.amg.strength_threshold = option_double(result, "amg-strength");
+  s.amg.smoother_ratio = option_double(result, "amg-ratio");
   return s;
 }
 

@@ -22,7 +22,7 @@ StrongGraph strong_graph(const CsrMatrix& a, double threshold) {
   for (index_t i = 0; i < a.rows; ++i) {
     for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
       const index_t j = a.col[k];
-      const double s = std::abs(a.val[k]) / std::sqrt(d[i] * d[j]);
+      const double s = link_strength(a.val[k], d[i], d[j]);
       if (j != i && s >= threshold) {
         g.neighbour.push_back(j);
         g.strength.push_back(s);

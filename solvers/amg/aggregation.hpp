@@ -1,4 +1,5 @@
 #pragma once
+#include <cmath>
 #include <vector>
 
 #include "operators/sparse/csr_matrix.hpp"
@@ -10,6 +11,10 @@ struct Aggregates {
   std::vector<index_t> of_row;  // aggregate of each row, in 0..count − 1
   index_t count = 0;
 };
+
+// The strength of the link between rows i and j, |a_ij| / √(a_ii a_jj): strong when at least the
+// threshold.
+inline double link_strength(double a_ij, double a_ii, double a_jj) { return std::abs(a_ij) / std::sqrt(a_ii * a_jj); }
 
 // Greedy aggregation of the strong-connection graph (Vaněk, Mandel and Brezina, "Algebraic multigrid
 // by smoothed aggregation for second and fourth order elliptic problems", 1996): j is a strong

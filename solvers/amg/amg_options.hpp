@@ -12,8 +12,8 @@ struct AmgOptions {
   bool smoothed = true;
   // Chebyshev smoother on D⁻¹A: polynomial degree per smoothing (1 is damped Jacobi), and the interval
   // [λmax / ratio, λmax] whose eigencomponents it damps (the coarse grid takes those below).
-  int smoother_degree = 2;
-  double smoother_ratio = 30;
+  int smoother_degree = 1;
+  double smoother_ratio = 10;
   // The hierarchy stops at a level of at most this many rows (or when coarsening stalls), solved by its
   // dense (pseudo-)inverse stored as a matrix, so that the coarse solve is one SpMV.
   index_t coarse_rows = 400;

@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "solvers/amg/coarse_inverse.hpp"
+#include "solvers/amg/galerkin.hpp"
 #include "solvers/amg/prolongation.hpp"
 #include "solvers/amg/spectral_bound.hpp"
 #include "solvers/matrix_checks.hpp"
@@ -43,11 +44,10 @@ HostHierarchy build_hierarchy(const CsrMatrix& a, const AmgOptions& options) {
     const double threshold = options.strength_threshold * std::pow(0.5, static_cast<double>(h.levels.size()));
     const Aggregates aggregates = aggregate(current, threshold);
     if (aggregates.count > stalled_ratio * current.rows) break;
-    level.prolongation = options.smoothed
-                             ? smoothed_prolongation(current, level.diagonal, level.lambda_max, aggregates)
-                             : tentative_prolongation(aggregates);
+    level.prolongation = options.smoothed ? smoothed_prolongation(current, level.diagonal, threshold, aggregates)
+                                          : tentative_prolongation(aggregates);
     level.restriction = transpose(level.prolongation);
-    CsrMatrix coarse = multiply(level.restriction, multiply(current, level.prolongation));
+    CsrMatrix coarse = galerkin_product(level.restriction, current, level.prolongation);
     level.a = std::move(current);
     current = std::move(coarse);
     h.levels.push_back(std::move(level));

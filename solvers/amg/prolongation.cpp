@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "solvers/amg/galerkin.hpp"
+#include "solvers/amg/spectral_bound.hpp"
 
 namespace miniapp::amg {
 
@@ -17,14 +19,43 @@ CsrMatrix tentative_prolongation(const Aggregates& aggregates) {
   return t;
 }
 
-CsrMatrix smoothed_prolongation(const CsrMatrix& a, const std::vector<double>& d, double lambda_max,
+CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, double threshold) {
+  CsrMatrix f;
+  f.rows = a.rows;
+  f.cols = a.cols;
+  f.row_ptr.reserve(a.row_ptr.size());
+  for (index_t i = 0; i < a.rows; ++i) {
+    double dropped = 0;
+    index_t diagonal = -1;
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      const index_t j = a.col[k];
+      if (j != i && link_strength(a.val[k], d[i], d[j]) < threshold) {
+        dropped += a.val[k];
+        continue;
+      }
+      if (j == i) diagonal = static_cast<index_t>(f.col.size());
+      f.col.push_back(j);
+      f.val.push_back(a.val[k]);
+    }
+    f.val[diagonal] += dropped;  // positive_diagonal has guaranteed the entry
+    f.row_ptr.push_back(static_cast<index_t>(f.col.size()));
+  }
+  return f;
+}
+
+CsrMatrix smoothed_prolongation(const CsrMatrix& a, const std::vector<double>& d, double threshold,
                                 const Aggregates& aggregates) {
-  const double omega = 4.0 / (3.0 * lambda_max);
-  CsrMatrix p = multiply(a, tentative_prolongation(aggregates));  // A T, then P = T − ω D⁻¹ (A T) in place
+  const CsrMatrix f = filtered_matrix(a, d, threshold);
+  std::vector<double> fd(d.size());
+  for (index_t i = 0; i < f.rows; ++i)
+    for (index_t k = f.row_ptr[i]; k < f.row_ptr[i + 1]; ++k)
+      if (f.col[k] == i) fd[i] = f.val[k];
+  const double omega = 4.0 / (3.0 * largest_eigenvalue_bound(f, fd));
+  CsrMatrix p = sparse_product(f, tentative_prolongation(aggregates));  // A_F T, then T − ω D_F⁻¹ (A_F T) in place
   for (index_t i = 0; i < p.rows; ++i) {
     const auto first = p.col.begin() + p.row_ptr[i], last = p.col.begin() + p.row_ptr[i + 1];
-    for (auto k = p.row_ptr[i]; k < p.row_ptr[i + 1]; ++k) p.val[k] *= -omega / d[i];
-    // (A T)_i,agg(i) holds a_ii: the product keeps it as an entry even where it sums to zero.
+    for (auto k = p.row_ptr[i]; k < p.row_ptr[i + 1]; ++k) p.val[k] *= -omega / fd[i];
+    // (A_F T)_i,agg(i) holds the diagonal: the product keeps it as an entry even where it sums to zero.
     const auto own = std::lower_bound(first, last, aggregates.of_row[i]);
     if (own == last || *own != aggregates.of_row[i])
       throw Error("smoothed_prolongation: row " + std::to_string(i) + " of A T lacks its own aggregate's column");

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -15,7 +16,9 @@
 #include "solvers/amg/aggregation.hpp"
 #include "solvers/amg/amg.hpp"
 #include "solvers/amg/coarse_inverse.hpp"
+#include "solvers/amg/galerkin.hpp"
 #include "solvers/amg/prolongation.hpp"
+#include "solvers/distributed_pcg.hpp"
 #include "solvers/jacobi.hpp"
 #include "solvers/pcg.hpp"
 
@@ -117,10 +120,43 @@ TEST_CASE("Prolongations reproduce the constants", "[amg]") {
     for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
       if (a.col[k] == i) d[i] = a.val[k];
   const std::vector<double> ones(static_cast<std::size_t>(agg.count), 1.0);
-  for (const CsrMatrix& p : {amg::tentative_prolongation(agg), amg::smoothed_prolongation(a, d, 2.0, agg)}) {
+  for (const CsrMatrix& p : {amg::tentative_prolongation(agg), amg::smoothed_prolongation(a, d, 0.08, agg)}) {
     REQUIRE(p.cols == agg.count);
     for (double v : reference_spmv(p, ones)) CHECK(v == Approx(1.0).margin(1e-12));
   }
+}
+
+TEST_CASE("Filtering drops weak links into the diagonal and keeps row sums", "[amg]") {
+  const CsrMatrix a = minus_laplacian(mesh::make_hex_box({.cells = {6, 6, 6}, .length = {1, 10, 1}}));
+  std::vector<double> d(static_cast<std::size_t>(a.rows));
+  for (index_t i = 0; i < a.rows; ++i)
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      if (a.col[k] == i) d[i] = a.val[k];
+  const CsrMatrix f = amg::filtered_matrix(a, d, 0.08);
+  CHECK(f.nnz() < a.nnz());  // the y links of cells 10 times longer in y are weak
+  const std::vector<double> ones(static_cast<std::size_t>(a.rows), 1.0);
+  const auto sum_a = reference_spmv(a, ones), sum_f = reference_spmv(f, ones);
+  for (index_t i = 0; i < a.rows; ++i) {
+    CHECK(sum_f[i] == Approx(sum_a[i]).margin(1e-12 * d[i]));
+    for (index_t k = f.row_ptr[i]; k < f.row_ptr[i + 1]; ++k)
+      if (f.col[k] != i) CHECK(amg::link_strength(f.val[k], d[i], d[f.col[k]]) >= 0.08);
+  }
+}
+
+TEST_CASE("The Galerkin product equals the general sparse product", "[amg]") {
+  const CsrMatrix a = box_poisson("tet", 5);
+  std::vector<double> d(static_cast<std::size_t>(a.rows));
+  for (index_t i = 0; i < a.rows; ++i)
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      if (a.col[k] == i) d[i] = a.val[k];
+  const CsrMatrix p = amg::smoothed_prolongation(a, d, 0.08, amg::aggregate(a, 0.08));
+  const CsrMatrix r = transpose(p);
+  const CsrMatrix fast = amg::galerkin_product(r, a, p), general = multiply(r, multiply(a, p));
+  CHECK(fast.rows == general.rows);
+  CHECK(fast.cols == general.cols);
+  CHECK(fast.row_ptr == general.row_ptr);
+  CHECK(fast.col == general.col);
+  CHECK(fast.val == general.val);  // bitwise: the same sums in the same order
 }
 
 TEST_CASE("The coarse pseudo-inverse inverts on the range and drops the constants", "[amg]") {
@@ -200,6 +236,24 @@ TEST_CASE("AMG-PCG iterations stay bounded over mesh sequences", "[amg]") {
   }
 }
 
+// A rank's preconditioned block (block_of_owned_rows): owned rows, then halo rows that are identity
+// rows, whose entries of r the distributed PCG never sets. What they hold must not reach the owned rows.
+TEST_CASE("AMG keeps a rank's owned rows apart from its halo rows", "[amg]") {
+  const Executor exec = Executor::cpu();
+  const CsrMatrix whole = box_poisson("tet", 5);  // 750 rows
+  const index_t owned = 500;
+  for (const index_t coarse_rows : {1000, 60}) {  // a dense inverse alone, and a hierarchy
+    const CsrMatrix block = block_of_owned_rows(whole, owned);
+    const Amg m(exec, block, {.coarse_rows = coarse_rows}, 8);
+    auto r = random_vector(block.rows, 9);
+    std::fill(r.begin() + owned, r.end(), 0.0);
+    const auto clean = apply(m, exec, r);
+    std::fill(r.begin() + owned, r.end(), std::numeric_limits<double>::quiet_NaN());
+    const auto dirty = apply(m, exec, r);
+    for (index_t i = 0; i < owned; ++i) REQUIRE(dirty[i] == clean[i]);
+  }
+}
+
 TEST_CASE("AMG refuses a non-positive diagonal and a disconnected mesh", "[amg]") {
   const Executor exec = Executor::cpu();
   CsrMatrix a = box_poisson("hex", 4);
@@ -221,13 +275,16 @@ TEST_CASE("AMG refuses a non-positive diagonal and a disconnected mesh", "[amg]"
 TEST_CASE("The AMG apply is made of counted front-end kernels", "[amg]") {
   const Executor exec = Executor::cpu();
   const CsrMatrix a = box_poisson("hex", 12);
-  const Amg m(exec, a, {}, 8);
-  const auto levels = static_cast<std::uint64_t>(m.level_sizes().size());
-  exec.counters().reset();
-  apply(m, exec, random_vector(a.rows, 1));
-  // Per level above the coarsest with degree-2 Chebyshev: smoothing 2 + 1 SpMVs, residual, R and P;
-  // the coarsest: one SpMV with the dense inverse.
-  CHECK(exec.counters().tally(KernelKind::spmv).calls == 6 * (levels - 1) + 1);
+  for (int degree : {1, 2, 3}) {
+    const Amg m(exec, a, {.smoother_degree = degree}, 8);
+    const auto levels = static_cast<std::uint64_t>(m.level_sizes().size());
+    exec.counters().reset();
+    apply(m, exec, random_vector(a.rows, 1));
+    // Per level above the coarsest: smoothing from zero degree − 1 SpMVs, then from the iterate
+    // degree; the residual, R and P; the coarsest: one SpMV with the dense inverse.
+    const auto per_level = static_cast<std::uint64_t>(2 * degree + 2);
+    CHECK(exec.counters().tally(KernelKind::spmv).calls == per_level * (levels - 1) + 1);
+  }
   CHECK(exec.counters().tally(KernelKind::spmv).bytes > 0);
   CHECK(exec.counters().tally(KernelKind::axpy).calls > 0);
 }
