@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "miniapp/time/time_step_control.hpp"
+
 namespace miniapp::time {
 namespace {
 
@@ -43,6 +45,9 @@ DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, c
       convection_map(exec, fv::convection_map(mesh, geometry, ops, layout)),
       boundary_face_velocity(Vector::from_host(exec, ops.boundary_face_velocity)),
       boundary_divergence(Vector::from_host(exec, reference_spmv(ops.divergence, ops.boundary_face_velocity))) {
+  const std::vector<double> speed_flux = cell_boundary_speed_flux(mesh, geometry, ops);
+  boundary_speed_flux = Vector::from_host(exec, speed_flux);
+  has_moving_boundaries = any_non_zero(speed_flux);
   const CsrMatrix e_d = fv::diffusion_map(mesh, geometry, ops, layout);
   // Without LES ν_s is the constant molecular viscosity: D's values and its boundary source are
   // computed once here; with LES they are refreshed from ν_s every step.
