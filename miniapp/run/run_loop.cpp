@@ -21,6 +21,13 @@ using clock = std::chrono::steady_clock;
 // An explicit scheme is far past its stability limit at this CFL number: the run is diverging.
 constexpr double exploding_cfl = 10.0;
 
+// A time with the digits that tell neighbouring steps apart.
+std::string precise(double t) {
+  std::ostringstream s;
+  s << std::setprecision(12) << t;
+  return s.str();
+}
+
 bool finished(const time::FlowFields& f, const cases::RunConfig& run) {
   if (run.max_steps && f.step >= *run.max_steps) return true;
   return run.end_time && time::reached(f.time, *run.end_time);
@@ -64,7 +71,7 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
   if (options.restart_dir) {
     restore_checkpoint(sim, *options.restart_dir);
     restart_step = f.step;
-    out << "restart   from " << *options.restart_dir << " at step " << f.step << ", t = " << f.time << "\n";
+    out << "restart   from " << *options.restart_dir << " at step " << f.step << ", t = " << precise(f.time) << "\n";
   }
   check_first_step(f, config);
   // Values are global reductions: rank 0 writes the file.
@@ -129,6 +136,9 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
   }
   if (last_output != f.step) write_output();
   if (!landed && (last_checkpoint != f.step || summary.steps == 0)) save_checkpoint(sim, dir);
+  if (landed && sim.rank() == 0)
+    out << "checkpoint of step " << *last_checkpoint << ", before the last step, which was shortened to land on "
+        << "run.end_time: a restart continues from there\n";
   summary.wall_seconds = std::chrono::duration<double>(clock::now() - loop_start).count();
   progress.finish(f);
   return summary;
