@@ -41,6 +41,7 @@ std::string_view name(Backend b) { return spelling(backend_names, b); }
 std::string_view name(Preconditioner p) { return spelling(preconditioner_names, p); }
 std::string_view name(AipFormChoice f) { return spelling(aip_form_names, f); }
 std::string_view name(PoissonSolver p) { return spelling(poisson_solver_names, p); }
+std::string_view name(TimeStepMethod m) { return spelling(time_step_method_names, m); }
 std::string_view name(OutputField f) { return spelling(output_field_names, f); }
 
 }  // namespace miniapp::cases

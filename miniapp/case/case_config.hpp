@@ -72,10 +72,14 @@ enum class AipFormChoice { automatic, two_pass, product };
 // automatic: fft where the mesh is a uniform periodic extrusion along z with an even Nper, else pcg;
 // validate_case resolves it, so a validated case holds pcg or fft.
 enum class PoissonSolver { automatic, pcg, fft };
+// How the controller bounds Δt (miniapp/time/time_step_control.hpp): one Gershgorin disc per cell, or
+// the eigenvalue rectangle against the Adams–Bashforth 2 stability region.
+enum class TimeStepMethod { cfl, eigenvalue };
 
 struct NumericsConfig {
   Backend backend = Backend::automatic;
-  double cfl = 0.5;
+  TimeStepMethod time_step = TimeStepMethod::cfl;
+  double cfl = 0.5;              // fraction of the time_step method's stability limit, in (0, 1]
   std::optional<double> dt;      // fixed time step; absent: the CFL controller chooses
   std::optional<double> max_dt;  // upper bound for the CFL controller
   double poisson_tolerance = 1e-8;
@@ -145,6 +149,7 @@ std::string_view name(Backend b);
 std::string_view name(Preconditioner p);
 std::string_view name(AipFormChoice f);
 std::string_view name(PoissonSolver p);
+std::string_view name(TimeStepMethod m);
 std::string_view name(OutputField f);
 
 }  // namespace miniapp::cases

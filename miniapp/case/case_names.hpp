@@ -36,6 +36,8 @@ inline constexpr std::pair<std::string_view, AipFormChoice> aip_form_names[] = {
     {"auto", AipFormChoice::automatic}, {"two-pass", AipFormChoice::two_pass}, {"product", AipFormChoice::product}};
 inline constexpr std::pair<std::string_view, PoissonSolver> poisson_solver_names[] = {
     {"auto", PoissonSolver::automatic}, {"pcg", PoissonSolver::pcg}, {"fft", PoissonSolver::fft}};
+inline constexpr std::pair<std::string_view, TimeStepMethod> time_step_method_names[] = {
+    {"cfl", TimeStepMethod::cfl}, {"eigenvalue", TimeStepMethod::eigenvalue}};
 inline constexpr std::pair<std::string_view, OutputField> output_field_names[] = {
     {"velocity", OutputField::velocity}, {"pressure", OutputField::pressure},
     {"eddy_viscosity", OutputField::eddy_viscosity}, {"vorticity", OutputField::vorticity},

@@ -130,6 +130,7 @@ std::vector<BoundaryCondition> read_boundaries(const toml::table& doc, const Key
 NumericsConfig read_numerics(const Section& s, std::vector<std::string>& warnings) {
   NumericsConfig n;
   n.backend = s.choice("backend", backend_names).value_or(Backend::automatic);
+  n.time_step = s.choice("time_step", time_step_method_names).value_or(n.time_step);
   n.cfl = s.real("cfl").value_or(n.cfl);
   n.dt = s.real("dt");
   n.max_dt = s.real("max_dt");

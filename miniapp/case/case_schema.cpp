@@ -37,6 +37,7 @@ constexpr KeySpec schema[] = {
     {"boundary.<patch>.type", string},
     {"boundary.<patch>.velocity", real3},
     {"numerics.backend", string},
+    {"numerics.time_step", string},
     {"numerics.cfl", real},
     {"numerics.dt", real},
     {"numerics.max_dt", real},

@@ -99,8 +99,8 @@ std::size_t operator_bytes(const cases::CaseConfig& config, const mesh::Mesh& me
   if (les) bytes += csr_bytes(momentum_entries, coefficient_map_entries(ops.divergence, face_lengths[1]));
   if (les && viscous_source_needed(ops, faces, config.physics.nu))
     for (const CsrMatrix& s : ops.boundary_diffusion_source) bytes += sell_bytes(s, h);
-  // volume, inverse volume, M u_bc, 3 constant sources; u_bc · n on faces.
-  return bytes + vector_bytes(cells, 6) + vector_bytes(faces);
+  // volume, inverse volume, M u_bc, 3 constant sources, the boundary speed flux; u_bc · n on faces.
+  return bytes + vector_bytes(cells, 7) + vector_bytes(faces);
 }
 
 std::size_t preconditioner_bytes(const cases::CaseConfig& config, const fv::FlowOperators& ops, index_t h,

@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cmath>
 #include <iomanip>
-#include <limits>
 #include <ostream>
 #include <sstream>
 
@@ -22,16 +21,24 @@ using clock = std::chrono::steady_clock;
 // An explicit scheme is far past its stability limit at this CFL number: the run is diverging.
 constexpr double exploding_cfl = 10.0;
 
-// The first multiple of `interval` after `t` (infinity for interval 0: only at the end).
-double next_multiple(double t, double interval) {
-  if (interval <= 0) return std::numeric_limits<double>::infinity();
-  return (std::floor(t / interval + 1e-9) + 1.0) * interval;
+// A time with the digits that tell neighbouring steps apart.
+std::string precise(double t) {
+  std::ostringstream s;
+  s << std::setprecision(12) << t;
+  return s.str();
 }
 
 bool finished(const time::FlowFields& f, const cases::RunConfig& run) {
   if (run.max_steps && f.step >= *run.max_steps) return true;
-  // Relative slack: the last step is clipped to end exactly at end_time, up to round-off.
-  return run.end_time && f.time >= *run.end_time * (1 - 1e-12);
+  return run.end_time && time::reached(f.time, *run.end_time);
+}
+
+// Before the first step: no step may pass a whole output or checkpoint interval.
+void check_first_step(const time::FlowFields& f, const cases::CaseConfig& config) {
+  const time::ScheduledInterval intervals[] = {{"output.interval", config.output.interval},
+                                               {"output.checkpoint_interval", config.output.checkpoint_interval}};
+  time::check_step_within_intervals(f.dt, config.numerics.dt ? "numerics.dt" : "the stability limit at the start",
+                                    intervals);
 }
 
 void check_health(const time::FlowFields& f, const time::StepReport& report, const time::FlowIntegrals& integrals,
@@ -64,8 +71,9 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
   if (options.restart_dir) {
     restore_checkpoint(sim, *options.restart_dir);
     restart_step = f.step;
-    out << "restart   from " << *options.restart_dir << " at step " << f.step << ", t = " << f.time << "\n";
+    out << "restart   from " << *options.restart_dir << " at step " << f.step << ", t = " << precise(f.time) << "\n";
   }
+  check_first_step(f, config);
   // Values are global reductions: rank 0 writes the file.
   std::optional<output::DiagnosticsWriter> diagnostics;
   if (sim.rank() == 0) diagnostics.emplace(dir, restart_step);
@@ -80,8 +88,8 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
   };
   Progress progress(out, config.run, f, options.quiet || sim.rank() != 0);
 
-  double next_output = next_multiple(f.time, config.output.interval);
-  double next_checkpoint = next_multiple(f.time, config.output.checkpoint_interval);
+  double next_output = time::next_multiple(f.time, config.output.interval);
+  double next_checkpoint = time::next_multiple(f.time, config.output.checkpoint_interval);
   if (!restart_step) {
     flow_diagnostics.evaluate(f);
     write_output();
@@ -89,9 +97,16 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
 
   RunSummary summary;
   const auto loop_start = clock::now();
-  long last_output = f.step, last_checkpoint = f.step;
+  long last_output = f.step;
+  std::optional<long> last_checkpoint = restart_step;  // the step of the newest checkpoint on disk
+  bool landed = false;  // the last step was shortened to land on run.end_time (time_step_control.hpp)
   while (!finished(f, config.run)) {
-    if (config.run.end_time) f.dt = std::min(f.dt, *config.run.end_time - f.time);
+    if (const double dt = time::landing_dt(f.dt, f.time, config.run.end_time); dt < f.dt) {
+      if (last_checkpoint != f.step) save_checkpoint(sim, dir);
+      last_checkpoint = f.step;
+      landed = true;
+      f.dt = dt;
+    }
     const auto step_start = clock::now();
     const time::StepReport report = sim.scheme->advance(f);
     summary.step_seconds += std::chrono::duration<double>(clock::now() - step_start).count();
@@ -108,19 +123,22 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
     if (!report.poisson.converged && sim.rank() == 0) out << "warning: step " << f.step << ": " << report.poisson.warning << "\n";
     progress.update(f, report);
 
-    if (f.time >= next_output * (1 - 1e-12)) {
+    if (time::reached(f.time, next_output)) {
       write_output();
       last_output = f.step;
-      next_output = next_multiple(f.time, config.output.interval);
+      next_output = time::next_multiple(f.time, config.output.interval);
     }
-    if (f.time >= next_checkpoint * (1 - 1e-12)) {
+    if (!landed && time::reached(f.time, next_checkpoint)) {
       save_checkpoint(sim, dir);
       last_checkpoint = f.step;
-      next_checkpoint = next_multiple(f.time, config.output.checkpoint_interval);
+      next_checkpoint = time::next_multiple(f.time, config.output.checkpoint_interval);
     }
   }
   if (last_output != f.step) write_output();
-  if (last_checkpoint != f.step || summary.steps == 0) save_checkpoint(sim, dir);
+  if (!landed && (last_checkpoint != f.step || summary.steps == 0)) save_checkpoint(sim, dir);
+  if (landed && sim.rank() == 0)
+    out << "checkpoint of step " << *last_checkpoint << ", before the last step, which was shortened to land on "
+        << "run.end_time: a restart continues from there\n";
   summary.wall_seconds = std::chrono::duration<double>(clock::now() - loop_start).count();
   progress.finish(f);
   return summary;

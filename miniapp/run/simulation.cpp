@@ -98,9 +98,11 @@ time::FlowParameters flow_parameters(const cases::CaseConfig& c) {
   p.viscosity = c.physics.nu;
   p.les = c.physics.les;
   p.les_constant = c.physics.les_constant;
-  p.cfl = c.numerics.cfl;
-  p.fixed_dt = c.numerics.dt.value_or(0.0);
-  p.max_dt = c.numerics.max_dt.value_or(0.0);
+  p.time_step.method = c.numerics.time_step == cases::TimeStepMethod::eigenvalue ? time::TimeStepMethod::eigenvalue
+                                                                                 : time::TimeStepMethod::cfl;
+  p.time_step.cfl = c.numerics.cfl;
+  p.time_step.fixed_dt = c.numerics.dt.value_or(0.0);
+  p.time_step.max_dt = c.numerics.max_dt.value_or(0.0);
   return p;
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "miniapp/time/time_step_control.hpp"
+
 namespace miniapp::time {
 namespace {
 
@@ -37,6 +39,9 @@ DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, c
       momentum(exec, mesh, geometry, ops, s, viscosity, les),
       boundary_face_velocity(Vector::from_host(exec, ops.boundary_face_velocity)),
       boundary_divergence(Vector::from_host(exec, reference_spmv(ops.divergence, ops.boundary_face_velocity))) {
+  const std::vector<double> speed_flux = cell_boundary_speed_flux(mesh, geometry, ops);
+  boundary_speed_flux = Vector::from_host(exec, speed_flux);
+  has_moving_boundaries = any_non_zero(speed_flux);
   // Without LES ν_s is the constant molecular viscosity: D's boundary source is computed once here;
   // with LES it is applied to ν_s every step.
   const std::vector<double> nu_faces(static_cast<std::size_t>(mesh.face_count()), viscosity);

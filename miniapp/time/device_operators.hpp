@@ -28,6 +28,10 @@ struct DeviceOperators {
   DeviceSell face_interpolation;               // Π
   DeviceSell flux_magnitude_sum;               // |M|
   DeviceSell viscous_rate;                     // Σ A/δn per cell from face values
+  // Σ A_f (|u_b| − |u_b · n_f|) over each cell's wall and inlet faces (time_step_control.hpp), and
+  // whether any is non-zero (a moving wall, an oblique inlet).
+  Vector boundary_speed_flux;
+  bool has_moving_boundaries = false;
 
   ConvectionDiffusionOperator momentum;  // R = C(u_s) + D(ν_s); values rewritten every step
 

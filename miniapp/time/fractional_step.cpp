@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <sstream>
 
 #include "operators/kernels/spmv.hpp"
 #include "operators/kernels/vector_ops.hpp"
@@ -12,7 +10,8 @@ namespace miniapp::time {
 
 FractionalStep::FractionalStep(const Executor& exec, DeviceOperators& ops, parallel::Subdomain& domain,
                                const FlowParameters& params, std::unique_ptr<PressureSolver> pressure_solver)
-    : exec_(exec), ops_(ops), domain_(domain), params_(params), pressure_solver_(std::move(pressure_solver)) {
+    : exec_(exec), ops_(ops), domain_(domain), params_(params), pressure_solver_(std::move(pressure_solver)),
+      time_step_control_(exec, ops, domain, params.time_step, {face_work_, cell_work_, rhs_}) {
   const index_t cells = ops.volume.size();
   const index_t faces = ops.face_gradient.rows();
   for (int d = 0; d < 3; ++d) {
@@ -77,7 +76,7 @@ StepReport FractionalStep::advance(FlowFields& f) {
 StepReport FractionalStep::advance(FlowFields& f, StepMeter& meter) {
   StepReport report;
   report.dt = f.dt;
-  report.cfl = cfl_;
+  report.cfl = time_step_control_.stability_fraction();
   const auto recorded = [&](Phase phase, const std::function<void()>& work) { run_recorded(phase, f, meter, report, work); };
   const auto measured = [&](Phase phase, const std::function<void()>& work) { meter.measure(phase, report, work); };
   upload_step_scalars(f);
@@ -171,31 +170,6 @@ void FractionalStep::update_eddy_viscosity(FlowFields& f) {
   domain_.update_halo(f.eddy_viscosity);  // read by Π ν_t
   spmv(exec_, ops_.face_interpolation, f.eddy_viscosity, f.face_viscosity);
   axpby(exec_, 1.0, face_base_viscosity_, 1.0, f.face_viscosity);
-}
-
-// Step 6: rate_i = ½ Σ_f A_f |u_s,f| + 2 Σ_f ν_f A_f / δn_f bounds the eigenvalues of Ω⁻¹(C + D)
-// (Gershgorin); Δt = CFL · min_i Ω_i / rate_i.
-double FractionalStep::stable_dt(const FlowFields& f) {
-  abs_value(exec_, f.face_velocity, face_work_);
-  spmv(exec_, ops_.flux_magnitude_sum, face_work_, cell_work_);
-  spmv(exec_, ops_.viscous_rate, f.face_viscosity, rhs_);
-  axpby(exec_, 2.0, rhs_, 0.5, cell_work_);
-  // Δt at CFL = 1, over the owned cells of every rank.
-  const double unit_cfl_dt = domain_.min(min_ratio(exec_, domain_.owned(ops_.volume), domain_.owned(cell_work_)));
-  if (params_.fixed_dt > 0) {
-    cfl_ = std::isfinite(unit_cfl_dt) ? params_.fixed_dt / unit_cfl_dt : 0.0;
-    return params_.fixed_dt;
-  }
-  double dt = params_.cfl * unit_cfl_dt;
-  if (params_.max_dt > 0) dt = std::min(dt, params_.max_dt);
-  if (!std::isfinite(dt) || dt <= 0) {
-    std::ostringstream msg;
-    msg << "time step control: the CFL condition gives no finite positive time step (" << dt
-        << "): the flow is at rest and inviscid, or holds NaN; set numerics.dt or numerics.max_dt";
-    throw Error(msg.str());
-  }
-  cfl_ = dt / unit_cfl_dt;
-  return dt;
 }
 
 }  // namespace miniapp::time

@@ -10,6 +10,7 @@
 #include "miniapp/time/step_meter.hpp"
 #include "miniapp/time/step_report.hpp"
 #include "miniapp/time/sub_step_graph.hpp"
+#include "miniapp/time/time_step_control.hpp"
 #include "operators/kernels/flow_kernels.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "parallel/subdomain.hpp"
@@ -21,9 +22,7 @@ struct FlowParameters {
   double viscosity = 0;  // ν, kinematic
   LesModel les = LesModel::none;
   double les_constant = 0;
-  double cfl = 0.5;
-  double fixed_dt = 0;   // > 0: use it instead of the CFL controller
-  double max_dt = 0;     // > 0: cap on the CFL time step
+  TimeStepOptions time_step;
 };
 
 // The fractional-step (projection) integrator of thesis Algorithm 1, on any backend: one method per
@@ -46,9 +45,9 @@ class FractionalStep {
   // ν_s from the LES model; then the first Δt.
   void initialise(FlowFields& fields);
 
-  // Δt from the CFL condition (or the fixed Δt) for the current u_s and ν_s; remembers the CFL
-  // number that this Δt gives (reported for the step that uses it).
-  double stable_dt(const FlowFields& fields);
+  // Δt by the time-step controller for the current u_s and ν_s; it remembers the stability fraction
+  // that this Δt gives (reported for the step that uses it).
+  double stable_dt(const FlowFields& fields) { return time_step_control_.stable_dt(fields); }
 
  private:
   void predict(FlowFields& f);
@@ -80,7 +79,7 @@ class FractionalStep {
   std::array<Vector, 9> gradient_;
   Vector step_scalars_;
   std::vector<SubStepGraph> graphs_;  // per Phase
-  double cfl_ = 0;  // CFL number of fields.dt
+  TimeStepControl time_step_control_;  // writes face_work_, cell_work_ and rhs_
 };
 
 }  // namespace miniapp::time

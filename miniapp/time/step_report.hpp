@@ -25,7 +25,7 @@ struct StepReport {
   PcgResult poisson;
   std::array<KernelCounters, phase_count> kernels;  // calls, bytes, flops per phase (StepMeter)
   double dt = 0;   // the step just taken
-  double cfl = 0;  // max_i Δt rate_i / Ω_i of the step just taken
+  double cfl = 0;  // Δt of the step just taken over its stability limit (TimeStepControl)
   // Per phase, the executor's time from its first call to the end of its last (WorkClock: device time
   // on CUDA, wall time on the CPU); zeros unless the step's StepMeter times phases.
   std::array<double, phase_count> phase_seconds{};

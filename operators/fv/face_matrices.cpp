@@ -16,6 +16,8 @@ CsrMatrix viscous_rate_matrix(const mesh::Mesh& mesh, const mesh::MeshGeometry& 
   return transpose(face_rows(mesh, &cells, [&](index_t f, auto push) {
     const bool interior = !mesh.is_boundary(f);
     if (!interior && !fixes_velocity(boundaries.of_face(mesh, f).kind)) return;
+    // A cell that is its own neighbour (a periodic direction one cell thick) diffuses nothing there.
+    if (interior && mesh.face_owner[f] == mesh.face_neighbour[f]) return;
     const double rate = geometry.face_area[f] * inverse_normal_distance(mesh, geometry, f);
     push(mesh.face_owner[f], rate);
     if (interior) push(mesh.face_neighbour[f], rate);

@@ -72,6 +72,11 @@ TEST_CASE("impossible physical values", "[case]") {
 
 TEST_CASE("impossible numerics and run settings", "[case]") {
   check_error_at(add(valid_case(), "[numerics]", "cfl = 0"), "cfl", "numerics.cfl", "must be > 0");
+  // Above 1 every step would amplify the fastest modes: refused with AB2's limit named.
+  check_error_at(add(valid_case(), "[numerics]", "cfl = 20"), "cfl", "numerics.cfl",
+                 "must be at most 1, the stability limit of the Adams-Bashforth 2 scheme (got 20)");
+  check_error_at(add(valid_case(), "[numerics]", "time_step = \"implicit\""), "time_step", "numerics.time_step",
+                 "unknown value \"implicit\" (allowed: \"cfl\" or \"eigenvalue\")");
   check_error_at(add(valid_case(), "[numerics]", "dt = -1e-3"), "dt = ", "numerics.dt", "must be > 0");
   check_error_at(add(valid_case(), "[numerics]", "poisson_tolerance = 1.5"), "poisson_tolerance", "numerics.poisson_tolerance", "must lie in (0, 1)");
   check_error_at(add(valid_case(), "[numerics]", "poisson_tolerance = 0"), "poisson_tolerance", "numerics.poisson_tolerance", "must lie in (0, 1)");

@@ -51,6 +51,8 @@ TEST_CASE("values and defaults of a minimal case", "[case]") {
   REQUIRE(c.boundaries.size() == 4);
   CHECK(c.find_boundary("ymax")->velocity.x == 1);
   CHECK(c.find_boundary("xmin")->type == BoundaryType::wall);
+  CHECK(c.numerics.time_step == TimeStepMethod::cfl);
+  CHECK(parse(add(valid_case(), "[numerics]", "time_step = \"eigenvalue\"")).numerics.time_step == TimeStepMethod::eigenvalue);
   CHECK(c.numerics.cfl == 0.5);
   CHECK_FALSE(c.numerics.dt.has_value());
   CHECK(c.numerics.preconditioner == Preconditioner::aip1);
@@ -86,10 +88,11 @@ TEST_CASE("each LES model gets its documented default constant", "[case]") {
 }
 
 TEST_CASE("suspicious settings give warnings, not errors", "[case]") {
-  const CaseConfig c = parse(add(add(valid_case(), "[numerics]", "cfl = 1.5"), "[boundary.xmin]", "velocity = [1, 0, 0]"));
+  const CaseConfig c =
+      parse(add(add(valid_case(), "[numerics]", "dt = 1e-3\ncfl = 1.5"), "[boundary.xmin]", "velocity = [1, 0, 0]"));
   REQUIRE(c.warnings.size() == 2);
   CHECK_THAT(c.warnings[0], Catch::Contains("boundary.xmin.velocity is ignored"));
-  CHECK_THAT(c.warnings[1], Catch::Contains("numerics.cfl = 1.5 is above 1"));
+  CHECK_THAT(c.warnings[1], Catch::Contains("numerics.cfl is ignored: numerics.dt fixes the time step"));
 }
 
 TEST_CASE("mesh.file is resolved against the case file's folder", "[case]") {

@@ -1,11 +1,12 @@
-// A run interrupted at N/2 steps and restarted from its checkpoint ends bitwise equal to the
-// uninterrupted run: every field, the time-step history and diagnostics.csv.
+// A run interrupted at N/2 steps and restarted from its checkpoint, or continued to a later end time,
+// ends bitwise equal to the uninterrupted run: every field, the time-step history and diagnostics.csv.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstring>
 #include <sstream>
 
+#include "miniapp/output/checkpoint.hpp"
 #include "tests/run/run_test_support.hpp"
 
 namespace miniapp::run::test {
@@ -27,25 +28,13 @@ std::string without_wall_seconds(const std::string& csv) {
   return out;
 }
 
-void check_restart_is_bitwise(const std::string& name, std::vector<std::string> overrides) {
-  ScratchDir straight_dir("restart_straight_" + name), split_dir("restart_split_" + name);
-  const auto with = [&](const ScratchDir& dir, long max_steps) {
-    auto o = overrides;
-    o.push_back("output.directory=" + dir.path().string());
-    o.push_back("run.max_steps=" + std::to_string(max_steps));
-    return o;
-  };
-  Simulation straight = make_simulation(name, with(straight_dir, steps));
-  run_quietly(straight);
-  Simulation first_half = make_simulation(name, with(split_dir, steps / 2));
-  run_quietly(first_half);
-  Simulation second_half = make_simulation(name, with(split_dir, steps));
-  const RunSummary summary = run_quietly(second_half, split_dir.path().string());
-
-  CHECK(summary.steps == steps / 2);
+// The resumed run ends bitwise where the straight one did: every field, the time-step history, and
+// diagnostics.csv (`steps` lines after the header).
+void check_same_end(const Simulation& straight, const ScratchDir& straight_dir, const Simulation& resumed,
+                    const ScratchDir& resumed_dir, long steps) {
   const auto& a = *straight.fields;
-  const auto& b = *second_half.fields;
-  CHECK(b.step == steps);
+  const auto& b = *resumed.fields;
+  CHECK(b.step == a.step);
   CHECK(std::memcmp(&a.time, &b.time, sizeof(double)) == 0);
   CHECK(std::memcmp(&a.dt, &b.dt, sizeof(double)) == 0);
   CHECK(std::memcmp(&a.dt_old, &b.dt_old, sizeof(double)) == 0);
@@ -59,7 +48,27 @@ void check_restart_is_bitwise(const std::string& name, std::vector<std::string> 
   CHECK(same_bits(a.eddy_viscosity, b.eddy_viscosity));
   const std::string straight_csv = without_wall_seconds(read_text(straight_dir.path() / "diagnostics.csv"));
   CHECK(std::count(straight_csv.begin(), straight_csv.end(), '\n') == steps + 1);
-  CHECK(without_wall_seconds(read_text(split_dir.path() / "diagnostics.csv")) == straight_csv);
+  CHECK(without_wall_seconds(read_text(resumed_dir.path() / "diagnostics.csv")) == straight_csv);
+}
+
+std::vector<std::string> with(std::vector<std::string> overrides, const ScratchDir& dir, const std::string& end) {
+  overrides.push_back("output.directory=" + dir.path().string());
+  overrides.push_back(end);
+  return overrides;
+}
+
+void check_restart_is_bitwise(const std::string& name, const std::vector<std::string>& overrides) {
+  ScratchDir straight_dir("restart_straight_" + name), split_dir("restart_split_" + name);
+  const auto max_steps = [](long n) { return "run.max_steps=" + std::to_string(n); };
+  Simulation straight = make_simulation(name, with(overrides, straight_dir, max_steps(steps)));
+  run_quietly(straight);
+  Simulation first_half = make_simulation(name, with(overrides, split_dir, max_steps(steps / 2)));
+  run_quietly(first_half);
+  Simulation second_half = make_simulation(name, with(overrides, split_dir, max_steps(steps)));
+  const RunSummary summary = run_quietly(second_half, split_dir.path().string());
+  CHECK(summary.steps == steps / 2);
+  CHECK(second_half.fields->step == steps);
+  check_same_end(straight, straight_dir, second_half, split_dir, steps);
 }
 
 TEST_CASE("Restart reproduces the uninterrupted run bitwise with LES on a periodic box", "[run][restart]") {
@@ -75,6 +84,24 @@ TEST_CASE("Restart reproduces the uninterrupted run bitwise with WALE and a movi
           "[run][restart]") {
   // LES with a moving wall: the viscous wall source is applied to ν_s every step.
   check_restart_is_bitwise("cavity-3d", {"mesh.cells=[8,8,8]", "physics.les=wale", "output.interval=0"});
+}
+
+TEST_CASE("A later end time continues a finished run as one run would", "[run][restart]") {
+  // The first run shortens its last step to land on t = 0.0123; its checkpoint holds the state before
+  // that step, from which the run to t = 0.03 takes the steps the straight run takes.
+  ScratchDir straight_dir("restart_extend_straight"), split_dir("restart_extend_split");
+  const std::vector<std::string> cavity{"mesh.cells=[16,16,1]", "output.interval=0", "output.checkpoint_interval=0"};
+  Simulation straight = make_simulation("cavity", with(cavity, straight_dir, "run.end_time=0.03"));
+  run_quietly(straight);
+  Simulation first = make_simulation("cavity", with(cavity, split_dir, "run.end_time=0.0123"));
+  run_quietly(first);
+  CHECK(first.fields->time == Approx(0.0123).epsilon(1e-14));
+  const auto checkpoint = output::read_checkpoint(split_dir.path(), 0, 1, output::mesh_fingerprint(first.mesh));
+  CHECK(checkpoint.step == first.fields->step - 1);
+  Simulation extended = make_simulation("cavity", with(cavity, split_dir, "run.end_time=0.03"));
+  run_quietly(extended, split_dir.path().string());
+  CHECK(extended.fields->time == Approx(0.03).epsilon(1e-14));
+  check_same_end(straight, straight_dir, extended, split_dir, straight.fields->step);
 }
 
 }  // namespace

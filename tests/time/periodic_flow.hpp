@@ -66,7 +66,7 @@ class PeriodicFlow {
     for (auto& v : pressure.val) v = -v;
     FlowParameters params;
     params.viscosity = viscosity;
-    params.fixed_dt = dt;
+    params.time_step.fixed_dt = dt;
     PcgOptions poisson;
     poisson.tolerance = poisson_tolerance;
     poisson.singular = true;  // periodic: the pressure is defined up to a constant

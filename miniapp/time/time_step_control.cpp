@@ -1,0 +1,129 @@
+#include "miniapp/time/time_step_control.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <numbers>
+#include <sstream>
+
+#include "operators/kernels/flow_kernels.hpp"
+#include "operators/kernels/spmv.hpp"
+#include "operators/kernels/vector_ops.hpp"
+
+namespace miniapp::time {
+namespace {
+
+using complex = std::complex<double>;
+
+// Both roots of (κ+½) g² − (2κ + (1+κ) z) g + (κ − ½ + κ z) = 0, the κ-scheme applied to u' = λu
+// with z = λΔt, of modulus ≤ 1 (round-off slack: the principal root is 1 + O(z) near the origin).
+bool stable(double kappa, complex z) {
+  const complex a = kappa + 0.5, b = -(2 * kappa + (1 + kappa) * z), c = kappa - 0.5 + kappa * z;
+  const complex root = std::sqrt(b * b - 4.0 * a * c);
+  constexpr double slack = 1e-12;
+  return std::abs((-b + root) / (2.0 * a)) <= 1 + slack && std::abs((-b - root) / (2.0 * a)) <= 1 + slack;
+}
+
+}  // namespace
+
+double stability_radius(double kappa, double phi) {
+  const complex direction = std::polar(1.0, std::numbers::pi - phi);
+  // March out in steps finer than any region's features, then bisect the step that left it. Every
+  // κ-scheme's region lies within |z| < 4.
+  constexpr double step = 1.0 / 64, farthest = 4.0;
+  double inside = 0, outside = step;
+  while (outside <= farthest && stable(kappa, outside * direction)) inside = outside, outside += step;
+  for (int i = 0; i < 50; ++i) {
+    const double mid = 0.5 * (inside + outside);
+    (stable(kappa, mid * direction) ? inside : outside) = mid;
+  }
+  return inside;
+}
+
+TimeStepControl::TimeStepControl(const Executor& exec, const DeviceOperators& ops, parallel::Subdomain& domain,
+                                 const TimeStepOptions& options, TimeStepScratch scratch)
+    : exec_(exec), ops_(ops), domain_(domain), options_(options), scratch_(scratch) {}
+
+void TimeStepControl::cell_rates(const FlowFields& f) {
+  abs_value(exec_, f.face_velocity, scratch_.faces);
+  spmv(exec_, ops_.flux_magnitude_sum, scratch_.faces, scratch_.convection);
+  if (ops_.has_moving_boundaries) axpby(exec_, 1.0, ops_.boundary_speed_flux, 1.0, scratch_.convection);
+  spmv(exec_, ops_.viscous_rate, f.face_viscosity, scratch_.diffusion);
+}
+
+// Over the owned cells of every rank.
+double TimeStepControl::cfl_limit() {
+  axpby(exec_, 2.0, scratch_.diffusion, 0.5, scratch_.convection);
+  return domain_.min(min_ratio(exec_, domain_.owned(ops_.volume), domain_.owned(scratch_.convection)));
+}
+
+double TimeStepControl::eigenvalue_limit() {
+  const double convection = 0.5 / domain_.min(min_ratio(exec_, domain_.owned(ops_.volume), domain_.owned(scratch_.convection)));
+  const double diffusion = 2.0 / domain_.min(min_ratio(exec_, domain_.owned(ops_.volume), domain_.owned(scratch_.diffusion)));
+  if (!(diffusion > 0)) {
+    std::ostringstream msg;
+    msg << "time step control: numerics.time_step = \"eigenvalue\" needs diffusion (the largest diffusive eigenvalue is "
+        << diffusion << "): Adams-Bashforth 2 is unstable on the imaginary axis, where an inviscid flow's eigenvalues "
+        << "lie; use numerics.time_step = \"cfl\"";
+    throw Error(msg.str());
+  }
+  const double phi = std::atan2(convection, diffusion);
+  return stability_radius(adams_bashforth_kappa, phi) / std::hypot(convection, diffusion);
+}
+
+double TimeStepControl::stable_dt(const FlowFields& f) {
+  cell_rates(f);
+  const double limit = options_.method == TimeStepMethod::eigenvalue ? eigenvalue_limit() : cfl_limit();
+  if (options_.fixed_dt > 0) {
+    fraction_ = std::isfinite(limit) ? options_.fixed_dt / limit : 0.0;
+    return options_.fixed_dt;
+  }
+  double dt = options_.cfl * limit;
+  if (options_.max_dt > 0) dt = std::min(dt, options_.max_dt);
+  if (!std::isfinite(dt) || dt <= 0) {
+    std::ostringstream msg;
+    msg << "time step control: the stability limit gives no finite positive time step (" << dt
+        << "): the flow is at rest and inviscid, or holds NaN; set numerics.dt or numerics.max_dt";
+    throw Error(msg.str());
+  }
+  fraction_ = dt / limit;
+  return dt;
+}
+
+std::vector<double> cell_boundary_speed_flux(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
+                                             const fv::FlowOperators& ops) {
+  std::vector<double> flux(static_cast<std::size_t>(mesh.cell_count()), 0.0);
+  for (index_t f = mesh.interior_face_count; f < mesh.face_count(); ++f) {
+    const fv::BoundaryCondition& bc = ops.boundaries.of_face(mesh, f);
+    if (!fv::fixes_velocity(bc.kind)) continue;
+    const double beyond_normal = norm(bc.velocity) - std::abs(dot(bc.velocity, geometry.face_normal[f]));
+    flux[ops.cell_order.old_to_new[mesh.face_owner[f]]] += geometry.face_area[f] * beyond_normal;
+  }
+  return flux;
+}
+
+double landing_dt(double dt, double time, std::optional<double> end_time) {
+  return end_time ? std::min(dt, *end_time - time) : dt;
+}
+
+bool reached(double time, double target) { return time >= target * (1 - 1e-12); }
+
+double next_multiple(double time, double interval) {
+  if (interval <= 0) return std::numeric_limits<double>::infinity();
+  return (std::floor(time / interval + 1e-9) + 1.0) * interval;
+}
+
+void check_step_within_intervals(double dt, std::string_view dt_source, std::span<const ScheduledInterval> intervals) {
+  for (const ScheduledInterval& s : intervals) {
+    // The same relative slack as the run loop's test of a reached time.
+    if (s.interval <= 0 || dt <= s.interval * (1 + 1e-12)) continue;
+    std::ostringstream msg;
+    msg << "the first time step, dt = " << dt << " (" << dt_source << "), is longer than " << s.key << " = "
+        << s.interval << ": every step would pass a whole interval without writing; lower numerics.cfl, set "
+        << "numerics.max_dt to at most " << s.interval << ", or lengthen " << s.key;
+    throw Error(msg.str());
+  }
+}
+
+}  // namespace miniapp::time
