@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# README command 1: install what is missing, build, run the default job.
+# README command 1: install what is missing, build the miniapp binary (not the tests: scripts/test.sh
+# builds those), run the default job.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh
+scripts/build.sh miniapp
 build/release/miniapp/miniapp run "$@"

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "operators/backend/device_matrix.hpp"
+#include "operators/backend/kernel_graph.hpp"
 #include "operators/kernels/cg_kernels.hpp"
 #include "solvers/preconditioner.hpp"
 

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "operators/kernels/kernel_counters.hpp"
+#include "operators/backend/kernel_counters.hpp"
 
 namespace miniapp::bench {
 

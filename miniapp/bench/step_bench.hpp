@@ -7,7 +7,7 @@
 
 #include "miniapp/bench/kernel_trace.hpp"
 #include "miniapp/run/simulation.hpp"
-#include "operators/kernels/kernel_counters.hpp"
+#include "operators/backend/kernel_counters.hpp"
 
 namespace miniapp::bench {
 
@@ -61,7 +61,7 @@ struct StepBenchReport {
   // the step's wall time, the timed steps' own (untraced). Both are of the same steps when
   // `replays_identical`. It takes the traced kernels' durations for the untraced ones: the trace does
   // not slow the kernels' own work, and it lengthens what CUPTI counts as a kernel by at most a
-  // fraction of a microsecond (scripts/ubench/trace_overhead.cu measures both). Needs `timeline`.
+  // fraction of a microsecond (tools/ubench/trace_overhead.cu measures both). Needs `timeline`.
   double core_share_of_step() const;
   // The untraced step's time less the timeline's busy time, over the step's time: the device's idle
   // time between kernels (negative if the traced kernels took longer than the untraced steps).

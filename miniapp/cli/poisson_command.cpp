@@ -72,7 +72,7 @@ cxxopts::Options poisson_options() {
       ("slice-height", "sELL slice height; auto: 32 on CUDA, 8 on CPU",
        cxxopts::value<std::string>()->default_value("auto"))
       ("export-matrix", "write -L, b and PREFIX.json as raw little-endian files PREFIX.row_ptr.i32, "
-       "PREFIX.col.i32, PREFIX.val.f64, PREFIX.rhs.f64 (e.g. for scripts/cupy_cg_compare.py)",
+       "PREFIX.col.i32, PREFIX.val.f64, PREFIX.rhs.f64 (e.g. for tools/compare/cupy_cg_compare.py)",
        cxxopts::value<std::string>())
       ("json", "also write the results to this JSON file", cxxopts::value<std::string>())
       ("h,help", "print this help");

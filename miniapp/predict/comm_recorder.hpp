@@ -3,7 +3,7 @@
 #include <map>
 #include <vector>
 
-#include "operators/kernels/kernel_counters.hpp"
+#include "operators/backend/kernel_counters.hpp"
 #include "parallel/subdomain.hpp"
 
 // What a rank sends to the others, as its Subdomain reports it (parallel::CommObserver): the halo

@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "miniapp/predict/iteration_calibration.hpp"
 #include "miniapp/predict/stencil_matrix.hpp"
+#include "operators/backend/kernel_graph.hpp"
 #include "operators/kernels/cg_kernels.hpp"
 #include "miniapp/bench/random_vector.hpp"
 #include "operators/kernels/dot.hpp"

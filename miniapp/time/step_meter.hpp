@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "miniapp/time/step_report.hpp"
-#include "operators/backend/executor.hpp"
+#include "operators/backend/work_clock.hpp"
 
 namespace miniapp::time {
 

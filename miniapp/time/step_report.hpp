@@ -2,7 +2,7 @@
 #include <array>
 #include <string_view>
 
-#include "operators/kernels/kernel_counters.hpp"
+#include "operators/backend/kernel_counters.hpp"
 #include "solvers/pcg.hpp"
 
 namespace miniapp::time {

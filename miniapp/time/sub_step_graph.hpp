@@ -3,7 +3,7 @@
 #include <functional>
 #include <memory>
 
-#include "operators/backend/executor.hpp"
+#include "operators/backend/kernel_graph.hpp"
 
 namespace miniapp::time {
 

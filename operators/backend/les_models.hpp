@@ -7,7 +7,8 @@
 #include <string>
 #include <type_traits>
 
-#include "operators/kernels/flow_kernels.hpp"
+#include "core/error.hpp"
+#include "core/physics.hpp"
 
 #ifdef __CUDACC__
 #define MINIAPP_HOST_DEVICE __host__ __device__

@@ -2,6 +2,7 @@
 #include <cstddef>
 #include <optional>
 
+#include "operators/backend/kernel_types.hpp"
 #include "operators/kernels/cg_kernels.hpp"
 
 namespace miniapp {
@@ -26,22 +27,6 @@ enum class AipForm {
   two_pass,     // y = G r, z = Gᵀ y
   product,      // z = (Gᵀ G) r
   fewer_bytes,  // whichever moves fewer bytes per apply (DeviceAipFactor's choice)
-};
-
-// One sELL matrix with float values, as the backends read it (layout of SellMatrix).
-struct SellFloatView {
-  index_t rows, cols, slice_height, slice_count;
-  const index_t* slice_ptr;
-  const index_t* col;
-  const float* val;
-};
-
-// Plain view handed to the backends: pointers into executor memory. Two passes: z = second (first r)
-// through work; one: z = first r (the product), second and work unused.
-struct AipFactorView {
-  int passes;  // 1 or 2
-  SellFloatView first, second;
-  double* work;  // y = G r, rows entries (two passes)
 };
 
 // A sELL matrix with float values in executor memory.

@@ -3,6 +3,7 @@
 
 #include "operators/backend/cg_scalars.hpp"
 #include "operators/backend/device_matrix.hpp"
+#include "operators/backend/kernel_graph.hpp"
 
 namespace miniapp {
 

@@ -2,6 +2,7 @@
 #include <span>
 
 #include "operators/backend/array.hpp"
+#include "operators/backend/kernel_types.hpp"
 
 namespace miniapp {
 
@@ -15,8 +16,7 @@ double dot(const Executor& exec, const Vector& x, const Vector& y);
 void dot(const Executor& exec, const Vector& x, const Vector& y, Vector& result);
 
 // Several dot products in one pass (one kernel, one reduction): out[i] = x[i] · y[i]. Vectors shared
-// between pairs are counted once in the bytes.
-inline constexpr int max_fused_dots = 4;
+// between pairs are counted once in the bytes. At most max_fused_dots pairs.
 void multi_dot(const Executor& exec, std::span<const Vector* const> x, std::span<const Vector* const> y,
                std::span<double> out);
 

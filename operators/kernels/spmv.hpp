@@ -2,6 +2,7 @@
 #include <span>
 
 #include "operators/backend/device_matrix.hpp"
+#include "operators/backend/kernel_types.hpp"
 
 namespace miniapp {
 
@@ -10,9 +11,8 @@ namespace miniapp {
 void spmv(const Executor& exec, const DeviceSell& a, const Vector& x, Vector& y);
 void spmv(const Executor& exec, const DeviceCsr& a, const Vector& x, Vector& y);
 
-// Generalized SpMV: y[i] = A x[i] for up to 4 vectors in one pass over the matrix (thesis §2.4),
+// Generalized SpMV: y[i] = A x[i] for up to max_spmv_vectors vectors in one pass over the matrix (thesis §2.4),
 // counted as one SpMV call reading the matrix once and every x and y once.
-inline constexpr int max_spmv_vectors = 4;
 void spmv_multi(const Executor& exec, const DeviceSell& a, std::span<const Vector* const> x,
                 std::span<Vector* const> y);
 

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "operators/backend/kernel_graph.hpp"
 #include "solvers/fft/batched_cg_scalars.hpp"
 #include "solvers/fft/frequency_preconditioner.hpp"
 #include "solvers/fft/plane_partition.hpp"

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "operators/backend/cuda/device.hpp"
+#include "operators/backend/work_clock.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "tests/cuda/cuda_test_support.hpp"
 

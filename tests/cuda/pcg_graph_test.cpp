@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "operators/backend/cuda/device.hpp"
+#include "operators/backend/kernel_graph.hpp"
 #include "operators/kernels/cg_kernels.hpp"
 #include "operators/kernels/dot.hpp"
 #include "operators/kernels/vector_ops.hpp"

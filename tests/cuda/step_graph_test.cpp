@@ -9,6 +9,7 @@
 #include "miniapp/case/case_parser.hpp"
 #include "miniapp/run/simulation.hpp"
 #include "operators/backend/cpu/kernels.hpp"
+#include "operators/backend/kernel_graph.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "tests/cuda/cuda_test_support.hpp"
 

@@ -2,7 +2,7 @@
 // running the work or touching the counters, and the caller's plain run is the only run.
 #include <catch2/catch.hpp>
 
-#include "operators/backend/executor.hpp"
+#include "operators/backend/kernel_graph.hpp"
 #include "operators/kernels/vector_ops.hpp"
 
 using namespace miniapp;

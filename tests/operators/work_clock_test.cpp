@@ -3,7 +3,7 @@
 #include <chrono>
 #include <thread>
 
-#include "operators/backend/executor.hpp"
+#include "operators/backend/work_clock.hpp"
 
 using namespace miniapp;
 

@@ -1,6 +1,6 @@
 #pragma once
 #include "operators/backend/cg_scalars.hpp"
-#include "operators/kernels/aip_kernels.hpp"
+#include "operators/backend/kernel_types.hpp"
 
 // CPU (reference) implementation of the AIP apply (operators/kernels/aip_kernels.hpp). Called only
 // through the front end. s.slots null: no ρ (plain apply).

@@ -1,6 +1,6 @@
 #include "operators/backend/cpu/kernels.hpp"
 #include "operators/backend/cpu/parallel.hpp"
-#include "operators/kernels/dot.hpp"
+#include "operators/backend/kernel_types.hpp"
 
 namespace miniapp::cpu {
 

@@ -2,7 +2,7 @@
 
 #include "operators/backend/cpu/kernels.hpp"
 #include "operators/backend/cpu/parallel.hpp"
-#include "operators/kernels/spmv.hpp"
+#include "operators/backend/kernel_types.hpp"
 
 // On x86-64 the fixed-height kernels gather x with AVX2 (vgatherdpd takes the 32-bit column indices
 // as they are stored), chosen at run time so that the default build stays portable (no -march).

@@ -1,6 +1,6 @@
 #pragma once
 #include "operators/backend/cg_scalars.hpp"
-#include "operators/kernels/aip_kernels.hpp"
+#include "operators/backend/kernel_types.hpp"
 
 // CUDA implementation of the AIP apply (operators/kernels/aip_kernels.hpp), asynchronous on `stream`
 // (a cudaStream_t); stub.cpp stands in for it in a build without CUDA. s.slots null: no ρ.

@@ -84,7 +84,7 @@ void Graph::launch(void* stream) const {
 // body again: a whole PCG solve's batches run from one host call, with no round trip between them.
 // MINIAPP_NO_DEVICE_LOOPS=1 turns loops off: the host then replays the body batch by batch, the same
 // kernels. compute-sanitizer's racecheck and synccheck fail inside conditional nodes
-// (scripts/ubench/conditional_loop.cu), so scripts/gpu-session.sh checks the looping tests this way.
+// (tools/ubench/conditional_loop.cu), so tools/gpu/session.sh checks the looping tests this way.
 #if CUDART_VERSION >= 12040
 bool Graph::loops_supported() {
   static const bool supported = [] {

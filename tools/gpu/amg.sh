@@ -4,14 +4,14 @@
 # hex and tet boxes (walls all round: the singular pure-Neumann problem) of 10⁵, 10⁶ and 3·10⁶ cells
 # with set-up time, iterations and solve time; the LES step (WALE, Taylor–Green on PCG) on 3.1·10⁶
 # tets; cavity-3d at 128³ in the time loop (20 steps); then 10⁷ and 3·10⁷ cells.
-# Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=470] scripts/gpu-amg.sh OUT_DIR
-# BUILD holds miniapp and tests/solvers/amg_test, built by scripts/gpu-build.sh (whose .debs/ must hold
+# Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=470] tools/gpu/amg.sh OUT_DIR
+# BUILD holds miniapp and tests/solvers/amg_test, built by tools/gpu/build.sh (whose .debs/ must hold
 # libeigen3-dev).
 set -uo pipefail
-out=${1:?usage: scripts/gpu-amg.sh OUT_DIR}
+out=${1:?usage: tools/gpu/amg.sh OUT_DIR}
 build=${MINIAPP_GPU_BUILD:-/tmp/mb}
 budget=${MINIAPP_GPU_BUDGET:-470}
-source scripts/gpu-runtime.sh  # also: bin, $out/device.txt and an empty $out/steps.txt
+source tools/gpu/runtime.sh  # also: bin, $out/device.txt and an empty $out/steps.txt
 poisson() {  # name, mesh, N (N³ hexahedra or 6 N³ tetrahedra), limit in s
   step "poisson_$1" "$4" "$bin" poisson --backend cuda --mesh "$2" --cells "$3,$3,$3" --periodic none \
     --preconditioner aip1,amg --json "$out/poisson_$1.json"

@@ -1,4 +1,4 @@
-#include "operators/kernels/kernel_counters.hpp"
+#include "operators/backend/kernel_counters.hpp"
 
 #include <iomanip>
 #include <ostream>

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# On a GPU machine, after `scripts/gpu-build.sh BUILD miniapp fft_test fft_cuda_test` (BUILD defaults to
+# On a GPU machine, after `tools/gpu/build.sh BUILD miniapp fft_test fft_cuda_test` (BUILD defaults to
 # /tmp/mb): the FFT Poisson path's CUDA tests (and compute-sanitizer over the kernel test), the FFT
 # benchmark on the GPU (100k triangles x Nper = 64, 128, 256) and on the CPU (smaller), the
 # iterations-per-frequency plot, and 20 steps of the 3D Taylor-Green vortex with fft vs pcg on CUDA.
 # A few minutes on one GPU. Results (logs, JSON, CSV, PNG) go to OUT_DIR.
-# Usage: MINIAPP_GPU_BUILD=BUILD scripts/gpu-fft.sh OUT_DIR
+# Usage: MINIAPP_GPU_BUILD=BUILD tools/gpu/fft.sh OUT_DIR
 set -uo pipefail
-out=${1:?usage: scripts/gpu-fft.sh OUT_DIR}
+out=${1:?usage: tools/gpu/fft.sh OUT_DIR}
 mkdir -p "$out"
 build=${MINIAPP_GPU_BUILD:-/tmp/mb}
 bin=$build/miniapp/miniapp
@@ -31,7 +31,7 @@ stamp "bench cuda"
 timeout 50 "$bin" bench fft --backend cpu --plane-cells 20000 --nper 64 --repeat 3 \
   --json "$out/bench_fft_cpu.json" --csv "$out/fft_iterations_cpu.csv" >"$out/bench_fft_cpu.txt" 2>"$out/bench_fft_cpu.log"
 stamp "bench cpu"
-python3 scripts/plot_fft_iterations.py "$out/fft_iterations_cuda.csv" "$out/fft_iterations_cuda.png" \
+python3 tools/plot/plot_fft_iterations.py "$out/fft_iterations_cuda.csv" "$out/fft_iterations_cuda.png" \
   >"$out/plot.txt" 2>&1
 
 for poisson in fft pcg; do

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# On a GPU machine, after scripts/gpu-build.sh BUILD miniapp: kernel benchmarks against cuSPARSE and
+# On a GPU machine, after tools/gpu/build.sh BUILD miniapp: kernel benchmarks against cuSPARSE and
 # cuBLAS, Poisson solves on both backends, a whole LES time step, and the cost model's prediction.
-# Usage: MINIAPP_GPU_BUILD=BUILD scripts/gpu-bench.sh OUT_DIR
+# Usage: MINIAPP_GPU_BUILD=BUILD tools/gpu/bench.sh OUT_DIR
 set -uo pipefail
-out=${1:?usage: scripts/gpu-bench.sh OUT_DIR}
+out=${1:?usage: tools/gpu/bench.sh OUT_DIR}
 mkdir -p "$out"
 build=${MINIAPP_GPU_BUILD:-build/gpu}
 bin=$build/miniapp/miniapp

@@ -3,13 +3,13 @@
 # `numerics.time_step = "cfl"` at 0.5 (the former setting) against "eigenvalue" at 0.9 (the case's), on
 # the shipped 48×48×32 mesh to t = 20 and on 96×96×64 for 1 000 steps; each run's diagnostics.csv (Δt,
 # stability fraction, kinetic energy per step) is kept in OUT_DIR.
-# Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=470] scripts/gpu-timestep.sh OUT_DIR
-# BUILD holds miniapp, built by scripts/gpu-build.sh.
+# Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=470] tools/gpu/timestep.sh OUT_DIR
+# BUILD holds miniapp, built by tools/gpu/build.sh.
 set -uo pipefail
-out=${1:?usage: scripts/gpu-timestep.sh OUT_DIR}
+out=${1:?usage: tools/gpu/timestep.sh OUT_DIR}
 build=${MINIAPP_GPU_BUILD:-/tmp/mb}
 budget=${MINIAPP_GPU_BUDGET:-470}
-source scripts/gpu-runtime.sh  # also: bin, $out/device.txt and an empty $out/steps.txt
+source tools/gpu/runtime.sh  # also: bin, $out/device.txt and an empty $out/steps.txt
 channel() {  # name, cells, end setting, method, cfl, limit in s
   step "$1" "$6" "$bin" run channel --backend cuda --quiet --set "mesh.cells=$2" --set "$3" \
     --set "numerics.time_step=\"$4\"" --set "numerics.cfl=$5" --set 'output.fields=[]' \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On a GPU machine with N ≥ 2 GPUs (4 used when there), after scripts/gpu-build.sh BUILD: calibrates the cost model on
+# On a GPU machine with N ≥ 2 GPUs (4 used when there), after tools/gpu/build.sh BUILD: calibrates the cost model on
 # this device (kernels on GPU 0, halo updates and allreduces on 2..4 ranks, --comm mpi) and runs
 # `miniapp predict --measure` for cavity-3d 32³ and the LES channel (WALE, PCG) on 1, 2 and 4 GPUs,
 # and for taylor-green-3d 64³ on the FFT path (single-rank) on 1 GPU; then the same calibration and
@@ -8,15 +8,15 @@
 # report folder (report.md, report.json, PNG plots when matplotlib is there), steps.txt with each
 # step's exit code and time, and summary.txt (predicted against measured step time). Under 8
 # minutes; steps are skipped once MINIAPP_GPU_BUDGET seconds (default 450) are spent.
-# Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=450] scripts/gpu-predict.sh OUT_DIR
+# Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=450] tools/gpu/predict.sh OUT_DIR
 set -uo pipefail
-out=${1:?usage: MINIAPP_GPU_BUILD=BUILD scripts/gpu-predict.sh OUT_DIR}
+out=${1:?usage: MINIAPP_GPU_BUILD=BUILD tools/gpu/predict.sh OUT_DIR}
 build=${MINIAPP_GPU_BUILD:-/tmp/mb}
 budget=${MINIAPP_GPU_BUDGET:-450}
-source scripts/gpu-runtime.sh  # also: bin, gpus, $out/device.txt and an empty $out/steps.txt
+source tools/gpu/runtime.sh  # also: bin, gpus, $out/device.txt and an empty $out/steps.txt
 top=$((gpus >= 4 ? 4 : 2))
 # `predict NAME LIMIT NP CASE [OPTIONS...]`: miniapp predict --measure on NP ranks within LIMIT seconds
-# (step of gpu-runtime.sh: skipped once the budget is spent); $comm picks the halo transport (mpi
+# (step of tools/gpu/runtime.sh: skipped once the budget is spent); $comm picks the halo transport (mpi
 # unless set), and with it the calibration file.
 predict() {
   local name=$1 limit=$2 np=$3 transport=${comm:-mpi}

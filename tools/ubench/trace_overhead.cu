@@ -7,7 +7,8 @@
 // prints the event time, the stamped span, the stamped gap from one kernel's end to the next one's
 // start, and (traced) CUPTI's duration. The event time less CUPTI's duration is the idle time per
 // kernel boundary of the untraced graph.
-// Build: nvcc -O3 -arch=sm_90 -std=c++17 -o trace_overhead scripts/ubench/trace_overhead.cu -lcupti
+// Build: target ubench_trace_overhead (-DMINIAPP_TOOLS=ON), or
+//   nvcc -O3 -arch=sm_90 -std=c++17 -o trace_overhead tools/ubench/trace_overhead.cu -lcupti
 // Run:   ./trace_overhead   (medians of 21 timed runs after 3 warm-ups)
 #include <cuda_runtime.h>
 #include <cupti.h>

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# On a GPU machine: build (scripts/gpu-build.sh), run the test suite with the CUDA tests, run
+# On a GPU machine: build (tools/gpu/build.sh), run the test suite with the CUDA tests, run
 # compute-sanitizer over the CUDA tests, and compare the CPU and CUDA backends over 100 steps of the
 # cavity and of the 3D Taylor-Green case with LES. Results go to OUT_DIR.
-# Usage: scripts/gpu-check.sh OUT_DIR
+# Usage: tools/gpu/check.sh OUT_DIR
 set -uo pipefail
-out=${1:?usage: scripts/gpu-check.sh OUT_DIR}
+out=${1:?usage: tools/gpu/check.sh OUT_DIR}
 mkdir -p "$out"
 build=${MINIAPP_GPU_BUILD:-build/gpu}
 start=$SECONDS
-scripts/gpu-build.sh "$build" miniapp cuda_kernels_test solvers_test 2>&1 | tail -20 >"$out/build.txt"
+tools/gpu/build.sh "$build" miniapp cuda_kernels_test solvers_test 2>&1 | tail -20 >"$out/build.txt"
 echo "build: $((SECONDS - start)) s" >>"$out/build.txt"
 export LD_LIBRARY_PATH=/tmp/miniapp-deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >"$out/device.txt"

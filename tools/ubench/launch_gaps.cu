@@ -2,7 +2,8 @@
 // Measured before deciding whether PCG's iterations on small meshes should run as one persistent kernel:
 // per dependent step, (a) a CUDA graph of K launches, (b) one cooperative kernel with K grid.sync().
 // Each step is an AXPY-like pass (y += a x, grid-stride) or the same with a sum reduced to one value.
-// Build: nvcc -O3 -arch=sm_90 -std=c++17 -o launch_gaps scripts/ubench/launch_gaps.cu
+// Build: target ubench_launch_gaps (-DMINIAPP_TOOLS=ON), or
+//   nvcc -O3 -arch=sm_90 -std=c++17 -o launch_gaps tools/ubench/launch_gaps.cu
 // Run:   ./launch_gaps   (prints µs per step, medians of 21 timed runs after 3 warm-ups)
 #include <cooperative_groups.h>
 #include <cuda/atomic>

@@ -2,14 +2,14 @@
 # On a lent GPU machine: the standalone device loop (conditional_loop.cu) under compute-sanitizer in
 # each of its variants, and miniapp's loop tests under racecheck and synccheck, to tell a tool's
 # failure from ours (docs/results/h100_2026-11-23_sanitizer_loop/README.md).
-# Usage: MINIAPP_GPU_BUILD=BUILD scripts/ubench/sanitizer_loop.sh OUT_DIR
+# Usage: MINIAPP_GPU_BUILD=BUILD tools/ubench/sanitizer_loop.sh OUT_DIR
 # BUILD holds conditional_loop (nvcc -O3 -arch=sm_90 -std=c++17 -o BUILD/conditional_loop
-# scripts/ubench/conditional_loop.cu) and tests/cuda/cuda_kernels_test.
+# tools/ubench/conditional_loop.cu) and tests/cuda/cuda_kernels_test.
 set -uo pipefail
-out=${1:?usage: scripts/ubench/sanitizer_loop.sh OUT_DIR}
+out=${1:?usage: tools/ubench/sanitizer_loop.sh OUT_DIR}
 build=${MINIAPP_GPU_BUILD:-/tmp/mb}
 budget=${MINIAPP_GPU_BUDGET:-400}
-source scripts/gpu-runtime.sh
+source tools/gpu/runtime.sh
 repro=$build/conditional_loop
 tests=$build/tests/cuda/cuda_kernels_test
 loop_test="KernelGraph loops: the device repeats the body while its condition kernel says so"

@@ -18,20 +18,20 @@
 # `MINIAPP_GPU_PART=bench_large` the same benchmark at 3·10⁷ cells, for the mesh kinds in
 # MINIAPP_BENCH_MESHES (default "hex tet prism"; one per call fits the 10-minute limit);
 # `MINIAPP_GPU_PART=share` the probe of what CUPTI's tracing does to kernel durations
-# (scripts/ubench/trace_overhead.cu, built into BUILD/ubench/trace_overhead) and the LES steps (the two
+# (tools/ubench/trace_overhead.cu, built into BUILD/ubench/trace_overhead) and the LES steps (the two
 # small meshes twice, and the paper's size, 5.5·10⁶ tets), for the step's SpMV+AXPY+DOT share of its
 # untraced time;
 # `MINIAPP_GPU_PART=ratio` the LES step on the host's CPU backend (all its cores) and on the GPU, each
 # with its copy bandwidth measured in the same run, for the GPU/CPU ratio of the two. Steps run in
 # order of importance and are skipped once the budget is spent (each says so in steps.txt).
-# Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=540] scripts/gpu-session.sh OUT_DIR
+# Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=540] tools/gpu/session.sh OUT_DIR
 # BUILD holds miniapp and the test executables (built with -DMINIAPP_VTK=OFF, carried prebuilt); the
-# Debian libraries they need are unpacked by scripts/gpu-runtime.sh.
+# Debian libraries they need are unpacked by tools/gpu/runtime.sh.
 set -uo pipefail
-out=${1:?usage: scripts/gpu-session.sh OUT_DIR}
+out=${1:?usage: tools/gpu/session.sh OUT_DIR}
 build=${MINIAPP_GPU_BUILD:-/tmp/mb}
 budget=${MINIAPP_GPU_BUDGET:-540}
-source scripts/gpu-runtime.sh  # also: bin, gpus, $out/device.txt and an empty $out/steps.txt
+source tools/gpu/runtime.sh  # also: bin, gpus, $out/device.txt and an empty $out/steps.txt
 step cuda_tests 60 "$build/tests/cuda/cuda_kernels_test"
 step aip_cuda_tests 40 "$build/tests/solvers/aip_cuda_test"
 step fft_cuda_tests 60 "$build/tests/fft/cuda/fft_cuda_test"
@@ -192,7 +192,7 @@ bench_steps
 for periodic in none xyz; do
   step "poisson_$periodic" 60 "$bin" poisson --backend cuda --mesh hex --cells 128,128,128 --periodic "$periodic" \
     --preconditioner none,jacobi,aip1 --export-matrix "/tmp/p128_$periodic" --json "$out/poisson_$periodic.json"
-  step "cupy_$periodic" 60 python3 scripts/cupy_cg_compare.py "/tmp/p128_$periodic" "$out/poisson_$periodic.json" \
+  step "cupy_$periodic" 60 python3 tools/compare/cupy_cg_compare.py "/tmp/p128_$periodic" "$out/poisson_$periodic.json" \
     --repeat 3
 done
 step memcheck 60 compute-sanitizer --tool memcheck "$build/tests/cuda/cuda_kernels_test" "[graph],[dot],[cg_kernels]"

@@ -9,13 +9,13 @@
 #   part 2: the step at 8·10⁶ cells per GPU on 1, 2, 4 GPUs (weak), 16 and 64·10⁶ cells on 1, 2, 4
 #           (strong), and the start-up of 10⁸ cells on 4 GPUs.
 # Steps run in order of importance and are skipped once the budget is spent (steps.txt says so).
-# Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=560] scripts/gpu-scaling.sh 1|2 OUT_DIR
+# Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=560] tools/gpu/scaling.sh 1|2 OUT_DIR
 set -uo pipefail
-part=${1:?usage: scripts/gpu-scaling.sh 1|2 OUT_DIR}
-out=${2:?usage: scripts/gpu-scaling.sh 1|2 OUT_DIR}
+part=${1:?usage: tools/gpu/scaling.sh 1|2 OUT_DIR}
+out=${2:?usage: tools/gpu/scaling.sh 1|2 OUT_DIR}
 build=${MINIAPP_GPU_BUILD:-/tmp/mb}
 budget=${MINIAPP_GPU_BUDGET:-560}
-source scripts/gpu-runtime.sh  # also: bin, gpus, $out/device.txt and an empty $out/steps.txt
+source tools/gpu/runtime.sh  # also: bin, gpus, $out/device.txt and an empty $out/steps.txt
 tg() {  # the LES Taylor–Green case on an N³ hex box, split into z-layers
   echo taylor-green-3d --set "mesh.cells=[$1,$1,$1]" --set 'physics.les="wale"' --set 'numerics.poisson="pcg"' \
     --set 'mesh.decomposition="z-layers"'

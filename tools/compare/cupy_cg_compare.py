@@ -4,7 +4,7 @@ matrix, right-hand side and relative tolerance.
 
 Usage:
   miniapp poisson --backend cuda --cells 64,64,64 --export-matrix P --json ours.json
-  python3 scripts/cupy_cg_compare.py P ours.json [--repeat 3] [--json compare.json]
+  python3 tools/compare/cupy_cg_compare.py P ours.json [--repeat 3] [--json compare.json]
 
 P.row_ptr.i32, P.col.i32, P.val.f64, P.rhs.f64 are raw little-endian arrays of -L in miniapp's row
 order and b; P.json holds their sizes and the tolerance ||r|| / ||b||. CuPy runs without a

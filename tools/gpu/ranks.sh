@@ -4,12 +4,12 @@
 # and halo exchange on slab Laplacians of 1, 4 and 16 million cells per GPU; weak scaling of the LES
 # time step at 2 million cells per GPU; strong scaling at 4 (2 GPUs) or 8 (4 GPUs) million cells).
 # Steps run in order of importance and are skipped once the budget is spent (steps.txt says so).
-# Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=560] scripts/gpu-ranks.sh OUT_DIR
+# Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=560] tools/gpu/ranks.sh OUT_DIR
 set -uo pipefail
-out=${1:?usage: scripts/gpu-ranks.sh OUT_DIR}
+out=${1:?usage: tools/gpu/ranks.sh OUT_DIR}
 build=${MINIAPP_GPU_BUILD:-/tmp/mb}
 budget=${MINIAPP_GPU_BUDGET:-560}
-source scripts/gpu-runtime.sh  # also: bin, gpus, $out/device.txt and an empty $out/steps.txt
+source tools/gpu/runtime.sh  # also: bin, gpus, $out/device.txt and an empty $out/steps.txt
 tg() {  # the LES Taylor-Green case on an N³ hex box
   echo taylor-green-3d --set "mesh.cells=[$1,$1,$1]" --set 'physics.les="wale"' --set 'numerics.poisson="pcg"'
 }

@@ -15,7 +15,8 @@
 // against q_old read from and q written to the q slots of pair arrays.
 // Every kernel's bytes are counted minimally (matrix, each vector once) and reported as a fraction
 // of the device-to-device copy bandwidth measured in the same run.
-// Build: nvcc -O3 -arch=sm_90 -std=c++17 -o gather_pairs scripts/ubench/gather_pairs.cu
+// Build: target ubench_gather_pairs (-DMINIAPP_TOOLS=ON), or
+//   nvcc -O3 -arch=sm_90 -std=c++17 -o gather_pairs tools/ubench/gather_pairs.cu
 // Run:   ./gather_pairs [N ...]   (default 146 215: 3.1·10⁶ and 9.9·10⁶ rows; medians of 21 runs)
 #include <cuda_runtime.h>
 

@@ -4,7 +4,7 @@
 # with apt by `apt-get download libmetis5 libmetis-dev libcxxopts-dev catch2 libtomlplusplus-dev libtomlplusplus3
 # nlohmann-json3-dev libeigen3-dev libfftw3-dev libfftw3-double3 libfftw3-single3 libfftw3-long3 libfftw3-quad3 pkgconf pkgconf-bin
 # libpkgconf3`) and are unpacked into a private prefix. VTK is left out (-DMINIAPP_VTK=OFF).
-# Usage: scripts/gpu-build.sh BUILD_DIR [TARGET...]   (default: everything)
+# Usage: tools/gpu/build.sh BUILD_DIR [TARGET...]   (default: everything)
 set -euo pipefail
 build=${1:-build/gpu}
 shift || true
@@ -20,7 +20,7 @@ export PATH=$PATH:$deps/usr/bin
 if ! pkg-config --exists fftw3 2>/dev/null; then
   export PKG_CONFIG_PATH=$libdir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$deps
 fi
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMINIAPP_CUDA=ON -DMINIAPP_VTK=OFF \
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMINIAPP_CUDA=ON -DMINIAPP_VTK=OFF -DMINIAPP_TOOLS=ON \
   -DCMAKE_PREFIX_PATH="$deps/usr;$libdir/cmake" -DCMAKE_CUDA_ARCHITECTURES=90 >"$build/configure.log" 2>&1 ||
   { cat "$build/configure.log"; exit 1; }
 cmake --build "$build" -j "$(nproc)" "${targets[@]}" >"$build/build.log" 2>&1 ||

@@ -2,7 +2,8 @@
 // one kernel that counts down and sets the condition: the pattern of KernelGraph::record_loop without
 // the rest of miniapp. Written to tell whether compute-sanitizer's racecheck stops on any such loop
 // (a tool matter) or on something of ours. Build:
-//   nvcc -O3 -arch=sm_90 -std=c++17 -o conditional_loop scripts/ubench/conditional_loop.cu
+//   target ubench_conditional_loop (-DMINIAPP_TOOLS=ON), or
+//   nvcc -O3 -arch=sm_90 -std=c++17 -o conditional_loop tools/ubench/conditional_loop.cu
 // Run: ./conditional_loop, then compute-sanitizer --tool racecheck ./conditional_loop (and memcheck).
 // Closer to miniapp, each by its environment variable: CAPTURE_BODY=1 captures the body from a stream
 // (else it is built node by node); SHARED=1 adds a block sum in shared memory to the body; TRIAL=1
