@@ -69,6 +69,8 @@ enum class Preconditioner { jacobi, aip1, aip2, aip3, amg };
 // The AIP apply: automatic takes whichever of two passes (G, then Gᵀ) and one pass with the product
 // Gᵀ G moves fewer bytes on the case's matrix (solvers/aip.hpp).
 enum class AipFormChoice { automatic, two_pass, product };
+// The values of AMG's matrices in executor memory (solvers/amg/amg_options.hpp).
+enum class AmgStorage { double_values, float_values };
 // automatic: fft where the mesh is a uniform periodic extrusion along z with an even Nper, else pcg;
 // validate_case resolves it, so a validated case holds pcg or fft.
 enum class PoissonSolver { automatic, pcg, fft };
@@ -86,6 +88,7 @@ struct NumericsConfig {
   index_t poisson_max_iterations = 1000;
   Preconditioner preconditioner = Preconditioner::aip1;
   AipFormChoice aip_form = AipFormChoice::automatic;
+  AmgStorage amg_storage = AmgStorage::double_values;
   PoissonSolver poisson = PoissonSolver::automatic;
   std::string poisson_choice;  // what "auto" chose and why (the failed condition for pcg); for the log
   index_t slice_height = 0;  // sliced ELLPACK slice height, 0 = backend default

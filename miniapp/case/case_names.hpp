@@ -34,6 +34,8 @@ inline constexpr std::pair<std::string_view, Preconditioner> preconditioner_name
     {"aip2", Preconditioner::aip2}, {"aip3", Preconditioner::aip3}, {"amg", Preconditioner::amg}};
 inline constexpr std::pair<std::string_view, AipFormChoice> aip_form_names[] = {
     {"auto", AipFormChoice::automatic}, {"two-pass", AipFormChoice::two_pass}, {"product", AipFormChoice::product}};
+inline constexpr std::pair<std::string_view, AmgStorage> amg_storage_names[] = {
+    {"double", AmgStorage::double_values}, {"float", AmgStorage::float_values}};
 inline constexpr std::pair<std::string_view, PoissonSolver> poisson_solver_names[] = {
     {"auto", PoissonSolver::automatic}, {"pcg", PoissonSolver::pcg}, {"fft", PoissonSolver::fft}};
 inline constexpr std::pair<std::string_view, TimeStepMethod> time_step_method_names[] = {

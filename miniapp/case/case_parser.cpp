@@ -142,6 +142,9 @@ NumericsConfig read_numerics(const Section& s, std::vector<std::string>& warning
   if (n.preconditioner == Preconditioner::jacobi || n.preconditioner == Preconditioner::amg)
     warn_ignored(s, {"aip_form"}, "numerics.preconditioner = \"" + std::string(name(n.preconditioner)) + "\" has no AIP",
                  warnings);
+  n.amg_storage = s.choice("amg_storage", amg_storage_names).value_or(n.amg_storage);
+  if (n.preconditioner != Preconditioner::amg)
+    warn_ignored(s, {"amg_storage"}, "only with numerics.preconditioner = \"amg\"", warnings);
   n.poisson = s.choice("poisson", poisson_solver_names).value_or(n.poisson);
   n.slice_height = s.index("slice_height").value_or(n.slice_height);
   return n;

@@ -45,6 +45,7 @@ constexpr KeySpec schema[] = {
     {"numerics.poisson_max_iterations", integer},
     {"numerics.preconditioner", string},
     {"numerics.aip_form", string},
+    {"numerics.amg_storage", string},
     {"numerics.poisson", string},
     {"numerics.slice_height", integer},
     {"run.end_time", real},

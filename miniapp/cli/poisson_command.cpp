@@ -67,6 +67,7 @@ cxxopts::Options poisson_options() {
       ("amg-strength", "amg: strength-of-connection threshold", cxxopts::value<std::string>()->default_value("0.08"))
       ("amg-ratio", "amg: the smoother damps eigenvalues of D^-1 A in [lambda_max / RATIO, lambda_max]",
        cxxopts::value<std::string>()->default_value("10"))
+      ("amg-float", "amg: the hierarchy's matrices with float values")
       ("tol", "relative residual tolerance ‖r‖/‖b‖", cxxopts::value<std::string>()->default_value("1e-8"))
       ("max-iter", "iteration cap", cxxopts::value<std::string>()->default_value("10000"))
       ("slice-height", "sELL slice height; auto: 32 on CUDA, 8 on CPU",
@@ -110,6 +111,7 @@ PoissonSettings parse_settings(const cxxopts::ParseResult& result) {
   s.amg.smoother_degree = static_cast<int>(option_index(result, "amg-degree", 1, 8));
   s.amg.strength_threshold = option_double(result, "amg-strength");
   s.amg.smoother_ratio = option_double(result, "amg-ratio");
+  s.amg.float_storage = result.count("amg-float") > 0;
   return s;
 }
 

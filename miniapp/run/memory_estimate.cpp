@@ -111,10 +111,11 @@ std::size_t preconditioner_bytes(const cases::CaseConfig& config, const fv::Flow
   if (kind == P::jacobi) return vector_bytes(cells);
   if (kind == P::amg) {
     if (config.numerics.poisson == cases::PoissonSolver::fft) return 0;  // the FFT path builds no AMG
-    if (amg) return Amg::device_bytes(*amg, h);
+    const bool float_values = config.numerics.amg_storage == cases::AmgStorage::float_values;
+    if (amg) return Amg::device_bytes(*amg, h, float_values);
     CsrMatrix minus_laplacian = ops.laplacian;
     for (double& v : minus_laplacian.val) v = -v;
-    return Amg::device_bytes(amg::build_hierarchy(minus_laplacian, {}), h);
+    return Amg::device_bytes(amg::build_hierarchy(minus_laplacian, {}), h, float_values);
   }
   const int level = kind == P::aip1 ? 1 : kind == P::aip2 ? 2 : 3;
   return DeviceAipFactor::device_bytes(aip_pattern(ops.laplacian, level), h);  // −L has L's pattern

@@ -59,11 +59,16 @@ index_t slice_height(const cases::CaseConfig& config, const Executor& exec) {
   return config.numerics.slice_height > 0 ? config.numerics.slice_height : exec.default_slice_height();
 }
 
+amg::AmgOptions amg_options(const cases::NumericsConfig& n) {
+  return {.float_storage = n.amg_storage == cases::AmgStorage::float_values};
+}
+
 // "  AMG: 4 levels, rows 262144 32768 ...; operator complexity 1.6"
 void print_amg(const Amg& amg, std::ostream& log) {
   log << "  AMG: " << amg.level_sizes().size() << " levels, rows";
   for (const auto& level : amg.level_sizes()) log << " " << level.rows;
-  log << "; operator complexity " << std::setprecision(3) << amg.operator_complexity() << std::defaultfloat << "\n";
+  log << "; operator complexity " << std::setprecision(3) << amg.operator_complexity() << std::defaultfloat
+      << (amg.float_storage() ? "; float matrices" : "") << "\n";
 }
 
 // The case's preconditioner; an AIP's form is kept in sim.aip_form and printed. With AMG, from the
@@ -74,8 +79,9 @@ std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const CsrMa
   const P kind = sim.config.numerics.preconditioner;
   if (kind == P::jacobi) return std::make_unique<Jacobi>(sim.exec, pressure_matrix);
   if (kind == P::amg) {
-    auto amg = amg_hierarchy ? std::make_unique<Amg>(sim.exec, *amg_hierarchy, amg::AmgOptions{}, slices)
-                             : std::make_unique<Amg>(sim.exec, pressure_matrix, amg::AmgOptions{}, slices);
+    const amg::AmgOptions options = amg_options(sim.config.numerics);
+    auto amg = amg_hierarchy ? std::make_unique<Amg>(sim.exec, *amg_hierarchy, options, slices)
+                             : std::make_unique<Amg>(sim.exec, pressure_matrix, options, slices);
     print_amg(*amg, log);
     return amg;
   }
@@ -221,7 +227,7 @@ std::optional<amg::HostHierarchy> amg_hierarchy(const Simulation& sim, const par
   const auto& n = sim.config.numerics;
   if (n.preconditioner != cases::Preconditioner::amg || n.poisson == cases::PoissonSolver::fft) return std::nullopt;
   StageTimer t(log, "AMG hierarchy (host)");
-  return amg::build_hierarchy(preconditioned_matrix(sim, numbering), {});
+  return amg::build_hierarchy(preconditioned_matrix(sim, numbering), amg_options(n));
 }
 
 // numerics.poisson: PCG with the case's preconditioner, or the FFT path along a periodic z. On several

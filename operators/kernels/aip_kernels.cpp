@@ -68,6 +68,7 @@ void count_apply(const Executor& exec, const DeviceAipFactor& g, double seconds,
 
 DeviceSellFloat::DeviceSellFloat(const Executor& exec, const SellMatrix& host)
     : rows_(host.rows), cols_(host.cols), slice_height_(host.slice_height), slice_count_(host.slice_count()),
+      nnz_(host.nnz),
       slice_ptr_(Array<index_t>::from_host(exec, host.slice_ptr)), col_(Array<index_t>::from_host(exec, host.col)),
       val_(Array<float>::from_host(exec, to_float(host.val))) {}
 
@@ -119,6 +120,21 @@ std::size_t DeviceAipFactor::device_bytes(const CsrMatrix& pattern, index_t slic
   if (m.product) return sell_float_bytes(*m.product, slice_height);
   return sell_float_bytes(pattern, slice_height) + sell_float_bytes(m.gt, slice_height) +
          sizeof(double) * static_cast<std::size_t>(pattern.rows);
+}
+
+void spmv(const Executor& exec, const DeviceSellFloat& a, const Vector& x, Vector& y) {
+  constexpr const char* kernel = "spmv (float matrix)";
+  detail::check_executor(exec, a.executor(), kernel, "the matrix");
+  detail::check_vector(exec, x, a.cols(), kernel, "x");
+  detail::check_vector(exec, y, a.rows(), kernel, "y");
+  detail::check_distinct(x, y, kernel, "x and y");
+  const AipFactorView view{1, a.view(), {}, nullptr};
+  const cg::ScalarsView none{nullptr, nullptr, nullptr};
+  const double seconds = detail::run_timed(
+      exec, [&] { cpu::aip_apply(view, x.data(), y.data(), none); },
+      [&] { cuda::aip_apply(exec.stream(), view, x.data(), y.data(), none); });
+  exec.counters().add(KernelKind::spmv, 8.0 * a.stored_entries() + 4.0 * (a.slice_count() + 1) + 8.0 * a.cols() + 8.0 * a.rows(),
+                      2.0 * a.nnz(), seconds);
 }
 
 void aip_apply(const Executor& exec, const DeviceAipFactor& g, const Vector& r, Vector& z, CgScalars* s) {

@@ -34,11 +34,15 @@ class DeviceSellFloat {
  public:
   DeviceSellFloat(const Executor& exec, const SellMatrix& host);
   SellFloatView view() const;
+  index_t rows() const { return rows_; }
+  index_t cols() const { return cols_; }
+  index_t nnz() const { return nnz_; }
   index_t stored_entries() const { return val_.size(); }
   index_t slice_count() const { return slice_count_; }
+  const Executor& executor() const { return val_.executor(); }
 
  private:
-  index_t rows_, cols_, slice_height_, slice_count_;
+  index_t rows_, cols_, slice_height_, slice_count_, nnz_;
   Array<index_t> slice_ptr_, col_;
   Array<float> val_;
 };
@@ -78,6 +82,11 @@ class DeviceAipFactor {
   std::optional<DeviceSellFloat> second_;
   mutable Vector work_;  // y of every two-pass apply; empty for the product
 };
+
+// y = A x with a float-valued sELL matrix (AMG's hierarchy stored in float): the one-pass apply's
+// kernel without ρ. x: a.cols() entries, y: a.rows(), on exec, distinct. Counted as one SpMV: 8 bytes
+// per stored entry, 4 per slice pointer, x read once, y written; 2 flops per true non-zero.
+void spmv(const Executor& exec, const DeviceSellFloat& a, const Vector& x, Vector& y);
 
 // z = M r. With a scalar block s: also ρ_new = r·z, β = ρ_new / ρ and ρ ← ρ_new exactly as cg_rho,
 // and nothing at all once s's status is not running. r and z: g.rows() entries on exec, distinct. Not

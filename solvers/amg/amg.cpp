@@ -4,7 +4,6 @@
 #include <string>
 
 #include "operators/backend/cuda/device.hpp"
-#include "operators/kernels/spmv.hpp"
 #include "operators/kernels/vector_ops.hpp"
 
 namespace miniapp {
@@ -14,20 +13,17 @@ namespace miniapp {
 struct Amg::Level {
   Level(const Executor& exec, const amg::HostLevel& host, const SellMatrix& host_a, const SellMatrix& host_p,
         const SellMatrix& host_r, const amg::AmgOptions& options)
-      : a(exec, host_a), prolongation(exec, host_p), restriction(exec, host_r),
+      : a(exec, host_a, options.float_storage), prolongation(exec, host_p, options.float_storage),
+        restriction(exec, host_r, options.float_storage),
         smoother(exec, a, host.diagonal, host.lambda_max, options.smoother_ratio, options.smoother_degree),
         residual(exec, host_a.rows), correction(exec, host_a.rows), coarse_b(exec, host_r.rows),
         coarse_x(exec, host_r.rows) {}
-  DeviceSell a, prolongation, restriction;
+  amg::LevelMatrix a, prolongation, restriction;
   amg::ChebyshevSmoother smoother;
   mutable Vector residual, correction, coarse_b, coarse_x;
 };
 
 namespace {
-
-std::size_t sell_bytes(const SellMatrix& m) {
-  return sizeof(index_t) * m.slice_ptr.size() + (sizeof(index_t) + sizeof(double)) * m.col.size();
-}
 
 std::string gigabytes(std::size_t bytes) {
   char text[32];
@@ -45,51 +41,57 @@ void check_fits(const Executor& exec, std::size_t bytes) {
                 ": use numerics.preconditioner = \"aip1\", a coarser mesh or a device with more memory");
 }
 
-// Each level's matrices in sELL on the host, before upload.
-struct ConvertedLevel {
-  SellMatrix a, p, r;
+// The hierarchy's matrices in sELL on the host, before upload.
+struct ConvertedHierarchy {
+  struct Level {
+    SellMatrix a, p, r;
+  };
+  std::vector<Level> levels;
+  SellMatrix coarse_inverse;
+
+  ConvertedHierarchy(const amg::HostHierarchy& h, index_t slice_height)
+      : coarse_inverse(to_sell(h.coarse_inverse, slice_height)) {
+    for (const amg::HostLevel& l : h.levels)
+      levels.push_back({to_sell(l.a, slice_height), to_sell(l.prolongation, slice_height),
+                        to_sell(l.restriction, slice_height)});
+  }
+
+  // Executor bytes once uploaded: slice pointers, a column index and a value per stored entry; per
+  // level above the coarsest, D⁻¹ and D⁻¹/θ, the smoother's three vectors, residual and correction,
+  // and the coarser level's b and x.
+  std::size_t device_bytes(bool float_values) const {
+    const std::size_t value = float_values ? sizeof(float) : sizeof(double);
+    const auto matrix = [&](const SellMatrix& m) {
+      return sizeof(index_t) * m.slice_ptr.size() + (sizeof(index_t) + value) * m.col.size();
+    };
+    std::size_t bytes = matrix(coarse_inverse);
+    for (const Level& l : levels)
+      bytes += matrix(l.a) + matrix(l.p) + matrix(l.r) +
+               sizeof(double) * (7 * static_cast<std::size_t>(l.a.rows) + 2 * static_cast<std::size_t>(l.r.rows));
+    return bytes;
+  }
 };
-
-ConvertedLevel convert(const amg::HostLevel& level, index_t slice_height) {
-  return {to_sell(level.a, slice_height), to_sell(level.prolongation, slice_height),
-          to_sell(level.restriction, slice_height)};
-}
-
-// A level's vectors: D⁻¹ and D⁻¹/θ, the smoother's three, residual and correction; the coarse b and x.
-std::size_t level_vector_bytes(const ConvertedLevel& c) {
-  return sizeof(double) * (7 * static_cast<std::size_t>(c.a.rows) + 2 * static_cast<std::size_t>(c.r.rows));
-}
 
 }  // namespace
 
 Amg::Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& options, index_t slice_height)
     : Amg(exec, amg::build_hierarchy(a, options), options, slice_height) {}
 
-std::size_t Amg::device_bytes(const amg::HostHierarchy& h, index_t slice_height) {
-  std::size_t bytes = sell_bytes(to_sell(h.coarse_inverse, slice_height));
-  for (const amg::HostLevel& level : h.levels) {
-    const ConvertedLevel c = convert(level, slice_height);
-    bytes += sell_bytes(c.a) + sell_bytes(c.p) + sell_bytes(c.r) + level_vector_bytes(c);
-  }
-  return bytes;
+std::size_t Amg::device_bytes(const amg::HostHierarchy& h, index_t slice_height, bool float_storage) {
+  return ConvertedHierarchy(h, slice_height).device_bytes(float_storage);
 }
 
 Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOptions& options, index_t slice_height)
-    : exec_(exec), operator_complexity_(amg::operator_complexity(h)) {
-  std::vector<ConvertedLevel> sell;
-  std::size_t bytes = 0;
-  for (const amg::HostLevel& level : h.levels) {
-    sell.push_back(convert(level, slice_height));
-    bytes += sell_bytes(sell.back().a) + sell_bytes(sell.back().p) + sell_bytes(sell.back().r) +
-             level_vector_bytes(sell.back());
-    sizes_.push_back({level.a.rows, level.a.nnz()});
+    : exec_(exec), operator_complexity_(amg::operator_complexity(h)), float_storage_(options.float_storage) {
+  const ConvertedHierarchy sell(h, slice_height);
+  check_fits(exec, sell.device_bytes(options.float_storage));
+  for (std::size_t l = 0; l < h.levels.size(); ++l) {
+    const auto& c = sell.levels[l];
+    levels_.push_back(std::make_unique<Level>(exec, h.levels[l], c.a, c.p, c.r, options));
+    sizes_.push_back({h.levels[l].a.rows, h.levels[l].a.nnz()});
   }
-  const SellMatrix coarse = to_sell(h.coarse_inverse, slice_height);
   sizes_.push_back({h.coarsest.rows, h.coarsest.nnz()});
-  check_fits(exec, bytes + sell_bytes(coarse));
-  for (std::size_t l = 0; l < h.levels.size(); ++l)
-    levels_.push_back(std::make_unique<Level>(exec, h.levels[l], sell[l].a, sell[l].p, sell[l].r, options));
-  coarse_inverse_ = std::make_unique<DeviceSell>(exec, coarse);
+  coarse_inverse_ = std::make_unique<amg::LevelMatrix>(exec, sell.coarse_inverse, options.float_storage);
 }
 
 Amg::~Amg() = default;
@@ -98,14 +100,14 @@ void Amg::apply(const Vector& r, Vector& z) const { cycle(0, r, z); }
 
 // x = V(b) from x = 0: smooth, restrict the residual, recurse, prolong the correction, smooth again.
 void Amg::cycle(std::size_t l, const Vector& b, Vector& x) const {
-  if (l == levels_.size()) return spmv(exec_, *coarse_inverse_, b, x);
+  if (l == levels_.size()) return coarse_inverse_->apply(exec_, b, x);
   const Level& level = *levels_[l];
   level.smoother.smooth(b, x, true);
-  spmv(exec_, level.a, x, level.correction);  // A x, in the correction's vector until it is needed
+  level.a.apply(exec_, x, level.correction);  // A x, in the correction's vector until it is needed
   waxpby(exec_, 1.0, b, -1.0, level.correction, level.residual);
-  spmv(exec_, level.restriction, level.residual, level.coarse_b);
+  level.restriction.apply(exec_, level.residual, level.coarse_b);
   cycle(l + 1, level.coarse_b, level.coarse_x);
-  spmv(exec_, level.prolongation, level.coarse_x, level.correction);
+  level.prolongation.apply(exec_, level.coarse_x, level.correction);
   axpby(exec_, 1.0, level.correction, 1.0, x);
   level.smoother.smooth(b, x, false);
 }

@@ -30,7 +30,7 @@ class Amg final : public Preconditioner {
       index_t slice_height);
   // Executor bytes the constructor allocates for this hierarchy: its sELL matrices, the smoothers'
   // diagonals and every level's vectors.
-  static std::size_t device_bytes(const amg::HostHierarchy& hierarchy, index_t slice_height);
+  static std::size_t device_bytes(const amg::HostHierarchy& hierarchy, index_t slice_height, bool float_storage);
   ~Amg() override;
   // Not safe to call concurrently on one object (the levels' vectors are shared).
   void apply(const Vector& r, Vector& z) const override;
@@ -43,6 +43,7 @@ class Amg final : public Preconditioner {
   };
   const std::vector<LevelSize>& level_sizes() const { return sizes_; }
   double operator_complexity() const { return operator_complexity_; }
+  bool float_storage() const { return float_storage_; }
 
  private:
   struct Level;
@@ -50,9 +51,10 @@ class Amg final : public Preconditioner {
 
   Executor exec_;
   std::vector<std::unique_ptr<Level>> levels_;  // all but the coarsest
-  std::unique_ptr<DeviceSell> coarse_inverse_;
+  std::unique_ptr<amg::LevelMatrix> coarse_inverse_;
   std::vector<LevelSize> sizes_;
   double operator_complexity_ = 1;
+  bool float_storage_ = false;
 };
 
 }  // namespace miniapp

@@ -18,6 +18,8 @@ struct AmgOptions {
   // dense (pseudo-)inverse stored as a matrix, so that the coarse solve is one SpMV.
   index_t coarse_rows = 400;
   int max_levels = 25;
+  // The hierarchy's matrices (A_l, P_l, R_l, the coarse inverse) with float values; vectors stay double.
+  bool float_storage = false;
 };
 
 }  // namespace miniapp::amg

@@ -1,6 +1,5 @@
 #include "solvers/amg/chebyshev_smoother.hpp"
 
-#include "operators/kernels/spmv.hpp"
 #include "operators/kernels/vector_ops.hpp"
 
 namespace miniapp::amg {
@@ -14,7 +13,7 @@ Vector inverse(const Executor& exec, const std::vector<double>& d, double scale)
 
 }  // namespace
 
-ChebyshevSmoother::ChebyshevSmoother(const Executor& exec, const DeviceSell& a, const std::vector<double>& d,
+ChebyshevSmoother::ChebyshevSmoother(const Executor& exec, const LevelMatrix& a, const std::vector<double>& d,
                                      double lambda_max, double ratio, int degree)
     : exec_(exec), a_(a), degree_(degree), theta_(0.5 * lambda_max * (1 + 1 / ratio)),
       delta_(0.5 * lambda_max * (1 - 1 / ratio)), inverse_diagonal_(inverse(exec, d, 1.0)),
@@ -30,7 +29,7 @@ void ChebyshevSmoother::smooth(const Vector& b, Vector& x, bool zero_guess) cons
     pointwise_multiply(exec_, scaled_inverse_diagonal_, b, direction_);
     copy(exec_, direction_, x);
   } else {
-    spmv(exec_, a_, x, work_);
+    a_.apply(exec_, x, work_);
     waxpby(exec_, 1.0, b, -1.0, work_, residual_);
     r = &residual_;
     pointwise_multiply(exec_, scaled_inverse_diagonal_, residual_, direction_);
@@ -38,7 +37,7 @@ void ChebyshevSmoother::smooth(const Vector& b, Vector& x, bool zero_guess) cons
   }
   double rho = delta_ / theta_;
   for (int k = 1; k < degree_; ++k) {
-    spmv(exec_, a_, direction_, work_);
+    a_.apply(exec_, direction_, work_);
     if (r == &b) waxpby(exec_, 1.0, b, -1.0, work_, residual_);
     else axpby(exec_, -1.0, work_, 1.0, residual_);
     r = &residual_;

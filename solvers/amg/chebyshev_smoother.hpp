@@ -1,7 +1,7 @@
 #pragma once
 #include <vector>
 
-#include "operators/backend/device_matrix.hpp"
+#include "solvers/amg/level_matrix.hpp"
 
 namespace miniapp::amg {
 
@@ -16,7 +16,7 @@ namespace miniapp::amg {
 class ChebyshevSmoother {
  public:
   // a: the level's matrix on exec (kept by reference: it must outlive the smoother); d its diagonal.
-  ChebyshevSmoother(const Executor& exec, const DeviceSell& a, const std::vector<double>& d, double lambda_max,
+  ChebyshevSmoother(const Executor& exec, const LevelMatrix& a, const std::vector<double>& d, double lambda_max,
                     double ratio, int degree);
   // x ← the smoothed iterate, from x = 0 when zero_guess (x is then not read), else from x. b and x:
   // the level's rows, distinct.
@@ -25,7 +25,7 @@ class ChebyshevSmoother {
 
  private:
   Executor exec_;
-  const DeviceSell& a_;
+  const LevelMatrix& a_;
   int degree_;
   double theta_, delta_;           // centre and half-width of the interval
   Vector inverse_diagonal_;        // D⁻¹

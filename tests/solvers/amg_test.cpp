@@ -17,6 +17,7 @@
 #include "solvers/amg/amg.hpp"
 #include "solvers/amg/coarse_inverse.hpp"
 #include "solvers/amg/galerkin.hpp"
+#include "solvers/amg/level_matrix.hpp"
 #include "solvers/amg/prolongation.hpp"
 #include "solvers/distributed_pcg.hpp"
 #include "solvers/jacobi.hpp"
@@ -213,6 +214,44 @@ TEST_CASE("AMG-PCG reaches the Jacobi-PCG solution in fewer iterations", "[amg]"
     }
     CHECK(difference <= 1e-7 * scale);
   }
+}
+
+TEST_CASE("A float-stored level matrix multiplies like the double one to float precision", "[amg]") {
+  const Executor exec = Executor::cpu();
+  const CsrMatrix a = box_poisson("prism", 6);
+  const CsrMatrix p = amg::tentative_prolongation(amg::aggregate(a, 0.08));  // rectangular
+  for (const CsrMatrix* m : {&a, &p}) {
+    const SellMatrix sell = to_sell(*m, 8);
+    const amg::LevelMatrix in_double(exec, sell, false), in_float(exec, sell, true);
+    const Vector x = Vector::from_host(exec, random_vector(m->cols, 4));
+    Vector y_double(exec, m->rows), y_float(exec, m->rows);
+    exec.counters().reset();
+    in_double.apply(exec, x, y_double);
+    const double double_bytes = exec.counters().tally(KernelKind::spmv).bytes;
+    in_float.apply(exec, x, y_float);
+    CHECK(exec.counters().tally(KernelKind::spmv).calls == 2);
+    CHECK(exec.counters().tally(KernelKind::spmv).bytes - double_bytes == Approx(double_bytes - 4.0 * sell.stored_entries()));
+    const auto yd = y_double.to_host(), yf = y_float.to_host();
+    for (index_t i = 0; i < m->rows; ++i) CHECK(yf[i] == Approx(yd[i]).margin(1e-6 * (1 + std::abs(yd[i]))));
+  }
+}
+
+TEST_CASE("AMG with float matrices stays symmetric and converges like double", "[amg]") {
+  const Executor exec = Executor::cpu();
+  const CsrMatrix a = box_poisson("tet", 10);
+  const Amg in_float(exec, a, {.float_storage = true}, 8);
+  REQUIRE(in_float.float_storage());
+  auto x = random_vector(a.rows, 21), y = random_vector(a.rows, 22);
+  remove_mean(x);
+  remove_mean(y);
+  const auto mx = apply(in_float, exec, x), my = apply(in_float, exec, y);
+  CHECK(std::abs(host_dot(x, my) - host_dot(y, mx)) <= 1e-12 * std::sqrt(host_dot(x, mx) * host_dot(y, my)));
+  CHECK(host_dot(x, mx) > 0);
+  std::vector<double> x_float, x_double;
+  const PcgResult f = solve(a, in_float, x, x_float, true);
+  const PcgResult d = solve(a, Amg(exec, a, {}, 8), x, x_double, true);
+  REQUIRE(f.converged);
+  CHECK(f.iterations <= d.iterations + 1);
 }
 
 // A CI-sized mesh sequence per cell type: the iterations to 1e-10 stay under a bound and grow by at
