@@ -2,10 +2,10 @@
 # Iterations to a relative residual of 1e-8 and bytes moved per iteration (per row) of PCG with
 # Jacobi, AIP-1 and AMG over a sequence of closed hex, tet and prism boxes (walls all round: the
 # singular pure-Neumann problem), from `miniapp poisson` on the CPU backend: the figures of docs/amg.md.
-# Usage: scripts/amg-iterations.sh BUILD [MESH:N ...]   (default: the sequence of docs/amg.md)
+# Usage: tools/cpu/amg-iterations.sh BUILD [MESH:N ...]   (default: the sequence of docs/amg.md)
 # Prints one line per mesh and preconditioner: mesh N rows levels iterations bytes-per-row-per-iteration.
 set -euo pipefail
-bin=${1:?usage: scripts/amg-iterations.sh BUILD [MESH:N ...]}/miniapp/miniapp
+bin=${1:?usage: tools/cpu/amg-iterations.sh BUILD [MESH:N ...]}/miniapp/miniapp
 shift
 meshes=("$@")
 ((${#meshes[@]})) || meshes=(hex:16 hex:32 hex:48 hex:64 tet:12 tet:20 tet:28 tet:40 prism:16 prism:32 prism:48 prism:64)
