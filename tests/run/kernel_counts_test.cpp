@@ -23,6 +23,7 @@ Counts calls(const KernelCounters& k) {
 struct Features {
   bool les, constant_source, viscous_source, singular, jacobi, aip_product;
   bool lid, eigenvalue_time_step;  // a moving wall (its speed joins the time step's rates); numerics.time_step
+  bool kappa_scheme;                // numerics.max_kappa > ½: the predictor adds k_{n−1} uⁿ⁻¹
 };
 
 Features features_of(const cases::CaseConfig& c) {
@@ -42,7 +43,7 @@ Features features_of(const cases::CaseConfig& c) {
   // AIP-1 takes the product Gᵀ G on a one-layer mesh's 5-point pattern (7 entries a row against 3 + 3
   // and y for two passes) and two passes on 3D patterns (solvers/aip.hpp).
   return {les,    body_force || inflow || (moving && !les), les && moving, !outlet, jacobi, !jacobi && c.mesh.cells[2] == 1,
-          lid,    c.numerics.time_step == cases::TimeStepMethod::eigenvalue};
+          lid,    c.numerics.time_step == cases::TimeStepMethod::eigenvalue, c.numerics.max_kappa > 0.5};
 }
 
 // Expected calls per phase (thesis Table 2.1 rows) for a step whose Poisson solve took k iterations.
@@ -53,8 +54,10 @@ std::array<Counts, time::phase_count> expected_counts(const Features& f, std::ui
   const std::uint64_t pre_spmv = f.jacobi ? 0 : f.aip_product ? 1 : 2, pre_pointwise = f.jacobi ? 1 : 0;
   std::array<Counts, time::phase_count> e{};
   // 1: AB2 extrapolation (3 AXPY), E_C u_s (+ E_D ν_s with LES), C + D (AXPY), R w (one generalized
-  // SpMV), per component: sources (AXPY; wall source per unit ν_s: SpMV + AXPY), Ω⁻¹ (pointwise), update.
-  e[0] = {2 + les + 3 * visc, 7 + 3 * src + 3 * visc, 0, 3, 0};
+  // SpMV), per component: sources (AXPY; wall source per unit ν_s: SpMV + AXPY), Ω⁻¹ (pointwise), update
+  // (and the κ-scheme's uⁿ⁻¹ term, AXPY).
+  const std::uint64_t kappa = f.kappa_scheme;
+  e[0] = {2 + les + 3 * visc, 7 + 3 * src + 3 * visc + 3 * kappa, 0, 3, 0};
   e[1] = {3, 3, 0, 0, 0};  // 2.1: M Γ uᵖ (3 SpMV, 2 sums) and the M u_bc term
   // 2.2: copy b; mean removal of b, x (and of x at the end) when singular; ‖b‖; r = b − A x, z, fused
   // r·r and r·z, p = z, q = A p with p·q; per iteration the fused CG kernels
