@@ -82,29 +82,38 @@ std::vector<std::string> shrinking_overrides(const std::string& name) {
   return {slab ? "mesh.cells=[8,8,1]" : "mesh.cells=[8,8,8]", "numerics.poisson=\"pcg\""};
 }
 
-TEST_CASE("Kernel calls per sub-step match the algorithm for every shipped case", "[run][kernels]") {
-  for (const std::string& case_name : cases::list_cases()) {
-    INFO("case " << case_name);
-    Simulation sim = make_simulation(case_name, shrinking_overrides(case_name));
-    const Features f = features_of(sim.config);
-    CHECK(sim.aip_form == (f.jacobi ? std::nullopt : std::optional(f.aip_product ? AipForm::product : AipForm::two_pass)));
-    CHECK(sim.operators->has_sources == f.constant_source);
-    CHECK(sim.operators->viscous_source.empty() == !f.viscous_source);
-    for (int step = 0; step < 2; ++step) {  // Euler, then AB2
-      const KernelCounters before = sim.exec.counters();
-      const time::StepReport report = sim.scheme->advance(*sim.fields);
-      REQUIRE(report.poisson.iterations > 0);
-      const auto expected = expected_counts(f, static_cast<std::uint64_t>(report.poisson.iterations));
-      KernelCounters phases;
-      for (int p = 0; p < time::phase_count; ++p) {
-        INFO("step " << step + 1 << ", sub-step " << name(static_cast<time::Phase>(p)));
-        CHECK(calls(report.kernels[p]) == expected[p]);
-        phases += report.kernels[p];
-      }
-      // Every kernel of the step belongs to a sub-step.
-      CHECK(calls(sim.exec.counters().since(before)) == calls(phases));
+// Two steps (Euler, then AB2 or the κ-scheme) of `case_name` against the expected counts.
+void check_kernel_counts(const std::string& case_name, const std::vector<std::string>& overrides) {
+  INFO("case " << case_name);
+  Simulation sim = make_simulation(case_name, overrides);
+  const Features f = features_of(sim.config);
+  CHECK(sim.aip_form == (f.jacobi ? std::nullopt : std::optional(f.aip_product ? AipForm::product : AipForm::two_pass)));
+  CHECK(sim.operators->has_sources == f.constant_source);
+  CHECK(sim.operators->viscous_source.empty() == !f.viscous_source);
+  for (int step = 0; step < 2; ++step) {  // Euler, then AB2 or the κ-scheme
+    const KernelCounters before = sim.exec.counters();
+    const time::StepReport report = sim.scheme->advance(*sim.fields);
+    REQUIRE(report.poisson.iterations > 0);
+    const auto expected = expected_counts(f, static_cast<std::uint64_t>(report.poisson.iterations));
+    KernelCounters phases;
+    for (int p = 0; p < time::phase_count; ++p) {
+      INFO("step " << step + 1 << ", sub-step " << name(static_cast<time::Phase>(p)));
+      CHECK(calls(report.kernels[p]) == expected[p]);
+      phases += report.kernels[p];
     }
+    // Every kernel of the step belongs to a sub-step.
+    CHECK(calls(sim.exec.counters().since(before)) == calls(phases));
   }
+}
+
+TEST_CASE("Kernel calls per sub-step match the algorithm for every shipped case", "[run][kernels]") {
+  for (const std::string& case_name : cases::list_cases()) check_kernel_counts(case_name, shrinking_overrides(case_name));
+}
+
+TEST_CASE("The kappa-scheme adds its AXPY per component to the predictor", "[run][kernels]") {
+  auto overrides = shrinking_overrides("channel");
+  overrides.insert(overrides.end(), {"numerics.time_step=\"eigenvalue\"", "numerics.max_kappa=1"});
+  check_kernel_counts("channel", overrides);
 }
 
 }  // namespace
