@@ -82,6 +82,7 @@ struct NumericsConfig {
   Backend backend = Backend::automatic;
   TimeStepMethod time_step = TimeStepMethod::cfl;
   double cfl = 0.5;              // fraction of the time_step method's stability limit, in (0, 1]
+  double max_kappa = 0.5;        // "eigenvalue": the largest κ of the κ-scheme per step, in [0.5, 1]
   std::optional<double> dt;      // fixed time step; absent: the CFL controller chooses
   std::optional<double> max_dt;  // upper bound for the CFL controller
   double poisson_tolerance = 1e-8;

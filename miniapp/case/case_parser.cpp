@@ -132,6 +132,7 @@ NumericsConfig read_numerics(const Section& s, std::vector<std::string>& warning
   n.backend = s.choice("backend", backend_names).value_or(Backend::automatic);
   n.time_step = s.choice("time_step", time_step_method_names).value_or(n.time_step);
   n.cfl = s.real("cfl").value_or(n.cfl);
+  n.max_kappa = s.real("max_kappa").value_or(n.max_kappa);
   n.dt = s.real("dt");
   n.max_dt = s.real("max_dt");
   if (n.dt) warn_ignored(s, {"max_dt", "cfl"}, "numerics.dt fixes the time step", warnings);

@@ -39,6 +39,7 @@ constexpr KeySpec schema[] = {
     {"numerics.backend", string},
     {"numerics.time_step", string},
     {"numerics.cfl", real},
+    {"numerics.max_kappa", real},
     {"numerics.dt", real},
     {"numerics.max_dt", real},
     {"numerics.poisson_tolerance", real},

@@ -101,6 +101,10 @@ void validate_numerics(const NumericsConfig& n, const MeshConfig& m, const KeyOr
   if (n.cfl > 1 && !n.dt)
     throw o.error("numerics.cfl", "must be at most 1, the stability limit of the Adams-Bashforth 2 scheme (got " +
                                       show(n.cfl) + "): every step would amplify the flow's fastest modes");
+  if (!(n.max_kappa >= 0.5 && n.max_kappa <= 1))
+    throw o.error("numerics.max_kappa", "must lie in [0.5, 1] (got " + show(n.max_kappa) + ")");
+  if (n.max_kappa > 0.5 && n.time_step != TimeStepMethod::eigenvalue)
+    throw o.error("numerics.max_kappa", "a κ above 0.5 is chosen by numerics.time_step = \"eigenvalue\" only");
   if (n.dt) positive(o, "numerics.dt", *n.dt);
   if (n.max_dt) positive(o, "numerics.max_dt", *n.max_dt);
   if (!(n.poisson_tolerance > 0 && n.poisson_tolerance < 1))

@@ -109,6 +109,7 @@ time::FlowParameters flow_parameters(const cases::CaseConfig& c) {
   p.time_step.cfl = c.numerics.cfl;
   p.time_step.fixed_dt = c.numerics.dt.value_or(0.0);
   p.time_step.max_dt = c.numerics.max_dt.value_or(0.0);
+  p.time_step.max_kappa = c.numerics.max_kappa;
   return p;
 }
 

@@ -50,12 +50,14 @@ void FractionalStep::initialise(FlowFields& f) {
 }
 
 void FractionalStep::upload_step_scalars(const FlowFields& f) {
-  const double kappa = f.dt_old > 0 ? f.dt / f.dt_old : 0.0;
+  const StepCoefficients c = step_coefficients(time_step_control_.kappa(), f.dt, f.dt_old);
   std::array<double, step_slot_count> s{};
-  s[ab_current] = 1.0 + 0.5 * kappa;
-  s[ab_previous] = -0.5 * kappa;
-  s[minus_dt] = -f.dt;
-  s[minus_inverse_dt] = -1.0 / f.dt;
+  s[ab_current] = c.extrapolate_current;
+  s[ab_previous] = c.extrapolate_previous;
+  s[keep_current] = c.keep_current;
+  s[keep_previous] = c.keep_previous;
+  s[minus_dt] = -c.projection_dt;
+  s[minus_inverse_dt] = -1.0 / c.projection_dt;
   step_scalars_.copy_from_host(s);
 }
 
@@ -96,8 +98,9 @@ StepReport FractionalStep::advance(FlowFields& f, StepMeter& meter) {
   return report;
 }
 
-// Step 1: uᵖ = uⁿ − Δt Ω⁻¹ (R(u_s, ν_s) w + s), w = (1 + κ/2) uⁿ − (κ/2) uⁿ⁻¹, κ = Δtⁿ/Δtⁿ⁻¹
-// (κ = 0 on the first step: Euler). R's values: E_C u_s (+ E_D ν_s with LES) + D's values.
+// Step 1: uᵖ = uⁿ − Δt Ω⁻¹ (R(u_s, ν_s) w + s), w = (1 + r/2) uⁿ − (r/2) uⁿ⁻¹, r = Δtⁿ/Δtⁿ⁻¹
+// (r = 0 on the first step: Euler); with a controller's κ ≠ ½ the κ-scheme's coefficients instead,
+// and k_{n−1} uⁿ⁻¹ added. R's values: E_C u_s (+ E_D ν_s with LES) + D's values.
 void FractionalStep::predict(FlowFields& f) {
   for (int d = 0; d < 3; ++d) waxpby(exec_, step_scalar(ab_current), f.u[d], step_scalar(ab_previous), f.u_old[d], work_[d]);
 
@@ -112,7 +115,9 @@ void FractionalStep::predict(FlowFields& f) {
       axpby(exec_, 1.0, cell_work_, 1.0, u_pred_[d]);
     }
     pointwise_multiply(exec_, ops_.inverse_volume, u_pred_[d], u_pred_[d]);
-    waxpby(exec_, 1.0, f.u[d], step_scalar(minus_dt), u_pred_[d], u_pred_[d]);
+    waxpby(exec_, step_scalar(keep_current), f.u[d], step_scalar(minus_dt), u_pred_[d], u_pred_[d]);
+    if (params_.time_step.max_kappa > adams_bashforth_kappa)
+      axpby(exec_, step_scalar(keep_previous), f.u_old[d], 1.0, u_pred_[d]);
   }
   Vector* halo[] = {&u_pred_[0], &u_pred_[1], &u_pred_[2]};  // read by M Γ uᵖ and Γ uᵖ
   domain_.update_halo(halo);

@@ -63,8 +63,11 @@ class FractionalStep {
                     const std::function<void()>& work);
 
   // Slots of step_scalars_: what the sub-steps take from executor memory, so that a recorded
-  // sub-step replays with the current Δt (κ = Δtⁿ/Δtⁿ⁻¹, 0 on the first step).
-  enum StepSlot { ab_current, ab_previous, minus_dt, minus_inverse_dt, step_slot_count };  // 1 + κ/2, −κ/2, −Δt, −1/Δt
+  // sub-step replays with the current Δt: StepCoefficients (time_step_control.hpp); minus_dt is −β,
+  // which is −Δt for AB2.
+  enum StepSlot {
+    ab_current, ab_previous, keep_current, keep_previous, minus_dt, minus_inverse_dt, step_slot_count
+  };
   Coefficient step_scalar(StepSlot slot) const { return entry_of(step_scalars_, slot); }
 
   Executor exec_;

@@ -69,7 +69,16 @@ double TimeStepControl::eigenvalue_limit() {
     throw Error(msg.str());
   }
   const double phi = std::atan2(convection, diffusion);
-  return stability_radius(adams_bashforth_kappa, phi) / std::hypot(convection, diffusion);
+  // r(κ) rises with κ towards the real axis and falls towards the imaginary one: a few candidates
+  // find the best within a few per cent.
+  constexpr int candidates = 5;
+  double radius = stability_radius(adams_bashforth_kappa, phi);
+  kappa_ = adams_bashforth_kappa;
+  for (int i = 1; i < candidates && options_.max_kappa > adams_bashforth_kappa; ++i) {
+    const double kappa = adams_bashforth_kappa + (options_.max_kappa - adams_bashforth_kappa) * i / (candidates - 1);
+    if (const double r = stability_radius(kappa, phi); r > radius) radius = r, kappa_ = kappa;
+  }
+  return radius / std::hypot(convection, diffusion);
 }
 
 double TimeStepControl::stable_dt(const FlowFields& f) {
@@ -89,6 +98,18 @@ double TimeStepControl::stable_dt(const FlowFields& f) {
   }
   fraction_ = dt / limit;
   return dt;
+}
+
+StepCoefficients step_coefficients(double kappa, double dt, double dt_old) {
+  if (!(dt_old > 0)) return {1.0, 0.0, 1.0, 0.0, dt};
+  const double ratio = dt / dt_old;
+  // AB2's own expressions, so that κ = ½ runs bit for bit as before the κ-scheme existed.
+  if (kappa == adams_bashforth_kappa) return {1.0 + 0.5 * ratio, -0.5 * ratio, 1.0, 0.0, dt};
+  // du/dt at t_n + κh ≈ a₊ uⁿ⁺¹ + a₀ uⁿ + a₋ uⁿ⁻¹ (h = dt, h₀ = dt_old); β = 1/a₊, k = −β a.
+  const double h = dt, h0 = dt_old, lead = 2 * kappa * h + h0;
+  const double beta = h * (h + h0) / lead;
+  return {1.0 + kappa * ratio, -kappa * ratio, (lead - h) * (h + h0) / (h0 * lead),
+          -(2 * kappa - 1) * h * h / (h0 * lead), beta};
 }
 
 std::vector<double> cell_boundary_speed_flux(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,

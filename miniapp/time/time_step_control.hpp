@@ -23,17 +23,31 @@ namespace miniapp::time {
 //               "A self-adaptive strategy for the time integration of Navier-Stokes equations", 2011).
 enum class TimeStepMethod { cfl, eigenvalue };
 
+// The explicit scheme of the predictor, as the one-leg κ-scheme of Trias & Lehmkuhl (2011),
+// ((κ+½) uⁿ⁺¹ − 2κ uⁿ + (κ−½) uⁿ⁻¹) / Δt = R((1+κ) uⁿ − κ uⁿ⁻¹) at constant Δt: κ = ½ is Adams–Bashforth
+// 2 (κ = 0 is leapfrog, κ = 1 the extrapolated BDF2).
+inline constexpr double adams_bashforth_kappa = 0.5;
+
 struct TimeStepOptions {
   TimeStepMethod method = TimeStepMethod::cfl;
   double cfl = 0.5;      // the fraction of the method's stability limit that Δt takes, in (0, 1]
   double fixed_dt = 0;   // > 0: this Δt whatever the flow (its stability fraction still reported)
   double max_dt = 0;     // > 0: cap on the controlled Δt
+  // "eigenvalue" only: the largest κ the controller may choose per step, in [½, 1]; ½ keeps AB2.
+  double max_kappa = adams_bashforth_kappa;
 };
 
-// The explicit scheme of the predictor, as the one-leg κ-scheme of Trias & Lehmkuhl (2011),
-// ((κ+½) uⁿ⁺¹ − 2κ uⁿ + (κ−½) uⁿ⁻¹) / Δt = R((1+κ) uⁿ − κ uⁿ⁻¹): κ = ½ is the Adams–Bashforth 2 that
-// FractionalStep integrates with (κ = 0 is leapfrog, κ = 1 the extrapolated BDF2).
-inline constexpr double adams_bashforth_kappa = 0.5;
+// One step of the κ-scheme with variable steps, in the fractional-step form FractionalStep runs:
+// w = e_n uⁿ + e_{n−1} uⁿ⁻¹ (u at t_n + κΔt), uᵖ = k_n uⁿ + k_{n−1} uⁿ⁻¹ − β Ω⁻¹ (R w + s), then the
+// projection with β in place of Δt. From the quadratic through (t_{n−1}, t_n, t_{n+1}) differentiated at
+// t_n + κΔt: second order for every κ; β = Δt/(κ+½) at constant steps. κ = ½ gives AB2 exactly
+// (k = 1, 0; β = Δt); dt_old = 0 (the first step) gives Euler.
+struct StepCoefficients {
+  double extrapolate_current, extrapolate_previous;  // e_n, e_{n−1}
+  double keep_current, keep_previous;                // k_n, k_{n−1}
+  double projection_dt;                              // β
+};
+StepCoefficients step_coefficients(double kappa, double dt, double dt_old);
 
 // The distance from the origin to the edge of the κ-scheme's stability region along the ray
 // z = r e^{i(π − φ)}, φ ∈ [0, π/2] the angle from the negative real axis (0: diffusion, π/2:
@@ -63,13 +77,15 @@ class TimeStepControl {
   // Δt of the last stable_dt over its method's stability limit (what the progress lines and the
   // diagnostics call CFL).
   double stability_fraction() const { return fraction_; }
+  // The κ of the step that the last stable_dt sized (½ unless "eigenvalue" with max_kappa > ½).
+  double kappa() const { return kappa_; }
 
  private:
   // c_i Ω_i · 2 into scratch.convection (Σ_f A_f |u_s,f|, the boundary speeds included) and
   // d_i Ω_i / 2 into scratch.diffusion (Σ_f ν_f A_f / δn_f).
   void cell_rates(const FlowFields& fields);
   double cfl_limit();         // 1 / max_i (c_i + d_i)
-  double eigenvalue_limit();  // r(φ) / |λ|
+  double eigenvalue_limit();  // r(φ) / |λ|, for the κ in [½, max_kappa] that makes it largest
 
   Executor exec_;
   const DeviceOperators& ops_;
@@ -77,6 +93,7 @@ class TimeStepControl {
   TimeStepOptions options_;
   TimeStepScratch scratch_;
   double fraction_ = 0;
+  double kappa_ = adams_bashforth_kappa;
 };
 
 // Σ over the wall and inlet faces of each cell of A_f (|u_b| − |u_b · n_f|), in the operators' cell

@@ -77,6 +77,10 @@ TEST_CASE("impossible numerics and run settings", "[case]") {
                  "must be at most 1, the stability limit of the Adams-Bashforth 2 scheme (got 20)");
   check_error_at(add(valid_case(), "[numerics]", "time_step = \"implicit\""), "time_step", "numerics.time_step",
                  "unknown value \"implicit\" (allowed: \"cfl\" or \"eigenvalue\")");
+  check_error_at(add(valid_case(), "[numerics]", "time_step = \"eigenvalue\"\nmax_kappa = 1.5"), "max_kappa",
+                 "numerics.max_kappa", "must lie in [0.5, 1] (got 1.5)");
+  check_error_at(add(valid_case(), "[numerics]", "max_kappa = 0.8"), "max_kappa", "numerics.max_kappa",
+                 "chosen by numerics.time_step = \"eigenvalue\" only");
   check_error_at(add(valid_case(), "[numerics]", "dt = -1e-3"), "dt = ", "numerics.dt", "must be > 0");
   check_error_at(add(valid_case(), "[numerics]", "poisson_tolerance = 1.5"), "poisson_tolerance", "numerics.poisson_tolerance", "must lie in (0, 1)");
   check_error_at(add(valid_case(), "[numerics]", "poisson_tolerance = 0"), "poisson_tolerance", "numerics.poisson_tolerance", "must lie in (0, 1)");

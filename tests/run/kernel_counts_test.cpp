@@ -23,6 +23,7 @@ Counts calls(const KernelCounters& k) {
 struct Features {
   bool les, constant_source, viscous_source, singular, jacobi, aip_product;
   bool lid, eigenvalue_time_step;  // a moving wall (its speed joins the time step's rates); numerics.time_step
+  bool kappa_scheme;                // numerics.max_kappa > ½: the predictor adds k_{n−1} uⁿ⁻¹
 };
 
 Features features_of(const cases::CaseConfig& c) {
@@ -42,7 +43,7 @@ Features features_of(const cases::CaseConfig& c) {
   // AIP-1 takes the product Gᵀ G on a one-layer mesh's 5-point pattern (7 entries a row against 3 + 3
   // and y for two passes) and two passes on 3D patterns (solvers/aip.hpp).
   return {les,    body_force || inflow || (moving && !les), les && moving, !outlet, jacobi, !jacobi && c.mesh.cells[2] == 1,
-          lid,    c.numerics.time_step == cases::TimeStepMethod::eigenvalue};
+          lid,    c.numerics.time_step == cases::TimeStepMethod::eigenvalue, c.numerics.max_kappa > 0.5};
 }
 
 // Expected calls per phase (thesis Table 2.1 rows) for a step whose Poisson solve took k iterations.
@@ -53,8 +54,10 @@ std::array<Counts, time::phase_count> expected_counts(const Features& f, std::ui
   const std::uint64_t pre_spmv = f.jacobi ? 0 : f.aip_product ? 1 : 2, pre_pointwise = f.jacobi ? 1 : 0;
   std::array<Counts, time::phase_count> e{};
   // 1: AB2 extrapolation (3 AXPY), E_C u_s (+ E_D ν_s with LES), C + D (AXPY), R w (one generalized
-  // SpMV), per component: sources (AXPY; wall source per unit ν_s: SpMV + AXPY), Ω⁻¹ (pointwise), update.
-  e[0] = {2 + les + 3 * visc, 7 + 3 * src + 3 * visc, 0, 3, 0};
+  // SpMV), per component: sources (AXPY; wall source per unit ν_s: SpMV + AXPY), Ω⁻¹ (pointwise), update
+  // (and the κ-scheme's uⁿ⁻¹ term, AXPY).
+  const std::uint64_t kappa = f.kappa_scheme;
+  e[0] = {2 + les + 3 * visc, 7 + 3 * src + 3 * visc + 3 * kappa, 0, 3, 0};
   e[1] = {3, 3, 0, 0, 0};  // 2.1: M Γ uᵖ (3 SpMV, 2 sums) and the M u_bc term
   // 2.2: copy b; mean removal of b, x (and of x at the end) when singular; ‖b‖; r = b − A x, z, fused
   // r·r and r·z, p = z, q = A p with p·q; per iteration the fused CG kernels
@@ -79,29 +82,38 @@ std::vector<std::string> shrinking_overrides(const std::string& name) {
   return {slab ? "mesh.cells=[8,8,1]" : "mesh.cells=[8,8,8]", "numerics.poisson=\"pcg\""};
 }
 
-TEST_CASE("Kernel calls per sub-step match the algorithm for every shipped case", "[run][kernels]") {
-  for (const std::string& case_name : cases::list_cases()) {
-    INFO("case " << case_name);
-    Simulation sim = make_simulation(case_name, shrinking_overrides(case_name));
-    const Features f = features_of(sim.config);
-    CHECK(sim.aip_form == (f.jacobi ? std::nullopt : std::optional(f.aip_product ? AipForm::product : AipForm::two_pass)));
-    CHECK(sim.operators->has_sources == f.constant_source);
-    CHECK(sim.operators->viscous_source.empty() == !f.viscous_source);
-    for (int step = 0; step < 2; ++step) {  // Euler, then AB2
-      const KernelCounters before = sim.exec.counters();
-      const time::StepReport report = sim.scheme->advance(*sim.fields);
-      REQUIRE(report.poisson.iterations > 0);
-      const auto expected = expected_counts(f, static_cast<std::uint64_t>(report.poisson.iterations));
-      KernelCounters phases;
-      for (int p = 0; p < time::phase_count; ++p) {
-        INFO("step " << step + 1 << ", sub-step " << name(static_cast<time::Phase>(p)));
-        CHECK(calls(report.kernels[p]) == expected[p]);
-        phases += report.kernels[p];
-      }
-      // Every kernel of the step belongs to a sub-step.
-      CHECK(calls(sim.exec.counters().since(before)) == calls(phases));
+// Two steps (Euler, then AB2 or the κ-scheme) of `case_name` against the expected counts.
+void check_kernel_counts(const std::string& case_name, const std::vector<std::string>& overrides) {
+  INFO("case " << case_name);
+  Simulation sim = make_simulation(case_name, overrides);
+  const Features f = features_of(sim.config);
+  CHECK(sim.aip_form == (f.jacobi ? std::nullopt : std::optional(f.aip_product ? AipForm::product : AipForm::two_pass)));
+  CHECK(sim.operators->has_sources == f.constant_source);
+  CHECK(sim.operators->viscous_source.empty() == !f.viscous_source);
+  for (int step = 0; step < 2; ++step) {  // Euler, then AB2 or the κ-scheme
+    const KernelCounters before = sim.exec.counters();
+    const time::StepReport report = sim.scheme->advance(*sim.fields);
+    REQUIRE(report.poisson.iterations > 0);
+    const auto expected = expected_counts(f, static_cast<std::uint64_t>(report.poisson.iterations));
+    KernelCounters phases;
+    for (int p = 0; p < time::phase_count; ++p) {
+      INFO("step " << step + 1 << ", sub-step " << name(static_cast<time::Phase>(p)));
+      CHECK(calls(report.kernels[p]) == expected[p]);
+      phases += report.kernels[p];
     }
+    // Every kernel of the step belongs to a sub-step.
+    CHECK(calls(sim.exec.counters().since(before)) == calls(phases));
   }
+}
+
+TEST_CASE("Kernel calls per sub-step match the algorithm for every shipped case", "[run][kernels]") {
+  for (const std::string& case_name : cases::list_cases()) check_kernel_counts(case_name, shrinking_overrides(case_name));
+}
+
+TEST_CASE("The kappa-scheme adds its AXPY per component to the predictor", "[run][kernels]") {
+  auto overrides = shrinking_overrides("channel");
+  overrides.insert(overrides.end(), {"numerics.time_step=\"eigenvalue\"", "numerics.max_kappa=1"});
+  check_kernel_counts("channel", overrides);
 }
 
 }  // namespace

@@ -58,7 +58,10 @@ inline mesh::Mesh periodic_slab(CellShape shape, index_t n) {
 // The 2D Taylor-Green vortex (amplitude 1) integrated with a fixed Δt by FractionalStep on `mesh`.
 class PeriodicFlow {
  public:
-  PeriodicFlow(mesh::Mesh m, double viscosity, double dt, double poisson_tolerance = 1e-10)
+  // max_kappa > ½: the eigenvalue controller chooses the κ-scheme's κ each step (time_step_control.hpp),
+  // the step staying dt.
+  PeriodicFlow(mesh::Mesh m, double viscosity, double dt, double poisson_tolerance = 1e-10,
+               double max_kappa = adams_bashforth_kappa)
       : mesh_(std::move(m)), geometry_(mesh::compute_geometry(mesh_)), viscosity_(viscosity) {
     ops_ = fv::assemble_flow_operators(mesh_, geometry_, fv::FlowBoundaries{});
     device_ = std::make_unique<DeviceOperators>(exec_, mesh_, geometry_, ops_, 8, viscosity, false, Vec3{0, 0, 0});
@@ -67,6 +70,7 @@ class PeriodicFlow {
     FlowParameters params;
     params.viscosity = viscosity;
     params.time_step.fixed_dt = dt;
+    if (max_kappa > adams_bashforth_kappa) params.time_step = {TimeStepMethod::eigenvalue, 1.0, dt, 0, max_kappa};
     PcgOptions poisson;
     poisson.tolerance = poisson_tolerance;
     poisson.singular = true;  // periodic: the pressure is defined up to a constant
@@ -90,6 +94,8 @@ class PeriodicFlow {
   }
 
   double time() const { return fields_->time; }
+  // uⁿ on the host, the operators' cell order.
+  HostVelocity velocity() const { return {fields_->u[0].to_host(), fields_->u[1].to_host(), fields_->u[2].to_host()}; }
   double kinetic_energy() { return diagnostics_->evaluate(*fields_).kinetic_energy; }
 
   // ‖u − u_exact‖ / ‖u_exact‖ in the volume-weighted L2 norm, at the cell centroids, now.

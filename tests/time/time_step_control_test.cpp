@@ -19,6 +19,7 @@ TEST_CASE("The stability radius of the kappa-scheme matches its closed forms", "
   // On the negative real axis the κ-scheme is stable up to 4κ / (2κ + 1): 1 for AB2, 4/3 for κ = 1.
   CHECK(stability_radius(0.5, 0.0) == Approx(1.0).epsilon(1e-9));
   CHECK(stability_radius(1.0, 0.0) == Approx(4.0 / 3.0).epsilon(1e-9));
+  CHECK(stability_radius(0.75, 0.0) == Approx(1.2).epsilon(1e-9));
   // κ = 0 is leapfrog, stable on the imaginary axis up to |z| = 1 (a double root there).
   CHECK(stability_radius(0.0, half_pi) == Approx(1.0).epsilon(1e-6));
   // AB2 leaves the imaginary axis out: near it, Re z ≤ −|z|⁴/4, so r ≈ (4 cos φ)^{1/3}.
@@ -31,6 +32,45 @@ TEST_CASE("The stability radius of the kappa-scheme matches its closed forms", "
     const double r = stability_radius(0.5, half_pi * i / 10);
     CHECK(r < previous);
     previous = r;
+  }
+}
+
+TEST_CASE("The kappa-scheme's step coefficients: AB2 at one half, the constant-step forms, Euler first",
+          "[time][time-step]") {
+  const StepCoefficients euler = step_coefficients(0.8, 0.1, 0.0);
+  CHECK((euler.extrapolate_current == 1 && euler.extrapolate_previous == 0 && euler.keep_current == 1 &&
+         euler.keep_previous == 0 && euler.projection_dt == 0.1));
+  const StepCoefficients ab2 = step_coefficients(0.5, 0.3, 0.15);  // step ratio 2
+  CHECK((ab2.extrapolate_current == 2 && ab2.extrapolate_previous == -1 && ab2.keep_current == 1 &&
+         ab2.keep_previous == 0 && ab2.projection_dt == 0.3));
+  for (const double kappa : {0.6, 0.75, 1.0}) {
+    const double h = 0.01;
+    const StepCoefficients c = step_coefficients(kappa, h, h);
+    CHECK(c.projection_dt == Approx(h / (kappa + 0.5)).epsilon(1e-14));
+    CHECK(c.keep_current == Approx(2 * kappa / (kappa + 0.5)).epsilon(1e-14));
+    CHECK(c.keep_previous == Approx(-(kappa - 0.5) / (kappa + 0.5)).epsilon(1e-14));
+    CHECK(c.extrapolate_current == Approx(1 + kappa).epsilon(1e-14));
+  }
+}
+
+// u' = −u from 0 to 1 by the κ-scheme with steps h(t) = H (1 + ½ sin 3t), the error at t = 1.
+double kappa_scheme_error(double kappa, double h_scale) {
+  double t = 0, u = 1, u_old = 1, dt_old = 0;
+  while (t < 1 - 1e-12) {
+    const double dt = std::min(h_scale * (1 + 0.5 * std::sin(3 * t)), 1 - t);
+    const StepCoefficients c = step_coefficients(kappa, dt, dt_old);
+    const double w = c.extrapolate_current * u + c.extrapolate_previous * u_old;
+    const double next = c.keep_current * u + c.keep_previous * u_old - c.projection_dt * w;
+    u_old = u, u = next, dt_old = dt, t += dt;
+  }
+  return std::abs(u - std::exp(-1.0));
+}
+
+TEST_CASE("The kappa-scheme is second order with varying steps", "[time][time-step]") {
+  for (const double kappa : {0.5, 0.75, 1.0}) {
+    INFO("kappa " << kappa);
+    const double coarse = kappa_scheme_error(kappa, 0.02), fine = kappa_scheme_error(kappa, 0.01);
+    CHECK(std::log2(coarse / fine) == Approx(2.0).margin(0.15));
   }
 }
 
@@ -90,6 +130,21 @@ TEST_CASE("Both methods bound the time step by the rates of a uniform flow", "[t
   auto fixed = flow.control({TimeStepMethod::cfl, 0.5, 0.1, 0});
   CHECK(fixed.stable_dt(flow.fields()) == 0.1);
   CHECK(fixed.stability_fraction() == Approx(0.1 * (c + d)).epsilon(1e-12));
+}
+
+TEST_CASE("With a larger kappa allowed, the eigenvalue method takes it where diffusion dominates",
+          "[time][time-step]") {
+  const double h = 0.25, nu = 0.05;
+  // At rest the best κ in [½, 1] is 1: stable up to Δt d = 4/3.
+  UniformFlow at_rest(0.0, nu);
+  auto control = at_rest.control({TimeStepMethod::eigenvalue, 1.0, 0, 0, 1.0});
+  CHECK(control.stable_dt(at_rest.fields()) == Approx(4.0 / 3.0 * h * h / (12 * nu)).epsilon(1e-9));
+  CHECK(control.kappa() == 1.0);
+  // Convection-dominated: AB2's κ = ½ has the widest region near the imaginary axis.
+  UniformFlow fast(10.0, 1e-4);
+  auto convective = fast.control({TimeStepMethod::eigenvalue, 1.0, 0, 0, 1.0});
+  convective.stable_dt(fast.fields());
+  CHECK(convective.kappa() == adams_bashforth_kappa);
 }
 
 TEST_CASE("Diffusion alone: the eigenvalue method reaches AB2's real-axis limit", "[time][time-step]") {
