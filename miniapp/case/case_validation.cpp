@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <sstream>
 
+#include "miniapp/case/case_monitors.hpp"
+
 namespace miniapp::cases {
 
 namespace {
@@ -173,9 +175,11 @@ void validate_case(CaseConfig& config) {
   validate_numerics(config.numerics, config.mesh, o);
   resolve_poisson_solver(config.numerics, config.mesh);
   validate_run_and_output(config, o);
+  validate_monitors(config);
   if (config.mesh.generator == MeshGenerator::file) return;  // patches known once the file is read
-  check_patches(config, o, generated_patches(config.mesh), axis_patches(config.mesh, true),
-                "the generated " + std::string(name(config.mesh.generator)) + " mesh");
+  const std::string mesh_what = "the generated " + std::string(name(config.mesh.generator)) + " mesh";
+  check_patches(config, o, generated_patches(config.mesh), axis_patches(config.mesh, true), mesh_what);
+  check_force_patches(config, o, generated_patches(config.mesh), mesh_what);
 }
 
 void validate_boundaries(const CaseConfig& config, const mesh::Mesh& mesh, const std::string& case_path) {
@@ -184,6 +188,7 @@ void validate_boundaries(const CaseConfig& config, const mesh::Mesh& mesh, const
   for (const mesh::Patch& p : mesh.patches) patches.push_back(p.name);
   for (const mesh::PeriodicLink& link : mesh.periodic_links) periodic.insert(periodic.end(), {link.patch_a, link.patch_b});
   check_patches(config, origins, patches, periodic, "the mesh");
+  check_force_patches(config, origins, patches, "the mesh");
 }
 
 }  // namespace miniapp::cases
