@@ -91,6 +91,7 @@ class PeriodicFlow {
 
   double time() const { return fields_->time; }
   double kinetic_energy() { return diagnostics_->evaluate(*fields_).kinetic_energy; }
+  FlowIntegrals integrals() { return diagnostics_->evaluate(*fields_); }
 
   // ‖u − u_exact‖ / ‖u_exact‖ in the volume-weighted L2 norm, at the cell centroids, now.
   double relative_velocity_error() const {
