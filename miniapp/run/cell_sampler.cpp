@@ -31,7 +31,8 @@ CellSampler::CellSampler(const Simulation& sim, const std::vector<SampleWeights>
     w.row_ptr.push_back(static_cast<index_t>(w.col.size()));
   }
   weights_.emplace(exec_, to_sell(w, sim.exec.default_slice_height()));
-  for (int k = 0; k < max_spmv_vectors; ++k) out_.emplace_back(exec_, w.rows);
+  out_ = Vector(exec_, max_spmv_vectors * w.rows);
+  for (int k = 0; k < max_spmv_vectors; ++k) out_parts_.push_back(out_.window(k * w.rows, w.rows));
 }
 
 std::vector<std::vector<double>> CellSampler::sample(std::span<const Vector* const> fields) {
@@ -40,9 +41,12 @@ std::vector<std::vector<double>> CellSampler::sample(std::span<const Vector* con
   for (std::size_t first = 0; first < fields.size(); first += max_spmv_vectors) {
     const std::size_t n = std::min<std::size_t>(max_spmv_vectors, fields.size() - first);
     std::vector<Vector*> y;
-    for (std::size_t k = 0; k < n; ++k) y.push_back(&out_[k]);
+    for (std::size_t k = 0; k < n; ++k) y.push_back(&out_parts_[k]);
     spmv_multi(exec_, *weights_, fields.subspan(first, n), y);
-    for (std::size_t k = 0; k < n; ++k) out[first + k] = out_[k].to_host();
+    const std::vector<double> host = out_.to_host();
+    for (std::size_t k = 0; k < n; ++k)
+      out[first + k].assign(host.begin() + static_cast<std::ptrdiff_t>(k * rows_),
+                            host.begin() + static_cast<std::ptrdiff_t>((k + 1) * rows_));
   }
   return out;
 }

@@ -27,7 +27,8 @@ class CellSampler {
   const Executor exec_;
   std::size_t rows_;
   std::optional<DeviceSell> weights_;
-  std::vector<Vector> out_;
+  Vector out_;  // max_spmv_vectors results side by side: one copy to the host per batch
+  std::vector<Vector> out_parts_;  // windows of out_
 };
 
 // The index in the operators' (executor) order of cell `cell` of sim.mesh.

@@ -90,7 +90,7 @@ TEST_CASE("time averages and profiles of two known samples", "[run][observers]")
     f.time = time;
     f.step += 1;
     set_field(sim, [&](const Vec3& x) { return x.y + shift; }, f.u[0]);
-    set_field(sim, [&](const Vec3& x) { return 2 * shift; }, f.u[1]);
+    set_field(sim, [&](const Vec3&) { return 2 * shift; }, f.u[1]);
     fill(sim.exec, 0.0, f.u[2]);
     fill(sim.exec, shift, f.pressure);
     averages.sample(f);
