@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 #include "miniapp/case/case_section.hpp"
 #include "miniapp/case/case_validation.hpp"
@@ -17,23 +16,12 @@ std::string periodic_axes(const MeshConfig& m) {
   return out;
 }
 
-std::string show(double v) {
-  std::ostringstream out;
-  out.precision(12);
-  out << v;
-  return out.str();
-}
-
 // The vector of `name` scaled to length 1; a zero vector is refused.
 Vec3 direction(const Section& s, std::string_view name, Vec3 fallback) {
   const Vec3 v = s.real3(name).value_or(fallback);
   const double length = std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
   if (!(length > 0)) throw s.error(name, "must not be the zero vector");
   return {v.x / length, v.y / length, v.z / length};
-}
-
-void positive(const KeyOrigins& o, const std::string& key, double v) {
-  if (!(v > 0)) throw o.error(key, "must be > 0 (got " + show(v) + ")");
 }
 
 // Profiles are binned by the layers of a generated box along the axis and averaged over the two
@@ -121,20 +109,20 @@ void validate_monitors(const CaseConfig& c) {
     throw o.error("output.diagnostics_interval", "must be >= 1 (got " + std::to_string(c.output.diagnostics_interval) + ")");
   const StatisticsConfig& st = c.statistics;
   if (st.enabled) {
-    if (!(st.start_time >= 0)) throw o.error("statistics.start_time", "must be >= 0 (got " + show(st.start_time) + ")");
+    if (!(st.start_time >= 0)) throw o.error("statistics.start_time", "must be >= 0 (got " + show_number(st.start_time) + ")");
     if (c.run.end_time && st.start_time >= *c.run.end_time)
-      throw o.error("statistics.start_time", "is " + show(st.start_time) + ", not before run.end_time = " +
-                                                 show(*c.run.end_time) + ": no sample would be taken");
+      throw o.error("statistics.start_time", "is " + show_number(st.start_time) + ", not before run.end_time = " +
+                                                 show_number(*c.run.end_time) + ": no sample would be taken");
     if (st.sample_interval < 1)
       throw o.error("statistics.sample_interval", "must be >= 1 (got " + std::to_string(st.sample_interval) + ")");
   }
   if (st.profile_axis) check_profile_axis(c.mesh, *st.profile_axis, o);
   for (const ForcesConfig& f : c.forces) {
     const std::string key = "forces." + f.patch;
-    positive(o, key + ".reference_area", f.reference_area);
+    require_positive(o, key + ".reference_area", f.reference_area);
     // The defaults come from [physics], checked there.
-    if (o.has(key + ".reference_velocity")) positive(o, key + ".reference_velocity", f.reference_velocity);
-    if (o.has(key + ".reference_length")) positive(o, key + ".reference_length", f.reference_length);
+    if (o.has(key + ".reference_velocity")) require_positive(o, key + ".reference_velocity", f.reference_velocity);
+    if (o.has(key + ".reference_length")) require_positive(o, key + ".reference_length", f.reference_length);
   }
 }
 

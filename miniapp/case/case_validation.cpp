@@ -8,21 +8,21 @@
 
 namespace miniapp::cases {
 
-namespace {
-
-std::string show(double v) {
+std::string show_number(double v) {
   std::ostringstream out;
   out.precision(12);
   out << v;
   return out.str();
 }
 
-void positive(const KeyOrigins& o, std::string_view key, double v) {
-  if (!(v > 0)) throw o.error(key, "must be > 0 (got " + show(v) + ")");
+void require_positive(const KeyOrigins& o, std::string_view key, double v) {
+  if (!(v > 0)) throw o.error(key, "must be > 0 (got " + show_number(v) + ")");
 }
 
+namespace {
+
 void non_negative(const KeyOrigins& o, std::string_view key, double v) {
-  if (!(v >= 0)) throw o.error(key, "must be >= 0 (got " + show(v) + ")");
+  if (!(v >= 0)) throw o.error(key, "must be >= 0 (got " + show_number(v) + ")");
 }
 
 void at_least_one(const KeyOrigins& o, std::string_view key, long long v) {
@@ -48,13 +48,13 @@ void validate_mesh(const MeshConfig& m, const KeyOrigins& o) {
     if (!std::filesystem::is_regular_file(m.file))
       throw o.error("mesh.file", "cannot find " + m.file + " (relative paths start at the case file's folder)");
     if (o.has("mesh.layers")) at_least_one(o, "mesh.layers", m.layers);
-    if (o.has("mesh.length_z")) positive(o, "mesh.length_z", m.length_z);
+    if (o.has("mesh.length_z")) require_positive(o, "mesh.length_z", m.length_z);
     return;
   }
   for (int i = 0; i < 3; ++i) {
     if (m.cells[i] < 1) throw o.error("mesh.cells", "every count must be >= 1 (got " + std::to_string(m.cells[i]) + ")");
-    if (!(m.length[i] > 0)) throw o.error("mesh.length", "every length must be > 0 (got " + show(m.length[i]) + ")");
-    if (!(m.stretch[i] >= 0)) throw o.error("mesh.stretch", "every factor must be >= 0 (got " + show(m.stretch[i]) + ")");
+    if (!(m.length[i] > 0)) throw o.error("mesh.length", "every length must be > 0 (got " + show_number(m.length[i]) + ")");
+    if (!(m.stretch[i] >= 0)) throw o.error("mesh.stretch", "every factor must be >= 0 (got " + show_number(m.stretch[i]) + ")");
   }
   // Extrusion glues only its end planes, with uniform layers; the triangulated rectangle has no
   // periodic sides.
@@ -65,17 +65,17 @@ void validate_mesh(const MeshConfig& m, const KeyOrigins& o) {
 }
 
 void validate_physics(const PhysicsConfig& p, const KeyOrigins& o) {
-  positive(o, "physics.reference_velocity", p.reference_velocity);
-  positive(o, "physics.reference_length", p.reference_length);
+  require_positive(o, "physics.reference_velocity", p.reference_velocity);
+  require_positive(o, "physics.reference_length", p.reference_length);
   if (o.has("physics.re"))
-    positive(o, "physics.re", p.re);
+    require_positive(o, "physics.re", p.re);
   else
-    positive(o, "physics.nu", p.nu);
-  if (p.les != LesModel::none) positive(o, "physics.les_constant", p.les_constant);
+    require_positive(o, "physics.nu", p.nu);
+  if (p.les != LesModel::none) require_positive(o, "physics.les_constant", p.les_constant);
 }
 
 void validate_initial(const InitialConfig& i, const KeyOrigins& o) {
-  positive(o, "initial.amplitude", i.amplitude);
+  require_positive(o, "initial.amplitude", i.amplitude);
   non_negative(o, "initial.perturbation", i.perturbation);
 }
 
@@ -89,7 +89,7 @@ std::string fft_unfit_reason(const MeshConfig& m, bool check_parity) {
   if (m.generator == MeshGenerator::tet) return "the tet generator makes no extrusion along z";
   if (m.generator != MeshGenerator::file && !m.periodic[2]) return "z is not periodic";
   if (m.generator != MeshGenerator::file && m.stretch[2] != 0)
-    return "the layers along z are stretched (mesh.stretch z = " + show(m.stretch[2]) + ")";
+    return "the layers along z are stretched (mesh.stretch z = " + show_number(m.stretch[2]) + ")";
   if (check_parity && planes % 2 != 0)
     return "Nper = " + std::string(m.generator == MeshGenerator::file ? "mesh.layers" : "mesh.cells z") + " = " +
            std::to_string(planes) + " is odd";
@@ -97,16 +97,16 @@ std::string fft_unfit_reason(const MeshConfig& m, bool check_parity) {
 }
 
 void validate_numerics(const NumericsConfig& n, const MeshConfig& m, const KeyOrigins& o) {
-  positive(o, "numerics.cfl", n.cfl);
+  require_positive(o, "numerics.cfl", n.cfl);
   // With both methods cfl is the fraction of a stability limit; Adams–Bashforth 2 amplifies the
   // highest diffusive mode at any larger step, which a Laplacian's Gershgorin bound reaches.
   if (n.cfl > 1 && !n.dt)
     throw o.error("numerics.cfl", "must be at most 1, the stability limit of the Adams-Bashforth 2 scheme (got " +
-                                      show(n.cfl) + "): every step would amplify the flow's fastest modes");
-  if (n.dt) positive(o, "numerics.dt", *n.dt);
-  if (n.max_dt) positive(o, "numerics.max_dt", *n.max_dt);
+                                      show_number(n.cfl) + "): every step would amplify the flow's fastest modes");
+  if (n.dt) require_positive(o, "numerics.dt", *n.dt);
+  if (n.max_dt) require_positive(o, "numerics.max_dt", *n.max_dt);
   if (!(n.poisson_tolerance > 0 && n.poisson_tolerance < 1))
-    throw o.error("numerics.poisson_tolerance", "must lie in (0, 1) (got " + show(n.poisson_tolerance) + ")");
+    throw o.error("numerics.poisson_tolerance", "must lie in (0, 1) (got " + show_number(n.poisson_tolerance) + ")");
   at_least_one(o, "numerics.poisson_max_iterations", n.poisson_max_iterations);
   non_negative(o, "numerics.slice_height", n.slice_height);
   if (const std::string why = fft_unfit_reason(m, false); n.poisson == PoissonSolver::fft && !why.empty())
@@ -125,7 +125,7 @@ void resolve_poisson_solver(NumericsConfig& n, const MeshConfig& m) {
 }
 
 void validate_run_and_output(const CaseConfig& c, const KeyOrigins& o) {
-  if (c.run.end_time) positive(o, "run.end_time", *c.run.end_time);
+  if (c.run.end_time) require_positive(o, "run.end_time", *c.run.end_time);
   if (c.run.max_steps) at_least_one(o, "run.max_steps", *c.run.max_steps);
   non_negative(o, "run.progress_interval", c.run.progress_interval);
   if (c.output.directory.empty()) throw o.error("output.directory", "must not be empty");
