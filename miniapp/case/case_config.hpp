@@ -108,8 +108,34 @@ struct OutputConfig {
   double interval = 0;             // simulated time between VTK outputs; 0 = only at the end
   double checkpoint_interval = 0;  // simulated time between checkpoints; 0 = only at the end
   std::vector<OutputField> fields;
+  long long diagnostics_interval = 1;  // steps between rows of diagnostics.csv, forces and probes
 
   bool has(OutputField f) const;
+};
+
+// Time averages of the cell fields from start_time on ([statistics]; absent: none), and optionally
+// profiles along one axis averaged over the two others, which must be periodic.
+struct StatisticsConfig {
+  bool enabled = false;
+  double start_time = 0;
+  long long sample_interval = 1;  // steps between samples
+  std::optional<int> profile_axis;  // 0, 1, 2 for x, y, z
+};
+
+// The force of the fluid on one patch ([forces.<patch>]), as coefficients F·e / (½ U² A).
+struct ForcesConfig {
+  std::string patch;
+  double reference_area = 0;
+  double reference_velocity = 1;  // default physics.reference_velocity
+  double reference_length = 1;    // default physics.reference_length (Strouhal number f L / U)
+  Vec3 drag_direction{1, 0, 0};   // unit vectors (normalised when read)
+  Vec3 lift_direction{0, 1, 0};
+};
+
+// A point where velocity and pressure are recorded ([probes.<name>]).
+struct ProbeConfig {
+  std::string name;
+  Vec3 position{0, 0, 0};
 };
 
 // Where each key's value came from, for error messages after parsing: a line of the case file, or
@@ -135,6 +161,9 @@ struct CaseConfig {
   NumericsConfig numerics;
   RunConfig run;
   OutputConfig output;
+  StatisticsConfig statistics;
+  std::vector<ForcesConfig> forces;  // ordered by patch name
+  std::vector<ProbeConfig> probes;   // ordered by name
 
   KeyOrigins origins;
   std::vector<std::string> warnings;  // valid but suspicious settings, for the caller to print

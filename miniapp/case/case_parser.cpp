@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "miniapp/case/case_monitors.hpp"
 #include "miniapp/case/case_section.hpp"
 #include "miniapp/case/case_toml.hpp"
 #include "miniapp/case/case_validation.hpp"
@@ -165,6 +166,7 @@ OutputConfig read_output(const Section& s, const std::string& case_name) {
   o.directory = s.string("directory").value_or("output/" + case_name);
   o.interval = s.real("interval").value_or(0);
   o.checkpoint_interval = s.real("checkpoint_interval").value_or(0);
+  o.diagnostics_interval = s.integer("diagnostics_interval").value_or(1);
   const std::optional<std::vector<std::string>> fields = s.strings("fields");
   if (!fields) {
     for (const auto& [text, field] : output_field_names) o.fields.push_back(field);
@@ -214,6 +216,9 @@ CaseConfig parse_case(std::string_view text, const std::string& path, std::span<
   c.numerics = read_numerics(Section(doc, "numerics", c.origins), c.warnings);
   c.run = read_run(Section(doc, "run", c.origins));
   c.output = read_output(Section(doc, "output", c.origins), c.name);
+  c.statistics = read_statistics(doc, c.origins);
+  c.forces = read_forces(doc, c.physics, c.origins);
+  c.probes = read_probes(doc, c.origins);
   validate_case(c);
   return c;
 }

@@ -56,17 +56,29 @@ constexpr KeySpec schema[] = {
     {"output.interval", real},
     {"output.checkpoint_interval", real},
     {"output.fields", string_list},
+    {"output.diagnostics_interval", integer},
+    {"statistics.start_time", real},
+    {"statistics.sample_interval", integer},
+    {"statistics.profile_axis", string},
+    {"forces.<patch>.reference_area", real},
+    {"forces.<patch>.reference_velocity", real},
+    {"forces.<patch>.reference_length", real},
+    {"forces.<patch>.drag_direction", real3},
+    {"forces.<patch>.lift_direction", real3},
+    {"probes.<name>.position", real3},
 };
 
 std::string_view section_of(std::string_view dotted) { return dotted.substr(0, dotted.find('.')); }
 
-// "boundary.lid.type" -> "boundary.<patch>.type"; other keys unchanged. The patch is everything
-// between the first and the last dot, so patch names may contain dots.
+// "boundary.lid.type" -> "boundary.<patch>.type", "probes.wake.position" -> "probes.<name>.position";
+// other keys unchanged. The table's name is everything between the first and the last dot, so patch
+// names may contain dots.
 std::string schema_form(std::string_view dotted) {
-  if (section_of(dotted) != "boundary") return std::string(dotted);
+  const std::string_view placeholder = named_table_placeholder(section_of(dotted));
+  if (placeholder.empty()) return std::string(dotted);
   const auto first = dotted.find('.'), last = dotted.rfind('.');
   if (first == std::string_view::npos || first == last) return std::string(dotted);
-  return "boundary." + std::string(patch_placeholder) + std::string(dotted.substr(last));
+  return std::string(section_of(dotted)) + "." + std::string(placeholder) + std::string(dotted.substr(last));
 }
 
 // The schema-form key within edit distance 2 of `wanted` closest to it, or "".
@@ -83,6 +95,12 @@ std::string closest(std::string_view wanted, const std::vector<std::string_view>
 }  // namespace
 
 std::span<const KeySpec> case_schema() { return schema; }
+
+std::string_view named_table_placeholder(std::string_view section) {
+  if (section == "boundary" || section == "forces") return patch_placeholder;
+  if (section == "probes") return name_placeholder;
+  return {};
+}
 
 const KeySpec* find_key_spec(std::string_view dotted) {
   const std::string key = schema_form(dotted);
@@ -110,9 +128,10 @@ std::string unknown_key_reason(std::string_view dotted) {
     if (section_of(s.key) == section) candidates.push_back(s.key);
   std::string suggestion = closest(key, candidates);
   if (suggestion.empty()) return "unknown key";
-  // Name the user's own patch in the suggestion rather than the placeholder.
-  if (const auto at = suggestion.find(patch_placeholder); at != std::string::npos)
-    suggestion = std::string(dotted.substr(0, dotted.rfind('.'))) + suggestion.substr(at + patch_placeholder.size());
+  // Name the user's own table in the suggestion rather than the placeholder.
+  const std::string_view placeholder = named_table_placeholder(section);
+  if (const auto at = suggestion.find(placeholder); !placeholder.empty() && at != std::string::npos)
+    suggestion = std::string(dotted.substr(0, dotted.rfind('.'))) + suggestion.substr(at + placeholder.size());
   return "unknown key (did you mean " + suggestion + "?)";
 }
 

@@ -16,13 +16,19 @@ enum class ValueKind {
   string_list,  // ["a", "b", ...]
 };
 
-// One key: its dotted name ("physics.re"; the patch tables are written "boundary.<patch>.type").
+// One key: its dotted name ("physics.re"; the named tables are written "boundary.<patch>.type",
+// "forces.<patch>.reference_area", "probes.<name>.position").
 struct KeySpec {
   std::string_view key;
   ValueKind kind;
 };
 
 inline constexpr std::string_view patch_placeholder = "<patch>";
+inline constexpr std::string_view name_placeholder = "<name>";
+
+// The placeholder of a section made of named tables ("<patch>" for boundary and forces, "<name>" for
+// probes), or "" for a plain section.
+std::string_view named_table_placeholder(std::string_view section);
 
 // Every key of the schema, grouped by section in file order.
 std::span<const KeySpec> case_schema();

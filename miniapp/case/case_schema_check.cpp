@@ -69,13 +69,15 @@ void check_section(const toml::table& table, const std::string& prefix, KeyOrigi
   }
 }
 
-void check_boundary(const toml::table& boundary, KeyOrigins& origins) {
-  for (auto&& [patch, node] : boundary) {
-    const std::string dotted = "boundary." + std::string(patch.str());
-    record(origins, dotted, patch.source());
+// A section of named tables: [boundary.<patch>], [forces.<patch>], [probes.<name>].
+void check_named_tables(const toml::table& section, const std::string& section_name, KeyOrigins& origins) {
+  for (auto&& [name, node] : section) {
+    const std::string dotted = section_name + "." + std::string(name.str());
+    record(origins, dotted, name.source());
     const toml::table* table = node.as_table();
     if (table == nullptr)
-      throw origins.error(dotted, "[boundary] holds one table per patch, e.g. [" + dotted + "] with type = \"wall\"");
+      throw origins.error(dotted, "[" + section_name + "] holds one table per " +
+                                      (section_name == "probes" ? "probe" : "patch") + ", e.g. [" + dotted + "]");
     check_section(*table, dotted, origins);
   }
 }
@@ -89,8 +91,8 @@ void check_against_schema(const toml::table& doc, KeyOrigins& origins) {
     if (!is_section(section)) throw origins.error(section, unknown_key_reason(section));
     const toml::table* table = node.as_table();
     if (table == nullptr) throw origins.error(section, "expected a table [" + section + "], got " + describe(node));
-    if (section == "boundary")
-      check_boundary(*table, origins);
+    if (!named_table_placeholder(section).empty())
+      check_named_tables(*table, section, origins);
     else
       check_section(*table, section, origins);
   }

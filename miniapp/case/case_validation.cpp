@@ -4,23 +4,25 @@
 #include <filesystem>
 #include <sstream>
 
+#include "miniapp/case/case_monitors.hpp"
+
 namespace miniapp::cases {
 
-namespace {
-
-std::string show(double v) {
+std::string show_number(double v) {
   std::ostringstream out;
   out.precision(12);
   out << v;
   return out.str();
 }
 
-void positive(const KeyOrigins& o, std::string_view key, double v) {
-  if (!(v > 0)) throw o.error(key, "must be > 0 (got " + show(v) + ")");
+void require_positive(const KeyOrigins& o, std::string_view key, double v) {
+  if (!(v > 0)) throw o.error(key, "must be > 0 (got " + show_number(v) + ")");
 }
 
+namespace {
+
 void non_negative(const KeyOrigins& o, std::string_view key, double v) {
-  if (!(v >= 0)) throw o.error(key, "must be >= 0 (got " + show(v) + ")");
+  if (!(v >= 0)) throw o.error(key, "must be >= 0 (got " + show_number(v) + ")");
 }
 
 void at_least_one(const KeyOrigins& o, std::string_view key, long long v) {
@@ -46,13 +48,13 @@ void validate_mesh(const MeshConfig& m, const KeyOrigins& o) {
     if (!std::filesystem::is_regular_file(m.file))
       throw o.error("mesh.file", "cannot find " + m.file + " (relative paths start at the case file's folder)");
     if (o.has("mesh.layers")) at_least_one(o, "mesh.layers", m.layers);
-    if (o.has("mesh.length_z")) positive(o, "mesh.length_z", m.length_z);
+    if (o.has("mesh.length_z")) require_positive(o, "mesh.length_z", m.length_z);
     return;
   }
   for (int i = 0; i < 3; ++i) {
     if (m.cells[i] < 1) throw o.error("mesh.cells", "every count must be >= 1 (got " + std::to_string(m.cells[i]) + ")");
-    if (!(m.length[i] > 0)) throw o.error("mesh.length", "every length must be > 0 (got " + show(m.length[i]) + ")");
-    if (!(m.stretch[i] >= 0)) throw o.error("mesh.stretch", "every factor must be >= 0 (got " + show(m.stretch[i]) + ")");
+    if (!(m.length[i] > 0)) throw o.error("mesh.length", "every length must be > 0 (got " + show_number(m.length[i]) + ")");
+    if (!(m.stretch[i] >= 0)) throw o.error("mesh.stretch", "every factor must be >= 0 (got " + show_number(m.stretch[i]) + ")");
   }
   // Extrusion glues only its end planes, with uniform layers; the triangulated rectangle has no
   // periodic sides.
@@ -63,17 +65,17 @@ void validate_mesh(const MeshConfig& m, const KeyOrigins& o) {
 }
 
 void validate_physics(const PhysicsConfig& p, const KeyOrigins& o) {
-  positive(o, "physics.reference_velocity", p.reference_velocity);
-  positive(o, "physics.reference_length", p.reference_length);
+  require_positive(o, "physics.reference_velocity", p.reference_velocity);
+  require_positive(o, "physics.reference_length", p.reference_length);
   if (o.has("physics.re"))
-    positive(o, "physics.re", p.re);
+    require_positive(o, "physics.re", p.re);
   else
-    positive(o, "physics.nu", p.nu);
-  if (p.les != LesModel::none) positive(o, "physics.les_constant", p.les_constant);
+    require_positive(o, "physics.nu", p.nu);
+  if (p.les != LesModel::none) require_positive(o, "physics.les_constant", p.les_constant);
 }
 
 void validate_initial(const InitialConfig& i, const KeyOrigins& o) {
-  positive(o, "initial.amplitude", i.amplitude);
+  require_positive(o, "initial.amplitude", i.amplitude);
   non_negative(o, "initial.perturbation", i.perturbation);
 }
 
@@ -87,7 +89,7 @@ std::string fft_unfit_reason(const MeshConfig& m, bool check_parity) {
   if (m.generator == MeshGenerator::tet) return "the tet generator makes no extrusion along z";
   if (m.generator != MeshGenerator::file && !m.periodic[2]) return "z is not periodic";
   if (m.generator != MeshGenerator::file && m.stretch[2] != 0)
-    return "the layers along z are stretched (mesh.stretch z = " + show(m.stretch[2]) + ")";
+    return "the layers along z are stretched (mesh.stretch z = " + show_number(m.stretch[2]) + ")";
   if (check_parity && planes % 2 != 0)
     return "Nper = " + std::string(m.generator == MeshGenerator::file ? "mesh.layers" : "mesh.cells z") + " = " +
            std::to_string(planes) + " is odd";
@@ -95,20 +97,20 @@ std::string fft_unfit_reason(const MeshConfig& m, bool check_parity) {
 }
 
 void validate_numerics(const NumericsConfig& n, const MeshConfig& m, const KeyOrigins& o) {
-  positive(o, "numerics.cfl", n.cfl);
+  require_positive(o, "numerics.cfl", n.cfl);
   // With both methods cfl is the fraction of a stability limit; Adams–Bashforth 2 amplifies the
   // highest diffusive mode at any larger step, which a Laplacian's Gershgorin bound reaches.
   if (n.cfl > 1 && !n.dt)
     throw o.error("numerics.cfl", "must be at most 1, the stability limit of the Adams-Bashforth 2 scheme (got " +
-                                      show(n.cfl) + "): every step would amplify the flow's fastest modes");
+                                      show_number(n.cfl) + "): every step would amplify the flow's fastest modes");
   if (!(n.max_kappa >= 0.5 && n.max_kappa <= 1))
-    throw o.error("numerics.max_kappa", "must lie in [0.5, 1] (got " + show(n.max_kappa) + ")");
+    throw o.error("numerics.max_kappa", "must lie in [0.5, 1] (got " + show_number(n.max_kappa) + ")");
   if (n.max_kappa > 0.5 && n.time_step != TimeStepMethod::eigenvalue)
     throw o.error("numerics.max_kappa", "a κ above 0.5 is chosen by numerics.time_step = \"eigenvalue\" only");
-  if (n.dt) positive(o, "numerics.dt", *n.dt);
-  if (n.max_dt) positive(o, "numerics.max_dt", *n.max_dt);
+  if (n.dt) require_positive(o, "numerics.dt", *n.dt);
+  if (n.max_dt) require_positive(o, "numerics.max_dt", *n.max_dt);
   if (!(n.poisson_tolerance > 0 && n.poisson_tolerance < 1))
-    throw o.error("numerics.poisson_tolerance", "must lie in (0, 1) (got " + show(n.poisson_tolerance) + ")");
+    throw o.error("numerics.poisson_tolerance", "must lie in (0, 1) (got " + show_number(n.poisson_tolerance) + ")");
   at_least_one(o, "numerics.poisson_max_iterations", n.poisson_max_iterations);
   non_negative(o, "numerics.slice_height", n.slice_height);
   if (const std::string why = fft_unfit_reason(m, false); n.poisson == PoissonSolver::fft && !why.empty())
@@ -127,7 +129,7 @@ void resolve_poisson_solver(NumericsConfig& n, const MeshConfig& m) {
 }
 
 void validate_run_and_output(const CaseConfig& c, const KeyOrigins& o) {
-  if (c.run.end_time) positive(o, "run.end_time", *c.run.end_time);
+  if (c.run.end_time) require_positive(o, "run.end_time", *c.run.end_time);
   if (c.run.max_steps) at_least_one(o, "run.max_steps", *c.run.max_steps);
   non_negative(o, "run.progress_interval", c.run.progress_interval);
   if (c.output.directory.empty()) throw o.error("output.directory", "must not be empty");
@@ -177,9 +179,11 @@ void validate_case(CaseConfig& config) {
   validate_numerics(config.numerics, config.mesh, o);
   resolve_poisson_solver(config.numerics, config.mesh);
   validate_run_and_output(config, o);
+  validate_monitors(config);
   if (config.mesh.generator == MeshGenerator::file) return;  // patches known once the file is read
-  check_patches(config, o, generated_patches(config.mesh), axis_patches(config.mesh, true),
-                "the generated " + std::string(name(config.mesh.generator)) + " mesh");
+  const std::string mesh_what = "the generated " + std::string(name(config.mesh.generator)) + " mesh";
+  check_patches(config, o, generated_patches(config.mesh), axis_patches(config.mesh, true), mesh_what);
+  check_force_patches(config, o, generated_patches(config.mesh), mesh_what);
 }
 
 void validate_boundaries(const CaseConfig& config, const mesh::Mesh& mesh, const std::string& case_path) {
@@ -188,6 +192,7 @@ void validate_boundaries(const CaseConfig& config, const mesh::Mesh& mesh, const
   for (const mesh::Patch& p : mesh.patches) patches.push_back(p.name);
   for (const mesh::PeriodicLink& link : mesh.periodic_links) periodic.insert(periodic.end(), {link.patch_a, link.patch_b});
   check_patches(config, origins, patches, periodic, "the mesh");
+  check_force_patches(config, origins, patches, "the mesh");
 }
 
 }  // namespace miniapp::cases

@@ -13,6 +13,11 @@ namespace miniapp::cases {
 // Appends warnings (e.g. cfl > 1) to config.warnings. Throws miniapp::Error naming file, key, line.
 void validate_case(CaseConfig& config);
 
+// A number for messages (up to 12 significant digits).
+std::string show_number(double v);
+// Throws origins.error(key, "must be > 0 (got v)") unless v > 0.
+void require_positive(const KeyOrigins& origins, std::string_view key, double v);
+
 // The patches a generator will make: {xmin, xmax, ...} without the periodic axes; empty for "file".
 std::vector<std::string> generated_patches(const MeshConfig& mesh);
 

@@ -12,6 +12,11 @@ struct CellFields {
   std::vector<double> eddy_viscosity;
   std::vector<double> vorticity_magnitude;  // |ω|
   std::vector<double> q_criterion;          // Q = ½(|Ω|² − |S|²)
+  // Time averages of [statistics] (zeros before the first sample).
+  std::array<std::vector<double>, 3> mean_velocity;
+  std::vector<double> mean_pressure;
+  std::vector<double> mean_eddy_viscosity;
+  std::array<std::vector<double>, 6> reynolds_stress;  // ⟨u_i' u_j'⟩: xx, yy, zz, xy, yz, xz (VTK's order)
 };
 
 // Which cell arrays a VTK file holds; arrays not selected may be left empty in CellFields.
@@ -21,6 +26,7 @@ struct FieldSelection {
   bool eddy_viscosity = true;
   bool vorticity_magnitude = true;
   bool q_criterion = true;
+  bool statistics = false;  // mean_velocity, mean_pressure, mean_eddy_viscosity, reynolds_stress
 };
 
 // Vorticity magnitude and Q-criterion of one velocity gradient.

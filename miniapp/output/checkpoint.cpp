@@ -177,6 +177,12 @@ const std::vector<double>& CheckpointData::array(std::string_view name, std::siz
   throw Error("checkpoint has no array '" + std::string(name) + "'");
 }
 
+const std::vector<double>* CheckpointData::find(std::string_view name) const {
+  for (const auto& [array_name, values] : arrays)
+    if (array_name == name) return &values;
+  return nullptr;
+}
+
 std::filesystem::path checkpoint_path(const std::filesystem::path& dir, int rank) {
   return dir / ("checkpoint_r" + std::to_string(rank) + ".bin");
 }

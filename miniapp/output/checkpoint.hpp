@@ -38,6 +38,8 @@ struct CheckpointData {
 
   // The array called `name`, which must hold `size` values; throws miniapp::Error otherwise.
   const std::vector<double>& array(std::string_view name, std::size_t size) const;
+  // The array called `name`, or nullptr (for arrays that only some runs write).
+  const std::vector<double>* find(std::string_view name) const;
 };
 
 // The file of `rank`: <dir>/checkpoint_r<rank>.bin.

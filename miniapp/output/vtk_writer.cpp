@@ -98,6 +98,15 @@ struct VtkWriter::Impl {
     if (s.eddy_viscosity) add_array("eddy_viscosity", 1, scalar(&CellFields::eddy_viscosity));
     if (s.vorticity_magnitude) add_array("vorticity_magnitude", 1, scalar(&CellFields::vorticity_magnitude));
     if (s.q_criterion) add_array("q_criterion", 1, scalar(&CellFields::q_criterion));
+    if (!s.statistics) return;
+    add_array("mean_velocity", 3, [](const CellFields& f, vtkDoubleArray* a) {
+      for (int k = 0; k < 3; ++k) copy_component(f.mean_velocity[k], a, k);
+    });
+    add_array("mean_pressure", 1, scalar(&CellFields::mean_pressure));
+    add_array("mean_eddy_viscosity", 1, scalar(&CellFields::mean_eddy_viscosity));
+    add_array("reynolds_stress", 6, [](const CellFields& f, vtkDoubleArray* a) {
+      for (int k = 0; k < 6; ++k) copy_component(f.reynolds_stress[k], a, k);
+    });
   }
 
   void write_summary(long step) const {

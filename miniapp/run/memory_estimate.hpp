@@ -18,7 +18,10 @@ struct MemoryEstimate {
   std::size_t preconditioner = 0;  // Jacobi's inverse diagonal, AIP's G, Gᵀ and temporary, or AMG's hierarchy
   std::size_t solver = 0;          // PCG's and the fractional step's work vectors
   std::size_t fields = 0;          // time::FlowFields
-  std::size_t total() const { return operators + preconditioner + solver + fields; }
+  // The run loop's observers: the diagnostics' work vectors (with LES D(ν)'s values), the sums of
+  // [statistics]; not their samplers (probe and wall-face rows: a surface's worth).
+  std::size_t observers = 0;
+  std::size_t total() const { return operators + preconditioner + solver + fields + observers; }
 };
 
 // The estimate for `config` on `mesh`, from the host operators before any upload: each uploaded

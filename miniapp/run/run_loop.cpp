@@ -6,12 +6,10 @@
 #include <ostream>
 #include <sstream>
 
-#include "miniapp/output/checkpoint.hpp"
-#include "miniapp/output/diagnostics_writer.hpp"
-#include "miniapp/output/vtk_writer.hpp"
+#include "miniapp/run/forces_summary.hpp"
+#include "miniapp/run/observers.hpp"
 #include "miniapp/run/progress.hpp"
 #include "miniapp/run/snapshot.hpp"
-#include "miniapp/time/flow_diagnostics.hpp"
 
 namespace miniapp::run {
 namespace {
@@ -41,12 +39,14 @@ void check_first_step(const time::FlowFields& f, const cases::CaseConfig& config
                                     intervals);
 }
 
-void check_health(const time::FlowFields& f, const time::StepReport& report, const time::FlowIntegrals& integrals,
+// `kinetic_energy`: of the step's diagnostics row, 0 on steps without one (the CFL number, computed
+// every step, turns NaN or huge once the velocity does).
+void check_health(const time::FlowFields& f, const time::StepReport& report, double kinetic_energy,
                   const std::string& checkpoint_dir) {
   std::ostringstream why;
-  if (!std::isfinite(integrals.kinetic_energy) || !std::isfinite(report.poisson.relative_residual))
-    why << "the solution is no longer finite (kinetic energy " << integrals.kinetic_energy << ", Poisson residual "
-        << report.poisson.relative_residual << ")";
+  if (!std::isfinite(kinetic_energy) || !std::isfinite(report.poisson.relative_residual) || std::isnan(report.cfl))
+    why << "the solution is no longer finite (kinetic energy " << kinetic_energy << ", CFL " << report.cfl
+        << ", Poisson residual " << report.poisson.relative_residual << ")";
   else if (!(f.dt > 0) || report.cfl > exploding_cfl)
     why << "the CFL number exploded (" << report.cfl << " > " << exploding_cfl << ")";
   else
@@ -55,11 +55,6 @@ void check_health(const time::FlowFields& f, const time::StepReport& report, con
               "; the run stops here, the last checkpoint in " + checkpoint_dir + " is left intact");
 }
 
-output::FieldSelection field_selection(const cases::OutputConfig& o) {
-  using F = cases::OutputField;
-  return {o.has(F::velocity), o.has(F::pressure), o.has(F::eddy_viscosity), o.has(F::vorticity),
-          o.has(F::q_criterion)};
-}
 
 }  // namespace
 
@@ -67,42 +62,38 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
   auto& f = *sim.fields;
   const auto& config = sim.config;
   const std::string dir = config.output.directory;
-  std::optional<long> restart_step;
+  std::optional<output::CheckpointData> restored;
   if (options.restart_dir) {
-    restore_checkpoint(sim, *options.restart_dir);
-    restart_step = f.step;
+    restored = restore_checkpoint(sim, *options.restart_dir);
     out << "restart   from " << *options.restart_dir << " at step " << f.step << ", t = " << precise(f.time) << "\n";
   }
   check_first_step(f, config);
-  // Values are global reductions: rank 0 writes the file.
-  std::optional<output::DiagnosticsWriter> diagnostics;
-  if (sim.rank() == 0) diagnostics.emplace(dir, restart_step);
-  time::FlowDiagnostics flow_diagnostics(sim.exec, *sim.operators, *sim.domain, config.physics.nu);
-  // An empty field list turns VTK output off (e.g. benchmark runs, or builds without VTK).
-  std::optional<output::VtkWriter> vtk;
-  if (!config.output.fields.empty())
-    vtk.emplace(sim.output_mesh(), output::VtkWriterOptions{dir, config.name, sim.rank(), sim.ranks(),
-                                                            field_selection(config.output), restart_step});
-  const auto write_output = [&] {
-    if (vtk) write_vtk(sim, flow_diagnostics.gradient(), *vtk);
+  Observers observers(sim, restored ? &*restored : nullptr);
+  RunSummary summary;
+  const auto timed = [](double& seconds, const auto& work) {
+    const auto start = clock::now();
+    work();
+    seconds += std::chrono::duration<double>(clock::now() - start).count();
+  };
+  const auto write_output = [&] { timed(summary.output_seconds, [&] { observers.write_output(); }); };
+  const auto checkpoint = [&] {
+    timed(summary.checkpoint_seconds, [&] { save_checkpoint(sim, dir, observers.checkpoint_arrays()); });
   };
   Progress progress(out, config.run, f, options.quiet || sim.rank() != 0);
 
   double next_output = time::next_multiple(f.time, config.output.interval);
   double next_checkpoint = time::next_multiple(f.time, config.output.checkpoint_interval);
-  if (!restart_step) {
-    flow_diagnostics.evaluate(f);
-    write_output();
-  }
+  if (!restored) write_output();
+  summary.output_seconds = 0;  // the initial output is before the loop
 
-  RunSummary summary;
   const auto loop_start = clock::now();
   long last_output = f.step;
-  std::optional<long> last_checkpoint = restart_step;  // the step of the newest checkpoint on disk
+  std::optional<long> last_checkpoint;  // the step of the newest checkpoint on disk
+  if (restored) last_checkpoint = f.step;  // the step of the newest checkpoint on disk
   bool landed = false;  // the last step was shortened to land on run.end_time (time_step_control.hpp)
   while (!finished(f, config.run)) {
     if (const double dt = time::landing_dt(f.dt, f.time, config.run.end_time); dt < f.dt) {
-      if (last_checkpoint != f.step) save_checkpoint(sim, dir);
+      if (last_checkpoint != f.step) checkpoint();
       last_checkpoint = f.step;
       landed = true;
       f.dt = dt;
@@ -114,12 +105,13 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
     summary.poisson_iterations += report.poisson.iterations;
     for (int p = 0; p < time::phase_count; ++p) summary.phase_kernels[p] += report.kernels[p];
 
-    const time::FlowIntegrals integrals = flow_diagnostics.evaluate(f);
-    check_health(f, report, integrals, dir);
-    if (diagnostics) diagnostics->write({f.step, f.time, report.dt, report.cfl, integrals.kinetic_energy, integrals.enstrophy,
-                       integrals.dissipation, integrals.max_divergence, report.poisson.iterations,
-                       report.poisson.relative_residual,
-                       std::chrono::duration<double>(clock::now() - step_start).count()});
+    double kinetic_energy = 0;
+    timed(summary.monitor_seconds, [&] {
+      const KernelCounters before = sim.exec.counters();
+      kinetic_energy = observers.after_step(report, step_start);
+      summary.monitor_kernels += sim.exec.counters().since(before);
+    });
+    check_health(f, report, kinetic_energy, dir);
     if (!report.poisson.converged && sim.rank() == 0) out << "warning: step " << f.step << ": " << report.poisson.warning << "\n";
     progress.update(f, report);
 
@@ -129,18 +121,19 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
       next_output = time::next_multiple(f.time, config.output.interval);
     }
     if (!landed && time::reached(f.time, next_checkpoint)) {
-      save_checkpoint(sim, dir);
+      checkpoint();
       last_checkpoint = f.step;
       next_checkpoint = time::next_multiple(f.time, config.output.checkpoint_interval);
     }
   }
   if (last_output != f.step) write_output();
-  if (!landed && (last_checkpoint != f.step || summary.steps == 0)) save_checkpoint(sim, dir);
+  if (!landed && (last_checkpoint != f.step || summary.steps == 0)) checkpoint();
   if (landed && sim.rank() == 0)
     out << "checkpoint of step " << *last_checkpoint << ", before the last step, which was shortened to land on "
         << "run.end_time: a restart continues from there\n";
   summary.wall_seconds = std::chrono::duration<double>(clock::now() - loop_start).count();
   progress.finish(f);
+  if (sim.rank() == 0) print_forces_summary(config, out);
   return summary;
 }
 

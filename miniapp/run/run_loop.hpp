@@ -17,12 +17,17 @@ struct RunSummary {
   long steps = 0;             // steps taken by this run
   double wall_seconds = 0;    // time loop only (observers included)
   double step_seconds = 0;    // time inside FractionalStep::advance
+  // Parts of the observers' time: diagnostics rows and samples after the steps, output files (VTK,
+  // profiles) and checkpoints inside the loop.
+  double monitor_seconds = 0, output_seconds = 0, checkpoint_seconds = 0;
+  KernelCounters monitor_kernels;  // the kernels of the diagnostics rows and samples
   long poisson_iterations = 0;
   std::array<KernelCounters, time::phase_count> phase_kernels;  // summed over the steps
 };
 
-// Integrates until the case's end time or step count, with the observers of the case: diagnostics
-// CSV every step, VTK output and checkpoints at their intervals and at the end, progress lines, and a
+// Integrates until the case's end time or step count, with the observers of the case (Observers:
+// diagnostics, forces, probes, averages), VTK output and checkpoints at their intervals and at the
+// end, progress lines, and a
 // stop with a clear message (the last checkpoint left intact) when the solution stops being finite or
 // the CFL number explodes.
 RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostream& out);

@@ -10,7 +10,8 @@ constexpr const char* old_velocity_names[] = {"u_old", "v_old", "w_old"};
 
 }  // namespace
 
-void write_vtk(const Simulation& sim, const std::array<Vector, 9>& gradient, output::VtkWriter& vtk) {
+void write_vtk(const Simulation& sim, const std::array<Vector, 9>& gradient, output::VtkWriter& vtk,
+               const TimeAverages::Means* means) {
   const auto& f = *sim.fields;
   output::CellFields cells;
   for (int d = 0; d < 3; ++d) cells.velocity[d] = to_mesh_order(sim, f.u[d]);
@@ -19,10 +20,16 @@ void write_vtk(const Simulation& sim, const std::array<Vector, 9>& gradient, out
   std::array<std::vector<double>, 9> g;
   for (int i = 0; i < 9; ++i) g[i] = to_mesh_order(sim, gradient[i]);
   output::compute_velocity_invariants(g, cells);
+  if (means) {
+    cells.mean_velocity = means->velocity;
+    cells.mean_pressure = means->pressure;
+    cells.mean_eddy_viscosity = means->eddy_viscosity;
+    cells.reynolds_stress = means->stress;
+  }
   vtk.write(f.step, f.time, cells);
 }
 
-void save_checkpoint(const Simulation& sim, const std::string& dir) {
+void save_checkpoint(const Simulation& sim, const std::string& dir, NamedArrays extra) {
   const auto& f = *sim.fields;
   output::CheckpointData data;
   data.case_name = sim.config.name;
@@ -38,15 +45,17 @@ void save_checkpoint(const Simulation& sim, const std::string& dir) {
   // Faces keep mesh order in every backend.
   data.arrays.emplace_back("face_velocity", f.face_velocity.to_host());
   data.arrays.emplace_back("face_viscosity", f.face_viscosity.to_host());
+  for (auto& array : extra) data.arrays.push_back(std::move(array));
   output::write_checkpoint(dir, sim.rank(), sim.ranks(), data);
 }
 
-void restore_checkpoint(Simulation& sim, const std::string& dir) {
+output::CheckpointData restore_checkpoint(Simulation& sim, const std::string& dir) {
   auto& f = *sim.fields;
+  output::CheckpointData data;
   // Reading is each rank's own business; a rank whose file is missing or damaged (or was written by
   // another rank count) stops every rank with its message.
   const auto load = [&] {
-    const auto data = output::read_checkpoint(dir, sim.rank(), sim.ranks(), output::mesh_fingerprint(sim.mesh));
+    data = output::read_checkpoint(dir, sim.rank(), sim.ranks(), output::mesh_fingerprint(sim.mesh));
     const auto cells = static_cast<std::size_t>(sim.domain->owned_count());
     const auto faces = static_cast<std::size_t>(sim.mesh.face_count());
     for (int d = 0; d < 3; ++d) {
@@ -69,6 +78,7 @@ void restore_checkpoint(Simulation& sim, const std::string& dir) {
   // Recomputed from the restored u_s and ν_s: the same Δt as the checkpoint's unless the case's CFL
   // settings were changed for the restart; also restores the CFL number the integrator reports.
   f.dt = sim.scheme->stable_dt(f);
+  return data;
 }
 
 }  // namespace miniapp::run

@@ -8,6 +8,13 @@ namespace {
 
 double per_step(std::uint64_t calls, long steps) { return steps > 0 ? static_cast<double>(calls) / steps : 0.0; }
 
+// "12.0 calls, 3.4 MB, 2.0 host reads" per step.
+void print_kernels_per_step(const KernelCounters& k, double steps, std::ostream& out) {
+  const KernelTally t = k.total();
+  out << std::fixed << std::setprecision(1) << static_cast<double>(t.calls) / steps << " calls, " << t.bytes / steps / 1e6
+      << " MB, " << static_cast<double>(k.host_reads()) / steps << " host reads";
+}
+
 }  // namespace
 
 void print_summary(const Simulation& sim, const RunSummary& s, std::ostream& out) {
@@ -17,8 +24,16 @@ void print_summary(const Simulation& sim, const RunSummary& s, std::ostream& out
       << " s (time step " << s.step_seconds << " s, observers " << s.wall_seconds - s.step_seconds << " s)\n"
       << "          " << std::setprecision(1) << 1e3 * s.step_seconds / steps << " ms/step, "
       << std::setprecision(1) << 1e9 * s.step_seconds / steps / sim.cells() << " ns per step per cell, "
-      << std::setprecision(1) << iterations << " Poisson iterations per step\n\n"
-      << std::defaultfloat;
+      << std::setprecision(1) << iterations << " Poisson iterations per step\n"
+      << std::setprecision(2) << "          observers: diagnostics and samples " << s.monitor_seconds
+      << " s, output files " << s.output_seconds << " s, checkpoints " << s.checkpoint_seconds << " s\n";
+  KernelCounters step_kernels;
+  for (const auto& k : s.phase_kernels) step_kernels += k;
+  out << "          kernels per step: the step's ";
+  print_kernels_per_step(step_kernels, steps, out);
+  out << "; diagnostics and samples ";
+  print_kernels_per_step(s.monitor_kernels, steps, out);
+  out << "\n\n" << std::defaultfloat;
 
   out << "kernel calls per step by sub-step (this code | thesis Table 2.1; Poisson solve per iteration)\n"
       << "  sub-step              spmv          axpy          dot           pointwise\n";

@@ -1,5 +1,6 @@
 #pragma once
 #include <array>
+#include <optional>
 
 #include "miniapp/time/device_operators.hpp"
 #include "miniapp/time/flow_fields.hpp"
@@ -7,34 +8,59 @@
 
 namespace miniapp::time {
 
+// Where the kinetic energy of the last step went, from the operators the scheme applied in it,
+// evaluated at the step's midpoint ū = ½(uⁿ + uⁿ⁻¹), for which Eⁿ − Eⁿ⁻¹ = ūᵀ Ω (uⁿ − uⁿ⁻¹) exactly.
+// The step solved Ω(uⁿ − uⁿ⁻¹)/Δt = −(C + D) w − s − Ω G p (w the Adams–Bashforth extrapolation), so
+//   −dE/dt = viscous + model − source_power − convection_power + numerical,
+// where numerical is what neither operator accounts for: the extrapolation of the explicit terms and
+// the collocated projection (ū is not discretely divergence-free, so ūᵀ Ω G p ≠ 0).
+struct EnergyBudget {
+  double decay_rate = 0;        // −(Eⁿ − Eⁿ⁻¹) / Δt
+  double viscous = 0;           // ūᵀ D(ν) ū: the molecular diffusion operator
+  double model = 0;             // ūᵀ (D(ν_s) − D(ν)) ū: the LES model's share of the applied D
+  double source_power = 0;      // −ūᵀ s: body force, moving walls, inlets
+  double convection_power = 0;  // −ūᵀ C ū: 0 in a closed domain (C skew-symmetric), the flux of open ones
+  double numerical() const { return decay_rate - viscous - model + source_power + convection_power; }
+};
+
 // Integral quantities of the flow, evaluated on the executor after a step (an observer: its kernels
 // are not part of the step's cost).
 struct FlowIntegrals {
   double kinetic_energy = 0;  // ½ Σ Ω |u|²
   double enstrophy = 0;       // ½ Σ Ω |ω|², ω = ∇ × u
-  double dissipation = 0;     // Σ Ω (ν + ν_t) ∇u : ∇u
+  EnergyBudget budget;        // of the last step; zeros before the first
   double max_divergence = 0;  // max_i |(M u_s)_i| / Ω_i
 };
 
 class FlowDiagnostics {
  public:
-  // Sums and maxima run over the owned cells of `domain`'s ranks (collective); `domain` must outlive
-  // this object.
+  // Sums and maxima run over the owned cells of `domain`'s ranks (collective); `domain` and `ops`
+  // must outlive this object. `viscosity`: the molecular ν (the model's share is D(ν_s) − D(ν)).
   FlowDiagnostics(const Executor& exec, const DeviceOperators& ops, const parallel::Subdomain& domain,
                   double viscosity);
 
-  // Needs current halos of u (∇u reads them).
+  // Needs current halos of u (∇u reads them), and the operators' values of the step that produced
+  // `fields` (as advance leaves them).
   FlowIntegrals evaluate(const FlowFields& fields);
-  // The velocity gradient g_ab = ∂u_a/∂x_b (index 3a + b) of the last evaluate().
-  const std::array<Vector, 9>& gradient() const { return gradient_; }
+  // The velocity gradient g_ab = ∂u_a/∂x_b (index 3a + b) of `fields` (needs current halos of u),
+  // valid until the next call of either method.
+  const std::array<Vector, 9>& gradient(const FlowFields& fields);
 
  private:
+  struct LocalSums;
+  // This rank's kinetic energies and budget terms; uses gradient_ and weighted_ as work space.
+  void sum_budget(const FlowFields& f, LocalSums& sums);
+
   Executor exec_;
   const DeviceOperators& ops_;
   const parallel::Subdomain& domain_;
   std::array<Vector, 9> gradient_;
   std::array<Vector, 3> weighted_;
-  Vector weight_, molecular_viscosity_, cell_work_;
+  Vector cell_work_;
+  DeviceSell applied_diffusion_;  // D(ν_s) of the last step: the momentum structure, D's values
+  // With LES: D(ν)'s values and the matrix reading them.
+  Vector molecular_values_;
+  std::optional<DeviceSell> molecular_diffusion_;
 };
 
 }  // namespace miniapp::time

@@ -12,6 +12,23 @@ DeviceSell::DeviceSell(const Executor& exec, const SellMatrix& host)
       col_(Array<index_t>::from_host(exec, host.col)),
       val_(Vector::from_host(exec, host.val)) {}
 
+DeviceSell::DeviceSell(const DeviceSell& structure, const Vector& values)
+    : rows_(structure.rows_),
+      cols_(structure.cols_),
+      slice_height_(structure.slice_height_),
+      slice_count_(structure.slice_count_),
+      nnz_(structure.nnz_),
+      slice_ptr_(structure.slice_ptr_.window(0, structure.slice_ptr_.size())),
+      col_(structure.col_.window(0, structure.col_.size())),
+      val_(values.window(0, values.size())) {}
+
+DeviceSell DeviceSell::with_values(const Vector& values) const {
+  if (values.size() != stored_entries())
+    throw Error("DeviceSell::with_values: " + std::to_string(values.size()) + " values for a matrix of " +
+                std::to_string(stored_entries()) + " stored entries");
+  return DeviceSell(*this, values);
+}
+
 SellView DeviceSell::view() const {
   return {rows_, cols_, slice_height_, slice_count_, slice_ptr_.data(), col_.data(), val_.data()};
 }

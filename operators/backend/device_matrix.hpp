@@ -24,6 +24,10 @@ struct CsrView {
 class DeviceSell {
  public:
   DeviceSell(const Executor& exec, const SellMatrix& host);
+  // A matrix of this one's structure with other values (e.g. one of the operators summed into a
+  // matrix of a shared pattern), without a copy: it reads this matrix's structure and `values`
+  // (stored_entries() of them), which must outlive it and are never written through it.
+  DeviceSell with_values(const Vector& values) const;
   SellView view() const;
   Vector& values() { return val_; }
   const Vector& values() const { return val_; }
@@ -35,6 +39,8 @@ class DeviceSell {
   const Executor& executor() const { return val_.executor(); }
 
  private:
+  DeviceSell(const DeviceSell& structure, const Vector& values);
+
   index_t rows_, cols_, slice_height_, slice_count_, nnz_;
   Array<index_t> slice_ptr_, col_;
   Vector val_;

@@ -264,3 +264,22 @@ TEST_CASE("miniapp bench kernels times SpMV on the Laplacian and the convection 
   CHECK(record("axpy", "").at("rows") == laplacian.at("rows"));
   std::filesystem::remove_all(json.parent_path());
 }
+
+TEST_CASE("bad observer input stops miniapp run before the first step with one message", "[cli]") {
+  const std::string run = "run cavity --quiet --set mesh.cells=[4,4,1] --set output.fields=[] "
+                          "--set output.directory=\"/tmp/miniapp_cli_observers\" ";
+  const std::pair<std::string, std::string> cases[] = {
+      {"--set probes.far.position=[3,0.5,0.01]", "[3, 0.5, 0.01] is outside the mesh"},
+      {"--set forces.cylinder.reference_area=1", "has no patch \"cylinder\""},
+      {"--set forces.ymax.reference_area=1 --set forces.ymax.reference_velocity=0", "must be > 0 (got 0)"},
+      {"--set statistics.start_time=30", "not before run.end_time"},
+      {"--set statistics.start_time=0 --set statistics.profile_axis=y", "not periodic in x"},
+  };
+  for (const auto& [args, message] : cases) {
+    const Run r = run_miniapp(run + args);
+    INFO(args << "\n" << r.output);
+    CHECK(r.status != 0);
+    CHECK_THAT(r.output, Contains(message));
+    CHECK_THAT(r.output, !Contains("step "));  // no step was taken
+  }
+}

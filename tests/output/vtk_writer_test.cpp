@@ -155,6 +155,35 @@ TEST_CASE("VTK output holds only the selected fields", "[output][vtk]") {
   CHECK_THROWS_WITH(writer.write(2, 0.2, f), Catch::Contains("'pressure' has 3 values, the mesh has 4 cells"));
 }
 
+TEST_CASE("with statistics, the time averages are written beside the fields", "[output][vtk]") {
+  ScratchDir dir("vtk_statistics");
+  const mesh::Mesh m = mixed_mesh();
+  FieldSelection with_statistics;
+  with_statistics.statistics = true;
+  VtkWriter writer(m, {dir.path(), "stat", 0, 1, with_statistics, std::nullopt});
+  CellFields f = make_fields(m.cell_count(), 2);
+  const CellFields means = make_fields(m.cell_count(), 11);  // distinct values for the averages
+  f.mean_velocity = means.velocity;
+  f.mean_pressure = means.pressure;
+  f.mean_eddy_viscosity = means.eddy_viscosity;
+  f.reynolds_stress = {means.velocity[0], means.velocity[1], means.velocity[2], means.pressure, means.eddy_viscosity,
+                       means.q_criterion};
+  writer.write(2, 0.2, f);
+
+  vtkNew<vtkXMLUnstructuredGridReader> reader;
+  reader->SetFileName((dir.path() / "stat_2_r0.vtu").c_str());
+  reader->Update();
+  vtkUnstructuredGrid* grid = reader->GetOutput();
+  CHECK(grid->GetCellData()->GetNumberOfArrays() == 9);
+  check_all_arrays(grid, f);
+  check_array(grid, "mean_velocity", {&f.mean_velocity[0], &f.mean_velocity[1], &f.mean_velocity[2]});
+  check_array(grid, "mean_pressure", {&f.mean_pressure});
+  check_array(grid, "mean_eddy_viscosity", {&f.mean_eddy_viscosity});
+  std::vector<const std::vector<double>*> stress;
+  for (const auto& component : f.reynolds_stress) stress.push_back(&component);
+  check_array(grid, "reynolds_stress", stress);
+}
+
 TEST_CASE("the .pvtu of two ranks joins both pieces", "[output][vtk]") {
   ScratchDir dir("vtk_pvtu");
   const mesh::Mesh m0 = mixed_mesh();

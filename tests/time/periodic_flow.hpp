@@ -97,6 +97,7 @@ class PeriodicFlow {
   // uⁿ on the host, the operators' cell order.
   HostVelocity velocity() const { return {fields_->u[0].to_host(), fields_->u[1].to_host(), fields_->u[2].to_host()}; }
   double kinetic_energy() { return diagnostics_->evaluate(*fields_).kinetic_energy; }
+  FlowIntegrals integrals() { return diagnostics_->evaluate(*fields_); }
 
   // ‖u − u_exact‖ / ‖u_exact‖ in the volume-weighted L2 norm, at the cell centroids, now.
   double relative_velocity_error() const {

@@ -1,0 +1,36 @@
+#include "miniapp/run/diagnostics_observer.hpp"
+
+namespace miniapp::run {
+
+std::vector<std::string> DiagnosticsObserver::columns() {
+  return {"time", "dt", "cfl", "kinetic_energy", "enstrophy", "energy_decay_rate", "viscous_dissipation",
+          "model_dissipation", "source_power", "convection_power", "numerical_dissipation", "max_div",
+          "poisson_iterations", "poisson_residual"};
+}
+
+DiagnosticsObserver::DiagnosticsObserver(const Simulation& sim, std::optional<long> restart_step,
+                                         const std::vector<std::string>& extra_columns)
+    : flow_(sim.exec, *sim.operators, *sim.domain, sim.config.physics.nu),
+      interval_(sim.config.output.diagnostics_interval) {
+  if (sim.rank() != 0) return;
+  std::vector<std::string> all = columns();
+  all.insert(all.end(), extra_columns.begin(), extra_columns.end());
+  all.push_back("wall_seconds");
+  file_.emplace(std::filesystem::path(sim.config.output.directory) / "diagnostics.csv", all, restart_step);
+}
+
+void DiagnosticsObserver::write(const time::FlowFields& f, const time::StepReport& report,
+                                const time::FlowIntegrals& integrals, const std::vector<double>& extra,
+                                double wall_seconds) {
+  if (!file_) return;
+  const time::EnergyBudget& b = integrals.budget;
+  std::vector<double> row{f.time, report.dt, report.cfl, integrals.kinetic_energy, integrals.enstrophy,
+                          b.decay_rate, b.viscous, b.model, b.source_power, b.convection_power, b.numerical(),
+                          integrals.max_divergence, static_cast<double>(report.poisson.iterations),
+                          report.poisson.relative_residual};
+  row.insert(row.end(), extra.begin(), extra.end());
+  row.push_back(wall_seconds);
+  file_->write(f.step, row);
+}
+
+}  // namespace miniapp::run

@@ -1,0 +1,40 @@
+#pragma once
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "miniapp/output/series_writer.hpp"
+#include "miniapp/run/simulation.hpp"
+#include "miniapp/time/flow_diagnostics.hpp"
+
+namespace miniapp::run {
+
+// diagnostics.csv: every output.diagnostics_interval steps, the integrals and the energy budget of
+// the step (time::FlowDiagnostics, on the executor), the step's Δt, CFL and Poisson solve. Collective;
+// rank 0 writes the file.
+class DiagnosticsObserver {
+ public:
+  // `extra_columns`: other observers' columns (the wall quantities), before the last, wall_seconds.
+  DiagnosticsObserver(const Simulation& sim, std::optional<long> restart_step,
+                      const std::vector<std::string>& extra_columns = {});
+
+  // Whether the step just taken gets a row.
+  bool due(long step) const { return step % interval_ == 0; }
+  // Evaluates the integrals of the current fields (collective).
+  time::FlowIntegrals evaluate(const time::FlowFields& f) { return flow_.evaluate(f); }
+  // Appends the row of the step just taken (rank 0; a no-op on the others).
+  void write(const time::FlowFields& f, const time::StepReport& report, const time::FlowIntegrals& integrals,
+             const std::vector<double>& extra, double wall_seconds);
+  // The velocity gradient of `f` (for vorticity and Q in the VTK files).
+  const std::array<Vector, 9>& gradient(const time::FlowFields& f) { return flow_.gradient(f); }
+
+  // The CSV columns after "step", without the extra ones and wall_seconds.
+  static std::vector<std::string> columns();
+
+ private:
+  time::FlowDiagnostics flow_;
+  long long interval_;
+  std::optional<output::SeriesWriter> file_;
+};
+
+}  // namespace miniapp::run

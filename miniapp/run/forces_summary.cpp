@@ -1,0 +1,65 @@
+#include "miniapp/run/forces_summary.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+#include <vector>
+
+#include "miniapp/run/signal_period.hpp"
+
+namespace miniapp::run {
+namespace {
+
+// Columns of forces_<patch>.csv (WallMonitor): step, time, 6 components, cd, cl.
+constexpr int time_column = 1, drag_column = 8, lift_column = 9;
+
+struct Record {
+  std::vector<double> time, drag, lift;
+};
+
+Record read_record(const std::filesystem::path& path, double start_time) {
+  Record r;
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::vector<double> values;
+    std::istringstream fields(line);
+    for (std::string field; std::getline(fields, field, ',');) values.push_back(std::strtod(field.c_str(), nullptr));
+    if (values.size() <= lift_column || values[time_column] < start_time) continue;
+    r.time.push_back(values[time_column]);
+    r.drag.push_back(values[drag_column]);
+    r.lift.push_back(values[lift_column]);
+  }
+  return r;
+}
+
+}  // namespace
+
+void print_forces_summary(const cases::CaseConfig& config, std::ostream& out) {
+  const double start = config.statistics.enabled ? config.statistics.start_time : 0.0;
+  for (const cases::ForcesConfig& fc : config.forces) {
+    const std::filesystem::path path = std::filesystem::path(config.output.directory) / ("forces_" + fc.patch + ".csv");
+    const Record r = read_record(path, start);
+    out << "forces    " << fc.patch << ": " << r.time.size() << " samples from t = " << start;
+    if (r.time.empty()) {
+      out << "\n";
+      continue;
+    }
+    double drag = 0;
+    for (double d : r.drag) drag += d;
+    out << ", mean Cd " << drag / static_cast<double>(r.drag.size());
+    const auto lift = signal_period(r.time, r.lift);
+    if (!lift) {
+      out << "; St: fewer than two lift periods\n";
+      continue;
+    }
+    out << ", Cl mean " << lift->mean << " amplitude " << lift->amplitude << ", St "
+        << lift->frequency * fc.reference_length / fc.reference_velocity << " (" << lift->periods
+        << " periods, upward crossings of the mean lift)\n";
+  }
+}
+
+}  // namespace miniapp::run

@@ -1,0 +1,63 @@
+#include "miniapp/run/observers.hpp"
+
+namespace miniapp::run {
+namespace {
+
+output::FieldSelection field_selection(const cases::CaseConfig& c) {
+  using F = cases::OutputField;
+  const cases::OutputConfig& o = c.output;
+  return {o.has(F::velocity), o.has(F::pressure),  o.has(F::eddy_viscosity), o.has(F::vorticity),
+          o.has(F::q_criterion), c.statistics.enabled};
+}
+
+std::optional<long> restart_step(const output::CheckpointData* restored) {
+  return restored ? std::optional<long>(restored->step) : std::nullopt;
+}
+
+}  // namespace
+
+Observers::Observers(const Simulation& sim, const output::CheckpointData* restored)
+    : sim_(sim),
+      walls_(sim, restart_step(restored)),
+      probes_(sim, restart_step(restored)),
+      diagnostics_(sim, restart_step(restored), walls_.diagnostics_columns()) {
+  const cases::CaseConfig& c = sim.config;
+  if (c.statistics.enabled) {
+    averages_.emplace(sim);
+    if (restored) averages_->restore(*restored);
+    if (c.statistics.profile_axis) profiles_.emplace(sim);
+  }
+  // An empty field list turns VTK output off (e.g. benchmark runs, or builds without VTK).
+  if (!c.output.fields.empty())
+    vtk_.emplace(sim.output_mesh(), output::VtkWriterOptions{c.output.directory, c.name, sim.rank(), sim.ranks(),
+                                                             field_selection(c), restart_step(restored)});
+}
+
+double Observers::after_step(const time::StepReport& report, std::chrono::steady_clock::time_point step_start) {
+  const time::FlowFields& f = *sim_.fields;
+  if (averages_) averages_->sample(f);
+  if (!diagnostics_.due(f.step)) return 0;
+  const time::FlowIntegrals integrals = diagnostics_.evaluate(f);
+  std::vector<double> wall_columns;
+  walls_.record(f, wall_columns);
+  probes_.record(f);
+  diagnostics_.write(f, report, integrals, wall_columns,
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count());
+  return integrals.kinetic_energy;
+}
+
+void Observers::write_output() {
+  if (profiles_) profiles_->write(*averages_, walls_);
+  if (!vtk_) return;
+  std::optional<TimeAverages::Means> means;
+  if (averages_) means = averages_->means();
+  write_vtk(sim_, diagnostics_.gradient(*sim_.fields), *vtk_, means ? &*means : nullptr);
+}
+
+NamedArrays Observers::checkpoint_arrays() const {
+  NamedArrays arrays;
+  if (averages_) averages_->save(arrays);
+  return arrays;
+}
+
+}  // namespace miniapp::run

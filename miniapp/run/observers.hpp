@@ -1,0 +1,43 @@
+#pragma once
+#include <chrono>
+#include <iosfwd>
+#include <optional>
+
+#include "miniapp/output/vtk_writer.hpp"
+#include "miniapp/run/diagnostics_observer.hpp"
+#include "miniapp/run/probes.hpp"
+#include "miniapp/run/profiles.hpp"
+#include "miniapp/run/snapshot.hpp"
+#include "miniapp/run/time_averages.hpp"
+#include "miniapp/run/wall_monitor.hpp"
+
+namespace miniapp::run {
+
+// What the run loop records besides the step, configured by the case: diagnostics.csv (the integrals,
+// the energy budget, the wall patches' u_τ and y⁺), forces_<patch>.csv and probes.csv every
+// output.diagnostics_interval steps; the time averages of [statistics]; VTK output. Collective where
+// it reduces over ranks; rank 0 writes the shared files. docs/statistics.md describes the files.
+class Observers {
+ public:
+  // `restored`: the checkpoint a restarted run continues from (its observers' arrays), else nullptr.
+  Observers(const Simulation& sim, const output::CheckpointData* restored);
+
+  // After a step: the diagnostics row and the samples that are due. Returns the row's kinetic energy
+  // (0 when the step has none). `step_start`: when the step began (the row's wall seconds).
+  double after_step(const time::StepReport& report, std::chrono::steady_clock::time_point step_start);
+  // The files written at output times: VTK fields (with the means), profiles.
+  void write_output();
+  // The observers' state a restart continues bitwise (named checkpoint arrays).
+  NamedArrays checkpoint_arrays() const;
+
+ private:
+  const Simulation& sim_;
+  WallMonitor walls_;
+  Probes probes_;
+  DiagnosticsObserver diagnostics_;
+  std::optional<TimeAverages> averages_;
+  std::optional<Profiles> profiles_;
+  std::optional<output::VtkWriter> vtk_;
+};
+
+}  // namespace miniapp::run

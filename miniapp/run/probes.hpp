@@ -1,0 +1,37 @@
+#pragma once
+#include <optional>
+#include <vector>
+
+#include "miniapp/output/series_writer.hpp"
+#include "miniapp/run/cell_sampler.hpp"
+
+namespace miniapp::run {
+
+// The owned cell of sim.mesh that contains `point` (every face plane of the cell, with a tolerance of
+// `tolerance`, has the point on its inner side), or -1.
+index_t containing_cell(const Simulation& sim, const Vec3& point, double tolerance);
+
+// The weights of the linear reconstruction at `point` from cell `cell` of sim.mesh: its value plus
+// (point − centroid) · the cell gradient G (the rows of G of that cell), so a field linear across the
+// cell's neighbours is reproduced exactly where G is exact.
+SampleWeights interpolation_weights(const Simulation& sim, index_t cell, const Vec3& point);
+
+// [probes.<name>]: velocity and pressure at points, interpolated from the containing cell (the rank that
+// owns it samples; the others add 0), a line of probes.csv per diagnostics row. A probe outside the
+// mesh is refused at construction, on every rank, before the first step.
+class Probes {
+ public:
+  Probes(const Simulation& sim, std::optional<long> restart_step);
+
+  // Values of the current fields (collective): per probe u, v, w, p.
+  std::vector<double> values(const time::FlowFields& f);
+  // Appends the current values to probes.csv (rank 0; collective).
+  void record(const time::FlowFields& f);
+
+ private:
+  const Simulation& sim_;
+  std::optional<CellSampler> sampler_;
+  std::optional<output::SeriesWriter> file_;
+};
+
+}  // namespace miniapp::run

@@ -1,0 +1,133 @@
+// The observers on fields set by hand, whose forces, wall quantities, probe values and averages are
+// known exactly.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "miniapp/run/probes.hpp"
+#include "miniapp/run/profiles.hpp"
+#include "miniapp/run/signal_period.hpp"
+#include "miniapp/run/wall_monitor.hpp"
+#include "operators/kernels/vector_ops.hpp"
+#include "tests/run/run_test_support.hpp"
+
+namespace miniapp::run::test {
+namespace {
+
+// A field of the cell centroids, uploaded in the operators' order.
+void set_field(const Simulation& sim, const std::function<double(const Vec3&)>& value, Vector& out) {
+  std::vector<double> host;
+  for (index_t c = 0; c < sim.domain->owned_count(); ++c) host.push_back(value(sim.geometry.cell_centroid[c]));
+  from_mesh_order(sim, host, out);
+}
+
+TEST_CASE("forces and wall quantities of a shear flow and a uniform pressure", "[run][observers]") {
+  ScratchDir dir("observers_forces");
+  constexpr double a = 3.0, p0 = 2.5;
+  Simulation sim = make_simulation("cavity", {"mesh.cells=[8,8,1]", "forces.ymin.reference_area=1",
+                                              "output.directory=" + dir.path().string()});
+  auto& f = *sim.fields;
+  set_field(sim, [&](const Vec3& x) { return a * x.y; }, f.u[0]);  // u = a y: τ_w = ν a at y = 0
+  fill(sim.exec, 0.0, f.u[1]);
+  fill(sim.exec, 0.0, f.u[2]);
+  fill(sim.exec, p0, f.pressure);
+  WallMonitor walls(sim, std::nullopt);
+  const auto e = walls.evaluate({&f.u[0], &f.u[1], &f.u[2]}, &f.pressure, 1.0);
+  const double nu = sim.config.physics.nu, area = 1.0 * 0.015625;  // the ymin patch: x length × z length
+  REQUIRE(e.forces.size() == 1);
+  CHECK(e.forces[0].pressure.y == Approx(-p0 * area));  // n out of the fluid: −y
+  CHECK(e.forces[0].pressure.x == Approx(0).margin(1e-15));
+  CHECK(e.forces[0].viscous.x == Approx(nu * a * area));
+  CHECK(e.forces[0].viscous.y == Approx(0).margin(1e-15));
+  const auto columns = walls.diagnostics_columns();
+  REQUIRE(columns.size() == 12);  // four wall patches
+  const auto at = std::find(columns.begin(), columns.end(), "utau_ymin") - columns.begin();
+  REQUIRE(at % 3 == 0);
+  const WallQuantities& ymin = e.walls[at / 3];
+  CHECK(ymin.friction_velocity == Approx(std::sqrt(nu * a)));
+  CHECK(ymin.yplus_mean == Approx(0.0625 * std::sqrt(nu * a) / nu));  // first centroid at h/2 = 1/16
+  CHECK(ymin.yplus_max == Approx(ymin.yplus_mean));
+}
+
+TEST_CASE("probes reproduce a linear field between centroids and refuse points outside", "[run][observers]") {
+  ScratchDir dir("observers_probes");
+  const std::vector<std::string> base{"mesh.cells=[8,8,1]", "output.directory=" + dir.path().string()};
+  auto with = base;
+  with.push_back("probes.p1_inner.position=[0.4, 0.55, 0.005]");
+  with.push_back("probes.p2_centroid.position=[0.6875, 0.1875, 0.0078125]");
+  Simulation sim = make_simulation("cavity", with);
+  auto& f = *sim.fields;
+  const auto linear = [](const Vec3& x) { return 1 + 2 * x.x + 3 * x.y; };
+  set_field(sim, linear, f.u[0]);
+  set_field(sim, [](const Vec3& x) { return x.x * x.y; }, f.u[1]);
+  fill(sim.exec, 0.0, f.u[2]);
+  fill(sim.exec, -1.0, f.pressure);
+  Probes probes(sim, std::nullopt);
+  const std::vector<double> v = probes.values(f);
+  REQUIRE(v.size() == 8);
+  CHECK(v[0] == Approx(linear({0.4, 0.55, 0})).epsilon(1e-12));  // interior cell, off its centroid
+  CHECK(v[3] == Approx(-1.0));
+  CHECK(v[4] == Approx(linear({0.6875, 0.1875, 0})).epsilon(1e-12));  // at a centroid: the cell value
+  CHECK(v[5] == Approx(0.6875 * 0.1875).epsilon(1e-12));
+
+  auto outside = base;
+  outside.push_back("probes.far.position=[1.5, 0.5, 0.005]");
+  Simulation far = make_simulation("cavity", outside);
+  CHECK_THROWS_WITH(Probes(far, std::nullopt),
+                    Catch::Contains("probes.far.position") && Catch::Contains("outside the mesh"));
+}
+
+TEST_CASE("time averages and profiles of two known samples", "[run][observers]") {
+  ScratchDir dir("observers_profiles");
+  Simulation sim = make_simulation("channel", {"mesh.cells=[4,6,4]", "statistics.start_time=1",
+                                               "statistics.profile_axis=\"y\"",
+                                               "output.directory=" + dir.path().string()});
+  auto& f = *sim.fields;
+  TimeAverages averages(sim);
+  const auto take = [&](double time, double shift) {
+    f.time = time;
+    f.step += 1;
+    set_field(sim, [&](const Vec3& x) { return x.y + shift; }, f.u[0]);
+    set_field(sim, [&](const Vec3&) { return 2 * shift; }, f.u[1]);
+    fill(sim.exec, 0.0, f.u[2]);
+    fill(sim.exec, shift, f.pressure);
+    averages.sample(f);
+  };
+  take(0.5, 7.0);  // before start_time: not a sample
+  take(2.0, 0.0);  // weight 1 (since start_time)
+  take(3.0, 2.0);  // weight 1
+  CHECK(averages.samples() == 2);
+  CHECK(averages.weight() == 2.0);
+  // Means y + 1 and 2, pressure 1; ⟨u'u'⟩ = ⟨v'v'⟩ = 1 and 4, ⟨u'v'⟩ = 2.
+  const Profiles profiles(sim);
+  const auto bins = profiles.bins(averages);
+  REQUIRE(bins.size() == 6);
+  for (const auto& b : bins) {
+    CHECK(b.velocity[0] == Approx(b.coordinate + 1));
+    CHECK(b.velocity[1] == Approx(2.0));
+    CHECK(b.pressure == Approx(1.0));
+    CHECK(b.stress[0] == Approx(1.0));
+    CHECK(b.stress[1] == Approx(4.0));
+    CHECK(b.stress[3] == Approx(2.0));
+    CHECK(b.stress[2] == Approx(0).margin(1e-12));
+  }
+  CHECK(bins.front().coordinate < bins.back().coordinate);
+}
+
+TEST_CASE("the Strouhal frequency of a sampled sine", "[run][observers]") {
+  std::vector<double> t, v;
+  constexpr double f = 0.165, dt = 0.05;
+  for (int i = 0; i < 2000; ++i) t.push_back(i * dt), v.push_back(0.1 + 0.33 * std::sin(2 * M_PI * f * i * dt + 0.3));
+  const auto period = signal_period(t, v);
+  REQUIRE(period);
+  CHECK(period->frequency == Approx(f).epsilon(1e-3));
+  CHECK(period->amplitude == Approx(0.33).epsilon(1e-3));
+  CHECK(period->mean == Approx(0.1).margin(0.01));  // over 16.5 periods, not a whole number
+  CHECK(period->periods >= 15);
+  CHECK_FALSE(signal_period(std::span(t).first(100), std::span(v).first(100)));  // under two periods
+}
+
+}  // namespace
+}  // namespace miniapp::run::test
