@@ -48,18 +48,21 @@ class DotBatch {
 
 FlowDiagnostics::FlowDiagnostics(const Executor& exec, const DeviceOperators& ops, const parallel::Subdomain& domain,
                                  double viscosity)
-    : exec_(exec), ops_(ops), domain_(domain), applied_diffusion_(ops.momentum.with_values(ops.diffusion_values)) {
+    : exec_(exec),
+      ops_(ops),
+      domain_(domain),
+      applied_diffusion_(ops.momentum.matrix.with_values(ops.momentum.diffusion_values)) {
   const index_t cells = ops.volume.size();
   for (auto& g : gradient_) g = Vector(exec, cells);
   for (auto& w : weighted_) w = Vector(exec, cells);
   cell_work_ = Vector(exec, cells);
-  if (ops.diffusion_map) {
+  if (ops.momentum.diffusion_map) {
     // D(ν)'s values by the same coefficient map that gives D(ν_s)'s every step.
-    Vector molecular_faces(exec, ops.diffusion_map->cols());
+    Vector molecular_faces(exec, ops.momentum.diffusion_map->cols());
     fill(exec, viscosity, molecular_faces);
-    molecular_values_ = Vector(exec, ops.diffusion_values.size());
-    spmv(exec, *ops.diffusion_map, molecular_faces, molecular_values_);
-    molecular_diffusion_.emplace(ops.momentum.with_values(molecular_values_));
+    molecular_values_ = Vector(exec, ops.momentum.diffusion_values.size());
+    spmv(exec, *ops.momentum.diffusion_map, molecular_faces, molecular_values_);
+    molecular_diffusion_.emplace(ops.momentum.matrix.with_values(molecular_values_));
   }
 }
 
@@ -82,7 +85,7 @@ void FlowDiagnostics::sum_budget(const FlowFields& f, LocalSums& sums) {
   Vector* diffused[] = {&gradient_[3], &gradient_[4], &gradient_[5]};
   Vector* applied[] = {&gradient_[6], &gradient_[7], &gradient_[8]};
   spmv_multi(exec_, applied_diffusion_, midpoint, diffused);
-  spmv_multi(exec_, ops_.momentum, midpoint, applied);
+  spmv_multi(exec_, ops_.momentum.matrix, midpoint, applied);
   for (int d = 0; d < 3; ++d) pointwise_multiply(exec_, f.u_old[d], f.u_old[d], weighted_[d]);
   for (int d = 0; d < 3; ++d) {
     dots.add(weighted_[d], ops_.volume, 0.5, sums.old_energy);
