@@ -1,6 +1,7 @@
 // The AMG preconditioner (solvers/amg/): hierarchy pieces on the host, the V-cycle's symmetry and
 // positivity, AMG-PCG against Jacobi-PCG, bounded iterations over mesh sequences, and bad input.
 #include <catch2/catch.hpp>
+#include <omp.h>
 
 #include <cmath>
 #include <limits>
@@ -158,6 +159,23 @@ TEST_CASE("The Galerkin product equals the general sparse product", "[amg]") {
   CHECK(fast.row_ptr == general.row_ptr);
   CHECK(fast.col == general.col);
   CHECK(fast.val == general.val);  // bitwise: the same sums in the same order
+}
+
+TEST_CASE("The hierarchy does not depend on the thread count", "[amg]") {
+  const CsrMatrix a = box_poisson("tet", 8);
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const amg::HostHierarchy one = amg::build_hierarchy(a, {.coarse_rows = 50});
+  omp_set_num_threads(3);
+  const amg::HostHierarchy three = amg::build_hierarchy(a, {.coarse_rows = 50});
+  omp_set_num_threads(threads);
+  REQUIRE(one.levels.size() == three.levels.size());
+  REQUIRE(one.levels.size() >= 2);
+  for (std::size_t l = 0; l < one.levels.size(); ++l) {
+    CHECK(one.levels[l].lambda_max == three.levels[l].lambda_max);
+    CHECK(one.levels[l].prolongation.val == three.levels[l].prolongation.val);
+  }
+  CHECK(one.coarse_inverse.val == three.coarse_inverse.val);
 }
 
 TEST_CASE("The coarse pseudo-inverse inverts on the range and drops the constants", "[amg]") {
