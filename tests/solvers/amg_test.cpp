@@ -327,6 +327,9 @@ TEST_CASE("AMG refuses a non-positive diagonal and a disconnected mesh", "[amg]"
   const CsrMatrix two = csr_from_triplets(2 * one.rows, 2 * one.rows, std::move(t));
   CHECK_THROWS_WITH(Amg(exec, two), Catch::Contains("2 disconnected pieces") && Catch::Contains("not connected"));
   CHECK_NOTHROW(Amg(exec, definite(two)));  // one piece fixed: the constants of the other are the null space
+  // A positive diagonal but an indefinite matrix (eigenvalues −1 and 3).
+  const CsrMatrix indefinite = csr_from_triplets(2, 2, {{0, 0, 1.0}, {0, 1, 2.0}, {1, 0, 2.0}, {1, 1, 1.0}});
+  CHECK_THROWS_WITH(Amg(exec, indefinite), Catch::Contains("not positive semi-definite"));
 }
 
 TEST_CASE("The AMG apply is made of counted front-end kernels", "[amg]") {
