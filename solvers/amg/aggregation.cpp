@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "operators/sparse/csr_rows.hpp"
-#include "solvers/matrix_checks.hpp"
 
 namespace miniapp::amg {
 namespace {
@@ -12,8 +11,7 @@ constexpr index_t free_row = -1;
 
 // The strong neighbours of every row, as a matrix whose values are the strengths |a_ij| / √(a_ii a_jj)
 // of the links (rows built in parallel).
-CsrMatrix strong_graph(const CsrMatrix& a, double threshold) {
-  const std::vector<double> d = positive_diagonal(a, "AMG");
+CsrMatrix strong_graph(const CsrMatrix& a, const std::vector<double>& d, double threshold) {
   return csr_from_rows(a.rows, a.cols, [&] {
     return [&](index_t i, RowEntries& out) {
       for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
@@ -27,8 +25,8 @@ CsrMatrix strong_graph(const CsrMatrix& a, double threshold) {
 
 }  // namespace
 
-Aggregates aggregate(const CsrMatrix& a, double threshold) {
-  const CsrMatrix g = strong_graph(a, threshold);
+Aggregates aggregate(const CsrMatrix& a, const std::vector<double>& d, double threshold) {
+  const CsrMatrix g = strong_graph(a, d, threshold);
   Aggregates result;
   result.of_row.assign(static_cast<std::size_t>(a.rows), free_row);
   auto& of_row = result.of_row;

@@ -22,6 +22,7 @@
 #include "solvers/amg/prolongation.hpp"
 #include "solvers/distributed_pcg.hpp"
 #include "solvers/jacobi.hpp"
+#include "solvers/matrix_checks.hpp"
 #include "solvers/pcg.hpp"
 
 using namespace miniapp;
@@ -94,7 +95,7 @@ PcgResult solve(const CsrMatrix& a, const Preconditioner& m, const std::vector<d
 
 TEST_CASE("Aggregation puts every row in one aggregate of connected rows", "[amg]") {
   const CsrMatrix a = box_poisson("tet", 6);
-  const amg::Aggregates agg = amg::aggregate(a, 0.08);
+  const amg::Aggregates agg = amg::aggregate(a, positive_diagonal(a, "test"), 0.08);
   REQUIRE(agg.of_row.size() == static_cast<std::size_t>(a.rows));
   std::vector<int> members(static_cast<std::size_t>(agg.count), 0);
   for (index_t g : agg.of_row) {
@@ -116,11 +117,8 @@ TEST_CASE("Aggregation puts every row in one aggregate of connected rows", "[amg
 
 TEST_CASE("Prolongations reproduce the constants", "[amg]") {
   const CsrMatrix a = box_poisson("hex", 6);
-  const amg::Aggregates agg = amg::aggregate(a, 0.08);
-  std::vector<double> d(static_cast<std::size_t>(a.rows));
-  for (index_t i = 0; i < a.rows; ++i)
-    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
-      if (a.col[k] == i) d[i] = a.val[k];
+  const std::vector<double> d = positive_diagonal(a, "test");
+  const amg::Aggregates agg = amg::aggregate(a, d, 0.08);
   const std::vector<double> ones(static_cast<std::size_t>(agg.count), 1.0);
   for (const CsrMatrix& p : {amg::tentative_prolongation(agg), amg::smoothed_prolongation(a, d, 0.08, agg)}) {
     REQUIRE(p.cols == agg.count);
@@ -130,10 +128,7 @@ TEST_CASE("Prolongations reproduce the constants", "[amg]") {
 
 TEST_CASE("Filtering drops weak links into the diagonal and keeps row sums", "[amg]") {
   const CsrMatrix a = minus_laplacian(mesh::make_hex_box({.cells = {6, 6, 6}, .length = {1, 10, 1}}));
-  std::vector<double> d(static_cast<std::size_t>(a.rows));
-  for (index_t i = 0; i < a.rows; ++i)
-    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
-      if (a.col[k] == i) d[i] = a.val[k];
+  const std::vector<double> d = positive_diagonal(a, "test");
   const CsrMatrix f = amg::filtered_matrix(a, d, 0.08);
   CHECK(f.nnz() < a.nnz());  // the y links of cells 10 times longer in y are weak
   const std::vector<double> ones(static_cast<std::size_t>(a.rows), 1.0);
@@ -147,11 +142,8 @@ TEST_CASE("Filtering drops weak links into the diagonal and keeps row sums", "[a
 
 TEST_CASE("The Galerkin product equals the general sparse product", "[amg]") {
   const CsrMatrix a = box_poisson("tet", 5);
-  std::vector<double> d(static_cast<std::size_t>(a.rows));
-  for (index_t i = 0; i < a.rows; ++i)
-    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
-      if (a.col[k] == i) d[i] = a.val[k];
-  const CsrMatrix p = amg::smoothed_prolongation(a, d, 0.08, amg::aggregate(a, 0.08));
+  const std::vector<double> d = positive_diagonal(a, "test");
+  const CsrMatrix p = amg::smoothed_prolongation(a, d, 0.08, amg::aggregate(a, d, 0.08));
   const CsrMatrix r = transpose(p);
   const CsrMatrix fast = amg::galerkin_product(r, a, p), general = multiply(r, multiply(a, p));
   CHECK(fast.rows == general.rows);
@@ -237,7 +229,7 @@ TEST_CASE("AMG-PCG reaches the Jacobi-PCG solution in fewer iterations", "[amg]"
 TEST_CASE("A float-stored level matrix multiplies like the double one to float precision", "[amg]") {
   const Executor exec = Executor::cpu();
   const CsrMatrix a = box_poisson("prism", 6);
-  const CsrMatrix p = amg::tentative_prolongation(amg::aggregate(a, 0.08));  // rectangular
+  const CsrMatrix p = amg::tentative_prolongation(amg::aggregate(a, positive_diagonal(a, "test"), 0.08));
   for (const CsrMatrix* m : {&a, &p}) {
     const SellMatrix sell = to_sell(*m, 8);
     const amg::LevelMatrix in_double(exec, sell, false), in_float(exec, sell, true);
