@@ -22,7 +22,8 @@ inline double link_strength(double a_ij, double a_ii, double a_jj) { return std:
 // all free becomes a root and takes them into its aggregate; then each row left over joins the
 // aggregate of the neighbour it is most strongly connected to (one exists: a row was left over only
 // because a neighbour was taken). A row without strong neighbours is an aggregate of its own.
-// Aggregates never span two connected components. a: square, positive diagonal (check_matrix).
-Aggregates aggregate(const CsrMatrix& a, double threshold);
+// Aggregates never span two connected components. a: square; d: its diagonal, positive
+// (positive_diagonal).
+Aggregates aggregate(const CsrMatrix& a, const std::vector<double>& d, double threshold);
 
 }  // namespace miniapp::amg

@@ -32,22 +32,23 @@ constexpr double stalled_ratio = 0.9;
 
 HostHierarchy build_hierarchy(const CsrMatrix& a, const AmgOptions& options) {
   check_options(options);
-  positive_diagonal(a, "AMG");
+  std::vector<double> diagonal = positive_diagonal(a, "AMG");
   check_single_null_vector(a, "AMG");
   HostHierarchy h;
   CsrMatrix current = a;
   while (current.rows > options.coarse_rows && static_cast<int>(h.levels.size()) + 1 < options.max_levels) {
-    HostLevel level;
-    level.diagonal = positive_diagonal(current, "AMG (a coarse level)");
-    level.lambda_max = largest_eigenvalue_bound(current, level.diagonal);
     // Halved per level (Vaněk et al.): Galerkin products spread a row's weight over more, smaller entries.
     const double threshold = options.strength_threshold * std::pow(0.5, static_cast<double>(h.levels.size()));
-    const Aggregates aggregates = aggregate(current, threshold);
+    const Aggregates aggregates = aggregate(current, diagonal, threshold);
     if (aggregates.count > stalled_ratio * current.rows) break;
+    HostLevel level;
+    level.diagonal = std::move(diagonal);
+    level.lambda_max = largest_eigenvalue_bound(current, level.diagonal);
     level.prolongation = options.smoothed ? smoothed_prolongation(current, level.diagonal, threshold, aggregates)
                                           : tentative_prolongation(aggregates);
     level.restriction = transpose(level.prolongation);
     CsrMatrix coarse = galerkin_product(level.restriction, current, level.prolongation);
+    diagonal = positive_diagonal(coarse, "AMG (a coarse level)");
     level.a = std::move(current);
     current = std::move(coarse);
     h.levels.push_back(std::move(level));

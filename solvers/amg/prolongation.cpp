@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "operators/sparse/csr_rows.hpp"
 #include "solvers/amg/galerkin.hpp"
 #include "solvers/amg/spectral_bound.hpp"
 
@@ -20,27 +21,22 @@ CsrMatrix tentative_prolongation(const Aggregates& aggregates) {
 }
 
 CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, double threshold) {
-  CsrMatrix f;
-  f.rows = a.rows;
-  f.cols = a.cols;
-  f.row_ptr.reserve(a.row_ptr.size());
-  for (index_t i = 0; i < a.rows; ++i) {
-    double dropped = 0;
-    index_t diagonal = -1;
-    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-      const index_t j = a.col[k];
-      if (j != i && link_strength(a.val[k], d[i], d[j]) < threshold) {
-        dropped += a.val[k];
-        continue;
+  return csr_from_rows(a.rows, a.cols, [&] {
+    return [&](index_t i, RowEntries& out) {
+      double dropped = 0;
+      std::size_t diagonal = 0;  // positive_diagonal has guaranteed the entry
+      for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+        const index_t j = a.col[k];
+        if (j != i && link_strength(a.val[k], d[i], d[j]) < threshold) {
+          dropped += a.val[k];
+          continue;
+        }
+        if (j == i) diagonal = out.size();
+        out.push(j, a.val[k]);
       }
-      if (j == i) diagonal = static_cast<index_t>(f.col.size());
-      f.col.push_back(j);
-      f.val.push_back(a.val[k]);
-    }
-    f.val[diagonal] += dropped;  // positive_diagonal has guaranteed the entry
-    f.row_ptr.push_back(static_cast<index_t>(f.col.size()));
-  }
-  return f;
+      out.val[diagonal] += dropped;
+    };
+  });
 }
 
 CsrMatrix smoothed_prolongation(const CsrMatrix& a, const std::vector<double>& d, double threshold,

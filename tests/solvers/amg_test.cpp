@@ -1,6 +1,7 @@
 // The AMG preconditioner (solvers/amg/): hierarchy pieces on the host, the V-cycle's symmetry and
 // positivity, AMG-PCG against Jacobi-PCG, bounded iterations over mesh sequences, and bad input.
 #include <catch2/catch.hpp>
+#include <omp.h>
 
 #include <cmath>
 #include <limits>
@@ -21,6 +22,7 @@
 #include "solvers/amg/prolongation.hpp"
 #include "solvers/distributed_pcg.hpp"
 #include "solvers/jacobi.hpp"
+#include "solvers/matrix_checks.hpp"
 #include "solvers/pcg.hpp"
 
 using namespace miniapp;
@@ -93,7 +95,7 @@ PcgResult solve(const CsrMatrix& a, const Preconditioner& m, const std::vector<d
 
 TEST_CASE("Aggregation puts every row in one aggregate of connected rows", "[amg]") {
   const CsrMatrix a = box_poisson("tet", 6);
-  const amg::Aggregates agg = amg::aggregate(a, 0.08);
+  const amg::Aggregates agg = amg::aggregate(a, positive_diagonal(a, "test"), 0.08);
   REQUIRE(agg.of_row.size() == static_cast<std::size_t>(a.rows));
   std::vector<int> members(static_cast<std::size_t>(agg.count), 0);
   for (index_t g : agg.of_row) {
@@ -115,11 +117,8 @@ TEST_CASE("Aggregation puts every row in one aggregate of connected rows", "[amg
 
 TEST_CASE("Prolongations reproduce the constants", "[amg]") {
   const CsrMatrix a = box_poisson("hex", 6);
-  const amg::Aggregates agg = amg::aggregate(a, 0.08);
-  std::vector<double> d(static_cast<std::size_t>(a.rows));
-  for (index_t i = 0; i < a.rows; ++i)
-    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
-      if (a.col[k] == i) d[i] = a.val[k];
+  const std::vector<double> d = positive_diagonal(a, "test");
+  const amg::Aggregates agg = amg::aggregate(a, d, 0.08);
   const std::vector<double> ones(static_cast<std::size_t>(agg.count), 1.0);
   for (const CsrMatrix& p : {amg::tentative_prolongation(agg), amg::smoothed_prolongation(a, d, 0.08, agg)}) {
     REQUIRE(p.cols == agg.count);
@@ -129,10 +128,7 @@ TEST_CASE("Prolongations reproduce the constants", "[amg]") {
 
 TEST_CASE("Filtering drops weak links into the diagonal and keeps row sums", "[amg]") {
   const CsrMatrix a = minus_laplacian(mesh::make_hex_box({.cells = {6, 6, 6}, .length = {1, 10, 1}}));
-  std::vector<double> d(static_cast<std::size_t>(a.rows));
-  for (index_t i = 0; i < a.rows; ++i)
-    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
-      if (a.col[k] == i) d[i] = a.val[k];
+  const std::vector<double> d = positive_diagonal(a, "test");
   const CsrMatrix f = amg::filtered_matrix(a, d, 0.08);
   CHECK(f.nnz() < a.nnz());  // the y links of cells 10 times longer in y are weak
   const std::vector<double> ones(static_cast<std::size_t>(a.rows), 1.0);
@@ -146,11 +142,8 @@ TEST_CASE("Filtering drops weak links into the diagonal and keeps row sums", "[a
 
 TEST_CASE("The Galerkin product equals the general sparse product", "[amg]") {
   const CsrMatrix a = box_poisson("tet", 5);
-  std::vector<double> d(static_cast<std::size_t>(a.rows));
-  for (index_t i = 0; i < a.rows; ++i)
-    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
-      if (a.col[k] == i) d[i] = a.val[k];
-  const CsrMatrix p = amg::smoothed_prolongation(a, d, 0.08, amg::aggregate(a, 0.08));
+  const std::vector<double> d = positive_diagonal(a, "test");
+  const CsrMatrix p = amg::smoothed_prolongation(a, d, 0.08, amg::aggregate(a, d, 0.08));
   const CsrMatrix r = transpose(p);
   const CsrMatrix fast = amg::galerkin_product(r, a, p), general = multiply(r, multiply(a, p));
   CHECK(fast.rows == general.rows);
@@ -158,6 +151,23 @@ TEST_CASE("The Galerkin product equals the general sparse product", "[amg]") {
   CHECK(fast.row_ptr == general.row_ptr);
   CHECK(fast.col == general.col);
   CHECK(fast.val == general.val);  // bitwise: the same sums in the same order
+}
+
+TEST_CASE("The hierarchy does not depend on the thread count", "[amg]") {
+  const CsrMatrix a = box_poisson("tet", 8);
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const amg::HostHierarchy one = amg::build_hierarchy(a, {.coarse_rows = 50});
+  omp_set_num_threads(3);
+  const amg::HostHierarchy three = amg::build_hierarchy(a, {.coarse_rows = 50});
+  omp_set_num_threads(threads);
+  REQUIRE(one.levels.size() == three.levels.size());
+  REQUIRE(one.levels.size() >= 2);
+  for (std::size_t l = 0; l < one.levels.size(); ++l) {
+    CHECK(one.levels[l].lambda_max == three.levels[l].lambda_max);
+    CHECK(one.levels[l].prolongation.val == three.levels[l].prolongation.val);
+  }
+  CHECK(one.coarse_inverse.val == three.coarse_inverse.val);
 }
 
 TEST_CASE("The coarse pseudo-inverse inverts on the range and drops the constants", "[amg]") {
@@ -219,7 +229,7 @@ TEST_CASE("AMG-PCG reaches the Jacobi-PCG solution in fewer iterations", "[amg]"
 TEST_CASE("A float-stored level matrix multiplies like the double one to float precision", "[amg]") {
   const Executor exec = Executor::cpu();
   const CsrMatrix a = box_poisson("prism", 6);
-  const CsrMatrix p = amg::tentative_prolongation(amg::aggregate(a, 0.08));  // rectangular
+  const CsrMatrix p = amg::tentative_prolongation(amg::aggregate(a, positive_diagonal(a, "test"), 0.08));
   for (const CsrMatrix* m : {&a, &p}) {
     const SellMatrix sell = to_sell(*m, 8);
     const amg::LevelMatrix in_double(exec, sell, false), in_float(exec, sell, true);
@@ -309,6 +319,9 @@ TEST_CASE("AMG refuses a non-positive diagonal and a disconnected mesh", "[amg]"
   const CsrMatrix two = csr_from_triplets(2 * one.rows, 2 * one.rows, std::move(t));
   CHECK_THROWS_WITH(Amg(exec, two), Catch::Contains("2 disconnected pieces") && Catch::Contains("not connected"));
   CHECK_NOTHROW(Amg(exec, definite(two)));  // one piece fixed: the constants of the other are the null space
+  // A positive diagonal but an indefinite matrix (eigenvalues −1 and 3).
+  const CsrMatrix indefinite = csr_from_triplets(2, 2, {{0, 0, 1.0}, {0, 1, 2.0}, {1, 0, 2.0}, {1, 1, 1.0}});
+  CHECK_THROWS_WITH(Amg(exec, indefinite), Catch::Contains("not positive semi-definite"));
 }
 
 TEST_CASE("The AMG apply is made of counted front-end kernels", "[amg]") {

@@ -4,7 +4,9 @@
 # hex and tet boxes (walls all round: the singular pure-Neumann problem) of 10⁵, 10⁶ and 3·10⁶ cells
 # with set-up time, iterations and solve time; the LES step (WALE, Taylor–Green on PCG) on 3.1·10⁶
 # tets; cavity-3d at 128³ in the time loop (20 steps); then 10⁷ and 3·10⁷ cells.
-# Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=470] tools/gpu/amg.sh OUT_DIR
+# `MINIAPP_AMG_PART=choices` times AMG's choices instead (docs/amg.md, chosen on the CPU by bytes):
+# degree 1 against 2, double against float matrices, on 3·10⁶ hex and tet cells and in the LES step.
+# Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=470] [MINIAPP_AMG_PART=choices] tools/gpu/amg.sh OUT_DIR
 # BUILD holds miniapp and tests/solvers/amg_test, built by tools/gpu/build.sh (whose .debs/ must hold
 # libeigen3-dev).
 set -uo pipefail
@@ -27,6 +29,22 @@ cavity() {  # preconditioner: cavity-3d at 128³, 20 steps from rest
     --set "output.directory=\"/tmp/cavity3d_128_$1\""
 }
 step amg_cuda_test 60 "$build/tests/solvers/amg_test" "[cuda]"
+if [[ ${MINIAPP_AMG_PART:-} == choices ]]; then
+  for mesh in "hex 144" "tet 80"; do
+    set -- $mesh
+    for choice in "degree1" "degree2 --amg-degree 2" "float --amg-float" "degree2_float --amg-degree 2 --amg-float"; do
+      name=${choice%% *} options=${choice#"$name"}
+      # shellcheck disable=SC2086 # the options split into words on purpose
+      step "choice_$1_$name" 70 "$bin" poisson --backend cuda --mesh "$1" --cells "$2,$2,$2" --periodic none \
+        --preconditioner amg $options --json "$out/choice_$1_$name.json"
+    done
+  done
+  step les_step_tet80_amg_float 90 "$bin" bench step taylor-green-3d --set 'physics.les="wale"' \
+    --set 'mesh.generator="tet"' --set 'mesh.cells=[80,80,80]' --set 'numerics.poisson="pcg"' \
+    --set 'numerics.preconditioner="amg"' --set 'numerics.amg_storage="float"' --backend cuda --steps 5 \
+    --json "$out/les_step_tet80_amg_float.json"
+  exit 0
+fi
 poisson hex_1e5 hex 46 30
 poisson tet_1e5 tet 26 30
 poisson hex_1e6 hex 100 45
