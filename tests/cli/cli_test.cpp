@@ -178,6 +178,16 @@ TEST_CASE("miniapp mesh takes the file as a positional argument as --mesh does",
   CHECK_THAT(periodic.output, Contains("periodic link"));
 }
 
+TEST_CASE("miniapp run --selftest prints each operator check with its error and exits", "[cli]") {
+  const Run r = run_miniapp("run cavity --selftest --set mesh.cells=[6,5,1]");
+  INFO(r.output);
+  CHECK(r.status == 0);
+  for (const char* check : {"mesh closure", "Omega G = -(M Gamma)^T", "L = M Gs symmetric", "C(u_s) skew-symmetric"})
+    CHECK_THAT(r.output, Contains(check));
+  CHECK_THAT(r.output, Contains("tolerance") && Contains("selftest  passed"));
+  CHECK_THAT(r.output, !Contains("summary"));  // it did not run
+}
+
 TEST_CASE("a missing .msh file is named in the error", "[cli]") {
   const Run r = run_miniapp("mesh --mesh /nonexistent/dir/case.msh");
   CHECK(r.status != 0);
