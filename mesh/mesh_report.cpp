@@ -9,10 +9,6 @@ namespace miniapp::mesh {
 
 namespace {
 
-// A cell counts as open when |Σ A n| exceeds this fraction of its total face area: round-off on a
-// closed cell stays near 1e-16.
-constexpr double open_cell_threshold = 1e-10;
-
 void add_closure(const Mesh& m, const MeshGeometry& g, MeshReport& r) {
   std::vector<Vec3> sum(m.cell_count());
   std::vector<double> area(m.cell_count(), 0.0);

@@ -9,6 +9,7 @@
 #include "miniapp/bench/random_vector.hpp"
 #include "miniapp/bench/timing.hpp"
 #include "miniapp/bench/vendor_bench.hpp"
+#include "miniapp/case/case_mesh.hpp"
 #include "operators/fv/convection_operator.hpp"
 #include "operators/fv/flow_operators.hpp"
 #include "operators/fv/laplacian.hpp"
@@ -23,12 +24,13 @@ namespace miniapp::bench {
 
 std::string_view name(BenchMatrix matrix) { return matrix == BenchMatrix::laplacian ? "laplacian" : "convection"; }
 
-cli::MeshOptions bench_mesh_options(cli::MeshKind kind, long long cells) {
+cases::MeshConfig bench_mesh_options(cases::MeshGenerator kind, long long cells) {
+  using G = cases::MeshGenerator;
   // Cells per generated hexahedron: the tet box splits each in 6, the prism mesh each quad in 2.
-  const double per_hex = kind == cli::MeshKind::tet ? 6.0 : kind == cli::MeshKind::prism ? 2.0 : 1.0;
+  const double per_hex = kind == G::tet ? 6.0 : kind == G::prism ? 2.0 : 1.0;
   const auto n = std::max<index_t>(1, static_cast<index_t>(std::lround(std::cbrt(cells / per_hex))));
-  cli::MeshOptions options;
-  options.kind = kind;
+  cases::MeshConfig options;
+  options.generator = kind;
   options.cells = {n, n, n};
   return options;
 }
@@ -214,14 +216,14 @@ void bench_convection(const Executor& exec, const mesh::Mesh& m, const mesh::Mes
                "spmv_sell_x3", matrix, c.rows, c.nnz(), sell.stored_entries());
 }
 
-void bench_one_mesh(const Executor& exec, const cli::MeshOptions& options, const KernelBenchSettings& settings,
+void bench_one_mesh(const Executor& exec, const cases::MeshConfig& options, const KernelBenchSettings& settings,
                     std::vector<KernelRecord>& records, std::ostream& log) {
-  const mesh::Mesh m = cli::make_mesh(options);
+  const mesh::Mesh m = cases::make_case_mesh(options);
   const mesh::MeshGeometry geometry = mesh::compute_geometry(m);
   // One cell order for both matrices, as in the time loop (the flow operators' default order is this).
   const CsrMatrix l = fv::laplacian_matrix(m, geometry);
   const Permutation order = row_grouping_rcm(l);
-  Recorder recorder(records, std::string(cli::kind_name(options.kind)) + " " + std::to_string(options.cells[0]) + "^3");
+  Recorder recorder(records, std::string(cases::name(options.generator)) + " " + std::to_string(options.cells[0]) + "^3");
   for (const BenchMatrix matrix : settings.matrices) {
     if (matrix == BenchMatrix::laplacian) bench_laplacian(exec, permute_symmetric(l, order), settings, recorder, log);
     else bench_convection(exec, m, geometry, order, settings.repeat, recorder, log);
@@ -233,9 +235,9 @@ void bench_one_mesh(const Executor& exec, const cli::MeshOptions& options, const
 std::vector<KernelRecord> run_kernel_bench(const Executor& exec, const KernelBenchSettings& settings,
                                            std::ostream& log) {
   std::vector<KernelRecord> records;
-  for (const cli::MeshKind kind : settings.meshes)
+  for (const cases::MeshGenerator kind : settings.meshes)
     for (const long long size : settings.sizes) {
-      const cli::MeshOptions options = bench_mesh_options(kind, size);
+      const cases::MeshConfig options = bench_mesh_options(kind, size);
       log << "  " << cli::describe(options) << " (" << cli::generated_cell_count(options) << " cells)\n" << std::flush;
       bench_one_mesh(exec, options, settings, records, log);
     }

@@ -17,7 +17,8 @@ std::string_view name(BenchMatrix matrix);
 
 struct KernelBenchSettings {
   std::vector<long long> sizes{10'000, 100'000, 1'000'000};  // target cell counts
-  std::vector<cli::MeshKind> meshes{cli::MeshKind::hex, cli::MeshKind::tet, cli::MeshKind::prism};
+  std::vector<cases::MeshGenerator> meshes{cases::MeshGenerator::hex, cases::MeshGenerator::tet,
+                                           cases::MeshGenerator::prism};
   std::vector<BenchMatrix> matrices{BenchMatrix::laplacian, BenchMatrix::convection};
   int repeat = 20;
   bool pcg = false;  // also time one PCG iteration with AIP-1 per mesh (bench_pcg in kernel_bench.cpp)
@@ -46,7 +47,7 @@ struct KernelRecord {
 
 // The generator options giving about `cells` cells of this kind: a box with equal counts per axis,
 // not periodic (the wall rows make the row lengths uneven, as in a real case).
-cli::MeshOptions bench_mesh_options(cli::MeshKind kind, long long cells);
+cases::MeshConfig bench_mesh_options(cases::MeshGenerator kind, long long cells);
 
 // For every mesh kind and size, on random non-zero data, per call: the median of `repeat` samples of
 // bench_queued_calls calls queued back to back, after warm-up (median_call_seconds: CUDA events on

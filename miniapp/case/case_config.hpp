@@ -28,7 +28,9 @@ struct MeshConfig {
   std::array<double, 3> stretch{0, 0, 0};   // tanh clustering towards both ends of each axis
   std::array<bool, 3> periodic{false, false, false};
   // generator = "file": the mesh file (resolved against the case file's folder); layers > 0 extrudes
-  // a 2D file over length_z, periodic in z; layers = 0 reads a 3D file as it is.
+  // a 2D file over length_z (periodic in z where periodic[2]: always from a case file); layers = 0
+  // reads a 3D file, its periodic axes gluing patches <axis>min and <axis>max, length apart (the
+  // command line's --periodic; a case file has none).
   std::string file;
   index_t layers = 0;
   double length_z = 0;

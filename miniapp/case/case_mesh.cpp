@@ -16,14 +16,27 @@ mesh::Mesh make_prism_box(const MeshConfig& m) {
   return mesh::extrude(mesh::make_tri_rect(rect), {m.cells[2], m.origin.z, m.length.z, m.periodic[2]});
 }
 
+// A 3D file's periodic axes glue its patches <axis>min and <axis>max, length[axis] apart.
+std::vector<mesh::PeriodicRequest> periodic_requests(const MeshConfig& m) {
+  std::vector<mesh::PeriodicRequest> requests;
+  for (int i = 0; i < 3; ++i) {
+    if (!m.periodic[i]) continue;
+    const std::string axis(1, "xyz"[i]);
+    Vec3 translation;
+    translation[i] = m.length[i];
+    requests.push_back({axis + "min", axis + "max", translation});
+  }
+  return requests;
+}
+
 mesh::Mesh read_mesh_file(const MeshConfig& m) {
   const int dimension = mesh::gmsh_dimension(m.file);
   if (dimension == 2 && m.layers == 0)
     throw file_error(m.file, "a 2D mesh: give mesh.layers and mesh.length_z in the case to extrude it");
   if (dimension == 3 && m.layers > 0)
     throw file_error(m.file, "a 3D mesh: mesh.layers and mesh.length_z are only for 2D files");
-  if (dimension == 3) return mesh::read_gmsh_3d(m.file);
-  return mesh::extrude(mesh::read_gmsh_2d(m.file), {m.layers, 0, m.length_z, true});
+  if (dimension == 3) return mesh::read_gmsh_3d(m.file, periodic_requests(m));
+  return mesh::extrude(mesh::read_gmsh_2d(m.file), {m.layers, 0, m.length_z, m.periodic[2]});
 }
 
 }  // namespace

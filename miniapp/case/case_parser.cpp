@@ -61,6 +61,7 @@ MeshConfig read_mesh(const Section& s, const std::string& case_path, std::vector
       throw s.error(s.has("layers") ? "length_z" : "layers", "mesh.layers and mesh.length_z go together (extrusion of a 2D file)");
     if (s.has("periodic"))
       throw s.error("periodic", "only for generated meshes (extruded 2D files are periodic in z)");
+    m.periodic[2] = m.layers > 0;
     warn_ignored(s, {"cells", "length", "origin", "stretch"}, "only for generated meshes", warnings);
     return m;
   }

@@ -62,8 +62,9 @@ bench::KernelBenchSettings parse_settings(const cxxopts::ParseResult& result) {
   }
   if (settings.sizes.empty()) throw Error("--mesh-sizes: the list is empty");
   settings.meshes = parse_names(result["meshes"].as<std::string>(), "--meshes",
-                                std::array{MeshKind::hex, MeshKind::tet, MeshKind::prism},
-                                [](MeshKind k) { return kind_name(k); });
+                                std::array{cases::MeshGenerator::hex, cases::MeshGenerator::tet,
+                                           cases::MeshGenerator::prism},
+                                [](cases::MeshGenerator k) { return cases::name(k); });
   settings.matrices =
       parse_names(result["matrices"].as<std::string>(), "--matrices",
                   std::array{bench::BenchMatrix::laplacian, bench::BenchMatrix::convection},

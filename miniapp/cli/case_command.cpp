@@ -10,6 +10,7 @@
 #include "miniapp/cli/commands.hpp"
 #include "miniapp/cli/rank_main.hpp"
 #include "miniapp/run/run_loop.hpp"
+#include "miniapp/run/selftest.hpp"
 #include "parallel/halo_exchange.hpp"
 
 namespace miniapp::cli {
@@ -29,6 +30,8 @@ cxxopts::Options case_options() {
       ("comm", "halo transport between ranks: mpi (through host buffers), mpi-cuda-aware or nccl",
        cxxopts::value<std::string>()->default_value("mpi"))
       ("quiet", "no progress lines")
+      ("selftest", "check the operators on the case's mesh (closure, Omega G = -(M Gamma)^T, L symmetric, "
+                   "C skew-symmetric), print each check and exit; status 1 when one fails")
       ("h,help", "print this help");
   options.parse_positional({"case"});
   options.positional_help("[CASE]");
@@ -50,6 +53,7 @@ int run_case(int argc, char** argv, const parallel::Communicator& world) {
   std::ostringstream silent;
   std::ostream& out = world.rank() == 0 ? std::cout : silent;
   out << "case      " << config.name << ": " << config.description << "\n";
+  if (args->count("selftest")) return run::run_selftest(config, path, out) ? 0 : 1;
   const auto transport = parallel::parse_transport((*args)["comm"].as<std::string>());
   run::Simulation sim =
       run::set_up_simulation(std::move(config), path, out, world.size() > 1 ? &world : nullptr, transport);

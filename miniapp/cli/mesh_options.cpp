@@ -5,7 +5,6 @@
 #include <limits>
 #include <sstream>
 
-#include "mesh/generators.hpp"
 #include "mesh/gmsh_reader.hpp"
 #include "miniapp/cli/command_line.hpp"
 
@@ -32,11 +31,12 @@ namespace {
 // Largest cells per axis product accepted: a tet box makes 6 cells per hex and needs 32-bit indices.
 constexpr long long max_generated_cells = std::numeric_limits<index_t>::max() / 8;
 
-MeshKind parse_kind(const std::string& text) {
-  if (text == "hex") return MeshKind::hex;
-  if (text == "tet") return MeshKind::tet;
-  if (text == "prism") return MeshKind::prism;
-  if (text.size() > 4 && text.ends_with(".msh")) return MeshKind::file;
+cases::MeshGenerator parse_generator(const std::string& text) {
+  using G = cases::MeshGenerator;
+  if (text == "hex") return G::hex;
+  if (text == "tet") return G::tet;
+  if (text == "prism") return G::prism;
+  if (text.size() > 4 && text.ends_with(".msh")) return G::file;
   throw Error("--mesh: '" + text + "' is not hex, tet, prism or a file name ending in .msh");
 }
 
@@ -78,108 +78,70 @@ std::array<bool, 3> parse_periodic(const std::string& text) {
 }
 
 // Rejects options that the chosen mesh kind ignores, so that a typo in intent is not silently dropped.
-void check_applicable(const cxxopts::ParseResult& result, const MeshOptions& o) {
+void check_applicable(const cxxopts::ParseResult& result, const cases::MeshConfig& o) {
   const auto given = [&](const char* name) { return result.count(name) > 0; };
-  if (o.kind == MeshKind::file) {
+  if (o.generator == cases::MeshGenerator::file) {
     for (const char* name : {"cells", "stretch"})
       if (given(name)) throw Error(std::string("--") + name + ": does not apply to a mesh read from a .msh file");
     return;
   }
   if (given("layers")) throw Error("--layers: applies only to a 2D .msh file (use --cells for generated meshes)");
-  if (o.kind == MeshKind::prism) {
+  if (o.generator == cases::MeshGenerator::prism) {
     if (o.periodic[0] || o.periodic[1])
       throw Error("--periodic: a prism mesh can be periodic only in z (its extrusion direction)");
     if (o.stretch[2] != 0) throw Error("--stretch: SZ must be 0 for a prism mesh (the extrusion is uniform)");
   }
 }
 
+// A file's [mesh]: a 2D file extruded by --layers over LZ (periodic in z only), a 3D file read as it is.
+void set_file(const cxxopts::ParseResult& result, cases::MeshConfig& o) {
+  o.file = result["mesh"].as<std::string>();
+  if (!std::filesystem::is_regular_file(o.file)) throw file_error(o.file, "no such file (given by --mesh)");
+  if (mesh::gmsh_dimension(o.file) == 3) return;
+  if (o.periodic[0] || o.periodic[1])
+    throw Error("--periodic: a mesh extruded from the 2D file " + o.file + " can be periodic only in z");
+  o.layers = option_index(result, "layers", 1, max_generated_cells);
+  o.length_z = o.length.z;
+}
+
 }  // namespace
 
-MeshOptions parse_mesh_options(const cxxopts::ParseResult& result) {
-  MeshOptions o;
+cases::MeshConfig parse_mesh_options(const cxxopts::ParseResult& result) {
+  cases::MeshConfig o;
   const auto text = [&](const char* name) { return result[name].as<std::string>(); };
-  o.kind = parse_kind(text("mesh"));
-  if (o.kind == MeshKind::file) o.path = text("mesh");
+  o.generator = parse_generator(text("mesh"));
   o.cells = parse_cells(text("cells"));
-  o.length = parse_triple(text("length"), "length", false);
+  const auto length = parse_triple(text("length"), "length", false);
+  o.length = {length[0], length[1], length[2]};
   o.periodic = parse_periodic(text("periodic"));
   o.stretch = parse_triple(text("stretch"), "stretch", true);
-  o.layers = option_index(result, "layers", 1, max_generated_cells);
+  option_index(result, "layers", 1, max_generated_cells);  // checked whatever the mesh
   check_applicable(result, o);
-  if (o.kind != MeshKind::file && generated_cell_count(o) > max_generated_cells)
+  if (o.generator == cases::MeshGenerator::file) {
+    set_file(result, o);
+  } else if (generated_cell_count(o) > max_generated_cells) {
     throw Error("--cells: " + describe(o) + " would have " + std::to_string(generated_cell_count(o)) +
                 " cells, more than the " + std::to_string(max_generated_cells) + " one rank can index");
+  }
   return o;
 }
 
-long long generated_cell_count(const MeshOptions& o) {
+long long generated_cell_count(const cases::MeshConfig& o) {
   const long long hexes = static_cast<long long>(o.cells[0]) * o.cells[1] * o.cells[2];
-  switch (o.kind) {
-    case MeshKind::tet: return 6 * hexes;
-    case MeshKind::prism: return 2 * hexes;
+  switch (o.generator) {
+    case cases::MeshGenerator::tet: return 6 * hexes;
+    case cases::MeshGenerator::prism: return 2 * hexes;
     default: return hexes;
   }
 }
 
-namespace {
-
-mesh::Mesh read_file_mesh(const MeshOptions& o) {
-  if (!std::filesystem::is_regular_file(o.path)) throw file_error(o.path, "no such file (given by --mesh)");
-  if (mesh::gmsh_dimension(o.path) == 3) {
-    // A periodic axis glues the patches named <axis>min and <axis>max, LX, LY or LZ apart.
-    std::vector<mesh::PeriodicRequest> periodic;
-    for (int i = 0; i < 3; ++i) {
-      if (!o.periodic[i]) continue;
-      const std::string axis(1, "xyz"[i]);
-      Vec3 translation;
-      translation[i] = o.length[i];
-      periodic.push_back({axis + "min", axis + "max", translation});
-    }
-    return mesh::read_gmsh_3d(o.path, periodic);
-  }
-  if (o.periodic[0] || o.periodic[1])
-    throw Error("--periodic: a mesh extruded from the 2D file " + o.path + " can be periodic only in z");
-  const mesh::ExtrusionSpec extrusion{.layers = o.layers, .z0 = 0, .length = o.length[2], .periodic = o.periodic[2]};
-  return mesh::extrude(mesh::read_gmsh_2d(o.path), extrusion);
-}
-
-}  // namespace
-
-mesh::Mesh make_mesh(const MeshOptions& o) {
-  if (o.kind == MeshKind::file) return read_file_mesh(o);
-  if (o.kind == MeshKind::prism) {
-    mesh::RectSpec rect;
-    rect.cells = {o.cells[0], o.cells[1]};
-    rect.length = {o.length[0], o.length[1]};
-    rect.stretch = {o.stretch[0], o.stretch[1]};
-    const mesh::ExtrusionSpec extrusion{.layers = o.cells[2], .z0 = 0, .length = o.length[2], .periodic = o.periodic[2]};
-    return mesh::extrude(mesh::make_tri_rect(rect), extrusion);
-  }
-  mesh::BoxSpec box;
-  box.cells = o.cells;
-  box.length = {o.length[0], o.length[1], o.length[2]};
-  box.stretch = o.stretch;
-  box.periodic = o.periodic;
-  return o.kind == MeshKind::hex ? mesh::make_hex_box(box) : mesh::make_tet_box(box);
-}
-
-std::string_view kind_name(MeshKind kind) {
-  switch (kind) {
-    case MeshKind::hex: return "hex";
-    case MeshKind::tet: return "tet";
-    case MeshKind::prism: return "prism";
-    default: return "file";
-  }
-}
-
-std::string describe(const MeshOptions& o) {
+std::string describe(const cases::MeshConfig& o) {
   std::ostringstream out;
-  if (o.kind == MeshKind::file) {
-    out << o.path;
+  if (o.generator == cases::MeshGenerator::file) {
+    out << o.file;
   } else {
-    out << kind_name(o.kind) << " box " << o.cells[0]
-        << "×" << o.cells[1] << "×" << o.cells[2] << ", length " << o.length[0] << "×" << o.length[1] << "×"
-        << o.length[2];
+    out << cases::name(o.generator) << " box " << o.cells[0] << "×" << o.cells[1] << "×" << o.cells[2] << ", length "
+        << o.length.x << "×" << o.length.y << "×" << o.length.z;
   }
   std::string axes;
   for (int i = 0; i < 3; ++i)

@@ -15,6 +15,7 @@
 
 #include "mesh/geometry.hpp"
 #include "miniapp/bench/bench_output.hpp"
+#include "miniapp/case/case_mesh.hpp"
 #include "miniapp/cli/command_line.hpp"
 #include "miniapp/cli/commands.hpp"
 #include "miniapp/cli/mesh_options.hpp"
@@ -33,7 +34,7 @@ namespace {
 
 struct PoissonSettings {
   std::string backend;
-  MeshOptions mesh;
+  cases::MeshConfig mesh;
   PcgOptions pcg;
   index_t slice_height = 0;  // 0: the backend's default
   std::vector<std::string> preconditioners;
@@ -231,7 +232,7 @@ int poisson_command(int argc, char** argv) {
   const index_t slice_height = s.slice_height > 0 ? s.slice_height : exec.default_slice_height();
 
   auto start = std::chrono::steady_clock::now();
-  const mesh::Mesh m = make_mesh(s.mesh);
+  const mesh::Mesh m = cases::make_case_mesh(s.mesh);
   const PoissonProblem problem = assemble_problem(m);
   if (!s.export_prefix.empty()) export_problem(s.export_prefix, problem, s);
   const double assembly_seconds = seconds_since(start);

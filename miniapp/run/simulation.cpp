@@ -39,22 +39,6 @@ class StageTimer {
   clock::time_point start_;
 };
 
-// One condition per patch of `mesh`, from the case; the cut patch of a rank's mesh (where its halo
-// ends) gets a wall: it only closes halo rows, which are never used.
-fv::FlowBoundaries flow_boundaries(const cases::CaseConfig& config, const mesh::Mesh& mesh) {
-  fv::FlowBoundaries b;
-  for (const auto& patch : mesh.patches) {
-    const auto* bc = config.find_boundary(patch.name);
-    if (!bc && patch.name == parallel::cut_patch_name) {
-      b.by_patch.push_back({BoundaryKind::wall, {0, 0, 0}});
-      continue;
-    }
-    // validate_boundaries has guaranteed one condition per patch of the whole mesh.
-    b.by_patch.push_back({bc->type, bc->velocity});
-  }
-  return b;
-}
-
 index_t slice_height(const cases::CaseConfig& config, const Executor& exec) {
   return config.numerics.slice_height > 0 ? config.numerics.slice_height : exec.default_slice_height();
 }
@@ -258,6 +242,22 @@ std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, inde
 }
 
 }  // namespace
+
+// The cut patch of a rank's mesh (where its halo ends) gets a wall: it only closes halo rows, which
+// are never used.
+fv::FlowBoundaries flow_boundaries(const cases::CaseConfig& config, const mesh::Mesh& mesh) {
+  fv::FlowBoundaries b;
+  for (const auto& patch : mesh.patches) {
+    const auto* bc = config.find_boundary(patch.name);
+    if (!bc && patch.name == parallel::cut_patch_name) {
+      b.by_patch.push_back({BoundaryKind::wall, {0, 0, 0}});
+      continue;
+    }
+    // validate_boundaries has guaranteed one condition per patch of the whole mesh.
+    b.by_patch.push_back({bc->type, bc->velocity});
+  }
+  return b;
+}
 
 std::vector<double> to_mesh_order(const Simulation& sim, const Vector& field) {
   if (sim.owned_piece) return sim.domain->owned(field).to_host();  // the rank's mesh is in operator order

@@ -48,6 +48,10 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
                              const parallel::Communicator* comm = nullptr,
                              parallel::HaloTransport transport = parallel::HaloTransport::mpi);
 
+// One condition per patch of `mesh` (the whole mesh or a rank's), from the case, whose boundary tables
+// validate_boundaries has checked against the whole mesh.
+fv::FlowBoundaries flow_boundaries(const cases::CaseConfig& config, const mesh::Mesh& mesh);
+
 // Host copies of the owned cells' values of a cell field, in the order of output_mesh()'s cells (the
 // executor holds them in the operators' order).
 std::vector<double> to_mesh_order(const Simulation& sim, const Vector& field);

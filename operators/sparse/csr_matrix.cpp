@@ -1,10 +1,12 @@
 #include "operators/sparse/csr_matrix.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <tuple>
 #include <utility>
 
+#include "operators/sparse/csr_compare.hpp"
 #include "operators/sparse/csr_rows.hpp"
 
 namespace miniapp {
@@ -154,6 +156,24 @@ CsrMatrix csr_from_triplets(index_t rows, index_t cols, std::vector<Triplet> tri
   }
   sort_and_merge_rows(a);
   return a;
+}
+
+double max_abs_difference(const CsrMatrix& a, const CsrMatrix& b) {
+  if (a.rows != b.rows || a.cols != b.cols)
+    throw Error("max_abs_difference: shapes differ (" + shape(a) + " and " + shape(b) + ")");
+  double m = 0;
+  for (index_t r = 0; r < a.rows; ++r) {
+    index_t p = a.row_ptr[r], q = b.row_ptr[r];
+    const index_t p_end = a.row_ptr[r + 1], q_end = b.row_ptr[r + 1];
+    while (p < p_end || q < q_end) {  // merge the two sorted rows
+      const bool take_a = q == q_end || (p < p_end && a.col[p] <= b.col[q]);
+      const bool take_b = p == p_end || (q < q_end && b.col[q] <= a.col[p]);
+      const double d = (take_a ? a.val[p++] : 0.0) - (take_b ? b.val[q++] : 0.0);
+      m = std::max(m, std::abs(d));
+      if (d != d) return d;  // NaN: no order, no maximum
+    }
+  }
+  return m;
 }
 
 // Scatter by column: visiting rows in order leaves the columns of every transposed row sorted.

@@ -161,6 +161,33 @@ TEST_CASE("miniapp mesh reads Gmsh files: 3D with periodic links, 2D extruded", 
   CHECK_THAT(slab.output, Contains("prism"));
 }
 
+TEST_CASE("miniapp mesh takes the file as a positional argument as --mesh does", "[cli]") {
+  const std::string file = std::string(MINIAPP_SOURCE_DIR) + "/cases/meshes/tet_box.msh";
+  const Run positional = run_miniapp("mesh '" + file + "'");
+  const Run option = run_miniapp("mesh --mesh '" + file + "'");
+  INFO(positional.output);
+  CHECK(positional.status == 0);
+  CHECK_THAT(positional.output, Contains("tet_box.msh") && Contains("closure"));
+  CHECK(positional.output == option.output);
+  // A 2D file: extruded with end walls, or glued at its ends with --periodic z.
+  const std::string slab = "mesh '" + std::string(MINIAPP_SOURCE_DIR) + "/cases/meshes/cylinder_2d.msh' --layers 2";
+  const Run walls = run_miniapp(slab), periodic = run_miniapp(slab + " --periodic z");
+  CHECK(walls.status == 0);
+  CHECK(periodic.status == 0);
+  CHECK_THAT(walls.output, Contains("(0 periodic)") && !Contains("periodic link"));
+  CHECK_THAT(periodic.output, Contains("periodic link"));
+}
+
+TEST_CASE("miniapp run --selftest prints each operator check with its error and exits", "[cli]") {
+  const Run r = run_miniapp("run cavity --selftest --set mesh.cells=[6,5,1]");
+  INFO(r.output);
+  CHECK(r.status == 0);
+  for (const char* check : {"mesh closure", "Omega G = -(M Gamma)^T", "L = M Gs symmetric", "C(u_s) skew-symmetric"})
+    CHECK_THAT(r.output, Contains(check));
+  CHECK_THAT(r.output, Contains("tolerance") && Contains("selftest  passed"));
+  CHECK_THAT(r.output, !Contains("summary"));  // it did not run
+}
+
 TEST_CASE("a missing .msh file is named in the error", "[cli]") {
   const Run r = run_miniapp("mesh --mesh /nonexistent/dir/case.msh");
   CHECK(r.status != 0);

@@ -10,6 +10,7 @@
 #include "mesh/geometry.hpp"
 #include "mesh/mesh_builder.hpp"
 #include "operators/fv/flow_operators.hpp"
+#include "operators/sparse/csr_compare.hpp"
 #include "tests/mesh/test_soups.hpp"
 
 namespace miniapp::fv::test {
@@ -95,14 +96,7 @@ inline double max_abs(const std::vector<double>& v) {
 inline double max_abs(const CsrMatrix& a) { return max_abs(a.val); }
 
 // max |a − b| over the union of both patterns.
-inline double max_difference(const CsrMatrix& a, const CsrMatrix& b) {
-  std::vector<Triplet> t;
-  for (index_t r = 0; r < a.rows; ++r)
-    for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) t.push_back({r, a.col[p], a.val[p]});
-  for (index_t r = 0; r < b.rows; ++r)
-    for (index_t p = b.row_ptr[r]; p < b.row_ptr[r + 1]; ++p) t.push_back({r, b.col[p], -b.val[p]});
-  return max_abs(csr_from_triplets(std::max(a.rows, b.rows), std::max(a.cols, b.cols), std::move(t)));
-}
+inline double max_difference(const CsrMatrix& a, const CsrMatrix& b) { return max_abs_difference(a, b); }
 
 inline CsrMatrix scaled(CsrMatrix a, double s) {
   for (double& v : a.val) v *= s;
