@@ -1,11 +1,13 @@
 // miniapp: incompressible DNS/LES on unstructured meshes with operators as sparse matrices.
 #include <cxxopts.hpp>
+#include <cstdio>
 #include <exception>
 #include <iostream>
 #include <string_view>
 
 #include "miniapp/cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/host_memory.hpp"
 
 namespace {
 
@@ -33,6 +35,8 @@ void print_usage(std::ostream& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Progress reaches a log file line by line, as on a terminal: a run killed early leaves its lines.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   if (argc < 2) {
     print_usage(std::cerr);
     return 2;
@@ -51,6 +55,9 @@ int main(int argc, char** argv) {
       std::cerr << "miniapp " << command << ": error: " << e.what() << "\n";
     } catch (const cxxopts::exceptions::exception& e) {
       std::cerr << "miniapp " << command << ": error: " << e.what() << " (see 'miniapp " << command << " --help')\n";
+    } catch (const std::bad_alloc&) {
+      // Which allocation failed is not known here; what the machine had left is.
+      std::cerr << "miniapp " << command << ": error: " << miniapp::out_of_host_memory_message() << "\n";
     } catch (const std::exception& e) {
       std::cerr << "miniapp " << command << ": internal error: " << e.what() << "\n";
     }

@@ -112,7 +112,8 @@ void Communicator::check_collectively(bool ok, const std::string& message) const
   if (first_failed == size_) return;
   std::string text = message;
   broadcast(text, first_failed);
-  throw CollectiveError("rank " + std::to_string(first_failed) + ": " + text);
+  // With one rank, naming it says nothing.
+  throw CollectiveError(size_ > 1 ? "rank " + std::to_string(first_failed) + ": " + text : text);
 }
 
 void Communicator::run_collectively(const std::function<void()>& step) const {

@@ -79,7 +79,7 @@ class Communicator {
   NodePlace node_place() const;
 
   // Collective error check: when any rank passes ok = false, every rank throws CollectiveError with
-  // the message of the lowest failing rank, prefixed "rank r: ". One MPI_Allreduce when all are ok,
+  // the message of the lowest failing rank, prefixed "rank r: " (on several ranks). One MPI_Allreduce when all are ok,
   // plus one broadcast when not; so no rank waits forever on one that stopped.
   void check_collectively(bool ok, const std::string& message) const;
   // Runs `step` on every rank and then checks collectively: a miniapp::Error (or other std::exception)

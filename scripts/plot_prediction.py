@@ -78,38 +78,20 @@ def plot_scaling(report, out_dir):
 
 
 def kernel_points(report):
-    """(kind, flops/byte, GB/s) of each kernel kind over the step: measured when present."""
-    counts = report["kernel_counts"]
-    iterations = report.get("measured", {}).get("iterations", counts["iterations"])
-    seconds = {}
-    if "measured" in report:
-        for phase in report["measured"]["phases"]:
-            for kind, s in phase["kernel_seconds"].items():
-                seconds[kind] = seconds.get(kind, 0.0) + s
-    else:
-        for phase in report["scaling"][0]["phases"]:
-            for kind, k in phase["kernels"].items():
-                seconds[kind] = seconds.get(kind, 0.0) + k["seconds"]
-    points = []
-    for kind in seconds:
-        flops = bytes_ = 0.0
-        for phase in counts["phases"]:
-            flops += phase["fixed"][kind]["flops"]
-            bytes_ += phase["fixed"][kind]["bytes"]
-        flops += iterations * counts["per_iteration"][kind]["flops"]
-        bytes_ += iterations * counts["per_iteration"][kind]["bytes"]
-        if bytes_ > 0 and seconds[kind] > 0 and flops > 0:
-            points.append((kind, flops / bytes_, bytes_ / seconds[kind] / 1e9))
-    return points
+    """(kind, flops/byte, GB/s, standing) of each kernel kind over the step, as the report computed them
+    (measured time when present); a figure the report found impossible is left out."""
+    return [(k["kind"], k["flops"] / k["bytes"], k["gb_per_s"], k["standing"])
+            for k in report["achieved_bandwidth"] if k["plotted"] and k["flops"] > 0]
 
 
 def plot_roofline(report, out_dir):
     ceiling = report["calibration"]["copy_gb_per_s"]
     points = kernel_points(report)
     fig, ax = plt.subplots(figsize=(6, 4))
-    for kind, intensity, gbs in points:
+    for kind, intensity, gbs, standing in points:
         ax.scatter([intensity], [gbs], s=40)
-        ax.annotate(kind, (intensity, gbs), textcoords="offset points", xytext=(5, 5))
+        label = kind + (" (cache-resident)" if standing == "cache-resident" else "")
+        ax.annotate(label, (intensity, gbs), textcoords="offset points", xytext=(5, 5))
     ax.axhline(ceiling, color="red", linestyle="--", label=f"copy bandwidth {ceiling:.0f} GB/s")
     ax.set_xscale("log")
     ax.set_xlabel("arithmetic intensity (flop/byte)")

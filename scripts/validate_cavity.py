@@ -25,7 +25,9 @@ def read_checkpoint(path):
         data = f.read()
     if data[:8] != b"MINICKPT":
         sys.exit(f"{path}: not a miniapp checkpoint")
-    at = 40  # header: magic, endian mark, version, rank, rank count, payload bytes, checksum
+    # header: magic, endian mark, version, rank, rank count, step, time, settings and mesh hashes,
+    # payload bytes, checksum
+    at = 72
 
     def take(fmt):
         nonlocal at
@@ -43,6 +45,9 @@ def read_checkpoint(path):
     take("4Q")  # mesh fingerprint
     step, time = take("qd")
     take("2d")  # dt, dt_old
+    for _ in range(take("Q")[0]):  # case settings: key, value
+        string()
+        string()
     arrays = {}
     for _ in range(take("Q")[0]):
         name = string()
@@ -99,7 +104,8 @@ def main():
         if run.returncode != 0:
             sys.exit(run.stdout + run.stderr)
         print("\n".join(l for l in run.stdout.splitlines() if l.startswith(("summary", "     "))))
-        step, time, arrays = read_checkpoint(os.path.join(out, "checkpoint_r0.bin"))
+        newest = max(int(name.split("_")[1].split(".")[0]) for name in os.listdir(out) if name.endswith(".complete"))
+        step, time, arrays = read_checkpoint(os.path.join(out, f"checkpoint_{newest}_r0.bin"))
 
     print(f"\nRe {args.re}, {n}x{n}, t = {time:g} ({step} steps)")
     worst = {}

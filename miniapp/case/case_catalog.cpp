@@ -54,7 +54,10 @@ void print_catalog(std::ostream& out) {
     try {
       description = load_case(case_path(n)).description;
     } catch (const Error& e) {
-      description = std::string("(invalid: ") + e.what() + ")";
+      // One line per case: a list of errors is joined.
+      std::string why = e.what();
+      for (std::size_t at; (at = why.find("\n  ")) != std::string::npos;) why.replace(at, 3, "; ");
+      description = "(invalid: " + why + ")";
     }
     out << n << std::string(width + 2 - n.size(), ' ') << description << "\n";
   }

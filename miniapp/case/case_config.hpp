@@ -101,6 +101,7 @@ struct RunConfig {
   std::optional<double> end_time;
   std::optional<long long> max_steps;
   double progress_interval = 2;  // wall-clock seconds between progress lines
+  double watchdog_timeout = 600; // several ranks: wall-clock seconds a rank may stay silent; 0 = no limit
 };
 
 enum class OutputField { velocity, pressure, eddy_viscosity, vorticity, q_criterion };
@@ -109,6 +110,7 @@ struct OutputConfig {
   std::string directory;           // default output/<case name>
   double interval = 0;             // simulated time between VTK outputs; 0 = only at the end
   double checkpoint_interval = 0;  // simulated time between checkpoints; 0 = only at the end
+  index_t checkpoint_keep = 2;     // complete checkpoint generations kept (the newest ones)
   std::vector<OutputField> fields;
   long long diagnostics_interval = 1;  // steps between rows of diagnostics.csv, forces and probes
 

@@ -159,6 +159,7 @@ RunConfig read_run(const Section& s) {
   r.max_steps = s.integer("max_steps");
   if (!r.end_time && !r.max_steps) throw s.error("end_time", "give run.end_time, run.max_steps or both");
   r.progress_interval = s.real("progress_interval").value_or(r.progress_interval);
+  r.watchdog_timeout = s.real("watchdog_timeout").value_or(r.watchdog_timeout);
   return r;
 }
 
@@ -168,6 +169,7 @@ OutputConfig read_output(const Section& s, const std::string& case_name) {
   o.interval = s.real("interval").value_or(0);
   o.checkpoint_interval = s.real("checkpoint_interval").value_or(0);
   o.diagnostics_interval = s.integer("diagnostics_interval").value_or(1);
+  o.checkpoint_keep = s.index("checkpoint_keep").value_or(o.checkpoint_keep);
   const std::optional<std::vector<std::string>> fields = s.strings("fields");
   if (!fields) {
     for (const auto& [text, field] : output_field_names) o.fields.push_back(field);
@@ -208,23 +210,31 @@ CaseConfig parse_case(std::string_view text, const std::string& path, std::span<
   CaseConfig c;
   c.origins.file = path;
   apply_overrides(doc, overrides, c.origins);
-  check_against_schema(doc, c.origins);
-  read_header(Section(doc, "case", c.origins), path, c);
-  c.mesh = read_mesh(Section(doc, "mesh", c.origins), path, c.warnings);
-  c.physics = read_physics(Section(doc, "physics", c.origins), c.warnings);
-  c.initial = read_initial(Section(doc, "initial", c.origins), c.warnings);
-  c.boundaries = read_boundaries(doc, c.origins, c.warnings);
-  c.numerics = read_numerics(Section(doc, "numerics", c.origins), c.warnings);
-  c.run = read_run(Section(doc, "run", c.origins));
-  c.output = read_output(Section(doc, "output", c.origins), c.name);
-  c.statistics = read_statistics(doc, c.origins);
-  c.forces = read_forces(doc, c.physics, c.origins);
-  c.probes = read_probes(doc, c.origins);
-  validate_case(c);
+  // Every error is gathered before any is reported: the schema's, then each section's reading, then
+  // (when everything could be read) the validation's.
+  CaseErrors errors;
+  check_against_schema(doc, c.origins, errors);
+  bool unread = false;
+  unread |= errors.collect("case", [&] { read_header(Section(doc, "case", c.origins), path, c); });
+  unread |= errors.collect("mesh", [&] { c.mesh = read_mesh(Section(doc, "mesh", c.origins), path, c.warnings); });
+  unread |= errors.collect("physics", [&] { c.physics = read_physics(Section(doc, "physics", c.origins), c.warnings); });
+  unread |= errors.collect("initial", [&] { c.initial = read_initial(Section(doc, "initial", c.origins), c.warnings); });
+  unread |= errors.collect("boundary", [&] { c.boundaries = read_boundaries(doc, c.origins, c.warnings); });
+  unread |= errors.collect("numerics", [&] { c.numerics = read_numerics(Section(doc, "numerics", c.origins), c.warnings); });
+  unread |= errors.collect("run", [&] { c.run = read_run(Section(doc, "run", c.origins)); });
+  unread |= errors.collect("output", [&] { c.output = read_output(Section(doc, "output", c.origins), c.name); });
+  unread |= errors.collect("statistics", [&] { c.statistics = read_statistics(doc, c.origins); });
+  unread |= errors.collect("forces", [&] { c.forces = read_forces(doc, c.physics, c.origins); });
+  unread |= errors.collect("probes", [&] { c.probes = read_probes(doc, c.origins); });
+  // Validation needs every section read (a value that could not be read holds its default).
+  if (!unread) validate_case(c, errors);
+  errors.throw_if_any(path);
   return c;
 }
 
 CaseConfig load_case(const std::string& path, std::span<const std::string> overrides) {
+  if (std::filesystem::is_directory(path))
+    throw file_error(path, "is a directory, not a case file (give a .toml file, or a shipped case name: see 'miniapp list')");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw file_error(path, std::string("cannot open the case file (") + std::strerror(errno) + ")");
   std::ostringstream text;

@@ -52,9 +52,11 @@ constexpr KeySpec schema[] = {
     {"run.end_time", real},
     {"run.max_steps", integer},
     {"run.progress_interval", real},
+    {"run.watchdog_timeout", real},
     {"output.directory", string},
     {"output.interval", real},
     {"output.checkpoint_interval", real},
+    {"output.checkpoint_keep", integer},
     {"output.fields", string_list},
     {"output.diagnostics_interval", integer},
     {"statistics.start_time", real},
@@ -81,13 +83,37 @@ std::string schema_form(std::string_view dotted) {
   return std::string(section_of(dotted)) + "." + std::string(placeholder) + std::string(dotted.substr(last));
 }
 
-// The schema-form key within edit distance 2 of `wanted` closest to it, or "".
+// Names users reach for that are no misspelling of the key they mean (section-local leaves).
+constexpr std::pair<std::string_view, std::string_view> synonyms[] = {
+    {"reynolds", "re"},        {"reynolds_number", "re"}, {"viscosity", "nu"},      {"kinematic_viscosity", "nu"},
+    {"courant", "cfl"},        {"timestep", "dt"},        {"time_step", "dt"},      {"les_model", "les"},
+    {"model", "les"},          {"solver", "poisson"},     {"pressure_solver", "poisson"},
+    {"steps", "max_steps"},    {"t_end", "end_time"},     {"tend", "end_time"},     {"dir", "directory"},
+    {"folder", "directory"},   {"resolution", "cells"},   {"size", "length"},       {"gpu", "backend"},
+};
+
+std::string_view leaf_of(std::string_view dotted) { return dotted.substr(dotted.rfind('.') + 1); }
+
+// The schema-form key closest to `wanted`, or "": within edit distance 2; else the key its leaf is a
+// known synonym of ("reynolds" for "re"); else a key whose leaf holds `wanted`'s or is held by it
+// ("tolerance" for "poisson_tolerance").
 std::string closest(std::string_view wanted, const std::vector<std::string_view>& candidates) {
   std::string best;
   std::size_t best_distance = 3;
   for (std::string_view c : candidates) {
     const std::size_t d = edit_distance(wanted, c);
     if (d < best_distance) best_distance = d, best = c;
+  }
+  if (!best.empty() || wanted.find('.') == std::string_view::npos) return best;
+  const std::string_view leaf = leaf_of(wanted);
+  for (const auto& [synonym, key] : synonyms)
+    for (std::string_view c : candidates)
+      if (synonym == leaf && leaf_of(c) == key) return std::string(c);
+  for (std::string_view c : candidates) {
+    const std::string_view other = leaf_of(c);
+    if (std::min(leaf.size(), other.size()) >= 3 && (other.find(leaf) != std::string_view::npos ||
+                                                     leaf.find(other) != std::string_view::npos))
+      return std::string(c);
   }
   return best;
 }

@@ -40,7 +40,9 @@ const KeySpec* find_key_spec(std::string_view dotted);
 bool is_section(std::string_view section);
 
 // "unknown key (did you mean physics.re?)" for a dotted key the schema lacks; the suggestion is the
-// closest key of the same section within edit distance 2, if any ("unknown section" likewise).
+// closest key of the same section within edit distance 2, else one whose name is a known synonym
+// (physics.reynolds) or holds the given name or is held by it, if any ("unknown section" likewise,
+// by edit distance).
 std::string unknown_key_reason(std::string_view dotted);
 
 // "a string", "an integer", ..., for error messages.

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "miniapp/case/case_errors.hpp"
 #include "miniapp/case/case_schema.hpp"
 #include "miniapp/case/case_toml.hpp"
 
@@ -56,46 +57,75 @@ void record(KeyOrigins& origins, const std::string& dotted, const toml::source_r
   if (source.begin.line > 0) origins.where.try_emplace(dotted, std::to_string(source.begin.line));
 }
 
+// Why the value of `dotted` does not fit the schema, or "" when it does.
+std::string misfit(const std::string& dotted, const toml::node& node) {
+  const KeySpec* spec = find_key_spec(dotted);
+  if (spec == nullptr) return unknown_key_reason(dotted);
+  if (!matches(node, spec->kind))
+    return "expected " + std::string(cases::describe(spec->kind)) + ", got " + describe(node);
+  if (!finite(node)) return "must be finite (inf and nan are not allowed)";
+  return "";
+}
+
+// Removes `keys` from `table`: a key already reported is not read again (which would report it twice).
+void erase(toml::table& table, const std::vector<std::string>& keys) {
+  for (const std::string& key : keys) table.erase(key);
+}
+
 // The keys of one section table ([physics], [boundary.lid], ...).
-void check_section(const toml::table& table, const std::string& prefix, KeyOrigins& origins) {
+void check_section(toml::table& table, const std::string& prefix, KeyOrigins& origins, CaseErrors& errors) {
+  std::vector<std::string> rejected;
   for (auto&& [key, node] : table) {
     const std::string dotted = prefix + "." + std::string(key.str());
     record(origins, dotted, key.source());
-    const KeySpec* spec = find_key_spec(dotted);
-    if (spec == nullptr) throw origins.error(dotted, unknown_key_reason(dotted));
-    if (!matches(node, spec->kind))
-      throw origins.error(dotted, "expected " + std::string(cases::describe(spec->kind)) + ", got " + describe(node));
-    if (!finite(node)) throw origins.error(dotted, "must be finite (inf and nan are not allowed)");
+    if (const std::string why = misfit(dotted, node); !why.empty()) {
+      errors.add(origins.error(dotted, why), dotted);
+      rejected.emplace_back(key.str());
+    }
   }
+  erase(table, rejected);
 }
 
 // A section of named tables: [boundary.<patch>], [forces.<patch>], [probes.<name>].
-void check_named_tables(const toml::table& section, const std::string& section_name, KeyOrigins& origins) {
+void check_named_tables(toml::table& section, const std::string& section_name, KeyOrigins& origins,
+                        CaseErrors& errors) {
+  std::vector<std::string> rejected;
   for (auto&& [name, node] : section) {
     const std::string dotted = section_name + "." + std::string(name.str());
     record(origins, dotted, name.source());
-    const toml::table* table = node.as_table();
-    if (table == nullptr)
-      throw origins.error(dotted, "[" + section_name + "] holds one table per " +
-                                      (section_name == "probes" ? "probe" : "patch") + ", e.g. [" + dotted + "]");
-    check_section(*table, dotted, origins);
+    toml::table* table = node.as_table();
+    if (table == nullptr) {
+      errors.add(origins.error(dotted, "[" + section_name + "] holds one table per " +
+                                           (section_name == "probes" ? "probe" : "patch") + ", e.g. [" + dotted + "]"),
+                 dotted);
+      rejected.emplace_back(name.str());
+      continue;
+    }
+    check_section(*table, dotted, origins, errors);
   }
+  erase(section, rejected);
 }
 
 }  // namespace
 
-void check_against_schema(const toml::table& doc, KeyOrigins& origins) {
+void check_against_schema(toml::table& doc, KeyOrigins& origins, CaseErrors& errors) {
+  std::vector<std::string> rejected;
   for (auto&& [key, node] : doc) {
     const std::string section(key.str());
     record(origins, section, key.source());
-    if (!is_section(section)) throw origins.error(section, unknown_key_reason(section));
-    const toml::table* table = node.as_table();
-    if (table == nullptr) throw origins.error(section, "expected a table [" + section + "], got " + describe(node));
-    if (!named_table_placeholder(section).empty())
-      check_named_tables(*table, section, origins);
-    else
-      check_section(*table, section, origins);
+    toml::table* table = node.as_table();
+    if (!is_section(section) || table == nullptr) {
+      errors.add(origins.error(section, !is_section(section) ? unknown_key_reason(section)
+                                                             : "expected a table [" + section + "], got " + describe(node)),
+                 section);
+      rejected.push_back(section);
+    } else if (!named_table_placeholder(section).empty()) {
+      check_named_tables(*table, section, origins, errors);
+    } else {
+      check_section(*table, section, origins, errors);
+    }
   }
+  erase(doc, rejected);
 }
 
 }  // namespace miniapp::cases

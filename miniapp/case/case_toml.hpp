@@ -5,6 +5,7 @@
 #include <toml++/toml.h>
 
 #include "miniapp/case/case_config.hpp"
+#include "miniapp/case/case_errors.hpp"
 
 namespace miniapp::cases {
 
@@ -15,7 +16,8 @@ namespace miniapp::cases {
 void apply_overrides(toml::table& doc, std::span<const std::string> overrides, KeyOrigins& origins);
 
 // Checks every section and key of the document against the schema (unknown names, value types) and
-// records the line of each key in `origins`. Throws miniapp::Error naming the key and its line.
-void check_against_schema(const toml::table& doc, KeyOrigins& origins);
+// records the line of each key in `origins`. Each misfit goes to `errors` (naming the key and its
+// line) and is removed from the document, so that reading it reports nothing twice.
+void check_against_schema(toml::table& doc, KeyOrigins& origins, CaseErrors& errors);
 
 }  // namespace miniapp::cases

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "miniapp/case/case_errors.hpp"
 #include "miniapp/case/case_monitors.hpp"
 
 namespace miniapp::cases {
@@ -132,9 +133,11 @@ void validate_run_and_output(const CaseConfig& c, const KeyOrigins& o) {
   if (c.run.end_time) require_positive(o, "run.end_time", *c.run.end_time);
   if (c.run.max_steps) at_least_one(o, "run.max_steps", *c.run.max_steps);
   non_negative(o, "run.progress_interval", c.run.progress_interval);
+  non_negative(o, "run.watchdog_timeout", c.run.watchdog_timeout);
   if (c.output.directory.empty()) throw o.error("output.directory", "must not be empty");
   non_negative(o, "output.interval", c.output.interval);
   non_negative(o, "output.checkpoint_interval", c.output.checkpoint_interval);
+  at_least_one(o, "output.checkpoint_keep", c.output.checkpoint_keep);
 }
 
 // The boundary tables against a mesh's patch names; `periodic` names the glued patches, which take
@@ -172,18 +175,27 @@ std::vector<std::string> generated_patches(const MeshConfig& mesh) {
 }
 
 void validate_case(CaseConfig& config) {
+  CaseErrors errors;
+  validate_case(config, errors);
+  errors.throw_if_any(config.origins.file);
+}
+
+void validate_case(CaseConfig& config, CaseErrors& errors) {
   const KeyOrigins& o = config.origins;
-  validate_mesh(config.mesh, o);
-  validate_physics(config.physics, o);
-  validate_initial(config.initial, o);
-  validate_numerics(config.numerics, config.mesh, o);
+  // Each section's first error, all reported together.
+  errors.collect([&] { validate_mesh(config.mesh, o); });
+  errors.collect([&] { validate_physics(config.physics, o); });
+  errors.collect([&] { validate_initial(config.initial, o); });
+  errors.collect([&] { validate_numerics(config.numerics, config.mesh, o); });
   resolve_poisson_solver(config.numerics, config.mesh);
-  validate_run_and_output(config, o);
-  validate_monitors(config);
+  errors.collect([&] { validate_run_and_output(config, o); });
+  errors.collect([&] { validate_monitors(config); });
   if (config.mesh.generator == MeshGenerator::file) return;  // patches known once the file is read
   const std::string mesh_what = "the generated " + std::string(name(config.mesh.generator)) + " mesh";
-  check_patches(config, o, generated_patches(config.mesh), axis_patches(config.mesh, true), mesh_what);
-  check_force_patches(config, o, generated_patches(config.mesh), mesh_what);
+  errors.collect([&] {
+    check_patches(config, o, generated_patches(config.mesh), axis_patches(config.mesh, true), mesh_what);
+  });
+  errors.collect([&] { check_force_patches(config, o, generated_patches(config.mesh), mesh_what); });
 }
 
 void validate_boundaries(const CaseConfig& config, const mesh::Mesh& mesh, const std::string& case_path) {

@@ -4,6 +4,7 @@
 
 #include "mesh/mesh.hpp"
 #include "miniapp/case/case_config.hpp"
+#include "miniapp/case/case_errors.hpp"
 
 namespace miniapp::cases {
 
@@ -12,6 +13,8 @@ namespace miniapp::cases {
 // boundary tables of a generated mesh match its non-periodic patches) and the mesh file's existence.
 // Appends warnings (e.g. cfl > 1) to config.warnings. Throws miniapp::Error naming file, key, line.
 void validate_case(CaseConfig& config);
+// The same, keeping each section's first error in `errors` instead of throwing.
+void validate_case(CaseConfig& config, CaseErrors& errors);
 
 // A number for messages (up to 12 significant digits).
 std::string show_number(double v);

@@ -66,8 +66,9 @@ int run_case(int argc, char** argv, const parallel::Communicator& world) {
   if (args->count("restart")) run_options.restart_dir = (*args)["restart"].as<std::string>();
   run_options.quiet = args->count("quiet") > 0;
   const run::RunSummary summary = run::run_simulation(sim, run_options, out);
-  if (world.rank() == 0) run::print_summary(sim, summary, out);
-  return 0;
+  if (world.rank() == 0 && summary.steps > 0) run::print_summary(sim, summary, out);
+  // The shell's convention for a process ended by a signal: the run did not reach its end.
+  return summary.stop_signal != 0 ? 128 + summary.stop_signal : 0;
 }
 
 }  // namespace

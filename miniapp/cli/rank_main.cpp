@@ -1,6 +1,9 @@
 #include "miniapp/cli/rank_main.hpp"
 
 #include <iostream>
+#include <new>
+
+#include "core/host_memory.hpp"
 
 namespace miniapp::cli {
 
@@ -15,7 +18,9 @@ int run_on_ranks(int& argc, char**& argv, std::string_view command,
     return 1;
   } catch (const std::exception& e) {
     if (world.size() == 1) throw;
-    std::cerr << "miniapp " << command << ": error on rank " << world.rank() << ": " << e.what() << "\n"
+    const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
+    std::cerr << "miniapp " << command << ": error on rank " << world.rank() << ": "
+              << (memory ? out_of_host_memory_message() : std::string(e.what())) << "\n"
               << std::flush;
     MPI_Abort(MPI_COMM_WORLD, 1);
   }

@@ -50,12 +50,24 @@ void sync_directory(const std::filesystem::path& dir) {
 
 }  // namespace
 
-void write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
+std::filesystem::path temporary_path(const std::filesystem::path& path) {
   std::filesystem::path temp = path;
   temp += ".tmp";
-  write_and_sync(temp, bytes);
-  if (std::rename(temp.c_str(), path.c_str()) != 0) throw system_error(path, "rename from .tmp");
+  return temp;
+}
+
+void write_temporary(const std::filesystem::path& path, std::string_view bytes) {
+  write_and_sync(temporary_path(path), bytes);
+}
+
+void commit_temporary(const std::filesystem::path& path) {
+  if (std::rename(temporary_path(path).c_str(), path.c_str()) != 0) throw system_error(path, "rename from .tmp");
   sync_directory(path.parent_path());
+}
+
+void write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
+  write_temporary(path, bytes);
+  commit_temporary(path);
 }
 
 void Fnv1a64::update(const void* data, std::size_t bytes) {

@@ -11,6 +11,13 @@ namespace miniapp::output {
 // Throws miniapp::Error naming the file and the failing system call.
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
 
+// The two halves of write_file_atomically, for writers that must agree between them (all ranks'
+// checkpoint files complete before any replaces its predecessor): write_temporary leaves the bytes,
+// fsync'ed, in "<path>.tmp"; commit_temporary renames that over `path` and syncs the directory.
+void write_temporary(const std::filesystem::path& path, std::string_view bytes);
+void commit_temporary(const std::filesystem::path& path);
+std::filesystem::path temporary_path(const std::filesystem::path& path);
+
 // 64-bit FNV-1a, fed one 64-bit word at a time (a multiply per word rather than per byte, so hashing
 // keeps up with writing; a trailing partial word goes byte by byte). The value depends on how the
 // input is split into update() calls, so writers and readers must feed the same pieces.

@@ -12,21 +12,27 @@ namespace miniapp::output {
 namespace {
 
 // File layout (native byte order, which the endianness mark records):
-//   header: magic[8] | endian_mark u32 | version u32 | rank u32 | rank_count u32 |
-//           payload_bytes u64 | payload_fnv1a u64
+//   header: magic[8] | endian_mark u32 | version u32 | rank u32 | rank_count u32 | step i64 | time f64 |
+//           settings_hash u64 | mesh_hash u64 | payload_bytes u64 | payload_fnv1a u64
 //   payload: case name | fingerprint (4 × u64) | step i64 | time, dt, dt_old f64 |
-//            array count u64 | per array: name | value count u64 | values f64...
+//            setting count u64 | per setting: key | value |
+//            array count u64 | per array: name | value count u64 | values f64... |
+//            scalar count u64 | per scalar: name | value f64
 //   (a string is its length u64 and its bytes)
+// The header repeats what identifies the generation, so that a set of files can be checked against
+// each other from their first bytes.
 constexpr char magic[8] = {'M', 'I', 'N', 'I', 'C', 'K', 'P', 'T'};
 constexpr std::uint32_t endian_mark = 0x01020304;
-constexpr std::uint32_t version = 1;
+constexpr std::uint32_t version = 2;
 
 struct Header {
   char magic[8];
   std::uint32_t endian_mark, version, rank, rank_count;
-  std::uint64_t payload_bytes, payload_checksum;
+  std::int64_t step;
+  double time;
+  std::uint64_t settings_hash, mesh_hash, payload_bytes, payload_checksum;
 };
-static_assert(sizeof(Header) == 40 && std::is_trivially_copyable_v<Header>);
+static_assert(sizeof(Header) == 72 && std::is_trivially_copyable_v<Header>);
 
 class ByteWriter {
  public:
@@ -115,8 +121,9 @@ Header check_header(std::string_view bytes, const std::string& path, int rank, i
     throw file_error(path, "checkpoint format version " + std::to_string(h.version) +
                                ", this build reads version " + std::to_string(version));
   if (h.rank_count != static_cast<std::uint32_t>(rank_count))
-    throw file_error(path, "checkpoint was written by " + std::to_string(h.rank_count) +
-                               " ranks, this run has " + std::to_string(rank_count));
+    throw CheckpointMismatch(path + ": " + "checkpoint was written by " + std::to_string(h.rank_count) +
+                               " ranks, this run has " + std::to_string(rank_count) +
+                             " (restart on the same rank count)");
   if (h.rank != static_cast<std::uint32_t>(rank))
     throw file_error(path, "checkpoint belongs to rank " + std::to_string(h.rank) +
                                ", read by rank " + std::to_string(rank));
@@ -141,16 +148,50 @@ CheckpointData parse_payload(ByteReader& in) {
   data.time = in.get<double>();
   data.dt = in.get<double>();
   data.dt_old = in.get<double>();
-  const auto count = in.get<std::uint64_t>();
-  for (std::uint64_t i = 0; i < count; ++i) {
+  for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
+    std::string key = in.get_string();
+    data.settings.emplace_back(std::move(key), in.get_string());
+  }
+  for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
     std::string name = in.get_string();
     data.arrays.emplace_back(std::move(name), in.get_doubles());
   }
-  if (in.remaining() != 0) throw in.corrupt(std::to_string(in.remaining()) + " bytes left after the last array");
+  for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
+    std::string name = in.get_string();
+    data.scalars.emplace_back(std::move(name), in.get<double>());
+  }
+  if (in.remaining() != 0) throw in.corrupt(std::to_string(in.remaining()) + " bytes left after the last scalar");
   return data;
 }
 
+std::uint64_t settings_hash(const CaseSettings& settings) {
+  Fnv1a64 h;
+  for (const auto& [key, value] : settings) {
+    h.update(key.data(), key.size());
+    h.update(value.data(), value.size());
+  }
+  return h.value();
+}
+
+std::string value_in(const CaseSettings& settings, const std::string& key) {
+  for (const auto& [k, v] : settings)
+    if (k == key) return v;
+  return "(not set)";
+}
+
 }  // namespace
+
+std::string describe_setting_changes(const CaseSettings& checkpoint, const CaseSettings& now) {
+  std::string changes;
+  const auto note = [&](const std::string& key) {
+    const std::string before = value_in(checkpoint, key), after = value_in(now, key);
+    if (before == after || changes.find(key + ":") != std::string::npos) return;
+    changes += (changes.empty() ? "" : "; ") + key + ": " + before + " in the checkpoint, " + after + " now";
+  };
+  for (const auto& [key, value] : checkpoint) note(key);
+  for (const auto& [key, value] : now) note(key);
+  return changes;
+}
 
 MeshFingerprint mesh_fingerprint(const mesh::Mesh& mesh) {
   Fnv1a64 h;
@@ -183,22 +224,38 @@ const std::vector<double>* CheckpointData::find(std::string_view name) const {
   return nullptr;
 }
 
-std::filesystem::path checkpoint_path(const std::filesystem::path& dir, int rank) {
-  return dir / ("checkpoint_r" + std::to_string(rank) + ".bin");
+double CheckpointData::scalar(std::string_view name) const {
+  for (const auto& [scalar_name, value] : scalars)
+    if (scalar_name == name) return value;
+  throw Error("checkpoint has no scalar '" + std::string(name) + "'");
 }
 
-void write_checkpoint(const std::filesystem::path& dir, int rank, int rank_count, const CheckpointData& data) {
+std::filesystem::path checkpoint_path(const std::filesystem::path& dir, long step, int rank) {
+  return dir / ("checkpoint_" + std::to_string(step) + "_r" + std::to_string(rank) + ".bin");
+}
+
+void write_checkpoint_temporary(const std::filesystem::path& dir, int rank, int rank_count, const CheckpointData& data) {
   ByteWriter payload;
   payload.put_string(data.case_name);
   for (std::uint64_t v : {data.mesh.cell_count, data.mesh.face_count, data.mesh.node_count, data.mesh.hash})
     payload.put(v);
   payload.put<std::int64_t>(data.step);
   for (double v : {data.time, data.dt, data.dt_old}) payload.put(v);
+  payload.put<std::uint64_t>(data.settings.size());
+  for (const auto& [key, value] : data.settings) {
+    payload.put_string(key);
+    payload.put_string(value);
+  }
   payload.put<std::uint64_t>(data.arrays.size());
   for (const auto& [name, values] : data.arrays) {
     payload.put_string(name);
     payload.put<std::uint64_t>(values.size());
     payload.put_bytes(values.data(), values.size() * sizeof(double));
+  }
+  payload.put<std::uint64_t>(data.scalars.size());
+  for (const auto& [name, value] : data.scalars) {
+    payload.put_string(name);
+    payload.put(value);
   }
   Header h;
   std::memcpy(h.magic, magic, sizeof(magic));
@@ -206,6 +263,10 @@ void write_checkpoint(const std::filesystem::path& dir, int rank, int rank_count
   h.version = version;
   h.rank = static_cast<std::uint32_t>(rank);
   h.rank_count = static_cast<std::uint32_t>(rank_count);
+  h.step = data.step;
+  h.time = data.time;
+  h.settings_hash = settings_hash(data.settings);
+  h.mesh_hash = data.mesh.hash;
   h.payload_bytes = payload.bytes().size();
   Fnv1a64 checksum;
   checksum.update(payload.bytes().data(), payload.bytes().size());
@@ -214,12 +275,16 @@ void write_checkpoint(const std::filesystem::path& dir, int rank, int rank_count
   std::string file(reinterpret_cast<const char*>(&h), sizeof(h));
   file += payload.bytes();
   std::filesystem::create_directories(dir);
-  write_file_atomically(checkpoint_path(dir, rank), file);
+  write_temporary(checkpoint_path(dir, data.step, rank), file);
 }
 
-CheckpointData read_checkpoint(const std::filesystem::path& dir, int rank, int rank_count,
+void commit_checkpoint(const std::filesystem::path& dir, long step, int rank) {
+  commit_temporary(checkpoint_path(dir, step, rank));
+}
+
+CheckpointData read_checkpoint(const std::filesystem::path& dir, long step, int rank, int rank_count,
                                const MeshFingerprint& mesh) {
-  const std::string path = checkpoint_path(dir, rank).string();
+  const std::string path = checkpoint_path(dir, step, rank).string();
   const std::string bytes = read_file(path);
   const Header h = check_header(bytes, path, rank, rank_count);
   const std::string_view payload = std::string_view(bytes).substr(sizeof(Header));
@@ -229,9 +294,13 @@ CheckpointData read_checkpoint(const std::filesystem::path& dir, int rank, int r
     throw file_error(path, "checkpoint checksum mismatch: the payload is corrupt");
   ByteReader in(payload, path);
   CheckpointData data = parse_payload(in);
+  if (data.step != step || h.step != step || std::memcmp(&h.time, &data.time, sizeof(double)) != 0 ||
+      h.settings_hash != settings_hash(data.settings) || h.mesh_hash != data.mesh.hash)
+    throw file_error(path, "the header (step " + std::to_string(h.step) + ") does not match the payload (step " +
+                               std::to_string(data.step) + ") or the file name (step " + std::to_string(step) + ")");
   if (!(data.mesh == mesh))
-    throw file_error(path, "checkpoint was written on another mesh (" + describe(data.mesh) +
-                               "); this run's mesh has " + describe(mesh));
+    throw CheckpointMismatch(path + ": checkpoint was written on another mesh (" + describe(data.mesh) +
+                             "); this run's mesh has " + describe(mesh));
   return data;
 }
 

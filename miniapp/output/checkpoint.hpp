@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/error.hpp"
 #include "mesh/mesh.hpp"
 
 namespace miniapp::output {
@@ -25,8 +26,16 @@ struct MeshFingerprint {
 // The fingerprint of `mesh` (one pass over its arrays).
 MeshFingerprint mesh_fingerprint(const mesh::Mesh& mesh);
 
-// Everything a restart needs from one rank: the time-step state and named arrays (u, v, w, u_old...,
-// pressure, face_velocity...; any set, stored in the given order).
+// The case settings a restart must not change (Re, LES model, boundary velocities...): dotted key and
+// value as text, in a fixed order.
+using CaseSettings = std::vector<std::pair<std::string, std::string>>;
+
+// "physics.re: 100 in the checkpoint, 400 now; ..." for every setting that differs, "" when none.
+std::string describe_setting_changes(const CaseSettings& checkpoint, const CaseSettings& now);
+
+// Everything a restart needs from one rank: the time-step state, the case settings it ran with, and
+// named arrays (u, v, w, u_old..., pressure, face_velocity...; any set, stored in the given order) and
+// scalars, so that observers can carry their own state (time averages...) through a restart.
 struct CheckpointData {
   std::string case_name;
   MeshFingerprint mesh;
@@ -34,26 +43,40 @@ struct CheckpointData {
   double time = 0;
   double dt = 0;
   double dt_old = 0;
+  CaseSettings settings;
   std::vector<std::pair<std::string, std::vector<double>>> arrays;
+  std::vector<std::pair<std::string, double>> scalars;
 
   // The array called `name`, which must hold `size` values; throws miniapp::Error otherwise.
   const std::vector<double>& array(std::string_view name, std::size_t size) const;
   // The array called `name`, or nullptr (for arrays that only some runs write).
   const std::vector<double>* find(std::string_view name) const;
+  // The scalar called `name`; throws miniapp::Error when there is none.
+  double scalar(std::string_view name) const;
 };
 
-// The file of `rank`: <dir>/checkpoint_r<rank>.bin.
-std::filesystem::path checkpoint_path(const std::filesystem::path& dir, int rank);
+// A readable checkpoint of another run (rank count, mesh): no older checkpoint of the same folder
+// can do better, so a restart refuses rather than falls back.
+class CheckpointMismatch : public Error {
+ public:
+  using Error::Error;
+};
 
-// Writes rank `rank`'s checkpoint (magic, version, endianness mark, rank count, sizes, FNV-1a
-// checksum of the payload) atomically: a crash while writing leaves the previous checkpoint intact.
-// Creates `dir` if needed. Not collective: each rank writes its own file.
-void write_checkpoint(const std::filesystem::path& dir, int rank, int rank_count, const CheckpointData& data);
+// The file of `rank` in the generation of `step`: <dir>/checkpoint_<step>_r<rank>.bin.
+std::filesystem::path checkpoint_path(const std::filesystem::path& dir, long step, int rank);
 
-// Reads rank `rank`'s checkpoint and validates it: the file exists, magic, version, byte order, rank
-// count (must equal rank_count), sizes (not truncated), checksum, and the mesh fingerprint (must
-// equal `mesh`). Throws miniapp::Error naming the file and what is wrong.
-CheckpointData read_checkpoint(const std::filesystem::path& dir, int rank, int rank_count,
+// Writes rank `rank`'s checkpoint file of generation data.step, with header (magic, version,
+// endianness mark, rank, rank count, step, time, hashes of the settings and of the mesh, payload size
+// and FNV-1a checksum), into its temporary file (temporary_path of checkpoint_path), fsync'ed; creates
+// `dir` if needed. commit_checkpoint renames it into place. Not collective.
+void write_checkpoint_temporary(const std::filesystem::path& dir, int rank, int rank_count, const CheckpointData& data);
+void commit_checkpoint(const std::filesystem::path& dir, long step, int rank);
+
+// Reads rank `rank`'s file of generation `step` and validates it: the file exists, magic, version,
+// byte order, rank, sizes (not truncated), checksum, header against payload. Throws miniapp::Error
+// naming the file and what is wrong; CheckpointMismatch when it is sound but of another rank count
+// or mesh than `rank_count` and `mesh`.
+CheckpointData read_checkpoint(const std::filesystem::path& dir, long step, int rank, int rank_count,
                                const MeshFingerprint& mesh);
 
 }  // namespace miniapp::output

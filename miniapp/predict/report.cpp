@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "miniapp/output/atomic_file.hpp"
+#include "miniapp/predict/achieved_bandwidth.hpp"
 #include "miniapp/predict/comm_json.hpp"
 
 namespace miniapp::predict {
@@ -98,6 +99,15 @@ Json measurement_json(const PredictionReport& r) {
           {"phases", std::move(phases)}, {"prediction", prediction_json(s)}};
 }
 
+Json bandwidth_json(const PredictionReport& r) {
+  Json kinds = Json::array();
+  for (const AchievedBandwidth& a : achieved_bandwidth(r))
+    kinds.push_back({{"kind", name(a.kind)}, {"bytes", a.bytes}, {"flops", a.flops}, {"seconds", a.seconds},
+                     {"gb_per_s", a.gb_per_s}, {"standing", name(a.standing)},
+                     {"plotted", a.standing != BandwidthStanding::impossible}});
+  return kinds;
+}
+
 Json calibration_summary_json(const Calibration& c) {
   return {{"device", c.device.description}, {"date", c.date},           {"git", c.build.git},
           {"copy_gb_per_s", c.copy_gb_per_s}, {"cache_bytes", c.device.cache_bytes},
@@ -128,6 +138,7 @@ void write_report_json(const std::string& path, const PredictionReport& r) {
     root["what_if"] = prediction_json(*r.what_if_step);
   }
   if (r.measured) root["measured"] = measurement_json(r);
+  root["achieved_bandwidth"] = bandwidth_json(r);
   root["notes"] = r.notes;
   output::write_file_atomically(path, root.dump(2, ' ', false, Json::error_handler_t::replace) + "\n");
 }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "miniapp/predict/achieved_bandwidth.hpp"
 #include "miniapp/predict/report.hpp"
 
 namespace miniapp::predict {
@@ -206,6 +207,21 @@ void calibration_section(std::ostream& out, const Calibration& c, const std::str
   out << "\n";
 }
 
+// Achieved bandwidth per kernel kind over the step, against the copy bandwidth; a figure that cannot
+// be (out of cache, above it) is named as such rather than printed as a bandwidth.
+void bandwidth_section(std::ostream& out, const PredictionReport& r) {
+  const auto kinds = achieved_bandwidth(r);
+  if (kinds.empty()) return;
+  out << "## Achieved bandwidth per kernel kind (" << (r.measured ? "measured" : "predicted") << " time; copy bandwidth "
+      << fixed(r.calibration.copy_gb_per_s, 1) << " GB/s)\n\n| kind | GB per step | ms per step | GB/s | standing |\n"
+      << "|---|---|---|---|---|\n";
+  for (const AchievedBandwidth& a : kinds)
+    out << "| " << name(a.kind) << " | " << fixed(a.bytes * 1e-9, 4) << " | " << ms(a.seconds) << " | "
+        << (a.standing == BandwidthStanding::impossible ? "-" : fixed(a.gb_per_s, 1)) << " | " << name(a.standing)
+        << " |\n";
+  out << "\n";
+}
+
 }  // namespace
 
 std::string fixed(double x, int digits) {
@@ -227,6 +243,7 @@ void print_report_markdown(std::ostream& out, const PredictionReport& r) {
   scaling_section(out, r);
   if (r.what_if) breakdown_section(out, *r.what_if_step, "What if: " + r.what_if->device.description);
   if (r.measured) measured_section(out, r);
+  bandwidth_section(out, r);
   if (!r.notes.empty()) {
     out << "## Where the model may miss\n\n";
     for (const std::string& n : r.notes) out << "- " << n << "\n";

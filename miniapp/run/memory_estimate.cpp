@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iomanip>
 #include <ostream>
+#include <sstream>
 
+#include "core/host_memory.hpp"
 #include "operators/backend/cuda/device.hpp"
 #include "operators/kernels/aip_kernels.hpp"
 #include "solvers/aip_factor.hpp"
@@ -158,6 +161,24 @@ void check_memory(const MemoryEstimate& estimate, index_t cells, const Executor&
     throw Error("mesh needs " + gigabytes(total) + " of device memory, " + gigabytes(info.free_bytes) + " free on " +
                 exec.description() + " (" + gigabytes(info.total_bytes) +
                 " in all): use a coarser mesh or a device with more memory");
+}
+
+void check_host_memory(const cases::MeshConfig& m, int ranks) {
+  if (m.generator == cases::MeshGenerator::file) return;
+  const double per_type = m.generator == cases::MeshGenerator::tet ? 6 : m.generator == cases::MeshGenerator::prism ? 2 : 1;
+  const double cells = per_type * m.cells[0] * static_cast<double>(m.cells[1]) * m.cells[2];
+  // Every rank builds the whole mesh to partition it, except z-layers, where each makes its slab.
+  const double on_rank = m.decomposition == cases::Decomposition::z_layers ? cells / ranks : cells;
+  const double needed = on_rank * host_bytes_per_cell_at_least;
+  const auto available = host_memory_available();
+  if (!available || needed <= static_cast<double>(*available)) return;
+  std::ostringstream why;
+  why.precision(3);
+  why << "mesh.cells makes " << cells << " cells; setting up " << on_rank << " on a rank takes at least "
+      << std::fixed << std::setprecision(1) << needed * 1e-9 << " GB of host memory, and this host has "
+      << describe_host_memory_available() << ": use a coarser mesh, or more ranks on more nodes with "
+      << "mesh.decomposition = \"z-layers\"";
+  throw Error(why.str());
 }
 
 }  // namespace miniapp::run

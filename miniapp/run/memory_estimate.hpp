@@ -37,4 +37,10 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
 // device memory, before anything is uploaded.
 void check_memory(const MemoryEstimate& estimate, index_t cells, const Executor& exec, std::ostream& log);
 
+// Before a generated mesh is made: throws miniapp::Error naming the cell count, the least host
+// memory its set-up needs (host_bytes_per_cell_at_least per cell on this rank) and what the host has
+// available, when that cannot fit; a mesh file's size is not known before it is read.
+inline constexpr double host_bytes_per_cell_at_least = 1000;
+void check_host_memory(const cases::MeshConfig& mesh, int ranks);
+
 }  // namespace miniapp::run

@@ -6,18 +6,19 @@
 #include <ostream>
 #include <sstream>
 
+#include "miniapp/run/checkpoints.hpp"
 #include "miniapp/run/forces_summary.hpp"
+#include "miniapp/run/health_check.hpp"
 #include "miniapp/run/observers.hpp"
 #include "miniapp/run/progress.hpp"
+#include "miniapp/run/rank_watchdog.hpp"
 #include "miniapp/run/snapshot.hpp"
+#include "miniapp/run/stop_signals.hpp"
 
 namespace miniapp::run {
 namespace {
 
 using clock = std::chrono::steady_clock;
-
-// An explicit scheme is far past its stability limit at this CFL number: the run is diverging.
-constexpr double exploding_cfl = 10.0;
 
 // A time with the digits that tell neighbouring steps apart.
 std::string precise(double t) {
@@ -39,22 +40,17 @@ void check_first_step(const time::FlowFields& f, const cases::CaseConfig& config
                                     intervals);
 }
 
-// `kinetic_energy`: of the step's diagnostics row, 0 on steps without one (the CFL number, computed
-// every step, turns NaN or huge once the velocity does).
-void check_health(const time::FlowFields& f, const time::StepReport& report, double kinetic_energy,
-                  const std::string& checkpoint_dir) {
+// The restart's message when the checkpoint is already at the end of the run ("" when it is not).
+std::string already_finished(const time::FlowFields& f, const cases::RunConfig& run, const std::string& dir) {
+  if (!finished(f, run)) return "";
   std::ostringstream why;
-  if (!std::isfinite(kinetic_energy) || !std::isfinite(report.poisson.relative_residual) || std::isnan(report.cfl))
-    why << "the solution is no longer finite (kinetic energy " << kinetic_energy << ", CFL " << report.cfl
-        << ", Poisson residual " << report.poisson.relative_residual << ")";
-  else if (!(f.dt > 0) || report.cfl > exploding_cfl)
-    why << "the CFL number exploded (" << report.cfl << " > " << exploding_cfl << ")";
-  else
-    return;
-  throw Error("step " + std::to_string(f.step) + ", t = " + std::to_string(f.time) + ": " + why.str() +
-              "; the run stops here, the last checkpoint in " + checkpoint_dir + " is left intact");
+  why << "restart   nothing to do: the checkpoint in " << dir << " (step " << f.step << ", t = " << precise(f.time)
+      << ") is already at the end of the run (";
+  if (run.max_steps && f.step >= *run.max_steps) why << "run.max_steps = " << *run.max_steps;
+  else why << "run.end_time = " << *run.end_time;
+  why << "); raise it to continue\n";
+  return why.str();
 }
-
 
 }  // namespace
 
@@ -62,14 +58,24 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
   auto& f = *sim.fields;
   const auto& config = sim.config;
   const std::string dir = config.output.directory;
+  // From here on a stop signal waits for the end of a step (the restore included).
+  const StopSignals stop_signals;
+  RunSummary summary;
+  CheckpointRecord checkpoints{std::nullopt, dir, 0};
   std::optional<output::CheckpointData> restored;
   if (options.restart_dir) {
-    restored = restore_checkpoint(sim, *options.restart_dir);
+    restored = restore_checkpoint(sim, *options.restart_dir, out);
+    checkpoints.last_step = f.step;
     out << "restart   from " << *options.restart_dir << " at step " << f.step << ", t = " << precise(f.time) << "\n";
+    if (const std::string done = already_finished(f, config.run, *options.restart_dir); !done.empty()) {
+      out << done;
+      return summary;
+    }
   }
   check_first_step(f, config);
+  std::optional<RankWatchdog> watchdog;
+  if (const auto* comm = sim.domain->communicator()) watchdog.emplace(*comm, config.run.watchdog_timeout);
   Observers observers(sim, restored ? &*restored : nullptr);
-  RunSummary summary;
   const auto timed = [](double& seconds, const auto& work) {
     const auto start = clock::now();
     work();
@@ -77,24 +83,26 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
   };
   const auto write_output = [&] { timed(summary.output_seconds, [&] { observers.write_output(); }); };
   const auto checkpoint = [&] {
-    timed(summary.checkpoint_seconds, [&] { save_checkpoint(sim, dir, observers.checkpoint_arrays()); });
+    timed(summary.checkpoint_seconds, [&] {
+      output::CheckpointData extra;
+      extra.arrays = observers.checkpoint_arrays();
+      save_checkpoint(sim, dir, config.output.checkpoint_keep, extra);
+    });
+    checkpoints.last_step = f.step;
   };
   Progress progress(out, config.run, f, options.quiet || sim.rank() != 0);
 
   double next_output = time::next_multiple(f.time, config.output.interval);
-  double next_checkpoint = time::next_multiple(f.time, config.output.checkpoint_interval);
+  checkpoints.next_time = time::next_multiple(f.time, config.output.checkpoint_interval);
   if (!restored) write_output();
   summary.output_seconds = 0;  // the initial output is before the loop
 
   const auto loop_start = clock::now();
   long last_output = f.step;
-  std::optional<long> last_checkpoint;  // the step of the newest checkpoint on disk
-  if (restored) last_checkpoint = f.step;  // the step of the newest checkpoint on disk
   bool landed = false;  // the last step was shortened to land on run.end_time (time_step_control.hpp)
   while (!finished(f, config.run)) {
     if (const double dt = time::landing_dt(f.dt, f.time, config.run.end_time); dt < f.dt) {
-      if (last_checkpoint != f.step) checkpoint();
-      last_checkpoint = f.step;
+      if (checkpoints.last_step != f.step) checkpoint();
       landed = true;
       f.dt = dt;
     }
@@ -111,7 +119,7 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
       kinetic_energy = observers.after_step(report, step_start);
       summary.monitor_kernels += sim.exec.counters().since(before);
     });
-    check_health(f, report, kinetic_energy, dir);
+    check_health(sim, report, kinetic_energy, checkpoints);
     if (!report.poisson.converged && sim.rank() == 0) out << "warning: step " << f.step << ": " << report.poisson.warning << "\n";
     progress.update(f, report);
 
@@ -120,20 +128,30 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
       last_output = f.step;
       next_output = time::next_multiple(f.time, config.output.interval);
     }
-    if (!landed && time::reached(f.time, next_checkpoint)) {
+    if (!landed && time::reached(f.time, checkpoints.next_time)) {
       checkpoint();
-      last_checkpoint = f.step;
-      next_checkpoint = time::next_multiple(f.time, config.output.checkpoint_interval);
+      checkpoints.next_time = time::next_multiple(f.time, config.output.checkpoint_interval);
+    }
+    // Every rank stops at the same step when any received a stop signal.
+    const int signal = watchdog ? watchdog->agree_on_stop(f.step, StopSignals::received()) : StopSignals::received();
+    if (signal != 0) {
+      if (checkpoints.last_step != f.step) checkpoint();
+      summary.stop_signal = signal;
+      out << "stopped   by " << signal_name(signal) << " at step " << f.step << ", t = " << precise(f.time)
+          << ": checkpoint written to " << dir << " (continue with --restart " << dir << ")\n";
+      break;
     }
   }
-  if (last_output != f.step) write_output();
-  if (!landed && (last_checkpoint != f.step || summary.steps == 0)) checkpoint();
-  if (landed && sim.rank() == 0)
-    out << "checkpoint of step " << *last_checkpoint << ", before the last step, which was shortened to land on "
-        << "run.end_time: a restart continues from there\n";
+  if (summary.stop_signal == 0) {
+    if (last_output != f.step) write_output();
+    if (!landed && checkpoints.last_step != f.step) checkpoint();
+    if (landed && sim.rank() == 0)
+      out << "checkpoint of step " << *checkpoints.last_step << ", before the last step, which was shortened to land on "
+          << "run.end_time: a restart continues from there\n";
+  }
   summary.wall_seconds = std::chrono::duration<double>(clock::now() - loop_start).count();
   progress.finish(f);
-  if (sim.rank() == 0) print_forces_summary(config, out);
+  if (sim.rank() == 0 && summary.stop_signal == 0) print_forces_summary(config, out);
   return summary;
 }
 

@@ -22,14 +22,17 @@ struct RunSummary {
   double monitor_seconds = 0, output_seconds = 0, checkpoint_seconds = 0;
   KernelCounters monitor_kernels;  // the kernels of the diagnostics rows and samples
   long poisson_iterations = 0;
+  int stop_signal = 0;        // the signal that stopped the run early (SIGTERM...), 0 if none
   std::array<KernelCounters, time::phase_count> phase_kernels;  // summed over the steps
 };
 
 // Integrates until the case's end time or step count, with the observers of the case (Observers:
 // diagnostics, forces, probes, averages), VTK output and checkpoints at their intervals and at the
-// end, progress lines, and a
-// stop with a clear message (the last checkpoint left intact) when the solution stops being finite or
-// the CFL number explodes.
+// end, progress lines, and a stop with a clear message (naming what is left to restart from) when
+// the solution stops being finite or the CFL number explodes. SIGTERM, SIGINT or SIGHUP on any rank
+// stops every rank after the current step with a checkpoint (RunSummary::stop_signal); on several
+// ranks a rank that stops answering ends the job (run.watchdog_timeout). A restart already at the
+// end says so and returns with no step taken.
 RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostream& out);
 
 // The end-of-run report: time per step and per cell, kernel calls per step by phase beside thesis

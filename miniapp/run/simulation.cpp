@@ -280,6 +280,9 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   if (c.numerics.poisson == cases::PoissonSolver::fft) time::require_fft_backend(sim.exec);
   bool singular = false;
   std::optional<parallel::LocalNumbering> numbering;
+  // Each rank's host may have another amount left: checked collectively.
+  if (comm) comm->run_collectively([&] { check_host_memory(c.mesh, comm->size()); });
+  else check_host_memory(c.mesh, 1);
   {
     StageTimer t(log, "mesh");
     RankMesh part = make_rank_mesh(c, case_path, comm, log);

@@ -1,12 +1,29 @@
 #include "miniapp/run/snapshot.hpp"
 
-#include "miniapp/output/checkpoint.hpp"
+#include <charconv>
 
 namespace miniapp::run {
 namespace {
 
 constexpr const char* velocity_names[] = {"u", "v", "w"};
 constexpr const char* old_velocity_names[] = {"u_old", "v_old", "w_old"};
+
+// The shortest text that reads back as the same double.
+std::string text(double v) {
+  char buffer[32];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
+  return std::string(buffer, end);
+}
+
+std::string text(const Vec3& v) {
+  std::string out = "[";
+  out += text(v.x);
+  out += ", ";
+  out += text(v.y);
+  out += ", ";
+  out += text(v.z);
+  return out + "]";
+}
 
 }  // namespace
 
@@ -29,7 +46,21 @@ void write_vtk(const Simulation& sim, const std::array<Vector, 9>& gradient, out
   vtk.write(f.step, f.time, cells);
 }
 
-void save_checkpoint(const Simulation& sim, const std::string& dir, NamedArrays extra) {
+output::CaseSettings case_settings(const cases::CaseConfig& config) {
+  const auto& p = config.physics;
+  output::CaseSettings s = {{"physics.re", text(p.re)},
+                            {"physics.nu", text(p.nu)},
+                            {"physics.body_force", text(p.body_force)},
+                            {"physics.les", std::string(cases::name(p.les))},
+                            {"physics.les_constant", text(p.les_constant)}};
+  for (const auto& b : config.boundaries) {
+    s.emplace_back("boundary." + b.patch + ".type", std::string(cases::name(b.type)));
+    s.emplace_back("boundary." + b.patch + ".velocity", text(b.velocity));
+  }
+  return s;
+}
+
+output::CheckpointData checkpoint_data(const Simulation& sim, const output::CheckpointData& extra) {
   const auto& f = *sim.fields;
   output::CheckpointData data;
   data.case_name = sim.config.name;
@@ -38,6 +69,7 @@ void save_checkpoint(const Simulation& sim, const std::string& dir, NamedArrays 
   data.time = f.time;
   data.dt = f.dt;
   data.dt_old = f.dt_old;
+  data.settings = case_settings(sim.config);
   for (int d = 0; d < 3; ++d) data.arrays.emplace_back(velocity_names[d], to_mesh_order(sim, f.u[d]));
   for (int d = 0; d < 3; ++d) data.arrays.emplace_back(old_velocity_names[d], to_mesh_order(sim, f.u_old[d]));
   data.arrays.emplace_back("pressure", to_mesh_order(sim, f.pressure));
@@ -45,33 +77,30 @@ void save_checkpoint(const Simulation& sim, const std::string& dir, NamedArrays 
   // Faces keep mesh order in every backend.
   data.arrays.emplace_back("face_velocity", f.face_velocity.to_host());
   data.arrays.emplace_back("face_viscosity", f.face_viscosity.to_host());
-  for (auto& array : extra) data.arrays.push_back(std::move(array));
-  output::write_checkpoint(dir, sim.rank(), sim.ranks(), data);
+  data.arrays.insert(data.arrays.end(), extra.arrays.begin(), extra.arrays.end());
+  data.scalars = extra.scalars;
+  return data;
 }
 
-output::CheckpointData restore_checkpoint(Simulation& sim, const std::string& dir) {
+void load_checkpoint_fields(Simulation& sim, const output::CheckpointData& data) {
   auto& f = *sim.fields;
-  output::CheckpointData data;
-  // Reading is each rank's own business; a rank whose file is missing or damaged (or was written by
-  // another rank count) stops every rank with its message.
-  const auto load = [&] {
-    data = output::read_checkpoint(dir, sim.rank(), sim.ranks(), output::mesh_fingerprint(sim.mesh));
-    const auto cells = static_cast<std::size_t>(sim.domain->owned_count());
-    const auto faces = static_cast<std::size_t>(sim.mesh.face_count());
-    for (int d = 0; d < 3; ++d) {
-      from_mesh_order(sim, data.array(velocity_names[d], cells), f.u[d]);
-      from_mesh_order(sim, data.array(old_velocity_names[d], cells), f.u_old[d]);
-    }
-    from_mesh_order(sim, data.array("pressure", cells), f.pressure);
-    from_mesh_order(sim, data.array("eddy_viscosity", cells), f.eddy_viscosity);
-    f.face_velocity.copy_from_host(data.array("face_velocity", faces));
-    f.face_viscosity.copy_from_host(data.array("face_viscosity", faces));
-    f.step = data.step;
-    f.time = data.time;
-    f.dt_old = data.dt_old;
-  };
-  if (const auto* comm = sim.domain->communicator()) comm->run_collectively(load);
-  else load();
+  const auto cells = static_cast<std::size_t>(sim.domain->owned_count());
+  const auto faces = static_cast<std::size_t>(sim.mesh.face_count());
+  for (int d = 0; d < 3; ++d) {
+    from_mesh_order(sim, data.array(velocity_names[d], cells), f.u[d]);
+    from_mesh_order(sim, data.array(old_velocity_names[d], cells), f.u_old[d]);
+  }
+  from_mesh_order(sim, data.array("pressure", cells), f.pressure);
+  from_mesh_order(sim, data.array("eddy_viscosity", cells), f.eddy_viscosity);
+  f.face_velocity.copy_from_host(data.array("face_velocity", faces));
+  f.face_viscosity.copy_from_host(data.array("face_viscosity", faces));
+  f.step = data.step;
+  f.time = data.time;
+  f.dt_old = data.dt_old;
+}
+
+void finish_restore(Simulation& sim) {
+  auto& f = *sim.fields;
   // Checkpoints hold owned values: the halos come from their owners.
   Vector* halo[] = {&f.u[0], &f.u[1], &f.u[2], &f.u_old[0], &f.u_old[1], &f.u_old[2], &f.pressure, &f.eddy_viscosity};
   sim.domain->update_halo(halo);

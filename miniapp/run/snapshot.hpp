@@ -19,14 +19,19 @@ void write_vtk(const Simulation& sim, const std::array<Vector, 9>& gradient, out
 
 using NamedArrays = std::vector<std::pair<std::string, std::vector<double>>>;
 
-// Writes this rank's restart state (owned cells' velocities, pressure, eddy viscosity; the rank's face
-// velocity and viscosity; time, Δt history, step; the observers' `extra` arrays) atomically to
-// <dir>/checkpoint_r<rank>.bin.
-void save_checkpoint(const Simulation& sim, const std::string& dir, NamedArrays extra = {});
+// The case settings a restart must keep (physics and boundary conditions), for the checkpoint.
+output::CaseSettings case_settings(const cases::CaseConfig& config);
 
-// Loads the state written by save_checkpoint and updates the halos (collective); returns what was read,
-// for the observers' arrays. Throws miniapp::Error for a checkpoint of another mesh, rank count, or a
-// damaged file.
-output::CheckpointData restore_checkpoint(Simulation& sim, const std::string& dir);
+// This rank's restart state: owned cells' velocities, pressure, eddy viscosity; the rank's face
+// velocity and viscosity; time, Δt history, step; the case settings; then the arrays and scalars of
+// `extra` (observers' own state).
+output::CheckpointData checkpoint_data(const Simulation& sim, const output::CheckpointData& extra);
+
+// Loads the owned values, step and time of `data` (from checkpoint_data on this rank) into the
+// fields; throws miniapp::Error when an array is missing or of another size. Not collective.
+void load_checkpoint_fields(Simulation& sim, const output::CheckpointData& data);
+// Completes a restore once every rank has loaded its fields: halos from their owners, and the Δt of
+// the restored state (collective).
+void finish_restore(Simulation& sim);
 
 }  // namespace miniapp::run

@@ -8,6 +8,7 @@
 #include <omp.h>
 
 #include "core/error.hpp"
+#include "core/host_memory.hpp"
 #include "operators/backend/cuda/device.hpp"
 
 namespace miniapp {
@@ -92,7 +93,9 @@ void* Executor::allocate(std::size_t bytes) const {
   } else {
     // 64-byte alignment: whole cache lines, full-width vector loads.
     p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
-    if (!p) throw Error("out of host memory allocating " + std::to_string(bytes) + " bytes");
+    if (!p)
+      throw Error("out of host memory allocating " + std::to_string(bytes) + " bytes (" +
+                  describe_host_memory_available() + ")");
   }
   try {
     state_->count(p, bytes);

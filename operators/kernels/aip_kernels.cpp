@@ -50,18 +50,22 @@ double two_pass_bytes(const CsrMatrix& g, const CsrMatrix& gt, index_t h) {
 // ρ one DOT, summed in the last pass: on CUDA the second of two passes reads r once more (z is in
 // registers), the product's pass and the CPU's find r where they left it; with the update joined
 // (advancing) its AXPY and r·r too, and the product's pass gathers the update's r − α q rather than
-// reading r itself.
+// reading r itself. The calls' time is shared between the kinds in proportion to their bytes, so
+// that each kind's bytes over its time is the fused kernels' own bandwidth (a kind's bytes counted
+// without their time would report an impossible bandwidth).
 void count_apply(const Executor& exec, const DeviceAipFactor& g, double seconds, bool with_rho, bool advancing) {
   const double n = g.rows();
   const bool product = g.form() == AipForm::product;
   const int passes = product ? 1 : 2;
-  if (advancing) exec.counters().add(KernelKind::axpy, 48.0 * n, 4.0 * n, 0.0);
-  const double bytes = g.apply_bytes() - (advancing && product ? 8.0 * n : 0.0);
+  const double axpy_bytes = advancing ? 48.0 * n : 0.0;
+  const double spmv_bytes = g.apply_bytes() - (advancing && product ? 8.0 * n : 0.0);
+  const double dot_bytes = with_rho && exec.backend() == Backend::cuda && !product ? 8.0 * n : 0.0;
+  const double per_byte = seconds / (axpy_bytes + spmv_bytes + dot_bytes);
+  if (advancing) exec.counters().add(KernelKind::axpy, axpy_bytes, 4.0 * n, axpy_bytes * per_byte);
   for (int pass = 0; pass < passes; ++pass)
-    exec.counters().add(KernelKind::spmv, bytes / passes, g.apply_flops() / passes, seconds / passes);
-  if (with_rho)
-    exec.counters().add(KernelKind::dot, exec.backend() == Backend::cuda && !product ? 8.0 * n : 0.0,
-                        (advancing ? 4.0 : 2.0) * n, 0.0);
+    exec.counters().add(KernelKind::spmv, spmv_bytes / passes, g.apply_flops() / passes,
+                        spmv_bytes / passes * per_byte);
+  if (with_rho) exec.counters().add(KernelKind::dot, dot_bytes, (advancing ? 4.0 : 2.0) * n, dot_bytes * per_byte);
 }
 
 }  // namespace

@@ -46,6 +46,32 @@ TEST_CASE("unknown sections and keys, with suggestions", "[case]") {
   check_error_at(text, "typ = ", "boundary.ymax.typ", "did you mean boundary.ymax.type?");
 }
 
+TEST_CASE("names far from the key get a suggestion through synonyms and shared words", "[case]") {
+  std::string text = add(valid_case(), "[physics]", "reynolds = 100");
+  check_error_at(text, "reynolds", "physics.reynolds", "did you mean physics.re?");
+  text = add(valid_case(), "[numerics]", "tolerance = 1e-6");
+  check_error_at(text, "tolerance", "numerics.tolerance", "did you mean numerics.poisson_tolerance?");
+  text = add(valid_case(), "[run]", "steps = 3");
+  check_error_at(text, "steps = 3", "run.steps", "did you mean run.max_steps?");
+}
+
+TEST_CASE("every error of a case file is reported at once", "[case]") {
+  std::string text = add(valid_case(), "[physics]", "reynolds = 100");
+  text = replace(text, "max_steps = 10", "max_steps = 10.5");
+  text = add(text, "[numerics]", "solver = \"cg\"");
+  const std::string message = error_of(text);
+  INFO(message);
+  CHECK_THAT(message, Contains(case_file + ": 3 errors:"));
+  CHECK_THAT(message, Contains("\n  " + case_file + ":" + std::to_string(line_of(text, "reynolds")) +
+                               ": physics.reynolds: unknown key (did you mean physics.re?)"));
+  CHECK_THAT(message, Contains("run.max_steps: expected an integer"));
+  CHECK_THAT(message, Contains("numerics.solver: unknown key (did you mean numerics.poisson?)"));
+  // Values that read well but are out of range, in several sections.
+  text = replace(replace(valid_case(), "re = 100", "re = -1"), "max_steps = 10", "max_steps = 0");
+  CHECK_THAT(error_of(text), Contains("2 errors:") && Contains("physics.re: must be > 0") &&
+                                 Contains("run.max_steps: must be >= 1"));
+}
+
 TEST_CASE("values of the wrong type", "[case]") {
   check_error_at(replace(valid_case(), "re = 100", "re = \"100\""), "re = ", "physics.re", "expected a number, got a string");
   check_error_at(replace(valid_case(), "cells = [4, 4, 1]", "cells = [4, 4]"), "cells", "mesh.cells",

@@ -309,4 +309,45 @@ TEST_CASE("bad observer input stops miniapp run before the first step with one m
     CHECK_THAT(r.output, Contains(message));
     CHECK_THAT(r.output, !Contains("step "));  // no step was taken
   }
+TEST_CASE("a folder given as the case file is named as such", "[cli]") {
+  const auto folder = scratch_folder("folder_case") / "mine.toml";
+  std::filesystem::create_directories(folder);
+  const Run r = run_miniapp("run '" + folder.string() + "'");
+  CHECK(r.status != 0);
+  CHECK_THAT(r.output, Contains(folder.string() + ": is a directory, not a case file"));
+}
+
+TEST_CASE("a generated mesh that cannot fit in host memory is refused before it is made", "[cli]") {
+  // 1.6e9 hexahedra (within the 32-bit index range): far beyond any host this suite runs on.
+  const Run r = run_miniapp("run cavity --set mesh.cells=[40000,40000,1] --set output.fields=[]");
+  CHECK(r.status != 0);
+  CHECK_THAT(r.output, Contains("mesh.cells makes 1.6e+09 cells") && Contains("GB of host memory") &&
+                           Contains("GB available"));
+}
+
+TEST_CASE("SIGTERM finishes the step, writes a checkpoint and exits non-zero; the restart goes on", "[cli]") {
+  const auto folder = scratch_folder("sigterm");
+  const std::string args = "run cavity --quiet --set mesh.cells=[16,16,1] --set run.max_steps=1000000 --set output.fields=[] "
+                           "--set output.directory='\"" + folder.string() + "\"'";
+  // The shell starts the run, gives it time to step, and sends the signal.
+  const Run r = run_miniapp(args + " & pid=$!; sleep 3; kill -TERM $pid; wait $pid; echo exit=$?");
+  CHECK_THAT(r.output, Contains("stopped   by SIGTERM at step ") && Contains("exit=143"));
+  const std::size_t at = r.output.find("at step ") + 8;
+  const long step = std::stol(r.output.substr(at));
+  CHECK(std::filesystem::exists(folder / ("checkpoint_" + std::to_string(step) + ".complete")));
+  const Run again = run_miniapp("run cavity --quiet --set mesh.cells=[16,16,1] --set run.max_steps=" +
+                                std::to_string(step + 3) + " --set output.fields=[] --set output.directory='\"" +
+                                folder.string() + "\"' --restart '" + folder.string() + "'");
+  CHECK(again.status == 0);
+  CHECK_THAT(again.output, Contains("at step " + std::to_string(step)) && Contains("3 steps"));
+}
+
+TEST_CASE("progress lines reach a pipe or file at once: a run killed early leaves them", "[cli]") {
+  const auto folder = scratch_folder("line_buffered");
+  // SIGKILL flushes nothing: only lines already written survive. No progress line is due (each of
+  // those flushes), so the set-up lines must have gone out as they were printed.
+  const Run r = run_miniapp("run cavity --set mesh.cells=[16,16,1] --set run.max_steps=1000000 --set run.progress_interval=1e6 "
+                            "--set output.fields=[] --set output.directory='\"" + folder.string() +
+                            "\"' & pid=$!; sleep 3; kill -KILL $pid; wait $pid");
+  CHECK_THAT(r.output, Contains("backend   ") && Contains("output    "));
 }

@@ -6,7 +6,9 @@
 
 #include "mesh/generators.hpp"
 #include "core/error.hpp"
+#include "miniapp/output/atomic_file.hpp"
 #include "miniapp/output/checkpoint.hpp"
+#include "miniapp/output/checkpoint_generations.hpp"
 #include "scratch_dir.hpp"
 
 using namespace miniapp;
@@ -42,8 +44,17 @@ CheckpointData sample_data(const mesh::Mesh& m) {
   u[1] = -0.0;
   p[0] = -std::numeric_limits<double>::infinity();
   d.arrays = {{"u", u}, {"pressure", p}, {"face_velocity", std::vector<double>(m.face_count(), 0.5)}, {"empty", {}}};
+  d.settings = {{"physics.re", "100"}, {"physics.les", "none"}};
+  d.scalars = {{"average_samples", 42}, {"average_time", -0.0}};
   return d;
 }
+
+void write_checkpoint(const std::filesystem::path& dir, int rank, int rank_count, const CheckpointData& data) {
+  write_checkpoint_temporary(dir, rank, rank_count, data);
+  commit_checkpoint(dir, data.step, rank);
+}
+
+constexpr long sample_step = 1234;
 
 bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
@@ -52,7 +63,7 @@ bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
 // Reads the checkpoint of rank 0 and returns the error message (empty if reading succeeds).
 std::string read_error(const std::filesystem::path& dir, int rank_count, const MeshFingerprint& m) {
   try {
-    read_checkpoint(dir, 0, rank_count, m);
+    read_checkpoint(dir, sample_step, 0, rank_count, m);
   } catch (const Error& e) {
     return e.what();
   }
@@ -66,7 +77,7 @@ TEST_CASE("checkpoint round trip is bitwise", "[output][checkpoint]") {
   const mesh::Mesh m = small_box();
   const CheckpointData written = sample_data(m);
   write_checkpoint(dir.path() / "sub", 1, 3, written);
-  const CheckpointData read = read_checkpoint(dir.path() / "sub", 1, 3, mesh_fingerprint(m));
+  const CheckpointData read = read_checkpoint(dir.path() / "sub", sample_step, 1, 3, mesh_fingerprint(m));
 
   CHECK(read.case_name == written.case_name);
   CHECK(read.mesh == written.mesh);
@@ -79,6 +90,11 @@ TEST_CASE("checkpoint round trip is bitwise", "[output][checkpoint]") {
     CHECK(read.arrays[i].first == written.arrays[i].first);
     CHECK(bitwise_equal(read.arrays[i].second, written.arrays[i].second));
   }
+  CHECK(read.settings == written.settings);
+  REQUIRE(read.scalars.size() == 2);
+  CHECK(read.scalar("average_samples") == 42);
+  CHECK(std::signbit(read.scalar("average_time")));
+  CHECK_THROWS_WITH(read.scalar("nothing"), Catch::Contains("no scalar 'nothing'"));
   CHECK(bitwise_equal(read.array("pressure", m.cell_count()), written.arrays[1].second));
   CHECK_THROWS_WITH(read.array("u_old", m.cell_count()), Catch::Contains("no array 'u_old'"));
   CHECK_THROWS_WITH(read.array("u", 3), Catch::Contains("'u' has 8 values, this run needs 3"));
@@ -88,7 +104,7 @@ TEST_CASE("checkpoint reading names the file and the problem", "[output][checkpo
   ScratchDir dir("ckpt_errors");
   const mesh::Mesh m = small_box();
   const MeshFingerprint fp = mesh_fingerprint(m);
-  const auto file = checkpoint_path(dir.path(), 0);
+  const auto file = checkpoint_path(dir.path(), sample_step, 0);
 
   CHECK_THAT(read_error(dir.path(), 2, fp), Catch::Contains(file.string()) && Catch::Contains("does not exist"));
 
@@ -96,9 +112,14 @@ TEST_CASE("checkpoint reading names the file and the problem", "[output][checkpo
   const std::string good = read_text(file);
   REQUIRE(read_error(dir.path(), 4, fp).empty());
 
-  SECTION("different rank count") {
+  SECTION("different rank count: a mismatch, not damage") {
     CHECK_THAT(read_error(dir.path(), 2, fp),
                Catch::Contains(file.string()) && Catch::Contains("written by 4 ranks, this run has 2"));
+    CHECK_THROWS_AS(read_checkpoint(dir.path(), sample_step, 0, 2, fp), CheckpointMismatch);
+  }
+  SECTION("a file renamed to another step") {
+    std::filesystem::rename(file, checkpoint_path(dir.path(), 7, 0));
+    CHECK_THROWS_WITH(read_checkpoint(dir.path(), 7, 0, 4, fp), Catch::Contains("does not match"));
   }
   SECTION("bad magic") {
     write_text(file, "X" + good.substr(1));
@@ -134,6 +155,7 @@ TEST_CASE("checkpoint reading names the file and the problem", "[output][checkpo
     mesh::Mesh moved = m;
     moved.nodes[5].x += 1e-12;
     CHECK_THAT(read_error(dir.path(), 4, mesh_fingerprint(moved)), Catch::Contains("another mesh"));
+    CHECK_THROWS_AS(read_checkpoint(dir.path(), sample_step, 0, 4, mesh_fingerprint(moved)), CheckpointMismatch);
   }
 }
 
@@ -143,16 +165,49 @@ TEST_CASE("an interrupted checkpoint write leaves the previous one readable", "[
   CheckpointData first = sample_data(m);
   write_checkpoint(dir.path(), 0, 1, first);
 
-  // A crash during the next write leaves a partial temporary file beside the good checkpoint.
-  auto temp = checkpoint_path(dir.path(), 0);
-  temp += ".tmp";
-  write_text(temp, read_text(checkpoint_path(dir.path(), 0)).substr(0, 30));
-  CHECK(read_checkpoint(dir.path(), 0, 1, mesh_fingerprint(m)).step == first.step);
+  // A crash during the next write of the same step leaves a partial temporary file beside it.
+  const auto temp = temporary_path(checkpoint_path(dir.path(), first.step, 0));
+  write_text(temp, read_text(checkpoint_path(dir.path(), first.step, 0)).substr(0, 30));
+  CHECK(read_checkpoint(dir.path(), first.step, 0, 1, mesh_fingerprint(m)).step == first.step);
 
   // The next complete write replaces both.
   CheckpointData second = first;
-  second.step = first.step + 10;
+  second.dt = 0.5;
   write_checkpoint(dir.path(), 0, 1, second);
-  CHECK(read_checkpoint(dir.path(), 0, 1, mesh_fingerprint(m)).step == second.step);
+  CHECK(read_checkpoint(dir.path(), first.step, 0, 1, mesh_fingerprint(m)).dt == 0.5);
   CHECK_FALSE(std::filesystem::exists(temp));
+}
+
+TEST_CASE("checkpoint generations: complete ones listed newest first, others' files removed", "[output][checkpoint]") {
+  ScratchDir dir("ckpt_generations");
+  const mesh::Mesh m = small_box();
+  CHECK(complete_generations(dir.path() / "absent").empty());
+  CheckpointData data = sample_data(m);
+  for (long step : {10, 20, 30}) {
+    data.step = step;
+    for (int rank = 0; rank < 2; ++rank) write_checkpoint(dir.path(), rank, 2, data);
+    if (step != 30) mark_generation_complete(dir.path(), step, 2);  // 30: both files, no marker yet
+  }
+  write_text(temporary_path(checkpoint_path(dir.path(), 40, 1)), "half");
+  CHECK(complete_generations(dir.path()) == std::vector<long>{20, 10});
+
+  remove_generation_marker(dir.path(), 10);
+  CHECK(complete_generations(dir.path()) == std::vector<long>{20});
+  remove_rank_files_except(dir.path(), 1, {20});
+  for (long step : {10, 30}) {
+    CHECK(std::filesystem::exists(checkpoint_path(dir.path(), step, 0)));  // rank 0's own business
+    CHECK_FALSE(std::filesystem::exists(checkpoint_path(dir.path(), step, 1)));
+  }
+  CHECK(std::filesystem::exists(checkpoint_path(dir.path(), 20, 1)));
+  CHECK_FALSE(std::filesystem::exists(temporary_path(checkpoint_path(dir.path(), 40, 1))));
+}
+
+TEST_CASE("changed case settings are listed one by one", "[output][checkpoint]") {
+  const CaseSettings before = {{"physics.re", "100"}, {"physics.les", "none"}, {"boundary.lid.velocity", "[1, 0, 0]"}};
+  CHECK(describe_setting_changes(before, before).empty());
+  const CaseSettings after = {{"physics.re", "400"}, {"physics.les", "wale"}, {"boundary.lid.velocity", "[1, 0, 0]"},
+                              {"boundary.inlet.type", "inlet"}};
+  CHECK(describe_setting_changes(before, after) ==
+        "physics.re: 100 in the checkpoint, 400 now; physics.les: none in the checkpoint, wale now; "
+        "boundary.inlet.type: (not set) in the checkpoint, inlet now");
 }

@@ -29,7 +29,7 @@ run 3 straight 10 >straight.log 2>&1 || fail "straight run: $(tail -3 straight.l
 run 3 split 5 >first.log 2>&1 || fail "first half: $(tail -3 first.log)"
 run 3 split 10 --restart split >second.log 2>&1 || fail "restart: $(tail -3 second.log)"
 for r in 0 1 2; do
-  cmp -s straight/checkpoint_r$r.bin split/checkpoint_r$r.bin || fail "rank $r: restarted checkpoint differs"
+  cmp -s straight/checkpoint_10_r$r.bin split/checkpoint_10_r$r.bin || fail "rank $r: restarted checkpoint differs"
 done
 echo "restart on 3 ranks: bitwise equal (fields, averages' sums)"
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "miniapp/output/checkpoint.hpp"
+#include "miniapp/output/checkpoint_generations.hpp"
 #include "tests/run/run_test_support.hpp"
 
 namespace miniapp::run::test {
@@ -54,8 +55,10 @@ void check_same_end(const Simulation& straight, const ScratchDir& straight_dir, 
     if (std::filesystem::exists(straight_dir.path() / file))
       CHECK(read_text(resumed_dir.path() / file) == read_text(straight_dir.path() / file));
   const auto fingerprint = output::mesh_fingerprint(straight.mesh);
-  const auto straight_checkpoint = output::read_checkpoint(straight_dir.path(), 0, 1, fingerprint);
-  const auto resumed_checkpoint = output::read_checkpoint(resumed_dir.path(), 0, 1, fingerprint);
+  const long newest = output::complete_generations(straight_dir.path()).front();
+  REQUIRE(output::complete_generations(resumed_dir.path()).front() == newest);
+  const auto straight_checkpoint = output::read_checkpoint(straight_dir.path(), newest, 0, 1, fingerprint);
+  const auto resumed_checkpoint = output::read_checkpoint(resumed_dir.path(), newest, 0, 1, fingerprint);
   for (const auto& [name, values] : straight_checkpoint.arrays) {
     if (!name.starts_with("statistics")) continue;
     const auto* other = resumed_checkpoint.find(name);
@@ -111,7 +114,10 @@ TEST_CASE("A later end time continues a finished run as one run would", "[run][r
   Simulation first = make_simulation("cavity", with(cavity, split_dir, "run.end_time=0.0123"));
   run_quietly(first);
   CHECK(first.fields->time == Approx(0.0123).epsilon(1e-14));
-  const auto checkpoint = output::read_checkpoint(split_dir.path(), 0, 1, output::mesh_fingerprint(first.mesh));
+  // The newest generation is that step's (read back whole).
+  CHECK(output::complete_generations(split_dir.path()).front() == first.fields->step - 1);
+  const auto checkpoint = output::read_checkpoint(split_dir.path(), first.fields->step - 1, 0, 1,
+                                                  output::mesh_fingerprint(first.mesh));
   CHECK(checkpoint.step == first.fields->step - 1);
   Simulation extended = make_simulation("cavity", with(cavity, split_dir, "run.end_time=0.03"));
   run_quietly(extended, split_dir.path().string());

@@ -24,7 +24,10 @@ inline Simulation make_simulation(const std::string& name, const std::vector<std
 // Runs `sim` to its end without progress lines (from the checkpoint in `restart_dir` if given).
 inline RunSummary run_quietly(Simulation& sim, const std::optional<std::string>& restart_dir = std::nullopt) {
   std::ostringstream out;
-  return run_simulation(sim, {restart_dir, true}, out);
+  RunOptions options;
+  options.restart_dir = restart_dir;
+  options.quiet = true;
+  return run_simulation(sim, options, out);
 }
 
 }  // namespace miniapp::run::test

@@ -352,6 +352,33 @@ TEST_CASE("Aip::apply_advancing is cg_update then apply_with_rho", "[aip]") {
   }
 }
 
+TEST_CASE("The fused AIP apply books its time where its bytes are counted", "[aip]") {
+  // Kinds whose bytes came without time reported impossible bandwidths (bytes over almost nothing).
+  const CsrMatrix a = grid_laplacian(19, 18, 17, false);
+  const Executor exec = Executor::cpu();
+  exec.set_profiling(true);
+  const AipForm form = GENERATE(AipForm::two_pass, AipForm::product);
+  const Aip m(exec, a, 1, 8, form);
+  const DeviceSell da(exec, to_sell(a, 8));
+  Vector p = Vector::from_host(exec, std::vector<double>(a.rows, 1.0)), q(exec, a.rows), x(exec, a.rows),
+         r = Vector::from_host(exec, std::vector<double>(a.rows, 0.5)), r_new(exec, a.rows), z(exec, a.rows);
+  CgScalars s(exec);
+  s.start(2.0, 0.5, 4.0, 1e-8);
+  cg_spmv_dot(exec, da, p, q, s);
+  exec.counters().reset();
+  m.apply_advancing(p, q, x, r, r_new, z, s);
+  const KernelTally& spmv = exec.counters().tally(KernelKind::spmv);
+  REQUIRE(spmv.seconds > 0);
+  const double bandwidth = spmv.bytes / spmv.seconds;
+  for (const KernelKind kind : {KernelKind::axpy, KernelKind::dot}) {
+    const KernelTally& t = exec.counters().tally(kind);
+    CAPTURE(name(kind));
+    if (t.bytes == 0) continue;
+    REQUIRE(t.seconds > 0);
+    CHECK(t.bytes / t.seconds == Approx(bandwidth).epsilon(1e-9));
+  }
+}
+
 TEST_CASE("The AIP apply with the update joined checks its vectors", "[aip]") {
   const CsrMatrix a = grid_laplacian(5, 4, 3, false);
   const Executor exec = Executor::cpu();
