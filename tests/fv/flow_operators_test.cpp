@@ -119,7 +119,7 @@ TEST_CASE("Gamma of a uniform velocity is U.n on interior and outlet faces, zero
         for (std::size_t f = 0; f < us.size(); ++f) us[f] += part[f];
       }
       for (index_t f = 0; f < c.mesh.face_count(); ++f) {
-        const bool prescribed = c.mesh.is_boundary(f) && fixes_velocity(c.boundaries.of_face(c.mesh, f).kind);
+        const bool prescribed = c.mesh.is_boundary(f) && fixes_face_velocity(c.boundaries.of_face(c.mesh, f).kind);
         CHECK(us[f] == Approx(prescribed ? 0.0 : dot(u, c.geometry.face_normal[f])).margin(1e-14));
       }
     }

@@ -134,7 +134,7 @@ inline std::vector<double> conjugate_gradient(const CsrMatrix& a, const std::vec
 inline std::vector<double> divergence_free_face_velocity(const FlowCase& c, const FlowOperators& ops, unsigned seed) {
   std::vector<double> w = random_vector(static_cast<std::size_t>(c.mesh.face_count()), seed);
   for (index_t f = c.mesh.interior_face_count; f < c.mesh.face_count(); ++f)
-    if (fixes_velocity(c.boundaries.of_face(c.mesh, f).kind)) w[f] = 0;
+    if (fixes_face_velocity(c.boundaries.of_face(c.mesh, f).kind)) w[f] = 0;
   std::vector<double> minus_div = reference_spmv(ops.divergence, w);
   for (double& v : minus_div) v = -v;
   const std::vector<double> p = conjugate_gradient(scaled(ops.laplacian, -1), minus_div);

@@ -1,0 +1,71 @@
+"""Cylinder in cross-flow: Strouhal number, mean drag and lift amplitude over the last part of the
+run. From the forces observer's forces_cylinder.csv when the run wrote one; without it only the
+Strouhal number, from the kinetic energy in diagnostics.csv, which oscillates at twice the shedding
+frequency (each shed vortex, upper or lower, adds one oscillation)."""
+import os
+
+from . import data, series
+from .compare import Comparison
+
+TARGETS = {  # reference ranges and tolerances of issue 20
+    "cylinder": {"St": (0.164, 0.165, 0.02), "mean Cd": (1.32, 1.33, 0.02), "Cl amplitude": (0.32, 0.33, 0.05)},
+    "cylinder-3900": {"St": (0.208, 0.215, 0.05), "mean Cd": (0.99, 1.04, 0.10)},
+}
+WINDOW = 0.4  # the last 40 % of the run: shedding is periodic (Re 100) or statistically steady by then
+
+
+def _column(columns, *names):
+    for key in columns:
+        if key.lower() in names:
+            return columns[key]
+    return None
+
+
+def _window(t, *ys):
+    start = t[-1] - WINDOW * (t[-1] - t[0])
+    keep = [i for i, x in enumerate(t) if x >= start]
+    return [t[i] for i in keep], *[[y[i] for i in keep] for y in ys]
+
+
+def analyse(run, out):
+    targets = TARGETS[run.case]
+    forces_file = data.statistics_file(out, "forces_cylinder*.csv")
+    values, note = {}, ""
+    if forces_file:
+        f = data.read_csv_columns(forces_file)
+        t, cd, cl = _window(_column(f, "time", "t"), _column(f, "cd", "c_d"), _column(f, "cl", "c_l"))
+        values["St"] = series.frequency(t, cl)  # U = D = 1
+        values["mean Cd"] = sum(cd) / len(cd)
+        values["Cl amplitude"] = (max(cl) - min(cl)) / 2
+        note = f"t = {t[0]:.0f}–{t[-1]:.0f}, {os.path.basename(forces_file)}"
+    else:
+        d = data.read_diagnostics(os.path.join(out, "diagnostics.csv"))
+        t, e = _window(d["time"], d["kinetic_energy"])
+        f = series.frequency(t, e)
+        values["St"] = f / 2 if f else None
+        note = f"t = {t[0]:.0f}–{t[-1]:.0f}; St from the kinetic energy (no forces file)"
+    rows = [Comparison(run.name, q, values.get(q), lo, hi, tol, note) for q, (lo, hi, tol) in targets.items()]
+    return rows, forces_file
+
+
+def plot(run, out, forces_file, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    if forces_file:
+        f = data.read_csv_columns(forces_file)
+        t = _column(f, "time", "t")
+        ax.plot(t, _column(f, "cd", "c_d"), label="C_d")
+        ax.plot(t, _column(f, "cl", "c_l"), label="C_l")
+        ax.set_ylabel("coefficient")
+    else:
+        d = data.read_diagnostics(os.path.join(out, "diagnostics.csv"))
+        ax.plot(d["time"], d["kinetic_energy"], label="kinetic energy")
+        ax.set_ylabel("E")
+    ax.set_xlabel("t U/D")
+    ax.legend(fontsize=8)
+    ax.set_title(run.name)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

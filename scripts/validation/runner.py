@@ -1,0 +1,69 @@
+"""Runs a case to its end time in chunks of bounded wall time, each continued from the previous
+chunk's checkpoint (miniapp run --restart): no single command runs longer than the chunk limit."""
+import os
+import subprocess
+import time
+
+from .data import read_diagnostics
+
+SETUP_PROBE_STEPS = 20  # the first chunk's steps: measures set-up time and simulated time per second
+
+
+def _reached(out):
+    """The simulated time and step the run's checkpoint holds (0 without one)."""
+    if not os.path.exists(os.path.join(out, "checkpoint_r0.bin")):
+        return 0.0, 0
+    diagnostics = read_diagnostics(os.path.join(out, "diagnostics.csv"))
+    return (diagnostics["time"][-1], int(diagnostics["step"][-1])) if diagnostics["time"] else (0.0, 0)
+
+
+def _miniapp_command(miniapp, run, out, backend, stop, restart):
+    command = [miniapp, "run", run.case, "--quiet", "--backend", backend]
+    for s in run.command_overrides() + [f"output.directory={out}"] + stop:
+        command += ["--set", s]
+    if restart:
+        command += ["--restart", out]
+    return command
+
+
+def run_in_chunks(miniapp, run, work, backend, chunk_seconds, log):
+    """Runs `run` into work/<name> until its end time; returns the commands it ran. A run already
+    (partly) done there is continued, so an interrupted validation resumes where it stopped."""
+    out = os.path.join(work, run.name)
+    os.makedirs(out, exist_ok=True)
+    commands = []
+    rate = None  # simulated time per wall second in the time loop
+    setup = 0.0
+    while True:
+        reached, step = _reached(out)
+        if reached >= run.end_time * (1 - 1e-9):
+            return commands
+        if rate is None:
+            stop = [f"run.max_steps={step + SETUP_PROBE_STEPS}", f"run.end_time={run.end_time!r}"]
+        else:
+            budget = max(0.8 * chunk_seconds - setup, 0.1 * chunk_seconds)
+            stop = [f"run.end_time={min(run.end_time, reached + rate * budget)!r}"]
+        command = _miniapp_command(miniapp, run, out, backend, stop, restart=step > 0)
+        log(f"  $ {' '.join(command)}")
+        commands.append(command)
+        started = time.monotonic()
+        try:
+            result = subprocess.run(command, capture_output=True, text=True, timeout=chunk_seconds + 60)
+        except subprocess.TimeoutExpired:
+            raise SystemExit(f"{run.name}: a chunk ran past {chunk_seconds + 60} s; rerun with a smaller "
+                             f"--chunk-minutes (the run resumes from its last checkpoint)")
+        wall = time.monotonic() - started
+        if result.returncode != 0:
+            raise SystemExit(f"{run.name}: miniapp failed (exit {result.returncode}):\n"
+                             f"{result.stdout[-3000:]}{result.stderr[-3000:]}")
+        rate, setup = _chunk_speed(out, step, wall)
+
+
+def _chunk_speed(out, first_step, wall):
+    """Simulated time per second of time loop and the seconds outside it, from the chunk's steps in
+    diagnostics.csv (wall_seconds: each step's own)."""
+    d = read_diagnostics(os.path.join(out, "diagnostics.csv"))
+    rows = [i for i, s in enumerate(d["step"]) if s > first_step]
+    loop = sum(d["wall_seconds"][i] for i in rows)
+    simulated = d["time"][rows[-1]] - (d["time"][rows[0]] - d["dt"][rows[0]])
+    return simulated / max(loop, 1e-9), max(wall - loop, 0.0)

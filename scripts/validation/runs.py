@@ -1,0 +1,44 @@
+"""The runs of the validation set: shipped cases with overrides, in a full (one GPU) and a quick (CPU) form."""
+from dataclasses import dataclass, field
+
+LES_MODELS = ("smagorinsky", "wale", "vreman", "sigma")
+
+
+@dataclass
+class Run:
+    name: str                 # output folder under the work folder, and the label in tables
+    case: str                 # shipped case (cases/<case>.toml)
+    end_time: float
+    overrides: list = field(default_factory=list)  # --set section.key=value, without the --set
+
+    def command_overrides(self):
+        return list(self.overrides)
+
+
+def _taylor_green(cells, model, end_time):
+    name = f"tg{cells}-{model}"
+    sets = [f"mesh.cells=[{cells},{cells},{cells}]", f"physics.les={model}",
+            "output.interval=0", "output.checkpoint_interval=0"]
+    return Run(name, "taylor-green-3d", end_time, sets)
+
+
+def full_set():
+    """Issue 20's set on one GPU: Taylor-Green at 64³ with each LES model and at 128³ and 256³ without,
+    the channel at its two resolutions, the cylinder at Re 100 and 3900."""
+    runs = [_taylor_green(64, m, 14.0) for m in LES_MODELS]
+    runs += [_taylor_green(128, "none", 14.0), _taylor_green(256, "none", 14.0)]
+    runs += [Run("channel", "channel", 100.0, ["output.interval=0"]),
+             Run("channel-fine", "channel", 60.0, ["mesh.cells=[96,96,64]", "output.interval=0"]),
+             Run("cylinder", "cylinder", 250.0, ["output.interval=0"]),
+             Run("cylinder-3900", "cylinder-3900", 200.0, ["output.interval=0"])]
+    return runs
+
+
+def quick_set():
+    """The same pipeline on meshes a laptop runs in minutes: only shows that every step works."""
+    runs = [_taylor_green(24, m, 12.0) for m in ("none",) + LES_MODELS]
+    runs += [Run("channel", "channel", 12.0, ["mesh.cells=[24,32,16]", "output.interval=0"]),
+             Run("cylinder", "cylinder", 120.0, ["mesh.file=meshes/cylinder_coarse.msh", "output.interval=0"]),
+             Run("cylinder-3900", "cylinder-3900", 2.0,
+                 ["mesh.file=meshes/cylinder_coarse.msh", "mesh.layers=4", "output.interval=0"])]
+    return runs
