@@ -55,12 +55,13 @@ inline std::vector<FlowCase> periodic_cases() {
   return cases;
 }
 
-// Boxes with walls only (pure-Neumann pressure) or with an inlet on xmin and an outlet on xmax (on the
-// mixed mesh: outlet on "top"), every cell type.
+// Boxes with walls only (pure-Neumann pressure) or with an inlet on xmin, an outlet on xmax (on the
+// mixed mesh: outlet on "top") and a slip wall on ymin, every cell type.
 inline std::vector<FlowCase> bounded_cases(bool with_outlet) {
-  const BoundaryCondition inlet{BoundaryKind::inlet, {1.0, 0.2, -0.1}}, outlet{BoundaryKind::outlet, {}};
+  const BoundaryCondition inlet{BoundaryKind::inlet, {1.0, 0.2, -0.1}}, outlet{BoundaryKind::outlet, {}},
+      slip{BoundaryKind::slip, {}};
   SpecialPatches special;
-  if (with_outlet) special = {{"xmin", inlet}, {"xmax", outlet}, {"top", outlet}};
+  if (with_outlet) special = {{"xmin", inlet}, {"xmax", outlet}, {"top", outlet}, {"ymin", slip}};
   std::vector<FlowCase> cases;
   cases.push_back(make_case("hex", mesh::make_hex_box({.cells = {4, 3, 5}, .length = {1, 2, 0.5}, .stretch = {1.5, 0, 0}}),
                             special));
