@@ -6,9 +6,9 @@
 //   gmsh -2 cylinder.geo -setnumber h_cylinder 0.1 -setnumber h_wake 0.3 -setnumber h_far 3
 // Edge patches: inlet (x = -15), outlet (x = 25), sides (y = +-20), cylinder.
 DefineConstant[
-  h_cylinder = {0.015, Name "cell size on the cylinder"},
-  h_wake = {0.08, Name "cell size in the wake"},
-  h_far = {1.0, Name "cell size far away"}
+  h_cylinder = {0.025, Name "cell size on the cylinder"},
+  h_wake = {0.1, Name "cell size in the wake"},
+  h_far = {1.5, Name "cell size far away"}
 ];
 x_in = -15; x_out = 25; y_side = 20; r = 0.5;
 Point(1) = {x_in, -y_side, 0, h_far}; Point(2) = {x_out, -y_side, 0, h_far};

@@ -9,8 +9,9 @@ from .compare import Comparison
 
 TARGETS = {  # reference ranges and tolerances of issue 20
     "cylinder": {"St": (0.164, 0.165, 0.02), "mean Cd": (1.32, 1.33, 0.02), "Cl amplitude": (0.32, 0.33, 0.05)},
-    "cylinder-3900": {"St": (0.208, 0.215, 0.05), "mean Cd": (0.99, 1.04, 0.10)},
+    "cylinder-3900": {"St": (0.208, 0.215, 0.05), "mean Cd": (0.99, 1.04, 0.10), "Lr/D": (1.51, 1.51, 0.15)},
 }
+WAKE_PROBE = "wake_"  # probes named wake_<k> on the wake's centreline give the recirculation length
 WINDOW = 0.4  # the last 40 % of the run: shedding is periodic (Re 100) or statistically steady by then
 
 
@@ -44,6 +45,9 @@ def analyse(run, out):
         f = series.frequency(t, e)
         values["St"] = f / 2 if f else None
         note = f"t = {t[0]:.0f}–{t[-1]:.0f}; St from the kinetic energy (no forces file)"
+    probes = data.statistics_file(out, "probes.csv")
+    if "Lr/D" in targets and probes:
+        values["Lr/D"] = recirculation_length(run, probes)
     rows = [Comparison(run.name, q, values.get(q), lo, hi, tol, note) for q, (lo, hi, tol) in targets.items()]
     return rows, forces_file
 
@@ -69,3 +73,18 @@ def plot(run, out, forces_file, path):
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def recirculation_length(run, probes_file):
+    """Lr/D: from the cylinder's base (x = D/2) to where the time-mean streamwise velocity on the wake's
+    centreline turns positive, interpolated between the wake_<k> probes (positions from the case)."""
+    settings = data.case_settings(run.case, run.overrides)
+    positions = {name: p["position"][0] for name, p in settings.get("probes", {}).items() if name.startswith(WAKE_PROBE)}
+    c = data.read_csv_columns(probes_file)
+    t = c["time"]
+    start = t[-1] - WINDOW * (t[-1] - t[0])
+    line = sorted((x, sum(u for s, u in zip(t, c[f"{name}_u"]) if s >= start)) for name, x in positions.items())
+    for (x0, u0), (x1, u1) in zip(line, line[1:]):
+        if u0 < 0 <= u1:
+            return x0 + (x1 - x0) * (-u0) / (u1 - u0) - 0.5
+    return None

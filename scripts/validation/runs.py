@@ -37,8 +37,8 @@ def full_set():
 def quick_set():
     """The same pipeline on meshes a laptop runs in minutes: only shows that every step works."""
     runs = [_taylor_green(24, m, 12.0) for m in ("none",) + LES_MODELS]
-    runs += [Run("channel", "channel", 12.0, ["mesh.cells=[24,32,16]", "output.interval=0"]),
-             Run("cylinder", "cylinder", 120.0, ["mesh.file=meshes/cylinder_coarse.msh", "output.interval=0"]),
+    runs += [Run("channel", "channel", 5.0, ["mesh.cells=[16,24,12]", "output.interval=0"]),
+             Run("cylinder", "cylinder", 80.0, ["mesh.file=meshes/cylinder_coarse.msh", "output.interval=0"]),
              Run("cylinder-3900", "cylinder-3900", 2.0,
                  ["mesh.file=meshes/cylinder_coarse.msh", "mesh.layers=4", "output.interval=0"])]
     return runs
