@@ -63,14 +63,14 @@ def analyse(selected, work, doc):
             rows += found
         path, link = report.image_path(doc, "channel.png")
         channel.plot({r.name: r for r in ch}, {r.name: os.path.join(work, r.name) for r in ch}, profiles, path)
-        families.append(("Channel, Re_τ 180", channel.__doc__.split("\n", 1)[1].replace("\n", " ").strip(),
+        families.append(("Channel, Re_τ 180", " ".join(channel.__doc__.split()),
                          rows, link, ""))
     for case, title in (("cylinder", "Cylinder, Re 100"), ("cylinder-3900", "Cylinder, Re 3900 (LES)")):
         for r in [r for r in selected if r.case == case]:
             rows, forces_file = cylinder.analyse(r, os.path.join(work, r.name))
             path, link = report.image_path(doc, f"{r.name}.png")
             cylinder.plot(r, os.path.join(work, r.name), forces_file, path)
-            families.append((title, cylinder.__doc__.split("\n", 1)[1].replace("\n", " ").strip(), rows, link, ""))
+            families.append((title, " ".join(cylinder.__doc__.split()), rows, link, ""))
     return families
 
 

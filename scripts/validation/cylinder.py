@@ -1,7 +1,8 @@
 """Cylinder in cross-flow: Strouhal number, mean drag and lift amplitude over the last part of the
-run. From the forces observer's forces_cylinder.csv when the run wrote one; without it only the
-Strouhal number, from the kinetic energy in diagnostics.csv, which oscillates at twice the shedding
-frequency (each shed vortex, upper or lower, adds one oscillation)."""
+run, from the forces observer's forces_cylinder.csv (docs/statistics.md), and at Re 3900 the
+recirculation length from the wake_<k> probes' probes.csv. A run without them has no numbers here
+(the kinetic energy oscillates at the shedding frequency and at twice it while the wake grows, too
+ambiguous to stand in for the lift)."""
 import os
 
 from . import data, series
@@ -15,13 +16,6 @@ WAKE_PROBE = "wake_"  # probes named wake_<k> on the wake's centreline give the 
 WINDOW = 0.4  # the last 40 % of the run: shedding is periodic (Re 100) or statistically steady by then
 
 
-def _column(columns, *names):
-    for key in columns:
-        if key.lower() in names:
-            return columns[key]
-    return None
-
-
 def _window(t, *ys):
     start = t[-1] - WINDOW * (t[-1] - t[0])
     keep = [i for i, x in enumerate(t) if x >= start]
@@ -30,21 +24,15 @@ def _window(t, *ys):
 
 def analyse(run, out):
     targets = TARGETS[run.case]
-    forces_file = data.statistics_file(out, "forces_cylinder*.csv")
-    values, note = {}, ""
+    forces_file = data.statistics_file(out, "forces_cylinder.csv")
+    values, note = {}, "no forces_cylinder.csv: the run had no [forces.cylinder]"
     if forces_file:
         f = data.read_csv_columns(forces_file)
-        t, cd, cl = _window(_column(f, "time", "t"), _column(f, "cd", "c_d"), _column(f, "cl", "c_l"))
+        t, cd, cl = _window(f["time"], f["cd"], f["cl"])
         values["St"] = series.frequency(t, cl)  # U = D = 1
         values["mean Cd"] = sum(cd) / len(cd)
         values["Cl amplitude"] = (max(cl) - min(cl)) / 2
         note = f"t = {t[0]:.0f}–{t[-1]:.0f}, {os.path.basename(forces_file)}"
-    else:
-        d = data.read_diagnostics(os.path.join(out, "diagnostics.csv"))
-        t, e = _window(d["time"], d["kinetic_energy"])
-        f = series.frequency(t, e)
-        values["St"] = f / 2 if f else None
-        note = f"t = {t[0]:.0f}–{t[-1]:.0f}; St from the kinetic energy (no forces file)"
     probes = data.statistics_file(out, "probes.csv")
     if "Lr/D" in targets and probes:
         values["Lr/D"] = recirculation_length(run, probes)
@@ -59,9 +47,8 @@ def plot(run, out, forces_file, path):
     fig, ax = plt.subplots(figsize=(8, 3.6))
     if forces_file:
         f = data.read_csv_columns(forces_file)
-        t = _column(f, "time", "t")
-        ax.plot(t, _column(f, "cd", "c_d"), label="C_d")
-        ax.plot(t, _column(f, "cl", "c_l"), label="C_l")
+        ax.plot(f["time"], f["cd"], label="C_d")
+        ax.plot(f["time"], f["cl"], label="C_l")
         ax.set_ylabel("coefficient")
     else:
         d = data.read_diagnostics(os.path.join(out, "diagnostics.csv"))
