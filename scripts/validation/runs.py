@@ -22,6 +22,12 @@ def _taylor_green(cells, model, end_time):
     return Run(name, "taylor-green-3d", end_time, sets)
 
 
+def wake_probes(span):
+    """--set lines of the wake_<k> probes on the wake's centreline, x = 0.6 to 3.0 at mid-span, from
+    which cylinder.py takes the recirculation length."""
+    return [f"probes.wake_{k:02d}.position=[{0.6 + 0.1 * k:.1f},0.0,{span / 2!r}]" for k in range(25)]
+
+
 def full_set():
     """Issue 20's set on one GPU: Taylor-Green at 64³ with each LES model and at 128³ and 256³ without,
     the channel at its two resolutions, the cylinder at Re 100 and 3900."""
@@ -30,7 +36,7 @@ def full_set():
     runs += [Run("channel", "channel", 100.0, ["output.interval=0"]),
              Run("channel-fine", "channel", 60.0, ["mesh.cells=[96,96,64]", "output.interval=0"]),
              Run("cylinder", "cylinder", 250.0, ["output.interval=0"]),
-             Run("cylinder-3900", "cylinder-3900", 200.0, ["output.interval=0"])]
+             Run("cylinder-3900", "cylinder-3900", 200.0, ["output.interval=0"] + wake_probes(3.141592653589793))]
     return runs
 
 
@@ -40,5 +46,6 @@ def quick_set():
     runs += [Run("channel", "channel", 5.0, ["mesh.cells=[16,24,12]", "output.interval=0"]),
              Run("cylinder", "cylinder", 80.0, ["mesh.file=meshes/cylinder_coarse.msh", "output.interval=0"]),
              Run("cylinder-3900", "cylinder-3900", 2.0,
-                 ["mesh.file=meshes/cylinder_coarse.msh", "mesh.layers=4", "output.interval=0"])]
+                 ["mesh.file=meshes/cylinder_coarse.msh", "mesh.layers=4", "output.interval=0"]
+                 + wake_probes(3.141592653589793))]
     return runs

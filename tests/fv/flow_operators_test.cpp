@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "fv_test_support.hpp"
+#include "operators/fv/face_gradient.hpp"
 
 using namespace miniapp;
 using namespace miniapp::fv;
