@@ -9,6 +9,7 @@ docs/validation/*.png, with the device, the command and the date.
     scripts/validate.py --quick            # small meshes, short times, on the CPU: checks the pipeline
     scripts/validate.py --only cylinder    # runs whose name starts with one of these (comma-separated)
     scripts/validate.py --no-run           # analyse the runs already in the work folder
+    scripts/validate.py --no-report --max-minutes 9   # runs what fits in 9 minutes; rerun to continue
 
 Needs python3-matplotlib (scripts/install-deps.sh installs it) and a built miniapp.
 """
@@ -19,6 +20,7 @@ import platform
 import shlex
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from validation import channel, cylinder, report, runs, taylor_green  # noqa: E402
@@ -26,7 +28,13 @@ from validation.data import ROOT  # noqa: E402
 from validation.runner import run_in_chunks  # noqa: E402
 
 
-def device_name(backend):
+def device_name(backend, work):
+    """The device the runs ran on: <work>/device.txt where tools/gpu/validate.sh wrote one, else this
+    machine's GPU or CPU."""
+    recorded = os.path.join(work, "device.txt")
+    if os.path.exists(recorded):
+        with open(recorded) as f:
+            return f.read().strip()
     if backend == "cuda":
         try:
             return subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True,
@@ -84,6 +92,8 @@ def main():
     p.add_argument("--only", default="", help="comma-separated prefixes of run names")
     p.add_argument("--chunk-minutes", type=float, default=9.0, help="wall-clock limit of one miniapp command")
     p.add_argument("--no-run", action="store_true", help="only analyse what the work folder holds")
+    p.add_argument("--no-report", action="store_true", help="only run (e.g. on a GPU machine without matplotlib)")
+    p.add_argument("--max-minutes", type=float, help="start no chunk that could end later than this many minutes from now")
     args = p.parse_args()
     backend = args.backend or ("cpu" if args.quick else "cuda")
     work = os.path.abspath(args.work or os.path.join("output", "validation-quick" if args.quick else "validation"))
@@ -93,10 +103,15 @@ def main():
     if not selected:
         sys.exit(f"--only {args.only}: no run of the set starts with that")
 
+    deadline = time.monotonic() + 60 * args.max_minutes if args.max_minutes else None
     for r in selected:
         if not args.no_run:
             print(f"{r.name}: {r.case} to t = {r.end_time:g}", flush=True)
-            run_in_chunks(args.miniapp, r, work, backend, 60 * args.chunk_minutes, lambda s: print(s, flush=True))
+            if not run_in_chunks(args.miniapp, r, work, backend, 60 * args.chunk_minutes,
+                                 lambda s: print(s, flush=True), deadline):
+                break
+    if args.no_report:
+        return
 
     command = "scripts/validate.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
@@ -104,7 +119,7 @@ def main():
             "restarts, analyses and plots work, not that the numbers are right)." if args.quick
             else "The full set, each run in chunks of at most "
                  f"{args.chunk_minutes:g} minutes continued by restarts.")
-    header = f"{mode}\nDevice: {device_name(backend)}; command: `{command}`; date: {date}."
+    header = f"{mode}\nDevice: {device_name(backend, work)}; command: `{command}`; date: {date}."
     runs_text = "Runs (shipped case and overrides):\n\n" + "\n".join(
         f"- `{r.name}`: `{r.case}`, t = {r.end_time:g}" + (f", `{' '.join(r.overrides)}`" if r.overrides else "")
         for r in selected)

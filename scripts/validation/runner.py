@@ -26,18 +26,21 @@ def _miniapp_command(miniapp, run, out, backend, stop, restart):
     return command
 
 
-def run_in_chunks(miniapp, run, work, backend, chunk_seconds, log):
-    """Runs `run` into work/<name> until its end time; returns the commands it ran. A run already
-    (partly) done there is continued, so an interrupted validation resumes where it stopped."""
+def run_in_chunks(miniapp, run, work, backend, chunk_seconds, log, deadline=None):
+    """Runs `run` into work/<name> until its end time, or until no chunk would end before `deadline`
+    (time.monotonic()); returns whether it reached the end. A run already (partly) done there is
+    continued, so an interrupted validation resumes where it stopped."""
     out = os.path.join(work, run.name)
     os.makedirs(out, exist_ok=True)
-    commands = []
     rate = None  # simulated time per wall second in the time loop
     setup = 0.0
     while True:
         reached, step = _reached(out)
         if reached >= run.end_time * (1 - 1e-9):
-            return commands
+            return True
+        if deadline is not None and time.monotonic() + chunk_seconds + 60 > deadline:
+            log(f"  stopped at t = {reached:g}: no time left for another chunk (rerun to continue)")
+            return False
         if rate is None:
             stop = [f"run.max_steps={step + SETUP_PROBE_STEPS}", f"run.end_time={run.end_time!r}"]
         else:
@@ -45,7 +48,6 @@ def run_in_chunks(miniapp, run, work, backend, chunk_seconds, log):
             stop = [f"run.end_time={min(run.end_time, reached + rate * budget)!r}"]
         command = _miniapp_command(miniapp, run, out, backend, stop, restart=step > 0)
         log(f"  $ {' '.join(command)}")
-        commands.append(command)
         started = time.monotonic()
         try:
             result = subprocess.run(command, capture_output=True, text=True, timeout=chunk_seconds + 60)
