@@ -113,6 +113,10 @@ def main():
     if args.no_report:
         return
 
+    done = [r for r in selected if os.path.exists(os.path.join(work, r.name, "diagnostics.csv"))]
+    for r in selected:
+        if r not in done:
+            print(f"{r.name}: no output in {work}; left out of the report")
     command = "scripts/validate.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
     mode = ("**Quick mode** (CPU, meshes and times far too small for the targets: it shows that the runs, "
@@ -121,9 +125,9 @@ def main():
                  f"{args.chunk_minutes:g} minutes continued by restarts.")
     header = f"{mode}\nDevice: {device_name(backend, work)}; command: `{command}`; date: {date}."
     runs_text = "Runs (shipped case and overrides):\n\n" + "\n".join(
-        f"- `{r.name}`: `{r.case}`, t = {r.end_time:g}" + (f", `{' '.join(r.overrides)}`" if r.overrides else "")
-        for r in selected)
-    report.write(args.doc, report.section(header, analyse(selected, work, args.doc), runs_text))
+        f"- `{r.name}`: `{r.case}`, t = {r.end_time:g}" + (f", `{r.description()}`" if r.overrides else "")
+        for r in done)
+    report.write(args.doc, report.section(header, analyse(done, work, args.doc), runs_text))
     print(f"wrote {args.doc}")
 
 

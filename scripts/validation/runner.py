@@ -1,12 +1,14 @@
 """Runs a case to its end time in chunks of bounded wall time, each continued from the previous
-chunk's checkpoint (miniapp run --restart): no single command runs longer than the chunk limit."""
+chunk's checkpoint (miniapp run --restart): no single command runs longer than the chunk limit. A
+chunk stops at a step count (run.max_steps), so that run.end_time stays the run's own (the statistics
+observers refuse an averaging start after it)."""
 import os
 import subprocess
 import time
 
 from .data import read_diagnostics
 
-SETUP_PROBE_STEPS = 20  # the first chunk's steps: measures set-up time and simulated time per second
+SETUP_PROBE_STEPS = 20  # the first chunk's steps: measures set-up time and steps per second
 
 
 def _reached(out):
@@ -32,7 +34,7 @@ def run_in_chunks(miniapp, run, work, backend, chunk_seconds, log, deadline=None
     continued, so an interrupted validation resumes where it stopped."""
     out = os.path.join(work, run.name)
     os.makedirs(out, exist_ok=True)
-    rate = None  # simulated time per wall second in the time loop
+    rate = None  # steps per wall second in the time loop
     setup = 0.0
     while True:
         reached, step = _reached(out)
@@ -41,11 +43,9 @@ def run_in_chunks(miniapp, run, work, backend, chunk_seconds, log, deadline=None
         if deadline is not None and time.monotonic() + chunk_seconds + 60 > deadline:
             log(f"  stopped at t = {reached:g}: no time left for another chunk (rerun to continue)")
             return False
-        if rate is None:
-            stop = [f"run.max_steps={step + SETUP_PROBE_STEPS}", f"run.end_time={run.end_time!r}"]
-        else:
-            budget = max(0.8 * chunk_seconds - setup, 0.1 * chunk_seconds)
-            stop = [f"run.end_time={min(run.end_time, reached + rate * budget)!r}"]
+        steps = SETUP_PROBE_STEPS if rate is None else max(1, int(rate * max(0.8 * chunk_seconds - setup,
+                                                                            0.1 * chunk_seconds)))
+        stop = [f"run.max_steps={step + steps}", f"run.end_time={run.end_time!r}"]
         command = _miniapp_command(miniapp, run, out, backend, stop, restart=step > 0)
         log(f"  $ {' '.join(command)}")
         started = time.monotonic()
@@ -62,10 +62,11 @@ def run_in_chunks(miniapp, run, work, backend, chunk_seconds, log, deadline=None
 
 
 def _chunk_speed(out, first_step, wall):
-    """Simulated time per second of time loop and the seconds outside it, from the chunk's steps in
-    diagnostics.csv (wall_seconds: each step's own)."""
+    """Steps per second of time loop and the seconds outside it, from the chunk's rows in
+    diagnostics.csv (wall_seconds: each row's step; with output.diagnostics_interval > 1 the rows
+    sample the steps)."""
     d = read_diagnostics(os.path.join(out, "diagnostics.csv"))
     rows = [i for i, s in enumerate(d["step"]) if s > first_step]
-    loop = sum(d["wall_seconds"][i] for i in rows)
-    simulated = d["time"][rows[-1]] - (d["time"][rows[0]] - d["dt"][rows[0]])
-    return simulated / max(loop, 1e-9), max(wall - loop, 0.0)
+    steps = d["step"][rows[-1]] - first_step
+    loop = sum(d["wall_seconds"][i] for i in rows) * steps / len(rows)
+    return steps / max(loop, 1e-9), max(wall - loop, 0.0)

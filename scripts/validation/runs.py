@@ -14,6 +14,12 @@ class Run:
     def command_overrides(self):
         return list(self.overrides)
 
+    def description(self):
+        """The overrides for the report, the wake probes counted rather than listed."""
+        probes = [o for o in self.overrides if o.startswith("probes.")]
+        text = " ".join(o for o in self.overrides if not o.startswith("probes."))
+        return text + (f" and {len(probes)} wake probes (x = 0.6 to 3.0 on the centreline)" if probes else "")
+
 
 def _taylor_green(cells, model, end_time):
     name = f"tg{cells}-{model}"
@@ -34,7 +40,8 @@ def full_set():
     runs = [_taylor_green(64, m, 14.0) for m in LES_MODELS]
     runs += [_taylor_green(128, "none", 14.0), _taylor_green(256, "none", 14.0)]
     runs += [Run("channel", "channel", 100.0, ["output.fields=[]"]),
-             Run("channel-fine", "channel", 60.0, ["mesh.cells=[96,96,64]", "output.fields=[]"]),
+             Run("channel-fine", "channel", 60.0, ["mesh.cells=[96,96,64]", "statistics.start_time=30",
+                                                   "output.fields=[]"]),
              Run("cylinder", "cylinder", 250.0, ["output.fields=[]"]),
              Run("cylinder-3900", "cylinder-3900", 200.0, ["output.fields=[]"] + wake_probes(3.141592653589793))]
     return runs
@@ -43,9 +50,10 @@ def full_set():
 def quick_set():
     """The same pipeline on meshes a laptop runs in minutes: only shows that every step works."""
     runs = [_taylor_green(24, m, 12.0) for m in ("none",) + LES_MODELS]
-    runs += [Run("channel", "channel", 5.0, ["mesh.cells=[16,24,12]", "output.fields=[]"]),
-             Run("cylinder", "cylinder", 80.0, ["mesh.file=meshes/cylinder_coarse.msh", "output.fields=[]"]),
+    runs += [Run("channel", "channel", 5.0, ["mesh.cells=[16,24,12]", "statistics.start_time=2", "output.fields=[]"]),
+             Run("cylinder", "cylinder", 80.0, ["mesh.file=meshes/cylinder_coarse.msh", "statistics.start_time=50",
+                                                "output.fields=[]"]),
              Run("cylinder-3900", "cylinder-3900", 2.0,
-                 ["mesh.file=meshes/cylinder_coarse.msh", "mesh.layers=4", "output.fields=[]"]
-                 + wake_probes(3.141592653589793))]
+                 ["mesh.file=meshes/cylinder_coarse.msh", "mesh.layers=4", "statistics.start_time=1",
+                  "output.fields=[]"] + wake_probes(3.141592653589793))]
     return runs
