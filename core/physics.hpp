@@ -10,6 +10,7 @@ enum class LesModel { none, smagorinsky, wale, vreman, sigma };
 //   wall, moving_wall: u = the patch velocity (zero for a wall; tangential for a lid), ∂p/∂n = 0
 //   inlet:             u = the patch velocity, ∂p/∂n = 0
 //   outlet:            ∂u/∂n = 0, p = 0
-enum class BoundaryKind { wall, moving_wall, inlet, outlet };
+//   slip:              u·n = 0 and no shear stress (symmetry plane), ∂p/∂n = 0
+enum class BoundaryKind { wall, moving_wall, inlet, outlet, slip };
 
 }  // namespace miniapp

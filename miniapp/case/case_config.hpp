@@ -49,12 +49,13 @@ struct PhysicsConfig {
   double les_constant = 0;  // the model's default unless set
 };
 
-enum class InitialType { rest, uniform, taylor_green_2d, taylor_green_3d };
+// channel: a turbulent channel's mean profile with near-wall streaks (time/channel_start.hpp).
+enum class InitialType { rest, uniform, taylor_green_2d, taylor_green_3d, channel };
 
 struct InitialConfig {
   InitialType type = InitialType::rest;
   Vec3 velocity{0, 0, 0};  // uniform
-  double amplitude = 1;    // Taylor-Green vortices
+  double amplitude = 1;    // Taylor-Green vortices; channel streaks (in units of the reference velocity)
   double perturbation = 0; // random perturbation, relative to the reference velocity
 };
 

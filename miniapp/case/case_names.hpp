@@ -23,10 +23,11 @@ inline constexpr std::pair<std::string_view, LesModel> les_model_names[] = {
     {"vreman", LesModel::vreman}, {"sigma", LesModel::sigma}};
 inline constexpr std::pair<std::string_view, InitialType> initial_type_names[] = {
     {"rest", InitialType::rest}, {"uniform", InitialType::uniform},
-    {"taylor-green-2d", InitialType::taylor_green_2d}, {"taylor-green-3d", InitialType::taylor_green_3d}};
+    {"taylor-green-2d", InitialType::taylor_green_2d}, {"taylor-green-3d", InitialType::taylor_green_3d},
+    {"channel", InitialType::channel}};
 inline constexpr std::pair<std::string_view, BoundaryType> boundary_type_names[] = {
     {"wall", BoundaryType::wall}, {"moving-wall", BoundaryType::moving_wall},
-    {"inlet", BoundaryType::inlet}, {"outlet", BoundaryType::outlet}};
+    {"inlet", BoundaryType::inlet}, {"outlet", BoundaryType::outlet}, {"slip", BoundaryType::slip}};
 inline constexpr std::pair<std::string_view, Backend> backend_names[] = {
     {"auto", Backend::automatic}, {"cpu", Backend::cpu}, {"cuda", Backend::cuda}};
 inline constexpr std::pair<std::string_view, Preconditioner> preconditioner_names[] = {

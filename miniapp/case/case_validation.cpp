@@ -75,9 +75,14 @@ void validate_physics(const PhysicsConfig& p, const KeyOrigins& o) {
   if (p.les != LesModel::none) require_positive(o, "physics.les_constant", p.les_constant);
 }
 
-void validate_initial(const InitialConfig& i, const KeyOrigins& o) {
+void validate_initial(const InitialConfig& i, const MeshConfig& m, const KeyOrigins& o) {
   require_positive(o, "initial.amplitude", i.amplitude);
   non_negative(o, "initial.perturbation", i.perturbation);
+  // The channel start takes its walls and periods from the generated box.
+  if (i.type == InitialType::channel &&
+      (m.generator == MeshGenerator::file || !m.periodic[0] || m.periodic[1] || !m.periodic[2]))
+    throw o.error("initial.type", "\"channel\" needs a generated box (hex, tet or prism) periodic in x and z with "
+                                  "walls at both ends of y (mesh.periodic = \"xz\")");
 }
 
 // FFT diagonalisation needs identical, uniformly spaced planes along a periodic z, an even number of
@@ -185,7 +190,7 @@ void validate_case(CaseConfig& config, CaseErrors& errors) {
   // Each section's first error, all reported together.
   errors.collect([&] { validate_mesh(config.mesh, o); });
   errors.collect([&] { validate_physics(config.physics, o); });
-  errors.collect([&] { validate_initial(config.initial, o); });
+  errors.collect([&] { validate_initial(config.initial, config.mesh, o); });
   errors.collect([&] { validate_numerics(config.numerics, config.mesh, o); });
   resolve_poisson_solver(config.numerics, config.mesh);
   errors.collect([&] { validate_run_and_output(config, o); });

@@ -56,7 +56,7 @@ std::size_t coefficient_map_entries(const CsrMatrix& m, const std::vector<index_
 
 // Row lengths of the face matrices B of E_C (convective interpolation: owner and neighbour on
 // interior faces, the owner on outlets) and E_D (velocity face gradient: owner and neighbour on
-// interior faces, the owner on walls and inlets). A face whose neighbour is its owner (a periodic
+// interior faces, the owner on walls and inlets; nothing on slip faces). A face whose neighbour is its owner (a periodic
 // direction one cell thick) has one merged entry.
 std::array<std::vector<index_t>, 2> map_face_lengths(const mesh::Mesh& mesh, const fv::FlowBoundaries& boundaries) {
   std::array<std::vector<index_t>, 2> lengths;
@@ -66,9 +66,9 @@ std::array<std::vector<index_t>, 2> map_face_lengths(const mesh::Mesh& mesh, con
       lengths[0][f] = lengths[1][f] = mesh.face_owner[f] == mesh.face_neighbour[f] ? 1 : 2;
       continue;
     }
-    const bool fixed = fv::fixes_velocity(boundaries.of_face(mesh, f).kind);
-    lengths[0][f] = fixed ? 0 : 1;
-    lengths[1][f] = fixed ? 1 : 0;
+    const BoundaryKind kind = boundaries.of_face(mesh, f).kind;
+    lengths[0][f] = fv::fixes_face_velocity(kind) ? 0 : 1;
+    lengths[1][f] = fv::fixes_velocity(kind) ? 1 : 0;
   }
   return lengths;
 }

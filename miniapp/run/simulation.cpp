@@ -14,6 +14,7 @@
 #include "parallel/local_mesh.hpp"
 #include "solvers/fft/extrusion.hpp"
 #include "miniapp/time/analytic_fields.hpp"
+#include "miniapp/time/channel_start.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "solvers/aip.hpp"
 #include "solvers/amg/amg.hpp"
@@ -104,6 +105,13 @@ PcgOptions pressure_solve_options(const cases::CaseConfig& c) {
   return o;
 }
 
+// The generated box of a channel case (validate_initial checked its walls in y and periods in x, z);
+// u_τ is the reference velocity.
+time::ChannelBox channel_box(const cases::CaseConfig& c) {
+  const cases::MeshConfig& m = c.mesh;
+  return {m.origin.y, m.origin.y + m.length.y, m.length.x, m.length.z, c.physics.reference_velocity, c.physics.nu};
+}
+
 time::HostVelocity initial_velocity(const Simulation& sim) {
   const auto& init = sim.config.initial;
   const auto& points = sim.geometry.cell_centroid;
@@ -114,6 +122,7 @@ time::HostVelocity initial_velocity(const Simulation& sim) {
       case T::uniform: return time::uniform_velocity(points.size(), init.velocity);
       case T::taylor_green_2d: return time::taylor_green_2d(points, init.amplitude, sim.config.physics.nu, 0.0);
       case T::taylor_green_3d: return time::taylor_green_3d(points, init.amplitude);
+      case T::channel: return time::turbulent_channel_start(points, channel_box(sim.config), init.amplitude);
     }
     throw Error("unknown initial condition");
   };

@@ -5,7 +5,9 @@
 
 namespace miniapp::fv {
 
-bool fixes_velocity(BoundaryKind kind) { return kind != BoundaryKind::outlet; }
+bool fixes_velocity(BoundaryKind kind) { return kind != BoundaryKind::outlet && kind != BoundaryKind::slip; }
+
+bool fixes_face_velocity(BoundaryKind kind) { return kind != BoundaryKind::outlet; }
 
 bool fixes_pressure(BoundaryKind kind) { return kind == BoundaryKind::outlet; }
 

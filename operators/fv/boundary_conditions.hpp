@@ -13,8 +13,11 @@ struct BoundaryCondition {
   Vec3 velocity{0, 0, 0};
 };
 
-// True for wall, moving wall and inlet: Dirichlet velocity, so u_s = velocity · n_f is fixed there.
+// True for wall, moving wall and inlet: Dirichlet velocity (u = velocity in the viscous term).
 bool fixes_velocity(BoundaryKind kind);
+// True for every kind but the outlet: the face-normal velocity u_s = velocity · n_f is prescribed
+// (zero on slip faces, which carry no flux and no shear).
+bool fixes_face_velocity(BoundaryKind kind);
 // True for outlets: p = 0 on the face.
 bool fixes_pressure(BoundaryKind kind);
 

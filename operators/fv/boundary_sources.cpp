@@ -17,7 +17,7 @@ void assemble_boundary_sources(const mesh::Mesh& mesh, const mesh::MeshGeometry&
 
   for (index_t f = mesh.interior_face_count; f < mesh.face_count(); ++f) {
     const BoundaryCondition& bc = boundaries.of_face(mesh, f);
-    if (!fixes_velocity(bc.kind)) continue;
+    if (!fixes_velocity(bc.kind)) continue;  // outlets, and slip faces (no flux, no shear)
     const index_t owner = ops.cell_order.old_to_new[mesh.face_owner[f]];
     const double area = geometry.face_area[f];
     const double normal_velocity = dot(bc.velocity, geometry.face_normal[f]);

@@ -9,7 +9,7 @@ CsrMatrix convective_interpolation_matrix(const mesh::Mesh& mesh, const FlowBoun
                                           const Permutation& cells) {
   boundaries.require_matches(mesh);
   return detail::face_average(mesh, cells,
-                              [&](index_t f) { return !fixes_velocity(boundaries.of_face(mesh, f).kind); });
+                              [&](index_t f) { return !fixes_face_velocity(boundaries.of_face(mesh, f).kind); });
 }
 
 // C(u_s) = M diag(u_s) Π_c: (Cφ)_i = Σ_f ±A_f u_f (φ at face f), thesis eq. 2.12.

@@ -10,7 +10,7 @@ namespace miniapp::fv {
 
 // E_D: face viscosity ν_s → values of D(ν_s) = −M diag(ν_s) Gs_u (velocity Gs: Dirichlet on walls and
 // inlets, zero gradient on outlets), same layout rules as convection_map: A_f/δn_f to (o,o) and (n,n),
-// −A_f/δn_f to (o,n) and (n,o); wall and inlet faces A_f/δn_f to (o,o).
+// −A_f/δn_f to (o,n) and (n,o); wall and inlet faces A_f/δn_f to (o,o); slip faces nothing (no shear).
 CsrMatrix diffusion_map(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
                         const FlowOperators& ops, const SellMatrix& layout);
 

@@ -15,7 +15,7 @@ enum class GradientOf { pressure, velocity };
 // Boundary rows: without `boundaries` all empty (homogeneous Neumann). With them, a face whose
 // condition fixes the unknown gets (Gs p)_f = −p_own / δn_f (δn_f to the face centroid), the
 // homogeneous part of a Dirichlet condition (the prescribed value goes to a source): for the pressure
-// outlets (p = 0), for the velocity walls and inlets; the other boundary rows stay empty.
+// outlets (p = 0), for the velocity walls and inlets (not slip faces); the other boundary rows stay empty.
 // Cells are numbered by `cells` (new_to_old) when given, else as in the mesh.
 // Throws miniapp::Error when a face used has δn_f ≤ 0, or `boundaries` does not match the patches.
 CsrMatrix face_gradient_matrix(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,

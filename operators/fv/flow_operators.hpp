@@ -24,11 +24,11 @@ struct FlowOperators {
 
   CsrMatrix divergence;     // M, cells × faces: +A_f at the owner, −A_f at the neighbour
   CsrMatrix face_gradient;  // Gs, faces × cells: (p_nb − p_own)/δn on interior faces; −p_own/δn on
-                            // outlet faces (p = 0 there); zero rows on walls and inlets
+                            // outlet faces (p = 0 there); zero rows on walls, slip faces and inlets
   CsrMatrix laplacian;      // L = M Gs, cells × cells: symmetric, negative semi-definite
   std::array<CsrMatrix, 3> cell_to_face;     // Γc→s per component d, faces × cells: ½ n_d at owner and
                                              // neighbour of interior faces, n_d at the owner of outlet
-                                             // faces, zero rows on walls and inlets
+                                             // faces, zero rows on walls, slip faces and inlets
   std::array<CsrMatrix, 3> cell_divergence;  // M Γc→s per component, cells × cells
   std::array<CsrMatrix, 3> cell_gradient;    // G_d = −Ω⁻¹ (M Γ_d)ᵀ, cells × cells (ΩG = −Mᵀ duality)
   CsrMatrix face_interpolation;  // faces × cells: ½, ½ on interior faces, 1 at the owner of boundary

@@ -139,6 +139,9 @@ TEST_CASE("impossible mesh, initial and case settings", "[case]") {
   check_error_at(add(valid_case(), "[initial]", "type = \"taylor-green-2d\"\namplitude = 0"), "amplitude", "initial.amplitude", "must be > 0");
   check_error(add(valid_case(), "[initial]", "type = \"uniform\""), "initial.velocity", "required for type \"uniform\"");
   check_error_at(add(valid_case(), "[initial]", "type = \"vortex\""), "type = \"vortex\"", "initial.type", "unknown value \"vortex\"");
+  // The channel start needs walls in y and periods in x and z: the box is periodic in z only.
+  check_error_at(add(valid_case(), "[initial]", "type = \"channel\""), "type = \"channel\"", "initial.type",
+                 "needs a generated box (hex, tet or prism) periodic in x and z");
   check_error_at(replace(valid_case(), "name = \"box\"", "name = \"cavity\""), "name = ", "case.name",
                  "\"cavity\" does not match the file name (expected \"box\")");
 }

@@ -1,7 +1,10 @@
 // The constant operators: cell order, ΩG = −(MΓ)ᵀ, Laplacian properties, exactness of G and Γ.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "fv_test_support.hpp"
+#include "operators/fv/face_gradient.hpp"
 
 using namespace miniapp;
 using namespace miniapp::fv;
@@ -119,7 +122,7 @@ TEST_CASE("Gamma of a uniform velocity is U.n on interior and outlet faces, zero
         for (std::size_t f = 0; f < us.size(); ++f) us[f] += part[f];
       }
       for (index_t f = 0; f < c.mesh.face_count(); ++f) {
-        const bool prescribed = c.mesh.is_boundary(f) && fixes_velocity(c.boundaries.of_face(c.mesh, f).kind);
+        const bool prescribed = c.mesh.is_boundary(f) && fixes_face_velocity(c.boundaries.of_face(c.mesh, f).kind);
         CHECK(us[f] == Approx(prescribed ? 0.0 : dot(u, c.geometry.face_normal[f])).margin(1e-14));
       }
     }
@@ -159,4 +162,31 @@ TEST_CASE("assembly names a face whose normal distance is not positive", "[fv][f
   c.geometry.face_delta_n[c.mesh.interior_face_count] = -1e-3;
   CHECK_THROWS_WITH(assemble_flow_operators(c.mesh, c.geometry, c.boundaries),
                     Catch::Contains("boundary face " + std::to_string(c.mesh.interior_face_count)));
+}
+
+TEST_CASE("slip faces carry no flux and no viscous term; walls have a viscous term", "[fv][flow]") {
+  for (const FlowCase& c : bounded_cases(true)) {
+    SECTION(c.name) {
+      const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+      const CsrMatrix velocity_gradient =
+          face_gradient_matrix(c.mesh, c.geometry, &c.boundaries, GradientOf::velocity, &ops.cell_order);
+      const CsrMatrix viscous_rate_faces = transpose(ops.viscous_rate);
+      int slip_faces = 0, wall_faces = 0;
+      for (index_t f = c.mesh.interior_face_count; f < c.mesh.face_count(); ++f) {
+        const BoundaryKind kind = c.boundaries.of_face(c.mesh, f).kind;
+        if (kind != BoundaryKind::slip && kind != BoundaryKind::wall) continue;
+        const index_t expected = kind == BoundaryKind::wall ? 1 : 0;  // Dirichlet u on walls only
+        (kind == BoundaryKind::wall ? wall_faces : slip_faces) += 1;
+        CHECK(velocity_gradient.row_length(f) == expected);
+        CHECK(viscous_rate_faces.row_length(f) == expected);
+        CHECK(ops.face_gradient.row_length(f) == 0);  // ∂p/∂n = 0
+        for (int d = 0; d < 3; ++d) CHECK(ops.cell_to_face[d].row_length(f) == 0);  // u_s = 0
+        CHECK(ops.boundary_face_velocity[f] == 0.0);
+      }
+      const bool has_ymin = std::any_of(c.mesh.patches.begin(), c.mesh.patches.end(),
+                                        [](const mesh::Patch& p) { return p.name == "ymin"; });
+      CHECK((slip_faces > 0) == has_ymin);  // the mixed mesh has no ymin patch
+      CHECK(wall_faces > 0);
+    }
+  }
 }

@@ -56,12 +56,13 @@ inline std::vector<FlowCase> periodic_cases() {
   return cases;
 }
 
-// Boxes with walls only (pure-Neumann pressure) or with an inlet on xmin and an outlet on xmax (on the
-// mixed mesh: outlet on "top"), every cell type.
+// Boxes with walls only (pure-Neumann pressure) or with an inlet on xmin, an outlet on xmax (on the
+// mixed mesh: outlet on "top") and a slip wall on ymin, every cell type.
 inline std::vector<FlowCase> bounded_cases(bool with_outlet) {
-  const BoundaryCondition inlet{BoundaryKind::inlet, {1.0, 0.2, -0.1}}, outlet{BoundaryKind::outlet, {}};
+  const BoundaryCondition inlet{BoundaryKind::inlet, {1.0, 0.2, -0.1}}, outlet{BoundaryKind::outlet, {}},
+      slip{BoundaryKind::slip, {}};
   SpecialPatches special;
-  if (with_outlet) special = {{"xmin", inlet}, {"xmax", outlet}, {"top", outlet}};
+  if (with_outlet) special = {{"xmin", inlet}, {"xmax", outlet}, {"top", outlet}, {"ymin", slip}};
   std::vector<FlowCase> cases;
   cases.push_back(make_case("hex", mesh::make_hex_box({.cells = {4, 3, 5}, .length = {1, 2, 0.5}, .stretch = {1.5, 0, 0}}),
                             special));
@@ -128,7 +129,7 @@ inline std::vector<double> conjugate_gradient(const CsrMatrix& a, const std::vec
 inline std::vector<double> divergence_free_face_velocity(const FlowCase& c, const FlowOperators& ops, unsigned seed) {
   std::vector<double> w = random_vector(static_cast<std::size_t>(c.mesh.face_count()), seed);
   for (index_t f = c.mesh.interior_face_count; f < c.mesh.face_count(); ++f)
-    if (fixes_velocity(c.boundaries.of_face(c.mesh, f).kind)) w[f] = 0;
+    if (fixes_face_velocity(c.boundaries.of_face(c.mesh, f).kind)) w[f] = 0;
   std::vector<double> minus_div = reference_spmv(ops.divergence, w);
   for (double& v : minus_div) v = -v;
   const std::vector<double> p = conjugate_gradient(scaled(ops.laplacian, -1), minus_div);

@@ -42,7 +42,8 @@ Features features_of(const cases::CaseConfig& c) {
   const bool jacobi = c.numerics.preconditioner == cases::Preconditioner::jacobi;
   // AIP-1 takes the product Gᵀ G on a one-layer mesh's 5-point pattern (7 entries a row against 3 + 3
   // and y for two passes) and two passes on 3D patterns (solvers/aip.hpp).
-  return {les,    body_force || inflow || (moving && !les), les && moving, !outlet, jacobi, !jacobi && c.mesh.cells[2] == 1,
+  const bool one_layer = c.mesh.generator == cases::MeshGenerator::file ? c.mesh.layers == 1 : c.mesh.cells[2] == 1;
+  return {les,    body_force || inflow || (moving && !les), les && moving, !outlet, jacobi, !jacobi && one_layer,
           lid,    c.numerics.time_step == cases::TimeStepMethod::eigenvalue, c.numerics.max_kappa > 0.5};
 }
 
@@ -77,9 +78,11 @@ std::array<Counts, time::phase_count> expected_counts(const Features& f, std::ui
 
 std::vector<std::string> shrinking_overrides(const std::string& name) {
   const auto config = cases::load_case(cases::case_path(name));
-  const bool slab = config.mesh.cells[2] == 1;
   // The counts below are those of the PCG pressure solve (the FFT path has its own kernels).
-  return {slab ? "mesh.cells=[8,8,1]" : "mesh.cells=[8,8,8]", "numerics.poisson=\"pcg\""};
+  const std::string pcg = "numerics.poisson=\"pcg\"";
+  if (config.mesh.generator == cases::MeshGenerator::file)  // the cylinder cases: their coarse mesh
+    return {"mesh.file=meshes/cylinder_coarse.msh", config.mesh.layers == 1 ? "mesh.layers=1" : "mesh.layers=4", pcg};
+  return {config.mesh.cells[2] == 1 ? "mesh.cells=[8,8,1]" : "mesh.cells=[8,8,8]", pcg};
 }
 
 // Two steps (Euler, then AB2 or the κ-scheme) of `case_name` against the expected counts.

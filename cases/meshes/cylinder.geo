@@ -1,0 +1,37 @@
+// Flow past a circular cylinder: diameter D = 1 centred at the origin, in the rectangle
+// [-15, 25] x [-20, 20] (inlet 15 D upstream, outlet 25 D downstream, sides 20 D away: blockage
+// D / 40 = 2.5 %). Triangles, sized by the distance to the cylinder and refined over the wake
+// (x from 0.5 to 25, |y| < 2). Cell sizes are parameters: the shipped cylinder.msh takes the
+// defaults, cylinder_coarse.msh (the validation's quick CPU mode) is made with
+//   gmsh -2 cylinder.geo -setnumber h_cylinder 0.1 -setnumber h_wake 0.3 -setnumber h_far 3
+// Edge patches: inlet (x = -15), outlet (x = 25), sides (y = +-20), cylinder.
+DefineConstant[
+  h_cylinder = {0.025, Name "cell size on the cylinder"},
+  h_wake = {0.1, Name "cell size in the wake"},
+  h_far = {1.5, Name "cell size far away"}
+];
+x_in = -15; x_out = 25; y_side = 20; r = 0.5;
+Point(1) = {x_in, -y_side, 0, h_far}; Point(2) = {x_out, -y_side, 0, h_far};
+Point(3) = {x_out, y_side, 0, h_far}; Point(4) = {x_in, y_side, 0, h_far};
+Point(5) = {0, 0, 0, h_cylinder};
+Point(6) = {r, 0, 0, h_cylinder}; Point(7) = {0, r, 0, h_cylinder};
+Point(8) = {-r, 0, 0, h_cylinder}; Point(9) = {0, -r, 0, h_cylinder};
+Line(1) = {1, 2}; Line(2) = {2, 3}; Line(3) = {3, 4}; Line(4) = {4, 1};
+Circle(5) = {6, 5, 7}; Circle(6) = {7, 5, 8}; Circle(7) = {8, 5, 9}; Circle(8) = {9, 5, 6};
+Curve Loop(1) = {1, 2, 3, 4}; Curve Loop(2) = {5, 6, 7, 8};
+Plane Surface(1) = {1, 2};
+
+Field[1] = Distance; Field[1].CurvesList = {5, 6, 7, 8}; Field[1].Sampling = 400;
+Field[2] = Threshold; Field[2].InField = 1; Field[2].SizeMin = h_cylinder; Field[2].SizeMax = h_far;
+Field[2].DistMin = 0.02; Field[2].DistMax = 10;
+Field[3] = Box; Field[3].VIn = h_wake; Field[3].VOut = h_far;
+Field[3].XMin = 0.5; Field[3].XMax = x_out; Field[3].YMin = -2; Field[3].YMax = 2; Field[3].Thickness = 4;
+Field[4] = Min; Field[4].FieldsList = {2, 3};
+Background Field = 4;
+Mesh.MeshSizeExtendFromBoundary = 0; Mesh.MeshSizeFromPoints = 0; Mesh.MeshSizeFromCurvature = 0;
+
+Physical Curve("inlet") = {4};
+Physical Curve("outlet") = {2};
+Physical Curve("sides") = {1, 3};
+Physical Curve("cylinder") = {5, 6, 7, 8};
+Physical Surface("fluid") = {1};

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""The validation set of issue 20: runs the turbulent cases (Taylor-Green at Re 1600, the channel at
+Re_τ 180, the cylinder at Re 100 and 3900), each in chunks of at most --chunk-minutes on one device
+continued by restarts, compares their headline numbers with published data (tests/data, cited in its
+README) and writes tables and plots into docs/validation.md (the section between its markers) and
+docs/validation/*.png, with the device, the command and the date.
+
+    scripts/validate.py                    # the full set on one GPU (hours; resumable: rerun to continue)
+    scripts/validate.py --quick            # small meshes, short times, on the CPU: checks the pipeline
+    scripts/validate.py --only cylinder    # runs whose name starts with one of these (comma-separated)
+    scripts/validate.py --no-run           # analyse the runs already in the work folder
+    scripts/validate.py --no-report --max-minutes 9   # runs what fits in 9 minutes; rerun to continue
+
+Needs python3-matplotlib (scripts/install-deps.sh installs it) and a built miniapp.
+"""
+import argparse
+import datetime
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from validation import channel, cylinder, report, runs, taylor_green  # noqa: E402
+from validation.data import ROOT  # noqa: E402
+from validation.runner import run_in_chunks  # noqa: E402
+
+
+def device_name(backend, work):
+    """The device the runs ran on: <work>/device.txt where tools/gpu/validate.sh wrote one, else this
+    machine's GPU or CPU."""
+    recorded = os.path.join(work, "device.txt")
+    if os.path.exists(recorded):
+        with open(recorded) as f:
+            return f.read().strip()
+    if backend == "cuda":
+        try:
+            return subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True,
+                                  text=True, check=True).stdout.splitlines()[0].strip()
+        except (OSError, subprocess.CalledProcessError, IndexError):
+            return "a CUDA device (nvidia-smi unavailable)"
+    with open("/proc/cpuinfo") as f:
+        model = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), platform.processor())
+    threads = os.environ.get("OMP_NUM_THREADS", str(os.cpu_count()))
+    return f"{model}, {threads} threads (CPU backend)"
+
+
+def analyse(selected, work, doc):
+    """(title, intro, rows, image link, extra text) per case family with runs in `selected`."""
+    families = []
+    tg = [r for r in selected if r.case == "taylor-green-3d"]
+    if tg:
+        rows, curves = [], {}
+        for r in tg:
+            found, curve = taylor_green.analyse(r, os.path.join(work, r.name))
+            rows += found
+            curves[r.name] = curve
+        path, link = report.image_path(doc, "taylor_green.png")
+        taylor_green.plot(curves, path)
+        families.append(("Taylor-Green vortex, Re 1600", "Peak of the dissipation rate −dE/dt (E from "
+                         "`kinetic_energy` in diagnostics.csv, per unit volume) and its time, against the "
+                         "512³ spectral DNS. Targets: 3 % at 256³, 5 % at 128³, the best LES model at 64³ "
+                         "within 10 %.", rows, link, taylor_green.best_model_note(rows)))
+    ch = [r for r in selected if r.case == "channel"]
+    if ch:
+        rows, profiles = [], {}
+        for r in ch:
+            found, profiles[r.name] = channel.analyse(r, os.path.join(work, r.name))
+            rows += found
+        path, link = report.image_path(doc, "channel.png")
+        channel.plot({r.name: r for r in ch}, {r.name: os.path.join(work, r.name) for r in ch}, profiles, path)
+        families.append(("Channel, Re_τ 180", " ".join(channel.__doc__.split()),
+                         rows, link, ""))
+    for case, title in (("cylinder", "Cylinder, Re 100"), ("cylinder-3900", "Cylinder, Re 3900 (LES)")):
+        for r in [r for r in selected if r.case == case]:
+            rows, forces_file = cylinder.analyse(r, os.path.join(work, r.name))
+            path, link = report.image_path(doc, f"{r.name}.png")
+            cylinder.plot(r, os.path.join(work, r.name), forces_file, path)
+            families.append((title, " ".join(cylinder.__doc__.split()), rows, link, ""))
+    return families
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="small meshes and short times, CPU backend")
+    p.add_argument("--backend", choices=["cpu", "cuda"], help="default: cuda, or cpu with --quick")
+    p.add_argument("--miniapp", default=os.path.join(ROOT, "build", "release", "miniapp", "miniapp"))
+    p.add_argument("--work", help="folder of the runs (default output/validation[-quick])")
+    p.add_argument("--doc", default=os.path.join(ROOT, "docs", "validation.md"))
+    p.add_argument("--only", default="", help="comma-separated prefixes of run names")
+    p.add_argument("--chunk-minutes", type=float, default=9.0, help="wall-clock limit of one miniapp command")
+    p.add_argument("--no-run", action="store_true", help="only analyse what the work folder holds")
+    p.add_argument("--no-report", action="store_true", help="only run (e.g. on a GPU machine without matplotlib)")
+    p.add_argument("--max-minutes", type=float, help="start no chunk that could end later than this many minutes from now")
+    args = p.parse_args()
+    backend = args.backend or ("cpu" if args.quick else "cuda")
+    work = os.path.abspath(args.work or os.path.join("output", "validation-quick" if args.quick else "validation"))
+    selected = runs.quick_set() if args.quick else runs.full_set()
+    if args.only:
+        selected = [r for r in selected if r.name.startswith(tuple(args.only.split(",")))]
+    if not selected:
+        sys.exit(f"--only {args.only}: no run of the set starts with that")
+
+    deadline = time.monotonic() + 60 * args.max_minutes if args.max_minutes else None
+    for r in selected:
+        if not args.no_run:
+            print(f"{r.name}: {r.case} to t = {r.end_time:g}", flush=True)
+            if not run_in_chunks(args.miniapp, r, work, backend, 60 * args.chunk_minutes,
+                                 lambda s: print(s, flush=True), deadline):
+                break
+    if args.no_report:
+        return
+
+    done = [r for r in selected if os.path.exists(os.path.join(work, r.name, "diagnostics.csv"))]
+    for r in selected:
+        if r not in done:
+            print(f"{r.name}: no output in {work}; left out of the report")
+    command = "scripts/validate.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    mode = ("**Quick mode** (CPU, meshes and times far too small for the targets: it shows that the runs, "
+            "restarts, analyses and plots work, not that the numbers are right)." if args.quick
+            else "The full set, each run in chunks of at most "
+                 f"{args.chunk_minutes:g} minutes continued by restarts.")
+    header = f"{mode}\nDevice: {device_name(backend, work)}; command: `{command}`; date: {date}."
+    runs_text = "Runs (shipped case and overrides):\n\n" + "\n".join(
+        f"- `{r.name}`: `{r.case}`, t = {r.end_time:g}" + (f", `{r.description()}`" if r.overrides else "")
+        for r in done)
+    report.write(args.doc, report.section(header, analyse(done, work, args.doc), runs_text))
+    print(f"wrote {args.doc}")
+
+
+if __name__ == "__main__":
+    main()

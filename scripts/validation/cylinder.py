@@ -1,0 +1,77 @@
+"""Cylinder in cross-flow: Strouhal number, mean drag and lift amplitude over the last part of the
+run, from the forces observer's forces_cylinder.csv (docs/statistics.md), and at Re 3900 the
+recirculation length from the wake_<k> probes' probes.csv. A run without them has no numbers here
+(the kinetic energy oscillates at the shedding frequency and at twice it while the wake grows, too
+ambiguous to stand in for the lift)."""
+import os
+
+from . import data, series
+from .compare import Comparison
+
+TARGETS = {  # reference ranges and tolerances of issue 20
+    "cylinder": {"St": (0.164, 0.165, 0.02), "mean Cd": (1.32, 1.33, 0.02), "Cl amplitude": (0.32, 0.33, 0.05)},
+    "cylinder-3900": {"St": (0.208, 0.215, 0.05), "mean Cd": (0.99, 1.04, 0.10), "Lr/D": (1.51, 1.51, 0.15)},
+}
+WAKE_PROBE = "wake_"  # probes named wake_<k> on the wake's centreline give the recirculation length
+WINDOW = 0.4  # the last 40 % of the run: shedding is periodic (Re 100) or statistically steady by then
+
+
+def _window(t, *ys):
+    start = t[-1] - WINDOW * (t[-1] - t[0])
+    keep = [i for i, x in enumerate(t) if x >= start]
+    return [t[i] for i in keep], *[[y[i] for i in keep] for y in ys]
+
+
+def analyse(run, out):
+    targets = TARGETS[run.case]
+    forces_file = data.statistics_file(out, "forces_cylinder.csv")
+    values, note = {}, "no forces_cylinder.csv: the run had no [forces.cylinder]"
+    if forces_file:
+        f = data.read_csv_columns(forces_file)
+        t, cd, cl = _window(f["time"], f["cd"], f["cl"])
+        values["St"] = series.frequency(t, cl)  # U = D = 1
+        values["mean Cd"] = sum(cd) / len(cd)
+        values["Cl amplitude"] = (max(cl) - min(cl)) / 2
+        note = f"t = {t[0]:.0f}–{t[-1]:.0f}, {os.path.basename(forces_file)}"
+    probes = data.statistics_file(out, "probes.csv")
+    if "Lr/D" in targets and probes:
+        values["Lr/D"] = recirculation_length(run, probes)
+    rows = [Comparison(run.name, q, values.get(q), lo, hi, tol, note) for q, (lo, hi, tol) in targets.items()]
+    return rows, forces_file
+
+
+def plot(run, out, forces_file, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    if forces_file:
+        f = data.read_csv_columns(forces_file)
+        ax.plot(f["time"], f["cd"], label="C_d")
+        ax.plot(f["time"], f["cl"], label="C_l")
+        ax.set_ylabel("coefficient")
+    else:
+        d = data.read_diagnostics(os.path.join(out, "diagnostics.csv"))
+        ax.plot(d["time"], d["kinetic_energy"], label="kinetic energy")
+        ax.set_ylabel("E")
+    ax.set_xlabel("t U/D")
+    ax.legend(fontsize=8)
+    ax.set_title(run.name)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def recirculation_length(run, probes_file):
+    """Lr/D: from the cylinder's base (x = D/2) to where the time-mean streamwise velocity on the wake's
+    centreline turns positive, interpolated between the wake_<k> probes (positions from the case)."""
+    settings = data.case_settings(run.case, run.overrides)
+    positions = {name: p["position"][0] for name, p in settings.get("probes", {}).items() if name.startswith(WAKE_PROBE)}
+    c = data.read_csv_columns(probes_file)
+    t = c["time"]
+    start = t[-1] - WINDOW * (t[-1] - t[0])
+    line = sorted((x, sum(u for s, u in zip(t, c[f"{name}_u"]) if s >= start)) for name, x in positions.items())
+    for (x0, u0), (x1, u1) in zip(line, line[1:]):
+        if u0 < 0 <= u1:
+            return x0 + (x1 - x0) * (-u0) / (u1 - u0) - 0.5
+    return None

@@ -1,0 +1,72 @@
+"""Runs a case to its end time in chunks of bounded wall time, each continued from the previous
+chunk's checkpoint (miniapp run --restart): no single command runs longer than the chunk limit. A
+chunk stops at a step count (run.max_steps), so that run.end_time stays the run's own (the statistics
+observers refuse an averaging start after it)."""
+import os
+import subprocess
+import time
+
+from .data import read_diagnostics
+
+SETUP_PROBE_STEPS = 20  # the first chunk's steps: measures set-up time and steps per second
+
+
+def _reached(out):
+    """The simulated time and step the run's checkpoint holds (0 without one)."""
+    if not os.path.exists(os.path.join(out, "checkpoint_r0.bin")):
+        return 0.0, 0
+    diagnostics = read_diagnostics(os.path.join(out, "diagnostics.csv"))
+    return (diagnostics["time"][-1], int(diagnostics["step"][-1])) if diagnostics["time"] else (0.0, 0)
+
+
+def _miniapp_command(miniapp, run, out, backend, stop, restart):
+    command = [miniapp, "run", run.case, "--quiet", "--backend", backend]
+    for s in run.command_overrides() + [f"output.directory={out}"] + stop:
+        command += ["--set", s]
+    if restart:
+        command += ["--restart", out]
+    return command
+
+
+def run_in_chunks(miniapp, run, work, backend, chunk_seconds, log, deadline=None):
+    """Runs `run` into work/<name> until its end time, or until no chunk would end before `deadline`
+    (time.monotonic()); returns whether it reached the end. A run already (partly) done there is
+    continued, so an interrupted validation resumes where it stopped."""
+    out = os.path.join(work, run.name)
+    os.makedirs(out, exist_ok=True)
+    rate = None  # steps per wall second in the time loop
+    setup = 0.0
+    while True:
+        reached, step = _reached(out)
+        if reached >= run.end_time * (1 - 1e-9):
+            return True
+        if deadline is not None and time.monotonic() + chunk_seconds + 60 > deadline:
+            log(f"  stopped at t = {reached:g}: no time left for another chunk (rerun to continue)")
+            return False
+        steps = SETUP_PROBE_STEPS if rate is None else max(1, int(rate * max(0.8 * chunk_seconds - setup,
+                                                                            0.1 * chunk_seconds)))
+        stop = [f"run.max_steps={step + steps}", f"run.end_time={run.end_time!r}"]
+        command = _miniapp_command(miniapp, run, out, backend, stop, restart=step > 0)
+        log(f"  $ {' '.join(command)}")
+        started = time.monotonic()
+        try:
+            result = subprocess.run(command, capture_output=True, text=True, timeout=chunk_seconds + 60)
+        except subprocess.TimeoutExpired:
+            raise SystemExit(f"{run.name}: a chunk ran past {chunk_seconds + 60} s; rerun with a smaller "
+                             f"--chunk-minutes (the run resumes from its last checkpoint)")
+        wall = time.monotonic() - started
+        if result.returncode != 0:
+            raise SystemExit(f"{run.name}: miniapp failed (exit {result.returncode}):\n"
+                             f"{result.stdout[-3000:]}{result.stderr[-3000:]}")
+        rate, setup = _chunk_speed(out, step, wall)
+
+
+def _chunk_speed(out, first_step, wall):
+    """Steps per second of time loop and the seconds outside it, from the chunk's rows in
+    diagnostics.csv (wall_seconds: each row's step; with output.diagnostics_interval > 1 the rows
+    sample the steps)."""
+    d = read_diagnostics(os.path.join(out, "diagnostics.csv"))
+    rows = [i for i, s in enumerate(d["step"]) if s > first_step]
+    steps = d["step"][rows[-1]] - first_step
+    loop = sum(d["wall_seconds"][i] for i in rows) * steps / len(rows)
+    return steps / max(loop, 1e-9), max(wall - loop, 0.0)

@@ -1,0 +1,59 @@
+"""The runs of the validation set: shipped cases with overrides, in a full (one GPU) and a quick (CPU) form."""
+from dataclasses import dataclass, field
+
+LES_MODELS = ("smagorinsky", "wale", "vreman", "sigma")
+
+
+@dataclass
+class Run:
+    name: str                 # output folder under the work folder, and the label in tables
+    case: str                 # shipped case (cases/<case>.toml)
+    end_time: float
+    overrides: list = field(default_factory=list)  # --set section.key=value, without the --set
+
+    def command_overrides(self):
+        return list(self.overrides)
+
+    def description(self):
+        """The overrides for the report, the wake probes counted rather than listed."""
+        probes = [o for o in self.overrides if o.startswith("probes.")]
+        text = " ".join(o for o in self.overrides if not o.startswith("probes."))
+        return text + (f" and {len(probes)} wake probes (x = 0.6 to 3.0 on the centreline)" if probes else "")
+
+
+def _taylor_green(cells, model, end_time):
+    name = f"tg{cells}-{model}"
+    sets = [f"mesh.cells=[{cells},{cells},{cells}]", f"physics.les={model}",
+            "output.fields=[]", "output.checkpoint_interval=0"]
+    return Run(name, "taylor-green-3d", end_time, sets)
+
+
+def wake_probes(span):
+    """--set lines of the wake_<k> probes on the wake's centreline, x = 0.6 to 3.0 at mid-span, from
+    which cylinder.py takes the recirculation length."""
+    return [f"probes.wake_{k:02d}.position=[{0.6 + 0.1 * k:.1f},0.0,{span / 2!r}]" for k in range(25)]
+
+
+def full_set():
+    """Issue 20's set on one GPU: Taylor-Green at 64³ with each LES model and at 128³ and 256³ without,
+    the channel at its two resolutions, the cylinder at Re 100 and 3900."""
+    runs = [_taylor_green(64, m, 14.0) for m in LES_MODELS]
+    runs += [_taylor_green(128, "none", 14.0), _taylor_green(256, "none", 14.0)]
+    runs += [Run("channel", "channel", 100.0, ["output.fields=[]"]),
+             Run("channel-fine", "channel", 60.0, ["mesh.cells=[96,96,64]", "statistics.start_time=30",
+                                                   "output.fields=[]"]),
+             Run("cylinder", "cylinder", 250.0, ["output.fields=[]"]),
+             Run("cylinder-3900", "cylinder-3900", 200.0, ["output.fields=[]"] + wake_probes(3.141592653589793))]
+    return runs
+
+
+def quick_set():
+    """The same pipeline on meshes a laptop runs in minutes: only shows that every step works."""
+    runs = [_taylor_green(24, m, 12.0) for m in ("none",) + LES_MODELS]
+    runs += [Run("channel", "channel", 5.0, ["mesh.cells=[16,24,12]", "statistics.start_time=2", "output.fields=[]"]),
+             Run("cylinder", "cylinder", 80.0, ["mesh.file=meshes/cylinder_coarse.msh", "statistics.start_time=50",
+                                                "output.fields=[]"]),
+             Run("cylinder-3900", "cylinder-3900", 2.0,
+                 ["mesh.file=meshes/cylinder_coarse.msh", "mesh.layers=4", "statistics.start_time=1",
+                  "output.fields=[]"] + wake_probes(3.141592653589793))]
+    return runs
