@@ -107,7 +107,6 @@ void finish_restore(Simulation& sim) {
   // Recomputed from the restored u_s and ν_s: the same Δt as the checkpoint's unless the case's CFL
   // settings were changed for the restart; also restores the CFL number the integrator reports.
   f.dt = sim.scheme->stable_dt(f);
-  return data;
 }
 
 }  // namespace miniapp::run
