@@ -51,9 +51,20 @@ def statistics_file(out, pattern):
     return found[-1] if found else None
 
 
+def newest_checkpoint_step(out):
+    """The step of the newest complete checkpoint generation in `out` (its marker
+    checkpoint_<step>.complete written), or None."""
+    steps = [int(f[len("checkpoint_"):-len(".complete")]) for f in os.listdir(out)
+             if f.startswith("checkpoint_") and f.endswith(".complete")]
+    return max(steps) if steps else None
+
+
 def checkpoint(out):
-    """(step, time, {array: values}) of the run's last checkpoint (one rank)."""
-    return read_checkpoint(os.path.join(out, "checkpoint_r0.bin"))
+    """(step, time, {array: values}) of the run's newest complete checkpoint (one rank)."""
+    step = newest_checkpoint_step(out)
+    if step is None:
+        sys.exit(f"{out}: no complete checkpoint")
+    return read_checkpoint(os.path.join(out, f"checkpoint_{step}_r0.bin"))
 
 
 def case_settings(case, overrides):

@@ -6,17 +6,20 @@ import os
 import subprocess
 import time
 
-from .data import read_diagnostics
+from .data import newest_checkpoint_step, read_diagnostics
 
 SETUP_PROBE_STEPS = 20  # the first chunk's steps: measures set-up time and steps per second
 
 
 def _reached(out):
-    """The simulated time and step the run's checkpoint holds (0 without one)."""
-    if not os.path.exists(os.path.join(out, "checkpoint_r0.bin")):
+    """The simulated time and step of the run's newest complete checkpoint (0 without one): a
+    generation is complete once its marker checkpoint_<step>.complete is written."""
+    step = newest_checkpoint_step(out)
+    if step is None:
         return 0.0, 0
     diagnostics = read_diagnostics(os.path.join(out, "diagnostics.csv"))
-    return (diagnostics["time"][-1], int(diagnostics["step"][-1])) if diagnostics["time"] else (0.0, 0)
+    times = [t for t, s in zip(diagnostics["time"], diagnostics["step"]) if s == step]
+    return (times[-1], step) if times else (0.0, 0)
 
 
 def _miniapp_command(miniapp, run, out, backend, stop, restart):
@@ -58,6 +61,9 @@ def run_in_chunks(miniapp, run, work, backend, chunk_seconds, log, deadline=None
         if result.returncode != 0:
             raise SystemExit(f"{run.name}: miniapp failed (exit {result.returncode}):\n"
                              f"{result.stdout[-3000:]}{result.stderr[-3000:]}")
+        if _reached(out)[1] <= step:
+            raise SystemExit(f"{run.name}: a chunk ended without a newer checkpoint in {out}; stopping "
+                             f"rather than running it again")
         rate, setup = _chunk_speed(out, step, wall)
 
 

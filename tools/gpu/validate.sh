@@ -13,13 +13,16 @@ build=${MINIAPP_GPU_BUILD:-/tmp/mb}
 work=${MINIAPP_VALIDATION_WORK:-/tmp/miniapp-validation}
 mkdir -p "$out"
 python3 scripts/validate.py --no-report --backend cuda --miniapp "$build/miniapp/miniapp" --work "$work" \
-  --max-minutes "$minutes" --chunk-minutes "$(python3 -c "print(min(8, $minutes))")" ${only:+--only "$only"}
+  --max-minutes "$minutes" --chunk-minutes "$(python3 -c "print(min(8, max(1, $minutes - 1.5)))")" ${only:+--only "$only"}
 status=$?
 for run in "$work"/*/; do
   name=$(basename "$run")
   mkdir -p "$out/$name"
   cp "$run"/*.csv "$out/$name/" 2>/dev/null
-  [[ $name == channel* ]] && cp "$run/checkpoint_r0.bin" "$out/$name/" 2>/dev/null
+  if [[ $name == channel* ]]; then  # the newest complete generation's rank-0 file
+    newest=$(ls "$run" | sed -n 's/^checkpoint_\([0-9]*\)\.complete$/\1/p' | sort -n | tail -1)
+    [[ -n $newest ]] && cp "$run/checkpoint_${newest}_r0.bin" "$run/checkpoint_${newest}.complete" "$out/$name/"
+  fi
 done
 nvidia-smi --query-gpu=name --format=csv,noheader | head -1 > "$out/device.txt"
 exit $status
