@@ -22,6 +22,16 @@ def _reached(out):
     return (times[-1], step) if times else (0.0, 0)
 
 
+def _finished(out, end_time):
+    """Whether the run's last step reached end_time (that step, shortened to land on it, is not
+    checkpointed: its state is in the diagnostics only)."""
+    path = os.path.join(out, "diagnostics.csv")
+    if not os.path.exists(path):
+        return False
+    times = read_diagnostics(path)["time"]
+    return bool(times) and times[-1] >= end_time * (1 - 1e-9)
+
+
 def _miniapp_command(miniapp, run, out, backend, stop, restart):
     command = [miniapp, "run", run.case, "--quiet", "--backend", backend]
     for s in run.command_overrides() + [f"output.directory={out}"] + stop:
@@ -40,9 +50,9 @@ def run_in_chunks(miniapp, run, work, backend, chunk_seconds, log, deadline=None
     rate = None  # steps per wall second in the time loop
     setup = 0.0
     while True:
-        reached, step = _reached(out)
-        if reached >= run.end_time * (1 - 1e-9):
+        if _finished(out, run.end_time):
             return True
+        reached, step = _reached(out)
         if deadline is not None and time.monotonic() + chunk_seconds + 60 > deadline:
             log(f"  stopped at t = {reached:g}: no time left for another chunk (rerun to continue)")
             return False
