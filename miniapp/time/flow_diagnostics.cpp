@@ -56,12 +56,12 @@ FlowDiagnostics::FlowDiagnostics(const Executor& exec, const DeviceOperators& op
   for (auto& g : gradient_) g = Vector(exec, cells);
   for (auto& w : weighted_) w = Vector(exec, cells);
   cell_work_ = Vector(exec, cells);
-  if (ops.momentum.diffusion_map) {
+  if (const auto& map = ops.momentum.diffusion_map) {
     // D(ν)'s values by the same coefficient map that gives D(ν_s)'s every step.
-    Vector molecular_faces(exec, ops.momentum.diffusion_map->cols());
+    Vector molecular_faces(exec, map->cols());
     fill(exec, viscosity, molecular_faces);
     molecular_values_ = Vector(exec, ops.momentum.diffusion_values.size());
-    spmv(exec, *ops.momentum.diffusion_map, molecular_faces, molecular_values_);
+    spmv(exec, *map, molecular_faces, molecular_values_);
     molecular_diffusion_.emplace(ops.momentum.matrix.with_values(molecular_values_));
   }
 }
