@@ -309,6 +309,8 @@ TEST_CASE("bad observer input stops miniapp run before the first step with one m
     CHECK_THAT(r.output, Contains(message));
     CHECK_THAT(r.output, !Contains("step "));  // no step was taken
   }
+}
+
 TEST_CASE("a folder given as the case file is named as such", "[cli]") {
   const auto folder = scratch_folder("folder_case") / "mine.toml";
   std::filesystem::create_directories(folder);
