@@ -16,7 +16,6 @@ run() {  # run DIR STEPS [extra args...]
 }
 
 "$source_dir/scripts/kill_test.sh" -n 2 -k 2 -t 100 -m "$miniapp" -w "$work/kill" || fail "SIGKILL"
-"$source_dir/scripts/kill_test.sh" -n 2 -k 1 -t 100 -s TERM -m "$miniapp" -w "$work/term" || fail "SIGTERM"
 
 # The newest generation damaged on rank 1: the restart says so and takes the one before.
 run damaged 8 >first.log 2>&1 || fail "first run: $(tail -3 first.log)"
