@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Whole-program reliability checks on 2 ranks (CTest: reliability; docs/reliability.md): a few SIGKILLs
-# and a SIGTERM with restarts ending bitwise where an uninterrupted run ends (the short version of
+# with restarts ending bitwise where an uninterrupted run ends (the short version of
 # scripts/kill_test.sh), a damaged newest checkpoint skipped for the one before, a set whose ranks'
 # files disagree refused, and a stopped rank ending the job through the watchdog with its name.
 # Usage: reliability_test.sh SOURCE_DIR MINIAPP MPIEXEC WORK_DIR
