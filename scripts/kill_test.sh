@@ -28,7 +28,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 start() {
   local dir=$1; shift
   local args=(run cavity --quiet --set "mesh.cells=[16,16,1]" --set "run.max_steps=$steps" --set output.fields=[]
-              --set numerics.dt=0.005 --set output.checkpoint_interval=0.001 --set "output.directory=\"$dir\"" "$@")
+              --set numerics.dt=0.005 --set output.checkpoint_interval=0.005 --set "output.directory=\"$dir\"" "$@")
   if [ "$ranks" -gt 1 ]; then mpirun -np "$ranks" "$miniapp" "${args[@]}" >>"$dir.log" 2>&1 &
   else "$miniapp" "${args[@]}" >>"$dir.log" 2>&1 &
   fi

@@ -11,6 +11,7 @@
 #include "miniapp/cli/rank_main.hpp"
 #include "miniapp/run/run_loop.hpp"
 #include "miniapp/run/selftest.hpp"
+#include "miniapp/run/stop_signals.hpp"
 #include "parallel/halo_exchange.hpp"
 
 namespace miniapp::cli {
@@ -46,6 +47,9 @@ int run_case(int argc, char** argv, const parallel::Communicator& world) {
   auto options = case_options();
   const auto args = parse_command_line(options, static_cast<int>(rest.size()), rest.data());
   if (!args) return 0;
+  // A stop signal during set-up or the summary is kept for the run loop, or reported at the end,
+  // rather than ending the process.
+  const run::StopSignals stop_signals;
   std::string path;
   cases::CaseConfig config;
   world.run_collectively([&] { config = load_case_argument(*args, std::move(overrides), path); });
@@ -67,6 +71,9 @@ int run_case(int argc, char** argv, const parallel::Communicator& world) {
   run_options.quiet = args->count("quiet") > 0;
   const run::RunSummary summary = run::run_simulation(sim, run_options, out);
   if (world.rank() == 0 && summary.steps > 0) run::print_summary(sim, summary, out);
+  if (summary.stop_signal == 0 && run::StopSignals::received() != 0)
+    out << "note      " << run::signal_name(run::StopSignals::received())
+        << " arrived after the last step: the run is complete\n";
   // The shell's convention for a process ended by a signal: the run did not reach its end.
   return summary.stop_signal != 0 ? 128 + summary.stop_signal : 0;
 }

@@ -8,6 +8,7 @@ namespace {
 constexpr int stop_signals[3] = {SIGTERM, SIGINT, SIGHUP};
 
 volatile std::sig_atomic_t first_signal = 0;
+int installed = 0;  // StopSignals alive; the outermost installs and restores the handlers
 
 extern "C" void on_stop_signal(int signal) {
   if (first_signal == 0) {
@@ -22,6 +23,7 @@ extern "C" void on_stop_signal(int signal) {
 }  // namespace
 
 StopSignals::StopSignals() {
+  if (installed++ > 0) return;
   first_signal = 0;
   struct sigaction action;
   std::memset(&action, 0, sizeof action);
@@ -33,6 +35,7 @@ StopSignals::StopSignals() {
 }
 
 StopSignals::~StopSignals() {
+  if (--installed > 0) return;
   for (int i = 0; i < 3; ++i) sigaction(stop_signals[i], &previous_[i], nullptr);
 }
 

@@ -7,7 +7,8 @@ namespace miniapp::run {
 // While alive, SIGTERM, SIGINT and SIGHUP (a batch scheduler's end of allocation, Ctrl-C, a closed
 // terminal) do not kill the process: the first one is recorded, for the run loop to finish its step,
 // write a checkpoint and stop; a second one ends the process at once (the signal's default action).
-// One at a time; the previous handlers come back when it is destroyed.
+// Nested ones share the outermost's handlers and record; the previous handlers come back when the
+// outermost is destroyed.
 class StopSignals {
  public:
   StopSignals();

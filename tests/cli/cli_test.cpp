@@ -329,7 +329,7 @@ TEST_CASE("a generated mesh that cannot fit in host memory is refused before it 
 
 TEST_CASE("SIGTERM finishes the step, writes a checkpoint and exits non-zero; the restart goes on", "[cli]") {
   const auto folder = scratch_folder("sigterm");
-  const std::string args = "run cavity --quiet --set mesh.cells=[16,16,1] --set run.max_steps=1000000 --set output.fields=[] "
+  const std::string args = "run cavity --quiet --set mesh.cells=[16,16,1] --set run.max_steps=1000000 --set run.end_time=1e9 --set output.fields=[] "
                            "--set output.directory='\"" + folder.string() + "\"'";
   // The shell starts the run, gives it time to step, and sends the signal.
   const Run r = run_miniapp(args + " & pid=$!; sleep 3; kill -TERM $pid; wait $pid; echo exit=$?");
@@ -337,7 +337,7 @@ TEST_CASE("SIGTERM finishes the step, writes a checkpoint and exits non-zero; th
   const std::size_t at = r.output.find("at step ") + 8;
   const long step = std::stol(r.output.substr(at));
   CHECK(std::filesystem::exists(folder / ("checkpoint_" + std::to_string(step) + ".complete")));
-  const Run again = run_miniapp("run cavity --quiet --set mesh.cells=[16,16,1] --set run.max_steps=" +
+  const Run again = run_miniapp("run cavity --quiet --set mesh.cells=[16,16,1] --set run.end_time=1e9 --set run.max_steps=" +
                                 std::to_string(step + 3) + " --set output.fields=[] --set output.directory='\"" +
                                 folder.string() + "\"' --restart '" + folder.string() + "'");
   CHECK(again.status == 0);
@@ -348,7 +348,7 @@ TEST_CASE("progress lines reach a pipe or file at once: a run killed early leave
   const auto folder = scratch_folder("line_buffered");
   // SIGKILL flushes nothing: only lines already written survive. No progress line is due (each of
   // those flushes), so the set-up lines must have gone out as they were printed.
-  const Run r = run_miniapp("run cavity --set mesh.cells=[16,16,1] --set run.max_steps=1000000 --set run.progress_interval=1e6 "
+  const Run r = run_miniapp("run cavity --set mesh.cells=[16,16,1] --set run.max_steps=1000000 --set run.end_time=1e9 --set run.progress_interval=1e6 "
                             "--set output.fields=[] --set output.directory='\"" + folder.string() +
                             "\"' & pid=$!; sleep 3; kill -KILL $pid; wait $pid");
   CHECK_THAT(r.output, Contains("backend   ") && Contains("output    "));

@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <sstream>
 
+#include "miniapp/output/checkpoint.hpp"
 #include "miniapp/output/checkpoint_generations.hpp"
+#include "miniapp/run/checkpoints.hpp"
 #include "tests/run/run_test_support.hpp"
 
 namespace miniapp::run::test {
@@ -88,28 +90,18 @@ TEST_CASE("A folder without a complete generation is refused", "[run][checkpoint
 TEST_CASE("Observers' arrays and scalars travel through a checkpoint", "[run][checkpoint]") {
   ScratchDir dir("generations_extra");
   Simulation sim = make_simulation("cavity", cavity(dir, 2));
-  RunOptions options;
-  options.quiet = true;
-  long saved = 0;
-  options.checkpoint_extra = [&] {
-    output::CheckpointData extra;
-    extra.arrays = {{"mean_u", std::vector<double>(64, 0.25)}};
-    extra.scalars = {{"samples", static_cast<double>(++saved)}};
-    return extra;
-  };
-  std::ostringstream out;
-  run_simulation(sim, options, out);
-  REQUIRE(saved == 1);  // steps 1 and 2 take t to 0.02: one checkpoint, at the end
+  run_quietly(sim);
+  output::CheckpointData extra;
+  extra.arrays = {{"mean_u", std::vector<double>(64, 0.25)}};
+  extra.scalars = {{"samples", 17}};
+  save_checkpoint(sim, dir.path().string(), 2, extra);  // a new generation at the same step replaces it
 
   Simulation again = make_simulation("cavity", cavity(dir, 4));
-  std::optional<output::CheckpointData> restored;
-  options.restart_dir = dir.path().string();
-  options.restore_extra = [&](const output::CheckpointData& data) { restored = data; };
-  run_simulation(again, options, out);
-  REQUIRE(restored);
-  CHECK(restored->scalar("samples") == 1);
-  CHECK(restored->array("mean_u", 64)[63] == 0.25);
-  CHECK(restored->step == 2);
+  std::ostringstream log;
+  const output::CheckpointData restored = restore_checkpoint(again, dir.path().string(), log);
+  CHECK(restored.scalar("samples") == 17);
+  CHECK(restored.array("mean_u", 64)[63] == 0.25);
+  CHECK(again.fields->step == 2);
 }
 
 }  // namespace
