@@ -33,7 +33,9 @@ def analyse(run, out):
     t_ref, _, d_ref = data.taylor_green_reference()
     ref_time, ref_peak = series.peak(t_ref, d_ref)
     t, d = dissipation_curve(out)
-    peak_time, peak_value = series.peak(t, d)
+    # A run stopped before its end time has no peak to compare: its largest value so far is not one.
+    last_time = data.read_diagnostics(os.path.join(out, "diagnostics.csv"))["time"][-1]
+    peak_time, peak_value = series.peak(t, d) if last_time >= run.end_time * (1 - 1e-9) else (None, None)
     cells = int(run.name[2:].split("-")[0])
     model = run.name.split("-", 1)[1]
     tol = target(cells, model)
