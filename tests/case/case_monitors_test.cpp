@@ -82,7 +82,7 @@ TEST_CASE("bad observer input is refused before any work, naming the key", "[cas
   CHECK_THAT(error(add(box, "[output]", "diagnostics_interval = 0")), Contains("output.diagnostics_interval"));
 }
 
-TEST_CASE("--set reaches the observers' named tables", "[case]") {
+TEST_CASE("Overrides by --set reach the observers' named tables", "[case]") {
   const std::vector<std::string> sets{"forces.ymin.reference_area=4", "probes.p.position=[0.5,0.5,0.1]",
                                       "statistics.start_time=1"};
   const CaseConfig c = parse_case(channel_box(), case_file, sets);
