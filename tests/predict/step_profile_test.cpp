@@ -38,9 +38,14 @@ TEST_CASE("Counted kernel loads reproduce the counters of a step of every shippe
         const KernelTally& t = r.kernels[p].tally(static_cast<KernelKind>(k));
         CHECK(load[k].calls == Approx(static_cast<double>(t.calls)).margin(1e-9));
         // Bytes and flops depend a little on the data: an AXPY with a zero coefficient (the mean
-        // removal of an already zero-mean vector) skips an input. Calls do not.
-        CHECK(load[k].bytes == Approx(t.bytes).epsilon(0.01).margin(1e-6));
-        CHECK(load[k].flops == Approx(t.flops).epsilon(0.01).margin(1e-6));
+        // removal of an already zero-mean vector) skips an input; the FFT path's batched PCG works on
+        // the range of frequency systems not yet converged, which differs from step to step, so its
+        // bytes per iteration are a mean, not a constant. Calls do not depend on the data.
+        const bool batched = p == static_cast<int>(time::Phase::poisson_solve) &&
+                             sim.config.numerics.poisson == cases::PoissonSolver::fft;
+        const double tolerance = batched ? 0.03 : 0.01;
+        CHECK(load[k].bytes == Approx(t.bytes).epsilon(tolerance).margin(1e-6));
+        CHECK(load[k].flops == Approx(t.flops).epsilon(tolerance).margin(1e-6));
       }
     }
   }
