@@ -43,7 +43,7 @@ TEST_CASE("Counted kernel loads reproduce the counters of a step of every shippe
         // bytes per iteration are a mean, not a constant. Calls do not depend on the data.
         const bool batched = p == static_cast<int>(time::Phase::poisson_solve) &&
                              sim.config.numerics.poisson == cases::PoissonSolver::fft;
-        const double tolerance = batched ? 0.03 : 0.01;
+        const double tolerance = batched ? 0.05 : 0.01;
         CHECK(load[k].bytes == Approx(t.bytes).epsilon(tolerance).margin(1e-6));
         CHECK(load[k].flops == Approx(t.flops).epsilon(tolerance).margin(1e-6));
       }
