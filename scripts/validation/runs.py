@@ -42,7 +42,8 @@ def full_set():
     runs += [Run("channel", "channel", 100.0, ["output.fields=[]"]),
              Run("channel-fine", "channel", 60.0, ["mesh.cells=[96,96,64]", "statistics.start_time=30",
                                                    "output.fields=[]"]),
-             Run("cylinder", "cylinder", 250.0, ["output.fields=[]"]),
+             Run("cylinder", "cylinder", 140.0, ["output.fields=[]", "statistics.start_time=80",
+                                                 "output.diagnostics_interval=10", "numerics.preconditioner=amg"]),
              Run("cylinder-3900", "cylinder-3900", 200.0, ["output.fields=[]"] + wake_probes(3.141592653589793))]
     return runs
 
