@@ -9,6 +9,7 @@ import time
 from .data import newest_checkpoint_step, read_diagnostics
 
 SETUP_PROBE_STEPS = 20  # the first chunk's steps: measures set-up time and steps per second
+MIN_CHUNK_SECONDS = 30  # a chunk shorter than this (or than twice the set-up) is not worth starting
 
 
 def _reached(out):
@@ -53,19 +54,20 @@ def run_in_chunks(miniapp, run, work, backend, chunk_seconds, log, deadline=None
         if _finished(out, run.end_time):
             return True
         reached, step = _reached(out)
-        if deadline is not None and time.monotonic() + chunk_seconds + 60 > deadline:
+        seconds = chunk_seconds if deadline is None else min(chunk_seconds, deadline - time.monotonic() - 60)
+        if seconds < max(MIN_CHUNK_SECONDS, 2 * setup):
             log(f"  stopped at t = {reached:g}: no time left for another chunk (rerun to continue)")
             return False
-        steps = SETUP_PROBE_STEPS if rate is None else max(1, int(rate * max(0.8 * chunk_seconds - setup,
-                                                                            0.1 * chunk_seconds)))
+        steps = SETUP_PROBE_STEPS if rate is None else max(1, int(rate * max(0.8 * seconds - setup,
+                                                                            0.1 * seconds)))
         stop = [f"run.max_steps={step + steps}", f"run.end_time={run.end_time!r}"]
         command = _miniapp_command(miniapp, run, out, backend, stop, restart=step > 0)
         log(f"  $ {' '.join(command)}")
         started = time.monotonic()
         try:
-            result = subprocess.run(command, capture_output=True, text=True, timeout=chunk_seconds + 60)
+            result = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60)
         except subprocess.TimeoutExpired:
-            raise SystemExit(f"{run.name}: a chunk ran past {chunk_seconds + 60} s; rerun with a smaller "
+            raise SystemExit(f"{run.name}: a chunk ran past {seconds + 60:.0f} s; rerun with a smaller "
                              f"--chunk-minutes (the run resumes from its last checkpoint)")
         wall = time.monotonic() - started
         if result.returncode != 0:
