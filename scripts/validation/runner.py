@@ -19,8 +19,8 @@ def _reached(out):
     if step is None:
         return 0.0, 0
     diagnostics = read_diagnostics(os.path.join(out, "diagnostics.csv"))
-    times = [t for t, s in zip(diagnostics["time"], diagnostics["step"]) if s == step]
-    return (times[-1], step) if times else (0.0, 0)
+    times = [t for t, s in zip(diagnostics["time"], diagnostics["step"]) if s <= step]  # rows may skip steps
+    return (times[-1] if times else 0.0), step
 
 
 def _finished(out, end_time):
