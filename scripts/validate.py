@@ -94,6 +94,7 @@ def main():
     p.add_argument("--no-run", action="store_true", help="only analyse what the work folder holds")
     p.add_argument("--no-report", action="store_true", help="only run (e.g. on a GPU machine without matplotlib)")
     p.add_argument("--max-minutes", type=float, help="start no chunk that could end later than this many minutes from now")
+    p.add_argument("--runs-note", default="", help="with --no-run: how and where the analysed runs were made, for the report")
     args = p.parse_args()
     backend = args.backend or ("cpu" if args.quick else "cuda")
     work = os.path.abspath(args.work or os.path.join("output", "validation-quick" if args.quick else "validation"))
@@ -117,13 +118,17 @@ def main():
     for r in selected:
         if r not in done:
             print(f"{r.name}: no output in {work}; left out of the report")
-    command = "scripts/validate.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    argv = sys.argv[1:]
+    if "--runs-note" in argv:  # the note is printed on its own below
+        del argv[argv.index("--runs-note"):argv.index("--runs-note") + 2]
+    command = "scripts/validate.py " + " ".join(shlex.quote(a) for a in argv if not a.startswith("--runs-note="))
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
     mode = ("**Quick mode** (CPU, meshes and times far too small for the targets: it shows that the runs, "
             "restarts, analyses and plots work, not that the numbers are right)." if args.quick
             else "The full set, each run in chunks of at most "
                  f"{args.chunk_minutes:g} minutes continued by restarts.")
-    header = f"{mode}\nDevice: {device_name(backend, work)}; command: `{command}`; date: {date}."
+    runs_note = f" Runs: {args.runs_note}." if args.runs_note else ""
+    header = f"{mode}\nDevice: {device_name(backend, work)}; command: `{command}`; date: {date}.{runs_note}"
     runs_text = "Runs (shipped case and overrides):\n\n" + "\n".join(
         f"- `{r.name}`: `{r.case}`, t = {r.end_time:g}" + (f", `{r.description()}`" if r.overrides else "")
         for r in done)
