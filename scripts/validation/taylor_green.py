@@ -46,7 +46,8 @@ def analyse(run, out):
 
 def best_model_note(rows):
     """The 64³ LES model with the smallest peak error, for the text."""
-    les = [r for r in rows if r.run.startswith("tg64-") and r.quantity == "peak −dE/dt" and r.computed is not None]
+    les = [r for r in rows if r.run.startswith("tg64-") and not r.run.endswith("-none")
+           and r.quantity == "peak −dE/dt" and r.computed is not None]
     if not les:
         return ""
     best = min(les, key=lambda r: abs(r.error()))
