@@ -33,9 +33,12 @@ Observers::Observers(const Simulation& sim, const output::CheckpointData* restor
                                                              field_selection(c), restart_step(restored)});
 }
 
-double Observers::after_step(const time::StepReport& report, std::chrono::steady_clock::time_point step_start) {
+void Observers::sample_statistics() {
+  if (averages_) averages_->sample(*sim_.fields);
+}
+
+double Observers::record_row(const time::StepReport& report, std::chrono::steady_clock::time_point step_start) {
   const time::FlowFields& f = *sim_.fields;
-  if (averages_) averages_->sample(f);
   if (!diagnostics_.due(f.step)) return 0;
   const time::FlowIntegrals integrals = diagnostics_.evaluate(f);
   std::vector<double> wall_columns;

@@ -22,9 +22,11 @@ class Observers {
   // `restored`: the checkpoint a restarted run continues from (its observers' arrays), else nullptr.
   Observers(const Simulation& sim, const output::CheckpointData* restored);
 
-  // After a step: the diagnostics row and the samples that are due. Returns the row's kinetic energy
-  // (0 when the step has none). `step_start`: when the step began (the row's wall seconds).
-  double after_step(const time::StepReport& report, std::chrono::steady_clock::time_point step_start);
+  // After a step: the time averages' sample, when due (queued on the executor).
+  void sample_statistics();
+  // After a step: the diagnostics row when due (with forces and probes). Returns the row's kinetic
+  // energy (0 when the step has none). `step_start`: when the step began (the row's wall seconds).
+  double record_row(const time::StepReport& report, std::chrono::steady_clock::time_point step_start);
   // The files written at output times: VTK fields (with the means), profiles.
   void write_output();
   // The observers' state a restart continues bitwise (named checkpoint arrays).

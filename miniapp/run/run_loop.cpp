@@ -113,12 +113,17 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
     summary.poisson_iterations += report.poisson.iterations;
     for (int p = 0; p < time::phase_count; ++p) summary.phase_kernels[p] += report.kernels[p];
 
-    double kinetic_energy = 0;
-    timed(summary.monitor_seconds, [&] {
-      const KernelCounters before = sim.exec.counters();
-      kinetic_energy = observers.after_step(report, step_start);
-      summary.monitor_kernels += sim.exec.counters().since(before);
+    const KernelCounters before_observers = sim.exec.counters();
+    timed(summary.sample_seconds, [&] {
+      observers.sample_statistics();
+      sim.exec.synchronize();
     });
+    double kinetic_energy = 0;
+    timed(summary.row_seconds, [&] {
+      kinetic_energy = observers.record_row(report, step_start);
+      sim.exec.synchronize();
+    });
+    summary.monitor_kernels += sim.exec.counters().since(before_observers);
     check_health(sim, report, kinetic_energy, checkpoints);
     if (!report.poisson.converged && sim.rank() == 0) out << "warning: step " << f.step << ": " << report.poisson.warning << "\n";
     progress.update(f, report);

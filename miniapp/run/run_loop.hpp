@@ -15,11 +15,14 @@ struct RunOptions {
 // What the run did, for the final report.
 struct RunSummary {
   long steps = 0;             // steps taken by this run
-  double wall_seconds = 0;    // time loop only (observers included)
+  double wall_seconds = 0;    // time loop only (everything below included)
   double step_seconds = 0;    // time inside FractionalStep::advance
-  // Parts of the observers' time: diagnostics rows and samples after the steps, output files (VTK,
-  // profiles) and checkpoints inside the loop.
-  double monitor_seconds = 0, output_seconds = 0, checkpoint_seconds = 0;
+  // The observers' time after the steps (their kernels waited for, so that none is left to the next
+  // step's account): diagnostics rows (with forces and probes) and the time averages' samples.
+  double row_seconds = 0, sample_seconds = 0;
+  double observer_seconds() const { return row_seconds + sample_seconds; }
+  // Files inside the loop: output (VTK, profiles) and checkpoints (the one at the end included).
+  double output_seconds = 0, checkpoint_seconds = 0;
   KernelCounters monitor_kernels;  // the kernels of the diagnostics rows and samples
   long poisson_iterations = 0;
   int stop_signal = 0;        // the signal that stopped the run early (SIGTERM...), 0 if none

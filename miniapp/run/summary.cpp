@@ -20,13 +20,17 @@ void print_kernels_per_step(const KernelCounters& k, double steps, std::ostream&
 void print_summary(const Simulation& sim, const RunSummary& s, std::ostream& out) {
   const double steps = static_cast<double>(std::max(s.steps, 1L));
   const double iterations = static_cast<double>(s.poisson_iterations) / steps;
+  const double observers = s.observer_seconds();
+  const double rest = s.wall_seconds - s.step_seconds - observers - s.output_seconds - s.checkpoint_seconds;
   out << "\nsummary   " << s.steps << " steps in " << std::fixed << std::setprecision(2) << s.wall_seconds
-      << " s (time step " << s.step_seconds << " s, observers " << s.wall_seconds - s.step_seconds << " s)\n"
+      << " s (time step " << s.step_seconds << " s, observers " << observers << " s, output files "
+      << s.output_seconds << " s, checkpoints " << s.checkpoint_seconds << " s)\n"
       << "          " << std::setprecision(1) << 1e3 * s.step_seconds / steps << " ms/step, "
       << std::setprecision(1) << 1e9 * s.step_seconds / steps / sim.cells() << " ns per step per cell, "
       << std::setprecision(1) << iterations << " Poisson iterations per step\n"
-      << std::setprecision(2) << "          observers: diagnostics and samples " << s.monitor_seconds
-      << " s, output files " << s.output_seconds << " s, checkpoints " << s.checkpoint_seconds << " s\n";
+      << "          observers " << (s.step_seconds > 0 ? 100 * observers / s.step_seconds : 0.0)
+      << " % of the time step: diagnostics rows " << std::setprecision(2) << s.row_seconds
+      << " s, statistics samples " << s.sample_seconds << " s; the rest of the loop " << rest << " s\n";
   KernelCounters step_kernels;
   for (const auto& k : s.phase_kernels) step_kernels += k;
   out << "          kernels per step: the step's ";

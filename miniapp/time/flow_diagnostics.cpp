@@ -10,27 +10,47 @@
 namespace miniapp::time {
 namespace {
 
-// Dot products over the owned cells, gathered max_fused_dots at a time into one multi_dot (one host
-// read each) and added, times a factor, into sums; the ranks' sums are reduced by the caller.
-class DotBatch {
- public:
-  DotBatch(const Executor& exec, const parallel::Subdomain& domain) : exec_(exec), domain_(domain) {}
+// At most 8 sums of 3 components in one evaluation (energies, the budget's forms, enstrophy).
+constexpr index_t max_dots_per_evaluation = 24;
 
-  // sum += factor · x·y, computed at the next flush (x and y must not change before it).
+}  // namespace
+
+// Dot products over the owned cells, queued max_fused_dots at a time as multi_dots whose results stay
+// on the executor (in `results`), then read back together: one host read for all of an evaluation's
+// dots. Each result is added, times a factor, into a host sum; the ranks' sums are reduced by the
+// caller.
+class FlowDiagnostics::DotBatch {
+ public:
+  DotBatch(const Executor& exec, const parallel::Subdomain& domain, Vector& results)
+      : exec_(exec), domain_(domain), results_(results) {}
+
+  // sum += factor · x·y once read (x and y must not change before the next flush).
   void add(const Vector& x, const Vector& y, double factor, double& sum) {
+    if (targets_.size() == static_cast<std::size_t>(results_.size()))
+      throw Error("FlowDiagnostics: more than " + std::to_string(results_.size()) + " dot products in one evaluation");
     x_.push_back(domain_.owned(x));
     y_.push_back(domain_.owned(y));
     targets_.push_back({factor, &sum});
-    if (targets_.size() == static_cast<std::size_t>(max_fused_dots)) flush();
+    if (x_.size() == static_cast<std::size_t>(max_fused_dots)) flush();
   }
+  // Queues the dots added since the last flush.
   void flush() {
-    if (targets_.empty()) return;
+    if (x_.empty()) return;
     std::vector<const Vector*> x, y;
-    for (std::size_t i = 0; i < targets_.size(); ++i) x.push_back(&x_[i]), y.push_back(&y_[i]);
-    std::vector<double> out(targets_.size());
-    multi_dot(exec_, x, y, out);
-    for (std::size_t i = 0; i < targets_.size(); ++i) *targets_[i].sum += targets_[i].factor * out[i];
-    x_.clear(), y_.clear(), targets_.clear();
+    for (std::size_t i = 0; i < x_.size(); ++i) x.push_back(&x_[i]), y.push_back(&y_[i]);
+    Vector into = results_.window(queued_, static_cast<index_t>(x_.size()));
+    multi_dot(exec_, x, y, into);
+    queued_ += static_cast<index_t>(x_.size());
+    x_.clear(), y_.clear();
+  }
+  // Flushes, reads every result at once and adds them into their sums.
+  void read() {
+    flush();
+    if (queued_ == 0) return;
+    const std::vector<double> values = results_.window(0, queued_).to_host();
+    for (std::size_t i = 0; i < targets_.size(); ++i) *targets_[i].sum += targets_[i].factor * values[i];
+    targets_.clear();
+    queued_ = 0;
   }
 
  private:
@@ -40,11 +60,11 @@ class DotBatch {
   };
   const Executor& exec_;
   const parallel::Subdomain& domain_;
-  std::vector<Vector> x_, y_;  // windows of the owned entries
+  Vector& results_;
+  std::vector<Vector> x_, y_;  // windows of the owned entries, not yet queued
   std::vector<Target> targets_;
+  index_t queued_ = 0;
 };
-
-}  // namespace
 
 FlowDiagnostics::FlowDiagnostics(const Executor& exec, const DeviceOperators& ops, const parallel::Subdomain& domain,
                                  double viscosity)
@@ -56,6 +76,7 @@ FlowDiagnostics::FlowDiagnostics(const Executor& exec, const DeviceOperators& op
   for (auto& g : gradient_) g = Vector(exec, cells);
   for (auto& w : weighted_) w = Vector(exec, cells);
   cell_work_ = Vector(exec, cells);
+  dot_results_ = Vector(exec, max_dots_per_evaluation);
   if (const auto& map = ops.momentum.diffusion_map) {
     // D(ν)'s values by the same coefficient map that gives D(ν_s)'s every step.
     Vector molecular_faces(exec, map->cols());
@@ -71,14 +92,21 @@ struct FlowDiagnostics::LocalSums {
   double energy = 0, old_energy = 0, applied = 0, momentum = 0, source = 0, molecular = 0, enstrophy = 0;
 };
 
+// This rank's ½ Σ Ω |u|² into sum, queued on dots (u² in weighted_).
+void FlowDiagnostics::add_energy(const std::array<Vector, 3>& u, DotBatch& dots, double& sum) {
+  for (int d = 0; d < 3; ++d) pointwise_multiply(exec_, u[d], u[d], weighted_[d]);
+  for (int d = 0; d < 3; ++d) dots.add(weighted_[d], ops_.volume, 0.5, sum);
+  dots.flush();  // weighted_ is reused
+}
+
 // Kinetic energies of uⁿ and uⁿ⁻¹ and the quadratic forms of the budget at ū: ū in gradient_[0..2],
-// D ū in [3..5], R ū = (C + D) ū in [6..8], squares of the velocities in weighted_.
-void FlowDiagnostics::sum_budget(const FlowFields& f, LocalSums& sums) {
-  DotBatch dots(exec_, domain_);
-  for (int d = 0; d < 3; ++d) pointwise_multiply(exec_, f.u[d], f.u[d], weighted_[d]);
-  for (int d = 0; d < 3; ++d) dots.add(weighted_[d], ops_.volume, 0.5, sums.energy);
-  dots.flush();
+// D ū in [3..5], R ū = (C + D) ū in [6..8]. Eⁿ⁻¹ is the previous evaluation's Eⁿ when that was of
+// the previous step (uⁿ⁻¹ is the buffer that held its uⁿ, unchanged since).
+void FlowDiagnostics::sum_budget(const FlowFields& f, DotBatch& dots, LocalSums& sums) {
+  add_energy(f.u, dots, sums.energy);
   if (f.step == 0 || !(f.dt_old > 0)) return;  // no step taken yet
+  if (previous_energy_ && previous_energy_->step == f.step - 1) sums.old_energy = previous_energy_->local;
+  else add_energy(f.u_old, dots, sums.old_energy);
 
   for (int d = 0; d < 3; ++d) waxpby(exec_, 0.5, f.u[d], 0.5, f.u_old[d], gradient_[d]);
   const Vector* midpoint[] = {&gradient_[0], &gradient_[1], &gradient_[2]};
@@ -86,14 +114,12 @@ void FlowDiagnostics::sum_budget(const FlowFields& f, LocalSums& sums) {
   Vector* applied[] = {&gradient_[6], &gradient_[7], &gradient_[8]};
   spmv_multi(exec_, applied_diffusion_, midpoint, diffused);
   spmv_multi(exec_, ops_.momentum.matrix, midpoint, applied);
-  for (int d = 0; d < 3; ++d) pointwise_multiply(exec_, f.u_old[d], f.u_old[d], weighted_[d]);
   for (int d = 0; d < 3; ++d) {
-    dots.add(weighted_[d], ops_.volume, 0.5, sums.old_energy);
     dots.add(gradient_[d], gradient_[3 + d], 1.0, sums.applied);
     dots.add(gradient_[d], gradient_[6 + d], 1.0, sums.momentum);
     if (ops_.has_sources) dots.add(gradient_[d], ops_.constant_source[d], -1.0, sums.source);
   }
-  dots.flush();
+  dots.flush();  // D ū is overwritten
   if (molecular_diffusion_) {
     spmv_multi(exec_, *molecular_diffusion_, midpoint, diffused);
     for (int d = 0; d < 3; ++d) dots.add(gradient_[d], gradient_[3 + d], 1.0, sums.molecular);
@@ -119,24 +145,27 @@ const std::array<Vector, 9>& FlowDiagnostics::gradient(const FlowFields& f) {
 
 FlowIntegrals FlowDiagnostics::evaluate(const FlowFields& f) {
   LocalSums local;
-  sum_budget(f, local);
+  DotBatch dots(exec_, domain_, dot_results_);
+  sum_budget(f, dots, local);
   gradient(f);
   // Enstrophy: ω = (g_zy − g_yz, g_xz − g_zx, g_yx − g_xy), ½ Σ Ω ω_d².
   waxpby(exec_, 1.0, gradient_[7], -1.0, gradient_[5], weighted_[0]);
   waxpby(exec_, 1.0, gradient_[2], -1.0, gradient_[6], weighted_[1]);
   waxpby(exec_, 1.0, gradient_[3], -1.0, gradient_[1], weighted_[2]);
-  DotBatch dots(exec_, domain_);
   for (int d = 0; d < 3; ++d) {
     pointwise_multiply(exec_, weighted_[d], weighted_[d], weighted_[d]);
     dots.add(weighted_[d], ops_.volume, 0.5, local.enstrophy);
   }
-  dots.flush();
 
-  // Discrete continuity of the face velocity.
+  // Discrete continuity of the face velocity; its reduction waits for the queued dots too.
   FlowIntegrals out;
   spmv(exec_, ops_.divergence, f.face_velocity, cell_work_);
   pointwise_multiply(exec_, ops_.inverse_volume, cell_work_, cell_work_);
-  out.max_divergence = domain_.max(max_abs(exec_, domain_.owned(cell_work_)));
+  dots.flush();
+  const double local_max_divergence = max_abs(exec_, domain_.owned(cell_work_));
+  dots.read();
+  previous_energy_ = EnergyOfStep{f.step, local.energy};
+  out.max_divergence = domain_.max(local_max_divergence);
 
   double sums[] = {local.energy, local.old_energy, local.applied, local.momentum, local.source, local.molecular,
                    local.enstrophy};

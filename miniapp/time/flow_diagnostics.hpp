@@ -48,8 +48,11 @@ class FlowDiagnostics {
 
  private:
   struct LocalSums;
-  // This rank's kinetic energies and budget terms; uses gradient_ and weighted_ as work space.
-  void sum_budget(const FlowFields& f, LocalSums& sums);
+  class DotBatch;
+  // This rank's kinetic energies and budget terms, queued on `dots`; uses gradient_ and weighted_
+  // as work space.
+  void sum_budget(const FlowFields& f, DotBatch& dots, LocalSums& sums);
+  void add_energy(const std::array<Vector, 3>& u, DotBatch& dots, double& sum);
 
   Executor exec_;
   const DeviceOperators& ops_;
@@ -57,6 +60,13 @@ class FlowDiagnostics {
   std::array<Vector, 9> gradient_;
   std::array<Vector, 3> weighted_;
   Vector cell_work_;
+  Vector dot_results_;  // the dots of one evaluation, read back together
+  // This rank's kinetic energy at the last evaluation: the next step's Eⁿ⁻¹.
+  struct EnergyOfStep {
+    long step;
+    double local;
+  };
+  std::optional<EnergyOfStep> previous_energy_;
   DeviceSell applied_diffusion_;  // D(ν_s) of the last step: the momentum structure, D's values
   // With LES: D(ν)'s values and the matrix reading them.
   Vector molecular_values_;

@@ -44,33 +44,67 @@ void dot(const Executor& exec, const Vector& x, const Vector& y, Vector& result)
   count_dot(exec, x, y, seconds);
 }
 
-// Bytes 8n per distinct vector among x and y, flops 2n per pair.
-void multi_dot(const Executor& exec, std::span<const Vector* const> x, std::span<const Vector* const> y,
-               std::span<double> out) {
-  if (x.size() != y.size() || x.size() != out.size() || x.empty() || x.size() > static_cast<std::size_t>(max_fused_dots))
+namespace {
+
+// The pairs of a multi_dot, checked (same count, 1 to max_fused_dots, same length): their data and
+// the count of distinct vectors among them (each is read once).
+struct DotPairs {
+  index_t n = 0;
+  std::vector<const double*> x, y;
+  double distinct = 0;
+};
+
+DotPairs check_pairs(const Executor& exec, std::span<const Vector* const> x, std::span<const Vector* const> y,
+                     std::size_t results) {
+  if (x.size() != y.size() || x.size() != results || x.empty() || x.size() > static_cast<std::size_t>(max_fused_dots))
     throw Error("multi_dot: " + std::to_string(x.size()) + " x, " + std::to_string(y.size()) + " y and " +
-                std::to_string(out.size()) + " results; expected the same number, 1 to " +
+                std::to_string(results) + " results; expected the same number, 1 to " +
                 std::to_string(max_fused_dots));
   const int k = static_cast<int>(x.size());
   for (int i = 0; i < k; ++i)
     if (!x[i] || !y[i]) throw Error("multi_dot: pair " + std::to_string(i) + " has a null vector");
-  const index_t n = x[0]->size();
-  std::vector<const double*> xs(k), ys(k);
+  DotPairs p;
+  p.n = x[0]->size();
   for (int i = 0; i < k; ++i) {
-    detail::check_vector(exec, *x[i], n, "multi_dot", "x");
-    detail::check_vector(exec, *y[i], n, "multi_dot", "y");
-    xs[i] = x[i]->data();
-    ys[i] = y[i]->data();
+    detail::check_vector(exec, *x[i], p.n, "multi_dot", "x");
+    detail::check_vector(exec, *y[i], p.n, "multi_dot", "y");
+    p.x.push_back(x[i]->data());
+    p.y.push_back(y[i]->data());
   }
-  const double seconds = detail::run_timed(
-      exec, [&] { cpu::multi_dot(n, k, xs.data(), ys.data(), out.data()); },
-      [&] { cuda::multi_dot(exec.stream(), n, k, xs.data(), ys.data(), out.data()); });
-  std::vector<const double*> all(xs);
-  all.insert(all.end(), ys.begin(), ys.end());
+  std::vector<const double*> all(p.x);
+  all.insert(all.end(), p.y.begin(), p.y.end());
   std::sort(all.begin(), all.end());
-  const auto distinct = std::unique(all.begin(), all.end()) - all.begin();
-  exec.counters().add(KernelKind::dot, 8.0 * n * double(distinct), 2.0 * n * k, seconds);
+  p.distinct = static_cast<double>(std::unique(all.begin(), all.end()) - all.begin());
+  return p;
+}
+
+// Bytes 8n per distinct vector among x and y, flops 2n per pair.
+void count_multi_dot(const Executor& exec, const DotPairs& p, double seconds) {
+  exec.counters().add(KernelKind::dot, 8.0 * p.n * p.distinct, 2.0 * p.n * double(p.x.size()), seconds);
+}
+
+}  // namespace
+
+void multi_dot(const Executor& exec, std::span<const Vector* const> x, std::span<const Vector* const> y,
+               std::span<double> out) {
+  const DotPairs p = check_pairs(exec, x, y, out.size());
+  const int k = static_cast<int>(p.x.size());
+  const double seconds = detail::run_timed(
+      exec, [&] { cpu::multi_dot(p.n, k, p.x.data(), p.y.data(), out.data()); },
+      [&] { cuda::multi_dot(exec.stream(), p.n, k, p.x.data(), p.y.data(), out.data()); });
+  count_multi_dot(exec, p, seconds);
   exec.counters().add_host_read();
+}
+
+void multi_dot(const Executor& exec, std::span<const Vector* const> x, std::span<const Vector* const> y,
+               Vector& result) {
+  const DotPairs p = check_pairs(exec, x, y, static_cast<std::size_t>(result.size()));
+  detail::check_vector(exec, result, result.size(), "multi_dot", "result");
+  const int k = static_cast<int>(p.x.size());
+  const double seconds = detail::run_timed(
+      exec, [&] { cpu::multi_dot(p.n, k, p.x.data(), p.y.data(), result.data()); },
+      [&] { cuda::multi_dot_async(exec.stream(), p.n, k, p.x.data(), p.y.data(), result.data()); });
+  count_multi_dot(exec, p, seconds);
 }
 
 }  // namespace miniapp

@@ -20,4 +20,10 @@ void dot(const Executor& exec, const Vector& x, const Vector& y, Vector& result)
 void multi_dot(const Executor& exec, std::span<const Vector* const> x, std::span<const Vector* const> y,
                std::span<double> out);
 
+// The same into `result` on the executor (one entry per pair, e.g. a window of a longer vector):
+// asynchronous on CUDA, the same values bitwise, so that reductions read on the host only
+// together (one host read for many dots).
+void multi_dot(const Executor& exec, std::span<const Vector* const> x, std::span<const Vector* const> y,
+               Vector& result);
+
 }  // namespace miniapp

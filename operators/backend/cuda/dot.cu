@@ -145,13 +145,17 @@ void queue_multi_dot(void* stream, const detail::ReductionWorkspace& w, index_t 
   }
 }
 
+void check_pair_count(int k, const char* function) {
+  if (k < 1 || k > max_reduction_pairs)
+    throw Error(std::string("cuda::") + function + ": " + std::to_string(k) + " pairs requested, 1 to " +
+                std::to_string(max_reduction_pairs) + " supported");
+}
+
 }  // namespace
 
 // out[i] = x[i] · y[i] over n entries, i < k, 1 ≤ k ≤ 4. Synchronous: out is set on return.
 void multi_dot(void* stream, index_t n, int k, const double* const* x, const double* const* y, double* out) {
-  if (k < 1 || k > max_reduction_pairs)
-    throw Error("cuda::multi_dot: " + std::to_string(k) + " pairs requested, 1 to " +
-                std::to_string(max_reduction_pairs) + " supported");
+  check_pair_count(k, "multi_dot");
   if (n == 0) {
     for (int i = 0; i < k; ++i) out[i] = 0.0;
     return;
@@ -160,6 +164,16 @@ void multi_dot(void* stream, index_t n, int k, const double* const* x, const dou
   queue_multi_dot(stream, w, n, k, x, y, w.h_result_device);
   MINIAPP_CUDA_CHECK(cudaStreamSynchronize(detail::as_stream(stream)));
   for (int i = 0; i < k; ++i) out[i] = w.h_result[i];
+}
+
+// out[i] = x[i] · y[i] with out in device memory; asynchronous, the same kernel and order as multi_dot.
+void multi_dot_async(void* stream, index_t n, int k, const double* const* x, const double* const* y, double* out) {
+  check_pair_count(k, "multi_dot_async");
+  if (n == 0) {
+    MINIAPP_CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(double) * k, detail::as_stream(stream)));
+    return;
+  }
+  queue_multi_dot(stream, detail::reduction_workspace(stream), n, k, x, y, out);
 }
 
 // x · y over n entries. Synchronous.

@@ -24,6 +24,8 @@ double dot(void* stream, index_t n, const double* x, const double* y);
 // summation order as dot.
 void dot_async(void* stream, index_t n, const double* x, const double* y, double* result);
 void multi_dot(void* stream, index_t n, int k, const double* const* x, const double* const* y, double* out);
+// out[i] = x[i] · y[i] with out in device memory: asynchronous, the same kernel and order as multi_dot.
+void multi_dot_async(void* stream, index_t n, int k, const double* const* x, const double* const* y, double* out);
 
 }  // namespace miniapp::cuda
 

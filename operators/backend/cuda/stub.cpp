@@ -51,6 +51,7 @@ void copy(void*, index_t, const double*, double*) { not_built(); }
 double dot(void*, index_t, const double*, const double*) { not_built(); }
 void dot_async(void*, index_t, const double*, const double*, double*) { not_built(); }
 void multi_dot(void*, index_t, int, const double* const*, const double* const*, double*) { not_built(); }
+void multi_dot_async(void*, index_t, int, const double* const*, const double* const*, double*) { not_built(); }
 
 void eddy_viscosity(void*, index_t, LesModel, double, const double* const*, const double*, double*) { not_built(); }
 double min_ratio(void*, index_t, const double*, const double*) { not_built(); }
