@@ -70,3 +70,25 @@ TEST_CASE("dot into a one-entry vector gives the value of the synchronous dot an
   Vector two(exec, 2);
   CHECK_THROWS_WITH(dot(exec, x, y, two), Catch::Contains("result has 2 entries, expected 1"));
 }
+
+TEST_CASE("multi_dot into a vector gives the synchronous values without a host read", "[dot]") {
+  const Executor exec = Executor::cpu();
+  const index_t n = GENERATE(0, 5003);
+  std::vector<Vector> d;
+  for (unsigned s = 0; s < 3; ++s) d.push_back(Vector::from_host(exec, test::random_vector(n, 20 + s)));
+  const std::array<const Vector*, 3> x{&d[0], &d[1], &d[0]}, y{&d[1], &d[2], &d[0]};
+  std::array<double, 3> want{};
+  multi_dot(exec, x, y, want);
+  Vector results = Vector::from_host(exec, std::vector<double>{7, 7, 7, 7, 7});
+  Vector into = results.window(1, 3);
+  exec.counters().reset();
+  multi_dot(exec, x, y, into);
+  CHECK(exec.counters().host_reads() == 0);
+  CHECK(exec.counters().tally(KernelKind::dot).bytes == 8.0 * n * 3);  // three distinct vectors
+  const std::vector<double> got = results.to_host();
+  CHECK(got[0] == 7);
+  CHECK(got[4] == 7);
+  for (int j = 0; j < 3; ++j) CHECK(got[1 + j] == want[j]);
+  Vector two(exec, 2);
+  CHECK_THROWS_WITH(multi_dot(exec, x, y, two), Catch::Contains("2 results"));
+}

@@ -98,6 +98,11 @@ class PeriodicFlow {
   HostVelocity velocity() const { return {fields_->u[0].to_host(), fields_->u[1].to_host(), fields_->u[2].to_host()}; }
   double kinetic_energy() { return diagnostics_->evaluate(*fields_).kinetic_energy; }
   FlowIntegrals integrals() { return diagnostics_->evaluate(*fields_); }
+  // The same by a new FlowDiagnostics, which remembers no earlier evaluation.
+  FlowIntegrals integrals_afresh() const {
+    return FlowDiagnostics(exec_, *device_, *domain_, viscosity_).evaluate(*fields_);
+  }
+  const Executor& executor() const { return exec_; }
 
   // ‖u − u_exact‖ / ‖u_exact‖ in the volume-weighted L2 norm, at the cell centroids, now.
   double relative_velocity_error() const {
