@@ -145,8 +145,8 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
   // u, u_old (3 each), p, ν_t; u_s, ν_s.
   e.fields = vector_bytes(cells, 8) + vector_bytes(faces, 2);
   // FlowDiagnostics: ∇u (9), 3 work vectors and one more; with LES D(ν)'s values on the momentum pattern.
-  // TimeAverages: 11 sums and a work vector.
-  e.observers = vector_bytes(cells, 13) + (config.statistics.enabled ? vector_bytes(cells, 12) : 0);
+  // TimeAverages: 11 sums.
+  e.observers = vector_bytes(cells, 13) + (config.statistics.enabled ? vector_bytes(cells, 11) : 0);
   if (les) e.observers += value_bytes * sell_entries(row_lengths(ops.momentum_pattern), slice_height);
   return e;
 }

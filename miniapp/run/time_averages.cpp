@@ -24,7 +24,6 @@ TimeAverages::TimeAverages(const Simulation& sim)
   pressure_ = zero();
   eddy_viscosity_ = zero();
   for (auto& v : products_) v = zero();
-  work_ = Vector(sim.exec, cells);
 }
 
 void TimeAverages::sample(const time::FlowFields& f) {
@@ -33,11 +32,10 @@ void TimeAverages::sample(const time::FlowFields& f) {
   if (!(w > 0)) return;
   for (int d = 0; d < 3; ++d) axpby(sim_.exec, w, f.u[d], 1.0, velocity_[d]);
   axpby(sim_.exec, w, f.pressure, 1.0, pressure_);
-  axpby(sim_.exec, w, f.eddy_viscosity, 1.0, eddy_viscosity_);
-  for (std::size_t k = 0; k < stress_pairs.size(); ++k) {
-    pointwise_multiply(sim_.exec, f.u[stress_pairs[k][0]], f.u[stress_pairs[k][1]], work_);
-    axpby(sim_.exec, w, work_, 1.0, products_[k]);
-  }
+  // Without a model ν_t is 0 everywhere: its sum stays 0.
+  if (sim_.config.physics.les != LesModel::none) axpby(sim_.exec, w, f.eddy_viscosity, 1.0, eddy_viscosity_);
+  for (std::size_t k = 0; k < stress_pairs.size(); ++k)
+    accumulate_product(sim_.exec, w, f.u[stress_pairs[k][0]], f.u[stress_pairs[k][1]], products_[k]);
   weight_ += w;
   samples_ += 1;
   last_time_ = f.time;

@@ -9,8 +9,8 @@
 
 namespace miniapp::run {
 
-// The time averages of [statistics], accumulated on the executor by AXPY-family kernels: Σ w u_d, Σ w p,
-// Σ w ν_t and Σ w u_i u_j over the samples from statistics.start_time on, each sample weighted by the
+// The time averages of [statistics], accumulated on the executor by AXPY-family kernels (one per sum):
+// Σ w u_d, Σ w p, Σ w ν_t (with an LES model) and Σ w u_i u_j over the samples from statistics.start_time on, each sample weighted by the
 // simulated time since the previous one (the first: since start_time). Means and Reynolds stresses
 // ⟨u_i' u_j'⟩ = ⟨u_i u_j⟩ − ⟨u_i⟩⟨u_j⟩ are formed on the host when written.
 class TimeAverages {
@@ -52,7 +52,6 @@ class TimeAverages {
   std::array<Vector, 3> velocity_;
   Vector pressure_, eddy_viscosity_;
   std::array<Vector, 6> products_;
-  Vector work_;
   double weight_ = 0, last_time_;
   long samples_ = 0;
 };

@@ -59,6 +59,18 @@ void pointwise_multiply(const Executor& exec, const Vector& x, const Vector& y, 
   exec.counters().add(KernelKind::pointwise, 24.0 * n, double(n), seconds);
 }
 
+// Bytes 32n, flops 3n.
+void accumulate_product(const Executor& exec, double a, const Vector& x, const Vector& y, Vector& z) {
+  const index_t n = z.size();
+  detail::check_vector(exec, z, n, "accumulate_product", "z");
+  detail::check_vector(exec, x, n, "accumulate_product", "x");
+  detail::check_vector(exec, y, n, "accumulate_product", "y");
+  const double seconds = detail::run_timed(
+      exec, [&] { cpu::accumulate_product(n, a, x.data(), y.data(), z.data()); },
+      [&] { cuda::accumulate_product(exec.stream(), n, a, x.data(), y.data(), z.data()); });
+  exec.counters().add(KernelKind::pointwise, 32.0 * n, 3.0 * n, seconds);
+}
+
 // Bytes 8n, no flops.
 void fill(const Executor& exec, double value, Vector& y) {
   const index_t n = y.size();

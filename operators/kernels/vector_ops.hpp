@@ -18,6 +18,8 @@ void waxpby(const Executor& exec, Coefficient a, const Vector& x, Coefficient b,
 Coefficient entry_of(const Vector& v, index_t i);
 // z = x ∘ y, elementwise (pointwise class; diagonal matrices such as Ω⁻¹ are stored as vectors).
 void pointwise_multiply(const Executor& exec, const Vector& x, const Vector& y, Vector& z);
+// z = a x ∘ y + z, elementwise (pointwise class: 3 reads, 1 write): running sums of products.
+void accumulate_product(const Executor& exec, double a, const Vector& x, const Vector& y, Vector& z);
 // y = value (pointwise class).
 void fill(const Executor& exec, double value, Vector& y);
 // y = x (copy class).

@@ -57,6 +57,11 @@ TEST_CASE("CUDA multi_dot matches the CPU reference for 1 to 4 pairs", "[cuda][d
     CHECK(std::abs(got[j] - want[j]) <= test::tolerance * abs_dot(host[pairs[j][0]], host[pairs[j][1]]));
     CHECK(cuda::dot(gpu.stream(), n, x_gpu[j], y_gpu[j]) == got[j]);  // same order fused or alone
   }
+  // Into device memory: the same values bitwise.
+  Vector into(gpu, k);
+  cuda::multi_dot_async(gpu.stream(), n, k, x_gpu.data(), y_gpu.data(), into.data());
+  const std::vector<double> queued = into.to_host();
+  for (int j = 0; j < k; ++j) CHECK(queued[j] == got[j]);
 }
 
 TEST_CASE("CUDA dot does not depend on the alignment of its arrays", "[cuda][dot]") {

@@ -75,6 +75,19 @@ TEST_CASE("CUDA pointwise multiply, fill and copy equal the CPU results exactly"
   CHECK(f.w.gpu.to_host() == f.x.cpu.to_host());
 }
 
+TEST_CASE("CUDA accumulate_product matches the CPU reference, also in place", "[cuda][vector_ops]") {
+  const index_t n = GENERATE(as<index_t>{}, test::large_n, 3000001, 3, 1, 0);
+  CAPTURE(n);
+  VectorFixture f(n);
+  test::Mirrored z(f.cpu, f.gpu, test::random_vector(n, 23));
+  cpu::accumulate_product(n, 0.75, f.x.cpu.data(), f.y.cpu.data(), z.cpu.data());
+  cuda::accumulate_product(f.gpu.stream(), n, 0.75, f.x.gpu.data(), f.y.gpu.data(), z.gpu.data());
+  check_close(z.gpu, z.cpu);
+  cpu::accumulate_product(n, -1.5, f.x.cpu.data(), f.x.cpu.data(), f.x.cpu.data());
+  cuda::accumulate_product(f.gpu.stream(), n, -1.5, f.x.gpu.data(), f.x.gpu.data(), f.x.gpu.data());
+  check_close(f.x.gpu, f.x.cpu);
+}
+
 TEST_CASE("CUDA vector kernels on views not 16-byte aligned match the CPU reference", "[cuda][vector_ops]") {
   // Arrays of n + 1 entries used from entry 1: every pointer is 8 bytes past a 16-byte boundary.
   const index_t n = GENERATE(as<index_t>{}, test::large_n, 2, 1);

@@ -22,6 +22,19 @@ TEST_CASE("axpby computes a x + b y", "[vector_ops]") {
   for (index_t i = 0; i < n; ++i) CHECK(got[i] == Approx(2.0 * x[i] - 0.5 * y[i]));
 }
 
+TEST_CASE("accumulate_product adds a x y to z and counts 32 bytes per entry", "[vector_ops]") {
+  const Executor exec = Executor::cpu();
+  const auto x = test::random_vector(n, 11), y = test::random_vector(n, 12), z = test::random_vector(n, 13);
+  Vector dz = Vector::from_host(exec, z);
+  exec.counters().reset();
+  accumulate_product(exec, 0.25, Vector::from_host(exec, x), Vector::from_host(exec, y), dz);
+  CHECK(exec.counters().tally(KernelKind::pointwise).bytes == 32.0 * n);
+  const auto got = dz.to_host();
+  for (index_t i = 0; i < n; ++i) CHECK(got[i] == Approx(z[i] + 0.25 * x[i] * y[i]));
+  Vector shorter(exec, n - 1);
+  CHECK_THROWS_AS(accumulate_product(exec, 1.0, shorter, shorter, dz), Error);
+}
+
 TEST_CASE("axpby with b = 0 does not read y (NaN there)", "[vector_ops]") {
   const Executor exec = Executor::cpu();
   const auto x = test::random_vector(n, 3);

@@ -13,6 +13,7 @@ void spmv_sell_multi(const SellView& a, int k, const double* const* x, double* c
 void axpby(index_t n, double a, const double* x, double b, double* y);
 void waxpby(index_t n, double a, const double* x, double b, const double* y, double* w);
 void pointwise_multiply(index_t n, const double* x, const double* y, double* z);
+void accumulate_product(index_t n, double a, const double* x, const double* y, double* z);
 void fill(index_t n, double value, double* y);
 void copy(index_t n, const double* x, double* y);
 

@@ -27,6 +27,11 @@ void pointwise_multiply(index_t n, const double* x, const double* y, double* z) 
   for (index_t i = 0; i < n; ++i) z[i] = x[i] * y[i];
 }
 
+void accumulate_product(index_t n, double a, const double* x, const double* y, double* z) {
+#pragma omp parallel for simd schedule(static) if (worth_parallel(n))
+  for (index_t i = 0; i < n; ++i) z[i] += a * (x[i] * y[i]);
+}
+
 void fill(index_t n, double value, double* y) {
 #pragma omp parallel for simd schedule(static) if (worth_parallel(n))
   for (index_t i = 0; i < n; ++i) y[i] = value;

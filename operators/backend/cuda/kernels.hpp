@@ -16,6 +16,7 @@ void spmv_sell_multi(void* stream, const SellView& a, int k, const double* const
 void axpby(void* stream, index_t n, Coefficient a, const double* x, Coefficient b, double* y);
 void waxpby(void* stream, index_t n, Coefficient a, const double* x, Coefficient b, const double* y, double* w);
 void pointwise_multiply(void* stream, index_t n, const double* x, const double* y, double* z);
+void accumulate_product(void* stream, index_t n, double a, const double* x, const double* y, double* z);
 void fill(void* stream, index_t n, double value, double* y);
 void copy(void* stream, index_t n, const double* x, double* y);
 

@@ -46,6 +46,7 @@ void spmv_sell_multi(void*, const SellView&, int, const double* const*, double* 
 void axpby(void*, index_t, Coefficient, const double*, Coefficient, double*) { not_built(); }
 void waxpby(void*, index_t, Coefficient, const double*, Coefficient, const double*, double*) { not_built(); }
 void pointwise_multiply(void*, index_t, const double*, const double*, double*) { not_built(); }
+void accumulate_product(void*, index_t, double, const double*, const double*, double*) { not_built(); }
 void fill(void*, index_t, double, double*) { not_built(); }
 void copy(void*, index_t, const double*, double*) { not_built(); }
 double dot(void*, index_t, const double*, const double*) { not_built(); }

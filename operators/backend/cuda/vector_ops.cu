@@ -3,7 +3,7 @@
 // at most 8 resident blocks of 256 threads per SM (a full SM: one wave, no tail of partly idle
 // blocks). Arrays not 16-byte aligned (views starting at an odd element) take the same loop with
 // 8-byte accesses. Traffic per element: axpby 24 bytes (16 when b = 0), waxpby 24,
-// pointwise_multiply 24, fill 8, copy 16.
+// pointwise_multiply 24, accumulate_product 32, fill 8, copy 16.
 //
 // A coefficient that is exactly 0 means its input is not read at all, chosen on the host by template
 // parameter: y = a x + 0 y must overwrite uninitialised or NaN y (0 · NaN = NaN), as the CPU
@@ -82,6 +82,13 @@ __global__ void __launch_bounds__(block_size) map_kernel(index_t n, F queued, co
   }
 }
 
+// z_i += a x_i y_i, one element per thread and stride (three inputs: not a map_kernel functor).
+__global__ void __launch_bounds__(block_size)
+    accumulate_product_kernel(index_t n, double a, const double* x, const double* y, double* z) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = detail::global_thread(); i < n; i += stride) z[i] += a * (x[i] * y[i]);
+}
+
 template <class F>
 void launch_map(void* stream, index_t n, F f, const double* x, const double* y, double* w) {
   if (n == 0) return;
@@ -114,6 +121,14 @@ void axpby(void* stream, index_t n, Coefficient a, const double* x, Coefficient 
 // z = x ∘ y elementwise; z may alias x or y.
 void pointwise_multiply(void* stream, index_t n, const double* x, const double* y, double* z) {
   launch_map(stream, n, Multiply{}, x, y, z);
+}
+
+// z = a x ∘ y + z.
+void accumulate_product(void* stream, index_t n, double a, const double* x, const double* y, double* z) {
+  if (n == 0) return;
+  accumulate_product_kernel<<<detail::grid_stride_blocks(n, elementwise_blocks_per_sm), block_size, 0,
+                              detail::as_stream(stream)>>>(n, a, x, y, z);
+  MINIAPP_CUDA_CHECK_LAUNCH("accumulate_product_kernel");
 }
 
 // y = value.
