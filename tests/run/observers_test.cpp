@@ -116,6 +116,31 @@ TEST_CASE("time averages and profiles of two known samples", "[run][observers]")
   CHECK(bins.front().coordinate < bins.back().coordinate);
 }
 
+TEST_CASE("the summary bills rows and samples to the observers, one kernel per sum of a sample", "[run][observers]") {
+  ScratchDir dir("observers_summary");
+  constexpr long steps = 4;
+  const auto run = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> overrides{"mesh.cells=[8,8,8]", "run.max_steps=" + std::to_string(steps),
+                                       "output.fields=[]", "output.directory=" + dir.path().string()};
+    overrides.insert(overrides.end(), extra.begin(), extra.end());
+    Simulation sim = make_simulation("taylor-green-3d", overrides);
+    return run_quietly(sim);
+  };
+  const RunSummary plain = run({});
+  const RunSummary sampled = run({"statistics.start_time=0"});
+  const RunSummary modelled = run({"statistics.start_time=0", "physics.les=\"smagorinsky\""});
+  const RunSummary modelled_plain = run({"physics.les=\"smagorinsky\""});
+  for (const RunSummary* s : {&plain, &sampled, &modelled}) {
+    CHECK(s->row_seconds > 0);
+    CHECK(s->checkpoint_seconds > 0);  // the one at the end: not an observer
+    CHECK(s->step_seconds + s->observer_seconds() + s->output_seconds + s->checkpoint_seconds <= s->wall_seconds);
+  }
+  const auto calls = [](const RunSummary& s) { return s.monitor_kernels.total().calls; };
+  // u, v, w, p and the six products; ν_t only with a model.
+  CHECK(calls(sampled) - calls(plain) == 10 * steps);
+  CHECK(calls(modelled) - calls(modelled_plain) == 11 * steps);
+}
+
 TEST_CASE("the Strouhal frequency of a sampled sine", "[run][observers]") {
   std::vector<double> t, v;
   constexpr double f = 0.165, dt = 0.05;
