@@ -16,7 +16,7 @@ git log -1 --format='%H %cI' >"$out/commit.txt"
 bin=$build/miniapp/miniapp
 measure() {  # label, extra overrides...
   local label=$1; shift
-  timeout 100 "$bin" run taylor-green-3d --backend cuda --quiet --set 'mesh.cells=[128,128,128]' \
+  timeout 120 "$bin" run taylor-green-3d --backend cuda --quiet --set 'mesh.cells=[128,128,128]' \
     --set run.max_steps=300 --set 'output.fields=[]' --set "output.directory=/tmp/obs_$label" "$@" \
     >"$out/$label.txt" 2>&1
   echo "rc $? $label" >>"$out/summary.txt"
