@@ -37,9 +37,10 @@ void Observers::sample_statistics() {
   if (averages_) averages_->sample(*sim_.fields);
 }
 
-double Observers::record_row(const time::StepReport& report, std::chrono::steady_clock::time_point step_start) {
+double Observers::record_row(const time::StepReport& report, std::chrono::steady_clock::time_point step_start,
+                             bool last_step) {
   const time::FlowFields& f = *sim_.fields;
-  if (!diagnostics_.due(f.step)) return 0;
+  if (!last_step && !diagnostics_.due(f.step)) return 0;
   const time::FlowIntegrals integrals = diagnostics_.evaluate(f);
   std::vector<double> wall_columns;
   walls_.record(f, wall_columns);

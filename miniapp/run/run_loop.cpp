@@ -120,7 +120,7 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
     });
     double kinetic_energy = 0;
     timed(summary.row_seconds, [&] {
-      kinetic_energy = observers.record_row(report, step_start);
+      kinetic_energy = observers.record_row(report, step_start, finished(f, config.run));
       sim.exec.synchronize();
     });
     summary.monitor_kernels += sim.exec.counters().since(before_observers);

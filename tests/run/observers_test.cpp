@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <functional>
 
 #include "miniapp/run/probes.hpp"
@@ -139,6 +140,20 @@ TEST_CASE("the summary bills rows and samples to the observers, one kernel per s
   // u, v, w, p and the six products; ν_t only with a model.
   CHECK(calls(sampled) - calls(plain) == 10 * steps);
   CHECK(calls(modelled) - calls(modelled_plain) == 11 * steps);
+}
+
+TEST_CASE("diagnostics rows every N steps, and one for the last step whatever N", "[run][observers]") {
+  ScratchDir dir("observers_last_row");
+  Simulation sim = make_simulation("taylor-green-3d", {"mesh.cells=[8,8,8]", "run.max_steps=7", "output.fields=[]",
+                                                       "output.diagnostics_interval=3",
+                                                       "output.directory=" + dir.path().string()});
+  run_quietly(sim);
+  std::ifstream file(dir.path() / "diagnostics.csv");
+  std::string line;
+  std::vector<long> steps;
+  std::getline(file, line);  // the header
+  while (std::getline(file, line)) steps.push_back(std::stol(line.substr(0, line.find(','))));
+  CHECK(steps == std::vector<long>{3, 6, 7});
 }
 
 TEST_CASE("the Strouhal frequency of a sampled sine", "[run][observers]") {
