@@ -23,7 +23,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from validation import channel, cylinder, report, runs, taylor_green  # noqa: E402
+from validation import channel, cylinder, pressure_paths, report, runs, taylor_green  # noqa: E402
 from validation.data import ROOT  # noqa: E402
 from validation.runner import run_in_chunks  # noqa: E402
 
@@ -79,6 +79,8 @@ def analyse(selected, work, doc):
             path, link = report.image_path(doc, f"{r.name}.png")
             cylinder.plot(r, os.path.join(work, r.name), forces_file, path)
             families.append((title, " ".join(cylinder.__doc__.split()), rows, link, ""))
+    for title, text in pressure_paths.analyse(selected, work):
+        families.append((title, " ".join(pressure_paths.__doc__.split()), [], None, text))
     return families
 
 

@@ -1,6 +1,6 @@
-"""Cylinder in cross-flow: Strouhal number, mean drag and lift amplitude over the last part of the
-run, from the forces observer's forces_cylinder.csv (docs/statistics.md), and at Re 3900 the
-recirculation length from the wake_<k> probes' probes.csv. A run without them has no numbers here
+"""Cylinder in cross-flow: Strouhal number, mean drag and lift amplitude from the case's averaging
+start (statistics.start_time) to the end, from the forces observer's forces_cylinder.csv
+(docs/statistics.md), and at Re 3900 the recirculation length from the wake_<k> probes' probes.csv. A run without them has no numbers here
 (the kinetic energy oscillates at the shedding frequency and at twice it while the wake grows, too
 ambiguous to stand in for the lift)."""
 import os
@@ -13,11 +13,17 @@ TARGETS = {  # reference ranges and tolerances of issue 20
     "cylinder-3900": {"St": (0.208, 0.215, 0.05), "mean Cd": (0.99, 1.04, 0.10), "Lr/D": (1.51, 1.51, 0.15)},
 }
 WAKE_PROBE = "wake_"  # probes named wake_<k> on the wake's centreline give the recirculation length
-WINDOW = 0.4  # the last 40 % of the run: shedding is periodic (Re 100) or statistically steady by then
+WINDOW = 0.4  # without statistics.start_time: the last 40 % of the run
 
 
-def _window(t, *ys):
-    start = t[-1] - WINDOW * (t[-1] - t[0])
+def window_start(run, t):
+    """The case's statistics.start_time (shedding periodic, or statistically steady, by then), else the
+    start of the run's last 40 %."""
+    start = data.case_settings(run.case, run.overrides).get("statistics", {}).get("start_time")
+    return start if start is not None and start < t[-1] else t[-1] - WINDOW * (t[-1] - t[0])
+
+
+def _window(start, t, *ys):
     keep = [i for i, x in enumerate(t) if x >= start]
     return [t[i] for i in keep], *[[y[i] for i in keep] for y in ys]
 
@@ -28,7 +34,7 @@ def analyse(run, out):
     values, note = {}, "no forces_cylinder.csv: the run had no [forces.cylinder]"
     if forces_file:
         f = data.read_csv_columns(forces_file)
-        t, cd, cl = _window(f["time"], f["cd"], f["cl"])
+        t, cd, cl = _window(window_start(run, f["time"]), f["time"], f["cd"], f["cl"])
         values["St"] = series.frequency(t, cl)  # U = D = 1
         values["mean Cd"] = sum(cd) / len(cd)
         values["Cl amplitude"] = (max(cl) - min(cl)) / 2
@@ -69,7 +75,7 @@ def recirculation_length(run, probes_file):
     positions = {name: p["position"][0] for name, p in settings.get("probes", {}).items() if name.startswith(WAKE_PROBE)}
     c = data.read_csv_columns(probes_file)
     t = c["time"]
-    start = t[-1] - WINDOW * (t[-1] - t[0])
+    start = window_start(run, t)
     line = sorted((x, sum(u for s, u in zip(t, c[f"{name}_u"]) if s >= start)) for name, x in positions.items())
     for (x0, u0), (x1, u1) in zip(line, line[1:]):
         if u0 < 0 <= u1:

@@ -27,7 +27,9 @@ def section(header, families, runs_text):
     """header: device, command, date lines; families: [(title, intro, rows, image, extra)]."""
     parts = [BEGIN, "## Turbulent cases against published data", "", header, "", runs_text]
     for title, intro, rows, image, extra in families:
-        parts += ["", f"### {title}", "", intro, "", table(rows)]
+        parts += ["", f"### {title}", "", intro]
+        if rows:
+            parts += ["", table(rows)]
         if extra:
             parts += ["", extra]
         if image:
