@@ -45,6 +45,8 @@ struct PhysicsConfig {
   double reference_velocity = 1;
   double reference_length = 1;
   Vec3 body_force{0, 0, 0};  // constant acceleration, e.g. the mean pressure gradient of a channel
+  // Held bulk velocity U e: the driving force is adjusted every step to keep Σ Ω u·e / Σ Ω at U.
+  std::optional<Vec3> bulk_velocity;
   LesModel les = LesModel::none;
   double les_constant = 0;  // the model's default unless set
 };

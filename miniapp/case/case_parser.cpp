@@ -92,6 +92,7 @@ PhysicsConfig read_physics(const Section& s, std::vector<std::string>& warnings)
   else
     p.re = ul / p.nu;
   p.body_force = s.real3("body_force").value_or(Vec3{0, 0, 0});
+  p.bulk_velocity = s.real3("bulk_velocity");
   p.les = s.choice("les", les_model_names).value_or(LesModel::none);
   p.les_constant = s.real("les_constant").value_or(default_les_constant(p.les));
   if (p.les == LesModel::none) warn_ignored(s, {"les_constant"}, "physics.les is \"none\"", warnings);

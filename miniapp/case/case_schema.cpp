@@ -28,6 +28,7 @@ constexpr KeySpec schema[] = {
     {"physics.reference_velocity", real},
     {"physics.reference_length", real},
     {"physics.body_force", real3},
+    {"physics.bulk_velocity", real3},
     {"physics.les", string},
     {"physics.les_constant", real},
     {"initial.type", string},

@@ -75,6 +75,18 @@ void validate_physics(const PhysicsConfig& p, const KeyOrigins& o) {
   if (p.les != LesModel::none) require_positive(o, "physics.les_constant", p.les_constant);
 }
 
+// A held bulk velocity needs a non-zero target and a domain that no flow enters or leaves, where the
+// uniform shift that holds it is divergence-free.
+void validate_bulk_velocity(const CaseConfig& c, const KeyOrigins& o) {
+  if (!c.physics.bulk_velocity) return;
+  if (!(norm(*c.physics.bulk_velocity) > 0)) throw o.error("physics.bulk_velocity", "must not be the zero vector");
+  for (const BoundaryCondition& b : c.boundaries)
+    if (b.type == BoundaryType::inlet || b.type == BoundaryType::outlet)
+      throw o.error("physics.bulk_velocity", "a held bulk velocity needs a domain without inflow or outflow (periodic, "
+                                             "walls, slip walls), but patch " + b.patch + " is an " +
+                                             std::string(name(b.type)) + "; remove the key or the open boundary");
+}
+
 void validate_initial(const InitialConfig& i, const MeshConfig& m, const KeyOrigins& o) {
   require_positive(o, "initial.amplitude", i.amplitude);
   non_negative(o, "initial.perturbation", i.perturbation);
@@ -190,6 +202,7 @@ void validate_case(CaseConfig& config, CaseErrors& errors) {
   // Each section's first error, all reported together.
   errors.collect([&] { validate_mesh(config.mesh, o); });
   errors.collect([&] { validate_physics(config.physics, o); });
+  errors.collect([&] { validate_bulk_velocity(config, o); });
   errors.collect([&] { validate_initial(config.initial, config.mesh, o); });
   errors.collect([&] { validate_numerics(config.numerics, config.mesh, o); });
   resolve_poisson_solver(config.numerics, config.mesh);

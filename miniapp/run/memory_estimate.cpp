@@ -102,6 +102,8 @@ std::size_t operator_bytes(const cases::CaseConfig& config, const mesh::Mesh& me
   if (les) bytes += csr_bytes(momentum_entries, coefficient_map_entries(ops.divergence, face_lengths[1]));
   if (les && viscous_source_needed(ops, faces, config.physics.nu))
     for (const CsrMatrix& s : ops.boundary_diffusion_source) bytes += sell_bytes(s, h);
+  // Outlets: their mask and u_s with their inflow clipped (E_C's input).
+  if (ops.boundaries.has_pressure_outlet()) bytes += vector_bytes(faces, 2);
   // volume, inverse volume, M u_bc, 3 constant sources, the boundary speed flux; u_bc · n on faces.
   return bytes + vector_bytes(cells, 7) + vector_bytes(faces);
 }
@@ -142,6 +144,8 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
   // PCG: r twice (Pcg::residual), z, p, q, rhs. Fractional step: uᵖ and work (3 each), rhs, cell work; face work and
   // base viscosity; with LES the 9 velocity gradients and the filter width.
   e.solver = vector_bytes(cells, 6) + vector_bytes(cells, 8 + (les ? 10 : 0)) + vector_bytes(faces, 2);
+  // A held bulk velocity (FlowRateHold): ones on the cells, e·n on the faces.
+  if (config.physics.bulk_velocity) e.solver += vector_bytes(cells) + vector_bytes(faces);
   // u, u_old (3 each), p, ν_t; u_s, ν_s.
   e.fields = vector_bytes(cells, 8) + vector_bytes(faces, 2);
   // FlowDiagnostics: ∇u (9), 3 work vectors and one more; with LES D(ν)'s values on the momentum pattern.

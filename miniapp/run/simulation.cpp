@@ -95,6 +95,7 @@ time::FlowParameters flow_parameters(const cases::CaseConfig& c) {
   p.time_step.fixed_dt = c.numerics.dt.value_or(0.0);
   p.time_step.max_dt = c.numerics.max_dt.value_or(0.0);
   p.time_step.max_kappa = c.numerics.max_kappa;
+  p.bulk_velocity = c.physics.bulk_velocity;
   return p;
 }
 

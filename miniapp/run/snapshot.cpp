@@ -7,6 +7,7 @@ namespace {
 
 constexpr const char* velocity_names[] = {"u", "v", "w"};
 constexpr const char* old_velocity_names[] = {"u_old", "v_old", "w_old"};
+constexpr const char* driving_force_names[] = {"driving_force_x", "driving_force_y", "driving_force_z"};
 
 // The shortest text that reads back as the same double.
 std::string text(double v) {
@@ -53,6 +54,8 @@ output::CaseSettings case_settings(const cases::CaseConfig& config) {
                             {"physics.body_force", text(p.body_force)},
                             {"physics.les", std::string(cases::name(p.les))},
                             {"physics.les_constant", text(p.les_constant)}};
+  // Only where set, so that checkpoints of runs without it still match.
+  if (p.bulk_velocity) s.emplace_back("physics.bulk_velocity", text(*p.bulk_velocity));
   for (const auto& b : config.boundaries) {
     s.emplace_back("boundary." + b.patch + ".type", std::string(cases::name(b.type)));
     s.emplace_back("boundary." + b.patch + ".velocity", text(b.velocity));
@@ -79,6 +82,8 @@ output::CheckpointData checkpoint_data(const Simulation& sim, const output::Chec
   data.arrays.emplace_back("face_viscosity", f.face_viscosity.to_host());
   data.arrays.insert(data.arrays.end(), extra.arrays.begin(), extra.arrays.end());
   data.scalars = extra.scalars;
+  if (sim.config.physics.bulk_velocity)
+    for (int d = 0; d < 3; ++d) data.scalars.emplace_back(driving_force_names[d], f.driving_force[d]);
   return data;
 }
 
@@ -97,6 +102,8 @@ void load_checkpoint_fields(Simulation& sim, const output::CheckpointData& data)
   f.step = data.step;
   f.time = data.time;
   f.dt_old = data.dt_old;
+  if (sim.config.physics.bulk_velocity)
+    for (int d = 0; d < 3; ++d) f.driving_force[d] = data.scalar(driving_force_names[d]);
 }
 
 void finish_restore(Simulation& sim) {

@@ -4,6 +4,7 @@
 
 #include "operators/fv/convection_operator.hpp"
 #include "operators/fv/diffusion_operator.hpp"
+#include "operators/kernels/flow_kernels.hpp"
 #include "operators/kernels/spmv.hpp"
 #include "operators/kernels/vector_ops.hpp"
 
@@ -32,11 +33,30 @@ ConvectionDiffusionOperator::ConvectionDiffusionOperator(const Executor& exec, c
   const CsrMatrix e_d = fv::diffusion_map(mesh, geometry, ops, layout);
   diffusion_values = Vector::from_host(exec, constant_diffusion_values(e_d, mesh.face_count(), viscosity));
   if (les) diffusion_map.emplace(exec, e_d);
+  std::vector<double> mask(static_cast<std::size_t>(mesh.face_count()), 0.0);
+  bool outlets = false;
+  for (index_t f = mesh.interior_face_count; f < mesh.face_count(); ++f)
+    if (ops.boundaries.of_face(mesh, f).kind == BoundaryKind::outlet) {
+      mask[f] = 1.0;
+      outlets = true;
+    }
+  if (!outlets) return;
+  outlet_mask = Vector::from_host(exec, mask);
+  convected_velocity = Vector(exec, mesh.face_count());
 }
 
 void ConvectionDiffusionOperator::refresh(const Executor& exec, const Vector& face_velocity,
                                           const Vector& face_viscosity) {
-  spmv(exec, convection_map, face_velocity, matrix.values());
+  const Vector* convected = &face_velocity;
+  if (outlet_mask.size() > 0) {
+    // max(u_s, 0) = u_s + ½(|u_s| − u_s) on outlet faces; elsewhere u_s unchanged.
+    abs_value(exec, face_velocity, convected_velocity);
+    axpby(exec, -0.5, face_velocity, 0.5, convected_velocity);
+    pointwise_multiply(exec, outlet_mask, convected_velocity, convected_velocity);
+    axpby(exec, 1.0, face_velocity, 1.0, convected_velocity);
+    convected = &convected_velocity;
+  }
+  spmv(exec, convection_map, *convected, matrix.values());
   if (diffusion_map) spmv(exec, *diffusion_map, face_viscosity, diffusion_values);
   axpby(exec, 1.0, diffusion_values, 1.0, matrix.values());
 }

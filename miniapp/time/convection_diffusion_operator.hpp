@@ -17,13 +17,17 @@ struct ConvectionDiffusionOperator {
   ConvectionDiffusionOperator(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
                               const fv::FlowOperators& ops, index_t slice_height, double viscosity, bool les);
 
-  // values(R) = E_C u_s + values(D), with values(D) = E_D ν_s first when ν_s changes (LES).
+  // values(R) = E_C u_s + values(D), with values(D) = E_D ν_s first when ν_s changes (LES). On outlet
+  // faces E_C takes max(u_s, 0): flow entering through an outlet carries no momentum in (backflow
+  // control; zero gradient while it leaves).
   void refresh(const Executor& exec, const Vector& face_velocity, const Vector& face_viscosity);
 
   DeviceSell matrix;                       // R; values rewritten by refresh
   DeviceCsr convection_map;                // E_C: u_s → values(C)
   std::optional<DeviceCsr> diffusion_map;  // E_D: ν_s → values(D), LES only
   Vector diffusion_values;                 // values(D): constant without LES, refreshed with LES
+  Vector outlet_mask;                      // faces: 1 on outlet faces; empty without outlets
+  Vector convected_velocity;               // faces: u_s with the outlets' inflow clipped to 0
 
  private:
   ConvectionDiffusionOperator(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,

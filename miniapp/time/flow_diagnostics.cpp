@@ -118,6 +118,7 @@ void FlowDiagnostics::sum_budget(const FlowFields& f, DotBatch& dots, LocalSums&
     dots.add(gradient_[d], gradient_[3 + d], 1.0, sums.applied);
     dots.add(gradient_[d], gradient_[6 + d], 1.0, sums.momentum);
     if (ops_.has_sources) dots.add(gradient_[d], ops_.constant_source[d], -1.0, sums.source);
+    if (f.driving_force[d] != 0) dots.add(gradient_[d], ops_.volume, f.driving_force[d], sums.source);
   }
   dots.flush();  // D ū is overwritten
   if (molecular_diffusion_) {

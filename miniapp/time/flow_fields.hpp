@@ -1,6 +1,7 @@
 #pragma once
 #include <array>
 
+#include "core/vec3.hpp"
 #include "operators/backend/array.hpp"
 
 namespace miniapp::time {
@@ -31,6 +32,9 @@ struct FlowFields {
   double dt = 0;       // Δt of the next step
   double dt_old = 0;   // Δt of the last step (0 before the first: Euler)
   long step = 0;
+  // With a held bulk velocity (FlowRateHold): the acceleration added to physics.body_force, which the
+  // next step applies.
+  Vec3 driving_force{0, 0, 0};
 };
 
 }  // namespace miniapp::time

@@ -24,6 +24,7 @@ FractionalStep::FractionalStep(const Executor& exec, DeviceOperators& ops, paral
   face_base_viscosity_ = Vector(exec, faces);
   fill(exec, params.viscosity, face_base_viscosity_);
   step_scalars_ = Vector(exec, step_slot_count);
+  if (params.bulk_velocity) flow_rate_.emplace(exec, ops, domain, *params.bulk_velocity);
   // Sub-steps as graphs on one rank: on several, halo updates run MPI on the host inside sub-steps.
   for (int p = 0; p < phase_count; ++p) graphs_.emplace_back(exec, !domain.distributed());
   if (params.les != LesModel::none) {
@@ -46,6 +47,7 @@ void FractionalStep::initialise(FlowFields& f) {
   copy(exec_, face_base_viscosity_, f.face_viscosity);
   fill(exec_, 0.0, f.eddy_viscosity);
   if (params_.les != LesModel::none) update_eddy_viscosity(f);
+  if (flow_rate_) flow_rate_->hold(f, 0.0);
   f.dt = stable_dt(f);
 }
 
@@ -58,6 +60,8 @@ void FractionalStep::upload_step_scalars(const FlowFields& f) {
   s[keep_previous] = c.keep_previous;
   s[minus_dt] = -c.projection_dt;
   s[minus_inverse_dt] = -1.0 / c.projection_dt;
+  for (int d = 0; d < 3; ++d) s[minus_driving_force + d] = -f.driving_force[d];
+  projection_dt_ = c.projection_dt;
   step_scalars_.copy_from_host(s);
 }
 
@@ -93,7 +97,10 @@ StepReport FractionalStep::advance(FlowFields& f, StepMeter& meter) {
   f.time += f.dt;
   f.dt_old = f.dt;
   f.step += 1;
-  measured(Phase::time_step, [&] { f.dt = stable_dt(f); });
+  measured(Phase::time_step, [&] {
+    if (flow_rate_) flow_rate_->hold(f, projection_dt_);  // needs a host read: not in a recording
+    f.dt = stable_dt(f);
+  });
   meter.finish(report);
   return report;
 }
@@ -110,6 +117,8 @@ void FractionalStep::predict(FlowFields& f) {
   spmv_multi(exec_, ops_.momentum.matrix, w, rw);
   for (int d = 0; d < 3; ++d) {
     if (ops_.has_sources) axpby(exec_, 1.0, ops_.constant_source[d], 1.0, u_pred_[d]);
+    if (flow_rate_ && flow_rate_->direction()[d] != 0)  // s = −Ω f of the held flow rate's force
+      axpby(exec_, step_scalar(static_cast<StepSlot>(minus_driving_force + d)), ops_.volume, 1.0, u_pred_[d]);
     if (!ops_.viscous_source.empty()) {
       spmv(exec_, ops_.viscous_source[d], f.face_viscosity, cell_work_);
       axpby(exec_, 1.0, cell_work_, 1.0, u_pred_[d]);

@@ -2,10 +2,12 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "miniapp/time/device_operators.hpp"
 #include "miniapp/time/flow_fields.hpp"
+#include "miniapp/time/flow_rate_hold.hpp"
 #include "miniapp/time/pressure_solver.hpp"
 #include "miniapp/time/step_meter.hpp"
 #include "miniapp/time/step_report.hpp"
@@ -23,6 +25,8 @@ struct FlowParameters {
   LesModel les = LesModel::none;
   double les_constant = 0;
   TimeStepOptions time_step;
+  // Held bulk velocity U e (physics.bulk_velocity): the driving force adjusts to keep it (FlowRateHold).
+  std::optional<Vec3> bulk_velocity;
 };
 
 // The fractional-step (projection) integrator of thesis Algorithm 1, on any backend: one method per
@@ -66,7 +70,8 @@ class FractionalStep {
   // sub-step replays with the current Δt: StepCoefficients (time_step_control.hpp); minus_dt is −β,
   // which is −Δt for AB2.
   enum StepSlot {
-    ab_current, ab_previous, keep_current, keep_previous, minus_dt, minus_inverse_dt, step_slot_count
+    ab_current, ab_previous, keep_current, keep_previous, minus_dt, minus_inverse_dt,
+    minus_driving_force, step_slot_count = minus_driving_force + 3  // −f_d of the held flow rate, per component
   };
   Coefficient step_scalar(StepSlot slot) const { return entry_of(step_scalars_, slot); }
 
@@ -83,6 +88,8 @@ class FractionalStep {
   Vector step_scalars_;
   std::vector<SubStepGraph> graphs_;  // per Phase
   TimeStepControl time_step_control_;  // writes face_work_, cell_work_ and rhs_
+  std::optional<FlowRateHold> flow_rate_;
+  double projection_dt_ = 0;  // β of the step being taken
 };
 
 }  // namespace miniapp::time

@@ -48,9 +48,9 @@ def full_set():
              Run("channel-pcg", "channel", 100.0, channel + PCG),
              Run("channel-fine", "channel", 60.0, ["mesh.cells=[96,96,64]", "statistics.start_time=30",
                                                    "output.fields=[]"]),
-             Run("cylinder", "cylinder", 150.0, ["output.fields=[]", "output.diagnostics_interval=10"]),
-             Run("cylinder-medium", "cylinder", 150.0, ["mesh.file=meshes/cylinder_medium.msh", "output.fields=[]",
-                                                        "output.diagnostics_interval=10"]),
+             Run("cylinder-re100", "cylinder", 150.0, ["output.fields=[]", "output.diagnostics_interval=10"]),
+             Run("cylinder-re100-medium", "cylinder", 150.0, ["mesh.file=meshes/cylinder_medium.msh",
+                                                              "output.fields=[]", "output.diagnostics_interval=10"]),
              Run("cylinder-3900", "cylinder-3900", 100.0, cylinder_3900),
              Run("cylinder-3900-pcg", "cylinder-3900", 100.0, cylinder_3900 + PCG)]
     return runs
@@ -64,7 +64,7 @@ def quick_set():
                      "output.fields=[]"] + wake_probes(3.141592653589793)
     runs += [Run("channel", "channel", 5.0, channel),
              Run("channel-pcg", "channel", 5.0, channel + PCG),
-             Run("cylinder", "cylinder", 80.0, ["mesh.file=meshes/cylinder_coarse.msh", "statistics.start_time=50",
+             Run("cylinder-re100", "cylinder", 80.0, ["mesh.file=meshes/cylinder_coarse.msh", "statistics.start_time=50",
                                                 "output.fields=[]"]),
              Run("cylinder-3900", "cylinder-3900", 2.0, cylinder_3900),
              Run("cylinder-3900-pcg", "cylinder-3900", 2.0, cylinder_3900 + PCG)]

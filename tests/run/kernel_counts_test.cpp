@@ -21,9 +21,10 @@ Counts calls(const KernelCounters& k) {
 
 // What the case switches on, read from its configuration (not from the operators under test).
 struct Features {
-  bool les, constant_source, viscous_source, singular, jacobi, aip_product;
+  bool les, constant_source, viscous_source, singular, jacobi, aip_product;  // singular: no outlet
   bool lid, eigenvalue_time_step;  // a moving wall (its speed joins the time step's rates); numerics.time_step
   bool kappa_scheme;                // numerics.max_kappa > ½: the predictor adds k_{n−1} uⁿ⁻¹
+  std::uint64_t held_components;    // physics.bulk_velocity's non-zero components (0 without it)
 };
 
 Features features_of(const cases::CaseConfig& c) {
@@ -43,8 +44,11 @@ Features features_of(const cases::CaseConfig& c) {
   // AIP-1 takes the product Gᵀ G on a one-layer mesh's 5-point pattern (7 entries a row against 3 + 3
   // and y for two passes) and two passes on 3D patterns (solvers/aip.hpp).
   const bool one_layer = c.mesh.generator == cases::MeshGenerator::file ? c.mesh.layers == 1 : c.mesh.cells[2] == 1;
+  std::uint64_t held = 0;
+  if (c.physics.bulk_velocity)
+    for (int d = 0; d < 3; ++d) held += (*c.physics.bulk_velocity)[d] != 0;
   return {les,    body_force || inflow || (moving && !les), les && moving, !outlet, jacobi, !jacobi && one_layer,
-          lid,    c.numerics.time_step == cases::TimeStepMethod::eigenvalue, c.numerics.max_kappa > 0.5};
+          lid,    c.numerics.time_step == cases::TimeStepMethod::eigenvalue, c.numerics.max_kappa > 0.5, held};
 }
 
 // Expected calls per phase (thesis Table 2.1 rows) for a step whose Poisson solve took k iterations.
@@ -56,9 +60,10 @@ std::array<Counts, time::phase_count> expected_counts(const Features& f, std::ui
   std::array<Counts, time::phase_count> e{};
   // 1: AB2 extrapolation (3 AXPY), E_C u_s (+ E_D ν_s with LES), C + D (AXPY), R w (one generalized
   // SpMV), per component: sources (AXPY; wall source per unit ν_s: SpMV + AXPY), Ω⁻¹ (pointwise), update
-  // (and the κ-scheme's uⁿ⁻¹ term, AXPY).
-  const std::uint64_t kappa = f.kappa_scheme;
-  e[0] = {2 + les + 3 * visc, 7 + 3 * src + 3 * visc + 3 * kappa, 0, 3, 0};
+  // (and the κ-scheme's uⁿ⁻¹ term, AXPY; the held flow rate's force, AXPY per held component). With
+  // outlets E_C's input clips their inflow first: |u_s|, two AXPY and the outlet mask (pointwise).
+  const std::uint64_t kappa = f.kappa_scheme, held = f.held_components, outlet = !f.singular;
+  e[0] = {2 + les + 3 * visc, 7 + 3 * src + 3 * visc + 3 * kappa + held + 2 * outlet, 0, 3 + 2 * outlet, 0};
   e[1] = {3, 3, 0, 0, 0};  // 2.1: M Γ uᵖ (3 SpMV, 2 sums) and the M u_bc term
   // 2.2: copy b; mean removal of b, x (and of x at the end) when singular; ‖b‖; r = b − A x, z, fused
   // r·r and r·z, p = z, q = A p with p·q; per iteration the fused CG kernels
@@ -70,9 +75,10 @@ std::array<Counts, time::phase_count> expected_counts(const Features& f, std::ui
   e[4] = {4, 4, 0, 0, 0};  // 4: Γ uᵖ (3), Gs p; sums, −Δt Gs p, + u_bc
   if (f.les) e[5] = {4, 1, 0, 1, 0};  // 5: ∇u (3 generalized SpMVs), model, Π ν_t, + ν
   // 6: |u_s|, |M| |u_s| (+ the lid's speed), viscous rate; "cfl": their sum, one min ratio;
-  // "eigenvalue": a min ratio of each.
+  // "eigenvalue": a min ratio of each. Before them the held flow rate: U_b (a DOT per held component),
+  // the shift of u (AXPY per held component) and of u_s (AXPY).
   const std::uint64_t lid = f.lid, eigen = f.eigenvalue_time_step;
-  e[6] = {2, lid + 1 - eigen, 0, 2 + eigen, 0};
+  e[6] = {2, lid + 1 - eigen + (held ? held + 1 : 0), held, 2 + eigen, 0};
   return e;
 }
 
@@ -116,6 +122,14 @@ TEST_CASE("Kernel calls per sub-step match the algorithm for every shipped case"
 TEST_CASE("The kappa-scheme adds its AXPY per component to the predictor", "[run][kernels]") {
   auto overrides = shrinking_overrides("channel");
   overrides.insert(overrides.end(), {"numerics.time_step=\"eigenvalue\"", "numerics.max_kappa=1"});
+  check_kernel_counts("channel", overrides);
+}
+
+TEST_CASE("A held bulk velocity adds its force to the predictor and its hold to the time step", "[run][kernels]") {
+  auto overrides = shrinking_overrides("channel");
+  overrides.push_back("physics.bulk_velocity=[15,0,0]");
+  check_kernel_counts("channel", overrides);
+  overrides.back() = "physics.bulk_velocity=[3,4,0]";  // two components
   check_kernel_counts("channel", overrides);
 }
 

@@ -39,6 +39,7 @@ void check_same_end(const Simulation& straight, const ScratchDir& straight_dir, 
   CHECK(std::memcmp(&a.time, &b.time, sizeof(double)) == 0);
   CHECK(std::memcmp(&a.dt, &b.dt, sizeof(double)) == 0);
   CHECK(std::memcmp(&a.dt_old, &b.dt_old, sizeof(double)) == 0);
+  CHECK(std::memcmp(&a.driving_force, &b.driving_force, sizeof(Vec3)) == 0);
   for (int d = 0; d < 3; ++d) {
     CHECK(same_bits(a.u[d], b.u[d]));
     CHECK(same_bits(a.u_old[d], b.u_old[d]));
@@ -102,6 +103,12 @@ TEST_CASE("Restart reproduces the uninterrupted run bitwise with WALE and a movi
           "[run][restart]") {
   // LES with a moving wall: the viscous wall source is applied to ν_s every step.
   check_restart_is_bitwise("cavity-3d", {"mesh.cells=[8,8,8]", "physics.les=wale", "output.interval=0"});
+}
+
+TEST_CASE("Restart reproduces the uninterrupted run bitwise with a held bulk velocity", "[run][restart]") {
+  // The flow-rate hold's driving force is part of the state (a checkpoint scalar).
+  check_restart_is_bitwise("channel", {"mesh.cells=[8,12,8]", "physics.bulk_velocity=[15,0,0]", "output.interval=0",
+                                       "output.fields=[]"});
 }
 
 TEST_CASE("A later end time continues a finished run as one run would", "[run][restart]") {
