@@ -109,6 +109,18 @@ TEST_CASE("mesh.file is resolved against the case file's folder", "[case]") {
   CHECK_THAT(error_of(text), Catch::Contains("mesh.file") && Catch::Contains("cannot find some/folder/square.msh"));
 }
 
+TEST_CASE("physics.bulk_velocity is read, and refused where it cannot hold", "[case]") {
+  const CaseConfig held = parse(add(valid_case(), "[physics]", "bulk_velocity = [2, 0, 0]"));
+  REQUIRE(held.physics.bulk_velocity);
+  CHECK(held.physics.bulk_velocity->x == 2.0);
+  CHECK_FALSE(parse(valid_case()).physics.bulk_velocity);
+  CHECK_THAT(error_of(add(valid_case(), "[physics]", "bulk_velocity = [0, 0, 0]")),
+             Catch::Contains("physics.bulk_velocity") && Catch::Contains("zero vector"));
+  const std::string open = replace(add(valid_case(), "[physics]", "bulk_velocity = [1, 0, 0]"),
+                                   "[boundary.xmax]\ntype = \"wall\"", "[boundary.xmax]\ntype = \"outlet\"");
+  CHECK_THAT(error_of(open), Catch::Contains("physics.bulk_velocity") && Catch::Contains("patch xmax is an outlet"));
+}
+
 // Keys of the documentation's key table: the first cell of each row, `like.this`.
 std::set<std::string> documented_keys() {
   std::ifstream doc(MINIAPP_CASE_DOC);
