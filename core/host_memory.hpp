@@ -5,6 +5,8 @@
 #include <sstream>
 #include <string>
 
+#include <sys/resource.h>
+
 namespace miniapp {
 
 // The host memory the kernel reports as available for new allocations (MemAvailable of
@@ -20,6 +22,13 @@ inline std::optional<std::size_t> host_memory_available() {
   return std::nullopt;
 }
 
+// The process's peak resident host memory so far (getrusage's ru_maxrss), in bytes.
+inline std::size_t host_peak_resident_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<std::size_t>(usage.ru_maxrss) * 1024;  // kilobytes on Linux
+}
+
 // "12.3 GB available" or "available memory unknown", for messages.
 inline std::string describe_host_memory_available() {
   const auto bytes = host_memory_available();
@@ -30,9 +39,17 @@ inline std::string describe_host_memory_available() {
   return out.str();
 }
 
-// The message for a std::bad_alloc, whose size is not known where it is caught.
-inline std::string out_of_host_memory_message() {
-  return "out of host memory: an allocation failed (" + describe_host_memory_available() +
+// The message for a std::bad_alloc: the size of the request that failed where it is known
+// (`requested_bytes`, 0 where not), and what the host had left.
+inline std::string out_of_host_memory_message(std::size_t requested_bytes = 0) {
+  std::ostringstream what;
+  what.precision(3);
+  if (requested_bytes > 0)
+    what << "an allocation of " << requested_bytes << " bytes (" << static_cast<double>(requested_bytes) * 1e-9
+         << " GB) failed";
+  else
+    what << "an allocation failed";
+  return "out of host memory: " + what.str() + " (" + describe_host_memory_available() +
          " now); use a coarser mesh, more ranks on more nodes, or a machine with more memory";
 }
 

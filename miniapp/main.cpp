@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "miniapp/cli/commands.hpp"
+#include "miniapp/cli/host_allocation.hpp"
 #include "core/error.hpp"
 #include "core/host_memory.hpp"
 
@@ -37,6 +38,7 @@ void print_usage(std::ostream& out) {
 int main(int argc, char** argv) {
   // Progress reaches a log file line by line, as on a terminal: a run killed early leaves its lines.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  miniapp::cli::keep_freed_host_memory();
   if (argc < 2) {
     print_usage(std::cerr);
     return 2;
@@ -57,7 +59,7 @@ int main(int argc, char** argv) {
       std::cerr << "miniapp " << command << ": error: " << e.what() << " (see 'miniapp " << command << " --help')\n";
     } catch (const std::bad_alloc&) {
       // Which allocation failed is not known here; what the machine had left is.
-      std::cerr << "miniapp " << command << ": error: " << miniapp::out_of_host_memory_message() << "\n";
+      std::cerr << "miniapp " << command << ": error: " << miniapp::out_of_host_memory_message(miniapp::cli::last_failed_allocation_bytes()) << "\n";
     } catch (const std::exception& e) {
       std::cerr << "miniapp " << command << ": internal error: " << e.what() << "\n";
     }

@@ -7,6 +7,9 @@ namespace miniapp {
 Aip::Aip(const Executor& exec, const CsrMatrix& a, int level, index_t slice_height, AipForm form)
     : exec_(exec), level_(level), g_(exec, aip_factor(a, level), slice_height, form) {}
 
+Aip::Aip(const Executor& exec, const AipHostMatrices& factor, int level, index_t slice_height)
+    : exec_(exec), level_(level), g_(exec, factor, slice_height) {}
+
 void Aip::apply(const Vector& r, Vector& z) const { aip_apply(exec_, g_, r, z); }
 
 bool Aip::apply_with_rho(const Vector& r, Vector& z, CgScalars& s) const {

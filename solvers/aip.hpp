@@ -16,6 +16,9 @@ class Aip final : public Preconditioner {
   // are stored as sELL with slices of `slice_height` rows. Throws miniapp::Error from aip_factor.
   Aip(const Executor& exec, const CsrMatrix& a, int level, index_t slice_height = 32,
       AipForm form = AipForm::fewer_bytes);
+  // From G's host matrices built beforehand (aip_host_matrices of aip_factor(A, level), with this slice
+  // height), which the memory estimate has sized.
+  Aip(const Executor& exec, const AipHostMatrices& factor, int level, index_t slice_height);
   // Bytes: the form's matrices read once each (8 per stored entry), r read, z written, and with two
   // passes a temporary written and read. Not safe to call concurrently on one object (the temporary
   // is shared).

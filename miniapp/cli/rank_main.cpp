@@ -4,6 +4,7 @@
 #include <new>
 
 #include "core/host_memory.hpp"
+#include "miniapp/cli/host_allocation.hpp"
 
 namespace miniapp::cli {
 
@@ -20,7 +21,7 @@ int run_on_ranks(int& argc, char**& argv, std::string_view command,
     if (world.size() == 1) throw;
     const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
     std::cerr << "miniapp " << command << ": error on rank " << world.rank() << ": "
-              << (memory ? out_of_host_memory_message() : std::string(e.what())) << "\n"
+              << (memory ? out_of_host_memory_message(last_failed_allocation_bytes()) : std::string(e.what())) << "\n"
               << std::flush;
     MPI_Abort(MPI_COMM_WORLD, 1);
   }

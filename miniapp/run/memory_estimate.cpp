@@ -109,7 +109,7 @@ std::size_t operator_bytes(const cases::CaseConfig& config, const mesh::Mesh& me
 }
 
 std::size_t preconditioner_bytes(const cases::CaseConfig& config, const fv::FlowOperators& ops, index_t h,
-                                 const amg::HostHierarchy* amg) {
+                                 const amg::HostHierarchy* amg, const AipHostMatrices* aip) {
   using P = cases::Preconditioner;
   const P kind = config.numerics.preconditioner;
   const index_t cells = ops.laplacian.rows;
@@ -122,6 +122,7 @@ std::size_t preconditioner_bytes(const cases::CaseConfig& config, const fv::Flow
     for (double& v : minus_laplacian.val) v = -v;
     return Amg::device_bytes(amg::build_hierarchy(minus_laplacian, {}), h, float_values);
   }
+  if (aip) return DeviceAipFactor::device_bytes(*aip, h);
   const int level = kind == P::aip1 ? 1 : kind == P::aip2 ? 2 : 3;
   return DeviceAipFactor::device_bytes(aip_pattern(ops.laplacian, level), h);  // −L has L's pattern
 }
@@ -135,12 +136,12 @@ std::string gigabytes(std::size_t bytes) {
 }  // namespace
 
 MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh& mesh, const fv::FlowOperators& ops,
-                               index_t slice_height, const amg::HostHierarchy* amg) {
+                               index_t slice_height, const amg::HostHierarchy* amg, const AipHostMatrices* aip) {
   const index_t cells = mesh.cell_count(), faces = mesh.face_count();
   const bool les = config.physics.les != LesModel::none;
   MemoryEstimate e;
   e.operators = operator_bytes(config, mesh, ops, slice_height);
-  e.preconditioner = preconditioner_bytes(config, ops, slice_height, amg);
+  e.preconditioner = preconditioner_bytes(config, ops, slice_height, amg, aip);
   // PCG: r twice (Pcg::residual), z, p, q, rhs. Fractional step: uᵖ and work (3 each), rhs, cell work; face work and
   // base viscosity; with LES the 9 velocity gradients and the filter width.
   e.solver = vector_bytes(cells, 6) + vector_bytes(cells, 8 + (les ? 10 : 0)) + vector_bytes(faces, 2);

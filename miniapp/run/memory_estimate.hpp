@@ -5,6 +5,7 @@
 #include "mesh/mesh.hpp"
 #include "miniapp/case/case_config.hpp"
 #include "operators/backend/executor.hpp"
+#include "operators/kernels/aip_kernels.hpp"
 #include "operators/fv/flow_operators.hpp"
 #include "solvers/amg/hierarchy.hpp"
 
@@ -27,10 +28,12 @@ struct MemoryEstimate {
 // The estimate for `config` on `mesh`, from the host operators before any upload: each uploaded
 // matrix sized as to_sell(·, slice_height) will store it (slice pointers, and 4 + 8 bytes per stored
 // entry padding included), E_C/E_D from the counts of their triplets. With AIP, computes the factor's
-// pattern (aip_pattern), not the factor. With AMG, sizes `amg`, the hierarchy the solver will be built
-// from, or where none is given builds the host hierarchy of −L (as the set-up would) to size it.
+// pattern (aip_pattern), not the factor, unless given `aip`, the host matrices the solver will upload.
+// With AMG, sizes `amg`, the hierarchy the solver will be built from, or where none is given builds the
+// host hierarchy of −L (as the set-up would) to size it.
 MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh& mesh, const fv::FlowOperators& ops,
-                               index_t slice_height, const amg::HostHierarchy* amg = nullptr);
+                               index_t slice_height, const amg::HostHierarchy* amg = nullptr,
+                               const AipHostMatrices* aip = nullptr);
 
 // Prints "device memory: N bytes per cell (total X GB)" to `log`. On CUDA, throws miniapp::Error
 // ("mesh needs X GB of device memory, Y GB free on <device>") when the estimate exceeds the free

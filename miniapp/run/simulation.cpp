@@ -1,6 +1,5 @@
 #include "miniapp/run/simulation.hpp"
 
-#include <chrono>
 #include <iomanip>
 #include <optional>
 #include <ostream>
@@ -10,6 +9,7 @@
 #include "miniapp/run/memory_estimate.hpp"
 #include "miniapp/run/rank_executor.hpp"
 #include "miniapp/run/rank_mesh.hpp"
+#include "miniapp/run/startup_report.hpp"
 #include "miniapp/time/distributed_pressure_solver.hpp"
 #include "parallel/local_mesh.hpp"
 #include "solvers/fft/extrusion.hpp"
@@ -17,28 +17,12 @@
 #include "miniapp/time/channel_start.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "solvers/aip.hpp"
+#include "solvers/aip_factor.hpp"
 #include "solvers/amg/amg.hpp"
 #include "solvers/jacobi.hpp"
 
 namespace miniapp::run {
 namespace {
-
-// Prints "  stage ....... 0.123 s" when the stage is done.
-class StageTimer {
- public:
-  StageTimer(std::ostream& log, const char* stage) : log_(log), stage_(stage), start_(clock::now()) {}
-  ~StageTimer() {
-    const double s = std::chrono::duration<double>(clock::now() - start_).count();
-    log_ << "  " << std::left << std::setw(28) << stage_ << std::right << std::fixed << std::setprecision(3) << s
-         << " s\n" << std::defaultfloat;
-  }
-
- private:
-  using clock = std::chrono::steady_clock;
-  std::ostream& log_;
-  const char* stage_;
-  clock::time_point start_;
-};
 
 index_t slice_height(const cases::CaseConfig& config, const Executor& exec) {
   return config.numerics.slice_height > 0 ? config.numerics.slice_height : exec.default_slice_height();
@@ -56,10 +40,21 @@ void print_amg(const Amg& amg, std::ostream& log) {
       << (amg.float_storage() ? "; float matrices" : "") << "\n";
 }
 
+int aip_level(cases::Preconditioner kind) {
+  using P = cases::Preconditioner;
+  return kind == P::aip1 ? 1 : kind == P::aip2 ? 2 : kind == P::aip3 ? 3 : 0;
+}
+
+AipForm aip_form(cases::AipFormChoice choice) {
+  using F = cases::AipFormChoice;
+  return choice == F::two_pass ? AipForm::two_pass : choice == F::product ? AipForm::product : AipForm::fewer_bytes;
+}
+
 // The case's preconditioner; an AIP's form is kept in sim.aip_form and printed. With AMG, from the
-// hierarchy built beforehand (amg_hierarchy).
+// hierarchy built beforehand (amg_hierarchy); with AIP, from G's host matrices (aip_matrices).
 std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const CsrMatrix& pressure_matrix, index_t slices,
-                                                    const amg::HostHierarchy* amg_hierarchy, std::ostream& log) {
+                                                    const amg::HostHierarchy* amg_hierarchy,
+                                                    const AipHostMatrices* aip_matrices, std::ostream& log) {
   using P = cases::Preconditioner;
   const P kind = sim.config.numerics.preconditioner;
   if (kind == P::jacobi) return std::make_unique<Jacobi>(sim.exec, pressure_matrix);
@@ -70,17 +65,13 @@ std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const CsrMa
     print_amg(*amg, log);
     return amg;
   }
-  using F = cases::AipFormChoice;
-  const F choice = sim.config.numerics.aip_form;
-  const AipForm form = choice == F::two_pass ? AipForm::two_pass
-                       : choice == F::product ? AipForm::product
-                                              : AipForm::fewer_bytes;
-  auto aip = std::make_unique<Aip>(sim.exec, pressure_matrix, kind == P::aip1 ? 1 : kind == P::aip2 ? 2 : 3, slices,
-                                   form);
+  auto aip = std::make_unique<Aip>(sim.exec, *aip_matrices, aip_level(kind), slices);
   sim.aip_form = aip->factor().form();
   log << "  AIP-" << aip->level()
       << (sim.aip_form == AipForm::product ? ": one pass with the product Gᵀ G" : ": two passes, G then Gᵀ")
-      << (choice == F::automatic ? " (the form that moves fewer bytes on this matrix)\n" : " (numerics.aip_form)\n");
+      << (sim.config.numerics.aip_form == cases::AipFormChoice::automatic
+              ? " (the form that moves fewer bytes on this matrix)\n"
+              : " (numerics.aip_form)\n");
   return aip;
 }
 
@@ -225,13 +216,25 @@ std::optional<amg::HostHierarchy> amg_hierarchy(const Simulation& sim, const par
   return amg::build_hierarchy(preconditioned_matrix(sim, numbering), amg_options(n));
 }
 
+// With AIP on the PCG path, G's host matrices, built before the memory check so that the check sizes
+// them exactly and the solver uploads them without building them again; nothing otherwise.
+std::optional<AipHostMatrices> aip_matrices(const Simulation& sim, const parallel::LocalNumbering* numbering,
+                                            index_t slices, std::ostream& log) {
+  const auto& n = sim.config.numerics;
+  const int level = aip_level(n.preconditioner);
+  if (level == 0 || n.poisson == cases::PoissonSolver::fft) return std::nullopt;
+  StageTimer t(log, "AIP factor (host)");
+  return aip_host_matrices(aip_factor(preconditioned_matrix(sim, numbering), level), slices, aip_form(n.aip_form));
+}
+
 // numerics.poisson: PCG with the case's preconditioner, or the FFT path along a periodic z. On several
 // ranks: the distributed PCG, its preconditioner built on the owned block (block Jacobi across ranks),
 // or the FFT path on the rank's whole periodic lines (`numbering`: the rank's cells).
 std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, index_t slices, bool singular,
                                                            const parallel::LocalNumbering* numbering,
                                                            parallel::HaloTransport transport,
-                                                           const amg::HostHierarchy* amg_hierarchy, std::ostream& log) {
+                                                           const amg::HostHierarchy* amg_hierarchy,
+                                                           const AipHostMatrices* aip_host, std::ostream& log) {
   auto& c = sim.config;
   PcgOptions options = pressure_solve_options(c);
   options.singular = singular;
@@ -242,7 +245,8 @@ std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, inde
                                                      sim.host_operators.cell_order, options, &log,
                                                      ranks ? &*ranks : nullptr);
   }
-  auto preconditioner = make_preconditioner(sim, preconditioned_matrix(sim, numbering), slices, amg_hierarchy, log);
+  auto preconditioner =
+      make_preconditioner(sim, preconditioned_matrix(sim, numbering), slices, amg_hierarchy, aip_host, log);
   if (sim.domain->distributed())
     return std::make_unique<time::DistributedPcgPressureSolver>(sim.exec, *sim.domain,
                                                                 negated(sim.host_operators.laplacian), slices,
@@ -281,6 +285,7 @@ void from_mesh_order(const Simulation& sim, const std::vector<double>& field, Ve
 
 Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_path, std::ostream& log,
                              const parallel::Communicator* comm, parallel::HaloTransport transport) {
+  const auto start = std::chrono::steady_clock::now();
   Simulation sim;
   sim.config = std::move(config);
   sim.case_path = case_path;
@@ -318,8 +323,9 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   const index_t slices = slice_height(c, sim.exec);
   // Fails here, before the first upload, when the mesh does not fit on the device.
   const std::optional<amg::HostHierarchy> amg = amg_hierarchy(sim, numbering ? &*numbering : nullptr, log);
-  check_memory(estimate_memory(c, sim.mesh, sim.host_operators, slices, amg ? &*amg : nullptr), sim.cells(), sim.exec,
-               log);
+  const std::optional<AipHostMatrices> aip = aip_matrices(sim, numbering ? &*numbering : nullptr, slices, log);
+  check_memory(estimate_memory(c, sim.mesh, sim.host_operators, slices, amg ? &*amg : nullptr, aip ? &*aip : nullptr),
+               sim.cells(), sim.exec, log);
   {
     StageTimer t(log, "operators (upload)");
     sim.operators = std::make_unique<time::DeviceOperators>(sim.exec, sim.mesh, sim.geometry, sim.host_operators,
@@ -331,13 +337,14 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   {
     StageTimer t(log, "pressure solver");
     pressure_solver = make_pressure_solver(sim, slices, singular, numbering ? &*numbering : nullptr, transport,
-                                           amg ? &*amg : nullptr, log);
+                                           amg ? &*amg : nullptr, aip ? &*aip : nullptr, log);
   }
   // After the mesh is made: on several ranks it may have changed what "auto" chose.
   if (!c.numerics.poisson_choice.empty()) log << "  " << c.numerics.poisson_choice << "\n";
   sim.scheme = std::make_unique<time::FractionalStep>(sim.exec, *sim.operators, *sim.domain, flow_parameters(c),
                                                       std::move(pressure_solver));
   set_initial_fields(sim);
+  report_startup(log, start, sim.cells(), comm);
   return sim;
 }
 

@@ -17,7 +17,7 @@ bool any_non_zero(const std::vector<double>& v) {
 }
 
 std::array<DeviceSell, 3> upload_three(const Executor& exec, const std::array<CsrMatrix, 3>& a, index_t s) {
-  return {DeviceSell(exec, to_sell(a[0], s)), DeviceSell(exec, to_sell(a[1], s)), DeviceSell(exec, to_sell(a[2], s))};
+  return {DeviceSell(exec, a[0], s), DeviceSell(exec, a[1], s), DeviceSell(exec, a[2], s)};
 }
 
 }  // namespace
@@ -27,15 +27,15 @@ DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, c
                                  const Vec3& body_force)
     : volume(Vector::from_host(exec, ops.volume)),
       inverse_volume(Vector::from_host(exec, ops.inverse_volume)),
-      divergence(exec, to_sell(ops.divergence, s)),
-      face_gradient(exec, to_sell(ops.face_gradient, s)),
-      pressure_matrix(exec, to_sell(negated(ops.laplacian), s)),
+      divergence(exec, ops.divergence, s),
+      face_gradient(exec, ops.face_gradient, s),
+      pressure_matrix(exec, negated(ops.laplacian), s),
       cell_to_face(upload_three(exec, ops.cell_to_face, s)),
       cell_divergence(upload_three(exec, ops.cell_divergence, s)),
       cell_gradient(upload_three(exec, ops.cell_gradient, s)),
-      face_interpolation(exec, to_sell(ops.face_interpolation, s)),
-      flux_magnitude_sum(exec, to_sell(ops.flux_magnitude_sum, s)),
-      viscous_rate(exec, to_sell(ops.viscous_rate, s)),
+      face_interpolation(exec, ops.face_interpolation, s),
+      flux_magnitude_sum(exec, ops.flux_magnitude_sum, s),
+      viscous_rate(exec, ops.viscous_rate, s),
       momentum(exec, mesh, geometry, ops, s, viscosity, les),
       boundary_face_velocity(Vector::from_host(exec, ops.boundary_face_velocity)),
       boundary_divergence(Vector::from_host(exec, reference_spmv(ops.divergence, ops.boundary_face_velocity))) {
@@ -59,7 +59,7 @@ DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, c
     constant_source[d] = Vector::from_host(exec, source);
   }
   if (les && viscous_source_needed)
-    for (int d = 0; d < 3; ++d) viscous_source.emplace_back(exec, to_sell(ops.boundary_diffusion_source[d], s));
+    for (int d = 0; d < 3; ++d) viscous_source.emplace_back(exec, ops.boundary_diffusion_source[d], s);
 }
 
 }  // namespace miniapp::time

@@ -12,6 +12,20 @@ DeviceSell::DeviceSell(const Executor& exec, const SellMatrix& host)
       col_(Array<index_t>::from_host(exec, host.col)),
       val_(Vector::from_host(exec, host.val)) {}
 
+DeviceSell::DeviceSell(const Executor& exec, const CsrMatrix& host, index_t slice_height)
+    : rows_(host.rows), cols_(host.cols), slice_height_(slice_height), slice_count_(0), nnz_(host.nnz()) {
+  if (exec.backend() != Backend::cpu) {
+    *this = DeviceSell(exec, to_sell(host, slice_height));
+    return;
+  }
+  const std::vector<index_t> offsets = sell_slice_offsets(host, slice_height);
+  slice_count_ = static_cast<index_t>(offsets.size()) - 1;
+  slice_ptr_ = Array<index_t>::from_host(exec, offsets);
+  col_ = Array<index_t>(exec, offsets.back());
+  val_ = Vector(exec, offsets.back());
+  fill_sell(host, slice_height, offsets, col_.data(), val_.data());
+}
+
 DeviceSell::DeviceSell(const DeviceSell& structure, const Vector& values)
     : rows_(structure.rows_),
       cols_(structure.cols_),

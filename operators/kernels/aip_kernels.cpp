@@ -80,31 +80,26 @@ SellFloatView DeviceSellFloat::view() const {
   return {rows_, cols_, slice_height_, slice_count_, slice_ptr_.data(), col_.data(), val_.data()};
 }
 
-struct DeviceAipFactor::HostMatrices {
-  CsrMatrix gt;
-  std::optional<CsrMatrix> product;  // Gᵀ G where the product is taken
-};
-
-// Gᵀ always (two passes apply it, the product is formed from it), and Gᵀ G where the form asks for the
-// product or, by default, where it moves fewer bytes than two passes.
-DeviceAipFactor::HostMatrices DeviceAipFactor::host_matrices(const CsrMatrix& g, index_t h, AipForm form) {
+// Gᵀ G where the form asks for the product or, by default, where it moves fewer bytes than two passes.
+AipHostMatrices aip_host_matrices(CsrMatrix g, index_t h, AipForm form) {
   constexpr double gather_limit = 4.0;  // times G's entries
-  HostMatrices m{transpose(g), std::nullopt};
+  checked_square(g);
+  CsrMatrix gt = transpose(g);
+  AipHostMatrices m{std::move(g), std::move(gt), std::nullopt};
   if (form == AipForm::two_pass) return m;
-  if (form == AipForm::fewer_bytes && product_gathers(g) > gather_limit * g.nnz()) return m;
-  CsrMatrix product = multiply(m.gt, g);
-  if (form == AipForm::product || static_cast<double>(sell_float_bytes(product, h)) <= two_pass_bytes(g, m.gt, h))
+  if (form == AipForm::fewer_bytes && product_gathers(m.g) > gather_limit * m.g.nnz()) return m;
+  CsrMatrix product = multiply(m.gt, m.g);
+  if (form == AipForm::product || static_cast<double>(sell_float_bytes(product, h)) <= two_pass_bytes(m.g, m.gt, h))
     m.product = std::move(product);
   return m;
 }
 
 DeviceAipFactor::DeviceAipFactor(const Executor& exec, const CsrMatrix& g, index_t slice_height, AipForm form)
-    : DeviceAipFactor(exec, g, host_matrices(checked_square(g), slice_height, form), slice_height) {}
+    : DeviceAipFactor(exec, aip_host_matrices(g, slice_height, form), slice_height) {}
 
-DeviceAipFactor::DeviceAipFactor(const Executor& exec, const CsrMatrix& g, const HostMatrices& m,
-                                 index_t slice_height)
-    : rows_(g.rows), flops_(2.0 * (m.product ? m.product->nnz() : 2.0 * g.nnz())),
-      first_(exec, to_sell(m.product ? *m.product : g, slice_height)), work_(exec, m.product ? 0 : g.rows) {
+DeviceAipFactor::DeviceAipFactor(const Executor& exec, const AipHostMatrices& m, index_t slice_height)
+    : rows_(m.g.rows), flops_(2.0 * (m.product ? m.product->nnz() : 2.0 * m.g.nnz())),
+      first_(exec, to_sell(m.product ? *m.product : m.g, slice_height)), work_(exec, m.product ? 0 : m.g.rows) {
   if (!m.product) second_.emplace(exec, to_sell(m.gt, slice_height));
 }
 
@@ -120,10 +115,13 @@ double DeviceAipFactor::apply_bytes() const {
 }
 
 std::size_t DeviceAipFactor::device_bytes(const CsrMatrix& pattern, index_t slice_height) {
-  const HostMatrices m = host_matrices(pattern, slice_height, AipForm::fewer_bytes);
+  return device_bytes(aip_host_matrices(pattern, slice_height, AipForm::fewer_bytes), slice_height);
+}
+
+std::size_t DeviceAipFactor::device_bytes(const AipHostMatrices& m, index_t slice_height) {
   if (m.product) return sell_float_bytes(*m.product, slice_height);
-  return sell_float_bytes(pattern, slice_height) + sell_float_bytes(m.gt, slice_height) +
-         sizeof(double) * static_cast<std::size_t>(pattern.rows);
+  return sell_float_bytes(m.g, slice_height) + sell_float_bytes(m.gt, slice_height) +
+         sizeof(double) * static_cast<std::size_t>(m.g.rows);
 }
 
 void spmv(const Executor& exec, const DeviceSellFloat& a, const Vector& x, Vector& y) {

@@ -47,6 +47,18 @@ class DeviceSellFloat {
   Array<float> val_;
 };
 
+// G and the matrices its form applies, on the host: Gᵀ always (two passes apply it, the product is
+// formed from it), and Gᵀ G where the form takes the product. Built once at set-up, so that the
+// memory estimate sizes what will be uploaded (DeviceAipFactor::device_bytes) without building it twice.
+struct AipHostMatrices {
+  CsrMatrix g, gt;
+  std::optional<CsrMatrix> product;
+};
+// The matrices of `form` for a square g (what aip_factor returns), with slices of slice_height rows;
+// AipForm::fewer_bytes takes the product where it moves fewer bytes (DeviceAipFactor). Throws
+// miniapp::Error for a non-square g.
+AipHostMatrices aip_host_matrices(CsrMatrix g, index_t slice_height, AipForm form);
+
 // The preconditioner's matrices in executor memory, converted once at set-up: G and Gᵀ, or their
 // product, in the form asked for or, by default, the one whose matrices (8 bytes per stored entry, 4
 // per slice pointer) and, for two passes, y written and read (16 bytes per row) come to fewer bytes.
@@ -58,6 +70,8 @@ class DeviceAipFactor {
   // non-square g.
   DeviceAipFactor(const Executor& exec, const CsrMatrix& g, index_t slice_height,
                   AipForm form = AipForm::fewer_bytes);
+  // From the host matrices built beforehand (aip_host_matrices with the same slice height).
+  DeviceAipFactor(const Executor& exec, const AipHostMatrices& m, index_t slice_height);
   AipFactorView view() const;
   AipForm form() const { return second_ ? AipForm::two_pass : AipForm::product; }
   index_t rows() const { return rows_; }
@@ -70,12 +84,10 @@ class DeviceAipFactor {
   // Executor bytes the constructor (default form) allocates for a factor with this pattern, without
   // building it (for the up-front memory estimate).
   static std::size_t device_bytes(const CsrMatrix& pattern, index_t slice_height);
+  // Executor bytes the constructor allocates for these host matrices.
+  static std::size_t device_bytes(const AipHostMatrices& m, index_t slice_height);
 
  private:
-  struct HostMatrices;  // Gᵀ, and Gᵀ G where the product is taken
-  static HostMatrices host_matrices(const CsrMatrix& g, index_t slice_height, AipForm form);
-  DeviceAipFactor(const Executor& exec, const CsrMatrix& g, const HostMatrices& m, index_t slice_height);
-
   index_t rows_;
   double flops_;
   DeviceSellFloat first_;

@@ -10,8 +10,12 @@ namespace {
 // inside the column range of a rectangular matrix so that the read stays in bounds.
 index_t empty_row_column(index_t r, index_t cols) { return std::min(r, cols - 1); }
 
-// slice_ptr from the widest row of each slice; checks the padded size fits the index type.
-std::vector<index_t> slice_offsets(const CsrMatrix& a, index_t slice_height, index_t slices) {
+}  // namespace
+
+// From the widest row of each slice; checks the padded size fits the index type.
+std::vector<index_t> sell_slice_offsets(const CsrMatrix& a, index_t slice_height) {
+  if (slice_height < 1) throw Error("to_sell: slice height " + std::to_string(slice_height) + " must be at least 1");
+  const index_t slices = (a.rows + slice_height - 1) / slice_height;
   std::vector<index_t> slice_ptr(static_cast<std::size_t>(slices) + 1, 0);
   std::size_t total = 0;
   for (index_t s = 0; s < slices; ++s) {
@@ -25,35 +29,42 @@ std::vector<index_t> slice_offsets(const CsrMatrix& a, index_t slice_height, ind
   return slice_ptr;
 }
 
-}  // namespace
+// Rows own disjoint positions: filled in parallel, padding written here rather than by a pass before.
+void fill_sell(const CsrMatrix& a, index_t slice_height, const std::vector<index_t>& slice_ptr, index_t* col,
+               double* val) {
+  const index_t slices = static_cast<index_t>(slice_ptr.size()) - 1;
+#pragma omp parallel for schedule(static)
+  for (index_t r = 0; r < slices * slice_height; ++r) {
+    const index_t slice = r / slice_height;
+    const index_t width = (slice_ptr[slice + 1] - slice_ptr[slice]) / slice_height;
+    const index_t length = r < a.rows ? a.row_length(r) : 0;
+    const index_t begin = r < a.rows ? a.row_ptr[r] : 0;
+    const index_t first = slice_ptr[slice] + r % slice_height;  // entry k at first + k · slice_height
+    for (index_t k = 0; k < length; ++k) {
+      col[first + k * slice_height] = a.col[begin + k];
+      val[first + k * slice_height] = a.val[begin + k];
+    }
+    const index_t pad_col = length > 0 ? a.col[begin + length - 1] : empty_row_column(r, a.cols);
+    for (index_t k = length; k < width; ++k) {
+      col[first + k * slice_height] = pad_col;
+      val[first + k * slice_height] = 0.0;
+    }
+  }
+}
 
 SellMatrix to_sell(const CsrMatrix& a, index_t slice_height) {
-  if (slice_height < 1) throw Error("to_sell: slice height " + std::to_string(slice_height) + " must be at least 1");
   SellMatrix s;
   s.rows = a.rows;
   s.cols = a.cols;
   s.slice_height = slice_height;
   s.nnz = a.nnz();
-  const index_t slices = (a.rows + slice_height - 1) / slice_height;
-  s.slice_ptr = slice_offsets(a, slice_height, slices);
+  s.slice_ptr = sell_slice_offsets(a, slice_height);
   s.col.resize(static_cast<std::size_t>(s.slice_ptr.back()));
-  s.val.assign(s.col.size(), 0.0);
+  s.val.resize(s.col.size());
+  fill_sell(a, slice_height, s.slice_ptr, s.col.data(), s.val.data());
   s.row_length.resize(static_cast<std::size_t>(a.rows));
-  // Rows own disjoint positions: filled in parallel.
 #pragma omp parallel for schedule(static)
-  for (index_t r = 0; r < slices * slice_height; ++r) {
-    const index_t width = s.slice_width(r / slice_height);
-    const index_t length = r < a.rows ? a.row_length(r) : 0;
-    if (r < a.rows) s.row_length[r] = length;
-    const index_t begin = r < a.rows ? a.row_ptr[r] : 0;
-    const index_t first = s.position(r, 0);  // entry k at first + k · slice_height
-    for (index_t k = 0; k < length; ++k) {
-      s.col[first + k * slice_height] = a.col[begin + k];
-      s.val[first + k * slice_height] = a.val[begin + k];
-    }
-    const index_t pad_col = length > 0 ? a.col[begin + length - 1] : empty_row_column(r, a.cols);
-    for (index_t k = length; k < width; ++k) s.col[first + k * slice_height] = pad_col;
-  }
+  for (index_t r = 0; r < a.rows; ++r) s.row_length[r] = a.row_length(r);
   return s;
 }
 

@@ -32,6 +32,13 @@ struct SellMatrix {
 // Converts CSR (sorted columns) to sELL with slices of `slice_height` ≥ 1 rows; slice s is as wide as
 // its longest row.
 SellMatrix to_sell(const CsrMatrix& a, index_t slice_height);
+// The two halves of to_sell, for a caller that stores the entries elsewhere (DeviceSell on the CPU
+// backend: straight into executor memory): the slice offsets of `a` (slices + 1 entries; throws
+// miniapp::Error for a slice height below 1 or a padded size past the index type), and a's entries with
+// their padding written at those offsets into col and val (slice_ptr.back() entries each).
+std::vector<index_t> sell_slice_offsets(const CsrMatrix& a, index_t slice_height);
+void fill_sell(const CsrMatrix& a, index_t slice_height, const std::vector<index_t>& slice_ptr, index_t* col,
+               double* val);
 // The inverse of to_sell: padding dropped, explicitly stored zeros kept.
 CsrMatrix to_csr(const SellMatrix& a);
 

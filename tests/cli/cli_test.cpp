@@ -21,8 +21,9 @@ struct Run {
   std::string output;  // stdout and stderr together
 };
 
-Run run_miniapp(const std::string& arguments) {
-  const std::string command = std::string("'") + MINIAPP_BINARY + "' " + arguments + " 2>&1";
+// `shell_prefix`: shell commands run before the binary in the same shell (a ulimit).
+Run run_miniapp(const std::string& arguments, const std::string& shell_prefix = "") {
+  const std::string command = shell_prefix + std::string("'") + MINIAPP_BINARY + "' " + arguments + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   Run run;
@@ -325,6 +326,18 @@ TEST_CASE("a generated mesh that cannot fit in host memory is refused before it 
   CHECK(r.status != 0);
   CHECK_THAT(r.output, Contains("mesh.cells makes 1.6e+09 cells") && Contains("GB of host memory") &&
                            Contains("GB available"));
+}
+
+TEST_CASE("a run out of host memory while building says how many bytes it asked for", "[cli]") {
+  // The mesh passes the up-front check (the host has the memory); the address space the shell allows
+  // does not, so an allocation of the set-up fails part way.
+  const Run r = run_miniapp("run cavity-3d --set mesh.cells=[60,60,60] --set run.max_steps=1 --set output.fields=[] "
+                            "--set output.directory=\"cli_test_out_of_memory\"",
+                            "ulimit -v 1000000; ");
+  INFO(r.output);
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Contains("error: out of host memory") && Contains(" bytes") && Contains("GB available"));
+  CHECK_THAT(r.output, !Contains("an allocation failed"));  // the size is known
 }
 
 TEST_CASE("SIGTERM finishes the step, writes a checkpoint and exits non-zero; the restart goes on", "[cli]") {

@@ -1,0 +1,37 @@
+// How the binary allocates host memory: glibc's malloc kept from returning freed memory, and a
+// replacement of the global operator new (a replaceable function of the standard) that records the
+// size of a request that fails, so that an out-of-memory message can say how much was asked for.
+#include "miniapp/cli/host_allocation.hpp"
+
+#include <malloc.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+namespace {
+std::atomic<std::size_t> failed_bytes{0};
+}
+
+void* operator new(std::size_t bytes) {
+  if (void* p = std::malloc(bytes == 0 ? 1 : bytes)) return p;
+  failed_bytes.store(bytes, std::memory_order_relaxed);
+  throw std::bad_alloc();
+}
+
+// The library's array and nothrow forms come to these.
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace miniapp::cli {
+
+std::size_t last_failed_allocation_bytes() { return failed_bytes.load(std::memory_order_relaxed); }
+
+// Large blocks from the heap rather than their own mappings (which free() unmaps), and the heap's top
+// never trimmed: a freed block is reused as it is, already faulted in.
+void keep_freed_host_memory() {
+  mallopt(M_MMAP_MAX, 0);
+  mallopt(M_TRIM_THRESHOLD, -1);
+}
+
+}  // namespace miniapp::cli
