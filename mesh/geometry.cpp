@@ -9,6 +9,7 @@ namespace {
 // Node average of every cell: the apex of the tetrahedra that decompose the cell.
 std::vector<Vec3> cell_averages(const Mesh& m) {
   std::vector<Vec3> avg(m.cell_count());
+#pragma omp parallel for schedule(static)
   for (index_t c = 0; c < m.cell_count(); ++c) {
     const index_t begin = m.cell_node_offsets[c], end = m.cell_node_offsets[c + 1];
     for (index_t i = begin; i < end; ++i) avg[c] += m.nodes[m.cell_nodes[i]];
@@ -42,19 +43,49 @@ void add_face_tets(const Mesh& m, index_t f, const Vec3& p, const Vec3& c, doubl
   }
 }
 
+// The faces of each cell in ascending face order, the owner's side of a face before the neighbour's
+// (a face can have the same cell on both sides across a one-cell periodic direction): a face number f
+// for the owner's side, ~f for the neighbour's.
+struct CellFaces {
+  std::vector<index_t> offsets, sides;
+};
+
+CellFaces cell_faces(const Mesh& m) {
+  CellFaces cf;
+  cf.offsets.assign(static_cast<std::size_t>(m.cell_count()) + 1, 0);
+  for (index_t f = 0; f < m.face_count(); ++f) {
+    ++cf.offsets[m.face_owner[f] + 1];
+    if (m.face_neighbour[f] >= 0) ++cf.offsets[m.face_neighbour[f] + 1];
+  }
+  for (index_t c = 0; c < m.cell_count(); ++c) cf.offsets[c + 1] += cf.offsets[c];
+  cf.sides.resize(static_cast<std::size_t>(cf.offsets.back()));
+  std::vector<index_t> next(cf.offsets.begin(), cf.offsets.end() - 1);
+  for (index_t f = 0; f < m.face_count(); ++f) {
+    cf.sides[next[m.face_owner[f]]++] = f;
+    if (m.face_neighbour[f] >= 0) cf.sides[next[m.face_neighbour[f]]++] = ~f;
+  }
+  return cf;
+}
+
+// Each cell sums its faces' tetrahedra in face order, as a loop over faces scattering to owner and
+// neighbour would, so the cells are independent (computed in parallel) and the sums the same.
 void compute_cells(const Mesh& m, const std::vector<Vec3>& face_average, const std::vector<Vec3>& shift,
                    MeshGeometry& g) {
   const std::vector<Vec3> avg = cell_averages(m);
-  std::vector<Vec3> moment(m.cell_count());
-  for (index_t f = 0; f < m.face_count(); ++f) {
-    const Vec3& p = face_average[f];
-    const index_t own = m.face_owner[f], nb = m.face_neighbour[f];
-    add_face_tets(m, f, p, avg[own], 1.0, g.cell_volume[own], moment[own]);
-    // The neighbour of a periodic face lies one translation away: move its apex back to this side.
-    if (nb >= 0) add_face_tets(m, f, p, avg[nb] - shift[f], -1.0, g.cell_volume[nb], moment[nb]);
+  const CellFaces cf = cell_faces(m);
+#pragma omp parallel for schedule(static)
+  for (index_t c = 0; c < m.cell_count(); ++c) {
+    double volume = 0;
+    Vec3 moment{};
+    for (index_t k = cf.offsets[c]; k < cf.offsets[c + 1]; ++k) {
+      const index_t side = cf.sides[k];
+      // The neighbour of a periodic face lies one translation away: move its apex back to this side.
+      if (side >= 0) add_face_tets(m, side, face_average[side], avg[c], 1.0, volume, moment);
+      else add_face_tets(m, ~side, face_average[~side], avg[c] - shift[~side], -1.0, volume, moment);
+    }
+    g.cell_volume[c] = volume;
+    g.cell_centroid[c] = volume != 0 ? avg[c] + moment * (1.0 / volume) : avg[c];
   }
-  for (index_t c = 0; c < m.cell_count(); ++c)
-    g.cell_centroid[c] = g.cell_volume[c] != 0 ? avg[c] + moment[c] * (1.0 / g.cell_volume[c]) : avg[c];
 }
 
 }  // namespace

@@ -156,16 +156,24 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
   return e;
 }
 
+long long cells_that_fit(const MemoryEstimate& estimate, index_t cells, std::size_t free_bytes) {
+  const double per_cell = static_cast<double>(estimate.total()) / std::max<index_t>(cells, 1);
+  return per_cell > 0 ? static_cast<long long>(static_cast<double>(free_bytes) / per_cell) : 0;
+}
+
 void check_memory(const MemoryEstimate& estimate, index_t cells, const Executor& exec, std::ostream& log) {
   const std::size_t total = estimate.total();
   log << "  device memory: " << total / static_cast<std::size_t>(std::max<index_t>(cells, 1)) << " bytes per cell (total "
       << gigabytes(total) << ")\n";
   if (exec.backend() != Backend::cuda) return;
   const cuda::MemoryInfo info = cuda::memory_info(exec.device());
+  const std::string room = "room for about " + std::to_string(cells_that_fit(estimate, cells, info.free_bytes)) +
+                           " cells like these";
   if (total > info.free_bytes)
     throw Error("mesh needs " + gigabytes(total) + " of device memory, " + gigabytes(info.free_bytes) + " free on " +
-                exec.description() + " (" + gigabytes(info.total_bytes) +
-                " in all): use a coarser mesh or a device with more memory");
+                exec.description() + " (" + gigabytes(info.total_bytes) + " in all, " + room +
+                "): use a coarser mesh or a device with more memory");
+  log << "  fits on " << exec.description() << ": " << gigabytes(info.free_bytes) << " free, " << room << "\n";
 }
 
 void check_host_memory(const cases::MeshConfig& m, int ranks) {

@@ -35,9 +35,14 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
                                index_t slice_height, const amg::HostHierarchy* amg = nullptr,
                                const AipHostMatrices* aip = nullptr);
 
-// Prints "device memory: N bytes per cell (total X GB)" to `log`. On CUDA, throws miniapp::Error
-// ("mesh needs X GB of device memory, Y GB free on <device>") when the estimate exceeds the free
-// device memory, before anything is uploaded.
+// The number of cells that `free_bytes` holds at the estimate's bytes per cell (of `cells` cells):
+// the largest mesh of the same kind that would fit.
+long long cells_that_fit(const MemoryEstimate& estimate, index_t cells, std::size_t free_bytes);
+
+// Prints "device memory: N bytes per cell (total X GB)" to `log`; on CUDA then "fits on <device>: Y GB
+// free, room for about M cells like these", or throws miniapp::Error ("mesh needs X GB of device
+// memory, Y GB free on <device> (..., room for about M cells like these)") when the estimate exceeds
+// the free device memory, before anything is uploaded.
 void check_memory(const MemoryEstimate& estimate, index_t cells, const Executor& exec, std::ostream& log);
 
 // Before a generated mesh is made: throws miniapp::Error naming the cell count, the least host

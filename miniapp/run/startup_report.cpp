@@ -4,6 +4,8 @@
 #include <iomanip>
 #include <ostream>
 
+#include <sys/resource.h>
+
 #include "core/host_memory.hpp"
 
 namespace miniapp::run {
@@ -15,15 +17,23 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 double gigabytes(double bytes) { return bytes * 1e-9; }
 
+// User and system time of every thread of the process so far.
+double process_cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * t.tv_usec; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 }  // namespace
 
 StageTimer::StageTimer(std::ostream& log, const char* stage)
-    : log_(log), stage_(stage), start_(std::chrono::steady_clock::now()) {}
+    : log_(log), stage_(stage), start_(std::chrono::steady_clock::now()), cpu_start_(process_cpu_seconds()) {}
 
 StageTimer::~StageTimer() {
   const double s = seconds_since(start_);
   log_ << "  " << std::left << std::setw(28) << stage_ << std::right << std::fixed << std::setprecision(3) << s
-       << " s   peak host " << std::setprecision(2) << gigabytes(static_cast<double>(host_peak_resident_bytes()))
+       << " s (cpu " << process_cpu_seconds() - cpu_start_ << " s)   peak host " << std::setprecision(2) << gigabytes(static_cast<double>(host_peak_resident_bytes()))
        << " GB\n" << std::defaultfloat;
 }
 

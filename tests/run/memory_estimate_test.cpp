@@ -61,6 +61,16 @@ TEST_CASE("the memory estimate matches the set-up's allocations up to fixed-size
   CHECK(unaccounted_bytes("channel", {"mesh.cells=[6,8,4]", "numerics.poisson=\"pcg\""}) == reference);
 }
 
+TEST_CASE("the cells that fit: free bytes over the estimate's bytes per cell", "[run][memory]") {
+  MemoryEstimate e;
+  e.operators = 1500;
+  e.fields = 500;  // 2000 bytes for 1 cell
+  CHECK(cells_that_fit(e, 1, 80'000'000'000) == 40'000'000);
+  CHECK(cells_that_fit(e, 4, 80'000'000'000) == 160'000'000);  // 500 bytes per cell
+  CHECK(cells_that_fit(e, 4, 499) == 0);
+  CHECK(cells_that_fit(MemoryEstimate{}, 4, 1000) == 0);  // nothing to hold: no meaningful count
+}
+
 TEST_CASE("Executor::bytes_allocated counts live allocations", "[run][memory]") {
   const Executor exec = Executor::cpu();
   CHECK(exec.bytes_allocated() == 0);
