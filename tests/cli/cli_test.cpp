@@ -331,9 +331,11 @@ TEST_CASE("a generated mesh that cannot fit in host memory is refused before it 
 TEST_CASE("a run out of host memory while building says how many bytes it asked for", "[cli]") {
   // The mesh passes the up-front check (the host has the memory); the address space the shell allows
   // does not, so an allocation of the set-up fails part way.
+  const auto folder = scratch_folder("out_of_memory");
   const Run r = run_miniapp("run cavity-3d --set mesh.cells=[60,60,60] --set run.max_steps=1 --set output.fields=[] "
-                            "--set output.directory=\"cli_test_out_of_memory\"",
+                            "--set output.directory='\"" + folder.string() + "\"'",
                             "ulimit -v 1000000; ");
+  std::filesystem::remove_all(folder);
   INFO(r.output);
   CHECK(r.status == 1);
   CHECK_THAT(r.output, Contains("error: out of host memory") && Contains(" bytes") && Contains("GB available"));
