@@ -4,8 +4,10 @@
 #include "miniapp/cli/host_allocation.hpp"
 
 #include <malloc.h>
+#include <omp.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <new>
 
@@ -16,6 +18,16 @@ std::atomic<std::size_t> failed_bytes{0};
 void* operator new(std::size_t bytes) {
   if (void* p = std::malloc(bytes == 0 ? 1 : bytes)) return p;
   failed_bytes.store(bytes, std::memory_order_relaxed);
+  // An exception may not leave an OpenMP region (it would end the process with std::terminate and a
+  // core dump): there the message is written here, without allocating, and the process ends (on
+  // several ranks mpirun then ends the others).
+  if (omp_in_parallel()) {
+    std::fprintf(stderr,
+                 "miniapp: error: out of host memory: an allocation of %zu bytes failed in a parallel loop; use a "
+                 "coarser mesh, more ranks on more nodes, or a machine with more memory\n",
+                 bytes);
+    std::_Exit(1);
+  }
   throw std::bad_alloc();
 }
 
