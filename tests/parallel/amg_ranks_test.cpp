@@ -1,0 +1,130 @@
+// The AMG hierarchy coupled across ranks (solvers/amg/rank_*): PCG iterations on P ranks against one
+// rank, the single-rank solution, and the cycle's symmetry with distributed dots.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "mesh/generators.hpp"
+#include "mesh/geometry.hpp"
+#include "operators/fv/laplacian.hpp"
+#include "operators/kernels/vector_ops.hpp"
+#include "solvers/amg/amg.hpp"
+#include "solvers/distributed_pcg.hpp"
+#include "tests/operators/matrix_generators.hpp"
+
+using namespace miniapp;
+using namespace miniapp::parallel;
+
+namespace {
+
+mesh::Mesh closed_box(const std::string& kind) {
+  return kind == "hex" ? mesh::make_hex_box({.cells = {16, 16, 16}, .stretch = {1.5, 0, 0}})
+                       : mesh::make_tet_box({.cells = {9, 8, 8}});
+}
+
+// −L (walls all round: singular, the constants as null space).
+CsrMatrix minus_laplacian(const mesh::Mesh& m) {
+  CsrMatrix a = fv::laplacian_matrix(m, mesh::compute_geometry(m));
+  for (double& v : a.val) v = -v;
+  return a;
+}
+
+// A right-hand side of zero mean, the same on every rank.
+std::vector<double> zero_mean_rhs(index_t n) {
+  auto b = test::random_vector(n, 17);
+  double mean = 0;
+  for (double v : b) mean += v / n;
+  for (double& v : b) v -= mean;
+  return b;
+}
+
+// The AMG of several ranks on this rank's share of `a` (the whole matrix, the same on every rank).
+struct RankAmg {
+  RankAmg(const Communicator& comm, const Executor& exec, const mesh::Mesh& m, const CsrMatrix& a,
+          const amg::AmgOptions& options)
+      : numbering(build_local_numbering(cell_graph(m), partition_cells(comm, cell_graph(m)), comm.rank())),
+        domain(comm, exec, numbering),
+        amg(exec, domain, amg::build_rank_hierarchy(comm, numbering, local_rows(a, numbering), options), options, 4,
+            HaloTransport::mpi) {}
+  LocalNumbering numbering;
+  Subdomain domain;
+  Amg amg;
+};
+
+// The rank's owned rows on a square local matrix (halo rows empty), for the overlapped SpMV.
+CsrMatrix local_square(const CsrMatrix& global, const LocalNumbering& n) {
+  CsrMatrix a = local_rows(global, n);
+  a.rows = n.local_count();
+  a.row_ptr.resize(static_cast<std::size_t>(a.rows) + 1, a.row_ptr.back());
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("AMG across ranks: the single-rank solution in at most 10 % more iterations", "[mpi][amg]") {
+  const std::string kind = GENERATE("hex", "tet");
+  const index_t coarse_rows = GENERATE(400, 20);  // a gathered second level; several levels split over ranks
+  CAPTURE(kind, coarse_rows);
+  const Communicator comm;
+  if (comm.size() == 1) return;  // one rank builds the single-rank hierarchy (tests/solvers/amg_test.cpp)
+  const Executor exec = Executor::cpu();
+  const mesh::Mesh m = closed_box(kind);
+  const CsrMatrix a = minus_laplacian(m);
+  const amg::AmgOptions options{.coarse_rows = coarse_rows};
+  PcgOptions pcg;
+  pcg.tolerance = 1e-8;
+  pcg.singular = true;
+  const auto b = zero_mean_rhs(a.rows);
+
+  Pcg serial(exec, a.rows);
+  const Amg one_rank(exec, a, options, 4);
+  Vector x_ref(exec, a.rows);
+  fill(exec, 0.0, x_ref);
+  const PcgResult expected = serial.solve(DeviceSell(exec, to_sell(a, 4)), one_rank, Vector::from_host(exec, b), x_ref,
+                                          pcg);
+  REQUIRE(expected.converged);
+
+  RankAmg ranks(comm, exec, m, a, options);
+  CHECK(ranks.amg.level_sizes().size() >= (coarse_rows == 20 ? 3u : 2u));
+  const OverlappedOperator op(exec, local_square(a, ranks.numbering), ranks.domain, 4);
+  DistributedPcg pcg_ranks(exec, ranks.domain);
+  Vector x(exec, ranks.numbering.local_count());
+  fill(exec, 0.0, x);
+  const PcgResult got = pcg_ranks.solve(op, ranks.amg, Vector::from_host(exec, local_values(b, ranks.numbering)), x, pcg);
+  INFO(comm.size() << " ranks: " << got.iterations << " iterations, one rank " << expected.iterations);
+  REQUIRE(got.converged);
+  CHECK(got.iterations <= 1.1 * expected.iterations);
+  const auto reference = x_ref.to_host(), solution = x.to_host();
+  double scale = 0;
+  for (double v : reference) scale = std::max(scale, std::abs(v));
+  for (index_t l = 0; l < ranks.numbering.owned_count(); ++l)
+    CHECK(solution[l] == Approx(reference[ranks.numbering.local_to_global[l]]).margin(1e-6 * scale));
+}
+
+TEST_CASE("AMG across ranks is symmetric and positive definite with distributed dots", "[mpi][amg]") {
+  const std::string kind = GENERATE("hex", "tet");
+  const bool float_storage = GENERATE(false, true);
+  CAPTURE(kind, float_storage);
+  const Communicator comm;
+  if (comm.size() == 1) return;
+  const Executor exec = Executor::cpu();
+  const mesh::Mesh m = closed_box(kind);
+  CsrMatrix a = minus_laplacian(m);
+  a.val[a.row_ptr[0]] += 1.0;  // a shift on row 0's first entry: symmetric positive definite
+  REQUIRE(a.col[a.row_ptr[0]] == 0);
+  RankAmg ranks(comm, exec, m, a, {.coarse_rows = 20, .float_storage = float_storage});
+  REQUIRE(ranks.amg.level_sizes().size() >= 3);
+  const index_t n = ranks.numbering.local_count();
+  for (unsigned seed = 0; seed < 3; ++seed) {
+    const auto x_whole = test::random_vector(a.rows, 2 * seed), y_whole = test::random_vector(a.rows, 2 * seed + 1);
+    const Vector x = Vector::from_host(exec, local_values(x_whole, ranks.numbering));
+    const Vector y = Vector::from_host(exec, local_values(y_whole, ranks.numbering));
+    Vector mx(exec, n), my(exec, n);
+    ranks.amg.apply(x, mx);
+    ranks.amg.apply(y, my);
+    const double xmy = ranks.domain.dot(exec, x, my), ymx = ranks.domain.dot(exec, y, mx);
+    const double xmx = ranks.domain.dot(exec, x, mx), ymy = ranks.domain.dot(exec, y, my);
+    CHECK(std::abs(xmy - ymx) <= 1e-12 * std::sqrt(xmx * ymy));
+    CHECK(xmx > 0);
+  }
+}
