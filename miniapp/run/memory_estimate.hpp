@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <iosfwd>
+#include <optional>
 
 #include "mesh/mesh.hpp"
 #include "miniapp/case/case_config.hpp"
@@ -28,9 +29,12 @@ struct MemoryEstimate {
 // matrix sized as to_sell(·, slice_height) will store it (slice pointers, and 4 + 8 bytes per stored
 // entry padding included), E_C/E_D from the counts of their triplets. With AIP, computes the factor's
 // pattern (aip_pattern), not the factor. With AMG, sizes `amg`, the hierarchy the solver will be built
-// from, or where none is given builds the host hierarchy of −L (as the set-up would) to size it.
+// from, or where none is given builds the host hierarchy of −L (as the set-up would) to size it; on
+// several ranks the set-up gives the bytes of its coupled hierarchy (Amg::device_bytes) as
+// `rank_amg_bytes`.
 MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh& mesh, const fv::FlowOperators& ops,
-                               index_t slice_height, const amg::HostHierarchy* amg = nullptr);
+                               index_t slice_height, const amg::HostHierarchy* amg = nullptr,
+                               std::optional<std::size_t> rank_amg_bytes = std::nullopt);
 
 // Prints "device memory: N bytes per cell (total X GB)" to `log`. On CUDA, throws miniapp::Error
 // ("mesh needs X GB of device memory, Y GB free on <device>") when the estimate exceeds the free

@@ -41,6 +41,8 @@ class Amg final : public Preconditioner {
   // Executor bytes the constructor allocates for this hierarchy: its sELL matrices, the smoothers'
   // diagonals and every level's vectors.
   static std::size_t device_bytes(const amg::HostHierarchy& hierarchy, index_t slice_height, bool float_storage);
+  // The same for this rank's share of a hierarchy of several ranks (its halo-exchange buffers aside).
+  static std::size_t device_bytes(const amg::RankHierarchy& hierarchy, index_t slice_height, bool float_storage);
   ~Amg() override;
   // Not safe to call concurrently on one object (the levels' vectors are shared).
   void apply(const Vector& r, Vector& z) const override;
