@@ -128,3 +128,27 @@ TEST_CASE("AMG across ranks is symmetric and positive definite with distributed 
     CHECK(xmx > 0);
   }
 }
+
+TEST_CASE("AMG across ranks allocates what Amg::device_bytes says, halo buffers aside", "[mpi][amg]") {
+  const Communicator comm;
+  if (comm.size() == 1) return;
+  const Executor exec = Executor::cpu();
+  const mesh::Mesh m = closed_box("tet");
+  const CsrMatrix a = minus_laplacian(m);
+  const LocalNumbering n = build_local_numbering(cell_graph(m), partition_cells(comm, cell_graph(m)), comm.rank());
+  Subdomain domain(comm, exec, n);
+  const amg::AmgOptions options{.coarse_rows = 20};
+  const amg::RankHierarchy h = amg::build_rank_hierarchy(comm, n, local_rows(a, n), options);
+  const std::size_t before = exec.bytes_allocated();
+  const Amg amg(exec, domain, h, options, 4, HaloTransport::mpi);
+  const std::size_t allocated = exec.bytes_allocated() - before, estimate = Amg::device_bytes(h, 4, false);
+  // Each coarser level's halo exchange: an index and a value per entry sent, at most every local
+  // entry to every other rank.
+  std::size_t halo_bound = 0;
+  for (std::size_t l = 1; l < h.levels.size(); ++l)
+    halo_bound += 12 * static_cast<std::size_t>(h.levels[l].matrix.numbering.local_count() * (comm.size() - 1));
+  halo_bound += 12 * static_cast<std::size_t>(h.coarsest.local_count() * (comm.size() - 1));
+  CAPTURE(allocated, estimate, halo_bound);
+  CHECK(estimate <= allocated);
+  CHECK(allocated - estimate <= halo_bound);
+}
