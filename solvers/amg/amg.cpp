@@ -86,7 +86,11 @@ Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOption
 
 Amg::~Amg() = default;
 
-void Amg::apply(const Vector& r, Vector& z) const { cycle(0, r, z); }
+void Amg::apply(const Vector& r, Vector& z) const {
+  // Whoever watches the finest level's halo updates (the cost model) sees the coarser levels' too.
+  for (const auto& domain : domains_) domain->observe(fine_->observer());
+  cycle(0, r, z);
+}
 
 // x = V(b) from x = 0: smooth, restrict the residual, recurse, prolong the correction, smooth again.
 void Amg::cycle(std::size_t l, const Vector& b, Vector& x) const {

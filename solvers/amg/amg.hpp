@@ -62,6 +62,7 @@ class Amg final : public Preconditioner {
   void cycle(std::size_t l, const Vector& b, Vector& x) const;
 
   Executor exec_;
+  parallel::Subdomain* fine_ = nullptr;  // on several ranks, the finest level's
   std::vector<std::unique_ptr<parallel::Subdomain>> domains_;  // on several ranks, the coarser levels'
   std::vector<std::unique_ptr<Level>> levels_;  // all but the coarsest
   std::unique_ptr<amg::CoarseSolve> coarse_solve_;

@@ -37,7 +37,8 @@ std::size_t Amg::device_bytes(const amg::RankHierarchy& h, index_t slice_height,
 
 Amg::Amg(const Executor& exec, parallel::Subdomain& fine, const amg::RankHierarchy& h, const amg::AmgOptions& options,
          index_t slice_height, parallel::HaloTransport transport)
-    : exec_(exec), operator_complexity_(amg::operator_complexity(h)), float_storage_(options.float_storage) {
+    : exec_(exec), fine_(&fine), operator_complexity_(amg::operator_complexity(h)),
+      float_storage_(options.float_storage) {
   if (!fine.communicator()) throw Error("Amg: a hierarchy of several ranks needs a distributed Subdomain");
   const parallel::Communicator& comm = *fine.communicator();
   const bool f = options.float_storage;

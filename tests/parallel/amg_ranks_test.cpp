@@ -5,12 +5,11 @@
 #include <cmath>
 
 #include "mesh/generators.hpp"
-#include "mesh/geometry.hpp"
-#include "operators/fv/laplacian.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "solvers/amg/amg.hpp"
 #include "solvers/distributed_pcg.hpp"
 #include "tests/operators/matrix_generators.hpp"
+#include "tests/parallel/parallel_test_support.hpp"
 
 using namespace miniapp;
 using namespace miniapp::parallel;
@@ -20,13 +19,6 @@ namespace {
 mesh::Mesh closed_box(const std::string& kind) {
   return kind == "hex" ? mesh::make_hex_box({.cells = {16, 16, 16}, .stretch = {1.5, 0, 0}})
                        : mesh::make_tet_box({.cells = {9, 8, 8}});
-}
-
-// −L (walls all round: singular, the constants as null space).
-CsrMatrix minus_laplacian(const mesh::Mesh& m) {
-  CsrMatrix a = fv::laplacian_matrix(m, mesh::compute_geometry(m));
-  for (double& v : a.val) v = -v;
-  return a;
 }
 
 // A right-hand side of zero mean, the same on every rank.
@@ -51,14 +43,6 @@ struct RankAmg {
   Amg amg;
 };
 
-// The rank's owned rows on a square local matrix (halo rows empty), for the overlapped SpMV.
-CsrMatrix local_square(const CsrMatrix& global, const LocalNumbering& n) {
-  CsrMatrix a = local_rows(global, n);
-  a.rows = n.local_count();
-  a.row_ptr.resize(static_cast<std::size_t>(a.rows) + 1, a.row_ptr.back());
-  return a;
-}
-
 }  // namespace
 
 TEST_CASE("AMG across ranks: the single-rank solution in at most 10 % more iterations", "[mpi][amg]") {
@@ -69,7 +53,7 @@ TEST_CASE("AMG across ranks: the single-rank solution in at most 10 % more itera
   if (comm.size() == 1) return;  // one rank builds the single-rank hierarchy (tests/solvers/amg_test.cpp)
   const Executor exec = Executor::cpu();
   const mesh::Mesh m = closed_box(kind);
-  const CsrMatrix a = minus_laplacian(m);
+  const CsrMatrix a = test::minus_laplacian(m);
   const amg::AmgOptions options{.coarse_rows = coarse_rows};
   PcgOptions pcg;
   pcg.tolerance = 1e-8;
@@ -86,7 +70,7 @@ TEST_CASE("AMG across ranks: the single-rank solution in at most 10 % more itera
 
   RankAmg ranks(comm, exec, m, a, options);
   CHECK(ranks.amg.level_sizes().size() >= (coarse_rows == 20 ? 3u : 2u));
-  const OverlappedOperator op(exec, local_square(a, ranks.numbering), ranks.domain, 4);
+  const OverlappedOperator op(exec, test::local_square(a, ranks.numbering), ranks.domain, 4);
   DistributedPcg pcg_ranks(exec, ranks.domain);
   Vector x(exec, ranks.numbering.local_count());
   fill(exec, 0.0, x);
@@ -109,7 +93,7 @@ TEST_CASE("AMG across ranks is symmetric and positive definite with distributed 
   if (comm.size() == 1) return;
   const Executor exec = Executor::cpu();
   const mesh::Mesh m = closed_box(kind);
-  CsrMatrix a = minus_laplacian(m);
+  CsrMatrix a = test::minus_laplacian(m);
   a.val[a.row_ptr[0]] += 1.0;  // a shift on row 0's first entry: symmetric positive definite
   REQUIRE(a.col[a.row_ptr[0]] == 0);
   RankAmg ranks(comm, exec, m, a, {.coarse_rows = 20, .float_storage = float_storage});
@@ -134,7 +118,7 @@ TEST_CASE("AMG across ranks allocates what Amg::device_bytes says, halo buffers 
   if (comm.size() == 1) return;
   const Executor exec = Executor::cpu();
   const mesh::Mesh m = closed_box("tet");
-  const CsrMatrix a = minus_laplacian(m);
+  const CsrMatrix a = test::minus_laplacian(m);
   const LocalNumbering n = build_local_numbering(cell_graph(m), partition_cells(comm, cell_graph(m)), comm.rank());
   Subdomain domain(comm, exec, n);
   const amg::AmgOptions options{.coarse_rows = 20};
@@ -151,4 +135,36 @@ TEST_CASE("AMG across ranks allocates what Amg::device_bytes says, halo buffers 
   CAPTURE(allocated, estimate, halo_bound);
   CHECK(estimate <= allocated);
   CHECK(allocated - estimate <= halo_bound);
+}
+
+namespace {
+
+// Counts the halo updates a Subdomain reports.
+struct UpdateCounter final : CommObserver {
+  int updates = 0;
+  void halo_started(const HaloPlan&, int) override { ++updates; }
+  void halo_finished() override {}
+  void reduced(int) override {}
+};
+
+}  // namespace
+
+TEST_CASE("AMG across ranks: four halo updates per level and cycle, seen by the finest level's observer",
+          "[mpi][amg]") {
+  const Communicator comm;
+  if (comm.size() == 1) return;
+  const Executor exec = Executor::cpu();
+  const mesh::Mesh m = closed_box("hex");
+  RankAmg ranks(comm, exec, m, test::minus_laplacian(m), {.coarse_rows = 20});
+  const auto levels = static_cast<int>(ranks.amg.level_sizes().size());
+  REQUIRE(levels >= 3);
+  UpdateCounter counter;
+  ranks.domain.observe(&counter);
+  const Vector r = Vector::from_host(exec, std::vector<double>(ranks.numbering.local_count(), 1.0));
+  Vector z(exec, ranks.numbering.local_count());
+  ranks.amg.apply(r, z);
+  ranks.domain.observe(nullptr);
+  // Above the coarsest: x before each SpMV with A (two), the residual before R, the correction before
+  // P; but the last level's P reads the gathered solution, whole, and the coarsest makes one all-gather.
+  CHECK(counter.updates == 4 * (levels - 1));
 }
