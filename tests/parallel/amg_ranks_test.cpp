@@ -168,3 +168,15 @@ TEST_CASE("AMG across ranks: four halo updates per level and cycle, seen by the 
   // P; but the last level's P reads the gathered solution, whole, and the coarsest makes one all-gather.
   CHECK(counter.updates == 4 * (levels - 1));
 }
+
+TEST_CASE("AMG across ranks refuses a zero diagonal on every rank with one message", "[mpi][amg]") {
+  const Communicator comm;
+  const Executor exec = Executor::cpu();
+  const mesh::Mesh m = closed_box("tet");
+  CsrMatrix a = test::minus_laplacian(m);
+  for (index_t k = a.row_ptr[7]; k < a.row_ptr[8]; ++k)
+    if (a.col[k] == 7) a.val[k] = 0;
+  const LocalNumbering n = build_local_numbering(cell_graph(m), partition_cells(comm, cell_graph(m)), comm.rank());
+  CHECK_THROWS_AS(amg::build_rank_hierarchy(comm, n, local_rows(a, n), {}), CollectiveError);
+  CHECK_THROWS_WITH(amg::build_rank_hierarchy(comm, n, local_rows(a, n), {}), Catch::Contains("has diagonal 0"));
+}
