@@ -4,7 +4,6 @@
 #include <iomanip>
 #include <optional>
 #include <ostream>
-#include <string>
 
 #include "miniapp/case/case_mesh.hpp"
 #include "miniapp/case/case_validation.hpp"
@@ -50,13 +49,14 @@ amg::AmgOptions amg_options(const cases::NumericsConfig& n) {
   return {.float_storage = n.amg_storage == cases::AmgStorage::float_values};
 }
 
-// "  AMG: 4 levels, rows 262144 32768 ...; operator complexity 1.6"
+// "  AMG: 4 levels, rows 262144 32768 ...; operator complexity 1.6" (rows over every rank)
 void print_amg(const Amg& amg, std::ostream& log, int coupled_ranks) {
   log << "  AMG: " << amg.level_sizes().size() << " levels, rows";
   for (const auto& level : amg.level_sizes()) log << " " << level.rows;
   log << "; operator complexity " << std::setprecision(3) << amg.operator_complexity() << std::defaultfloat
-      << (amg.float_storage() ? "; float matrices" : "") << (coupled_ranks > 1 ? "; coupled across " : "")
-      << (coupled_ranks > 1 ? std::to_string(coupled_ranks) + " ranks, the coarsest level gathered" : "") << "\n";
+      << (amg.float_storage() ? "; float matrices" : "");
+  if (coupled_ranks > 1) log << "; coupled across " << coupled_ranks << " ranks, the coarsest level gathered";
+  log << "\n";
 }
 
 // With AMG on the PCG path, its hierarchy, built on the host before the memory check so that the check
