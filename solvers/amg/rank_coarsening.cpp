@@ -72,12 +72,16 @@ CsrMatrix local_prolongation(const parallel::Communicator& comm, const parallel:
   std::vector<Triplet> t;
   for (index_t i = 0; i < p.rows; ++i)
     for (index_t k = p.row_ptr[i]; k < p.row_ptr[i + 1]; ++k) t.push_back({i, p.col[k], p.val[k]});
+  bool in_halo = true;
   for (const GlobalRows& rows : incoming)
     for (index_t r = 0; r < rows.count(); ++r) {
       const index_t i = n.to_local(rows.id[r]);
-      if (i < n.owned_count()) throw Error("AMG: a rank received a row of P for an entry outside its halo");
-      for (index_t k = rows.ptr[r]; k < rows.ptr[r + 1]; ++k) t.push_back({i, columns.add(rows.col[k]), rows.val[k]});
+      in_halo = in_halo && i >= n.owned_count();
+      for (index_t k = rows.ptr[r]; k < rows.ptr[r + 1] && in_halo; ++k)
+        t.push_back({i, columns.add(rows.col[k]), rows.val[k]});
     }
+  comm.check_collectively(in_halo, "AMG: a rank received a row of P for an entry outside its halo "
+                                   "(inconsistent numberings)");
   return csr_from_triplets(n.local_count(), columns.size(), std::move(t));
 }
 
@@ -98,9 +102,14 @@ CsrMatrix galerkin_rows(const parallel::Communicator& comm, const std::vector<in
     }
     for (index_t k = share.row_ptr[r]; k < share.row_ptr[r + 1]; ++k) t.push_back({r, global[share.col[k]], share.val[k]});
   }
+  bool owned = true;
   for (const GlobalRows& rows : exchange_rows(comm, outgoing))
-    for (index_t r = 0; r < rows.count(); ++r)
-      for (index_t k = rows.ptr[r]; k < rows.ptr[r + 1]; ++k) t.push_back({rows.id[r] - own, rows.col[k], rows.val[k]});
+    for (index_t r = 0; r < rows.count(); ++r) {
+      owned = owned && rows.id[r] >= own && rows.id[r] < own + count;
+      for (index_t k = rows.ptr[r]; k < rows.ptr[r + 1] && owned; ++k)
+        t.push_back({rows.id[r] - own, rows.col[k], rows.val[k]});
+    }
+  comm.check_collectively(owned, "AMG: a rank received a coarse row it does not own (inconsistent numberings)");
   return csr_from_triplets(count, offsets.back(), std::move(t));
 }
 
