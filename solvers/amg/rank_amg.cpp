@@ -14,11 +14,17 @@ std::size_t sell_bytes(const CsrMatrix& m, index_t slice_height, bool float_valu
   return sizeof(index_t) * s.slice_ptr.size() + (sizeof(index_t) + (float_values ? sizeof(float) : sizeof(double))) * s.col.size();
 }
 
+// The coarse solve's rows: all of them, but for a hierarchy of one level, which solves the fine system
+// directly, where only the owned rows are wanted.
+CsrMatrix stored_inverse(const amg::RankHierarchy& h) {
+  return h.levels.empty() ? parallel::row_block(h.coarse_inverse, 0, h.coarsest.owned_count()) : h.coarse_inverse;
+}
+
 }  // namespace
 
 std::size_t Amg::device_bytes(const amg::RankHierarchy& h, index_t slice_height, bool float_storage) {
   const auto doubles = [](index_t n) { return sizeof(double) * static_cast<std::size_t>(n); };
-  std::size_t bytes = sell_bytes(h.coarse_inverse, slice_height, float_storage) + doubles(h.coarsest.local_count());
+  std::size_t bytes = sell_bytes(stored_inverse(h), slice_height, float_storage) + doubles(h.coarsest.local_count());
   for (std::size_t l = 0; l < h.levels.size(); ++l) {
     const amg::RankLevel& level = h.levels[l];
     const index_t inner = level.matrix.numbering.inner_count, owned = level.matrix.a.rows;
@@ -42,12 +48,13 @@ Amg::Amg(const Executor& exec, parallel::Subdomain& fine, const amg::RankHierarc
   if (!fine.communicator()) throw Error("Amg: a hierarchy of several ranks needs a distributed Subdomain");
   const parallel::Communicator& comm = *fine.communicator();
   const bool f = options.float_storage;
-  std::vector<parallel::Subdomain*> domain{&fine};  // per level, the coarsest last
-  for (std::size_t l = 1; l <= h.levels.size(); ++l) {
-    const parallel::LocalNumbering& n = l < h.levels.size() ? h.levels[l].matrix.numbering : h.coarsest;
+  std::vector<parallel::Subdomain*> domain{&fine};  // per level, then the coarsest (gathered) last
+  const auto add_domain = [&](const parallel::LocalNumbering& n) {
     domains_.push_back(std::make_unique<parallel::Subdomain>(comm, exec, n, transport));
     domain.push_back(domains_.back().get());
-  }
+  };
+  for (std::size_t l = 1; l < h.levels.size(); ++l) add_domain(h.levels[l].matrix.numbering);
+  add_domain(h.coarsest);
   for (std::size_t l = 0; l < h.levels.size(); ++l) {
     const amg::RankLevel& level = h.levels[l];
     // The coarsest level's solution is whole on every rank: P reads it without a halo update.
@@ -59,10 +66,7 @@ Amg::Amg(const Executor& exec, parallel::Subdomain& fine, const amg::RankHierarc
     levels_.push_back(std::make_unique<Level>(exec, std::move(a), std::move(p), std::move(r), level.diagonal,
                                               level.lambda_max, domain[l + 1]->local_count(), options));
   }
-  // A hierarchy of one level solves the fine system directly: only its owned rows are wanted.
-  const CsrMatrix& inverse = h.levels.empty() ? parallel::row_block(h.coarse_inverse, 0, h.coarsest.owned_count())
-                                              : h.coarse_inverse;
-  coarse_solve_ = std::make_unique<amg::GatheredCoarseSolve>(exec, *domain.back(), inverse, slice_height, f);
+  coarse_solve_ = std::make_unique<amg::GatheredCoarseSolve>(exec, *domain.back(), stored_inverse(h), slice_height, f);
   for (const amg::RankHierarchy::Size& s : h.sizes) sizes_.push_back({s.rows, s.nnz});
 }
 

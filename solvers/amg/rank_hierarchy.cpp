@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "solvers/amg/coarse_inverse.hpp"
+#include "solvers/amg/hierarchy.hpp"
 #include "solvers/amg/rank_spectral_bound.hpp"
 #include "solvers/matrix_checks.hpp"
 
@@ -85,6 +86,7 @@ void renumber_columns(CsrMatrix& p, const parallel::LocalNumbering& from, const 
 
 RankHierarchy build_rank_hierarchy(const parallel::Communicator& comm, const parallel::LocalNumbering& fine,
                                    const CsrMatrix& owned_rows, const AmgOptions& options) {
+  check_options(options);  // the same options on every rank: the same error everywhere
   RankHierarchy h;
   RankMatrix current{fine, owned_rows};
   while (true) {

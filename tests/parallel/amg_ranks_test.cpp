@@ -180,3 +180,24 @@ TEST_CASE("AMG across ranks refuses a zero diagonal on every rank with one messa
   CHECK_THROWS_AS(amg::build_rank_hierarchy(comm, n, local_rows(a, n), {}), CollectiveError);
   CHECK_THROWS_WITH(amg::build_rank_hierarchy(comm, n, local_rows(a, n), {}), Catch::Contains("has diagonal 0"));
 }
+
+TEST_CASE("AMG across ranks on a matrix small enough to gather: one exact solve", "[mpi][amg]") {
+  const Communicator comm;
+  if (comm.size() == 1) return;
+  const Executor exec = Executor::cpu();
+  const mesh::Mesh m = test::test_box("tet", false);  // 600 cells, walls all round
+  const CsrMatrix a = test::minus_laplacian(m);
+  RankAmg ranks(comm, exec, m, a, {.coarse_rows = 1000});
+  REQUIRE(ranks.amg.level_sizes().size() == 1);
+  PcgOptions pcg;
+  pcg.tolerance = 1e-10;
+  pcg.singular = true;
+  const OverlappedOperator op(exec, test::local_square(a, ranks.numbering), ranks.domain, 4);
+  DistributedPcg solver(exec, ranks.domain);
+  Vector x(exec, ranks.numbering.local_count());
+  fill(exec, 0.0, x);
+  const auto b = zero_mean_rhs(a.rows);
+  const PcgResult r = solver.solve(op, ranks.amg, Vector::from_host(exec, local_values(b, ranks.numbering)), x, pcg);
+  CHECK(r.converged);
+  CHECK(r.iterations == 1);  // M is A's pseudo-inverse
+}
