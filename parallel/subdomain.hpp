@@ -69,6 +69,7 @@ class Subdomain {
   // Every later halo update and reduction is reported to `observer` (nullptr: none); it must outlive
   // its use. A single rank communicates nothing and reports nothing.
   void observe(CommObserver* observer) { observer_ = observer; }
+  CommObserver* observer() const { return observer_; }
 
   // Sums, minimum and maximum over ranks (collective; one MPI_Allreduce each, none for one rank).
   void sum(std::span<double> values) const;

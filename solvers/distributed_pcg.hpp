@@ -6,8 +6,9 @@ namespace miniapp {
 
 // Preconditioned conjugate gradients over the ranks of a Subdomain (thesis §1.5): vectors in the
 // owned-then-halo layout, A applied by the overlapped SpMV (the search direction's halo travels while
-// the inner rows are multiplied), the preconditioner local to each rank (block Jacobi: it must not
-// read halo entries), and the dots of an iteration fused into two global reductions (pᵀAp; then r·r
+// the inner rows are multiplied), a preconditioner that reads no halo entry of r (one local to each
+// rank, block Jacobi; or AMG coupled across ranks, which updates the halos of its own vectors and is
+// then collective), and the dots of an iteration fused into two global reductions (pᵀAp; then r·r
 // and r·z together). Each reduction is a host round trip, so this path makes no use of
 // PcgOptions::check_interval. Same stopping test, warm start and singular mode as Pcg.
 class DistributedPcg {

@@ -136,12 +136,13 @@ std::string gigabytes(std::size_t bytes) {
 }  // namespace
 
 MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh& mesh, const fv::FlowOperators& ops,
-                               index_t slice_height, const amg::HostHierarchy* amg, const AipHostMatrices* aip) {
+                               index_t slice_height, const amg::HostHierarchy* amg, const AipHostMatrices* aip,
+                               std::optional<std::size_t> rank_amg_bytes) {
   const index_t cells = mesh.cell_count(), faces = mesh.face_count();
   const bool les = config.physics.les != LesModel::none;
   MemoryEstimate e;
   e.operators = operator_bytes(config, mesh, ops, slice_height);
-  e.preconditioner = preconditioner_bytes(config, ops, slice_height, amg, aip);
+  e.preconditioner = rank_amg_bytes ? *rank_amg_bytes : preconditioner_bytes(config, ops, slice_height, amg, aip);
   // PCG: r twice (Pcg::residual), z, p, q, rhs. Fractional step: uᵖ and work (3 each), rhs, cell work; face work and
   // base viscosity; with LES the 9 velocity gradients and the filter width.
   e.solver = vector_bytes(cells, 6) + vector_bytes(cells, 8 + (les ? 10 : 0)) + vector_bytes(faces, 2);

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <iosfwd>
+#include <optional>
 
 #include "mesh/mesh.hpp"
 #include "miniapp/case/case_config.hpp"
@@ -30,10 +31,12 @@ struct MemoryEstimate {
 // entry padding included), E_C/E_D from the counts of their triplets. With AIP, computes the factor's
 // pattern (aip_pattern), not the factor, unless given `aip`, the host matrices the solver will upload.
 // With AMG, sizes `amg`, the hierarchy the solver will be built from, or where none is given builds the
-// host hierarchy of −L (as the set-up would) to size it.
+// host hierarchy of −L (as the set-up would) to size it; on several ranks the set-up gives the bytes of
+// its coupled hierarchy (Amg::device_bytes) as `rank_amg_bytes`.
 MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh& mesh, const fv::FlowOperators& ops,
                                index_t slice_height, const amg::HostHierarchy* amg = nullptr,
-                               const AipHostMatrices* aip = nullptr);
+                               const AipHostMatrices* aip = nullptr,
+                               std::optional<std::size_t> rank_amg_bytes = std::nullopt);
 
 // The number of cells that `free_bytes` holds at the estimate's bytes per cell (of `cells` cells):
 // the largest mesh of the same kind that would fit.

@@ -12,6 +12,7 @@
 #include "miniapp/run/startup_report.hpp"
 #include "miniapp/time/distributed_pressure_solver.hpp"
 #include "parallel/local_mesh.hpp"
+#include "parallel/overlapped_operator.hpp"
 #include "solvers/fft/extrusion.hpp"
 #include "miniapp/time/analytic_fields.hpp"
 #include "miniapp/time/channel_start.hpp"
@@ -32,12 +33,14 @@ amg::AmgOptions amg_options(const cases::NumericsConfig& n) {
   return {.float_storage = n.amg_storage == cases::AmgStorage::float_values};
 }
 
-// "  AMG: 4 levels, rows 262144 32768 ...; operator complexity 1.6"
-void print_amg(const Amg& amg, std::ostream& log) {
+// "  AMG: 4 levels, rows 262144 32768 ...; operator complexity 1.6" (rows over every rank)
+void print_amg(const Amg& amg, std::ostream& log, int coupled_ranks) {
   log << "  AMG: " << amg.level_sizes().size() << " levels, rows";
   for (const auto& level : amg.level_sizes()) log << " " << level.rows;
   log << "; operator complexity " << std::setprecision(3) << amg.operator_complexity() << std::defaultfloat
-      << (amg.float_storage() ? "; float matrices" : "") << "\n";
+      << (amg.float_storage() ? "; float matrices" : "");
+  if (coupled_ranks > 1) log << "; coupled across " << coupled_ranks << " ranks, the coarsest level gathered";
+  log << "\n";
 }
 
 int aip_level(cases::Preconditioner kind) {
@@ -50,19 +53,29 @@ AipForm aip_form(cases::AipFormChoice choice) {
   return choice == F::two_pass ? AipForm::two_pass : choice == F::product ? AipForm::product : AipForm::fewer_bytes;
 }
 
+// With AMG on the PCG path, its hierarchy, built on the host before the memory check so that the check
+// counts it: of −L on one rank, coupled across the ranks on several (docs/amg.md).
+struct AmgHierarchy {
+  std::optional<amg::HostHierarchy> one_rank;
+  std::optional<amg::RankHierarchy> ranks;
+};
+
 // The case's preconditioner; an AIP's form is kept in sim.aip_form and printed. With AMG, from the
-// hierarchy built beforehand (amg_hierarchy); with AIP, from G's host matrices (aip_matrices).
+// hierarchy built beforehand (amg_hierarchy), on several ranks over sim.domain's halo updates; with
+// AIP, from G's host matrices (aip_matrices).
 std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const CsrMatrix& pressure_matrix, index_t slices,
-                                                    const amg::HostHierarchy* amg_hierarchy,
-                                                    const AipHostMatrices* aip_matrices, std::ostream& log) {
+                                                    const AmgHierarchy& hierarchy, const AipHostMatrices* aip_matrices,
+                                                    parallel::HaloTransport transport, std::ostream& log) {
   using P = cases::Preconditioner;
   const P kind = sim.config.numerics.preconditioner;
   if (kind == P::jacobi) return std::make_unique<Jacobi>(sim.exec, pressure_matrix);
   if (kind == P::amg) {
     const amg::AmgOptions options = amg_options(sim.config.numerics);
-    auto amg = amg_hierarchy ? std::make_unique<Amg>(sim.exec, *amg_hierarchy, options, slices)
-                             : std::make_unique<Amg>(sim.exec, pressure_matrix, options, slices);
-    print_amg(*amg, log);
+    std::unique_ptr<Amg> amg;
+    if (hierarchy.ranks) amg = std::make_unique<Amg>(sim.exec, *sim.domain, *hierarchy.ranks, options, slices, transport);
+    else if (hierarchy.one_rank) amg = std::make_unique<Amg>(sim.exec, *hierarchy.one_rank, options, slices);
+    else amg = std::make_unique<Amg>(sim.exec, pressure_matrix, options, slices);
+    print_amg(*amg, log, hierarchy.ranks ? sim.domain->ranks() : 1);
     return amg;
   }
   auto aip = std::make_unique<Aip>(sim.exec, *aip_matrices, aip_level(kind), slices);
@@ -206,14 +219,21 @@ CsrMatrix preconditioned_matrix(const Simulation& sim, const parallel::LocalNumb
   return numbering ? block_of_owned_rows(minus_laplacian, numbering->owned_count()) : minus_laplacian;
 }
 
-// With AMG on the PCG path, its hierarchy, built on the host before the memory check so that the check
-// counts it; nothing otherwise.
-std::optional<amg::HostHierarchy> amg_hierarchy(const Simulation& sim, const parallel::LocalNumbering* numbering,
-                                                std::ostream& log) {
+// The AMG hierarchy of the PCG path (nothing without AMG): on several ranks (`numbering`: the rank's
+// cells) from the owned rows of −L, coupled across the ranks of `comm`.
+AmgHierarchy amg_hierarchy(const Simulation& sim, const parallel::Communicator* comm,
+                           const parallel::LocalNumbering* numbering, std::ostream& log) {
   const auto& n = sim.config.numerics;
-  if (n.preconditioner != cases::Preconditioner::amg || n.poisson == cases::PoissonSolver::fft) return std::nullopt;
+  AmgHierarchy h;
+  if (n.preconditioner != cases::Preconditioner::amg || n.poisson == cases::PoissonSolver::fft) return h;
   StageTimer t(log, "AMG hierarchy (host)");
-  return amg::build_hierarchy(preconditioned_matrix(sim, numbering), amg_options(n));
+  const CsrMatrix minus_laplacian = negated(sim.host_operators.laplacian);
+  if (numbering)
+    h.ranks = amg::build_rank_hierarchy(*comm, *numbering,
+                                        parallel::row_block(minus_laplacian, 0, numbering->owned_count()),
+                                        amg_options(n));
+  else h.one_rank = amg::build_hierarchy(minus_laplacian, amg_options(n));
+  return h;
 }
 
 // With AIP on the PCG path, G's host matrices, built before the memory check so that the check sizes
@@ -228,12 +248,13 @@ std::optional<AipHostMatrices> aip_matrices(const Simulation& sim, const paralle
 }
 
 // numerics.poisson: PCG with the case's preconditioner, or the FFT path along a periodic z. On several
-// ranks: the distributed PCG, its preconditioner built on the owned block (block Jacobi across ranks),
-// or the FFT path on the rank's whole periodic lines (`numbering`: the rank's cells).
+// ranks: the distributed PCG, its preconditioner built on the owned block (block Jacobi across ranks)
+// but AMG's, coupled across them, or the FFT path on the rank's whole periodic lines (`numbering`: the
+// rank's cells).
 std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, index_t slices, bool singular,
                                                            const parallel::LocalNumbering* numbering,
                                                            parallel::HaloTransport transport,
-                                                           const amg::HostHierarchy* amg_hierarchy,
+                                                           const AmgHierarchy& amg_hierarchy,
                                                            const AipHostMatrices* aip_host, std::ostream& log) {
   auto& c = sim.config;
   PcgOptions options = pressure_solve_options(c);
@@ -246,7 +267,7 @@ std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, inde
                                                      ranks ? &*ranks : nullptr);
   }
   auto preconditioner =
-      make_preconditioner(sim, preconditioned_matrix(sim, numbering), slices, amg_hierarchy, aip_host, log);
+      make_preconditioner(sim, preconditioned_matrix(sim, numbering), slices, amg_hierarchy, aip_host, transport, log);
   if (sim.domain->distributed())
     return std::make_unique<time::DistributedPcgPressureSolver>(sim.exec, *sim.domain,
                                                                 negated(sim.host_operators.laplacian), slices,
@@ -322,9 +343,12 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   }
   const index_t slices = slice_height(c, sim.exec);
   // Fails here, before the first upload, when the mesh does not fit on the device.
-  const std::optional<amg::HostHierarchy> amg = amg_hierarchy(sim, numbering ? &*numbering : nullptr, log);
+  const AmgHierarchy amg = amg_hierarchy(sim, comm, numbering ? &*numbering : nullptr, log);
   const std::optional<AipHostMatrices> aip = aip_matrices(sim, numbering ? &*numbering : nullptr, slices, log);
-  check_memory(estimate_memory(c, sim.mesh, sim.host_operators, slices, amg ? &*amg : nullptr, aip ? &*aip : nullptr),
+  std::optional<std::size_t> rank_amg_bytes;
+  if (amg.ranks) rank_amg_bytes = Amg::device_bytes(*amg.ranks, slices, amg_options(c.numerics).float_storage);
+  check_memory(estimate_memory(c, sim.mesh, sim.host_operators, slices, amg.one_rank ? &*amg.one_rank : nullptr,
+                               aip ? &*aip : nullptr, rank_amg_bytes),
                sim.cells(), sim.exec, log);
   {
     StageTimer t(log, "operators (upload)");
@@ -337,7 +361,7 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   {
     StageTimer t(log, "pressure solver");
     pressure_solver = make_pressure_solver(sim, slices, singular, numbering ? &*numbering : nullptr, transport,
-                                           amg ? &*amg : nullptr, aip ? &*aip : nullptr, log);
+                                           amg, aip ? &*aip : nullptr, log);
   }
   // After the mesh is made: on several ranks it may have changed what "auto" chose.
   if (!c.numerics.poisson_choice.empty()) log << "  " << c.numerics.poisson_choice << "\n";

@@ -5,23 +5,9 @@
 
 #include "operators/backend/cuda/device.hpp"
 #include "operators/kernels/vector_ops.hpp"
+#include "solvers/amg/amg_level.hpp"
 
 namespace miniapp {
-
-// One level above the coarsest, on the executor. b and x are the coarser level's right-hand side and
-// solution (level l + 1's), owned here; the finest level's are the apply's r and z.
-struct Amg::Level {
-  Level(const Executor& exec, const amg::HostLevel& host, const SellMatrix& host_a, const SellMatrix& host_p,
-        const SellMatrix& host_r, const amg::AmgOptions& options)
-      : a(exec, host_a, options.float_storage), prolongation(exec, host_p, options.float_storage),
-        restriction(exec, host_r, options.float_storage),
-        smoother(exec, a, host.diagonal, host.lambda_max, options.smoother_ratio, options.smoother_degree),
-        residual(exec, host_a.rows), correction(exec, host_a.rows), coarse_b(exec, host_r.rows),
-        coarse_x(exec, host_r.rows) {}
-  amg::LevelMatrix a, prolongation, restriction;
-  amg::ChebyshevSmoother smoother;
-  mutable Vector residual, correction, coarse_b, coarse_x;
-};
 
 namespace {
 
@@ -85,29 +71,37 @@ Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOption
     : exec_(exec), operator_complexity_(amg::operator_complexity(h)), float_storage_(options.float_storage) {
   const ConvertedHierarchy sell(h, slice_height);
   check_fits(exec, sell.device_bytes(options.float_storage));
+  const bool f = options.float_storage;
   for (std::size_t l = 0; l < h.levels.size(); ++l) {
     const auto& c = sell.levels[l];
-    levels_.push_back(std::make_unique<Level>(exec, h.levels[l], c.a, c.p, c.r, options));
+    levels_.push_back(std::make_unique<Level>(
+        exec, std::make_unique<amg::LevelMatrix>(exec, c.a, f), std::make_unique<amg::LevelMatrix>(exec, c.p, f),
+        std::make_unique<amg::LevelMatrix>(exec, c.r, f), h.levels[l].diagonal, h.levels[l].lambda_max, c.r.rows,
+        options));
     sizes_.push_back({h.levels[l].a.rows, h.levels[l].a.nnz()});
   }
   sizes_.push_back({h.coarsest.rows, h.coarsest.nnz()});
-  coarse_inverse_ = std::make_unique<amg::LevelMatrix>(exec, sell.coarse_inverse, options.float_storage);
+  coarse_solve_ = std::make_unique<amg::LevelMatrix>(exec, sell.coarse_inverse, f);
 }
 
 Amg::~Amg() = default;
 
-void Amg::apply(const Vector& r, Vector& z) const { cycle(0, r, z); }
+void Amg::apply(const Vector& r, Vector& z) const {
+  // Whoever watches the finest level's halo updates (the cost model) sees the coarser levels' too.
+  for (const auto& domain : domains_) domain->observe(fine_->observer());
+  cycle(0, r, z);
+}
 
 // x = V(b) from x = 0: smooth, restrict the residual, recurse, prolong the correction, smooth again.
 void Amg::cycle(std::size_t l, const Vector& b, Vector& x) const {
-  if (l == levels_.size()) return coarse_inverse_->apply(exec_, b, x);
+  if (l == levels_.size()) return coarse_solve_->solve(b, x);
   const Level& level = *levels_[l];
   level.smoother.smooth(b, x, true);
-  level.a.apply(exec_, x, level.correction);  // A x, in the correction's vector until it is needed
+  level.a->apply(x, level.correction);  // A x, in the correction's vector until it is needed
   waxpby(exec_, 1.0, b, -1.0, level.correction, level.residual);
-  level.restriction.apply(exec_, level.residual, level.coarse_b);
+  level.restriction->apply(level.residual, level.coarse_b);
   cycle(l + 1, level.coarse_b, level.coarse_x);
-  level.prolongation.apply(exec_, level.coarse_x, level.correction);
+  level.prolongation->apply(level.coarse_x, level.correction);
   axpby(exec_, 1.0, level.correction, 1.0, x);
   level.smoother.smooth(b, x, false);
 }

@@ -6,7 +6,10 @@
 #include "operators/sparse/csr_matrix.hpp"
 #include "solvers/amg/amg_options.hpp"
 #include "solvers/amg/chebyshev_smoother.hpp"
+#include "parallel/subdomain.hpp"
 #include "solvers/amg/hierarchy.hpp"
+#include "solvers/amg/level_matrix.hpp"
+#include "solvers/amg/rank_hierarchy.hpp"
 #include "solvers/preconditioner.hpp"
 
 namespace miniapp {
@@ -28,18 +31,27 @@ class Amg final : public Preconditioner {
   // estimate first).
   Amg(const Executor& exec, const amg::HostHierarchy& hierarchy, const amg::AmgOptions& options,
       index_t slice_height);
+  // On several ranks: the hierarchy coupled across them (amg::build_rank_hierarchy from the same
+  // options), whose cycle updates halos through `fine` (the finest level's Subdomain, which must
+  // outlive the preconditioner) and through a Subdomain per coarser level, made here with `transport`.
+  // r and z then have fine.local_count() entries; z's halo is not updated. Collective, to make and to
+  // apply.
+  Amg(const Executor& exec, parallel::Subdomain& fine, const amg::RankHierarchy& hierarchy,
+      const amg::AmgOptions& options, index_t slice_height, parallel::HaloTransport transport);
   // Executor bytes the constructor allocates for this hierarchy: its sELL matrices, the smoothers'
   // diagonals and every level's vectors.
   static std::size_t device_bytes(const amg::HostHierarchy& hierarchy, index_t slice_height, bool float_storage);
+  // The same for this rank's share of a hierarchy of several ranks (its halo-exchange buffers aside).
+  static std::size_t device_bytes(const amg::RankHierarchy& hierarchy, index_t slice_height, bool float_storage);
   ~Amg() override;
   // Not safe to call concurrently on one object (the levels' vectors are shared).
   void apply(const Vector& r, Vector& z) const override;
   // A cycle costs tens of SpMVs: no iteration is queued past the stop.
   int batch_iterations() const override { return 1; }
 
-  // Per level, finest first, the coarsest last: rows and non-zeros of its matrix.
+  // Per level, finest first, the coarsest last: rows and non-zeros of its matrix (over every rank).
   struct LevelSize {
-    index_t rows, nnz;
+    long long rows, nnz;
   };
   const std::vector<LevelSize>& level_sizes() const { return sizes_; }
   double operator_complexity() const { return operator_complexity_; }
@@ -50,8 +62,10 @@ class Amg final : public Preconditioner {
   void cycle(std::size_t l, const Vector& b, Vector& x) const;
 
   Executor exec_;
+  parallel::Subdomain* fine_ = nullptr;  // on several ranks, the finest level's
+  std::vector<std::unique_ptr<parallel::Subdomain>> domains_;  // on several ranks, the coarser levels'
   std::vector<std::unique_ptr<Level>> levels_;  // all but the coarsest
-  std::unique_ptr<amg::LevelMatrix> coarse_inverse_;
+  std::unique_ptr<amg::CoarseSolve> coarse_solve_;
   std::vector<LevelSize> sizes_;
   double operator_complexity_ = 1;
   bool float_storage_ = false;

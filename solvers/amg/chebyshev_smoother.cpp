@@ -11,14 +11,16 @@ Vector inverse(const Executor& exec, const std::vector<double>& d, double scale)
   return Vector::from_host(exec, inv);
 }
 
+index_t length(const std::vector<double>& d) { return static_cast<index_t>(d.size()); }
+
 }  // namespace
 
-ChebyshevSmoother::ChebyshevSmoother(const Executor& exec, const LevelMatrix& a, const std::vector<double>& d,
+ChebyshevSmoother::ChebyshevSmoother(const Executor& exec, const LevelOperator& a, const std::vector<double>& d,
                                      double lambda_max, double ratio, int degree)
     : exec_(exec), a_(a), degree_(degree), theta_(0.5 * lambda_max * (1 + 1 / ratio)),
       delta_(0.5 * lambda_max * (1 - 1 / ratio)), inverse_diagonal_(inverse(exec, d, 1.0)),
-      scaled_inverse_diagonal_(inverse(exec, d, theta_)), residual_(exec, a.rows()), direction_(exec, a.rows()),
-      work_(exec, a.rows()) {}
+      scaled_inverse_diagonal_(inverse(exec, d, theta_)), residual_(exec, length(d)), direction_(exec, length(d)),
+      work_(exec, length(d)) {}
 
 // With r the residual and d the step: d₀ = D⁻¹ r₀ / θ; d_k = ρ_k ρ_{k−1} d_{k−1} + (2 ρ_k / δ) D⁻¹ r_k
 // with ρ₀ = δ / θ, ρ_k = 1 / (2 θ / δ − ρ_{k−1}); x ← x + d_k and r ← r − A d_k after each.
@@ -29,7 +31,7 @@ void ChebyshevSmoother::smooth(const Vector& b, Vector& x, bool zero_guess) cons
     pointwise_multiply(exec_, scaled_inverse_diagonal_, b, direction_);
     copy(exec_, direction_, x);
   } else {
-    a_.apply(exec_, x, work_);
+    a_.apply(x, work_);
     waxpby(exec_, 1.0, b, -1.0, work_, residual_);
     r = &residual_;
     pointwise_multiply(exec_, scaled_inverse_diagonal_, residual_, direction_);
@@ -37,7 +39,7 @@ void ChebyshevSmoother::smooth(const Vector& b, Vector& x, bool zero_guess) cons
   }
   double rho = delta_ / theta_;
   for (int k = 1; k < degree_; ++k) {
-    a_.apply(exec_, direction_, work_);
+    a_.apply(direction_, work_);
     if (r == &b) waxpby(exec_, 1.0, b, -1.0, work_, residual_);
     else axpby(exec_, -1.0, work_, 1.0, residual_);
     r = &residual_;

@@ -1,7 +1,8 @@
 #pragma once
 #include <vector>
 
-#include "solvers/amg/level_matrix.hpp"
+#include "operators/backend/array.hpp"
+#include "solvers/amg/level_operator.hpp"
 
 namespace miniapp::amg {
 
@@ -15,8 +16,9 @@ namespace miniapp::amg {
 // pointwise_multiply, copy).
 class ChebyshevSmoother {
  public:
-  // a: the level's matrix on exec (kept by reference: it must outlive the smoother); d its diagonal.
-  ChebyshevSmoother(const Executor& exec, const LevelMatrix& a, const std::vector<double>& d, double lambda_max,
+  // a: the level's matrix on exec (kept by reference: it must outlive the smoother); d its diagonal, one
+  // entry per entry of the level's vectors.
+  ChebyshevSmoother(const Executor& exec, const LevelOperator& a, const std::vector<double>& d, double lambda_max,
                     double ratio, int degree);
   // x ← the smoothed iterate, from x = 0 when zero_guess (x is then not read), else from x. b and x:
   // the level's rows, distinct.
@@ -25,7 +27,7 @@ class ChebyshevSmoother {
 
  private:
   Executor exec_;
-  const LevelMatrix& a_;
+  const LevelOperator& a_;
   int degree_;
   double theta_, delta_;           // centre and half-width of the interval
   Vector inverse_diagonal_;        // D⁻¹

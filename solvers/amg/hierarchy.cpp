@@ -11,7 +11,6 @@
 #include "solvers/matrix_checks.hpp"
 
 namespace miniapp::amg {
-namespace {
 
 void check_options(const AmgOptions& o) {
   if (!(o.strength_threshold >= 0 && o.strength_threshold < 1))
@@ -23,6 +22,8 @@ void check_options(const AmgOptions& o) {
     throw Error("AMG: coarse rows " + std::to_string(o.coarse_rows) + " must lie in 1..5000 (a dense inverse)");
   if (o.max_levels < 1) throw Error("AMG: at least one level");
 }
+
+namespace {
 
 // Coarsening that removes less than this fraction of the rows has stalled (a matrix without strong
 // links): the level is kept as the coarsest when it is small enough for a dense inverse.

@@ -22,6 +22,9 @@ struct HostHierarchy {
   CsrMatrix coarsest, coarse_inverse;
 };
 
+// Throws miniapp::Error naming the first option out of its range.
+void check_options(const AmgOptions& options);
+
 // Builds the hierarchy of a (symmetric, positive diagonal, positive semi-definite with at most the
 // constants as null space). Throws miniapp::Error, naming what is wrong, for a non-square matrix, a
 // zero or negative diagonal, a graph with several floating pieces, or a coarsest matrix that is not

@@ -13,7 +13,7 @@ std::variant<DeviceSell, DeviceSellFloat> upload(const Executor& exec, const Sel
 }  // namespace
 
 LevelMatrix::LevelMatrix(const Executor& exec, const SellMatrix& host, bool float_values)
-    : matrix_(upload(exec, host, float_values)) {}
+    : exec_(exec), matrix_(upload(exec, host, float_values)) {}
 
 void LevelMatrix::apply(const Executor& exec, const Vector& x, Vector& y) const {
   std::visit([&](const auto& a) { spmv(exec, a, x, y); }, matrix_);

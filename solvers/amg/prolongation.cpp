@@ -39,14 +39,16 @@ CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, doub
   });
 }
 
-CsrMatrix smoothed_prolongation(const CsrMatrix& a, const std::vector<double>& d, double threshold,
-                                const Aggregates& aggregates) {
-  const CsrMatrix f = filtered_matrix(a, d, threshold);
-  std::vector<double> fd(d.size());
-  for (index_t i = 0; i < f.rows; ++i)
-    for (index_t k = f.row_ptr[i]; k < f.row_ptr[i + 1]; ++k)
-      if (f.col[k] == i) fd[i] = f.val[k];
-  const double omega = 4.0 / (3.0 * largest_eigenvalue_bound(f, fd));
+std::vector<double> row_diagonal(const CsrMatrix& a) {
+  std::vector<double> d(static_cast<std::size_t>(a.rows), 0.0);
+  for (index_t i = 0; i < a.rows; ++i)
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      if (a.col[k] == i) d[i] = a.val[k];
+  return d;
+}
+
+CsrMatrix jacobi_smoothed_prolongation(const CsrMatrix& f, const std::vector<double>& fd, double omega,
+                                       const Aggregates& aggregates) {
   CsrMatrix p = sparse_product(f, tentative_prolongation(aggregates));  // A_F T, then T − ω D_F⁻¹ (A_F T) in place
   for (index_t i = 0; i < p.rows; ++i) {
     const auto first = p.col.begin() + p.row_ptr[i], last = p.col.begin() + p.row_ptr[i + 1];
@@ -58,6 +60,13 @@ CsrMatrix smoothed_prolongation(const CsrMatrix& a, const std::vector<double>& d
     p.val[own - p.col.begin()] += 1.0;
   }
   return p;
+}
+
+CsrMatrix smoothed_prolongation(const CsrMatrix& a, const std::vector<double>& d, double threshold,
+                                const Aggregates& aggregates) {
+  const CsrMatrix f = filtered_matrix(a, d, threshold);
+  const std::vector<double> fd = row_diagonal(f);
+  return jacobi_smoothed_prolongation(f, fd, 4.0 / (3.0 * largest_eigenvalue_bound(f, fd)), aggregates);
 }
 
 }  // namespace miniapp::amg

@@ -22,4 +22,12 @@ CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, doub
 CsrMatrix smoothed_prolongation(const CsrMatrix& a, const std::vector<double>& d, double threshold,
                                 const Aggregates& aggregates);
 
+// The diagonal entry of each row i (column i; 0 where absent).
+std::vector<double> row_diagonal(const CsrMatrix& a);
+
+// P = (I − ω D_F⁻¹ A_F) T for the rows of A_F = f (the first f.rows rows of T, whose rows are f's
+// columns), given ω: the step smoothed_prolongation takes once it has ω. fd: f's diagonal.
+CsrMatrix jacobi_smoothed_prolongation(const CsrMatrix& f, const std::vector<double>& fd, double omega,
+                                       const Aggregates& aggregates);
+
 }  // namespace miniapp::amg

@@ -40,8 +40,8 @@ RankCase rank_case(int which) {
   // Taylor-Green (no walls) and the channel (walls, stretched in y).
   if (which == 5) c = {"taylor-green-3d", {"mesh.cells=[6,6,8]", "run.max_steps=8", "numerics.poisson=\"fft\""}};
   if (which == 6) c = {"channel", {"mesh.cells=[8,8,6]", "run.max_steps=8", "numerics.poisson=\"fft\""}};
-  // AMG, whose hierarchy on P ranks covers each rank's own cells (block Jacobi across ranks): the
-  // same solution to the tolerance, in more iterations than on one rank.
+  // AMG, its hierarchy coupled across the P ranks: the same solution to the tolerance, in at most
+  // 10 % more iterations than on one rank.
   if (which == 7) c = {"cavity-3d", {"mesh.generator=\"tet\"", "mesh.cells=[6,6,6]", "run.max_steps=6"}};
   c.overrides.insert(c.overrides.end(), common.begin(), common.end());
   if (which == 7) c.overrides.push_back("numerics.preconditioner=\"amg\"");
@@ -91,9 +91,12 @@ TEST_CASE("a case on P ranks reproduces the single-rank run", "[mpi][case]") {
   CHECK(split.config.numerics.poisson == serial.config.numerics.poisson);
   CHECK(split.fields->step == serial.fields->step);
   CHECK(split.fields->time == Approx(serial.fields->time).epsilon(fft ? 1e-9 : 1e-12));
-  // Poisson iterations within a few per step.
-  const bool block_amg = serial.config.numerics.preconditioner == cases::Preconditioner::amg;
-  if (!fft && !block_amg)
+  // Poisson iterations within a few per step (AMG: within 10 %).
+  INFO("Poisson iterations: " << split_summary.poisson_iterations << " on " << comm.size() << " ranks, "
+                              << serial_summary.poisson_iterations << " on one");
+  if (serial.config.numerics.preconditioner == cases::Preconditioner::amg)
+    CHECK(split_summary.poisson_iterations <= 1.1 * serial_summary.poisson_iterations);
+  else if (!fft)
     CHECK(std::abs(split_summary.poisson_iterations - serial_summary.poisson_iterations) <= 2 * serial_summary.steps);
 
   const auto compare = [&](const Vector& split_field, const Vector& serial_field, double relative) {

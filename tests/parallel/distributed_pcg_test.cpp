@@ -11,32 +11,13 @@
 using namespace miniapp;
 using namespace miniapp::parallel;
 
-namespace {
-
-// −L of a periodic box (singular: constants in the null space), assembled on the whole mesh.
-CsrMatrix minus_laplacian(const mesh::Mesh& m) {
-  CsrMatrix a = fv::laplacian_matrix(m, mesh::compute_geometry(m));
-  for (auto& v : a.val) v = -v;
-  return a;
-}
-
-// The owned rows of `global` on a square local matrix (halo rows empty), as a rank holds it.
-CsrMatrix local_square(const CsrMatrix& global, const LocalNumbering& n) {
-  CsrMatrix a = local_rows(global, n);
-  a.rows = n.local_count();
-  a.row_ptr.resize(static_cast<std::size_t>(a.rows) + 1, a.row_ptr.back());
-  return a;
-}
-
-}  // namespace
-
 TEST_CASE("distributed PCG converges to the single-rank solution", "[mpi][pcg]") {
   const std::string kind = GENERATE("hex", "tet");
   const std::string preconditioner = GENERATE("jacobi", "aip1");
   CAPTURE(kind, preconditioner);
   const Communicator comm;
   const mesh::Mesh whole = test::test_box(kind, true);
-  const CsrMatrix a = minus_laplacian(whole);
+  const CsrMatrix a = test::minus_laplacian(whole);
   const CellGraph graph = cell_graph(whole);
   const LocalNumbering n = build_local_numbering(graph, partition_cells(comm, graph), comm.rank());
   const Executor exec = Executor::cpu();
@@ -60,7 +41,7 @@ TEST_CASE("distributed PCG converges to the single-rank solution", "[mpi][pcg]")
   const auto expected = x_ref.to_host();
 
   Subdomain domain(comm, exec, n);
-  const CsrMatrix local = local_square(a, n);
+  const CsrMatrix local = test::local_square(a, n);
   const CsrMatrix block = block_of_owned_rows(local, n.owned_count());
   std::unique_ptr<Preconditioner> m;
   if (preconditioner == "jacobi") m = std::make_unique<Jacobi>(exec, block);

@@ -3,7 +3,10 @@
 #include <string>
 
 #include "mesh/generators.hpp"
+#include "mesh/geometry.hpp"
+#include "operators/fv/laplacian.hpp"
 #include "operators/sparse/csr_matrix.hpp"
+#include "parallel/local_numbering.hpp"
 #include "parallel/partition.hpp"
 
 // Meshes and operators of the MPI tests: identical on every rank (same generator, same seed).
@@ -28,6 +31,21 @@ inline CsrMatrix random_graph_operator(const parallel::CellGraph& g, unsigned se
     for (index_t nb : g.neighbours_of(c)) t.push_back({c, nb, value(gen)});
   }
   return csr_from_triplets(g.cell_count(), g.cell_count(), std::move(t));
+}
+
+// −L of a mesh, assembled on the whole mesh (singular where no boundary fixes the pressure).
+inline CsrMatrix minus_laplacian(const mesh::Mesh& m) {
+  CsrMatrix a = fv::laplacian_matrix(m, mesh::compute_geometry(m));
+  for (auto& v : a.val) v = -v;
+  return a;
+}
+
+// The owned rows of `global` on a square local matrix (halo rows empty), as a rank holds it.
+inline CsrMatrix local_square(const CsrMatrix& global, const parallel::LocalNumbering& n) {
+  CsrMatrix a = parallel::local_rows(global, n);
+  a.rows = n.local_count();
+  a.row_ptr.resize(static_cast<std::size_t>(a.rows) + 1, a.row_ptr.back());
+  return a;
 }
 
 }  // namespace miniapp::test

@@ -1,0 +1,73 @@
+// Amg on several ranks: the levels of a RankHierarchy as rank operators over one Subdomain per level.
+#include "operators/backend/device_matrix.hpp"
+#include "parallel/overlapped_operator.hpp"
+#include "solvers/amg/amg.hpp"
+#include "solvers/amg/amg_level.hpp"
+#include "solvers/amg/rank_level.hpp"
+
+namespace miniapp {
+namespace {
+
+// Executor bytes of a matrix uploaded as sELL: slice pointers, a column index and a value per stored entry.
+std::size_t sell_bytes(const CsrMatrix& m, index_t slice_height, bool float_values) {
+  const SellMatrix s = to_sell(m, slice_height);
+  return sizeof(index_t) * s.slice_ptr.size() + (sizeof(index_t) + (float_values ? sizeof(float) : sizeof(double))) * s.col.size();
+}
+
+// The coarse solve's rows: all of them, but for a hierarchy of one level, which solves the fine system
+// directly, where only the owned rows are wanted.
+CsrMatrix stored_inverse(const amg::RankHierarchy& h) {
+  return h.levels.empty() ? parallel::row_block(h.coarse_inverse, 0, h.coarsest.owned_count()) : h.coarse_inverse;
+}
+
+}  // namespace
+
+std::size_t Amg::device_bytes(const amg::RankHierarchy& h, index_t slice_height, bool float_storage) {
+  const auto doubles = [](index_t n) { return sizeof(double) * static_cast<std::size_t>(n); };
+  std::size_t bytes = sell_bytes(stored_inverse(h), slice_height, float_storage) + doubles(h.coarsest.local_count());
+  for (std::size_t l = 0; l < h.levels.size(); ++l) {
+    const amg::RankLevel& level = h.levels[l];
+    const index_t inner = level.matrix.numbering.inner_count, owned = level.matrix.a.rows;
+    const index_t coarse = l + 1 < h.levels.size() ? h.levels[l + 1].matrix.numbering.local_count()
+                                                   : h.coarsest.local_count();
+    // A in its inner and interface rows, P, R; the smoother's 5 vectors, residual and correction, and
+    // the coarser level's b and x.
+    bytes += sell_bytes(parallel::row_block(level.matrix.a, 0, inner), slice_height, float_storage) +
+             sell_bytes(parallel::row_block(level.matrix.a, inner, owned), slice_height, float_storage) +
+             sell_bytes(level.prolongation, slice_height, float_storage) +
+             sell_bytes(level.restriction, slice_height, float_storage) +
+             7 * doubles(level.matrix.numbering.local_count()) + 2 * doubles(coarse);
+  }
+  return bytes;
+}
+
+Amg::Amg(const Executor& exec, parallel::Subdomain& fine, const amg::RankHierarchy& h, const amg::AmgOptions& options,
+         index_t slice_height, parallel::HaloTransport transport)
+    : exec_(exec), fine_(&fine), operator_complexity_(amg::operator_complexity(h)),
+      float_storage_(options.float_storage) {
+  if (!fine.communicator()) throw Error("Amg: a hierarchy of several ranks needs a distributed Subdomain");
+  const parallel::Communicator& comm = *fine.communicator();
+  const bool f = options.float_storage;
+  std::vector<parallel::Subdomain*> domain{&fine};  // per level, then the coarsest (gathered) last
+  const auto add_domain = [&](const parallel::LocalNumbering& n) {
+    domains_.push_back(std::make_unique<parallel::Subdomain>(comm, exec, n, transport));
+    domain.push_back(domains_.back().get());
+  };
+  for (std::size_t l = 1; l < h.levels.size(); ++l) add_domain(h.levels[l].matrix.numbering);
+  add_domain(h.coarsest);
+  for (std::size_t l = 0; l < h.levels.size(); ++l) {
+    const amg::RankLevel& level = h.levels[l];
+    // The coarsest level's solution is whole on every rank: P reads it without a halo update.
+    parallel::Subdomain* coarse = l + 1 < h.levels.size() ? domain[l + 1] : nullptr;
+    auto a = std::make_unique<amg::RankOperator>(exec, level.matrix.a, level.matrix.numbering.inner_count, domain[l],
+                                                 slice_height, f);
+    auto p = std::make_unique<amg::RankOperator>(exec, level.prolongation, 0, coarse, slice_height, f);
+    auto r = std::make_unique<amg::RankOperator>(exec, level.restriction, 0, domain[l], slice_height, f);
+    levels_.push_back(std::make_unique<Level>(exec, std::move(a), std::move(p), std::move(r), level.diagonal,
+                                              level.lambda_max, domain[l + 1]->local_count(), options));
+  }
+  coarse_solve_ = std::make_unique<amg::GatheredCoarseSolve>(exec, *domain.back(), stored_inverse(h), slice_height, f);
+  for (const amg::RankHierarchy::Size& s : h.sizes) sizes_.push_back({s.rows, s.nnz});
+}
+
+}  // namespace miniapp

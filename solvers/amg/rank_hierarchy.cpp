@@ -1,0 +1,133 @@
+#include "solvers/amg/rank_hierarchy.hpp"
+
+#include <cmath>
+#include <string>
+#include <unordered_map>
+
+#include "solvers/amg/coarse_inverse.hpp"
+#include "solvers/amg/hierarchy.hpp"
+#include "solvers/amg/rank_spectral_bound.hpp"
+#include "solvers/matrix_checks.hpp"
+
+namespace miniapp::amg {
+namespace {
+
+// As on one rank (hierarchy.cpp): coarsening that keeps more than this fraction of the rows has
+// stalled; a dense coarse solve takes at most dense_rows rows.
+constexpr double stalled_ratio = 0.9;
+constexpr long long dense_rows = 5000;
+
+struct Coarsest {
+  parallel::LocalNumbering numbering;
+  CsrMatrix inverse;
+};
+
+// The whole coarsest matrix, gathered from every rank (rows in global order), and its gathered
+// numbering: this rank's entries as before, then every other rank's as halo, by owner.
+std::pair<CsrMatrix, parallel::LocalNumbering> gather_whole(const parallel::Communicator& comm, const RankMatrix& m) {
+  const parallel::LocalNumbering& n = m.numbering;
+  GlobalRows mine;
+  for (index_t i = 0; i < n.owned_count(); ++i) mine.append(n.local_to_global[i], m.a, i, n.local_to_global);
+  const std::vector<GlobalRows> all = exchange_rows(comm, std::vector<GlobalRows>(comm.size(), mine));
+  parallel::LocalNumbering g;
+  g.rank = comm.rank();
+  g.interface_count = n.owned_count();  // every owned entry is sent to every rank
+  g.local_to_global.assign(n.local_to_global.begin(), n.local_to_global.begin() + n.owned_count());
+  std::vector<index_t> ids;  // global indices of the whole matrix's rows
+  for (int q = 0; q < comm.size(); ++q) {
+    ids.insert(ids.end(), all[q].id.begin(), all[q].id.end());
+    if (q == comm.rank()) continue;
+    g.local_to_global.insert(g.local_to_global.end(), all[q].id.begin(), all[q].id.end());
+    g.halo_owner.insert(g.halo_owner.end(), all[q].id.size(), q);
+  }
+  g.halo_count = static_cast<index_t>(g.halo_owner.size());
+  for (index_t l = 0; l < g.local_count(); ++l) g.global_to_local.emplace(g.local_to_global[l], l);
+  std::sort(ids.begin(), ids.end());
+  std::unordered_map<index_t, index_t> position;
+  for (std::size_t p = 0; p < ids.size(); ++p) position.emplace(ids[p], static_cast<index_t>(p));
+  std::vector<Triplet> t;
+  for (const GlobalRows& rows : all)
+    for (index_t r = 0; r < rows.count(); ++r)
+      for (index_t k = rows.ptr[r]; k < rows.ptr[r + 1]; ++k)
+        t.push_back({position.at(rows.id[r]), position.at(rows.col[k]), rows.val[k]});
+  const auto n_whole = static_cast<index_t>(ids.size());
+  CsrMatrix whole = csr_from_triplets(n_whole, n_whole, std::move(t));
+  return {std::move(whole), std::move(g)};
+}
+
+// The coarsest level gathered: the whole matrix checked and inverted on every rank (the same input,
+// so the same result everywhere), the inverse renumbered into the gathered local order.
+Coarsest gather_coarsest(const parallel::Communicator& comm, const RankMatrix& m) {
+  auto [whole, numbering] = gather_whole(comm, m);
+  CsrMatrix inverse;
+  comm.run_collectively([&] {
+    check_single_null_vector(whole, "AMG");
+    inverse = dense_pseudo_inverse(whole);
+  });
+  // Row p of `whole` is the p-th smallest global index.
+  std::vector<index_t> by_position(numbering.local_to_global);
+  std::sort(by_position.begin(), by_position.end());
+  for (index_t& g : by_position) g = numbering.to_local(g);
+  std::vector<Triplet> t;
+  for (index_t p = 0; p < inverse.rows; ++p)
+    for (index_t k = inverse.row_ptr[p]; k < inverse.row_ptr[p + 1]; ++k)
+      t.push_back({by_position[p], by_position[inverse.col[k]], inverse.val[k]});
+  const index_t n = numbering.local_count();
+  return {std::move(numbering), csr_from_triplets(n, n, std::move(t))};
+}
+
+// P's columns renamed from the coarse level's numbering `from` to `to` (same entries).
+void renumber_columns(CsrMatrix& p, const parallel::LocalNumbering& from, const parallel::LocalNumbering& to) {
+  for (index_t& c : p.col) c = to.to_local(from.local_to_global[c]);
+  p.cols = to.local_count();
+}
+
+}  // namespace
+
+RankHierarchy build_rank_hierarchy(const parallel::Communicator& comm, const parallel::LocalNumbering& fine,
+                                   const CsrMatrix& owned_rows, const AmgOptions& options) {
+  check_options(options);  // the same options on every rank: the same error everywhere
+  RankHierarchy h;
+  RankMatrix current{fine, owned_rows};
+  while (true) {
+    const long long rows = comm.allreduce(static_cast<long long>(current.a.rows), parallel::ReduceOp::sum);
+    h.sizes.push_back({rows, comm.allreduce(static_cast<long long>(current.a.nnz()), parallel::ReduceOp::sum)});
+    if (rows <= options.coarse_rows || static_cast<int>(h.levels.size()) + 1 >= options.max_levels) break;
+    HostHalo halo(comm, current.numbering);
+    const CsrMatrix block = owned_block(current.a);
+    std::vector<double> d;
+    comm.run_collectively([&] { d = positive_diagonal(block, h.levels.empty() ? "AMG" : "AMG (a coarse level)"); });
+    d.resize(static_cast<std::size_t>(current.numbering.local_count()));
+    halo.update(d);
+    const double threshold = options.strength_threshold * std::pow(0.5, static_cast<double>(h.levels.size()));
+    const Aggregates aggregates = aggregate(block, d, threshold);
+    if (comm.allreduce(static_cast<long long>(aggregates.count), parallel::ReduceOp::sum) > stalled_ratio * rows)
+      break;
+    RankLevel level;
+    level.lambda_max = rank_largest_eigenvalue_bound(comm, halo, current.a, d);
+    RankCoarsening c = coarsen_on_ranks(comm, halo, current, d, threshold, aggregates);
+    level.diagonal = std::move(d);
+    level.matrix = std::move(current);
+    level.prolongation = std::move(c.prolongation);
+    level.restriction = std::move(c.restriction);
+    current = std::move(c.coarse);
+    h.levels.push_back(std::move(level));
+  }
+  if (h.sizes.back().rows > dense_rows)
+    throw parallel::CollectiveError("AMG: coarsening stalled at " + std::to_string(h.sizes.back().rows) +
+                                    " rows, too many for the dense coarse solve (the matrix has too few strong "
+                                    "connections)");
+  Coarsest c = gather_coarsest(comm, current);
+  if (!h.levels.empty()) renumber_columns(h.levels.back().prolongation, current.numbering, c.numbering);
+  h.coarsest = std::move(c.numbering);
+  h.coarse_inverse = std::move(c.inverse);
+  return h;
+}
+
+double operator_complexity(const RankHierarchy& h) {
+  double sum = 0;
+  for (const RankHierarchy::Size& s : h.sizes) sum += static_cast<double>(s.nnz);
+  return sum / static_cast<double>(h.sizes.front().nnz);
+}
+
+}  // namespace miniapp::amg

@@ -1,0 +1,40 @@
+#include "solvers/amg/rank_level.hpp"
+
+#include "operators/kernels/vector_ops.hpp"
+#include "parallel/overlapped_operator.hpp"
+
+namespace miniapp::amg {
+
+RankOperator::RankOperator(const Executor& exec, const CsrMatrix& rows, index_t inner, parallel::Subdomain* x_domain,
+                           index_t slice_height, bool float_values)
+    : x_domain_(x_domain), inner_rows_(inner), other_rows_(rows.rows - inner),
+      inner_(exec, to_sell(parallel::row_block(rows, 0, inner), slice_height), float_values),
+      other_(exec, to_sell(parallel::row_block(rows, inner, rows.rows), slice_height), float_values) {}
+
+void RankOperator::apply(Vector& x, Vector& y) const {
+  if (x_domain_) x_domain_->start_halo_update(x);
+  if (inner_rows_ > 0) {
+    Vector rows = y.window(0, inner_rows_);
+    inner_.apply(x, rows);
+  }
+  if (x_domain_) x_domain_->finish_halo_update(x);
+  if (other_rows_ > 0) {
+    Vector rows = y.window(inner_rows_, other_rows_);
+    other_.apply(x, rows);
+  }
+}
+
+GatheredCoarseSolve::GatheredCoarseSolve(const Executor& exec, parallel::Subdomain& domain, const CsrMatrix& inverse,
+                                         index_t slice_height, bool float_values)
+    : exec_(exec), domain_(domain), inverse_(exec, to_sell(inverse, slice_height), float_values),
+      gathered_(exec, domain.local_count()) {}
+
+void GatheredCoarseSolve::solve(const Vector& b, Vector& x) const {
+  Vector owned = domain_.owned(gathered_);
+  copy(exec_, domain_.owned(b), owned);
+  domain_.update_halo(gathered_);
+  Vector rows = x.window(0, inverse_.rows());
+  inverse_.apply(gathered_, rows);
+}
+
+}  // namespace miniapp::amg
