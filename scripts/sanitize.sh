@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The CPU test suite under AddressSanitizer and UBSan (docs/reliability.md): builds it with the debug
+# preset (CPU only, -fsanitize=address,undefined) and runs it, MPI tests included. Any ASan or UBSan
+# report, or a leak outside MPI's and OpenMP's run-time state (scripts/sanitizers/lsan.supp), fails
+# the test that shows it; the options are in scripts/sanitizers/.
+# Usage: scripts/sanitize.sh [-j JOBS] [-t TARGET]... [-- CTEST_ARGS...]
+#   -j JOBS    parallel compile jobs (default: the cores)
+#   -t TARGET  build only these targets (repeatable; default: all); then select their tests with
+#              CTest's -R or -L after --, the others' tests would be missing
+# MINIAPP_VTK=OFF in the environment builds without VTK (a machine without libvtk9-dev).
+# E.g. the whole suite: scripts/sanitize.sh; a part: scripts/sanitize.sh -t run_test -- -R 'restart'.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc) targets=()
+while getopts "j:t:" opt; do
+  case $opt in
+    j) jobs=$OPTARG ;; t) targets+=(--target "$OPTARG") ;;
+    *) sed -n '6,10p' "$0"; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+
+cmake --preset debug -DMINIAPP_VTK="${MINIAPP_VTK:-ON}" >/dev/null
+cmake --build build/debug -j "$jobs" "${targets[@]}"
+
+options=$PWD/scripts/sanitizers
+export ASAN_OPTIONS="include=$options/asan.options"
+export UBSAN_OPTIONS="include=$options/ubsan.options"
+export LSAN_OPTIONS="suppressions=$options/lsan.supp:print_suppressions=0"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# One OpenMP thread per test: tests run one at a time, and sanitized code is slow enough already.
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
+ctest --preset debug "$@"
