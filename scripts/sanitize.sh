@@ -25,6 +25,8 @@ shift $((OPTIND - 1))
 cmake --preset sanitize -DMINIAPP_VTK="${MINIAPP_VTK:-ON}" >/dev/null
 cmake --build build/sanitize -j "$jobs" "${targets[@]}"
 
+# asan.options has fast_unwind_on_malloc=0: Open MPI's libraries keep no frame pointers, and only the
+# slower unwinder finds their names in an allocation's stack, which lsan.supp matches.
 options=$PWD/scripts/sanitizers
 export ASAN_OPTIONS="include=$options/asan.options"
 export UBSAN_OPTIONS="include=$options/ubsan.options"
