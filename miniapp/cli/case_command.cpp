@@ -47,9 +47,6 @@ int run_case(int argc, char** argv, const parallel::Communicator& world) {
   auto options = case_options();
   const auto args = parse_command_line(options, static_cast<int>(rest.size()), rest.data());
   if (!args) return 0;
-  // A stop signal during set-up or the summary is kept for the run loop, or reported at the end,
-  // rather than ending the process.
-  const run::StopSignals stop_signals;
   std::string path;
   cases::CaseConfig config;
   world.run_collectively([&] { config = load_case_argument(*args, std::move(overrides), path); });
@@ -71,9 +68,11 @@ int run_case(int argc, char** argv, const parallel::Communicator& world) {
   run_options.quiet = args->count("quiet") > 0;
   const run::RunSummary summary = run::run_simulation(sim, run_options, out);
   if (world.rank() == 0 && summary.steps > 0) run::print_summary(sim, summary, out);
-  if (summary.stop_signal == 0 && run::StopSignals::received() != 0)
-    out << "note      " << run::signal_name(run::StopSignals::received())
-        << " arrived after the last step: the run is complete\n";
+  // A signal after the last step, on any rank: the run is complete, and says so once.
+  const auto late_signal = static_cast<int>(
+      world.allreduce(static_cast<long long>(run::StopSignals::received()), parallel::ReduceOp::max));
+  if (summary.stop_signal == 0 && late_signal != 0)
+    out << "note      " << run::signal_name(late_signal) << " arrived after the last step: the run is complete\n";
   // The shell's convention for a process ended by a signal: the run did not reach its end.
   return summary.stop_signal != 0 ? 128 + summary.stop_signal : 0;
 }
@@ -81,6 +80,10 @@ int run_case(int argc, char** argv, const parallel::Communicator& world) {
 }  // namespace
 
 int case_command(int argc, char** argv) {
+  // A stop signal from here to the end of MPI's teardown is kept for the run loop, or reported at the
+  // end, rather than ending the process: a rank that a scheduler signals while it waits in
+  // MPI_Finalize for the others would otherwise fail a complete run.
+  const run::StopSignals stop_signals;
   return run_on_ranks(argc, argv, "run", [&](const parallel::Communicator& world) { return run_case(argc, argv, world); });
 }
 

@@ -68,7 +68,8 @@ class ByteReader {
     const auto n = get<std::uint64_t>();
     if (n > remaining() / sizeof(double)) throw corrupt("an array is longer than the file");
     std::vector<double> values(n);
-    std::memcpy(values.data(), take(n * sizeof(double)), n * sizeof(double));
+    const char* source = take(n * sizeof(double));
+    if (n > 0) std::memcpy(values.data(), source, n * sizeof(double));  // an empty vector's data() may be null
     return values;
   }
   std::size_t remaining() const { return bytes_.size() - at_; }

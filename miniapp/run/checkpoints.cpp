@@ -137,6 +137,8 @@ output::CheckpointData restore_checkpoint(Simulation& sim, const std::string& di
     if (!why) why = disagreement(sim, data);
     if (why->empty()) {
       finish_restore(sim);
+      if (const std::string repeated = repeat_timed_choices(sim, data); !repeated.empty())
+        out << "restart   " << repeated << ", as in the checkpoint\n";
       if (!unusable.empty())
         out << "restart   fell back to the checkpoint at step " << step << " (newest usable one)\n";
       std::error_code ec;

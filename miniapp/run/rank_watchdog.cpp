@@ -6,7 +6,9 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <iomanip>
 #include <iterator>
+#include <sstream>
 
 namespace miniapp::run {
 namespace {
@@ -14,6 +16,13 @@ namespace {
 using clock = std::chrono::steady_clock;
 
 constexpr int tag_to_root = 1, tag_from_root = 2;
+
+// Seconds as a reader wants them: "3", "1.5", "12.3".
+std::string seconds_text(double seconds) {
+  std::ostringstream text;
+  text << std::setprecision(3) << seconds;
+  return text.str();
+}
 
 double now_seconds() { return std::chrono::duration<double>(clock::now().time_since_epoch()).count(); }
 
@@ -65,6 +74,7 @@ RankWatchdog::~RankWatchdog() {
 }
 
 int RankWatchdog::agree_on_stop(long step, int signal) {
+  at_boundary_ = true;
   const int size = comm_.size();
   std::vector<MPI_Request> requests;
   std::vector<int> from(size, 0), ranks;
@@ -90,6 +100,7 @@ int RankWatchdog::agree_on_stop(long step, int signal) {
   }
   last_step_ = step;
   last_boundary_ = now_seconds();
+  at_boundary_ = false;
   return decision;
 }
 
@@ -116,8 +127,8 @@ void RankWatchdog::wait_or_abort(std::vector<MPI_Request>& requests, const std::
       for (int r : pending) silent += (silent.empty() ? "" : ", ") + std::to_string(r);
       end_job(comm_.get(), "rank " + std::to_string(comm_.rank()) + ": rank " + silent +
                                " did not reach the end of step " + std::to_string(step) + " within " +
-                               std::to_string(static_cast<long>(timeout_)) +
-                               " s (run.watchdog_timeout): stopped, hung or dead; ending the job" + stalled_peers());
+                               seconds_text(timeout_) + " s (run.watchdog_timeout): stopped, hung or dead; ending the job" +
+                               stalled_peers());
     }
     if (polls > 10000) std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
@@ -129,9 +140,9 @@ void RankWatchdog::watch() {
   std::unique_lock lock(mutex_);
   while (!stop_watching_.wait_for(lock, std::chrono::seconds(1), [this] { return done_; })) {
     const double silent = now_seconds() - last_boundary_;
-    if (silent <= timeout_) continue;
+    if (silent <= timeout_ || at_boundary_) continue;
     const std::string message = "rank " + std::to_string(comm_.rank()) + ": step " + std::to_string(last_step_ + 1) +
-                                " has not ended after " + std::to_string(static_cast<long>(silent)) +
+                                " has not ended after " + seconds_text(silent) +
                                 " s (run.watchdog_timeout): the ranks are waiting for one another" + stalled_peers() +
                                 "; ending the job";
     std::fprintf(stderr, "miniapp run: error: %s\n", message.c_str());

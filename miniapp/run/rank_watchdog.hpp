@@ -19,7 +19,8 @@ namespace miniapp::run {
 //   ended (MPI_Abort);
 // - inside a step, where the ranks wait for one another in the solver's blocking collectives, a
 //   thread ends the process when no step has ended for `timeout` seconds, naming the peers it finds
-//   stopped or gone on the same host (/proc), and mpirun then ends the others.
+//   stopped or gone on the same host (/proc), and mpirun then ends the others. It leaves a rank
+//   waiting at the step boundary to the first limit, which names the silent rank on any host.
 // timeout 0 turns both limits off (the agreement remains). Collective: construct, call and destroy
 // on every rank together.
 class RankWatchdog {
@@ -46,6 +47,7 @@ class RankWatchdog {
   std::vector<Peer> peers_;
   std::atomic<long> last_step_{0};
   std::atomic<double> last_boundary_{0};
+  std::atomic<bool> at_boundary_{false};  // in agree_on_stop: its own limit applies
   std::mutex mutex_;
   std::condition_variable stop_watching_;
   bool done_ = false;

@@ -1,6 +1,7 @@
 #include "miniapp/run/snapshot.hpp"
 
 #include <charconv>
+#include <string_view>
 
 namespace miniapp::run {
 namespace {
@@ -8,6 +9,8 @@ namespace {
 constexpr const char* velocity_names[] = {"u", "v", "w"};
 constexpr const char* old_velocity_names[] = {"u_old", "v_old", "w_old"};
 constexpr const char* driving_force_names[] = {"driving_force_x", "driving_force_y", "driving_force_z"};
+// Checkpoint scalars of the pressure solver's timed choices: this prefix, then the choice's name.
+constexpr std::string_view solver_choice_prefix = "pressure_solver.";
 
 // The shortest text that reads back as the same double.
 std::string text(double v) {
@@ -84,6 +87,8 @@ output::CheckpointData checkpoint_data(const Simulation& sim, const output::Chec
   data.scalars = extra.scalars;
   if (sim.config.physics.bulk_velocity)
     for (int d = 0; d < 3; ++d) data.scalars.emplace_back(driving_force_names[d], f.driving_force[d]);
+  for (const auto& [name, value] : sim.scheme->pressure_solver().timed_choices())
+    data.scalars.emplace_back(std::string(solver_choice_prefix) + name, value);
   return data;
 }
 
@@ -104,6 +109,13 @@ void load_checkpoint_fields(Simulation& sim, const output::CheckpointData& data)
   f.dt_old = data.dt_old;
   if (sim.config.physics.bulk_velocity)
     for (int d = 0; d < 3; ++d) f.driving_force[d] = data.scalar(driving_force_names[d]);
+}
+
+std::string repeat_timed_choices(Simulation& sim, const output::CheckpointData& data) {
+  time::PressureSolver::Choices choices;
+  for (const auto& [name, value] : data.scalars)
+    if (name.starts_with(solver_choice_prefix)) choices.emplace_back(name.substr(solver_choice_prefix.size()), value);
+  return sim.scheme->pressure_solver().repeat_choices(choices);
 }
 
 void finish_restore(Simulation& sim) {

@@ -30,6 +30,9 @@ output::CheckpointData checkpoint_data(const Simulation& sim, const output::Chec
 // Loads the owned values, step and time of `data` (from checkpoint_data on this rank) into the
 // fields; throws miniapp::Error when an array is missing or of another size. Not collective.
 void load_checkpoint_fields(Simulation& sim, const output::CheckpointData& data);
+// Makes the pressure solver's timed choices that `data` carries (PressureSolver::timed_choices) again;
+// returns what now differs from the set-up's choice ("" when nothing). Not collective.
+std::string repeat_timed_choices(Simulation& sim, const output::CheckpointData& data);
 // Completes a restore once every rank has loaded its fields: halos from their owners, and the Δt of
 // the restored state (collective).
 void finish_restore(Simulation& sim);

@@ -60,6 +60,25 @@ FftPressureSolver::FftPressureSolver(const Executor& exec, const mesh::Mesh& mes
          << "; " << poisson_->configuration() << "\n";
 }
 
+namespace {
+constexpr const char* aip_blocks_choice = "fft_aip_blocks";
+}  // namespace
+
+PressureSolver::Choices FftPressureSolver::timed_choices() const {
+  return {{aip_blocks_choice, poisson_->batched_pcg().preconditioner().aip_blocks()}};
+}
+
+std::string FftPressureSolver::repeat_choices(const Choices& choices) {
+  fft::FrequencyPreconditioner& m = poisson_->batched_pcg().preconditioner();
+  for (const auto& [name, value] : choices) {
+    if (name != aip_blocks_choice || static_cast<int>(value) == m.aip_blocks()) continue;
+    const std::string chosen = m.describe();
+    m.use_aip_blocks(static_cast<int>(value));
+    return "FFT Poisson preconditioner " + m.describe() + " (set-up's timing chose " + chosen + ")";
+  }
+  return "";
+}
+
 PcgResult FftPressureSolver::solve(const Vector& rhs, Vector& pressure) {
   const fft::FftPoissonResult r = poisson_->solve(rhs, pressure, true);
   PcgResult result;

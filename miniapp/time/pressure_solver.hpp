@@ -2,6 +2,8 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "mesh/geometry.hpp"
 #include "mesh/mesh.hpp"
@@ -20,6 +22,15 @@ class PressureSolver {
   // Overwrites `pressure` (its incoming value is the previous step's pressure, a starting guess for
   // the methods that can use one). Does not throw when the iteration cap is hit: the result says so.
   virtual PcgResult solve(const Vector& rhs, Vector& pressure) = 0;
+
+  // Choices made at set-up by timing, which another run on a busy machine may make otherwise: a
+  // checkpoint carries them so that a restart solves as the run it continues (bitwise). Named values;
+  // none for the methods that time nothing.
+  using Choices = std::vector<std::pair<std::string, double>>;
+  virtual Choices timed_choices() const { return {}; }
+  // Makes the choices of `choices` (timed_choices of the same case) again, ignoring names it does not
+  // make; returns what now differs from the set-up's choice ("" when nothing).
+  virtual std::string repeat_choices(const Choices& /*choices*/) { return ""; }
 };
 
 // PCG on the whole mesh with a preconditioner, warm-started from the previous pressure; any backend.
@@ -70,6 +81,9 @@ class FftPressureSolver final : public PressureSolver {
                     std::ostream* log = nullptr, const Ranks* ranks = nullptr);
   PcgResult solve(const Vector& rhs, Vector& pressure) override;
   const std::string& configuration() const { return poisson_->configuration(); }
+  // The number of leading AIP blocks of the frequency preconditioner ("fft_aip_blocks").
+  Choices timed_choices() const override;
+  std::string repeat_choices(const Choices& choices) override;
 
  private:
   fft::BatchedPcgOptions options_;

@@ -57,7 +57,8 @@ void write_checkpoint(const std::filesystem::path& dir, int rank, int rank_count
 constexpr long sample_step = 1234;
 
 bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+  // memcmp of an empty vector's data(), which may be null, is undefined.
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
 }
 
 // Reads the checkpoint of rank 0 and returns the error message (empty if reading succeeds).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Whole-program reliability checks on 2 ranks (CTest: reliability; docs/reliability.md): a few SIGKILLs
-# with restarts ending bitwise where an uninterrupted run ends (the short version of
+# and a SIGTERM with restarts ending bitwise where an uninterrupted run ends (the short version of
 # scripts/kill_test.sh), a damaged newest checkpoint skipped for the one before, a set whose ranks'
 # files disagree refused, and a stopped rank ending the job through the watchdog with its name.
 # Usage: reliability_test.sh SOURCE_DIR MINIAPP MPIEXEC WORK_DIR
@@ -16,6 +16,7 @@ run() {  # run DIR STEPS [extra args...]
 }
 
 "$source_dir/scripts/kill_test.sh" -n 2 -k 2 -t 100 -m "$miniapp" -w "$work/kill" || fail "SIGKILL"
+"$source_dir/scripts/kill_test.sh" -n 2 -k 1 -t 100 -s TERM -m "$miniapp" -w "$work/term" || fail "SIGTERM"
 
 # The newest generation damaged on rank 1: the restart says so and takes the one before.
 run damaged 8 >first.log 2>&1 || fail "first run: $(tail -3 first.log)"

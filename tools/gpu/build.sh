@@ -10,16 +10,8 @@ build=${1:-build/gpu}
 shift || true
 targets=()
 for t in "$@"; do targets+=(--target "$t"); done
-deps=/tmp/miniapp-deps
 mkdir -p "$build"
-mkdir -p "$deps"
-for f in .debs/*.deb; do dpkg -x "$f" "$deps"; done
-libdir=$deps/usr/lib/x86_64-linux-gnu
-export LD_LIBRARY_PATH=$libdir:${LD_LIBRARY_PATH:-}
-export PATH=$PATH:$deps/usr/bin
-if ! pkg-config --exists fftw3 2>/dev/null; then
-  export PKG_CONFIG_PATH=$libdir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$deps
-fi
+source "$(dirname "$0")/deps.sh"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMINIAPP_CUDA=ON -DMINIAPP_VTK=OFF -DMINIAPP_TOOLS=ON \
   -DCMAKE_PREFIX_PATH="$deps/usr;$libdir/cmake" -DCMAKE_CUDA_ARCHITECTURES=90 >"$build/configure.log" 2>&1 ||
   { cat "$build/configure.log"; exit 1; }
