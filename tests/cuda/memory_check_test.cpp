@@ -19,7 +19,8 @@ std::size_t unaccounted_bytes(const std::string& cells) {
   const std::string path = cases::case_path("cavity");
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "miniapp_memory_check";
   const std::vector<std::string> overrides = {"mesh.cells=" + cells, "physics.les=\"wale\"",
-                                              "numerics.backend=\"cuda\"", "output.directory=" + dir.string()};
+                                              "numerics.backend=\"cuda\"", "output.directory=" + dir.string(),
+                                              "output.fields=[]"};
   std::ostringstream log;
   const run::Simulation sim = run::set_up_simulation(cases::load_case(path, overrides), path, log);
   const run::MemoryEstimate e = run::estimate_memory(sim.config, sim.mesh, sim.host_operators, 32);
