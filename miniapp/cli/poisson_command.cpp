@@ -168,11 +168,13 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Prints the levels of an AMG hierarchy: rows and non-zeros per level, operator complexity.
+// Prints the levels of an AMG hierarchy (rows and non-zeros per level, operator complexity) and the
+// wall time of each set-up stage.
 void print_hierarchy(const Amg& amg) {
   std::cout << "  levels, rows (non-zeros):";
   for (const auto& level : amg.level_sizes()) std::cout << " " << level.rows << " (" << level.nnz << ")";
-  std::cout << "; operator complexity " << amg.operator_complexity() << "\n";
+  std::cout << "; operator complexity " << amg.operator_complexity() << "\n  set-up stages:\n";
+  amg::print_setup_profile(amg.setup_profile(), std::cout);
 }
 
 std::unique_ptr<Preconditioner> make_preconditioner(const std::string& name, const Executor& exec,

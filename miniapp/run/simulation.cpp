@@ -32,12 +32,13 @@ amg::AmgOptions amg_options(const cases::NumericsConfig& n) {
   return {.float_storage = n.amg_storage == cases::AmgStorage::float_values};
 }
 
-// "  AMG: 4 levels, rows 262144 32768 ...; operator complexity 1.6"
+// "  AMG: 4 levels, rows 262144 32768 ...; operator complexity 1.6", then the set-up stages' times.
 void print_amg(const Amg& amg, std::ostream& log) {
   log << "  AMG: " << amg.level_sizes().size() << " levels, rows";
   for (const auto& level : amg.level_sizes()) log << " " << level.rows;
   log << "; operator complexity " << std::setprecision(3) << amg.operator_complexity() << std::defaultfloat
       << (amg.float_storage() ? "; float matrices" : "") << "\n";
+  amg::print_setup_profile(amg.setup_profile(), log);
 }
 
 int aip_level(cases::Preconditioner kind) {

@@ -1,6 +1,7 @@
 #include "solvers/amg/amg.hpp"
 
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "operators/backend/cuda/device.hpp"
@@ -82,8 +83,11 @@ std::size_t Amg::device_bytes(const amg::HostHierarchy& h, index_t slice_height,
 }
 
 Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOptions& options, index_t slice_height)
-    : exec_(exec), operator_complexity_(amg::operator_complexity(h)), float_storage_(options.float_storage) {
+    : exec_(exec), operator_complexity_(amg::operator_complexity(h)), float_storage_(options.float_storage),
+      profile_(h.profile) {
+  std::optional<amg::StageClock> clock(std::in_place, profile_, amg::SetupStage::conversion);
   const ConvertedHierarchy sell(h, slice_height);
+  clock.emplace(profile_, amg::SetupStage::upload);
   check_fits(exec, sell.device_bytes(options.float_storage));
   for (std::size_t l = 0; l < h.levels.size(); ++l) {
     const auto& c = sell.levels[l];
@@ -92,6 +96,7 @@ Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOption
   }
   sizes_.push_back({h.coarsest.rows, h.coarsest.nnz()});
   coarse_inverse_ = std::make_unique<amg::LevelMatrix>(exec, sell.coarse_inverse, options.float_storage);
+  exec.synchronize();
 }
 
 Amg::~Amg() = default;

@@ -44,6 +44,8 @@ class Amg final : public Preconditioner {
   const std::vector<LevelSize>& level_sizes() const { return sizes_; }
   double operator_complexity() const { return operator_complexity_; }
   bool float_storage() const { return float_storage_; }
+  // Wall seconds of each set-up stage: the host hierarchy's, its sELL conversion and its upload.
+  const amg::SetupProfile& setup_profile() const { return profile_; }
 
  private:
   struct Level;
@@ -55,6 +57,7 @@ class Amg final : public Preconditioner {
   std::vector<LevelSize> sizes_;
   double operator_complexity_ = 1;
   bool float_storage_ = false;
+  amg::SetupProfile profile_;
 };
 
 }  // namespace miniapp

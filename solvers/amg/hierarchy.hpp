@@ -3,6 +3,7 @@
 
 #include "operators/sparse/csr_matrix.hpp"
 #include "solvers/amg/amg_options.hpp"
+#include "solvers/amg/setup_profile.hpp"
 
 namespace miniapp::amg {
 
@@ -20,6 +21,7 @@ struct HostLevel {
 struct HostHierarchy {
   std::vector<HostLevel> levels;
   CsrMatrix coarsest, coarse_inverse;
+  SetupProfile profile;  // the host stages' wall seconds (conversion and upload: Amg's)
 };
 
 // Builds the hierarchy of a (symmetric, positive diagonal, positive semi-definite with at most the

@@ -1,0 +1,36 @@
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+// Small parallel building blocks of the AMG set-up whose results do not depend on the thread count.
+namespace miniapp::amg {
+
+// A well-mixed 64-bit hash of an integer (the splitmix64 finalizer): pseudo-random priorities and
+// start vectors that depend on the index alone.
+inline std::uint64_t mix_bits(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// Σ v_i², summed per chunk of 4096 entries in parallel, then over the chunks in order: the same
+// rounding on any number of threads.
+inline double ordered_sum_of_squares(const std::vector<double>& v) {
+  constexpr std::size_t chunk = 4096;
+  const std::size_t chunks = (v.size() + chunk - 1) / chunk;
+  std::vector<double> partial(chunks, 0.0);
+#pragma omp parallel for schedule(static)
+  for (std::size_t c = 0; c < chunks; ++c) {
+    double s = 0;
+    for (std::size_t i = c * chunk; i < std::min(v.size(), (c + 1) * chunk); ++i) s += v[i] * v[i];
+    partial[c] = s;
+  }
+  double sum = 0;
+  for (double s : partial) sum += s;
+  return sum;
+}
+
+}  // namespace miniapp::amg
