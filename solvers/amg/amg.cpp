@@ -12,13 +12,12 @@ namespace miniapp {
 // One level above the coarsest, on the executor. b and x are the coarser level's right-hand side and
 // solution (level l + 1's), owned here; the finest level's are the apply's r and z.
 struct Amg::Level {
-  Level(const Executor& exec, const amg::HostLevel& host, const SellMatrix& host_a, const SellMatrix& host_p,
-        const SellMatrix& host_r, const amg::AmgOptions& options)
-      : a(exec, host_a, options.float_storage), prolongation(exec, host_p, options.float_storage),
-        restriction(exec, host_r, options.float_storage),
+  Level(const Executor& exec, const amg::HostLevel& host, amg::LevelMatrix&& a_, amg::LevelMatrix&& p,
+        amg::LevelMatrix&& r, const amg::AmgOptions& options)
+      : a(std::move(a_)), prolongation(std::move(p)), restriction(std::move(r)),
         smoother(exec, a, host.diagonal, host.lambda_max, options.smoother_ratio, options.smoother_degree),
-        residual(exec, host_a.rows), correction(exec, host_a.rows), coarse_b(exec, host_r.rows),
-        coarse_x(exec, host_r.rows) {}
+        residual(exec, host.a.rows), correction(exec, host.a.rows), coarse_b(exec, host.restriction.rows),
+        coarse_x(exec, host.restriction.rows) {}
   amg::LevelMatrix a, prolongation, restriction;
   amg::ChebyshevSmoother smoother;
   mutable Vector residual, correction, coarse_b, coarse_x;
@@ -42,60 +41,58 @@ void check_fits(const Executor& exec, std::size_t bytes) {
                 ": use numerics.preconditioner = \"aip1\", a coarser mesh or a device with more memory");
 }
 
-// The hierarchy's matrices in sELL on the host, before upload.
-struct ConvertedHierarchy {
-  struct Level {
-    SellMatrix a, p, r;
-  };
-  std::vector<Level> levels;
-  SellMatrix coarse_inverse;
+// Executor bytes of a matrix once converted to sELL and uploaded: slice pointers, a column index and a
+// value per stored entry.
+std::size_t sell_device_bytes(const CsrMatrix& m, index_t slice_height, std::size_t value_bytes) {
+  const auto slices = static_cast<std::size_t>((m.rows + slice_height - 1) / slice_height);
+  const auto stored = static_cast<std::size_t>(sell_slice_offsets(m, slice_height).back());
+  return sizeof(index_t) * (slices + 1) + (sizeof(index_t) + value_bytes) * stored;
+}
 
-  ConvertedHierarchy(const amg::HostHierarchy& h, index_t slice_height)
-      : coarse_inverse(to_sell(h.coarse_inverse, slice_height)) {
-    for (const amg::HostLevel& l : h.levels)
-      levels.push_back({to_sell(l.a, slice_height), to_sell(l.prolongation, slice_height),
-                        to_sell(l.restriction, slice_height)});
-  }
-
-  // Executor bytes once uploaded: slice pointers, a column index and a value per stored entry; per
-  // level above the coarsest, D⁻¹ and D⁻¹/θ, the smoother's three vectors, residual and correction,
-  // and the coarser level's b and x.
-  std::size_t device_bytes(bool float_values) const {
-    const std::size_t value = float_values ? sizeof(float) : sizeof(double);
-    const auto matrix = [&](const SellMatrix& m) {
-      return sizeof(index_t) * m.slice_ptr.size() + (sizeof(index_t) + value) * m.col.size();
-    };
-    std::size_t bytes = matrix(coarse_inverse);
-    for (const Level& l : levels)
-      bytes += matrix(l.a) + matrix(l.p) + matrix(l.r) +
-               sizeof(double) * (7 * static_cast<std::size_t>(l.a.rows) + 2 * static_cast<std::size_t>(l.r.rows));
-    return bytes;
-  }
-};
+// Converts a host matrix to sELL and uploads it, each step's time added to the profile.
+amg::LevelMatrix upload(const Executor& exec, const CsrMatrix& m, index_t slice_height, bool float_values,
+                        amg::SetupProfile& profile) {
+  std::optional<amg::StageClock> clock(std::in_place, profile, amg::SetupStage::conversion);
+  const SellMatrix sell = to_sell(m, slice_height);
+  clock.emplace(profile, amg::SetupStage::upload);
+  return amg::LevelMatrix(exec, sell, float_values);
+}
 
 }  // namespace
 
 Amg::Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& options, index_t slice_height)
     : Amg(exec, amg::build_hierarchy(a, options), options, slice_height) {}
 
+// Per level above the coarsest also D⁻¹ and D⁻¹/θ, the smoother's three vectors, residual and
+// correction, and the coarser level's b and x.
 std::size_t Amg::device_bytes(const amg::HostHierarchy& h, index_t slice_height, bool float_storage) {
-  return ConvertedHierarchy(h, slice_height).device_bytes(float_storage);
+  const std::size_t value = float_storage ? sizeof(float) : sizeof(double);
+  std::size_t bytes = sell_device_bytes(h.coarse_inverse, slice_height, value);
+  for (const amg::HostLevel& l : h.levels)
+    bytes += sell_device_bytes(l.a, slice_height, value) + sell_device_bytes(l.prolongation, slice_height, value) +
+             sell_device_bytes(l.restriction, slice_height, value) +
+             sizeof(double) * (7 * static_cast<std::size_t>(l.a.rows) + 2 * static_cast<std::size_t>(l.restriction.rows));
+  return bytes;
 }
 
+// Level by level, so that one level's sELL copies live on the host at a time.
 Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOptions& options, index_t slice_height)
     : exec_(exec), operator_complexity_(amg::operator_complexity(h)), float_storage_(options.float_storage),
       profile_(h.profile) {
-  std::optional<amg::StageClock> clock(std::in_place, profile_, amg::SetupStage::conversion);
-  const ConvertedHierarchy sell(h, slice_height);
-  clock.emplace(profile_, amg::SetupStage::upload);
-  check_fits(exec, sell.device_bytes(options.float_storage));
-  for (std::size_t l = 0; l < h.levels.size(); ++l) {
-    const auto& c = sell.levels[l];
-    levels_.push_back(std::make_unique<Level>(exec, h.levels[l], c.a, c.p, c.r, options));
-    sizes_.push_back({h.levels[l].a.rows, h.levels[l].a.nnz()});
+  check_fits(exec, device_bytes(h, slice_height, options.float_storage));
+  const bool float_values = options.float_storage;
+  for (const amg::HostLevel& l : h.levels) {
+    amg::LevelMatrix a = upload(exec, l.a, slice_height, float_values, profile_);
+    amg::LevelMatrix p = upload(exec, l.prolongation, slice_height, float_values, profile_);
+    amg::LevelMatrix r = upload(exec, l.restriction, slice_height, float_values, profile_);
+    amg::StageClock clock(profile_, amg::SetupStage::upload);
+    levels_.push_back(std::make_unique<Level>(exec, l, std::move(a), std::move(p), std::move(r), options));
+    sizes_.push_back({l.a.rows, l.a.nnz()});
   }
   sizes_.push_back({h.coarsest.rows, h.coarsest.nnz()});
-  coarse_inverse_ = std::make_unique<amg::LevelMatrix>(exec, sell.coarse_inverse, options.float_storage);
+  coarse_inverse_ = std::make_unique<amg::LevelMatrix>(
+      upload(exec, h.coarse_inverse, slice_height, float_values, profile_));
+  amg::StageClock clock(profile_, amg::SetupStage::upload);
   exec.synchronize();
 }
 
