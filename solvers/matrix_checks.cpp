@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "operators/backend/cpu/parallel.hpp"
 
 namespace miniapp {
 
@@ -17,7 +18,7 @@ std::vector<double> positive_diagonal(const CsrMatrix& a, std::string_view who) 
                 ", a preconditioner needs a square one");
   std::vector<double> diag(static_cast<std::size_t>(a.rows));
   index_t first_bad = a.rows;
-#pragma omp parallel for schedule(static) reduction(min : first_bad)
+#pragma omp parallel for schedule(static) reduction(min : first_bad) if (cpu::worth_parallel(a.nnz()))
   for (index_t r = 0; r < a.rows; ++r) {
     double d = 0;
     for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
@@ -76,12 +77,12 @@ void unite(std::vector<index_t>& parent, index_t x, index_t y) {
 std::vector<index_t> floating_components(const CsrMatrix& a) {
   std::vector<index_t> parent(static_cast<std::size_t>(a.rows));
   std::iota(parent.begin(), parent.end(), index_t{0});
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, 1024) if (cpu::worth_parallel(a.nnz()))
   for (index_t r = 0; r < a.rows; ++r)
     for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
       if (a.col[k] > r && a.val[k] != 0) unite(parent, r, a.col[k]);
   std::vector<unsigned char> floats(static_cast<std::size_t>(a.rows), 1);  // per root
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (cpu::worth_parallel(a.nnz()))
   for (index_t r = 0; r < a.rows; ++r)
     if (!zero_row_sum(a, r)) std::atomic_ref<unsigned char>(floats[find_root(parent, r)]).store(0, std::memory_order_relaxed);
   std::vector<index_t> floating;

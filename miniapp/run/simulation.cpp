@@ -61,8 +61,10 @@ std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const CsrMa
   if (kind == P::jacobi) return std::make_unique<Jacobi>(sim.exec, pressure_matrix);
   if (kind == P::amg) {
     const amg::AmgOptions options = amg_options(sim.config.numerics);
-    auto amg = amg_hierarchy ? std::make_unique<Amg>(sim.exec, *amg_hierarchy, options, slices)
-                             : std::make_unique<Amg>(sim.exec, pressure_matrix, options, slices);
+    // On one rank the finest level is the pressure solver's own −L; on several, the owned block.
+    const DeviceSell* fine = sim.domain->distributed() ? nullptr : &sim.operators->pressure_matrix;
+    auto amg = amg_hierarchy ? std::make_unique<Amg>(sim.exec, *amg_hierarchy, options, slices, fine)
+                             : std::make_unique<Amg>(sim.exec, pressure_matrix, options, slices, fine);
     print_amg(*amg, log);
     return amg;
   }

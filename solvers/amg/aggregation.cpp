@@ -1,11 +1,12 @@
 #include "solvers/amg/aggregation.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <atomic>
 
+#include "operators/backend/cpu/parallel.hpp"
 #include "solvers/amg/parallel_setup.hpp"
 
 namespace miniapp::amg {
@@ -25,7 +26,7 @@ bool undecided(std::uint64_t state) { return state != chosen && state != exclude
 
 // out[i] = the largest of in[j] over j = i and i's neighbours in g, for every row.
 void neighbourhood_max(const CsrMatrix& g, const std::vector<std::uint64_t>& in, std::vector<std::uint64_t>& out) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (cpu::worth_parallel(g.nnz()))
   for (index_t i = 0; i < g.rows; ++i) {
     std::uint64_t m = in[i];
     for (index_t k = g.row_ptr[i]; k < g.row_ptr[i + 1]; ++k) m = std::max(m, in[g.col[k]]);
@@ -74,7 +75,7 @@ void exclude_around(const CsrMatrix& g, std::vector<std::uint64_t>& state, index
 // over every row while many rows are undecided, by walking the links of the few left afterwards.
 std::vector<char> distance_two_independent_set(const CsrMatrix& g, const std::vector<char>& candidate) {
   std::vector<std::uint64_t> state(static_cast<std::size_t>(g.rows)), near(state.size()), within_two(state.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (cpu::worth_parallel(g.nnz()))
   for (index_t i = 0; i < g.rows; ++i) state[i] = candidate[i] ? priority(i) : excluded;
   const double walk_per_row = g.rows > 0 ? std::pow(1.0 + static_cast<double>(g.nnz()) / g.rows, 2) : 0;
   for (std::vector<index_t> left = undecided_rows(state); !left.empty(); left = undecided_rows(state)) {
@@ -85,20 +86,21 @@ std::vector<char> distance_two_independent_set(const CsrMatrix& g, const std::ve
       neighbourhood_max(g, near, within_two);
     }
     std::vector<char> chose(left.size(), 0);
-#pragma omp parallel for schedule(static)
+    const bool parallel = cpu::worth_parallel(walk ? n * static_cast<index_t>(walk_per_row) : g.nnz());
+#pragma omp parallel for schedule(static) if (parallel)
     for (index_t r = 0; r < n; ++r) {
       const index_t i = left[r];
       chose[r] = (walk ? two_link_max(g, state, i) : within_two[i]) == state[i];
     }
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (parallel)
     for (index_t r = 0; r < n; ++r)
       if (chose[r]) state[left[r]] = chosen;
-#pragma omp parallel for schedule(dynamic, 256)
+#pragma omp parallel for schedule(dynamic, 256) if (parallel)
     for (index_t r = 0; r < n; ++r)
       if (chose[r]) exclude_around(g, state, left[r]);
   }
   std::vector<char> member(state.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (cpu::worth_parallel(g.nnz()))
   for (index_t i = 0; i < g.rows; ++i) member[i] = state[i] == chosen;
   return member;
 }
@@ -116,7 +118,7 @@ index_t number_rows(const std::vector<char>& pick, index_t first, std::vector<in
 // Each root (`id` set) takes its strong neighbours that are still free in `of_row`; roots lie three
 // links apart or more, so no row has two among its neighbours.
 void take_neighbours(const CsrMatrix& g, const std::vector<index_t>& id, std::vector<index_t>& of_row) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (cpu::worth_parallel(g.nnz()))
   for (index_t i = 0; i < g.rows; ++i) {
     if (of_row[i] != free_row) continue;
     if (id[i] != free_row) of_row[i] = id[i];
@@ -135,7 +137,7 @@ constexpr int second_root_neighbours = 5;
 // The free rows with enough free strong neighbours for a second root.
 std::vector<char> second_candidates(const CsrMatrix& g, const std::vector<index_t>& of_row) {
   std::vector<char> candidate(of_row.size(), 0);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (cpu::worth_parallel(g.nnz()))
   for (index_t i = 0; i < g.rows; ++i) {
     if (of_row[i] != free_row) continue;
     int free_neighbours = 0;
@@ -163,7 +165,7 @@ Aggregates aggregate(const CsrMatrix& filtered, const std::vector<double>& d) {
   // this pass), so the aggregates stay within one link of their root. The strongest link of row i has
   // the largest a_ij² / a_jj (a_ii is common to the row).
   const std::vector<index_t> rooted = result.of_row;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (cpu::worth_parallel(g.nnz()))
   for (index_t i = 0; i < g.rows; ++i) {
     if (rooted[i] != free_row) continue;
     double strongest = -1;

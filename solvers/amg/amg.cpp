@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "core/error.hpp"
 #include "operators/backend/cuda/device.hpp"
 #include "operators/kernels/vector_ops.hpp"
 
@@ -60,14 +61,18 @@ amg::LevelMatrix upload(const Executor& exec, const CsrMatrix& m, index_t slice_
 
 }  // namespace
 
-Amg::Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& options, index_t slice_height)
-    : Amg(exec, amg::build_hierarchy(a, options), options, slice_height) {}
+Amg::Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& options, index_t slice_height,
+         const DeviceSell* fine)
+    : Amg(exec, amg::build_hierarchy(a, options), options, slice_height, fine) {}
 
 // Per level above the coarsest also D⁻¹ and D⁻¹/θ, the smoother's three vectors, residual and
 // correction, and the coarser level's b and x.
-std::size_t Amg::device_bytes(const amg::HostHierarchy& h, index_t slice_height, bool float_storage) {
+std::size_t Amg::device_bytes(const amg::HostHierarchy& h, index_t slice_height, bool float_storage,
+                              bool shared_fine) {
   const std::size_t value = float_storage ? sizeof(float) : sizeof(double);
   std::size_t bytes = sell_device_bytes(h.coarse_inverse, slice_height, value);
+  if (shared_fine && !float_storage && !h.levels.empty())
+    bytes -= sell_device_bytes(h.levels.front().a, slice_height, value);
   for (const amg::HostLevel& l : h.levels)
     bytes += sell_device_bytes(l.a, slice_height, value) + sell_device_bytes(l.prolongation, slice_height, value) +
              sell_device_bytes(l.restriction, slice_height, value) +
@@ -76,13 +81,17 @@ std::size_t Amg::device_bytes(const amg::HostHierarchy& h, index_t slice_height,
 }
 
 // Level by level, so that one level's sELL copies live on the host at a time.
-Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOptions& options, index_t slice_height)
+Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOptions& options, index_t slice_height,
+         const DeviceSell* fine)
     : exec_(exec), operator_complexity_(amg::operator_complexity(h)), float_storage_(options.float_storage),
       profile_(h.profile) {
-  check_fits(exec, device_bytes(h, slice_height, options.float_storage));
-  const bool float_values = options.float_storage;
+  const bool float_values = options.float_storage, share = fine && !float_values && !h.levels.empty();
+  if (share && (fine->rows() != h.levels.front().a.rows || fine->nnz() != h.levels.front().a.nnz()))
+    throw Error("AMG: the shared finest matrix is not the hierarchy's (" + std::to_string(fine->rows()) + " rows)");
+  check_fits(exec, device_bytes(h, slice_height, float_values, share));
   for (const amg::HostLevel& l : h.levels) {
-    amg::LevelMatrix a = upload(exec, l.a, slice_height, float_values, profile_);
+    amg::LevelMatrix a = share && levels_.empty() ? amg::LevelMatrix(*fine)
+                                                  : upload(exec, l.a, slice_height, float_values, profile_);
     amg::LevelMatrix p = upload(exec, l.prolongation, slice_height, float_values, profile_);
     amg::LevelMatrix r = upload(exec, l.restriction, slice_height, float_values, profile_);
     amg::StageClock clock(profile_, amg::SetupStage::upload);

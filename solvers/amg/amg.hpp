@@ -23,14 +23,18 @@ class Amg final : public Preconditioner {
   // a: symmetric, positive diagonal, positive semi-definite with at most the constants as null space.
   // Throws miniapp::Error naming what is wrong (build_hierarchy), or, on CUDA, when the hierarchy
   // does not fit in the device's free memory.
-  Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& options = {}, index_t slice_height = 32);
+  Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& options = {}, index_t slice_height = 32,
+      const DeviceSell* fine = nullptr);
   // From a hierarchy built beforehand with the same options (e.g. to size it for the up-front memory
-  // estimate first).
+  // estimate first). `fine`: the finest matrix already on exec (the solver's own, from the same CSR
+  // matrix and slice height), used in place of a copy when the matrices are stored in double; it must
+  // outlive this object.
   Amg(const Executor& exec, const amg::HostHierarchy& hierarchy, const amg::AmgOptions& options,
-      index_t slice_height);
-  // Executor bytes the constructor allocates for this hierarchy: its sELL matrices, the smoothers'
-  // diagonals and every level's vectors.
-  static std::size_t device_bytes(const amg::HostHierarchy& hierarchy, index_t slice_height, bool float_storage);
+      index_t slice_height, const DeviceSell* fine = nullptr);
+  // Executor bytes the constructor allocates for this hierarchy: its sELL matrices (the finest one's
+  // unless `shared_fine`), the smoothers' diagonals and every level's vectors.
+  static std::size_t device_bytes(const amg::HostHierarchy& hierarchy, index_t slice_height, bool float_storage,
+                                  bool shared_fine = false);
   ~Amg() override;
   // Not safe to call concurrently on one object (the levels' vectors are shared).
   void apply(const Vector& r, Vector& z) const override;

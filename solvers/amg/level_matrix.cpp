@@ -5,9 +5,17 @@
 namespace miniapp::amg {
 namespace {
 
-std::variant<DeviceSell, DeviceSellFloat> upload(const Executor& exec, const SellMatrix& host, bool float_values) {
-  if (float_values) return std::variant<DeviceSell, DeviceSellFloat>(std::in_place_type<DeviceSellFloat>, exec, host);
-  return std::variant<DeviceSell, DeviceSellFloat>(std::in_place_type<DeviceSell>, exec, host);
+using Stored = std::variant<DeviceSell, DeviceSellFloat, const DeviceSell*>;
+
+Stored upload(const Executor& exec, const SellMatrix& host, bool float_values) {
+  if (float_values) return Stored(std::in_place_type<DeviceSellFloat>, exec, host);
+  return Stored(std::in_place_type<DeviceSell>, exec, host);
+}
+
+const DeviceSell& matrix(const DeviceSell* borrowed) { return *borrowed; }
+template <class M>
+const M& matrix(const M& owned) {
+  return owned;
 }
 
 }  // namespace
@@ -16,11 +24,11 @@ LevelMatrix::LevelMatrix(const Executor& exec, const SellMatrix& host, bool floa
     : matrix_(upload(exec, host, float_values)) {}
 
 void LevelMatrix::apply(const Executor& exec, const Vector& x, Vector& y) const {
-  std::visit([&](const auto& a) { spmv(exec, a, x, y); }, matrix_);
+  std::visit([&](const auto& a) { spmv(exec, matrix(a), x, y); }, matrix_);
 }
 
 index_t LevelMatrix::rows() const {
-  return std::visit([](const auto& a) { return a.rows(); }, matrix_);
+  return std::visit([](const auto& a) { return matrix(a).rows(); }, matrix_);
 }
 
 }  // namespace miniapp::amg

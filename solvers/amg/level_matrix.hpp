@@ -13,12 +13,15 @@ namespace miniapp::amg {
 class LevelMatrix {
  public:
   LevelMatrix(const Executor& exec, const SellMatrix& host, bool float_values);
+  // The level's matrix already on the executor (the solver's own A), used in place: no second copy.
+  // It must outlive this object.
+  explicit LevelMatrix(const DeviceSell& borrowed) : matrix_(&borrowed) {}
   // y = A x through the front end of its storage (spmv), counted as one SpMV.
   void apply(const Executor& exec, const Vector& x, Vector& y) const;
   index_t rows() const;
 
  private:
-  std::variant<DeviceSell, DeviceSellFloat> matrix_;
+  std::variant<DeviceSell, DeviceSellFloat, const DeviceSell*> matrix_;
 };
 
 }  // namespace miniapp::amg

@@ -4,7 +4,11 @@
 #include <cstdint>
 #include <vector>
 
-// Small parallel building blocks of the AMG set-up whose results do not depend on the thread count.
+#include "operators/backend/cpu/parallel.hpp"
+
+// Small parallel building blocks of the AMG set-up whose results do not depend on the thread count. Its
+// loops run on one thread where cpu::worth_parallel says a parallel region costs more than the loop
+// (the small coarse levels).
 namespace miniapp::amg {
 
 // A well-mixed 64-bit hash of an integer (the splitmix64 finalizer): pseudo-random priorities and
@@ -22,7 +26,7 @@ inline double ordered_sum_of_squares(const std::vector<double>& v) {
   constexpr std::size_t chunk = 4096;
   const std::size_t chunks = (v.size() + chunk - 1) / chunk;
   std::vector<double> partial(chunks, 0.0);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (cpu::worth_parallel(static_cast<index_t>(v.size())))
   for (std::size_t c = 0; c < chunks; ++c) {
     double s = 0;
     for (std::size_t i = c * chunk; i < std::min(v.size(), (c + 1) * chunk); ++i) s += v[i] * v[i];

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "operators/sparse/csr_rows.hpp"
+#include "operators/backend/cpu/parallel.hpp"
 #include "solvers/amg/spectral_bound.hpp"
 
 namespace miniapp::amg {
@@ -44,7 +45,7 @@ CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, doub
 CsrMatrix smoothed_prolongation(const CsrMatrix& filtered, const Aggregates& aggregates) {
   const CsrMatrix& f = filtered;
   std::vector<double> fd(static_cast<std::size_t>(f.rows));
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (cpu::worth_parallel(f.nnz()))
   for (index_t i = 0; i < f.rows; ++i)
     for (index_t k = f.row_ptr[i]; k < f.row_ptr[i + 1]; ++k)
       if (f.col[k] == i) fd[i] = f.val[k];

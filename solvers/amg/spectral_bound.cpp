@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "operators/backend/cpu/parallel.hpp"
 #include "solvers/amg/parallel_setup.hpp"
 
 namespace miniapp::amg {
@@ -14,7 +15,7 @@ constexpr double safety = 1.1;
 // max over rows of Σ_j |a_ij| / a_ii (a max: the same on any thread count).
 double gershgorin_bound(const CsrMatrix& a, const std::vector<double>& d) {
   double bound = 0;
-#pragma omp parallel for schedule(static) reduction(max : bound)
+#pragma omp parallel for schedule(static) reduction(max : bound) if (cpu::worth_parallel(a.nnz()))
   for (index_t i = 0; i < a.rows; ++i) {
     double sum = 0;
     for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) sum += std::abs(a.val[k]);
@@ -29,7 +30,7 @@ double norm(const std::vector<double>& v) { return std::sqrt(ordered_sum_of_squa
 // and made in parallel (a sequential generator was a serial pass of its own).
 std::vector<double> start_vector(std::size_t n) {
   std::vector<double> v(n);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (cpu::worth_parallel(static_cast<index_t>(n)))
   for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<double>(mix_bits(i) >> 11) * 0x1p-52 - 1.0;
   return v;
 }
@@ -44,12 +45,12 @@ std::vector<double> start_vector(std::size_t n) {
 double largest_eigenvalue_bound(const CsrMatrix& a, const std::vector<double>& d) {
   const double gershgorin = gershgorin_bound(a, d);
   std::vector<double> scale(d.size()), v = start_vector(d.size()), w(d.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (cpu::worth_parallel(a.nnz()))
   for (std::size_t i = 0; i < d.size(); ++i) scale[i] = 1.0 / std::sqrt(d[i]);
   double length = norm(v), estimate = 0;
   for (int it = 0; it < power_iterations && length > 0 && safety * estimate < gershgorin; ++it) {
     // w = S A S v / ‖v‖ with S = D^-½: ‖w‖ approaches λmax(D⁻¹A) from below.
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (cpu::worth_parallel(a.nnz()))
     for (index_t i = 0; i < a.rows; ++i) {
       double sum = 0;
       for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) sum += a.val[k] * scale[a.col[k]] * v[a.col[k]];

@@ -1,6 +1,7 @@
 // The AMG set-up's parallel pieces (solvers/amg/, solvers/matrix_checks.cpp): connected components by
 // union-find, the aggregation by distance-2 independent sets, the prolongation built by aggregate
-// sums, the power iterations' early stop, each the same on any thread count; and the stage profile.
+// sums, the power iterations' early stop, each the same on any thread count; the stage profile; the
+// finest level shared with the solver.
 #include <catch2/catch.hpp>
 #include <omp.h>
 
@@ -11,7 +12,9 @@
 #include "mesh/generators.hpp"
 #include "mesh/geometry.hpp"
 #include "operators/fv/laplacian.hpp"
+#include "operators/sparse/sell_matrix.hpp"
 #include "solvers/amg/aggregation.hpp"
+#include "solvers/amg/amg.hpp"
 #include "solvers/amg/hierarchy.hpp"
 #include "solvers/amg/prolongation.hpp"
 #include "solvers/amg/spectral_bound.hpp"
@@ -56,7 +59,7 @@ std::vector<index_t> within_links(const CsrMatrix& g, index_t i, int links) {
 TEST_CASE("Floating components are found by union-find as by a search, on any thread count", "[amg]") {
   // Three 1D Laplacian chains whose rows interleave (row r in chain r % 3); chain 1 has a Dirichlet row
   // (a row that does not sum to zero), so chains 0 and 2 float, first rows 0 and 2.
-  const index_t n = 3 * 5000;
+  const index_t n = 3 * 20000;  // entries enough for parallel loops (cpu::worth_parallel)
   std::vector<Triplet> t;
   for (index_t r = 0; r < n; ++r) {
     const bool end = r < 3 || r >= n - 3;
@@ -74,7 +77,7 @@ TEST_CASE("Floating components are found by union-find as by a search, on any th
 
 TEST_CASE("Aggregation: roots three links apart, every row near its root, the same on any thread count",
           "[amg]") {
-  const CsrMatrix a = tet_box_poisson(10);
+  const CsrMatrix a = tet_box_poisson(16);  // entries enough for parallel loops (cpu::worth_parallel)
   const std::vector<double> d = positive_diagonal(a, "test");
   const CsrMatrix f = amg::filtered_matrix(a, d, 0.08);
   const auto [one, three] = on_one_and_three_threads([&] { return amg::aggregate(f, d); });
@@ -127,7 +130,7 @@ TEST_CASE("The smoothed prolongation is T minus omega D_F^-1 A_F T", "[amg]") {
 }
 
 TEST_CASE("The eigenvalue bound stops at Gershgorin's bound and is the same on any thread count", "[amg]") {
-  const CsrMatrix a = tet_box_poisson(8);
+  const CsrMatrix a = tet_box_poisson(16);
   const std::vector<double> d = positive_diagonal(a, "test");
   const auto [one, three] = on_one_and_three_threads([&] { return amg::largest_eigenvalue_bound(a, d); });
   CHECK(one == three);
@@ -151,4 +154,23 @@ TEST_CASE("The set-up profile times every host stage of the hierarchy", "[amg]")
   CHECK(h.profile.total() == Approx(h.profile[S::checks] + h.profile[S::aggregation] + h.profile[S::spectral_bound] +
                                     h.profile[S::prolongation] + h.profile[S::galerkin] +
                                     h.profile[S::coarse_inverse]));
+}
+
+TEST_CASE("AMG on the solver's own finest matrix applies exactly as with its own copy", "[amg]") {
+  const Executor exec = Executor::cpu();
+  const CsrMatrix a = tet_box_poisson(8);
+  const amg::HostHierarchy h = amg::build_hierarchy(a, {.coarse_rows = 50});
+  const DeviceSell device_a(exec, to_sell(a, 8));
+  const Amg own(exec, h, {}, 8), shared(exec, h, {}, 8, &device_a);
+  CHECK(Amg::device_bytes(h, 8, false, true) ==
+        Amg::device_bytes(h, 8, false) - (4 * (a.rows / 8 + 1) + 12 * to_sell(a, 8).stored_entries()));
+  std::vector<double> host_r(static_cast<std::size_t>(a.rows));
+  for (std::size_t i = 0; i < host_r.size(); ++i) host_r[i] = std::sin(0.37 * static_cast<double>(i));
+  const Vector r = Vector::from_host(exec, host_r);
+  Vector z_own(exec, a.rows), z_shared(exec, a.rows);
+  own.apply(r, z_own);
+  shared.apply(r, z_shared);
+  CHECK(z_own.to_host() == z_shared.to_host());
+  const DeviceSell other(exec, to_sell(tet_box_poisson(6), 8));
+  CHECK_THROWS_WITH(Amg(exec, h, {}, 8, &other), Catch::Contains("not the hierarchy's"));
 }

@@ -157,7 +157,7 @@ TEST_CASE("The Galerkin product equals the general sparse product", "[amg]") {
 }
 
 TEST_CASE("The hierarchy does not depend on the thread count", "[amg]") {
-  const CsrMatrix a = box_poisson("tet", 8);
+  const CsrMatrix a = box_poisson("tet", 16);  // entries enough for parallel loops (cpu::worth_parallel)
   const int threads = omp_get_max_threads();
   omp_set_num_threads(1);
   const amg::HostHierarchy one = amg::build_hierarchy(a, {.coarse_rows = 50});
