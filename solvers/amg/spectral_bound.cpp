@@ -44,21 +44,28 @@ std::vector<double> start_vector(std::size_t n) {
 // a Laplacian (an M-matrix, whose bound is tight) after a few.
 double largest_eigenvalue_bound(const CsrMatrix& a, const std::vector<double>& d) {
   const double gershgorin = gershgorin_bound(a, d);
-  std::vector<double> scale(d.size()), v = start_vector(d.size()), w(d.size());
-#pragma omp parallel for schedule(static) if (cpu::worth_parallel(a.nnz()))
-  for (std::size_t i = 0; i < d.size(); ++i) scale[i] = 1.0 / std::sqrt(d[i]);
-  double length = norm(v), estimate = 0;
-  for (int it = 0; it < power_iterations && length > 0 && safety * estimate < gershgorin; ++it) {
-    // w = S A S v / ‖v‖ with S = D^-½: ‖w‖ approaches λmax(D⁻¹A) from below.
-#pragma omp parallel for schedule(static) if (cpu::worth_parallel(a.nnz()))
+  const bool parallel = cpu::worth_parallel(a.nnz());
+  std::vector<double> scale(d.size()), v = start_vector(d.size()), u(d.size());
+  const double start_length = norm(v);
+  // u = S v / ‖v‖ with S = D^-½ (the next product then gathers one vector, not two).
+#pragma omp parallel for schedule(static) if (parallel)
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    scale[i] = 1.0 / std::sqrt(d[i]);
+    u[i] = scale[i] * v[i] / start_length;
+  }
+  double estimate = 0;
+  for (int it = 0; it < power_iterations && safety * estimate < gershgorin; ++it) {
+    // v = S A S (previous v) / ‖previous v‖: ‖v‖ approaches λmax(D⁻¹A) from below.
+#pragma omp parallel for schedule(static) if (parallel)
     for (index_t i = 0; i < a.rows; ++i) {
       double sum = 0;
-      for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) sum += a.val[k] * scale[a.col[k]] * v[a.col[k]];
-      w[i] = scale[i] * sum / length;
+      for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) sum += a.val[k] * u[a.col[k]];
+      v[i] = scale[i] * sum;
     }
-    estimate = norm(w);
-    std::swap(v, w);
-    length = estimate;
+    estimate = norm(v);
+    if (!(estimate > 0)) break;
+#pragma omp parallel for schedule(static) if (parallel)
+    for (index_t i = 0; i < a.rows; ++i) u[i] = scale[i] * v[i] / estimate;
   }
   return std::min(safety * estimate, gershgorin);
 }
