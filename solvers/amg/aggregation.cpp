@@ -47,10 +47,7 @@ std::uint64_t two_link_max(const CsrMatrix& g, const std::vector<std::uint64_t>&
 
 // The rows still undecided, in row order.
 std::vector<index_t> undecided_rows(const std::vector<std::uint64_t>& state) {
-  std::vector<index_t> rows;
-  for (std::size_t i = 0; i < state.size(); ++i)
-    if (undecided(state[i])) rows.push_back(static_cast<index_t>(i));
-  return rows;
+  return indices_where(static_cast<index_t>(state.size()), [&](index_t i) { return undecided(state[i]); });
 }
 
 // Excludes every undecided row within two links of row c (none of them can have been chosen in the same
@@ -108,11 +105,13 @@ std::vector<char> distance_two_independent_set(const CsrMatrix& g, const std::ve
 // Numbers the rows where `pick` in row order from `first`: the aggregate of each picked row (free_row
 // elsewhere); returns the count.
 index_t number_rows(const std::vector<char>& pick, index_t first, std::vector<index_t>& id) {
+  const auto n = static_cast<index_t>(pick.size());
+  const std::vector<index_t> picked = indices_where(n, [&](index_t i) { return pick[i] != 0; });
   id.assign(pick.size(), free_row);
-  index_t next = first;
-  for (std::size_t i = 0; i < pick.size(); ++i)
-    if (pick[i]) id[i] = next++;
-  return next - first;
+  const auto count = static_cast<index_t>(picked.size());
+#pragma omp parallel for schedule(static) if (cpu::worth_parallel(n))
+  for (index_t k = 0; k < count; ++k) id[picked[k]] = first + k;
+  return count;
 }
 
 // Each root (`id` set) takes its strong neighbours that are still free in `of_row`; roots lie three

@@ -37,4 +37,29 @@ inline double ordered_sum_of_squares(const std::vector<double>& v) {
   return sum;
 }
 
+// The indices i < n where keep(i), in increasing order: counted and then written per chunk of 4096 in
+// parallel (the chunks' offsets summed in order), so the list is the same on any thread count.
+template <class Keep>
+std::vector<index_t> indices_where(index_t n, Keep keep) {
+  constexpr index_t chunk = 4096;
+  const index_t chunks = (n + chunk - 1) / chunk;
+  std::vector<index_t> offset(static_cast<std::size_t>(chunks) + 1, 0);
+  const bool parallel = cpu::worth_parallel(n);
+#pragma omp parallel for schedule(static) if (parallel)
+  for (index_t c = 0; c < chunks; ++c) {
+    index_t count = 0;
+    for (index_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i) count += keep(i) ? 1 : 0;
+    offset[c + 1] = count;
+  }
+  for (index_t c = 0; c < chunks; ++c) offset[c + 1] += offset[c];
+  std::vector<index_t> kept(static_cast<std::size_t>(offset.back()));
+#pragma omp parallel for schedule(static) if (parallel)
+  for (index_t c = 0; c < chunks; ++c) {
+    index_t next = offset[c];
+    for (index_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i)
+      if (keep(i)) kept[next++] = i;
+  }
+  return kept;
+}
+
 }  // namespace miniapp::amg
