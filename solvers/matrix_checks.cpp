@@ -1,26 +1,35 @@
 #include "solvers/matrix_checks.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <numeric>
 #include <string>
 
 #include "core/error.hpp"
+#include "operators/backend/cpu/parallel.hpp"
 
 namespace miniapp {
 
+// Rows in parallel; the row reported is the first one, on any thread count.
 std::vector<double> positive_diagonal(const CsrMatrix& a, std::string_view who) {
   if (a.rows != a.cols)
     throw Error(std::string(who) + ": the matrix is " + std::to_string(a.rows) + " × " + std::to_string(a.cols) +
                 ", a preconditioner needs a square one");
   std::vector<double> diag(static_cast<std::size_t>(a.rows));
+  index_t first_bad = a.rows;
+#pragma omp parallel for schedule(static) reduction(min : first_bad) if (cpu::worth_parallel(a.nnz()))
   for (index_t r = 0; r < a.rows; ++r) {
     double d = 0;
     for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
       if (a.col[k] == r) d = a.val[k];
-    if (!(d > 0))
-      throw Error(std::string(who) + ": row " + std::to_string(r) + " has diagonal " + std::to_string(d) +
-                  "; the matrix must have a positive diagonal (solve −L p = b, not L p = b)");
+    if (!(d > 0)) first_bad = std::min(first_bad, r);
     diag[r] = d;
   }
+  if (first_bad < a.rows)
+    throw Error(std::string(who) + ": row " + std::to_string(first_bad) + " has diagonal " +
+                std::to_string(diag[first_bad]) +
+                "; the matrix must have a positive diagonal (solve −L p = b, not L p = b)");
   return diag;
 }
 
@@ -36,28 +45,49 @@ bool zero_row_sum(const CsrMatrix& a, index_t r) {
   return std::abs(sum) <= 1e-10 * largest * static_cast<double>(a.row_length(r));
 }
 
+// The root of r's set, halving the path on the way (concurrent finds and unions are safe: a parent
+// only ever moves to a smaller row of the same set).
+index_t find_root(std::vector<index_t>& parent, index_t r) {
+  for (;;) {
+    index_t p = std::atomic_ref<index_t>(parent[r]).load(std::memory_order_relaxed);
+    if (p == r) return r;
+    const index_t grand = std::atomic_ref<index_t>(parent[p]).load(std::memory_order_relaxed);
+    if (grand != p) std::atomic_ref<index_t>(parent[r]).compare_exchange_weak(p, grand, std::memory_order_relaxed);
+    r = grand;
+  }
+}
+
+// Joins the sets of x and y, the larger root below the smaller.
+void unite(std::vector<index_t>& parent, index_t x, index_t y) {
+  for (;;) {
+    x = find_root(parent, x);
+    y = find_root(parent, y);
+    if (x == y) return;
+    if (x < y) std::swap(x, y);
+    index_t expected = x;
+    if (std::atomic_ref<index_t>(parent[x]).compare_exchange_strong(expected, y)) return;
+  }
+}
+
 }  // namespace
 
+// Components by a concurrent union-find over the links (a_ij ≠ 0): a root is linked below a smaller
+// one only, so each component ends with its smallest row as root whatever the order of the unions,
+// and the result does not depend on the thread count.
 std::vector<index_t> floating_components(const CsrMatrix& a) {
-  std::vector<bool> seen(static_cast<std::size_t>(a.rows), false);
-  std::vector<index_t> stack, floating;
-  for (index_t start = 0; start < a.rows; ++start) {
-    if (seen[start]) continue;
-    bool floats = true;
-    seen[start] = true;
-    stack.push_back(start);
-    while (!stack.empty()) {
-      const index_t r = stack.back();
-      stack.pop_back();
-      floats = floats && zero_row_sum(a, r);
-      for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
-        if (a.val[k] != 0 && !seen[a.col[k]]) {
-          seen[a.col[k]] = true;
-          stack.push_back(a.col[k]);
-        }
-    }
-    if (floats) floating.push_back(start);
-  }
+  std::vector<index_t> parent(static_cast<std::size_t>(a.rows));
+  std::iota(parent.begin(), parent.end(), index_t{0});
+#pragma omp parallel for schedule(dynamic, 1024) if (cpu::worth_parallel(a.nnz()))
+  for (index_t r = 0; r < a.rows; ++r)
+    for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
+      if (a.col[k] > r && a.val[k] != 0) unite(parent, r, a.col[k]);
+  std::vector<unsigned char> floats(static_cast<std::size_t>(a.rows), 1);  // per root
+#pragma omp parallel for schedule(static) if (cpu::worth_parallel(a.nnz()))
+  for (index_t r = 0; r < a.rows; ++r)
+    if (!zero_row_sum(a, r)) std::atomic_ref<unsigned char>(floats[find_root(parent, r)]).store(0, std::memory_order_relaxed);
+  std::vector<index_t> floating;
+  for (index_t r = 0; r < a.rows; ++r)
+    if (parent[r] == r && floats[r]) floating.push_back(r);
   return floating;
 }
 

@@ -168,19 +168,22 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Prints the levels of an AMG hierarchy: rows and non-zeros per level, operator complexity.
+// Prints the levels of an AMG hierarchy (rows and non-zeros per level, operator complexity) and the
+// wall time of each set-up stage.
 void print_hierarchy(const Amg& amg) {
   std::cout << "  levels, rows (non-zeros):";
   for (const auto& level : amg.level_sizes()) std::cout << " " << level.rows << " (" << level.nnz << ")";
-  std::cout << "; operator complexity " << amg.operator_complexity() << "\n";
+  std::cout << "; operator complexity " << amg.operator_complexity() << "\n  set-up stages:\n";
+  amg::print_setup_profile(amg.setup_profile(), std::cout);
 }
 
+// AMG's finest level is the solver's own matrix `device_a` (no second copy).
 std::unique_ptr<Preconditioner> make_preconditioner(const std::string& name, const Executor& exec,
-                                                    const CsrMatrix& a, const PoissonSettings& s,
-                                                    index_t slice_height) {
+                                                    const CsrMatrix& a, const DeviceSell& device_a,
+                                                    const PoissonSettings& s, index_t slice_height) {
   if (name == "none") return std::make_unique<Identity>(exec, a.rows);
   if (name == "jacobi") return std::make_unique<Jacobi>(exec, a);
-  if (name == "amg") return std::make_unique<Amg>(exec, a, s.amg, slice_height);
+  if (name == "amg") return std::make_unique<Amg>(exec, a, s.amg, slice_height, &device_a);
   return std::make_unique<Aip>(exec, a, name.back() - '0', slice_height);
 }
 
@@ -258,7 +261,7 @@ int poisson_command(int argc, char** argv) {
   std::vector<SolveRecord> records;
   for (const auto& name : s.preconditioners) {
     start = std::chrono::steady_clock::now();
-    const auto preconditioner = make_preconditioner(name, exec, problem.a, s, slice_height);
+    const auto preconditioner = make_preconditioner(name, exec, problem.a, a, s, slice_height);
     exec.synchronize();
     const double setup_seconds = seconds_since(start);
     fill(exec, 0.0, x);

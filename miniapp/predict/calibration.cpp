@@ -11,7 +11,7 @@ constexpr std::string_view variant_names[kernel_variant_count] = {"spmv_sell_1",
                                                                   "dot",         "pointwise",   "copy"};
 
 constexpr std::string_view unit_names[iteration_unit_count] = {"pcg_jacobi", "pcg_aip1", "batched_pcg",
-                                                                     "pcg_aip1_product"};
+                                                               "pcg_aip1_product", "pcg_amg"};
 
 }  // namespace
 

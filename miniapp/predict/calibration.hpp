@@ -27,9 +27,12 @@ KernelVariant priced_variant(KernelKind kind);
 // grid-wide reduction, costs about twice the sum of its kernels calibrated alone; timed whole, it
 // needs no such model. pcg_jacobi and pcg_aip1: Pcg with Jacobi or AIP-1 in two passes; batched_pcg:
 // the FFT path's frequency systems (fft::BatchedPcg, Jacobi); pcg_aip1_product: AIP-1 as the product
-// Gᵀ G (AipForm::product), an iteration of two kernels rather than three, timed on the plane stencil.
-enum class IterationUnit { pcg_jacobi, pcg_aip1, batched_pcg, pcg_aip1_product };
-inline constexpr int iteration_unit_count = 4;
+// Gᵀ G (AipForm::product), an iteration of two kernels rather than three, timed on the plane stencil;
+// pcg_amg: Pcg with one AMG V-cycle (solvers/amg/), timed on the hierarchy of the 3D stencil, whose
+// levels shrink about 8 times each: per byte of its SpMVs and vector kernels the iteration also pays
+// the launches of every coarser level.
+enum class IterationUnit { pcg_jacobi, pcg_aip1, batched_pcg, pcg_aip1_product, pcg_amg };
+inline constexpr int iteration_unit_count = 5;
 std::string_view name(IterationUnit unit);
 std::optional<IterationUnit> iteration_unit_from_name(std::string_view text);
 

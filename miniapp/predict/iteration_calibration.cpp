@@ -12,6 +12,7 @@
 #include "miniapp/predict/stencil_matrix.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "solvers/aip.hpp"
+#include "solvers/amg/amg.hpp"
 #include "solvers/fft/batched_pcg.hpp"
 #include "solvers/jacobi.hpp"
 #include "solvers/pcg.hpp"
@@ -113,6 +114,10 @@ std::array<std::optional<CostCurve>, iteration_unit_count> calibrate_iterations(
     add(IterationUnit::pcg_aip1_product,
         pcg_point(exec, settings, plane, Aip(exec, plane, 1, h, AipForm::product),
                   "the pcg_aip1_product iteration on " + std::to_string(plane.rows) + " rows"));
+    // At least one level above the coarsest: a matrix of at most coarse_rows would be solved exactly
+    // by the coarse inverse (a solve that stops early, and not a V-cycle).
+    const amg::AmgOptions amg{.coarse_rows = std::clamp<index_t>(a.rows / 8, 1, amg::AmgOptions{}.coarse_rows)};
+    add(IterationUnit::pcg_amg, pcg_point(exec, settings, a, Amg(exec, a, amg, h), "the pcg_amg" + where));
     add(IterationUnit::batched_pcg, batched_point(exec, settings, rows,
                                                   "the batched_pcg iteration on about " + std::to_string(rows) +
                                                       " rows × systems"));

@@ -60,10 +60,11 @@ void add_kernel_seconds(const time::StepReport& r, int steps, StepMeasurement& m
 }
 
 // The calibrated unit of the case's Poisson iteration, if any (the FFT path as calibrated: Jacobi),
-// AIP-1 by the form it took on the case's matrix.
+// AIP-1 by the form it took on the case's matrix, AMG as its V-cycle on the stencil's hierarchy.
 std::optional<IterationUnit> iteration_unit_of(const cases::NumericsConfig& n, std::optional<AipForm> aip_form) {
   if (n.poisson == cases::PoissonSolver::fft) return IterationUnit::batched_pcg;
   if (n.preconditioner == cases::Preconditioner::jacobi) return IterationUnit::pcg_jacobi;
+  if (n.preconditioner == cases::Preconditioner::amg) return IterationUnit::pcg_amg;
   if (n.preconditioner == cases::Preconditioner::aip1)
     return aip_form == AipForm::product ? IterationUnit::pcg_aip1_product : IterationUnit::pcg_aip1;
   return std::nullopt;

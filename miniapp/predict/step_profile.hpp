@@ -37,8 +37,8 @@ struct StepCounts {
   // rank), so its calls are priced by the graph curves.
   std::array<bool, time::phase_count> fixed_graphs{};
   // The solver and preconditioner of the Poisson iterations, where the calibration can time them as
-  // one unit (Calibration::iteration_curves): Pcg with Jacobi or AIP-1, the FFT path's batched PCG,
-  // on one rank.
+  // one unit (Calibration::iteration_curves): Pcg with Jacobi, AIP-1 or AMG, the FFT path's batched
+  // PCG, on one rank.
   std::optional<IterationUnit> iteration_unit;
   // This rank's halo updates and global reductions (none on one rank), split like the kernels.
   PhaseComm comm_fixed{};

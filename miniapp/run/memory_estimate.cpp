@@ -117,10 +117,16 @@ std::size_t preconditioner_bytes(const cases::CaseConfig& config, const fv::Flow
   if (kind == P::amg) {
     if (config.numerics.poisson == cases::PoissonSolver::fft) return 0;  // the FFT path builds no AMG
     const bool float_values = config.numerics.amg_storage == cases::AmgStorage::float_values;
-    if (amg) return Amg::device_bytes(*amg, h, float_values);
+    // On one rank the finest level is the pressure solver's −L itself (not stored twice); a rank's
+    // owned block (several ranks) has fewer entries and is stored.
+    const auto shares_fine = [&](const amg::HostHierarchy& hierarchy) {
+      return !hierarchy.levels.empty() && hierarchy.levels.front().a.nnz() == ops.laplacian.nnz();
+    };
+    if (amg) return Amg::device_bytes(*amg, h, float_values, shares_fine(*amg));
     CsrMatrix minus_laplacian = ops.laplacian;
     for (double& v : minus_laplacian.val) v = -v;
-    return Amg::device_bytes(amg::build_hierarchy(minus_laplacian, {}), h, float_values);
+    const amg::HostHierarchy built = amg::build_hierarchy(minus_laplacian, {});
+    return Amg::device_bytes(built, h, float_values, shares_fine(built));
   }
   if (aip) return DeviceAipFactor::device_bytes(*aip, h);
   const int level = kind == P::aip1 ? 1 : kind == P::aip2 ? 2 : 3;

@@ -33,7 +33,8 @@ amg::AmgOptions amg_options(const cases::NumericsConfig& n) {
   return {.float_storage = n.amg_storage == cases::AmgStorage::float_values};
 }
 
-// "  AMG: 4 levels, rows 262144 32768 ...; operator complexity 1.6" (rows over every rank)
+// "  AMG: 4 levels, rows 262144 32768 ...; operator complexity 1.6" (rows over every rank), then, on
+// one rank, the set-up stages' times.
 void print_amg(const Amg& amg, std::ostream& log, int coupled_ranks) {
   log << "  AMG: " << amg.level_sizes().size() << " levels, rows";
   for (const auto& level : amg.level_sizes()) log << " " << level.rows;
@@ -41,6 +42,7 @@ void print_amg(const Amg& amg, std::ostream& log, int coupled_ranks) {
       << (amg.float_storage() ? "; float matrices" : "");
   if (coupled_ranks > 1) log << "; coupled across " << coupled_ranks << " ranks, the coarsest level gathered";
   log << "\n";
+  if (coupled_ranks <= 1) amg::print_setup_profile(amg.setup_profile(), log);
 }
 
 int aip_level(cases::Preconditioner kind) {
@@ -71,10 +73,12 @@ std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const CsrMa
   if (kind == P::jacobi) return std::make_unique<Jacobi>(sim.exec, pressure_matrix);
   if (kind == P::amg) {
     const amg::AmgOptions options = amg_options(sim.config.numerics);
+    // On one rank the finest level is the pressure solver's own −L; on several, the owned block.
+    const DeviceSell* fine = sim.domain->distributed() ? nullptr : &sim.operators->pressure_matrix;
     std::unique_ptr<Amg> amg;
     if (hierarchy.ranks) amg = std::make_unique<Amg>(sim.exec, *sim.domain, *hierarchy.ranks, options, slices, transport);
-    else if (hierarchy.one_rank) amg = std::make_unique<Amg>(sim.exec, *hierarchy.one_rank, options, slices);
-    else amg = std::make_unique<Amg>(sim.exec, pressure_matrix, options, slices);
+    else if (hierarchy.one_rank) amg = std::make_unique<Amg>(sim.exec, *hierarchy.one_rank, options, slices, fine);
+    else amg = std::make_unique<Amg>(sim.exec, pressure_matrix, options, slices, fine);
     print_amg(*amg, log, hierarchy.ranks ? sim.domain->ranks() : 1);
     return amg;
   }

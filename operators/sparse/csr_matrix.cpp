@@ -1,7 +1,10 @@
 #include "operators/sparse/csr_matrix.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -176,23 +179,48 @@ double max_abs_difference(const CsrMatrix& a, const CsrMatrix& b) {
   return m;
 }
 
-// Scatter by column: visiting rows in order leaves the columns of every transposed row sorted.
+// Scatter by column: visiting rows in order leaves the columns of every transposed row sorted. In
+// parallel, each thread scatters a contiguous block of rows into the slots after those of the blocks
+// before it (per-thread column counts), so the result is the serial one; where those counts would
+// outweigh the matrix (many columns, few entries), serially.
 CsrMatrix transpose(const CsrMatrix& a) {
   CsrMatrix t;
   t.rows = a.cols;
   t.cols = a.rows;
   t.row_ptr.assign(static_cast<std::size_t>(a.cols) + 1, 0);
-  for (index_t c : a.col) ++t.row_ptr[c + 1];
-  for (index_t r = 0; r < t.rows; ++r) t.row_ptr[r + 1] += t.row_ptr[r];
   t.col.resize(a.col.size());
   t.val.resize(a.val.size());
-  std::vector<index_t> next(t.row_ptr.begin(), t.row_ptr.end() - 1);
-  for (index_t r = 0; r < a.rows; ++r)
-    for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) {
-      const index_t q = next[a.col[p]]++;
-      t.col[q] = r;
-      t.val[q] = a.val[p];
+  const auto cols = static_cast<std::size_t>(a.cols);
+  const int threads = cols * static_cast<std::size_t>(omp_get_max_threads()) > 4 * a.col.size() ? 1 : omp_get_max_threads();
+  std::vector<index_t> next(cols * static_cast<std::size_t>(threads), 0);  // per thread: counts, then slots
+#pragma omp parallel num_threads(threads)
+  {
+    const auto n = static_cast<index_t>(omp_get_num_threads()), id = static_cast<index_t>(omp_get_thread_num());
+    const index_t begin = static_cast<index_t>(static_cast<std::int64_t>(a.rows) * id / n),
+                  end = static_cast<index_t>(static_cast<std::int64_t>(a.rows) * (id + 1) / n);
+    index_t* mine = next.data() + cols * static_cast<std::size_t>(id);
+    for (index_t p = a.row_ptr[begin]; p < a.row_ptr[end]; ++p) ++mine[a.col[p]];
+#pragma omp barrier
+#pragma omp for schedule(static)
+    for (index_t c = 0; c < a.cols; ++c) {
+      index_t count = 0;
+      for (index_t b = 0; b < n; ++b) {
+        index_t& slot = next[cols * static_cast<std::size_t>(b) + static_cast<std::size_t>(c)];
+        const index_t block = slot;
+        slot = count;  // the block's first slot within the column, before the column's offset is known
+        count += block;
+      }
+      t.row_ptr[c + 1] = count;
     }
+#pragma omp single
+    for (index_t c = 0; c < a.cols; ++c) t.row_ptr[c + 1] += t.row_ptr[c];
+    for (index_t r = begin; r < end; ++r)
+      for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) {
+        const index_t q = t.row_ptr[a.col[p]] + mine[a.col[p]]++;
+        t.col[q] = r;
+        t.val[q] = a.val[p];
+      }
+  }
   return t;
 }
 

@@ -1,8 +1,10 @@
 #include "solvers/amg/amg.hpp"
 
 #include <cstdio>
+#include <optional>
 #include <string>
 
+#include "core/error.hpp"
 #include "operators/backend/cuda/device.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "solvers/amg/amg_level.hpp"
@@ -27,61 +29,60 @@ void check_fits(const Executor& exec, std::size_t bytes) {
                 ": use numerics.preconditioner = \"aip1\", a coarser mesh or a device with more memory");
 }
 
-// The hierarchy's matrices in sELL on the host, before upload.
-struct ConvertedHierarchy {
-  struct Level {
-    SellMatrix a, p, r;
-  };
-  std::vector<Level> levels;
-  SellMatrix coarse_inverse;
-
-  ConvertedHierarchy(const amg::HostHierarchy& h, index_t slice_height)
-      : coarse_inverse(to_sell(h.coarse_inverse, slice_height)) {
-    for (const amg::HostLevel& l : h.levels)
-      levels.push_back({to_sell(l.a, slice_height), to_sell(l.prolongation, slice_height),
-                        to_sell(l.restriction, slice_height)});
-  }
-
-  // Executor bytes once uploaded: slice pointers, a column index and a value per stored entry; per
-  // level above the coarsest, D⁻¹ and D⁻¹/θ, the smoother's three vectors, residual and correction,
-  // and the coarser level's b and x.
-  std::size_t device_bytes(bool float_values) const {
-    const std::size_t value = float_values ? sizeof(float) : sizeof(double);
-    const auto matrix = [&](const SellMatrix& m) {
-      return sizeof(index_t) * m.slice_ptr.size() + (sizeof(index_t) + value) * m.col.size();
-    };
-    std::size_t bytes = matrix(coarse_inverse);
-    for (const Level& l : levels)
-      bytes += matrix(l.a) + matrix(l.p) + matrix(l.r) +
-               sizeof(double) * (7 * static_cast<std::size_t>(l.a.rows) + 2 * static_cast<std::size_t>(l.r.rows));
-    return bytes;
-  }
-};
+// Converts a host matrix to sELL and uploads it, each step's time added to the profile.
+std::unique_ptr<amg::LevelMatrix> upload(const Executor& exec, const CsrMatrix& m, index_t slice_height,
+                                          bool float_values, amg::SetupProfile& profile) {
+  std::optional<amg::StageClock> clock(std::in_place, profile, amg::SetupStage::conversion);
+  const SellMatrix sell = to_sell(m, slice_height);
+  clock.emplace(profile, amg::SetupStage::upload);
+  return std::make_unique<amg::LevelMatrix>(exec, sell, float_values);
+}
 
 }  // namespace
 
-Amg::Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& options, index_t slice_height)
-    : Amg(exec, amg::build_hierarchy(a, options), options, slice_height) {}
+Amg::Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& options, index_t slice_height,
+         const DeviceSell* fine)
+    : Amg(exec, amg::build_hierarchy(a, options), options, slice_height, fine) {}
 
-std::size_t Amg::device_bytes(const amg::HostHierarchy& h, index_t slice_height, bool float_storage) {
-  return ConvertedHierarchy(h, slice_height).device_bytes(float_storage);
+// Per level above the coarsest also D⁻¹ and D⁻¹/θ, the smoother's three vectors, residual and
+// correction, and the coarser level's b and x.
+std::size_t Amg::device_bytes(const amg::HostHierarchy& h, index_t slice_height, bool float_storage,
+                              bool shared_fine) {
+  std::size_t bytes = amg::sell_device_bytes(h.coarse_inverse, slice_height, float_storage);
+  if (shared_fine && !float_storage && !h.levels.empty())
+    bytes -= amg::sell_device_bytes(h.levels.front().a, slice_height, float_storage);
+  for (const amg::HostLevel& l : h.levels)
+    bytes += amg::sell_device_bytes(l.a, slice_height, float_storage) +
+             amg::sell_device_bytes(l.prolongation, slice_height, float_storage) +
+             amg::sell_device_bytes(l.restriction, slice_height, float_storage) +
+             sizeof(double) * (7 * static_cast<std::size_t>(l.a.rows) + 2 * static_cast<std::size_t>(l.restriction.rows));
+  return bytes;
 }
 
-Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOptions& options, index_t slice_height)
-    : exec_(exec), operator_complexity_(amg::operator_complexity(h)), float_storage_(options.float_storage) {
-  const ConvertedHierarchy sell(h, slice_height);
-  check_fits(exec, sell.device_bytes(options.float_storage));
-  const bool f = options.float_storage;
-  for (std::size_t l = 0; l < h.levels.size(); ++l) {
-    const auto& c = sell.levels[l];
-    levels_.push_back(std::make_unique<Level>(
-        exec, std::make_unique<amg::LevelMatrix>(exec, c.a, f), std::make_unique<amg::LevelMatrix>(exec, c.p, f),
-        std::make_unique<amg::LevelMatrix>(exec, c.r, f), h.levels[l].diagonal, h.levels[l].lambda_max, c.r.rows,
-        options));
-    sizes_.push_back({h.levels[l].a.rows, h.levels[l].a.nnz()});
+// Level by level, so that one level's sELL copies live on the host at a time.
+Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOptions& options, index_t slice_height,
+         const DeviceSell* fine)
+    : exec_(exec), operator_complexity_(amg::operator_complexity(h)), float_storage_(options.float_storage),
+      profile_(h.profile) {
+  const bool float_values = options.float_storage, share = fine && !float_values && !h.levels.empty();
+  if (share && (fine->rows() != h.levels.front().a.rows || fine->nnz() != h.levels.front().a.nnz()))
+    throw Error("AMG: the shared finest matrix is not the hierarchy's (" + std::to_string(fine->rows()) + " rows)");
+  check_fits(exec, device_bytes(h, slice_height, float_values, share));
+  for (const amg::HostLevel& l : h.levels) {
+    std::unique_ptr<amg::LevelMatrix> a = share && levels_.empty()
+                                              ? std::make_unique<amg::LevelMatrix>(exec, *fine)
+                                              : upload(exec, l.a, slice_height, float_values, profile_);
+    std::unique_ptr<amg::LevelMatrix> p = upload(exec, l.prolongation, slice_height, float_values, profile_);
+    std::unique_ptr<amg::LevelMatrix> r = upload(exec, l.restriction, slice_height, float_values, profile_);
+    amg::StageClock clock(profile_, amg::SetupStage::upload);
+    levels_.push_back(std::make_unique<Level>(exec, std::move(a), std::move(p), std::move(r), l.diagonal,
+                                              l.lambda_max, l.restriction.rows, options));
+    sizes_.push_back({l.a.rows, l.a.nnz()});
   }
   sizes_.push_back({h.coarsest.rows, h.coarsest.nnz()});
-  coarse_solve_ = std::make_unique<amg::LevelMatrix>(exec, sell.coarse_inverse, f);
+  coarse_solve_ = upload(exec, h.coarse_inverse, slice_height, float_values, profile_);
+  amg::StageClock clock(profile_, amg::SetupStage::upload);
+  exec.synchronize();
 }
 
 Amg::~Amg() = default;

@@ -26,11 +26,14 @@ class Amg final : public Preconditioner {
   // a: symmetric, positive diagonal, positive semi-definite with at most the constants as null space.
   // Throws miniapp::Error naming what is wrong (build_hierarchy), or, on CUDA, when the hierarchy
   // does not fit in the device's free memory.
-  Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& options = {}, index_t slice_height = 32);
+  Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& options = {}, index_t slice_height = 32,
+      const DeviceSell* fine = nullptr);
   // From a hierarchy built beforehand with the same options (e.g. to size it for the up-front memory
-  // estimate first).
+  // estimate first). `fine`: the finest matrix already on exec (the solver's own, from the same CSR
+  // matrix and slice height), used in place of a copy when the matrices are stored in double; it must
+  // outlive this object.
   Amg(const Executor& exec, const amg::HostHierarchy& hierarchy, const amg::AmgOptions& options,
-      index_t slice_height);
+      index_t slice_height, const DeviceSell* fine = nullptr);
   // On several ranks: the hierarchy coupled across them (amg::build_rank_hierarchy from the same
   // options), whose cycle updates halos through `fine` (the finest level's Subdomain, which must
   // outlive the preconditioner) and through a Subdomain per coarser level, made here with `transport`.
@@ -38,9 +41,10 @@ class Amg final : public Preconditioner {
   // apply.
   Amg(const Executor& exec, parallel::Subdomain& fine, const amg::RankHierarchy& hierarchy,
       const amg::AmgOptions& options, index_t slice_height, parallel::HaloTransport transport);
-  // Executor bytes the constructor allocates for this hierarchy: its sELL matrices, the smoothers'
-  // diagonals and every level's vectors.
-  static std::size_t device_bytes(const amg::HostHierarchy& hierarchy, index_t slice_height, bool float_storage);
+  // Executor bytes the constructor allocates for this hierarchy: its sELL matrices (the finest one's
+  // unless `shared_fine`), the smoothers' diagonals and every level's vectors.
+  static std::size_t device_bytes(const amg::HostHierarchy& hierarchy, index_t slice_height, bool float_storage,
+                                  bool shared_fine = false);
   // The same for this rank's share of a hierarchy of several ranks (its halo-exchange buffers aside).
   static std::size_t device_bytes(const amg::RankHierarchy& hierarchy, index_t slice_height, bool float_storage);
   ~Amg() override;
@@ -56,6 +60,8 @@ class Amg final : public Preconditioner {
   const std::vector<LevelSize>& level_sizes() const { return sizes_; }
   double operator_complexity() const { return operator_complexity_; }
   bool float_storage() const { return float_storage_; }
+  // Wall seconds of each set-up stage: the host hierarchy's, its sELL conversion and its upload.
+  const amg::SetupProfile& setup_profile() const { return profile_; }
 
  private:
   struct Level;
@@ -69,6 +75,7 @@ class Amg final : public Preconditioner {
   std::vector<LevelSize> sizes_;
   double operator_complexity_ = 1;
   bool float_storage_ = false;
+  amg::SetupProfile profile_;
 };
 
 }  // namespace miniapp

@@ -33,23 +33,46 @@ constexpr double stalled_ratio = 0.9;
 
 HostHierarchy build_hierarchy(const CsrMatrix& a, const AmgOptions& options) {
   check_options(options);
-  std::vector<double> diagonal = positive_diagonal(a, "AMG");
-  check_single_null_vector(a, "AMG");
   HostHierarchy h;
+  std::vector<double> diagonal;
+  {
+    StageClock clock(h.profile, SetupStage::checks);
+    diagonal = positive_diagonal(a, "AMG");
+    check_single_null_vector(a, "AMG");
+  }
   CsrMatrix current = a;
   while (current.rows > options.coarse_rows && static_cast<int>(h.levels.size()) + 1 < options.max_levels) {
     // Halved per level (Vaněk et al.): Galerkin products spread a row's weight over more, smaller entries.
     const double threshold = options.strength_threshold * std::pow(0.5, static_cast<double>(h.levels.size()));
-    const Aggregates aggregates = aggregate(current, diagonal, threshold);
+    Aggregates aggregates;
+    CsrMatrix filtered;
+    {
+      StageClock clock(h.profile, SetupStage::aggregation);
+      filtered = filtered_matrix(current, diagonal, threshold);
+      aggregates = aggregate(filtered, diagonal);
+    }
     if (aggregates.count > stalled_ratio * current.rows) break;
     HostLevel level;
     level.diagonal = std::move(diagonal);
-    level.lambda_max = largest_eigenvalue_bound(current, level.diagonal);
-    level.prolongation = options.smoothed ? smoothed_prolongation(current, level.diagonal, threshold, aggregates)
-                                          : tentative_prolongation(aggregates);
-    level.restriction = transpose(level.prolongation);
-    CsrMatrix coarse = galerkin_product(level.restriction, current, level.prolongation);
-    diagonal = positive_diagonal(coarse, "AMG (a coarse level)");
+    {
+      StageClock clock(h.profile, SetupStage::spectral_bound);
+      level.lambda_max = largest_eigenvalue_bound(current, level.diagonal);
+    }
+    {
+      StageClock clock(h.profile, SetupStage::prolongation);
+      level.prolongation =
+          options.smoothed ? smoothed_prolongation(filtered, aggregates) : tentative_prolongation(aggregates);
+      level.restriction = transpose(level.prolongation);
+    }
+    CsrMatrix coarse;
+    {
+      StageClock clock(h.profile, SetupStage::galerkin);
+      coarse = galerkin_product(level.restriction, current, level.prolongation);
+    }
+    {
+      StageClock clock(h.profile, SetupStage::checks);
+      diagonal = positive_diagonal(coarse, "AMG (a coarse level)");
+    }
     level.a = std::move(current);
     current = std::move(coarse);
     h.levels.push_back(std::move(level));
@@ -57,7 +80,10 @@ HostHierarchy build_hierarchy(const CsrMatrix& a, const AmgOptions& options) {
   if (current.rows > 5000)
     throw Error("AMG: coarsening stalled at " + std::to_string(current.rows) +
                 " rows, too many for the dense coarse solve (the matrix has too few strong connections)");
-  h.coarse_inverse = dense_pseudo_inverse(current);
+  {
+    StageClock clock(h.profile, SetupStage::coarse_inverse);
+    h.coarse_inverse = dense_pseudo_inverse(current);
+  }
   h.coarsest = std::move(current);
   return h;
 }

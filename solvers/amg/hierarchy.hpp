@@ -3,6 +3,7 @@
 
 #include "operators/sparse/csr_matrix.hpp"
 #include "solvers/amg/amg_options.hpp"
+#include "solvers/amg/setup_profile.hpp"
 
 namespace miniapp::amg {
 
@@ -20,6 +21,7 @@ struct HostLevel {
 struct HostHierarchy {
   std::vector<HostLevel> levels;
   CsrMatrix coarsest, coarse_inverse;
+  SetupProfile profile;  // the host stages' wall seconds (conversion and upload: Amg's)
 };
 
 // Throws miniapp::Error naming the first option out of its range.

@@ -5,22 +5,36 @@
 namespace miniapp::amg {
 namespace {
 
-std::variant<DeviceSell, DeviceSellFloat> upload(const Executor& exec, const SellMatrix& host, bool float_values) {
-  if (float_values) return std::variant<DeviceSell, DeviceSellFloat>(std::in_place_type<DeviceSellFloat>, exec, host);
-  return std::variant<DeviceSell, DeviceSellFloat>(std::in_place_type<DeviceSell>, exec, host);
+using Stored = std::variant<DeviceSell, DeviceSellFloat, const DeviceSell*>;
+
+Stored upload(const Executor& exec, const SellMatrix& host, bool float_values) {
+  if (float_values) return Stored(std::in_place_type<DeviceSellFloat>, exec, host);
+  return Stored(std::in_place_type<DeviceSell>, exec, host);
+}
+
+const DeviceSell& matrix(const DeviceSell* borrowed) { return *borrowed; }
+template <class M>
+const M& matrix(const M& owned) {
+  return owned;
 }
 
 }  // namespace
+
+std::size_t sell_device_bytes(const CsrMatrix& m, index_t slice_height, bool float_values) {
+  const auto slices = static_cast<std::size_t>((m.rows + slice_height - 1) / slice_height);
+  const auto stored = static_cast<std::size_t>(sell_slice_offsets(m, slice_height).back());
+  return sizeof(index_t) * (slices + 1) + (sizeof(index_t) + (float_values ? sizeof(float) : sizeof(double))) * stored;
+}
 
 LevelMatrix::LevelMatrix(const Executor& exec, const SellMatrix& host, bool float_values)
     : exec_(exec), matrix_(upload(exec, host, float_values)) {}
 
 void LevelMatrix::apply(const Executor& exec, const Vector& x, Vector& y) const {
-  std::visit([&](const auto& a) { spmv(exec, a, x, y); }, matrix_);
+  std::visit([&](const auto& a) { spmv(exec, matrix(a), x, y); }, matrix_);
 }
 
 index_t LevelMatrix::rows() const {
-  return std::visit([](const auto& a) { return a.rows(); }, matrix_);
+  return std::visit([](const auto& a) { return matrix(a).rows(); }, matrix_);
 }
 
 }  // namespace miniapp::amg

@@ -11,9 +11,16 @@ namespace miniapp::amg {
 // float_storage: 8 instead of 12 bytes per stored entry; a preconditioner needs no double precision,
 // and every vector and sum stays double). Float rounding keeps R = Pᵀ and A symmetric exactly (equal
 // values round alike), so the cycle stays symmetric.
+// Executor bytes of m once converted to sELL and uploaded: slice pointers, a column index and a value
+// (float or double) per stored entry.
+std::size_t sell_device_bytes(const CsrMatrix& m, index_t slice_height, bool float_values);
+
 class LevelMatrix final : public LevelOperator, public CoarseSolve {
  public:
   LevelMatrix(const Executor& exec, const SellMatrix& host, bool float_values);
+  // The level's matrix already on the executor (the solver's own A), used in place: no second copy.
+  // It must outlive this object.
+  LevelMatrix(const Executor& exec, const DeviceSell& borrowed) : exec_(exec), matrix_(&borrowed) {}
   // y = A x through the front end of its storage (spmv), counted as one SpMV.
   void apply(const Executor& exec, const Vector& x, Vector& y) const;
   // The same on the executor it was uploaded to.
@@ -23,7 +30,7 @@ class LevelMatrix final : public LevelOperator, public CoarseSolve {
 
  private:
   Executor exec_;
-  std::variant<DeviceSell, DeviceSellFloat> matrix_;
+  std::variant<DeviceSell, DeviceSellFloat, const DeviceSell*> matrix_;
 };
 
 }  // namespace miniapp::amg

@@ -2,9 +2,8 @@
 
 #include <algorithm>
 
-#include "core/error.hpp"
 #include "operators/sparse/csr_rows.hpp"
-#include "solvers/amg/galerkin.hpp"
+#include "operators/backend/cpu/parallel.hpp"
 #include "solvers/amg/spectral_bound.hpp"
 
 namespace miniapp::amg {
@@ -20,14 +19,16 @@ CsrMatrix tentative_prolongation(const Aggregates& aggregates) {
   return t;
 }
 
+// The strength test |a_ij| ≥ θ √(a_ii a_jj) in squares (no root per entry).
 CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, double threshold) {
+  const double threshold_squared = threshold * threshold;
   return csr_from_rows(a.rows, a.cols, [&] {
     return [&](index_t i, RowEntries& out) {
       double dropped = 0;
       std::size_t diagonal = 0;  // positive_diagonal has guaranteed the entry
       for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
         const index_t j = a.col[k];
-        if (j != i && link_strength(a.val[k], d[i], d[j]) < threshold) {
+        if (j != i && a.val[k] * a.val[k] < threshold_squared * d[i] * d[j]) {
           dropped += a.val[k];
           continue;
         }
@@ -41,32 +42,38 @@ CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, doub
 
 std::vector<double> row_diagonal(const CsrMatrix& a) {
   std::vector<double> d(static_cast<std::size_t>(a.rows), 0.0);
+#pragma omp parallel for schedule(static) if (cpu::worth_parallel(a.nnz()))
   for (index_t i = 0; i < a.rows; ++i)
     for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
       if (a.col[k] == i) d[i] = a.val[k];
   return d;
 }
 
+// Row i of P: (A_F T)_iJ = Σ f_ik over the columns k in aggregate J (in row order), scaled by −ω / f_ii,
+// plus 1 in i's own aggregate (always among them: the diagonal is kept).
 CsrMatrix jacobi_smoothed_prolongation(const CsrMatrix& f, const std::vector<double>& fd, double omega,
                                        const Aggregates& aggregates) {
-  CsrMatrix p = sparse_product(f, tentative_prolongation(aggregates));  // A_F T, then T − ω D_F⁻¹ (A_F T) in place
-  for (index_t i = 0; i < p.rows; ++i) {
-    const auto first = p.col.begin() + p.row_ptr[i], last = p.col.begin() + p.row_ptr[i + 1];
-    for (auto k = p.row_ptr[i]; k < p.row_ptr[i + 1]; ++k) p.val[k] *= -omega / fd[i];
-    // (A_F T)_i,agg(i) holds the diagonal: the product keeps it as an entry even where it sums to zero.
-    const auto own = std::lower_bound(first, last, aggregates.of_row[i]);
-    if (own == last || *own != aggregates.of_row[i])
-      throw Error("smoothed_prolongation: row " + std::to_string(i) + " of A T lacks its own aggregate's column");
-    p.val[own - p.col.begin()] += 1.0;
-  }
-  return p;
+  const std::vector<index_t>& of_row = aggregates.of_row;
+  return csr_from_rows(f.rows, aggregates.count, [&] {
+    return [&, sums = std::vector<std::pair<index_t, double>>()](index_t i, RowEntries& out) mutable {
+      sums.clear();
+      for (index_t k = f.row_ptr[i]; k < f.row_ptr[i + 1]; ++k) {
+        const index_t aggregate = of_row[f.col[k]];
+        auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& s) { return s.first == aggregate; });
+        if (it == sums.end()) sums.emplace_back(aggregate, f.val[k]);
+        else it->second += f.val[k];
+      }
+      std::sort(sums.begin(), sums.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+      const double scale = -omega / fd[i];
+      for (const auto& [aggregate, sum] : sums) out.push(aggregate, sum * scale + (aggregate == of_row[i] ? 1.0 : 0.0));
+    };
+  });
 }
 
-CsrMatrix smoothed_prolongation(const CsrMatrix& a, const std::vector<double>& d, double threshold,
-                                const Aggregates& aggregates) {
-  const CsrMatrix f = filtered_matrix(a, d, threshold);
-  const std::vector<double> fd = row_diagonal(f);
-  return jacobi_smoothed_prolongation(f, fd, 4.0 / (3.0 * largest_eigenvalue_bound(f, fd)), aggregates);
+CsrMatrix smoothed_prolongation(const CsrMatrix& filtered, const Aggregates& aggregates) {
+  const std::vector<double> fd = row_diagonal(filtered);
+  return jacobi_smoothed_prolongation(filtered, fd, 4.0 / (3.0 * largest_eigenvalue_bound(filtered, fd)), aggregates);
 }
+
 
 }  // namespace miniapp::amg

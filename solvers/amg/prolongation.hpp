@@ -14,13 +14,12 @@ CsrMatrix tentative_prolongation(const Aggregates& aggregates);
 // that every row sums as before. d: A's diagonal.
 CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, double threshold);
 
-// The smoothed prolongation P = (I − ω D_F⁻¹ A_F) T on the filtered matrix A_F = filtered_matrix(a, d,
-// threshold), ω = 4 / (3 λ) with λ a bound of λmax(D_F⁻¹ A_F): damped Jacobi applied to T's columns,
-// which makes the coarse basis functions smooth and overlapping (smoothed aggregation), along strong
-// links only, so that P, and the coarse matrices, stay sparse on stretched meshes. P 1 = 1 still
-// where A 1 = 0. d: A's diagonal.
-CsrMatrix smoothed_prolongation(const CsrMatrix& a, const std::vector<double>& d, double threshold,
-                                const Aggregates& aggregates);
+// The smoothed prolongation P = (I − ω D_F⁻¹ A_F) T on the filtered matrix A_F (filtered_matrix),
+// ω = 4 / (3 λ) with λ a bound of λmax(D_F⁻¹ A_F): damped Jacobi applied to T's columns, which makes
+// the coarse basis functions smooth and overlapping (smoothed aggregation), along strong links only,
+// so that P, and the coarse matrices, stay sparse on stretched meshes. P 1 = 1 still where A 1 = 0.
+// Rows built in parallel, the same on any thread count.
+CsrMatrix smoothed_prolongation(const CsrMatrix& filtered, const Aggregates& aggregates);
 
 // The diagonal entry of each row i (column i; 0 where absent).
 std::vector<double> row_diagonal(const CsrMatrix& a);

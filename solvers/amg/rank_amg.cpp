@@ -8,12 +8,6 @@
 namespace miniapp {
 namespace {
 
-// Executor bytes of a matrix uploaded as sELL: slice pointers, a column index and a value per stored entry.
-std::size_t sell_bytes(const CsrMatrix& m, index_t slice_height, bool float_values) {
-  const SellMatrix s = to_sell(m, slice_height);
-  return sizeof(index_t) * s.slice_ptr.size() + (sizeof(index_t) + (float_values ? sizeof(float) : sizeof(double))) * s.col.size();
-}
-
 // The coarse solve's rows: all of them, but for a hierarchy of one level, which solves the fine system
 // directly, where only the owned rows are wanted.
 CsrMatrix stored_inverse(const amg::RankHierarchy& h) {
@@ -24,7 +18,7 @@ CsrMatrix stored_inverse(const amg::RankHierarchy& h) {
 
 std::size_t Amg::device_bytes(const amg::RankHierarchy& h, index_t slice_height, bool float_storage) {
   const auto doubles = [](index_t n) { return sizeof(double) * static_cast<std::size_t>(n); };
-  std::size_t bytes = sell_bytes(stored_inverse(h), slice_height, float_storage) + doubles(h.coarsest.local_count());
+  std::size_t bytes = amg::sell_device_bytes(stored_inverse(h), slice_height, float_storage) + doubles(h.coarsest.local_count());
   for (std::size_t l = 0; l < h.levels.size(); ++l) {
     const amg::RankLevel& level = h.levels[l];
     const index_t inner = level.matrix.numbering.inner_count, owned = level.matrix.a.rows;
@@ -32,10 +26,10 @@ std::size_t Amg::device_bytes(const amg::RankHierarchy& h, index_t slice_height,
                                                    : h.coarsest.local_count();
     // A in its inner and interface rows, P, R; the smoother's 5 vectors, residual and correction, and
     // the coarser level's b and x.
-    bytes += sell_bytes(parallel::row_block(level.matrix.a, 0, inner), slice_height, float_storage) +
-             sell_bytes(parallel::row_block(level.matrix.a, inner, owned), slice_height, float_storage) +
-             sell_bytes(level.prolongation, slice_height, float_storage) +
-             sell_bytes(level.restriction, slice_height, float_storage) +
+    bytes += amg::sell_device_bytes(parallel::row_block(level.matrix.a, 0, inner), slice_height, float_storage) +
+             amg::sell_device_bytes(parallel::row_block(level.matrix.a, inner, owned), slice_height, float_storage) +
+             amg::sell_device_bytes(level.prolongation, slice_height, float_storage) +
+             amg::sell_device_bytes(level.restriction, slice_height, float_storage) +
              7 * doubles(level.matrix.numbering.local_count()) + 2 * doubles(coarse);
   }
   return bytes;

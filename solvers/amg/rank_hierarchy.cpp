@@ -6,6 +6,7 @@
 
 #include "solvers/amg/coarse_inverse.hpp"
 #include "solvers/amg/hierarchy.hpp"
+#include "solvers/amg/prolongation.hpp"
 #include "solvers/amg/rank_spectral_bound.hpp"
 #include "solvers/matrix_checks.hpp"
 
@@ -100,7 +101,7 @@ RankHierarchy build_rank_hierarchy(const parallel::Communicator& comm, const par
     d.resize(static_cast<std::size_t>(current.numbering.local_count()));
     halo.update(d);
     const double threshold = options.strength_threshold * std::pow(0.5, static_cast<double>(h.levels.size()));
-    const Aggregates aggregates = aggregate(block, d, threshold);
+    const Aggregates aggregates = aggregate(filtered_matrix(block, d, threshold), d);
     if (comm.allreduce(static_cast<long long>(aggregates.count), parallel::ReduceOp::sum) > stalled_ratio * rows)
       break;
     RankLevel level;

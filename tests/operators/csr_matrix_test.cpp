@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <omp.h>
 
 #include "operators/sparse/csr_matrix.hpp"
 #include "tests/operators/matrix_generators.hpp"
@@ -29,6 +30,22 @@ TEST_CASE("transpose matches the dense transpose", "[csr]") {
     for (index_t j = 0; j < 6; ++j) CHECK(dt[j][i] == da[i][j]);
   for (index_t r = 0; r < t.rows; ++r)
     for (index_t p = t.row_ptr[r] + 1; p < t.row_ptr[r + 1]; ++p) CHECK(t.col[p - 1] < t.col[p]);
+}
+
+TEST_CASE("transpose is the same on any thread count", "[csr]") {
+  const CsrMatrix a = test::random_csr(500, 40, 6, 5);
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const CsrMatrix one = transpose(a);
+  omp_set_num_threads(3);
+  const CsrMatrix three = transpose(a);
+  omp_set_num_threads(threads);
+  CHECK(three.row_ptr == one.row_ptr);
+  CHECK(three.col == one.col);
+  CHECK(three.val == one.val);
+  const auto da = to_dense(a), dt = to_dense(three);
+  for (index_t i = 0; i < a.rows; ++i)
+    for (index_t j = 0; j < a.cols; ++j) REQUIRE(dt[j][i] == da[i][j]);
 }
 
 TEST_CASE("multiply matches the dense product", "[csr]") {

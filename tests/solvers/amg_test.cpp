@@ -95,7 +95,8 @@ PcgResult solve(const CsrMatrix& a, const Preconditioner& m, const std::vector<d
 
 TEST_CASE("Aggregation puts every row in one aggregate of connected rows", "[amg]") {
   const CsrMatrix a = box_poisson("tet", 6);
-  const amg::Aggregates agg = amg::aggregate(a, positive_diagonal(a, "test"), 0.08);
+  const std::vector<double> d = positive_diagonal(a, "test");
+  const amg::Aggregates agg = amg::aggregate(amg::filtered_matrix(a, d, 0.08), d);
   REQUIRE(agg.of_row.size() == static_cast<std::size_t>(a.rows));
   std::vector<int> members(static_cast<std::size_t>(agg.count), 0);
   for (index_t g : agg.of_row) {
@@ -118,9 +119,10 @@ TEST_CASE("Aggregation puts every row in one aggregate of connected rows", "[amg
 TEST_CASE("Prolongations reproduce the constants", "[amg]") {
   const CsrMatrix a = box_poisson("hex", 6);
   const std::vector<double> d = positive_diagonal(a, "test");
-  const amg::Aggregates agg = amg::aggregate(a, d, 0.08);
+  const CsrMatrix f = amg::filtered_matrix(a, d, 0.08);
+  const amg::Aggregates agg = amg::aggregate(f, d);
   const std::vector<double> ones(static_cast<std::size_t>(agg.count), 1.0);
-  for (const CsrMatrix& p : {amg::tentative_prolongation(agg), amg::smoothed_prolongation(a, d, 0.08, agg)}) {
+  for (const CsrMatrix& p : {amg::tentative_prolongation(agg), amg::smoothed_prolongation(f, agg)}) {
     REQUIRE(p.cols == agg.count);
     for (double v : reference_spmv(p, ones)) CHECK(v == Approx(1.0).margin(1e-12));
   }
@@ -143,7 +145,8 @@ TEST_CASE("Filtering drops weak links into the diagonal and keeps row sums", "[a
 TEST_CASE("The Galerkin product equals the general sparse product", "[amg]") {
   const CsrMatrix a = box_poisson("tet", 5);
   const std::vector<double> d = positive_diagonal(a, "test");
-  const CsrMatrix p = amg::smoothed_prolongation(a, d, 0.08, amg::aggregate(a, d, 0.08));
+  const CsrMatrix f = amg::filtered_matrix(a, d, 0.08);
+  const CsrMatrix p = amg::smoothed_prolongation(f, amg::aggregate(f, d));
   const CsrMatrix r = transpose(p);
   const CsrMatrix fast = amg::galerkin_product(r, a, p), general = multiply(r, multiply(a, p));
   CHECK(fast.rows == general.rows);
@@ -154,7 +157,7 @@ TEST_CASE("The Galerkin product equals the general sparse product", "[amg]") {
 }
 
 TEST_CASE("The hierarchy does not depend on the thread count", "[amg]") {
-  const CsrMatrix a = box_poisson("tet", 8);
+  const CsrMatrix a = box_poisson("tet", 16);  // entries enough for parallel loops (cpu::worth_parallel)
   const int threads = omp_get_max_threads();
   omp_set_num_threads(1);
   const amg::HostHierarchy one = amg::build_hierarchy(a, {.coarse_rows = 50});
@@ -229,7 +232,8 @@ TEST_CASE("AMG-PCG reaches the Jacobi-PCG solution in fewer iterations", "[amg]"
 TEST_CASE("A float-stored level matrix multiplies like the double one to float precision", "[amg]") {
   const Executor exec = Executor::cpu();
   const CsrMatrix a = box_poisson("prism", 6);
-  const CsrMatrix p = amg::tentative_prolongation(amg::aggregate(a, positive_diagonal(a, "test"), 0.08));
+  const std::vector<double> d = positive_diagonal(a, "test");
+  const CsrMatrix p = amg::tentative_prolongation(amg::aggregate(amg::filtered_matrix(a, d, 0.08), d));
   for (const CsrMatrix* m : {&a, &p}) {
     const SellMatrix sell = to_sell(*m, 8);
     const amg::LevelMatrix in_double(exec, sell, false), in_float(exec, sell, true);

@@ -6,7 +6,10 @@
 # tets; cavity-3d at 128³ in the time loop (20 steps); then 10⁷ and 3·10⁷ cells.
 # `MINIAPP_AMG_PART=choices` times AMG's choices instead (docs/amg.md, chosen on the CPU by bytes):
 # degree 1 against 2, double against float matrices, on 3·10⁶ hex and tet cells and in the LES step.
-# Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=470] [MINIAPP_AMG_PART=choices] tools/gpu/amg.sh OUT_DIR
+# `MINIAPP_AMG_PART=setup` times the hierarchy's set-up instead: the "set-up stages" lines of `miniapp
+# poisson` (checks, aggregation, λmax, prolongation, Galerkin, coarse inverse, sELL conversion, upload)
+# on 3·10⁶ hex and tet cells and 10⁷ tets with all the host's cores, and on 3·10⁶ tets with one.
+# Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=470] [MINIAPP_AMG_PART=choices|setup] tools/gpu/amg.sh OUT_DIR
 # BUILD holds miniapp and tests/solvers/amg_test, built by tools/gpu/build.sh (whose .debs/ must hold
 # libeigen3-dev).
 set -uo pipefail
@@ -28,6 +31,17 @@ cavity() {  # preconditioner: cavity-3d at 128³, 20 steps from rest
     --set run.max_steps=20 --set 'output.fields=[]' --set "numerics.preconditioner=\"$1\"" \
     --set "output.directory=\"/tmp/cavity3d_128_$1\""
 }
+if [[ ${MINIAPP_AMG_PART:-} == setup ]]; then
+  for mesh in "tet 80" "hex 144" "tet 119"; do
+    set -- $mesh
+    step "setup_$1_$2" 150 "$bin" poisson --backend cuda --mesh "$1" --cells "$2,$2,$2" --periodic none \
+      --preconditioner amg --json "$out/setup_$1_$2.json"
+  done
+  step setup_tet_80_one_thread 150 env OMP_NUM_THREADS=1 "$bin" poisson --backend cuda --mesh tet --cells 80,80,80 \
+    --periodic none --preconditioner amg --json "$out/setup_tet_80_one_thread.json"
+  grep -H -A9 "set-up stages" "$out"/setup_*.txt >"$out/setup_stages.txt"
+  exit 0
+fi
 step amg_cuda_test 60 "$build/tests/solvers/amg_test" "[cuda]"
 if [[ ${MINIAPP_AMG_PART:-} == choices ]]; then
   for mesh in "hex 144" "tet 80"; do

@@ -1,0 +1,176 @@
+// The AMG set-up's parallel pieces (solvers/amg/, solvers/matrix_checks.cpp): connected components by
+// union-find, the aggregation by distance-2 independent sets, the prolongation built by aggregate
+// sums, the power iterations' early stop, each the same on any thread count; the stage profile; the
+// finest level shared with the solver.
+#include <catch2/catch.hpp>
+#include <omp.h>
+
+#include <cmath>
+#include <functional>
+#include <vector>
+
+#include "mesh/generators.hpp"
+#include "mesh/geometry.hpp"
+#include "operators/fv/laplacian.hpp"
+#include "operators/sparse/sell_matrix.hpp"
+#include "solvers/amg/aggregation.hpp"
+#include "solvers/amg/amg.hpp"
+#include "solvers/amg/hierarchy.hpp"
+#include "solvers/amg/prolongation.hpp"
+#include "solvers/amg/spectral_bound.hpp"
+#include "solvers/matrix_checks.hpp"
+
+using namespace miniapp;
+
+namespace {
+
+CsrMatrix tet_box_poisson(index_t n) {
+  const mesh::Mesh m = mesh::make_tet_box({.cells = {n, n, n}, .stretch = {1.5, 0, 0}});
+  CsrMatrix a = fv::laplacian_matrix(m, mesh::compute_geometry(m));
+  for (double& v : a.val) v = -v;
+  return a;
+}
+
+// f() on 1 thread and on 3.
+template <class F>
+auto on_one_and_three_threads(F f) {
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  auto one = f();
+  omp_set_num_threads(3);
+  auto three = f();
+  omp_set_num_threads(threads);
+  return std::make_pair(std::move(one), std::move(three));
+}
+
+// Rows within `links` links of row i in g (i included).
+std::vector<index_t> within_links(const CsrMatrix& g, index_t i, int links) {
+  std::vector<index_t> rows{i};
+  for (int l = 0; l < links; ++l) {
+    const std::vector<index_t> front = rows;
+    for (index_t r : front)
+      for (index_t k = g.row_ptr[r]; k < g.row_ptr[r + 1]; ++k) rows.push_back(g.col[k]);
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("Floating components are found by union-find as by a search, on any thread count", "[amg]") {
+  // Three 1D Laplacian chains whose rows interleave (row r in chain r % 3); chain 1 has a Dirichlet row
+  // (a row that does not sum to zero), so chains 0 and 2 float, first rows 0 and 2.
+  const index_t n = 3 * 20000;  // entries enough for parallel loops (cpu::worth_parallel)
+  std::vector<Triplet> t;
+  for (index_t r = 0; r < n; ++r) {
+    const bool end = r < 3 || r >= n - 3;
+    t.push_back({r, r, (end ? 1.0 : 2.0) + (r == 4 ? 1.0 : 0.0)});
+    if (r >= 3) t.push_back({r, r - 3, -1.0});
+    if (r + 3 < n) t.push_back({r, r + 3, -1.0});
+  }
+  const CsrMatrix a = csr_from_triplets(n, n, std::move(t));
+  const auto [one, three] = on_one_and_three_threads([&] { return floating_components(a); });
+  CHECK(one == std::vector<index_t>{0, 2});
+  CHECK(three == one);
+  CHECK_THROWS_WITH(check_single_null_vector(a, "test"), Catch::Contains("2 disconnected pieces") &&
+                                                             Catch::Contains("rows 0 and 2"));
+}
+
+TEST_CASE("Aggregation: roots three links apart, every row near its root, the same on any thread count",
+          "[amg]") {
+  const CsrMatrix a = tet_box_poisson(16);  // entries enough for parallel loops (cpu::worth_parallel)
+  const std::vector<double> d = positive_diagonal(a, "test");
+  const CsrMatrix f = amg::filtered_matrix(a, d, 0.08);
+  const auto [one, three] = on_one_and_three_threads([&] { return amg::aggregate(f, d); });
+  REQUIRE(one.count == three.count);
+  CHECK(one.of_row == three.of_row);
+  // Each aggregate is connected within two links of one of its rows (its root), and coarsens by 4 to 12.
+  std::vector<std::vector<index_t>> members(static_cast<std::size_t>(one.count));
+  for (index_t i = 0; i < a.rows; ++i) members[one.of_row[i]].push_back(i);
+  for (const auto& rows : members) {
+    REQUIRE(!rows.empty());
+    bool has_root = false;
+    for (index_t candidate : rows) {
+      const auto near = within_links(f, candidate, 2);
+      has_root = has_root || std::all_of(rows.begin(), rows.end(), [&](index_t r) {
+                   return std::find(near.begin(), near.end(), r) != near.end();
+                 });
+    }
+    CHECK(has_root);
+  }
+  CHECK(a.rows > 4 * one.count);
+  CHECK(a.rows < 12 * one.count);
+}
+
+TEST_CASE("The smoothed prolongation is T minus omega D_F^-1 A_F T", "[amg]") {
+  const CsrMatrix a = tet_box_poisson(6);
+  const std::vector<double> d = positive_diagonal(a, "test");
+  const CsrMatrix f = amg::filtered_matrix(a, d, 0.08);
+  const amg::Aggregates agg = amg::aggregate(f, d);
+  const CsrMatrix t = amg::tentative_prolongation(agg), p = amg::smoothed_prolongation(f, agg);
+  const CsrMatrix ft = multiply(f, t);
+  REQUIRE(p.row_ptr == ft.row_ptr);
+  REQUIRE(p.col == ft.col);
+  // (P − T)_ij f_ii / (A_F T)_ij is the same −ω for every entry.
+  double omega = 0;
+  for (index_t i = 0; i < p.rows; ++i) {
+    double fii = 0;
+    for (index_t k = f.row_ptr[i]; k < f.row_ptr[i + 1]; ++k)
+      if (f.col[k] == i) fii = f.val[k];
+    for (index_t k = p.row_ptr[i]; k < p.row_ptr[i + 1]; ++k) {
+      if (std::abs(ft.val[k]) < 1e-12 * fii) continue;
+      const double tentative = p.col[k] == agg.of_row[i] ? 1.0 : 0.0;
+      const double ratio = -(p.val[k] - tentative) * fii / ft.val[k];
+      if (omega == 0) omega = ratio;
+      CHECK(ratio == Approx(omega).epsilon(1e-10));
+    }
+  }
+  // ω = 4 / (3 λ) with λ Gershgorin's bound 2 (an M-matrix whose rows sum to zero, where 1.1 times
+  // the power estimate exceeds it).
+  CHECK(omega == Approx(2.0 / 3.0).epsilon(1e-12));
+}
+
+TEST_CASE("The eigenvalue bound stops at Gershgorin's bound and is the same on any thread count", "[amg]") {
+  const CsrMatrix a = tet_box_poisson(16);
+  const std::vector<double> d = positive_diagonal(a, "test");
+  const auto [one, three] = on_one_and_three_threads([&] { return amg::largest_eigenvalue_bound(a, d); });
+  CHECK(one == three);
+  double gershgorin = 0;
+  for (index_t i = 0; i < a.rows; ++i) {
+    double sum = 0;
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) sum += std::abs(a.val[k]);
+    gershgorin = std::max(gershgorin, sum / d[i]);
+  }
+  CHECK(one <= gershgorin);
+  CHECK(one > 0.8 * gershgorin);
+}
+
+TEST_CASE("The set-up profile times every host stage of the hierarchy", "[amg]") {
+  const CsrMatrix a = tet_box_poisson(8);
+  const amg::HostHierarchy h = amg::build_hierarchy(a, {.coarse_rows = 50});
+  using S = amg::SetupStage;
+  for (S s : {S::checks, S::aggregation, S::spectral_bound, S::prolongation, S::galerkin, S::coarse_inverse})
+    CHECK(h.profile[s] > 0);
+  CHECK(h.profile[S::conversion] == 0);  // the Amg's, not the host hierarchy's
+  CHECK(h.profile.total() == Approx(h.profile[S::checks] + h.profile[S::aggregation] + h.profile[S::spectral_bound] +
+                                    h.profile[S::prolongation] + h.profile[S::galerkin] +
+                                    h.profile[S::coarse_inverse]));
+}
+
+TEST_CASE("AMG on the solver's own finest matrix applies exactly as with its own copy", "[amg]") {
+  const Executor exec = Executor::cpu();
+  const CsrMatrix a = tet_box_poisson(8);
+  const amg::HostHierarchy h = amg::build_hierarchy(a, {.coarse_rows = 50});
+  const DeviceSell device_a(exec, to_sell(a, 8));
+  const Amg own(exec, h, {}, 8), shared(exec, h, {}, 8, &device_a);
+  CHECK(Amg::device_bytes(h, 8, false, true) ==
+        Amg::device_bytes(h, 8, false) - (4 * (a.rows / 8 + 1) + 12 * to_sell(a, 8).stored_entries()));
+  std::vector<double> host_r(static_cast<std::size_t>(a.rows));
+  for (std::size_t i = 0; i < host_r.size(); ++i) host_r[i] = std::sin(0.37 * static_cast<double>(i));
+  const Vector r = Vector::from_host(exec, host_r);
+  Vector z_own(exec, a.rows), z_shared(exec, a.rows);
+  own.apply(r, z_own);
+  shared.apply(r, z_shared);
+  CHECK(z_own.to_host() == z_shared.to_host());
+  const DeviceSell other(exec, to_sell(tet_box_poisson(6), 8));
+  CHECK_THROWS_WITH(Amg(exec, h, {}, 8, &other), Catch::Contains("not the hierarchy's"));
+}
