@@ -352,8 +352,8 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
     numbering = std::move(part.numbering);
     sim.geometry = mesh::compute_geometry(sim.mesh);
   }
-  const long long owned_cells = numbering ? numbering->owned_count() : sim.cells();
-  print_host_memory_peak(log, comm, owned_cells);  // on several ranks: the reader's peak, while it held the mesh
+  // On several ranks: the reader's peak, while it held the whole mesh, apart from the others'.
+  print_host_memory_peak(log, comm, numbering ? numbering->owned_count() : sim.cells());
   const fv::FlowBoundaries boundaries = flow_boundaries(c, sim.mesh);
   const bool les = c.physics.les != LesModel::none;
   {
@@ -385,7 +385,6 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
     pressure_solver = make_pressure_solver(sim, slices, singular, numbering ? &*numbering : nullptr, transport,
                                            amg, aip ? &*aip : nullptr, log);
   }
-  print_host_memory_peak(log, comm, owned_cells);
   // After the mesh is made: on several ranks it may have changed what "auto" chose.
   if (!c.numerics.poisson_choice.empty()) log << "  " << c.numerics.poisson_choice << "\n";
   sim.scheme = std::make_unique<time::FractionalStep>(sim.exec, *sim.operators, *sim.domain, flow_parameters(c),
