@@ -1,7 +1,10 @@
 #include "parallel/communicator.hpp"
 
 #include <limits>
+#include <new>
 #include <vector>
+
+#include "core/host_memory.hpp"
 
 namespace miniapp::parallel {
 
@@ -121,6 +124,9 @@ void Communicator::run_collectively(const std::function<void()>& step) const {
   bool ok = true;
   try {
     step();
+  } catch (const std::bad_alloc&) {
+    ok = false;
+    message = out_of_host_memory_message();
   } catch (const std::exception& e) {
     ok = false;
     message = e.what();

@@ -83,7 +83,8 @@ class Communicator {
   // plus one broadcast when not; so no rank waits forever on one that stopped.
   void check_collectively(bool ok, const std::string& message) const;
   // Runs `step` on every rank and then checks collectively: a miniapp::Error (or other std::exception)
-  // thrown by `step` on some ranks only becomes the same CollectiveError on all ranks. `step` must
+  // thrown by `step` on some ranks only becomes the same CollectiveError on all ranks (std::bad_alloc:
+  // out_of_host_memory_message). `step` must
   // not call collectives itself (a rank that threw would never join them).
   void run_collectively(const std::function<void()>& step) const;
 

@@ -32,20 +32,23 @@ CellGraph line_graph(const CellGraph& cells, const std::vector<index_t>& line_of
   return g;
 }
 
-std::vector<int> partition_lines(const Communicator& comm, const CellGraph& cells,
-                                 const std::vector<index_t>& line_of_cell) {
+std::vector<int> partition_lines(const CellGraph& cells, const std::vector<index_t>& line_of_cell, int parts) {
   const CellGraph lines = line_graph(cells, line_of_cell);
-  comm.check_collectively(lines.cell_count() >= comm.size(),
-                          "the FFT Poisson path keeps every periodic line on one rank: " +
-                              std::to_string(comm.size()) + " ranks for " + std::to_string(lines.cell_count()) +
-                              " lines (cells per plane); run on at most " + std::to_string(lines.cell_count()) +
-                              " ranks, or use numerics.poisson = \"pcg\"");
+  if (lines.cell_count() < parts)
+    throw Error("the FFT Poisson path keeps every periodic line on one rank: " + std::to_string(parts) +
+                " ranks for " + std::to_string(lines.cell_count()) + " lines (cells per plane); run on at most " +
+                std::to_string(lines.cell_count()) + " ranks, or use numerics.poisson = \"pcg\"");
   std::vector<index_t> weight(static_cast<std::size_t>(lines.cell_count()), 0);
   for (index_t line : line_of_cell) ++weight[line];
-  const std::vector<int> line_part = partition_cells(comm, lines, &weight);
+  const std::vector<int> line_part = partition_graph(lines, parts, &weight);
   std::vector<int> part(line_of_cell.size());
   for (std::size_t c = 0; c < part.size(); ++c) part[c] = line_part[line_of_cell[c]];
   return part;
+}
+
+std::vector<int> partition_lines(const Communicator& comm, const CellGraph& cells,
+                                 const std::vector<index_t>& line_of_cell) {
+  return partition_on_rank0(comm, [&] { return partition_lines(cells, line_of_cell, comm.size()); });
 }
 
 }  // namespace miniapp::parallel

@@ -14,9 +14,12 @@ namespace miniapp::parallel {
 // leaves a line number in [0, max + 1) without a cell.
 CellGraph line_graph(const CellGraph& cells, const std::vector<index_t>& line_of_cell);
 
-// part[c] for every cell: METIS k-way on the line graph (weights: cells per line) over comm's ranks,
-// every cell taking its line's part (collective, as partition_cells: rank 0 partitions, every rank
-// receives the result). Throws on every rank when there are fewer lines than ranks.
+// part[c] ∈ [0, parts) for every cell: METIS k-way on the line graph (weights: cells per line), every
+// cell taking its line's part. Throws when there are fewer lines than parts.
+std::vector<int> partition_lines(const CellGraph& cells, const std::vector<index_t>& line_of_cell, int parts);
+
+// The same over comm's ranks (collective, as partition_cells: rank 0 partitions, every rank receives
+// the result). Throws on every rank when there are fewer lines than ranks.
 std::vector<int> partition_lines(const Communicator& comm, const CellGraph& cells,
                                  const std::vector<index_t>& line_of_cell);
 

@@ -37,9 +37,10 @@ struct LocalNumbering {
 };
 
 // The numbering of `rank` for a partition `part` (part[c] = rank of cell c) of the whole cell graph.
-// Not collective; every rank holds the global graph and part vector (O(global cells) memory per rank,
-// the limit of this first version: a distributed mesh reader would build the same from its own cells
-// and their neighbours). Throws when `rank` owns no cell or part has the wrong size.
+// Not collective. Built on a rank's window (its cells and their face neighbours, numbered in the
+// order of the whole mesh; parallel::MeshWindow) rather than the whole graph, it gives the same
+// numbering in the window's indices (LocalNumbering::relabel). Throws when `rank` owns no cell or
+// part has the wrong size.
 LocalNumbering build_local_numbering(const CellGraph& graph, const std::vector<int>& part, int rank);
 
 // The rank-local part of a global square operator: rows = owned cells in local order, columns = the

@@ -102,17 +102,21 @@ std::vector<int> partition_graph(const CellGraph& graph, int parts, const std::v
   return part;
 }
 
-std::vector<int> partition_cells(const Communicator& comm, const CellGraph& graph,
-                                 const std::vector<index_t>* cell_weights) {
+std::vector<int> partition_on_rank0(const Communicator& comm, const std::function<std::vector<int>()>& partition) {
   std::vector<int> part;
   comm.run_collectively([&] {
-    if (comm.rank() == 0) part = partition_graph(graph, comm.size(), cell_weights);
+    if (comm.rank() == 0) part = partition();
   });
   int cells = static_cast<int>(part.size());
   comm.broadcast(std::span<int>(&cells, 1), 0);
   part.resize(static_cast<std::size_t>(cells));
   comm.broadcast(std::span<int>(part), 0);
   return part;
+}
+
+std::vector<int> partition_cells(const Communicator& comm, const CellGraph& graph,
+                                 const std::vector<index_t>* cell_weights) {
+  return partition_on_rank0(comm, [&] { return partition_graph(graph, comm.size(), cell_weights); });
 }
 
 }  // namespace miniapp::parallel

@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -37,5 +38,9 @@ std::vector<int> partition_graph(const CellGraph& graph, int parts, const std::v
 // rank 0 is raised on every rank.
 std::vector<int> partition_cells(const Communicator& comm, const CellGraph& graph,
                                  const std::vector<index_t>* cell_weights = nullptr);
+
+// Collective: rank 0 runs `partition` (a failure there is raised on every rank), every rank receives
+// its part vector.
+std::vector<int> partition_on_rank0(const Communicator& comm, const std::function<std::vector<int>()>& partition);
 
 }  // namespace miniapp::parallel

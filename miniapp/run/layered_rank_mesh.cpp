@@ -42,20 +42,12 @@ RankMesh layered_rank_mesh(const mesh::BoxSpec& box, mesh::BoxCells cells, int r
   mesh::BoxLayers window = mesh::make_box_layers(box, cells, first, end - first, std::string(parallel::cut_patch_name));
 
   // Partition of the window's cells by the owner of their layer, then the same numbering and rank
-  // mesh as a METIS partition gets (partition_mesh), in the window's cell indices.
+  // mesh as a METIS part gets.
   const index_t per_layer = window.mesh.cell_count() / (end - first);
-  std::vector<int> part(static_cast<std::size_t>(window.mesh.cell_count()));
-  for (std::size_t c = 0; c < part.size(); ++c) part[c] = shares.owner(window.global_cell[c] / per_layer);
-  RankMesh r;
-  r.global_cells = static_cast<long long>(per_layer) * nz;
-  r.numbering = parallel::build_local_numbering(parallel::cell_graph(window.mesh), part, rank);
-  const auto& held = r.numbering->local_to_global;
-  const std::span<const index_t> owned(held.data(), static_cast<std::size_t>(r.numbering->owned_count()));
-  r.mesh = parallel::extract_local_mesh(window.mesh, held);
-  r.owned_piece = parallel::extract_local_mesh(window.mesh, owned);
-  r.numbering->relabel(window.global_cell);
-  r.owned_global.assign(held.begin(), held.begin() + r.numbering->owned_count());
-  return r;
+  parallel::MeshWindow w{std::move(window.mesh), {}, std::move(window.global_cell)};
+  w.part.resize(w.global_cell.size());
+  for (std::size_t c = 0; c < w.part.size(); ++c) w.part[c] = shares.owner(w.global_cell[c] / per_layer);
+  return rank_mesh_from_window(w, rank, static_cast<long long>(per_layer) * nz);
 }
 
 RankMesh generate_rank_mesh(const mesh::BoxSpec& box, mesh::BoxCells cells, const parallel::Communicator& comm,

@@ -183,12 +183,13 @@ void check_memory(const MemoryEstimate& estimate, index_t cells, const Executor&
   log << "  fits on " << exec.description() << ": " << gigabytes(info.free_bytes) << " free, " << room << "\n";
 }
 
-void check_host_memory(const cases::MeshConfig& m, int ranks) {
+void check_host_memory(const cases::MeshConfig& m, int ranks, int rank) {
   if (m.generator == cases::MeshGenerator::file) return;
   const double per_type = m.generator == cases::MeshGenerator::tet ? 6 : m.generator == cases::MeshGenerator::prism ? 2 : 1;
   const double cells = per_type * m.cells[0] * static_cast<double>(m.cells[1]) * m.cells[2];
-  // Every rank builds the whole mesh to partition it, except z-layers, where each makes its slab.
-  const double on_rank = m.decomposition == cases::Decomposition::z_layers ? cells / ranks : cells;
+  // Rank 0 generates the whole mesh and shares it out, except with z-layers, where each makes its slab.
+  const bool whole = rank == 0 && m.decomposition != cases::Decomposition::z_layers;
+  const double on_rank = whole ? cells : cells / ranks;
   const double needed = on_rank * host_bytes_per_cell_at_least;
   const auto available = host_memory_available();
   if (!available || needed <= static_cast<double>(*available)) return;

@@ -48,10 +48,11 @@ long long cells_that_fit(const MemoryEstimate& estimate, index_t cells, std::siz
 // the free device memory, before anything is uploaded.
 void check_memory(const MemoryEstimate& estimate, index_t cells, const Executor& exec, std::ostream& log);
 
-// Before a generated mesh is made: throws miniapp::Error naming the cell count, the least host
-// memory its set-up needs (host_bytes_per_cell_at_least per cell on this rank) and what the host has
-// available, when that cannot fit; a mesh file's size is not known before it is read.
+// Before a generated mesh is made, on rank `rank` of `ranks`: throws miniapp::Error naming the cell
+// count, the least host memory its set-up needs (host_bytes_per_cell_at_least per cell the rank
+// holds: rank 0 generates the whole mesh and shares it out, unless each rank makes its own z-layers)
+// and what the host has available, when that cannot fit; a mesh file's size is not known before it is read.
 inline constexpr double host_bytes_per_cell_at_least = 1000;
-void check_host_memory(const cases::MeshConfig& mesh, int ranks);
+void check_host_memory(const cases::MeshConfig& mesh, int ranks, int rank);
 
 }  // namespace miniapp::run

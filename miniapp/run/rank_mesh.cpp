@@ -3,31 +3,39 @@
 #include <numeric>
 #include <ostream>
 
-#include "parallel/line_partition.hpp"
 #include "parallel/local_mesh.hpp"
+#include "parallel/mesh_scatter.hpp"
 #include "parallel/partition_stats.hpp"
 
 namespace miniapp::run {
 
-RankMesh partition_mesh(mesh::Mesh global, const parallel::Communicator* comm, std::ostream& log,
-                        const std::vector<index_t>* lines) {
+RankMesh rank_mesh_from_window(const parallel::MeshWindow& window, int rank, long long global_cells) {
   RankMesh r;
-  r.global_cells = global.cell_count();
+  r.global_cells = global_cells;
+  r.numbering = parallel::build_local_numbering(parallel::cell_graph(window.mesh), window.part, rank);
+  const auto& held = r.numbering->local_to_global;
+  const std::span<const index_t> owned(held.data(), static_cast<std::size_t>(r.numbering->owned_count()));
+  r.mesh = parallel::extract_local_mesh(window.mesh, held);
+  r.owned_piece = parallel::extract_local_mesh(window.mesh, owned);
+  r.numbering->relabel(window.global_cell);
+  r.owned_global.assign(held.begin(), held.begin() + r.numbering->owned_count());
+  return r;
+}
+
+RankMesh distribute_mesh(mesh::Mesh whole, const parallel::Communicator* comm, std::ostream& log,
+                         const std::vector<index_t>* lines) {
+  RankMesh r;
   if (!comm || comm->size() == 1) {
-    r.mesh = std::move(global);
+    r.global_cells = whole.cell_count();
+    r.mesh = std::move(whole);
     r.owned_global.resize(static_cast<std::size_t>(r.global_cells));
     std::iota(r.owned_global.begin(), r.owned_global.end(), 0);
     return r;
   }
-  const parallel::CellGraph graph = parallel::cell_graph(global);
-  const std::vector<int> part =
-      lines ? parallel::partition_lines(*comm, graph, *lines) : parallel::partition_cells(*comm, graph);
-  r.numbering = parallel::build_local_numbering(graph, part, comm->rank());
-  const auto& cells = r.numbering->local_to_global;
-  r.owned_global.assign(cells.begin(), cells.begin() + r.numbering->owned_count());
-  r.mesh = parallel::extract_local_mesh(global, cells);
-  r.owned_piece = parallel::extract_local_mesh(
-      global, std::span<const index_t>(cells.data(), static_cast<std::size_t>(r.numbering->owned_count())));
+  double cells = whole.cell_count();
+  comm->broadcast(std::span<double>(&cells, 1), 0);
+  const parallel::MeshWindow window = parallel::scatter_mesh(*comm, std::move(whole), lines);
+  comm->run_collectively([&] { r = rank_mesh_from_window(window, comm->rank(), static_cast<long long>(cells)); });
   print(log, parallel::partition_stats(*comm, *r.numbering));
   return r;
 }

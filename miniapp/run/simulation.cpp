@@ -6,6 +6,7 @@
 
 #include "miniapp/case/case_mesh.hpp"
 #include "miniapp/case/case_validation.hpp"
+#include "miniapp/run/host_memory_report.hpp"
 #include "miniapp/run/memory_estimate.hpp"
 #include "miniapp/run/rank_executor.hpp"
 #include "miniapp/run/rank_mesh.hpp"
@@ -171,7 +172,7 @@ void fall_back_to_pcg(cases::NumericsConfig& n, const std::string& why) {
 // The FFT path on several ranks keeps every periodic line whole on one rank (thesis §4.5.3, P × 1):
 // the line of each cell of the whole mesh, or nothing when the Poisson solver is PCG. When the whole
 // mesh is no extrusion or has fewer lines than ranks, "auto" falls back to PCG and says why, an
-// explicit "fft" is refused with the reason (the same on every rank: each sees the whole mesh).
+// explicit "fft" is refused with the reason (on the rank that holds the whole mesh).
 std::optional<std::vector<index_t>> periodic_lines(cases::NumericsConfig& n, const mesh::Mesh& whole, int ranks) {
   if (n.poisson != cases::PoissonSolver::fft) return std::nullopt;
   fft::Extrusion extrusion;
@@ -190,8 +191,16 @@ std::optional<std::vector<index_t>> periodic_lines(cases::NumericsConfig& n, con
   return std::move(extrusion.cell_2d);  // an explicit "fft" with too few lines: partition_lines refuses it
 }
 
+// Rank 0's choice of numerics.poisson (periodic_lines may have fallen back to PCG) on every rank.
+void share_poisson_choice(cases::NumericsConfig& n, const parallel::Communicator& comm) {
+  int poisson = static_cast<int>(n.poisson);
+  comm.broadcast(std::span<int>(&poisson, 1), 0);
+  n.poisson = static_cast<cases::PoissonSolver>(poisson);
+  comm.broadcast(n.poisson_choice, 0);
+}
+
 // The cells this rank computes on: the whole mesh, a METIS part of it (of its periodic lines for the
-// FFT path), or the z-layers it generates.
+// FFT path) that rank 0 reads or generates and sends, or the z-layers it generates.
 RankMesh make_rank_mesh(cases::CaseConfig& c, const std::string& case_path, const parallel::Communicator* comm,
                         std::ostream& log) {
   const int ranks = comm ? comm->size() : 1;
@@ -204,11 +213,22 @@ RankMesh make_rank_mesh(cases::CaseConfig& c, const std::string& case_path, cons
     const auto cells = c.mesh.generator == cases::MeshGenerator::hex ? mesh::BoxCells::hexahedra : mesh::BoxCells::tetrahedra;
     return generate_rank_mesh(cases::box_spec(c.mesh), cells, *comm, log);
   }
-  mesh::Mesh whole = cases::make_case_mesh(c.mesh);
-  cases::validate_boundaries(c, whole, case_path);
+  mesh::Mesh whole;  // on rank 0 only
   std::optional<std::vector<index_t>> lines;
-  if (ranks > 1) comm->run_collectively([&] { lines = periodic_lines(c.numerics, whole, ranks); });
-  return partition_mesh(std::move(whole), comm, log, lines ? &*lines : nullptr);
+  const auto read = [&] {
+    whole = cases::make_case_mesh(c.mesh);
+    cases::validate_boundaries(c, whole, case_path);
+    if (ranks > 1) lines = periodic_lines(c.numerics, whole, ranks);
+  };
+  if (ranks == 1) {
+    read();
+  } else {
+    comm->run_collectively([&] {
+      if (comm->rank() == 0) read();
+    });
+    share_poisson_choice(c.numerics, *comm);
+  }
+  return distribute_mesh(std::move(whole), comm, log, lines ? &*lines : nullptr);
 }
 
 CsrMatrix negated(CsrMatrix a) {
@@ -321,8 +341,8 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   bool singular = false;
   std::optional<parallel::LocalNumbering> numbering;
   // Each rank's host may have another amount left: checked collectively.
-  if (comm) comm->run_collectively([&] { check_host_memory(c.mesh, comm->size()); });
-  else check_host_memory(c.mesh, 1);
+  if (comm) comm->run_collectively([&] { check_host_memory(c.mesh, comm->size(), comm->rank()); });
+  else check_host_memory(c.mesh, 1, 0);
   {
     StageTimer t(log, "mesh");
     RankMesh part = make_rank_mesh(c, case_path, comm, log);
@@ -336,6 +356,8 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
     numbering = std::move(part.numbering);
     sim.geometry = mesh::compute_geometry(sim.mesh);
   }
+  // On several ranks: the reader's peak, while it held the whole mesh, apart from the others'.
+  print_host_memory_peak(log, comm, numbering ? numbering->owned_count() : sim.cells());
   const fv::FlowBoundaries boundaries = flow_boundaries(c, sim.mesh);
   const bool les = c.physics.les != LesModel::none;
   {
