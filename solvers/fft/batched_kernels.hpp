@@ -28,8 +28,9 @@ struct ShiftedView {
   const Vector& shifts;
 };
 
-// y_s = A x_s for s in range. Each coefficient of A is read once for all systems of the range.
-// Bytes 12 nnz + 4(N + 1) + 16 N w; flops 2 nnz w. x and y: N · S entries, distinct.
+// y_s = A x_s for s in range. Each coefficient of A is read once for all systems of the range. A may be
+// rectangular (N × M: an AMG transfer): x has M · S entries, y N · S, distinct.
+// Bytes 12 nnz + 4(N + 1) + 8 (N + M) w; flops 2 nnz w.
 void batched_spmv(const Executor& exec, const DeviceCsr& a, const Vector& x, Vector& y, index_t systems,
                   SystemRange range);
 // y_s = (A + σ_s diag(w)) x_s for s in range (Algorithm 3). Bytes as batched_spmv plus 8 N + 8 w;

@@ -125,12 +125,12 @@ void BatchedPcg::queue_iteration(Vector& x, index_t active) {
   batched_shifted_spmv_dot(exec_, systems_.view(), p_, q_, S, range, owned, pq);
   const Sums sigma = reduce({&pq}, 0, range);
   batched_finish_curvature(exec_, state_, sigma.rows[0], sigma.tiles, S, range);
-  const index_t aip_end = preconditioner_.aip_systems(active);
+  const index_t leading_end = preconditioner_.leading_systems(active);
   batched_cg_update_jacobi(exec_, systems_.view(), state_.window(bc::alpha * S, S), p_, q_, x, r_, z_, S, range,
-                           aip_end, owned, rz, rr);
-  if (aip_end > 0) {
-    preconditioner_.apply_aip(r_, z_, active);
-    batched_dot_partials(exec_, r_, &z_, S, {0, aip_end}, owned, rz);
+                           leading_end, owned, rz, rr);
+  if (leading_end > 0) {
+    preconditioner_.apply_leading(r_, z_, active);
+    batched_dot_partials(exec_, r_, &z_, S, {0, leading_end}, owned, rz);
   }
   const Sums residual = reduce({&rz, &rr}, 1, range);
   batched_finish_residual(exec_, state_, residual.rows[0], residual.rows[1], residual.tiles, S, range);
@@ -138,7 +138,7 @@ void BatchedPcg::queue_iteration(Vector& x, index_t active) {
 }
 
 KernelGraph* BatchedPcg::recorded_batch(const Vector& x, index_t active, const std::function<void()>& batch) {
-  const auto key = std::make_tuple(x.data(), active, preconditioner_.aip_blocks());
+  const auto key = std::make_tuple(x.data(), active, preconditioner_.leading(), preconditioner_.leading_blocks());
   std::unique_ptr<KernelGraph>& graph = batches_[key];
   if (graph) return graph.get();
   auto fresh = std::make_unique<KernelGraph>(exec_);

@@ -61,7 +61,7 @@ RankSolver rank_solver(const Communicator& comm, const mesh::Mesh& local, const 
   op.singular = r.plane->all(op.singular);
   fft::FftPoissonOptions options;
   options.pcg = {.tolerance = tolerance, .max_iterations = 5000};
-  options.preconditioning.aip_blocks = aip_blocks;
+  options.preconditioning.leading_blocks = aip_blocks;
   r.poisson = std::make_unique<fft::FftPoisson>(Executor::cpu(), std::move(e), op, options, nullptr, r.plane.get());
   return r;
 }

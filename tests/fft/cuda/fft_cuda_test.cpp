@@ -157,7 +157,7 @@ TEST_CASE("The CUDA FFT Poisson solve equals the CPU one, cold and warm", "[fft]
   const fft::PlaneOperator op = fft::split_extruded_operator(l, e);
   fft::FftPoissonOptions options;
   options.pcg = {.tolerance = 1e-10, .max_iterations = 5000};
-  options.preconditioning.aip_blocks = GENERATE(0, 2);
+  options.preconditioning.leading_blocks = GENERATE(0, 2);
   fft::FftPoisson on_cpu(cpu, e, op, options), on_gpu(gpu, e, op, options);
   const std::size_t cells = static_cast<std::size_t>(m.cell_count());
   const auto b = test::random_vector(cells, 8, op.singular), start = test::random_vector(cells, 9);
