@@ -7,6 +7,7 @@
 
 #include "miniapp/case/case_mesh.hpp"
 #include "miniapp/case/case_validation.hpp"
+#include "miniapp/case/preconditioner_choice.hpp"
 #include "miniapp/run/memory_estimate.hpp"
 #include "miniapp/run/rank_executor.hpp"
 #include "miniapp/run/rank_mesh.hpp"
@@ -225,6 +226,15 @@ std::optional<amg::HostHierarchy> amg_hierarchy(const Simulation& sim, const par
   return amg::build_hierarchy(preconditioned_matrix(sim, numbering), amg_options(n));
 }
 
+// The FFT path's low frequencies take AMG with numerics.preconditioner = "amg", else AIP-1 (the
+// others' choices are the PCG path's).
+fft::FrequencyPreconditioning frequency_preconditioning(const cases::NumericsConfig& n) {
+  fft::FrequencyPreconditioning p;
+  if (n.preconditioner == cases::Preconditioner::amg) p.leading = fft::LeadingPreconditioner::amg;
+  p.leading_blocks = n.fft_low_frequency_blocks;
+  return p;
+}
+
 // numerics.poisson: PCG with the case's preconditioner, or the FFT path along a periodic z. On several
 // ranks: the distributed PCG, its preconditioner built on the owned block (block Jacobi across ranks),
 // or the FFT path on the rank's whole periodic lines (`numbering`: the rank's cells).
@@ -239,7 +249,8 @@ std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, inde
     std::optional<time::FftPressureSolver::Ranks> ranks;
     if (sim.domain->distributed()) ranks.emplace(*sim.domain->communicator(), *numbering, transport);
     return std::make_unique<time::FftPressureSolver>(sim.exec, sim.mesh, sim.geometry, sim.host_operators.laplacian,
-                                                     sim.host_operators.cell_order, options, &log,
+                                                     sim.host_operators.cell_order, options,
+                                                     frequency_preconditioning(c.numerics), &log,
                                                      ranks ? &*ranks : nullptr);
   }
   auto preconditioner = make_preconditioner(sim, preconditioned_matrix(sim, numbering), slices, amg_hierarchy, log);
@@ -306,6 +317,8 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
     numbering = std::move(part.numbering);
     sim.geometry = mesh::compute_geometry(sim.mesh);
   }
+  // Once the mesh's size is known and numerics.poisson final (it may have fallen back to pcg).
+  cases::resolve_preconditioner(c.numerics, sim.global_cells);
   const fv::FlowBoundaries boundaries = flow_boundaries(c, sim.mesh);
   const bool les = c.physics.les != LesModel::none;
   {
@@ -335,6 +348,7 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   }
   // After the mesh is made: on several ranks it may have changed what "auto" chose.
   if (!c.numerics.poisson_choice.empty()) log << "  " << c.numerics.poisson_choice << "\n";
+  if (!c.numerics.preconditioner_choice.empty()) log << "  " << c.numerics.preconditioner_choice << "\n";
   sim.scheme = std::make_unique<time::FractionalStep>(sim.exec, *sim.operators, *sim.domain, flow_parameters(c),
                                                       std::move(pressure_solver));
   set_initial_fields(sim);

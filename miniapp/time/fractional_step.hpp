@@ -53,6 +53,8 @@ class FractionalStep {
   // that this Δt gives (reported for the step that uses it).
   double stable_dt(const FlowFields& fields) { return time_step_control_.stable_dt(fields); }
 
+  const PressureSolver& pressure_solver() const { return *pressure_solver_; }
+
  private:
   void predict(FlowFields& f);
   void assemble_pressure_rhs();

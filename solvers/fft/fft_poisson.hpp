@@ -17,7 +17,7 @@ struct FrequencyPreconditioning {
   // Leading blocks of that kind; −1: chosen at set-up by measured cost (choose_aip_blocks).
   int leading_blocks = -1;
   int aip_level = 1;
-  FrequencyAmgOptions amg;
+  amg::AmgOptions amg = frequency_amg_options();  // of the AMG blocks' hierarchies
 };
 
 struct FftPoissonOptions {

@@ -68,6 +68,9 @@ struct FrequencyAmg::Coarse {
 FrequencyAmg::FrequencyAmg(const Executor& exec, const ShiftedSystems& systems, SystemRange range, index_t owned_rows,
                            const amg::AmgOptions& options)
     : exec_(exec), range_(range), systems_(systems.systems()) {
+  if (options.smoother_degree != 1)
+    throw Error("FFT Poisson: the frequency systems' AMG smooths by damped Jacobi (degree 1), not degree " +
+                std::to_string(options.smoother_degree));
   const std::vector<double>& sigma = systems.host_shifts;
   const double sigma0 = sigma[range.begin];
   std::vector<double> shifts(static_cast<std::size_t>(systems_), 0.0);

@@ -10,14 +10,10 @@ namespace miniapp::fft {
 
 struct ShiftedSystems;
 
-// How the AMG blocks of the frequency systems are built (docs/fft-poisson.md says why these defaults).
-struct FrequencyAmgOptions {
-  // Of the hierarchies (degree-1 smoother only: damped Jacobi). The 2D meshes are small, so the
-  // coarsest level is kept smaller than on 3D meshes: its dense inverse is read once per system pair.
-  amg::AmgOptions hierarchy{.coarse_rows = 64};
-  // One hierarchy per frequency (its own shift) instead of one per block of systems.
-  bool per_frequency = false;
-};
+// The hierarchies' options for the frequency systems (degree-1 smoother only: damped Jacobi). The 2D
+// meshes are small, so the coarsest level is kept smaller than on 3D meshes: its dense inverse is read
+// once per frequency and cycle (docs/fft-poisson.md).
+inline amg::AmgOptions frequency_amg_options() { return {.coarse_rows = 64}; }
 
 // Smoothed-aggregation AMG (docs/amg.md) for the consecutive systems `range` of a batch of shifted
 // systems (A + σ_s W) x_s = b_s (solvers/fft/frequency_preconditioner.hpp), one symmetric V-cycle from
@@ -31,7 +27,7 @@ struct FrequencyAmgOptions {
 // positive diagonal shift does not raise λmax(D⁻¹A) above the bound when it is ≥ 1). The coarsest
 // level is solved by the dense (pseudo-)inverse of its shifted matrix, one per distinct shift of the
 // range. On several ranks the hierarchy is built on the owned × owned block (block Jacobi across
-// ranks, like the AIP factors).
+// ranks, like the AIP factors). Throws miniapp::Error for a smoother degree other than 1.
 class FrequencyAmg {
  public:
   // `systems` must outlive this; owned_rows: the leading rows of A this rank owns. Throws

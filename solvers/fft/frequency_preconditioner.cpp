@@ -83,36 +83,27 @@ void FrequencyPreconditioner::build_aip_block(int b) {
   factors_[b] = std::make_unique<Factor>(Factor{DeviceCsr(exec_, g), DeviceCsr(exec_, transpose(g))});
 }
 
-// One hierarchy for the block, or one per frequency (per run of equal shifts: a real and an imaginary
-// part).
+// One hierarchy for the block's systems (one per frequency moved more bytes for the same iterations).
 void FrequencyPreconditioner::build_amg_block(int b) {
-  const SystemRange range = block_range(b);
-  const std::vector<double>& sigma = systems_.host_shifts;
-  for (index_t s = range.begin; s < range.end;) {
-    index_t end = range.end;
-    if (amg_options_.per_frequency)
-      for (end = s + 1; end < range.end && sigma[end] == sigma[s];) ++end;
-    amg_[b].push_back(
-        std::make_unique<FrequencyAmg>(exec_, systems_, SystemRange{s, end}, owned_rows_, amg_options_.hierarchy));
-    s = end;
-  }
+  amg_[b] = std::make_unique<FrequencyAmg>(exec_, systems_, block_range(b), owned_rows_, amg_options_);
   if (amg_work_.size() == 0) amg_work_ = Vector(exec_, tmp_.size());
 }
 
 void FrequencyPreconditioner::use_leading_blocks(LeadingPreconditioner kind, int m) {
   if (m < 0 || m > blocks())
-    throw Error("FFT Poisson: " + std::to_string(m) + " leading blocks requested of " + std::to_string(blocks()));
+    throw Error("FFT Poisson: " + std::to_string(m) + " low-frequency blocks requested; the frequency systems form " +
+                std::to_string(blocks()) + " blocks");
   for (int b = 0; b < m; ++b) {
     if (kind == LeadingPreconditioner::aip && !factors_[b]) build_aip_block(b);
-    if (kind == LeadingPreconditioner::amg && amg_[b].empty()) build_amg_block(b);
+    if (kind == LeadingPreconditioner::amg && !amg_[b]) build_amg_block(b);
   }
   leading_ = kind;
   leading_blocks_ = m;
 }
 
-void FrequencyPreconditioner::set_amg_options(const FrequencyAmgOptions& options) {
+void FrequencyPreconditioner::set_amg_options(const amg::AmgOptions& options) {
   for (const auto& block : amg_)
-    if (!block.empty()) throw Error("FFT Poisson: the AMG options are set before the first AMG block is built");
+    if (block) throw Error("FFT Poisson: the AMG options are set before the first AMG block is built");
   amg_options_ = options;
 }
 
@@ -124,7 +115,7 @@ void FrequencyPreconditioner::apply_leading(const Vector& r, Vector& z, index_t 
   const index_t S = systems_.systems(), end = leading_systems(active);
   for (int b = 0; b * block_systems_ < end; ++b) {
     if (leading_ == LeadingPreconditioner::amg) {
-      for (const auto& amg : amg_[b]) amg->apply(r, z, tmp_, amg_work_, end);
+      amg_[b]->apply(r, z, tmp_, amg_work_, end);
       continue;
     }
     const SystemRange range{b * block_systems_, std::min<index_t>((b + 1) * block_systems_, end)};
@@ -145,8 +136,7 @@ std::string FrequencyPreconditioner::describe() const {
   std::ostringstream out;
   if (leading_end > 0) {
     if (leading_ == LeadingPreconditioner::aip) out << "AIP-" << level_;
-    else out << "AMG (" << (amg_options_.per_frequency ? "a hierarchy per frequency" : "a hierarchy per block")
-             << ", " << amg_[0].front()->level_rows().size() << " levels)";
+    else out << "AMG (" << amg_[0]->level_rows().size() << " levels)";
     out << " on k = 0.." << (leading_end - 1) / 2 << " (" << leading_blocks_ << " block"
         << (leading_blocks_ > 1 ? "s" : "") << ")" << (leading_end < S ? ", " : "");
   }

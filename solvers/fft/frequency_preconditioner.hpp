@@ -37,7 +37,7 @@ enum class LeadingPreconditioner { aip, amg };
 // first `leading_blocks` blocks (the low, ill-conditioned frequencies) by AIP or AMG, the others by
 // Jacobi of their own shifted matrix. AIP: a factor G_b of A + σ̄_b diag(w), σ̄_b the mean shift of the
 // block, applied to all systems of the block at once (z = G_bᵀ G_b r by two batched SpMVs that read
-// G_b once). AMG: a V-cycle of FrequencyAmg per block (or per frequency, FrequencyAmgOptions). The
+// G_b once). AMG: a V-cycle of FrequencyAmg per block (one hierarchy for the block's systems). The
 // factors and hierarchies are computed on the host when a configuration first needs them, then kept
 // for the preconditioner's life (recorded graphs refer to them).
 // On several ranks (A the rank's rows, owned then halo) they are built on the owned × owned block of A
@@ -61,7 +61,7 @@ class FrequencyPreconditioner {
   void use_leading_blocks(LeadingPreconditioner kind, int m);
   void use_aip_blocks(int m) { use_leading_blocks(LeadingPreconditioner::aip, m); }
   // How AMG blocks are built; only before the first one is (throws miniapp::Error after).
-  void set_amg_options(const FrequencyAmgOptions& options);
+  void set_amg_options(const amg::AmgOptions& options);
   // z_s = M_s⁻¹ r_s for s < active; r and z distinct, N · S entries.
   void apply(const Vector& r, Vector& z, index_t active) const;
   // The systems below active that the leading kind preconditions: [0, leading_systems(active)).
@@ -82,9 +82,9 @@ class FrequencyPreconditioner {
   index_t block_systems_, owned_rows_;
   int level_, leading_blocks_ = 0;
   LeadingPreconditioner leading_ = LeadingPreconditioner::aip;
-  FrequencyAmgOptions amg_options_;
+  amg::AmgOptions amg_options_ = frequency_amg_options();
   std::vector<std::unique_ptr<Factor>> factors_;                   // per block; null until needed
-  std::vector<std::vector<std::unique_ptr<FrequencyAmg>>> amg_;    // per block; empty until needed
+  std::vector<std::unique_ptr<FrequencyAmg>> amg_;                 // per block; null until needed
   mutable Vector tmp_, amg_work_;                                  // G r; the V-cycle's second work vector
 };
 

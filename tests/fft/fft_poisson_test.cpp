@@ -31,7 +31,7 @@ Problem make_problem(const mesh::Mesh& m, const fv::FlowBoundaries* boundaries, 
   options.pcg = {.tolerance = tolerance, .max_iterations = 5000};
   options.preconditioning.leading = leading;
   options.preconditioning.leading_blocks = leading_blocks;
-  options.preconditioning.amg.hierarchy.coarse_rows = 20;  // small meshes: still a hierarchy of several levels
+  options.preconditioning.amg.coarse_rows = 20;  // small meshes: still a hierarchy of several levels
   p.solver = std::make_unique<fft::FftPoisson>(Executor::cpu(), std::move(e), p.op, options);
   return p;
 }
