@@ -8,8 +8,8 @@ void resolve_preconditioner(NumericsConfig& n, long long cells) {
   if (n.preconditioner != Preconditioner::automatic) return;
   const std::string prefix = "numerics.preconditioner = auto: ";
   if (n.poisson == PoissonSolver::fft) {
-    n.preconditioner = Preconditioner::aip1;
-    n.preconditioner_choice = prefix + "aip1 (the FFT path's low frequencies)";
+    n.preconditioner = Preconditioner::amg;
+    n.preconditioner_choice = prefix + "amg (the FFT path's low frequencies)";
     return;
   }
   const bool amg = cells >= amg_default_cells;

@@ -18,6 +18,11 @@ struct SystemRange {
   index_t begin = 0, end = 0;
   index_t size() const { return end - begin; }
 };
+// The systems in both ranges (empty, at a's or b's begin, when they do not overlap).
+inline SystemRange intersection(SystemRange a, SystemRange b) {
+  const index_t begin = a.begin > b.begin ? a.begin : b.begin, end = a.end < b.end ? a.end : b.end;
+  return {begin, end > begin ? end : begin};
+}
 
 // The S shifted matrices A + σ_s diag(w) stored once (thesis eq. 4.33, Table 4.1): A (N × N, CSR),
 // its diagonal, w (N) and σ (S), on the executor.

@@ -40,11 +40,6 @@ std::vector<double> diagonal_of(const CsrMatrix& a) {
   return d;
 }
 
-SystemRange intersection(SystemRange a, SystemRange b) {
-  const index_t begin = std::max(a.begin, b.begin);
-  return {begin, std::max(begin, std::min(a.end, b.end))};
-}
-
 }  // namespace
 
 // A level above the coarsest on the executor: A_l (built at σ₀), its diagonal and lumped w (for the
@@ -108,8 +103,8 @@ FrequencyAmg::FrequencyAmg(const Executor& exec, const ShiftedSystems& systems, 
 
 FrequencyAmg::~FrequencyAmg() = default;
 
-void FrequencyAmg::apply(const Vector& r, Vector& z, Vector& t, Vector& y, index_t end) const {
-  const SystemRange range = intersection(range_, {0, end});
+void FrequencyAmg::apply(const Vector& r, Vector& z, Vector& t, Vector& y, SystemRange active) const {
+  const SystemRange range = intersection(range_, active);
   if (range.size() > 0) cycle(0, r, z, t, y, range);
 }
 

@@ -111,21 +111,23 @@ index_t FrequencyPreconditioner::leading_systems(index_t active) const {
   return std::min<index_t>(leading_blocks_ * block_systems_, active);
 }
 
-void FrequencyPreconditioner::apply_leading(const Vector& r, Vector& z, index_t active) const {
-  const index_t S = systems_.systems(), end = leading_systems(active);
-  for (int b = 0; b * block_systems_ < end; ++b) {
+void FrequencyPreconditioner::apply_leading(const Vector& r, Vector& z, SystemRange active) const {
+  const index_t S = systems_.systems();
+  const SystemRange leading = intersection(active, {0, leading_systems(active.end)});
+  for (int b = 0; b * block_systems_ < leading.end; ++b) {
+    const SystemRange range = intersection(block_range(b), leading);
+    if (range.size() == 0) continue;
     if (leading_ == LeadingPreconditioner::amg) {
-      amg_[b]->apply(r, z, tmp_, amg_work_, end);
+      amg_[b]->apply(r, z, tmp_, amg_work_, range);
       continue;
     }
-    const SystemRange range{b * block_systems_, std::min<index_t>((b + 1) * block_systems_, end)};
     batched_spmv(exec_, factors_[b]->g, r, tmp_, S, range);
     batched_spmv(exec_, factors_[b]->gt, tmp_, z, S, range);
   }
 }
 
 void FrequencyPreconditioner::apply(const Vector& r, Vector& z, index_t active) const {
-  apply_leading(r, z, active);
+  apply_leading(r, z, {0, active});
   const index_t leading_end = leading_systems(active);
   if (leading_end < active) batched_jacobi(exec_, systems_.view(), r, z, systems_.systems(), {leading_end, active});
 }

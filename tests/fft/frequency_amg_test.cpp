@@ -69,7 +69,7 @@ TEST_CASE("The frequency AMG cycle is symmetric per system and touches only its 
   const auto u = test::random_vector(n * S, 31), v = test::random_vector(n * S, 32);
   const auto apply = [&](const std::vector<double>& r) {
     Vector z = Vector::from_host(exec, std::vector<double>(n * S, std::numeric_limits<double>::quiet_NaN()));
-    m.apply_leading(Vector::from_host(exec, r), z, static_cast<index_t>(S));
+    m.apply_leading(Vector::from_host(exec, r), z, {0, static_cast<index_t>(S)});
     return z.to_host();
   };
   const auto mu = apply(u), mv = apply(v);
