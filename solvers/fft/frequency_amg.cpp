@@ -32,14 +32,6 @@ std::vector<double> scaled(std::vector<double> v, double factor) {
   return v;
 }
 
-std::vector<double> diagonal_of(const CsrMatrix& a) {
-  std::vector<double> d(static_cast<std::size_t>(a.rows), 0.0);
-  for (index_t i = 0; i < a.rows; ++i)
-    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
-      if (a.col[k] == i) d[i] = a.val[k];
-  return d;
-}
-
 }  // namespace
 
 // A level above the coarsest on the executor: A_l (built at σ₀), its diagonal and lumped w (for the
@@ -81,10 +73,9 @@ FrequencyAmg::FrequencyAmg(const Executor& exec, const ShiftedSystems& systems, 
   for (const amg::HostLevel& host : h.levels) {
     const double omega = 2 / (host.lambda_max * smoother_interval);  // degree-1 Chebyshev: damped Jacobi
     const index_t coarse = host.restriction.rows, n = batched_size(coarse, systems_);
-    std::vector<double> d = diagonal_of(host.a);
     levels_.push_back(std::make_unique<Level>(Level{
-        DeviceCsr(exec, host.a), Vector::from_host(exec, d), Vector::from_host(exec, w),
-        Vector::from_host(exec, scaled(d, 1 / omega)), Vector::from_host(exec, scaled(w, 1 / omega)),
+        DeviceCsr(exec, host.a), Vector::from_host(exec, host.diagonal), Vector::from_host(exec, w),
+        Vector::from_host(exec, scaled(host.diagonal, 1 / omega)), Vector::from_host(exec, scaled(w, 1 / omega)),
         DeviceCsr(exec, host.restriction), DeviceCsr(exec, host.prolongation), Vector(exec, n), Vector(exec, n),
         Vector(exec, n), Vector(exec, n)}));
     rows_.push_back(host.a.rows);
