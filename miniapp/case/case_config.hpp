@@ -70,7 +70,8 @@ struct BoundaryCondition {
 };
 
 enum class Backend { automatic, cpu, cuda };
-enum class Preconditioner { jacobi, aip1, aip2, aip3, amg };
+// automatic: resolve_preconditioner (preconditioner_choice.hpp) picks one once the mesh is made.
+enum class Preconditioner { automatic, jacobi, aip1, aip2, aip3, amg };
 // The AIP apply: automatic takes whichever of two passes (G, then Gᵀ) and one pass with the product
 // Gᵀ G moves fewer bytes on the case's matrix (solvers/aip.hpp).
 enum class AipFormChoice { automatic, two_pass, product };
@@ -92,10 +93,14 @@ struct NumericsConfig {
   std::optional<double> max_dt;  // upper bound for the CFL controller
   double poisson_tolerance = 1e-8;
   index_t poisson_max_iterations = 1000;
-  Preconditioner preconditioner = Preconditioner::aip1;
+  Preconditioner preconditioner = Preconditioner::automatic;
+  std::string preconditioner_choice;  // what "auto" chose and why; for the log
   AipFormChoice aip_form = AipFormChoice::automatic;
   AmgStorage amg_storage = AmgStorage::double_values;
   PoissonSolver poisson = PoissonSolver::automatic;
+  // The FFT path: blocks of the lowest frequencies preconditioned by AIP-1 or AMG (the others by
+  // Jacobi), 0..8; −1: chosen at set-up by timed solves.
+  int fft_low_frequency_blocks = -1;
   std::string poisson_choice;  // what "auto" chose and why (the failed condition for pcg); for the log
   index_t slice_height = 0;  // sliced ELLPACK slice height, 0 = backend default
 };

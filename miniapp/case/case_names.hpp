@@ -31,7 +31,7 @@ inline constexpr std::pair<std::string_view, BoundaryType> boundary_type_names[]
 inline constexpr std::pair<std::string_view, Backend> backend_names[] = {
     {"auto", Backend::automatic}, {"cpu", Backend::cpu}, {"cuda", Backend::cuda}};
 inline constexpr std::pair<std::string_view, Preconditioner> preconditioner_names[] = {
-    {"jacobi", Preconditioner::jacobi}, {"aip1", Preconditioner::aip1},
+    {"auto", Preconditioner::automatic}, {"jacobi", Preconditioner::jacobi}, {"aip1", Preconditioner::aip1},
     {"aip2", Preconditioner::aip2}, {"aip3", Preconditioner::aip3}, {"amg", Preconditioner::amg}};
 inline constexpr std::pair<std::string_view, AipFormChoice> aip_form_names[] = {
     {"auto", AipFormChoice::automatic}, {"two-pass", AipFormChoice::two_pass}, {"product", AipFormChoice::product}};

@@ -147,9 +147,13 @@ NumericsConfig read_numerics(const Section& s, std::vector<std::string>& warning
     warn_ignored(s, {"aip_form"}, "numerics.preconditioner = \"" + std::string(name(n.preconditioner)) + "\" has no AIP",
                  warnings);
   n.amg_storage = s.choice("amg_storage", amg_storage_names).value_or(n.amg_storage);
-  if (n.preconditioner != Preconditioner::amg)
-    warn_ignored(s, {"amg_storage"}, "only with numerics.preconditioner = \"amg\"", warnings);
+  if (n.preconditioner != Preconditioner::amg && n.preconditioner != Preconditioner::automatic)
+    warn_ignored(s, {"amg_storage"}, "only with numerics.preconditioner = \"amg\" (or \"auto\" where it picks AMG)",
+                 warnings);
   n.poisson = s.choice("poisson", poisson_solver_names).value_or(n.poisson);
+  n.fft_low_frequency_blocks = static_cast<int>(s.integer("fft_low_frequency_blocks").value_or(n.fft_low_frequency_blocks));
+  if (n.poisson == PoissonSolver::pcg)
+    warn_ignored(s, {"fft_low_frequency_blocks"}, "numerics.poisson = \"pcg\" has no frequency systems", warnings);
   n.slice_height = s.index("slice_height").value_or(n.slice_height);
   return n;
 }

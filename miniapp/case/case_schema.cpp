@@ -49,6 +49,7 @@ constexpr KeySpec schema[] = {
     {"numerics.aip_form", string},
     {"numerics.amg_storage", string},
     {"numerics.poisson", string},
+    {"numerics.fft_low_frequency_blocks", integer},
     {"numerics.slice_height", integer},
     {"run.end_time", real},
     {"run.max_steps", integer},

@@ -131,6 +131,10 @@ void validate_numerics(const NumericsConfig& n, const MeshConfig& m, const KeyOr
     throw o.error("numerics.poisson_tolerance", "must lie in (0, 1) (got " + show_number(n.poisson_tolerance) + ")");
   at_least_one(o, "numerics.poisson_max_iterations", n.poisson_max_iterations);
   non_negative(o, "numerics.slice_height", n.slice_height);
+  if (n.fft_low_frequency_blocks < -1 || n.fft_low_frequency_blocks > 8)
+    throw o.error("numerics.fft_low_frequency_blocks",
+                  "must lie in -1..8 (got " + std::to_string(n.fft_low_frequency_blocks) +
+                      "): the FFT path groups its frequency systems in 8 blocks; -1 lets timed solves choose");
   if (const std::string why = fft_unfit_reason(m, false); n.poisson == PoissonSolver::fft && !why.empty())
     throw o.error("numerics.poisson", "\"fft\" needs uniform layers along a periodic z: a hex or prism generator with z in "
                                       "mesh.periodic and no z stretching, or a 2D mesh file with mesh.layers (here " +

@@ -7,6 +7,7 @@
 #include "miniapp/case/case_mesh.hpp"
 #include "miniapp/case/case_validation.hpp"
 #include "miniapp/run/host_memory_report.hpp"
+#include "miniapp/case/preconditioner_choice.hpp"
 #include "miniapp/run/memory_estimate.hpp"
 #include "miniapp/run/rank_executor.hpp"
 #include "miniapp/run/rank_mesh.hpp"
@@ -271,6 +272,15 @@ std::optional<AipHostMatrices> aip_matrices(const Simulation& sim, const paralle
   return aip_host_matrices(aip_factor(preconditioned_matrix(sim, numbering), level), slices, aip_form(n.aip_form));
 }
 
+// The FFT path's low frequencies take AMG with numerics.preconditioner = "amg", else AIP-1 (the
+// others' choices are the PCG path's).
+fft::FrequencyPreconditioning frequency_preconditioning(const cases::NumericsConfig& n) {
+  fft::FrequencyPreconditioning p;
+  if (n.preconditioner == cases::Preconditioner::amg) p.leading = fft::LeadingPreconditioner::amg;
+  p.leading_blocks = n.fft_low_frequency_blocks;
+  return p;
+}
+
 // numerics.poisson: PCG with the case's preconditioner, or the FFT path along a periodic z. On several
 // ranks: the distributed PCG, its preconditioner built on the owned block (block Jacobi across ranks)
 // but AMG's, coupled across them, or the FFT path on the rank's whole periodic lines (`numbering`: the
@@ -287,7 +297,8 @@ std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, inde
     std::optional<time::FftPressureSolver::Ranks> ranks;
     if (sim.domain->distributed()) ranks.emplace(*sim.domain->communicator(), *numbering, transport);
     return std::make_unique<time::FftPressureSolver>(sim.exec, sim.mesh, sim.geometry, sim.host_operators.laplacian,
-                                                     sim.host_operators.cell_order, options, &log,
+                                                     sim.host_operators.cell_order, options,
+                                                     frequency_preconditioning(c.numerics), &log,
                                                      ranks ? &*ranks : nullptr);
   }
   auto preconditioner =
@@ -358,6 +369,8 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   }
   // On several ranks: the reader's peak, while it held the whole mesh, apart from the others'.
   print_host_memory_peak(log, comm, numbering ? numbering->owned_count() : sim.cells());
+  // Once the mesh's size is known and numerics.poisson final (it may have fallen back to pcg).
+  cases::resolve_preconditioner(c.numerics, sim.global_cells);
   const fv::FlowBoundaries boundaries = flow_boundaries(c, sim.mesh);
   const bool les = c.physics.les != LesModel::none;
   {
@@ -391,6 +404,7 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   }
   // After the mesh is made: on several ranks it may have changed what "auto" chose.
   if (!c.numerics.poisson_choice.empty()) log << "  " << c.numerics.poisson_choice << "\n";
+  if (!c.numerics.preconditioner_choice.empty()) log << "  " << c.numerics.preconditioner_choice << "\n";
   sim.scheme = std::make_unique<time::FractionalStep>(sim.exec, *sim.operators, *sim.domain, flow_parameters(c),
                                                       std::move(pressure_solver));
   set_initial_fields(sim);

@@ -37,7 +37,9 @@ void print_summary(const Simulation& sim, const RunSummary& s, std::ostream& out
   print_kernels_per_step(step_kernels, steps, out);
   out << "; diagnostics and samples ";
   print_kernels_per_step(s.monitor_kernels, steps, out);
-  out << "\n\n" << std::defaultfloat;
+  out << "\n" << std::defaultfloat;
+  sim.scheme->pressure_solver().print_report(out);
+  out << "\n";
 
   out << "kernel calls per step by sub-step (this code | thesis Table 2.1; Poisson solve per iteration)\n"
       << "  sub-step              spmv          axpy          dot           pointwise\n";

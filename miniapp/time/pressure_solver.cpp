@@ -1,6 +1,7 @@
 #include "miniapp/time/pressure_solver.hpp"
 
 #include <algorithm>
+#include <iomanip>
 #include <ostream>
 #include <sstream>
 
@@ -27,7 +28,8 @@ void require_fft_backend(const Executor& exec) {
 
 FftPressureSolver::FftPressureSolver(const Executor& exec, const mesh::Mesh& mesh,
                                      const mesh::MeshGeometry& geometry, const CsrMatrix& laplacian,
-                                     const Permutation& cell_order, const PcgOptions& options, std::ostream* log,
+                                     const Permutation& cell_order, const PcgOptions& options,
+                                     const fft::FrequencyPreconditioning& preconditioning, std::ostream* log,
                                      const Ranks* ranks)
     : options_{options.tolerance, options.max_iterations} {
   require_fft_backend(exec);
@@ -53,6 +55,7 @@ FftPressureSolver::FftPressureSolver(const Executor& exec, const mesh::Mesh& mes
   const index_t lines = plane_ ? plane_->global_rows() : extrusion.plane_cells;
   fft::FftPoissonOptions fft_options;
   fft_options.pcg = options_;
+  fft_options.preconditioning = preconditioning;
   poisson_ = std::make_unique<fft::FftPoisson>(exec, std::move(extrusion), op, fft_options, &cell_order, plane_.get());
   if (log)
     *log << "FFT Poisson: Nper = " << planes_per_line << ", " << lines << " cells per plane"
@@ -81,6 +84,10 @@ std::string FftPressureSolver::repeat_choices(const Choices& choices) {
 
 PcgResult FftPressureSolver::solve(const Vector& rhs, Vector& pressure) {
   const fft::FftPoissonResult r = poisson_->solve(rhs, pressure, true);
+  const std::vector<int> per_frequency = fft::iterations_per_frequency(r.frequencies);
+  frequency_iterations_.resize(per_frequency.size(), 0);
+  for (std::size_t k = 0; k < per_frequency.size(); ++k) frequency_iterations_[k] += per_frequency[k];
+  ++solves_;
   PcgResult result;
   result.iterations = r.max_iterations;
   const auto& residuals = r.frequencies.relative_residual;
@@ -97,6 +104,14 @@ PcgResult FftPressureSolver::solve(const Vector& rhs, Vector& pressure) {
     result.warning = msg.str();
   }
   return result;
+}
+
+void FftPressureSolver::print_report(std::ostream& out) const {
+  if (solves_ == 0) return;
+  out << "FFT Poisson iterations per solve by frequency k = 0.." << frequency_iterations_.size() - 1 << ":"
+      << std::fixed << std::setprecision(1);
+  for (long long total : frequency_iterations_) out << " " << static_cast<double>(total) / static_cast<double>(solves_);
+  out << std::defaultfloat << "\n  (" << configuration() << ")\n";
 }
 
 }  // namespace miniapp::time

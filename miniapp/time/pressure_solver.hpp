@@ -31,6 +31,8 @@ class PressureSolver {
   // Makes the choices of `choices` (timed_choices of the same case) again, ignoring names it does not
   // make; returns what now differs from the set-up's choice ("" when nothing).
   virtual std::string repeat_choices(const Choices& /*choices*/) { return ""; }
+  // What the run's summary adds about the solves (nothing by default).
+  virtual void print_report(std::ostream&) const {}
 };
 
 // PCG on the whole mesh with a preconditioner, warm-started from the previous pressure; any backend.
@@ -54,8 +56,9 @@ void require_fft_backend(const Executor& exec);
 
 // fft::FftPoisson in the time loop (thesis ch. 4), on the executor: b and the pressure stay in the
 // operators' order and on the device (FftPoisson gathers them into the 1D-block order). Warm start:
-// the previous pressure, transformed, is the initial guess of every frequency system. The
-// preconditioner of each block of frequencies is chosen at set-up by measured cost (configuration()).
+// the previous pressure, transformed, is the initial guess of every frequency system. The low
+// frequencies' blocks take AIP or AMG (`preconditioning`), how many of them chosen at set-up by measured
+// cost (configuration()).
 // iterations: the maximum over the frequency systems; relative_residual: the largest of theirs (each
 // system stops at tolerance · ‖b̂_s‖₂).
 class FftPressureSolver final : public PressureSolver {
@@ -78,8 +81,11 @@ class FftPressureSolver final : public PressureSolver {
   // pressure's halo is not updated by solve (the integrator does it with its other halo updates).
   FftPressureSolver(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
                     const CsrMatrix& laplacian, const Permutation& cell_order, const PcgOptions& options,
-                    std::ostream* log = nullptr, const Ranks* ranks = nullptr);
+                    const fft::FrequencyPreconditioning& preconditioning, std::ostream* log = nullptr,
+                    const Ranks* ranks = nullptr);
   PcgResult solve(const Vector& rhs, Vector& pressure) override;
+  // The iterations per solve of each frequency, averaged over the solves so far.
+  void print_report(std::ostream& out) const override;
   const std::string& configuration() const { return poisson_->configuration(); }
   // The number of leading AIP blocks of the frequency preconditioner ("fft_aip_blocks").
   Choices timed_choices() const override;
@@ -87,6 +93,8 @@ class FftPressureSolver final : public PressureSolver {
 
  private:
   fft::BatchedPcgOptions options_;
+  std::vector<long long> frequency_iterations_;  // per frequency, summed over the solves
+  long long solves_ = 0;
   std::unique_ptr<fft::PlanePartition> plane_;  // several ranks
   std::unique_ptr<fft::FftPoisson> poisson_;
 };

@@ -56,14 +56,16 @@ void batched_spmv(const Executor& exec, const DeviceCsr& a, const Vector& x, Vec
                   SystemRange range) {
   constexpr const char* kernel = "batched_spmv";
   detail::check_executor(exec, a.executor(), kernel, "the matrix");
-  const BatchedShape shape = shape_of(exec, a.rows(), systems, range, kernel, {&x, &y});
+  const BatchedShape shape = shape_of(exec, a.rows(), systems, range, kernel, {&y});
+  detail::check_vector(exec, x, batched_size(a.cols(), systems), kernel, "x (columns × systems)");
   if (x.data() == y.data()) throw Error(std::string(kernel) + ": y must not alias x");
   const ShiftedPointers m{a.view(), nullptr, nullptr, nullptr};
   const double seconds = detail::run_timed(
       exec, [&] { cpu::batched_spmv(m, shape, x.data(), y.data()); },
       [&] { cuda::batched_spmv(exec.stream(), m, shape, x.data(), y.data()); });
   const double w = shape.width();
-  exec.counters().add(KernelKind::spmv, matrix_bytes(a) + 16.0 * a.rows() * w, 2.0 * a.nnz() * w, seconds);
+  exec.counters().add(KernelKind::spmv, matrix_bytes(a) + 8.0 * (a.rows() + a.cols()) * w, 2.0 * a.nnz() * w,
+                      seconds);
 }
 
 void batched_shifted_spmv(const Executor& exec, const ShiftedView& m, const Vector& x, Vector& y, index_t systems,

@@ -18,6 +18,11 @@ struct SystemRange {
   index_t begin = 0, end = 0;
   index_t size() const { return end - begin; }
 };
+// The systems in both ranges (empty, at a's or b's begin, when they do not overlap).
+inline SystemRange intersection(SystemRange a, SystemRange b) {
+  const index_t begin = a.begin > b.begin ? a.begin : b.begin, end = a.end < b.end ? a.end : b.end;
+  return {begin, end > begin ? end : begin};
+}
 
 // The S shifted matrices A + σ_s diag(w) stored once (thesis eq. 4.33, Table 4.1): A (N × N, CSR),
 // its diagonal, w (N) and σ (S), on the executor.
@@ -28,8 +33,9 @@ struct ShiftedView {
   const Vector& shifts;
 };
 
-// y_s = A x_s for s in range. Each coefficient of A is read once for all systems of the range.
-// Bytes 12 nnz + 4(N + 1) + 16 N w; flops 2 nnz w. x and y: N · S entries, distinct.
+// y_s = A x_s for s in range. Each coefficient of A is read once for all systems of the range. A may be
+// rectangular (N × M: an AMG transfer): x has M · S entries, y N · S, distinct.
+// Bytes 12 nnz + 4(N + 1) + 8 (N + M) w; flops 2 nnz w.
 void batched_spmv(const Executor& exec, const DeviceCsr& a, const Vector& x, Vector& y, index_t systems,
                   SystemRange range);
 // y_s = (A + σ_s diag(w)) x_s for s in range (Algorithm 3). Bytes as batched_spmv plus 8 N + 8 w;

@@ -116,29 +116,29 @@ BatchedPcg::Sums BatchedPcg::reduce(std::initializer_list<Vector*> parts, index_
   return sums;
 }
 
-// One iteration of the systems [0, active): no host read on one rank.
-void BatchedPcg::queue_iteration(Vector& x, index_t active) {
+// One iteration of the systems of `range`: no host read on one rank.
+void BatchedPcg::queue_iteration(Vector& x, SystemRange range) {
   const index_t S = systems(), owned = owned_rows();
-  const SystemRange range{0, active};
   Vector pq = partials(0), rz = partials(1), rr = partials(2);
   if (plane_) plane_->update_halo(p_, range);  // all active systems in one message per neighbour
   batched_shifted_spmv_dot(exec_, systems_.view(), p_, q_, S, range, owned, pq);
   const Sums sigma = reduce({&pq}, 0, range);
   batched_finish_curvature(exec_, state_, sigma.rows[0], sigma.tiles, S, range);
-  const index_t aip_end = preconditioner_.aip_systems(active);
+  const index_t leading_end = std::max(range.begin, preconditioner_.leading_systems(range.end));
   batched_cg_update_jacobi(exec_, systems_.view(), state_.window(bc::alpha * S, S), p_, q_, x, r_, z_, S, range,
-                           aip_end, owned, rz, rr);
-  if (aip_end > 0) {
-    preconditioner_.apply_aip(r_, z_, active);
-    batched_dot_partials(exec_, r_, &z_, S, {0, aip_end}, owned, rz);
+                           leading_end, owned, rz, rr);
+  if (leading_end > range.begin) {
+    preconditioner_.apply_leading(r_, z_, range);
+    batched_dot_partials(exec_, r_, &z_, S, {range.begin, leading_end}, owned, rz);
   }
   const Sums residual = reduce({&rz, &rr}, 1, range);
   batched_finish_residual(exec_, state_, residual.rows[0], residual.rows[1], residual.tiles, S, range);
   batched_direction(exec_, state_.window(bc::beta * S, S), z_, p_, S, range);
 }
 
-KernelGraph* BatchedPcg::recorded_batch(const Vector& x, index_t active, const std::function<void()>& batch) {
-  const auto key = std::make_tuple(x.data(), active, preconditioner_.aip_blocks());
+KernelGraph* BatchedPcg::recorded_batch(const Vector& x, SystemRange active, const std::function<void()>& batch) {
+  const auto key =
+      std::make_tuple(x.data(), active.begin, active.end, preconditioner_.leading(), preconditioner_.leading_blocks());
   std::unique_ptr<KernelGraph>& graph = batches_[key];
   if (graph) return graph.get();
   auto fresh = std::make_unique<KernelGraph>(exec_);
@@ -155,12 +155,14 @@ int BatchedPcg::check_interval(const BatchedPcgOptions& options) const {
   return options.check_interval > 0 ? options.check_interval : default_check_interval(exec_.backend());
 }
 
-// Systems are ordered by increasing shift, so the low (slow) ones lead: the range [0, active) ends at
-// the last running system and shrinks as the others stop.
+// The range from the first to the last running system. Systems are ordered by increasing shift: with
+// Jacobi or AIP the low (slow) ones lead and the range shrinks from its end; with AMG on the low
+// frequencies those stop first and it shrinks from its beginning.
 namespace {
-index_t active_systems(const std::vector<double>& state, index_t systems) {
-  index_t active = systems;
-  while (active > 0 && !bc::running(state.data(), systems, active - 1)) --active;
+SystemRange active_systems(const std::vector<double>& state, index_t systems) {
+  SystemRange active{0, systems};
+  while (active.end > 0 && !bc::running(state.data(), systems, active.end - 1)) --active.end;
+  while (active.begin < active.end && !bc::running(state.data(), systems, active.begin)) ++active.begin;
   return active;
 }
 }  // namespace
@@ -189,9 +191,9 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
   // calls: recorded the first time, replayed ever after; a shorter last batch is launched.
   const int interval = check_interval(options);
   bool graphs = options.graphs && !plane_;  // halo updates and rank sums go through the host
-  index_t active = active_systems(state, S);
+  SystemRange active = active_systems(state, S);
   int replayed = 0, queued = 0;
-  while (active > 0 && queued < options.max_iterations) {
+  while (active.size() > 0 && queued < options.max_iterations) {
     const int count = std::min(interval, options.max_iterations - queued);
     const auto batch = [&] {
       for (int i = 0; i < count; ++i) queue_iteration(x, active);

@@ -35,12 +35,13 @@ struct BatchedPcgResult {
 // positive semi-definite) and one diagonal W ≥ 0 (thesis §4.3, §4.5, Algorithm 3), on any executor:
 // the unified structure stores A once and the batched SpMV reads each coefficient once for all active
 // systems. Vectors are interleaved, system fastest: x[c · S + s]. Each system stops at its own
-// tolerance and drops out (α = β = 0 freeze it; the kernels' range shrinks to the last active system,
-// so order the systems by increasing σ: those converge more slowly). Systems with σ_s = 0 and
+// tolerance and drops out (α = β = 0 freeze it; the kernels' range shrinks to the first to last
+// running systems, so order the systems by increasing σ: with Jacobi or AIP the low ones converge
+// last, with AMG on them first, and the range stays contiguous). Systems with σ_s = 0 and
 // `singular_at_zero` have the constants as null space: their b, initial guess and solution are
 // projected to zero mean. The preconditioner is set per block of systems (preconditioner()).
 // Per iteration, over the active systems: the batched SpMV with pᵀq fused, the CG update with the
-// Jacobi preconditioner and r·z, r·r fused (AIP blocks: their two SpMVs and an r·z pass after it), the
+// Jacobi preconditioner and r·z, r·r fused (AIP or AMG blocks: their apply and an r·z pass after it), the
 // direction, and two scalar kernels (batched_cg_scalars.hpp) that sum the dots' row-tile partials (on
 // several ranks the sums are reduced over the ranks first): α, β and each system's stop are decided in
 // executor memory, so the host only reads the systems' progress
@@ -94,10 +95,10 @@ class BatchedPcg {
   void remove_mean(Vector& v);
   // Sets the state from b and the initial residual; returns the state on the host.
   std::vector<double> start(const Vector& b, double tolerance);
-  void queue_iteration(Vector& x, index_t active);
-  // The recorded batch of (x, active, the preconditioner's AIP blocks), recording `batch` the first
+  void queue_iteration(Vector& x, SystemRange active);
+  // The recorded batch of (x, active, the preconditioner's leading blocks), recording `batch` the first
   // time; nullptr when it cannot be recorded (the CPU, profiling on).
-  KernelGraph* recorded_batch(const Vector& x, index_t active, const std::function<void()>& batch);
+  KernelGraph* recorded_batch(const Vector& x, SystemRange active, const std::function<void()>& batch);
   int check_interval(const BatchedPcgOptions& options) const;
 
   Executor exec_;
@@ -108,11 +109,12 @@ class BatchedPcg {
   Vector r_, z_, p_, q_, partials_, shift_;
   Vector state_;  // batched_cg::slot_count rows of S per-system scalars
   Vector dots_;   // max_dot_pairs rows of S column dots
-  // The recorded batches, one per (x, range of active systems, AIP blocks of the preconditioner): a
+  // The recorded batches, one per (x, range of active systems, leading blocks of the preconditioner): a
   // batch touches no memory from outside but x, and the preconditioner's factors are kept once made,
   // so a recording stays valid for the solver's life and later solves replay it instead of recording
   // again while the GPU waits (the range shrinks at almost every check).
-  std::map<std::tuple<const double*, index_t, int>, std::unique_ptr<KernelGraph>> batches_;
+  std::map<std::tuple<const double*, index_t, index_t, LeadingPreconditioner, int>, std::unique_ptr<KernelGraph>>
+      batches_;
   static constexpr index_t max_dot_pairs = 3;
 };
 

@@ -65,8 +65,9 @@ FftPoisson::FftPoisson(const Executor& exec, Extrusion extrusion, const PlaneOpe
   // The halo lines' rows are never transformed: zero, so that the (unused) halo rows stay finite.
   fill(exec, 0.0, rhs_);
   fill(exec, 0.0, solution_);
-  if (pre.aip_blocks >= 0) {
-    pcg_->preconditioner().use_aip_blocks(pre.aip_blocks);
+  pcg_->preconditioner().set_amg_options(pre.amg);
+  if (pre.leading_blocks >= 0) {
+    pcg_->preconditioner().use_leading_blocks(pre.leading, pre.leading_blocks);
     configuration_ = pcg_->preconditioner().describe() + "; set by the options";
   } else {
     tune_preconditioner();
@@ -83,6 +84,8 @@ void FftPoisson::tune_preconditioner() {
   std::uniform_real_distribution<double> value(-1, 1);
   for (double& v : host) v = value(engine);
   FrequencyPreconditioner& m = pcg_->preconditioner();
+  const LeadingPreconditioner leading = options_.preconditioning.leading;
+  const char* kind = leading == LeadingPreconditioner::amg ? "AMG" : "AIP";
   std::ostringstream costs;
   const auto timed_solve = [&](const BatchedPcgOptions& options) {
     rhs_.copy_from_host(host);  // the solve projects b in place
@@ -92,7 +95,7 @@ void FftPoisson::tune_preconditioner() {
     exec_.synchronize();
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (plane_) seconds = plane_->max(seconds);  // the slowest rank: one choice on every rank
-    costs << (costs.tellp() > 0 ? ", " : "") << m.aip_blocks() << " AIP: " << 1e3 * seconds << " ms ("
+    costs << (costs.tellp() > 0 ? ", " : "") << m.leading_blocks() << " " << kind << ": " << 1e3 * seconds << " ms ("
           << *std::max_element(r.iterations.begin(), r.iterations.end()) << " it)";
     return seconds;
   };
@@ -101,20 +104,20 @@ void FftPoisson::tune_preconditioner() {
   const auto cost = [&](int blocks) {
     std::string unavailable;
     try {
-      m.use_aip_blocks(blocks);
+      m.use_leading_blocks(leading, blocks);
     } catch (const Error& e) {  // e.g. a 2D mesh too small for the AIP pattern: not a candidate
       unavailable = e.what();
     }
     if (plane_ && !plane_->all(unavailable.empty()) && unavailable.empty()) unavailable = "on another rank";
     if (!unavailable.empty()) {
-      costs << (costs.tellp() > 0 ? ", " : "") << blocks << " AIP: unavailable (" << unavailable << ")";
+      costs << (costs.tellp() > 0 ? ", " : "") << blocks << " " << kind << ": unavailable (" << unavailable << ")";
       return std::numeric_limits<double>::infinity();
     }
     const double first = timed_solve(options_.pcg);
     return std::min(first, timed_solve(options_.pcg));
   };
   const int best = choose_aip_blocks(m.blocks(), cost);
-  m.use_aip_blocks(best);
+  m.use_leading_blocks(leading, best);
   configuration_ = m.describe() + "; chosen by measured solve time (" + costs.str() + ")";
 }
 

@@ -12,9 +12,12 @@ namespace miniapp::fft {
 
 // How the frequency systems are preconditioned (thesis §4.5.4).
 struct FrequencyPreconditioning {
-  int blocks = 8;       // blocks of consecutive systems (block_systems_for)
-  int aip_blocks = -1;  // leading AIP blocks; −1: chosen at set-up by measured cost (choose_aip_blocks)
+  int blocks = 8;  // blocks of consecutive systems (block_systems_for)
+  LeadingPreconditioner leading = LeadingPreconditioner::aip;  // of the low frequencies' blocks
+  // Leading blocks of that kind; −1: chosen at set-up by measured cost (choose_aip_blocks).
+  int leading_blocks = -1;
   int aip_level = 1;
+  amg::AmgOptions amg = frequency_amg_options();  // of the AMG blocks' hierarchies
 };
 
 struct FftPoissonOptions {
@@ -48,7 +51,7 @@ std::vector<int> iterations_per_frequency(const BatchedPcgResult& systems);
 class FftPoisson {
  public:
   // `cell_order`: where b and p hold each mesh cell (new_to_old of the caller's order, e.g. the
-  // operators' order); null: mesh order. With options.preconditioning.aip_blocks = −1 the set-up
+  // operators' order); null: mesh order. With options.preconditioning.leading_blocks = −1 the set-up
   // times solves of a random right-hand side for each configuration tried (on several ranks the
   // slowest rank's time decides, so every rank makes the same choice). `plane`: the ranks' partition
   // of the 2D cells (must outlive the solver; op.singular then the same on every rank), nullptr on

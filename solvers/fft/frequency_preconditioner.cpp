@@ -60,6 +60,7 @@ FrequencyPreconditioner::FrequencyPreconditioner(const Executor& exec, const Shi
   if (block_systems_ < 2 || block_systems_ % 2 != 0)
     throw Error("FFT Poisson: " + std::to_string(block_systems_) + " systems per preconditioner block; an even number ≥ 2 is needed");
   factors_.resize(static_cast<std::size_t>(blocks()));
+  amg_.resize(static_cast<std::size_t>(blocks()));
 }
 
 FrequencyPreconditioner::~FrequencyPreconditioner() = default;
@@ -68,51 +69,82 @@ int FrequencyPreconditioner::blocks() const {
   return static_cast<int>((systems_.systems() + block_systems_ - 1) / block_systems_);
 }
 
-void FrequencyPreconditioner::use_aip_blocks(int m) {
+SystemRange FrequencyPreconditioner::block_range(int b) const {
+  return {b * block_systems_, std::min<index_t>((b + 1) * block_systems_, systems_.systems())};
+}
+
+void FrequencyPreconditioner::build_aip_block(int b) {
+  const SystemRange range = block_range(b);
+  double sigma = 0;
+  for (index_t s = range.begin; s < range.end; ++s) sigma += systems_.host_shifts[s] / static_cast<double>(range.size());
+  const CsrMatrix a = owned_rows_ < systems_.rows() ? block_of_owned_rows(systems_.host_a, owned_rows_)
+                                                    : systems_.host_a;
+  const CsrMatrix g = aip_factor(shifted_matrix(a, systems_.host_w, sigma), level_);
+  factors_[b] = std::make_unique<Factor>(Factor{DeviceCsr(exec_, g), DeviceCsr(exec_, transpose(g))});
+}
+
+// One hierarchy for the block's systems (one per frequency moved more bytes for the same iterations).
+void FrequencyPreconditioner::build_amg_block(int b) {
+  amg_[b] = std::make_unique<FrequencyAmg>(exec_, systems_, block_range(b), owned_rows_, amg_options_);
+  if (amg_work_.size() == 0) amg_work_ = Vector(exec_, tmp_.size());
+}
+
+void FrequencyPreconditioner::use_leading_blocks(LeadingPreconditioner kind, int m) {
   if (m < 0 || m > blocks())
-    throw Error("FFT Poisson: " + std::to_string(m) + " AIP blocks requested of " + std::to_string(blocks()));
+    throw Error("FFT Poisson: " + std::to_string(m) + " low-frequency blocks requested; the frequency systems form " +
+                std::to_string(blocks()) + " blocks");
   for (int b = 0; b < m; ++b) {
-    if (factors_[b]) continue;
-    const index_t first = b * block_systems_, last = std::min<index_t>(first + block_systems_, systems_.systems());
-    double sigma = 0;
-    for (index_t s = first; s < last; ++s) sigma += systems_.host_shifts[s] / static_cast<double>(last - first);
-    const CsrMatrix a = owned_rows_ < systems_.rows() ? block_of_owned_rows(systems_.host_a, owned_rows_)
-                                                      : systems_.host_a;
-    const CsrMatrix g = aip_factor(shifted_matrix(a, systems_.host_w, sigma), level_);
-    factors_[b] = std::make_unique<Factor>(Factor{DeviceCsr(exec_, g), DeviceCsr(exec_, transpose(g))});
+    if (kind == LeadingPreconditioner::aip && !factors_[b]) build_aip_block(b);
+    if (kind == LeadingPreconditioner::amg && !amg_[b]) build_amg_block(b);
   }
-  aip_blocks_ = m;
+  leading_ = kind;
+  leading_blocks_ = m;
 }
 
-index_t FrequencyPreconditioner::aip_systems(index_t active) const {
-  return std::min<index_t>(aip_blocks_ * block_systems_, active);
+void FrequencyPreconditioner::set_amg_options(const amg::AmgOptions& options) {
+  for (const auto& block : amg_)
+    if (block) throw Error("FFT Poisson: the AMG options are set before the first AMG block is built");
+  amg_options_ = options;
 }
 
-void FrequencyPreconditioner::apply_aip(const Vector& r, Vector& z, index_t active) const {
-  const index_t S = systems_.systems(), aip_end = aip_systems(active);
-  for (int b = 0; b * block_systems_ < aip_end; ++b) {
-    const SystemRange range{b * block_systems_, std::min<index_t>((b + 1) * block_systems_, aip_end)};
+index_t FrequencyPreconditioner::leading_systems(index_t active) const {
+  return std::min<index_t>(leading_blocks_ * block_systems_, active);
+}
+
+void FrequencyPreconditioner::apply_leading(const Vector& r, Vector& z, SystemRange active) const {
+  const index_t S = systems_.systems();
+  const SystemRange leading = intersection(active, {0, leading_systems(active.end)});
+  for (int b = 0; b * block_systems_ < leading.end; ++b) {
+    const SystemRange range = intersection(block_range(b), leading);
+    if (range.size() == 0) continue;
+    if (leading_ == LeadingPreconditioner::amg) {
+      amg_[b]->apply(r, z, tmp_, amg_work_, range);
+      continue;
+    }
     batched_spmv(exec_, factors_[b]->g, r, tmp_, S, range);
     batched_spmv(exec_, factors_[b]->gt, tmp_, z, S, range);
   }
 }
 
 void FrequencyPreconditioner::apply(const Vector& r, Vector& z, index_t active) const {
-  apply_aip(r, z, active);
-  const index_t aip_end = aip_systems(active);
-  if (aip_end < active) batched_jacobi(exec_, systems_.view(), r, z, systems_.systems(), {aip_end, active});
+  apply_leading(r, z, {0, active});
+  const index_t leading_end = leading_systems(active);
+  if (leading_end < active) batched_jacobi(exec_, systems_.view(), r, z, systems_.systems(), {leading_end, active});
 }
 
 // System s is the real (even s) or imaginary part of frequency k = s / 2.
 std::string FrequencyPreconditioner::describe() const {
-  const index_t S = systems_.systems(), aip_end = std::min<index_t>(aip_blocks_ * block_systems_, S);
+  const index_t S = systems_.systems(), leading_end = std::min<index_t>(leading_blocks_ * block_systems_, S);
   std::ostringstream out;
-  if (aip_end > 0)
-    out << "AIP-" << level_ << " on k = 0.." << (aip_end - 1) / 2 << " (" << aip_blocks_ << " block"
-        << (aip_blocks_ > 1 ? "s" : "") << ")" << (aip_end < S ? ", " : "");
-  if (aip_end < S)
-    out << "Jacobi on k = " << aip_end / 2 << ".." << (S - 1) / 2 << " (" << blocks() - aip_blocks_ << " block"
-        << (blocks() - aip_blocks_ > 1 ? "s" : "") << ")";
+  if (leading_end > 0) {
+    if (leading_ == LeadingPreconditioner::aip) out << "AIP-" << level_;
+    else out << "AMG (" << amg_[0]->level_rows().size() << " levels)";
+    out << " on k = 0.." << (leading_end - 1) / 2 << " (" << leading_blocks_ << " block"
+        << (leading_blocks_ > 1 ? "s" : "") << ")" << (leading_end < S ? ", " : "");
+  }
+  if (leading_end < S)
+    out << "Jacobi on k = " << leading_end / 2 << ".." << (S - 1) / 2 << " (" << blocks() - leading_blocks_ << " block"
+        << (blocks() - leading_blocks_ > 1 ? "s" : "") << ")";
   out << "; " << block_systems_ << " systems per block";
   return out.str();
 }

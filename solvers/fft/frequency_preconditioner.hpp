@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "solvers/fft/batched_kernels.hpp"
+#include "solvers/fft/frequency_amg.hpp"
 
 namespace miniapp::fft {
 
@@ -29,13 +30,18 @@ CsrMatrix shifted_matrix(CsrMatrix a, const std::vector<double>& w, double sigma
 // imaginary parts stay together), at least 4.
 index_t block_systems_for(index_t systems, int blocks);
 
+// The preconditioner of the leading blocks (the low, ill-conditioned frequencies).
+enum class LeadingPreconditioner { aip, amg };
+
 // The preconditioner of every system, one kind per block of consecutive systems (thesis §4.5.4): the
-// first `aip_blocks` blocks (the low, ill-conditioned frequencies) by an AIP factor G_b of
-// A + σ̄_b diag(w), σ̄_b the mean shift of the block, applied to all systems of the block at once
-// (z = G_bᵀ G_b r by two batched SpMVs that read G_b once); the others by Jacobi of their own shifted
-// matrix. The factors are computed on the host when a configuration first needs them, then kept.
-// On several ranks (A the rank's rows, owned then halo) the AIP factors are built on the owned ×
-// owned block of A (block Jacobi across ranks), so the preconditioner never reads halo entries.
+// first `leading_blocks` blocks (the low, ill-conditioned frequencies) by AIP or AMG, the others by
+// Jacobi of their own shifted matrix. AIP: a factor G_b of A + σ̄_b diag(w), σ̄_b the mean shift of the
+// block, applied to all systems of the block at once (z = G_bᵀ G_b r by two batched SpMVs that read
+// G_b once). AMG: a V-cycle of FrequencyAmg per block (one hierarchy for the block's systems). The
+// factors and hierarchies are computed on the host when a configuration first needs them, then kept
+// for the preconditioner's life (recorded graphs refer to them).
+// On several ranks (A the rank's rows, owned then halo) they are built on the owned × owned block of A
+// (block Jacobi across ranks), so the preconditioner never reads halo entries.
 class FrequencyPreconditioner {
  public:
   // `systems` must outlive the preconditioner; block_systems even ≥ 2; aip_level in 1..3; owned_rows:
@@ -46,28 +52,40 @@ class FrequencyPreconditioner {
 
   int blocks() const;
   index_t block_systems() const { return block_systems_; }
-  int aip_blocks() const { return aip_blocks_; }
-  // Selects the configuration with m leading AIP blocks, 0 ≤ m ≤ blocks(). Throws miniapp::Error from
-  // aip_factor when a factor cannot be computed.
-  void use_aip_blocks(int m);
+  LeadingPreconditioner leading() const { return leading_; }
+  int leading_blocks() const { return leading_blocks_; }
+  // The leading blocks if they are AIP's, else 0.
+  int aip_blocks() const { return leading_ == LeadingPreconditioner::aip ? leading_blocks_ : 0; }
+  // Selects the configuration with m leading blocks of `kind`, 0 ≤ m ≤ blocks(). Throws miniapp::Error
+  // from aip_factor or amg::build_hierarchy when a factor or hierarchy cannot be computed.
+  void use_leading_blocks(LeadingPreconditioner kind, int m);
+  void use_aip_blocks(int m) { use_leading_blocks(LeadingPreconditioner::aip, m); }
+  // How AMG blocks are built; only before the first one is (throws miniapp::Error after).
+  void set_amg_options(const amg::AmgOptions& options);
   // z_s = M_s⁻¹ r_s for s < active; r and z distinct, N · S entries.
   void apply(const Vector& r, Vector& z, index_t active) const;
-  // The systems below active that AIP preconditions (the leading ones): [0, aip_systems(active)).
-  index_t aip_systems(index_t active) const;
-  // z_s = G_bᵀ G_b r_s for the AIP systems below active only (the others' Jacobi is the solver's,
+  // The systems below active that the leading kind preconditions: [0, leading_systems(active)).
+  index_t leading_systems(index_t active) const;
+  // z_s = M_s⁻¹ r_s for the leading systems inside `active` only (the others' Jacobi is the solver's,
   // fused into its update: batched_cg_update_jacobi).
-  void apply_aip(const Vector& r, Vector& z, index_t active) const;
-  // E.g. "AIP-1 on k = 0..7 (2 blocks), Jacobi on k = 8..32 (7 blocks of 8 systems)".
+  void apply_leading(const Vector& r, Vector& z, SystemRange active) const;
+  // E.g. "AIP-1 on k = 0..7 (2 blocks), Jacobi on k = 8..32 (7 blocks); 8 systems per block".
   std::string describe() const;
 
  private:
   struct Factor;
+  SystemRange block_range(int b) const;
+  void build_aip_block(int b);
+  void build_amg_block(int b);
   Executor exec_;
   const ShiftedSystems& systems_;
   index_t block_systems_, owned_rows_;
-  int level_, aip_blocks_ = 0;
-  std::vector<std::unique_ptr<Factor>> factors_;  // per block; null until needed
-  mutable Vector tmp_;                            // G r
+  int level_, leading_blocks_ = 0;
+  LeadingPreconditioner leading_ = LeadingPreconditioner::aip;
+  amg::AmgOptions amg_options_ = frequency_amg_options();
+  std::vector<std::unique_ptr<Factor>> factors_;                   // per block; null until needed
+  std::vector<std::unique_ptr<FrequencyAmg>> amg_;                 // per block; null until needed
+  mutable Vector tmp_, amg_work_;                                  // G r; the V-cycle's second work vector
 };
 
 // The greedy search of thesis §4.5.4: measures cost(0) (Jacobi everywhere), then cost(1), cost(2), ...

@@ -55,7 +55,9 @@ TEST_CASE("values and defaults of a minimal case", "[case]") {
   CHECK(parse(add(valid_case(), "[numerics]", "time_step = \"eigenvalue\"")).numerics.time_step == TimeStepMethod::eigenvalue);
   CHECK(c.numerics.cfl == 0.5);
   CHECK_FALSE(c.numerics.dt.has_value());
-  CHECK(c.numerics.preconditioner == Preconditioner::aip1);
+  CHECK(c.numerics.preconditioner == Preconditioner::automatic);
+  CHECK(c.numerics.fft_low_frequency_blocks == -1);
+  CHECK(parse(add(valid_case(), "[numerics]", "fft_low_frequency_blocks = 2")).numerics.fft_low_frequency_blocks == 2);
   CHECK(c.numerics.aip_form == AipFormChoice::automatic);
   CHECK(parse(add(valid_case(), "[numerics]", "aip_form = \"product\"")).numerics.aip_form == AipFormChoice::product);
   CHECK(c.numerics.poisson == PoissonSolver::pcg);

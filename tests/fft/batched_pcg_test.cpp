@@ -8,18 +8,12 @@
 #include "tests/fft/fft_test_support.hpp"
 
 using namespace miniapp;
+using test::column;
 using test::norm;
 
 namespace {
 
 constexpr double tolerance = 1e-10;
-
-// Column s of an interleaved vector.
-std::vector<double> column(const std::vector<double>& v, std::size_t systems, std::size_t s) {
-  std::vector<double> out(v.size() / systems);
-  for (std::size_t c = 0; c < out.size(); ++c) out[c] = v[c * systems + s];
-  return out;
-}
 
 }  // namespace
 

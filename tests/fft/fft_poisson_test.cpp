@@ -21,14 +21,17 @@ struct Problem {
   std::unique_ptr<fft::FftPoisson> solver;
 };
 
-Problem make_problem(const mesh::Mesh& m, const fv::FlowBoundaries* boundaries, int aip_blocks) {
+Problem make_problem(const mesh::Mesh& m, const fv::FlowBoundaries* boundaries, int leading_blocks,
+                     fft::LeadingPreconditioner leading = fft::LeadingPreconditioner::aip) {
   const auto geometry = mesh::compute_geometry(m);
   Problem p{fv::laplacian_matrix(m, geometry, boundaries), {}, nullptr};
   fft::Extrusion e = fft::detect_extrusion(m, geometry);
   p.op = fft::split_extruded_operator(p.l, e);
   fft::FftPoissonOptions options;
   options.pcg = {.tolerance = tolerance, .max_iterations = 5000};
-  options.preconditioning.aip_blocks = aip_blocks;
+  options.preconditioning.leading = leading;
+  options.preconditioning.leading_blocks = leading_blocks;
+  options.preconditioning.amg.coarse_rows = 20;  // small meshes: still a hierarchy of several levels
   p.solver = std::make_unique<fft::FftPoisson>(Executor::cpu(), std::move(e), p.op, options);
   return p;
 }
@@ -42,9 +45,11 @@ std::vector<double> solve(fft::FftPoisson& solver, const std::vector<double>& b,
   return p.to_host();
 }
 
-// Solves −L p = b for a random b by the FFT path and by 3D PCG and compares.
-void compare_with_pcg(const mesh::Mesh& m, const fv::FlowBoundaries* boundaries, int aip_blocks = 0) {
-  Problem problem = make_problem(m, boundaries, aip_blocks);
+// Solves −L p = b for a random b by the FFT path and by 3D PCG and compares; returns the FFT path's
+// solution.
+std::vector<double> compare_with_pcg(const mesh::Mesh& m, const fv::FlowBoundaries* boundaries, int leading_blocks = 0,
+                                     fft::LeadingPreconditioner leading = fft::LeadingPreconditioner::aip) {
+  Problem problem = make_problem(m, boundaries, leading_blocks, leading);
   const auto b = test::random_vector(static_cast<std::size_t>(m.cell_count()), 11, problem.op.singular);
   fft::FftPoissonResult result;
   const auto p = solve(*problem.solver, b, std::vector<double>(b.size(), 0.0), false, result);
@@ -55,6 +60,7 @@ void compare_with_pcg(const mesh::Mesh& m, const fv::FlowBoundaries* boundaries,
   for (std::size_t i = 0; i < p.size(); ++i) residual[i] -= b[i];
   CHECK(norm(residual) <= 10 * tolerance * norm(b));
   CHECK(test::distance(p, reference) <= 1e-6 * norm(reference));
+  return p;
 }
 
 }  // namespace
@@ -86,6 +92,17 @@ TEST_CASE("FFT Poisson with AIP on the low frequency blocks matches 3D PCG", "[f
     const auto b = test::side_boundaries(m, true);
     compare_with_pcg(m, &b, 3);
   }
+}
+
+TEST_CASE("FFT Poisson with AMG on the low frequency blocks matches 3D PCG and the AIP path", "[fft][amg]") {
+  const auto m = mesh::extrude(mesh::make_tri_rect({.cells = {10, 9}, .stretch = {1.2, 0}}), {.layers = 16});
+  const auto b = test::side_boundaries(m, true);
+  const bool outlet = GENERATE(false, true);  // walls only (singular), or with an outlet
+  CAPTURE(outlet);
+  const fv::FlowBoundaries* boundaries = outlet ? &b : nullptr;
+  const auto amg = compare_with_pcg(m, boundaries, 2, fft::LeadingPreconditioner::amg);
+  const auto aip = compare_with_pcg(m, boundaries, 2, fft::LeadingPreconditioner::aip);
+  CHECK(test::distance(amg, aip) <= 1e-7 * norm(aip));
 }
 
 TEST_CASE("Warm start from the previous pressure: same solution in fewer iterations", "[fft]") {

@@ -45,6 +45,13 @@ inline std::vector<double> random_vector(std::size_t n, unsigned seed, bool cons
   return v;
 }
 
+// Column s of an interleaved vector (system s of a batched one).
+inline std::vector<double> column(const std::vector<double>& v, std::size_t systems, std::size_t s) {
+  std::vector<double> out(v.size() / systems);
+  for (std::size_t c = 0; c < out.size(); ++c) out[c] = v[c * systems + s];
+  return out;
+}
+
 inline double norm(const std::vector<double>& v) {
   double s = 0;
   for (double x : v) s += x * x;

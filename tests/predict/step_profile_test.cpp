@@ -17,6 +17,10 @@ run::Simulation small_case(const std::string& name, std::vector<std::string> ove
   const std::string path = cases::case_path(name);
   const auto config = cases::load_case(path);
   overrides.push_back(config.mesh.cells[2] == 1 ? "mesh.cells=[8,8,1]" : "mesh.cells=[6,6,6]");
+  // On the FFT path a leading (AIP or AMG) block can stop before the Jacobi ones, so the kernels per
+  // iteration would vary within a solve, which the counted split cannot reproduce exactly: Jacobi on
+  // every frequency there (and no timed choice).
+  if (config.numerics.poisson == cases::PoissonSolver::fft) overrides.push_back("numerics.fft_low_frequency_blocks=0");
   std::ostringstream log;
   return run::set_up_simulation(cases::load_case(path, overrides), path, log);
 }

@@ -1,0 +1,36 @@
+// numerics.preconditioner = "auto": AMG on the PCG path from amg_default_cells up, AIP-1 below, AMG on
+// the FFT path, the choice and its reason recorded; an explicit choice is left alone.
+#include <catch2/catch.hpp>
+
+#include "miniapp/case/preconditioner_choice.hpp"
+
+using namespace miniapp::cases;
+
+namespace {
+
+NumericsConfig resolved(Preconditioner p, PoissonSolver poisson, long long cells) {
+  NumericsConfig n;
+  n.preconditioner = p;
+  n.poisson = poisson;
+  resolve_preconditioner(n, cells);
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("The automatic preconditioner takes AMG on large PCG meshes and the FFT path, AIP-1 elsewhere", "[case]") {
+  const NumericsConfig large = resolved(Preconditioner::automatic, PoissonSolver::pcg, amg_default_cells);
+  CHECK(large.preconditioner == Preconditioner::amg);
+  CHECK(large.preconditioner_choice == "numerics.preconditioner = auto: amg (100000 cells, at least 100000)");
+  const NumericsConfig small = resolved(Preconditioner::automatic, PoissonSolver::pcg, amg_default_cells - 1);
+  CHECK(small.preconditioner == Preconditioner::aip1);
+  CHECK(small.preconditioner_choice == "numerics.preconditioner = auto: aip1 (99999 cells, fewer than 100000)");
+  const NumericsConfig fft = resolved(Preconditioner::automatic, PoissonSolver::fft, 100 * amg_default_cells);
+  CHECK(fft.preconditioner == Preconditioner::amg);
+  CHECK(fft.preconditioner_choice == "numerics.preconditioner = auto: amg (the FFT path's low frequencies)");
+  for (const Preconditioner explicit_choice : {Preconditioner::jacobi, Preconditioner::aip2, Preconditioner::amg}) {
+    const NumericsConfig n = resolved(explicit_choice, PoissonSolver::pcg, 10 * amg_default_cells);
+    CHECK(n.preconditioner == explicit_choice);
+    CHECK(n.preconditioner_choice.empty());
+  }
+}
