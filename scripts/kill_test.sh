@@ -40,6 +40,8 @@ workers() { if [ "$ranks" -gt 1 ]; then pgrep -P "$run_pid"; else echo "$run_pid
 
 # How many runs of DIR have finished their set-up (each prints its "output" line then).
 starts() { cat "$1.log" 2>/dev/null | grep -c "^output"; }
+# Runs that got to their end: a summary without a stop (a stopped run prints its summary too).
+completed() { echo $(( $(grep -c "^summary" "$1.log" 2>/dev/null) - $(grep -c "^stopped   by" "$1.log" 2>/dev/null) )); }
 
 strip_wall() { sed 's/,[^,]*$//' "$1"; }
 
@@ -74,7 +76,7 @@ while [ "$total" -lt "$kills" ]; do
   while true; do
     restart=()
     ls "$dir"/checkpoint_*.complete >/dev/null 2>&1 && restart=(--restart "$dir")
-    before=$(starts "$dir")
+    before=$(starts "$dir") completed_before=$(completed "$dir")
     start "$dir" "${restart[@]}"
     if [ "$done_kills" -ge "$kills_per_run" ]; then
       wait_run
@@ -99,7 +101,9 @@ while [ "$total" -lt "$kills" ]; do
       kill -"$signal" "$(echo "$pids" | shuf -n 1)" 2>/dev/null    # one rank
     fi
     wait_run
-    [ "$rc" -eq 0 ] && break  # it had finished: the kill came too late
+    # It had finished: the kill came too late (a rank ending its process after the run's last line
+    # may still die of it: the run is complete and saved all the same).
+    [ "$rc" -eq 0 ] || [ "$(completed "$dir")" -gt "$completed_before" ] && break
     sleep 0.2  # mpirun's clean-up of the other ranks
     # Inside the checkpoint protocol: a rank's temporary file left, or a generation's files without
     # its marker (renamed, not yet marked complete).

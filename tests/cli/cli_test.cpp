@@ -331,10 +331,16 @@ TEST_CASE("a generated mesh that cannot fit in host memory is refused before it 
 TEST_CASE("a run out of host memory while building says how many bytes it asked for", "[cli]") {
   // The mesh passes the up-front check (the host has the memory); the address space the shell allows
   // does not, so an allocation of the set-up fails part way.
+  const std::string limit = "ulimit -v 1000000; ";
+  // A build linked with the CUDA libraries cannot even map them in that address space.
+  if (const Run start = run_miniapp("list", limit); start.status != 0) {
+    WARN("not checked: miniapp does not start within `" + limit + "`: " + start.output);
+    return;
+  }
   const auto folder = scratch_folder("out_of_memory");
   const Run r = run_miniapp("run cavity-3d --set mesh.cells=[60,60,60] --set run.max_steps=1 --set output.fields=[] "
                             "--set output.directory='\"" + folder.string() + "\"'",
-                            "ulimit -v 1000000; ");
+                            limit);
   std::filesystem::remove_all(folder);
   INFO(r.output);
   CHECK(r.status == 1);
