@@ -1,6 +1,7 @@
 #include "miniapp/time/pressure_solver.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
@@ -64,19 +65,24 @@ FftPressureSolver::FftPressureSolver(const Executor& exec, const mesh::Mesh& mes
 }
 
 namespace {
-constexpr const char* aip_blocks_choice = "fft_aip_blocks";
+// The leading blocks' number, negative when they are AMG's (AIP's otherwise; 0: Jacobi everywhere).
+constexpr const char* leading_blocks_choice = "fft_leading_blocks";
 }  // namespace
 
 PressureSolver::Choices FftPressureSolver::timed_choices() const {
-  return {{aip_blocks_choice, poisson_->batched_pcg().preconditioner().aip_blocks()}};
+  const fft::FrequencyPreconditioner& m = poisson_->batched_pcg().preconditioner();
+  return {{leading_blocks_choice, m.leading() == fft::LeadingPreconditioner::amg ? -m.leading_blocks()
+                                                                                 : m.leading_blocks()}};
 }
 
 std::string FftPressureSolver::repeat_choices(const Choices& choices) {
   fft::FrequencyPreconditioner& m = poisson_->batched_pcg().preconditioner();
   for (const auto& [name, value] : choices) {
-    if (name != aip_blocks_choice || static_cast<int>(value) == m.aip_blocks()) continue;
+    if (name != leading_blocks_choice || Choices{{name, value}} == timed_choices()) continue;
     const std::string chosen = m.describe();
-    m.use_aip_blocks(static_cast<int>(value));
+    const int blocks = static_cast<int>(value);
+    m.use_leading_blocks(blocks < 0 ? fft::LeadingPreconditioner::amg : fft::LeadingPreconditioner::aip,
+                         std::abs(blocks));
     return "FFT Poisson preconditioner " + m.describe() + " (set-up's timing chose " + chosen + ")";
   }
   return "";

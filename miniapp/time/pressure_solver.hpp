@@ -87,7 +87,8 @@ class FftPressureSolver final : public PressureSolver {
   // The iterations per solve of each frequency, averaged over the solves so far.
   void print_report(std::ostream& out) const override;
   const std::string& configuration() const { return poisson_->configuration(); }
-  // The number of leading AIP blocks of the frequency preconditioner ("fft_aip_blocks").
+  // The frequency preconditioner's leading blocks ("fft_leading_blocks": their number, negative when
+  // they are AMG's).
   Choices timed_choices() const override;
   std::string repeat_choices(const Choices& choices) override;
 
