@@ -24,7 +24,11 @@ double gershgorin_bound(const CsrMatrix& a, const std::vector<double>& d) {
   return bound;
 }
 
-double norm(const std::vector<double>& v) { return std::sqrt(ordered_sum_of_squares(v)); }
+double sum_over_ranks(const RankSplit* split, double x) { return split ? split->sum(x) : x; }
+
+double norm(const std::vector<double>& v, const RankSplit* split) {
+  return std::sqrt(sum_over_ranks(split, ordered_sum_of_squares(v)));
+}
 
 // A start vector with entries in [−1, 1) from a hash of the row index: the same at any thread count,
 // and made in parallel (a sequential generator was a serial pass of its own).
@@ -42,19 +46,21 @@ std::vector<double> start_vector(std::size_t n) {
 // matrix the estimates ‖(SAS)ᵏ⁺¹v‖ / ‖(SAS)ᵏv‖ never decrease (Cauchy–Schwarz), so once 1.1 times one
 // reaches Gershgorin's bound the result is that bound and the iterations stop: on the fine levels of
 // a Laplacian (an M-matrix, whose bound is tight) after a few.
-double largest_eigenvalue_bound(const CsrMatrix& a, const std::vector<double>& d) {
-  const double gershgorin = gershgorin_bound(a, d);
+double largest_eigenvalue_bound(const CsrMatrix& a, const std::vector<double>& d, const RankSplit* split) {
+  const double gershgorin = split ? split->max(gershgorin_bound(a, d)) : gershgorin_bound(a, d);
   const bool parallel = cpu::worth_parallel(a.nnz());
-  std::vector<double> scale(d.size()), v = start_vector(d.size()), u(d.size());
-  const double start_length = norm(v);
+  const auto rows = static_cast<std::size_t>(a.rows);
+  std::vector<double> scale(d.size()), v = start_vector(rows), u(d.size(), 0.0);
+  const double start_length = norm(v, split);
   // u = S v / ‖v‖ with S = D^-½ (the next product then gathers one vector, not two).
 #pragma omp parallel for schedule(static) if (parallel)
   for (std::size_t i = 0; i < d.size(); ++i) {
     scale[i] = 1.0 / std::sqrt(d[i]);
-    u[i] = scale[i] * v[i] / start_length;
+    if (i < rows) u[i] = scale[i] * v[i] / start_length;
   }
   double estimate = 0;
   for (int it = 0; it < power_iterations && safety * estimate < gershgorin; ++it) {
+    if (split) split->update_halo(u);
     // v = S A S (previous v) / ‖previous v‖: ‖v‖ approaches λmax(D⁻¹A) from below.
 #pragma omp parallel for schedule(static) if (parallel)
     for (index_t i = 0; i < a.rows; ++i) {
@@ -62,7 +68,7 @@ double largest_eigenvalue_bound(const CsrMatrix& a, const std::vector<double>& d
       for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) sum += a.val[k] * u[a.col[k]];
       v[i] = scale[i] * sum;
     }
-    estimate = norm(v);
+    estimate = norm(v, split);
     if (!(estimate > 0)) break;
 #pragma omp parallel for schedule(static) if (parallel)
     for (index_t i = 0; i < a.rows; ++i) u[i] = scale[i] * v[i] / estimate;

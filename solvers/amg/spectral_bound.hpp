@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 #include <vector>
 
 #include "operators/sparse/csr_matrix.hpp"
@@ -9,6 +10,13 @@ namespace miniapp::amg {
 // power iterations on the symmetric D^-½ A D^-½ from a fixed pseudo-random start, scaled by a 1.1
 // safety factor (power iterations approach it from below) and capped by Gershgorin's bound
 // max_i Σ_j |a_ij| / a_ii, which it cannot exceed.
-double largest_eigenvalue_bound(const CsrMatrix& a, const std::vector<double>& d);
+// With `split`, `a` holds this rank's rows of a matrix split over ranks, its columns the level's local
+// entries (owned, then halo), d its diagonal on those entries: the bound is then the whole matrix's,
+// the same on every rank (collective).
+struct RankSplit {
+  std::function<double(double)> sum, max;                 // over the ranks
+  std::function<void(std::vector<double>&)> update_halo;  // a local vector's halo entries from their owners
+};
+double largest_eigenvalue_bound(const CsrMatrix& a, const std::vector<double>& d, const RankSplit* split = nullptr);
 
 }  // namespace miniapp::amg
