@@ -41,7 +41,7 @@ workers() { if [ "$ranks" -gt 1 ]; then pgrep -P "$run_pid"; else echo "$run_pid
 # How many runs of DIR have finished their set-up (each prints its "output" line then).
 starts() { cat "$1.log" 2>/dev/null | grep -c "^output"; }
 # Runs that got to their end: a summary without a stop (a stopped run prints its summary too).
-completed() { echo $(( $(grep -c "^summary" "$1.log" 2>/dev/null) - $(grep -c "^stopped   by" "$1.log" 2>/dev/null) )); }
+completed() { echo $(( $(cat "$1.log" 2>/dev/null | grep -c "^summary") - $(cat "$1.log" 2>/dev/null | grep -c "^stopped   by") )); }
 
 strip_wall() { sed 's/,[^,]*$//' "$1"; }
 
@@ -66,12 +66,17 @@ wait_run() {
 }
 
 launcher_hangs=0
+reference_start=$(date +%s.%N)
 mkdir -p reference && start reference && wait_run
 [ "$rc" -eq 0 ] || fail "uninterrupted run: $(tail -3 reference.log)"
+# Kill moments are drawn within the uninterrupted run's length, so that they land inside runs
+# whatever the machine's speed.
+run_seconds=$(awk -v a="$reference_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
 
 total=0 in_write=0 episodes=0
 while [ "$total" -lt "$kills" ]; do
   episodes=$((episodes + 1)); dir=episode$episodes; mkdir -p "$dir"
+  [ "$episodes" -le $((10 * kills + 20)) ] || fail "$episodes runs but only $total kills landed before a run's end"
   done_kills=0
   while true; do
     restart=()
@@ -83,12 +88,17 @@ while [ "$total" -lt "$kills" ]; do
       [ "$rc" -eq 0 ] || fail "$dir: last run: $(tail -3 "$dir.log")"
       break
     fi
-    # A random moment in the first 2 s: set-up, steps, checkpoint writes. SIGTERM is only asked to
-    # save the run once it runs (before, there is nothing to save and the signal ends the process).
+    # A random moment of the run: set-up, steps, checkpoint writes. SIGTERM is only asked to save the
+    # run once it runs (before, there is nothing to save and the signal ends the process), in the
+    # part of the run that is left then.
+    window=0.8
     if [ "$signal" = TERM ]; then
       while [ "$(starts "$dir")" -le "$before" ] && kill -0 "$run_pid" 2>/dev/null; do sleep 0.05; done
+      window=0.4
     fi
-    sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.3f", 0.3 + 1.7 * r / 32768 }')"
+    resumed_at=$(ls "$dir" | sed -n 's/^checkpoint_\([0-9]*\)\.complete$/\1/p' | sort -n | tail -1)
+    left=$(awk -v s="${resumed_at:-0}" -v n="$steps" 'BEGIN { printf "%.3f", (n - s) / n }')
+    sleep "$(awk -v r=$RANDOM -v t="$run_seconds" -v w=$window -v l="$left" 'BEGIN { printf "%.3f", 0.02 + w * l * t * r / 32768 }')"
     pids=$(workers)
     if [ -z "$pids" ] || ! kill -0 "$run_pid" 2>/dev/null; then  # it ended before the kill
       wait_run
