@@ -43,10 +43,10 @@ def full_set():
     runs = [_taylor_green(64, m, 14.0) for m in LES_MODELS + ("none",)]  # none: the mesh's share of the miss
     runs += [_taylor_green(128, "none", 14.0), _taylor_green(256, "none", 14.0)]
     channel = ["output.fields=[]"]
-    cylinder_3900 = ["output.fields=[]"] + wake_probes(3.141592653589793)
+    cylinder_3900 = ["output.fields=[]", "output.diagnostics_interval=5"] + wake_probes(3.141592653589793)
     runs += [Run("channel", "channel", 100.0, channel),
              Run("channel-pcg", "channel", 100.0, channel + PCG),
-             Run("channel-fine", "channel", 60.0, ["mesh.cells=[96,96,64]", "statistics.start_time=30",
+             Run("channel-fine", "channel", 60.0, ["mesh.cells=[96,64,64]", "statistics.start_time=30",
                                                    "output.fields=[]"]),
              Run("cylinder-re100", "cylinder", 150.0, ["output.fields=[]", "output.diagnostics_interval=10"]),
              Run("cylinder-re100-medium", "cylinder", 150.0, ["mesh.file=meshes/cylinder_medium.msh",
