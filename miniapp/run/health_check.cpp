@@ -46,35 +46,62 @@ std::optional<NonFinite> locate_non_finite(const Simulation& sim) {
 
 std::string what_is_left(const CheckpointRecord& c) {
   if (c.last_step)
-    return "the last checkpoint (step " + std::to_string(*c.last_step) + ") in " + c.directory + " is left intact";
+    return "the last checkpoint (step " + std::to_string(*c.last_step) + ") in " + c.directory +
+           " is left intact: restart from it (--restart " + c.directory + ") with ";
   std::ostringstream out;
   out << "no checkpoint has been written (";
-  if (std::isfinite(c.next_time)) out << "the first was due at t = " << c.next_time << ")";
-  else out << "output.checkpoint_interval = 0 writes one only at the end)";
+  if (std::isfinite(c.next_time)) out << "the first was due at t = " << c.next_time << "): run again with ";
+  else out << "output.checkpoint_interval = 0 writes one only at the end): run again with ";
   return out.str();
+}
+
+// The setting that keeps the next run within the scheme's stability limit.
+std::string what_to_change(const cases::NumericsConfig& n, double cfl) {
+  std::ostringstream out;
+  if (n.dt) {
+    out << "a smaller numerics.dt (" << *n.dt << " took " << cfl
+        << " times the stability limit at this step) or none, for the controlled time step";
+  } else {
+    out << "a smaller numerics.cfl (now " << n.cfl << ")";
+    if (n.time_step == cases::TimeStepMethod::cfl) out << " or numerics.time_step = \"eigenvalue\"";
+  }
+  return out.str();
+}
+
+double owned_volume(const Simulation& sim) {
+  const auto& volume = sim.geometry.cell_volume;
+  double sum = 0;
+  for (index_t i = 0; i < sim.domain->owned_count(); ++i) sum += volume[i];
+  return sim.domain->sum(sum);
 }
 
 }  // namespace
 
-void check_health(const Simulation& sim, const time::StepReport& report, double kinetic_energy,
-                  const CheckpointRecord& checkpoints) {
-  const auto& f = *sim.fields;
+HealthCheck::HealthCheck(const Simulation& sim)
+    : sim_(sim), energy_(largest_velocity_scale(sim.config), owned_volume(sim)) {}
+
+void HealthCheck::check(const time::StepReport& report, std::optional<double> kinetic_energy,
+                        const CheckpointRecord& checkpoints) {
+  const auto& f = *sim_.fields;
+  const double energy = kinetic_energy.value_or(0);
   std::ostringstream why;
-  if (!std::isfinite(kinetic_energy) || !std::isfinite(report.poisson.relative_residual) || std::isnan(report.cfl)) {
-    why << "the solution is no longer finite (kinetic energy " << kinetic_energy << ", CFL " << report.cfl
+  if (!std::isfinite(energy) || !std::isfinite(report.poisson.relative_residual) || std::isnan(report.cfl)) {
+    why << "the solution is no longer finite (kinetic energy " << energy << ", CFL " << report.cfl
         << ", Poisson residual " << report.poisson.relative_residual << ")";
-    if (const auto at = locate_non_finite(sim))
+    if (const auto at = locate_non_finite(sim_))
       why << ": " << at->field << " first at cell " << at->cell << " (centroid " << at->centroid.x << ", "
           << at->centroid.y << ", " << at->centroid.z << ")";
   } else if (!(f.dt > 0) || report.cfl > exploding_cfl) {
     why << "the CFL number exploded (" << report.cfl << " > " << exploding_cfl << ")";
+  } else if (const std::string runaway = kinetic_energy ? energy_.record(f.step, energy) : ""; !runaway.empty()) {
+    why << runaway;
   } else {
     return;
   }
   std::ostringstream message;
   message << "step " << f.step << ", t = " << f.time << ": " << why.str() << "; the run stops here, "
-          << what_is_left(checkpoints);
-  if (sim.domain->distributed()) throw parallel::CollectiveError(message.str());
+          << what_is_left(checkpoints) << what_to_change(sim_.config.numerics, report.cfl);
+  if (sim_.domain->distributed()) throw parallel::CollectiveError(message.str());
   throw Error(message.str());
 }
 

@@ -37,10 +37,10 @@ void Observers::sample_statistics() {
   if (averages_) averages_->sample(*sim_.fields);
 }
 
-double Observers::record_row(const time::StepReport& report, std::chrono::steady_clock::time_point step_start,
+std::optional<double> Observers::record_row(const time::StepReport& report, std::chrono::steady_clock::time_point step_start,
                              bool last_step) {
   const time::FlowFields& f = *sim_.fields;
-  if (!last_step && !diagnostics_.due(f.step)) return 0;
+  if (!last_step && !diagnostics_.due(f.step)) return std::nullopt;
   const time::FlowIntegrals integrals = diagnostics_.evaluate(f);
   std::vector<double> wall_columns;
   walls_.record(f, wall_columns);
@@ -49,6 +49,8 @@ double Observers::record_row(const time::StepReport& report, std::chrono::steady
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count());
   return integrals.kinetic_energy;
 }
+
+double Observers::kinetic_energy() { return diagnostics_.evaluate(*sim_.fields).kinetic_energy; }
 
 void Observers::write_output() {
   if (profiles_) profiles_->write(*averages_, walls_);

@@ -25,10 +25,13 @@ class Observers {
   // After a step: the time averages' sample, when due (queued on the executor).
   void sample_statistics();
   // After a step: the diagnostics row when due, and always for the run's last step, so that the files
-  // end where the run ended (with forces and probes). Returns the row's kinetic energy (0 when the
+  // end where the run ended (with forces and probes). Returns the row's kinetic energy (empty when the
   // step has none). `step_start`: when the step began (the row's wall seconds).
-  double record_row(const time::StepReport& report, std::chrono::steady_clock::time_point step_start,
+  std::optional<double> record_row(const time::StepReport& report, std::chrono::steady_clock::time_point step_start,
                     bool last_step);
+  // The kinetic energy of the current fields without a row, for a step whose state the run saves
+  // (collective; the whole evaluation of a row, which such rare steps can afford).
+  double kinetic_energy();
   // The files written at output times: VTK fields (with the means), profiles.
   void write_output();
   // The observers' state a restart continues bitwise (named checkpoint arrays).

@@ -40,6 +40,15 @@ void check_first_step(const time::FlowFields& f, const cases::CaseConfig& config
                                     intervals);
 }
 
+// The state the step just took the run to is written: output or a checkpoint is due, or the next step
+// lands on run.end_time (checkpointed before it). A stop signal's checkpoint apart: the ranks agree on
+// the signal later.
+bool saves_state(const time::FlowFields& f, const cases::RunConfig& run, double next_output,
+                 const CheckpointRecord& checkpoints, bool landed) {
+  if (time::reached(f.time, next_output)) return true;
+  return !landed && (time::reached(f.time, checkpoints.next_time) || time::landing_dt(f.dt, f.time, run.end_time) < f.dt);
+}
+
 // The restart's message when the checkpoint is already at the end of the run ("" when it is not).
 std::string already_finished(const time::FlowFields& f, const cases::RunConfig& run, const std::string& dir) {
   if (!finished(f, run)) return "";
@@ -76,6 +85,7 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
   std::optional<RankWatchdog> watchdog;
   if (const auto* comm = sim.domain->communicator()) watchdog.emplace(*comm, config.run.watchdog_timeout);
   Observers observers(sim, restored ? &*restored : nullptr);
+  HealthCheck health(sim);
   const auto timed = [](double& seconds, const auto& work) {
     const auto start = clock::now();
     work();
@@ -118,13 +128,15 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
       observers.sample_statistics();
       sim.exec.synchronize();
     });
-    double kinetic_energy = 0;
+    std::optional<double> kinetic_energy;
     timed(summary.row_seconds, [&] {
       kinetic_energy = observers.record_row(report, step_start, finished(f, config.run));
+      // A state the run saves is checked whole, so that no file holds a runaway one.
+      if (!kinetic_energy && saves_state(f, config.run, next_output, checkpoints, landed)) kinetic_energy = observers.kinetic_energy();
       sim.exec.synchronize();
     });
     summary.monitor_kernels += sim.exec.counters().since(before_observers);
-    check_health(sim, report, kinetic_energy, checkpoints);
+    health.check(report, kinetic_energy, checkpoints);
     if (!report.poisson.converged && sim.rank() == 0) out << "warning: step " << f.step << ": " << report.poisson.warning << "\n";
     progress.update(f, report);
 
