@@ -29,13 +29,23 @@ inline std::size_t host_peak_resident_bytes() {
   return static_cast<std::size_t>(usage.ru_maxrss) * 1024;  // kilobytes on Linux
 }
 
-// "12.3 GB available" or "available memory unknown", for messages.
+// The address space the process may map (RLIMIT_AS: `ulimit -v`), in bytes; empty when unlimited.
+inline std::optional<std::size_t> address_space_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return std::nullopt;
+  return static_cast<std::size_t>(limit.rlim_cur);
+}
+
+// "12.3 GB available" or "available memory unknown", for messages; with the process's address-space
+// limit where one is set (then the limit, not the host, is what ran out).
 inline std::string describe_host_memory_available() {
   const auto bytes = host_memory_available();
-  if (!bytes) return "available memory unknown";
   std::ostringstream out;
   out.precision(3);
-  out << static_cast<double>(*bytes) * 1e-9 << " GB available";
+  if (bytes) out << static_cast<double>(*bytes) * 1e-9 << " GB available";
+  else out << "available memory unknown";
+  if (const auto limit = address_space_limit())
+    out << "; the process's address space is limited to " << static_cast<double>(*limit) * 1e-9 << " GB (ulimit -v)";
   return out.str();
 }
 
@@ -50,7 +60,7 @@ inline std::string out_of_host_memory_message(std::size_t requested_bytes = 0) {
   else
     what << "an allocation failed";
   return "out of host memory: " + what.str() + " (" + describe_host_memory_available() +
-         " now); use a coarser mesh, more ranks on more nodes, or a machine with more memory";
+         "); use a coarser mesh, more ranks on more nodes, or a machine with more memory";
 }
 
 }  // namespace miniapp

@@ -8,6 +8,8 @@
 #include <string>
 #include <utility>
 
+#include "core/parallel_exceptions.hpp"
+
 namespace miniapp {
 namespace {
 
@@ -150,15 +152,19 @@ CsrMatrix aip_factor(const CsrMatrix& a, int level) {
   CsrMatrix g = aip_pattern(a, level);
   const index_t n = a.rows;
   index_t first_failure = n;
+  ParallelExceptions errors;  // the workspaces' allocations
 #pragma omp parallel
   {
-    RowWorkspace ws(n);
+    std::optional<RowWorkspace> ws;
+    errors.guard([&] { ws.emplace(n); });
 #pragma omp for schedule(dynamic, 256) reduction(min : first_failure)
-    for (index_t i = 0; i < n; ++i) {
-      std::span<double> row(g.val.data() + g.row_ptr[i], static_cast<std::size_t>(g.row_length(i)));
-      if (factor_row(a, row_columns(g, i), ws, row)) first_failure = std::min(first_failure, i);
-    }
+    for (index_t i = 0; i < n; ++i)
+      errors.guard([&] {
+        std::span<double> row(g.val.data() + g.row_ptr[i], static_cast<std::size_t>(g.row_length(i)));
+        if (factor_row(a, row_columns(g, i), *ws, row)) first_failure = std::min(first_failure, i);
+      });
   }
+  errors.rethrow();
   if (first_failure < n) {
     RowWorkspace ws(n);
     const auto s = row_columns(g, first_failure);

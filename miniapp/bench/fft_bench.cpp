@@ -8,6 +8,7 @@
 #include <ostream>
 #include <random>
 
+#include "core/parallel_exceptions.hpp"
 #include "mesh/generators.hpp"
 #include "mesh/geometry.hpp"
 #include "miniapp/bench/timing.hpp"
@@ -61,20 +62,23 @@ CsrMatrix minus_laplacian_3d(const fft::PlaneOperator& op, index_t planes) {
   for (index_t r = 0; r < l.rows; ++r) l.row_ptr[r + 1] = l.row_ptr[r] + a.row_length(r / planes) + 2;
   l.col.resize(static_cast<std::size_t>(l.row_ptr.back()));
   l.val.resize(l.col.size());
+  ParallelExceptions errors;  // the rows' allocations
 #pragma omp parallel for schedule(static)
-  for (index_t c = 0; c < a.rows; ++c) {
-    std::vector<std::pair<index_t, double>> row;
-    for (index_t k = 0; k < planes; ++k) {
-      row.clear();
-      for (index_t i = a.row_ptr[c]; i < a.row_ptr[c + 1]; ++i)
-        row.emplace_back(a.col[i] * planes + k, -(a.val[i] - (a.col[i] == c ? 2 * op.z_coupling[c] : 0.0)));
-      row.emplace_back(c * planes + (k + 1) % planes, -op.z_coupling[c]);
-      row.emplace_back(c * planes + (k + planes - 1) % planes, -op.z_coupling[c]);
-      std::sort(row.begin(), row.end());
-      index_t at = l.row_ptr[c * planes + k];
-      for (const auto& [col, val] : row) l.col[at] = col, l.val[at++] = val;
-    }
-  }
+  for (index_t c = 0; c < a.rows; ++c)
+    errors.guard([&] {
+      std::vector<std::pair<index_t, double>> row;
+      for (index_t k = 0; k < planes; ++k) {
+        row.clear();
+        for (index_t i = a.row_ptr[c]; i < a.row_ptr[c + 1]; ++i)
+          row.emplace_back(a.col[i] * planes + k, -(a.val[i] - (a.col[i] == c ? 2 * op.z_coupling[c] : 0.0)));
+        row.emplace_back(c * planes + (k + 1) % planes, -op.z_coupling[c]);
+        row.emplace_back(c * planes + (k + planes - 1) % planes, -op.z_coupling[c]);
+        std::sort(row.begin(), row.end());
+        index_t at = l.row_ptr[c * planes + k];
+        for (const auto& [col, val] : row) l.col[at] = col, l.val[at++] = val;
+      }
+    });
+  errors.rethrow();
   return l;
 }
 

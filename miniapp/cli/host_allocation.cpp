@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <new>
 
+#include "core/parallel_exceptions.hpp"
+
 namespace {
 std::atomic<std::size_t> failed_bytes{0};
 }
@@ -19,9 +21,10 @@ void* operator new(std::size_t bytes) {
   if (void* p = std::malloc(bytes == 0 ? 1 : bytes)) return p;
   failed_bytes.store(bytes, std::memory_order_relaxed);
   // An exception may not leave an OpenMP region (it would end the process with std::terminate and a
-  // core dump): there the message is written here, without allocating, and the process ends (on
-  // several ranks mpirun then ends the others).
-  if (omp_in_parallel()) {
+  // core dump, also from a team of one thread): outside the work of a ParallelExceptions guard, which
+  // rethrows it after the region, the message is written here, without allocating, and the process
+  // ends (on several ranks mpirun then ends the others).
+  if (omp_get_level() > 0 && !miniapp::ParallelExceptions::guarding()) {
     std::fprintf(stderr,
                  "miniapp: error: out of host memory: an allocation of %zu bytes failed in a parallel loop; use a "
                  "coarser mesh, more ranks on more nodes, or a machine with more memory\n",

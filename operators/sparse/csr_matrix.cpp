@@ -9,6 +9,7 @@
 #include <tuple>
 #include <utility>
 
+#include "core/parallel_exceptions.hpp"
 #include "operators/sparse/csr_compare.hpp"
 #include "operators/sparse/csr_rows.hpp"
 
@@ -22,15 +23,18 @@ std::string shape(const CsrMatrix& a) { return std::to_string(a.rows) + "x" + st
 void sort_and_merge_rows(CsrMatrix& a) {
   std::vector<index_t> length(static_cast<std::size_t>(a.rows));
   bool merged = false;
+  ParallelExceptions errors;  // the scratch row's allocation
 #pragma omp parallel reduction(|| : merged)
   {
     std::vector<std::pair<index_t, double>> row;
 #pragma omp for schedule(static)
-    for (index_t r = 0; r < a.rows; ++r) {
-      length[r] = sort_and_merge_entries(a.col.data() + a.row_ptr[r], a.val.data() + a.row_ptr[r], a.row_length(r), row);
-      merged = merged || length[r] != a.row_length(r);
-    }
+    for (index_t r = 0; r < a.rows; ++r)
+      errors.guard([&] {
+        length[r] = sort_and_merge_entries(a.col.data() + a.row_ptr[r], a.val.data() + a.row_ptr[r], a.row_length(r), row);
+        merged = merged || length[r] != a.row_length(r);
+      });
   }
+  errors.rethrow();
   if (!merged) return;
   index_t out = 0;
   for (index_t r = 0; r < a.rows; ++r) {

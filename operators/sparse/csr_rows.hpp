@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/parallel_exceptions.hpp"
 #include "operators/sparse/csr_matrix.hpp"
 
 namespace miniapp {
@@ -22,9 +23,10 @@ struct RowEntries {
 
 // Builds a rows × cols CSR matrix whose rows are computed independently. make_row_fn() makes the row
 // function of one thread (which may keep scratch space); row_fn(r, out) appends the entries of row r
-// to `out`, columns sorted and unique, and must not throw. OpenMP threads each build a contiguous
-// block of rows into their own buffer, then copy it into place: one pass over the work, no triplets,
-// and a result that does not depend on the thread count.
+// to `out`, columns sorted and unique. OpenMP threads each build a contiguous block of rows into their
+// own buffer, then copy it into place: one pass over the work, no triplets, and a result that does not
+// depend on the thread count. An exception of a row function or an allocation (out of memory) is
+// rethrown after the threads have ended (ParallelExceptions).
 template <class MakeRowFn>
 CsrMatrix csr_from_rows(index_t rows, index_t cols, MakeRowFn make_row_fn) {
   CsrMatrix a;
@@ -33,30 +35,36 @@ CsrMatrix csr_from_rows(index_t rows, index_t cols, MakeRowFn make_row_fn) {
   a.row_ptr.assign(static_cast<std::size_t>(rows) + 1, 0);
   std::vector<RowEntries> blocks(static_cast<std::size_t>(omp_get_max_threads()));
   std::vector<std::size_t> block_offset(blocks.size() + 1, 0);
+  ParallelExceptions errors;
 #pragma omp parallel num_threads(static_cast<int>(blocks.size()))
   {
     const auto t = static_cast<std::size_t>(omp_get_thread_num()), n = static_cast<std::size_t>(omp_get_num_threads());
     const auto begin = static_cast<index_t>(rows * t / n), end = static_cast<index_t>(rows * (t + 1) / n);
     RowEntries& block = blocks[t];
-    auto row_fn = make_row_fn();
-    for (index_t r = begin; r < end; ++r) {
-      row_fn(r, block);
-      a.row_ptr[r + 1] = static_cast<index_t>(block.size());  // within the block; shifted below
-    }
+    errors.guard([&] {
+      auto row_fn = make_row_fn();
+      for (index_t r = begin; r < end; ++r) {
+        row_fn(r, block);
+        a.row_ptr[r + 1] = static_cast<index_t>(block.size());  // within the block; shifted below
+      }
+    });
     block_offset[t + 1] = block.size();
 #pragma omp barrier
 #pragma omp single
-    {
+    errors.guard([&] {
       for (std::size_t b = 0; b < blocks.size(); ++b) block_offset[b + 1] += block_offset[b];
       a.col.resize(block_offset.back());
       a.val.resize(block_offset.back());
+    });
+    if (!errors.failed()) {
+      const std::size_t offset = block_offset[t];
+      for (index_t r = begin; r < end; ++r) a.row_ptr[r + 1] += static_cast<index_t>(offset);
+      std::copy(block.col.begin(), block.col.end(), a.col.begin() + static_cast<std::ptrdiff_t>(offset));
+      std::copy(block.val.begin(), block.val.end(), a.val.begin() + static_cast<std::ptrdiff_t>(offset));
     }
-    const std::size_t offset = block_offset[t];
-    for (index_t r = begin; r < end; ++r) a.row_ptr[r + 1] += static_cast<index_t>(offset);
-    std::copy(block.col.begin(), block.col.end(), a.col.begin() + static_cast<std::ptrdiff_t>(offset));
-    std::copy(block.val.begin(), block.val.end(), a.val.begin() + static_cast<std::ptrdiff_t>(offset));
     block = RowEntries{};
   }
+  errors.rethrow();
   checked_index(a.col.size(), "csr_from_rows: non-zeros");
   return a;
 }

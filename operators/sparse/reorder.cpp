@@ -6,6 +6,8 @@
 #include <tuple>
 #include <utility>
 
+#include "core/parallel_exceptions.hpp"
+
 namespace miniapp {
 
 Permutation Permutation::identity(index_t n) {
@@ -180,19 +182,22 @@ CsrMatrix permute(const CsrMatrix& a, const Permutation& rows, const Permutation
   for (index_t r = 0; r < a.rows; ++r) b.row_ptr[r + 1] = b.row_ptr[r] + a.row_length(rows.new_to_old[r]);
   b.col.resize(a.col.size());
   b.val.resize(a.val.size());
+  ParallelExceptions errors;  // the scratch row's allocation
 #pragma omp parallel
   {
     std::vector<std::pair<index_t, double>> scratch;
 #pragma omp for
-    for (index_t r = 0; r < a.rows; ++r) {
-      const index_t old = rows.new_to_old[r], begin = b.row_ptr[r];
-      for (index_t p = a.row_ptr[old]; p < a.row_ptr[old + 1]; ++p) {
-        b.col[begin + p - a.row_ptr[old]] = cols.old_to_new[a.col[p]];
-        b.val[begin + p - a.row_ptr[old]] = a.val[p];
-      }
-      sort_and_merge_entries(b.col.data() + begin, b.val.data() + begin, b.row_length(r), scratch);
-    }
+    for (index_t r = 0; r < a.rows; ++r)
+      errors.guard([&] {
+        const index_t old = rows.new_to_old[r], begin = b.row_ptr[r];
+        for (index_t p = a.row_ptr[old]; p < a.row_ptr[old + 1]; ++p) {
+          b.col[begin + p - a.row_ptr[old]] = cols.old_to_new[a.col[p]];
+          b.val[begin + p - a.row_ptr[old]] = a.val[p];
+        }
+        sort_and_merge_entries(b.col.data() + begin, b.val.data() + begin, b.row_length(r), scratch);
+      });
   }
+  errors.rethrow();
   return b;
 }
 

@@ -3,6 +3,8 @@
 // compiler, as in thesis Algorithm 4).
 #include "solvers/fft/cpu/batched_kernels.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <vector>
@@ -36,14 +38,18 @@ template <int Sums, class RowOp>
 void tiled(const BatchedShape& shape, double* const (&partials)[Sums], RowOp&& row_op) {
   const RowTiles tiles = row_tiles(shape.rows);
   const index_t w = shape.width();
+  // Each thread's sums, allocated before the region: an allocation that fails inside one could not
+  // report itself (core/parallel_exceptions.hpp).
+  const auto per_thread = static_cast<std::size_t>(Sums) * static_cast<std::size_t>(w);
+  std::vector<double> all_sums(per_thread * static_cast<std::size_t>(omp_get_max_threads()));
 #pragma omp parallel
   {
-    std::vector<double> sums(static_cast<std::size_t>(Sums) * w);
+    const auto sums = all_sums.begin() + static_cast<std::ptrdiff_t>(per_thread * omp_get_thread_num());
 #pragma omp for schedule(static)
     for (index_t t = 0; t < tiles.count; ++t) {
-      std::fill(sums.begin(), sums.end(), 0.0);
+      std::fill_n(sums, per_thread, 0.0);
       const index_t last = std::min<index_t>(shape.rows, (t + 1) * tiles.rows_per_tile);
-      for (index_t c = t * tiles.rows_per_tile; c < last; ++c) row_op(c, sums.data());
+      for (index_t c = t * tiles.rows_per_tile; c < last; ++c) row_op(c, &*sums);
       for (int k = 0; k < Sums; ++k)
         for (index_t s = 0; s < w; ++s) partials[k][at(shape, t) + s] = sums[k * w + s];
     }
