@@ -44,20 +44,23 @@ std::optional<NonFinite> locate_non_finite(const Simulation& sim) {
   return std::nullopt;
 }
 
-std::string what_is_left(const CheckpointRecord& c) {
-  if (c.last_step)
-    return "the last checkpoint (step " + std::to_string(*c.last_step) + ") in " + c.directory +
-           " is left intact: restart from it (--restart " + c.directory + ") with ";
+// What is left to continue from, and what to change: a smaller time step when the step passed its
+// stability limit (or its fraction of it is unknown), else a look at the case's input.
+std::string what_next(const CheckpointRecord& c, const cases::NumericsConfig& n, double cfl) {
   std::ostringstream out;
-  out << "no checkpoint has been written (";
-  if (std::isfinite(c.next_time)) out << "the first was due at t = " << c.next_time << "): run again with ";
-  else out << "output.checkpoint_interval = 0 writes one only at the end): run again with ";
-  return out.str();
-}
-
-// The setting that keeps the next run within the scheme's stability limit.
-std::string what_to_change(const cases::NumericsConfig& n, double cfl) {
-  std::ostringstream out;
+  if (c.last_step) {
+    out << "the last checkpoint (step " << *c.last_step << ") in " << c.directory << " is left intact";
+  } else {
+    out << "no checkpoint has been written (";
+    if (std::isfinite(c.next_time)) out << "the first was due at t = " << c.next_time << ")";
+    else out << "output.checkpoint_interval = 0 writes one only at the end)";
+  }
+  if (std::isfinite(cfl) && cfl <= 1) {
+    out << "; the step was within its stability limit (CFL " << cfl
+        << "): look for the cause in the initial field, the boundary values or the forcing";
+    return out.str();
+  }
+  out << (c.last_step ? "; restart from it (--restart " + c.directory + ") with " : "; run again with ");
   if (n.dt) {
     out << "a smaller numerics.dt (" << *n.dt << " took " << cfl
         << " times the stability limit at this step) or none, for the controlled time step";
@@ -100,7 +103,7 @@ void HealthCheck::check(const time::StepReport& report, std::optional<double> ki
   }
   std::ostringstream message;
   message << "step " << f.step << ", t = " << f.time << ": " << why.str() << "; the run stops here, "
-          << what_is_left(checkpoints) << what_to_change(sim_.config.numerics, report.cfl);
+          << what_next(checkpoints, sim_.config.numerics, report.cfl);
   if (sim_.domain->distributed()) throw parallel::CollectiveError(message.str());
   throw Error(message.str());
 }

@@ -96,7 +96,7 @@ TEST_CASE("A runaway that the CFL number does not see stops the run; the checkpo
   const long last_checkpoint = stop / 10 * 10 == stop ? stop - 10 : stop / 10 * 10;
   CHECK_THAT(message, Catch::StartsWith("step " + std::to_string(stop) + ", t = ") &&
                           Catch::Contains("the last checkpoint (step " + std::to_string(last_checkpoint) + ") in " +
-                                          dir.path().string() + " is left intact: restart from it") &&
+                                          dir.path().string() + " is left intact; restart from it") &&
                           Catch::Contains("a smaller numerics.dt (0.0006 took 1.8"));
   const double energy_at_checkpoint = energy_at(dir.path(), last_checkpoint);
 
