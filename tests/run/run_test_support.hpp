@@ -30,4 +30,14 @@ inline RunSummary run_quietly(Simulation& sim, const std::optional<std::string>&
   return run_simulation(sim, options, out);
 }
 
+// Runs `sim` quietly; the message of the miniapp::Error it stops with ("" when it runs to its end).
+inline std::string stop_message(Simulation& sim) {
+  try {
+    run_quietly(sim);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
 }  // namespace miniapp::run::test
