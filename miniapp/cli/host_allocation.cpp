@@ -34,9 +34,19 @@ void* operator new(std::size_t bytes) {
   throw std::bad_alloc();
 }
 
-// The library's array and nothrow forms come to these.
+// The array and nothrow forms too, although the library's own would come to the two above: under
+// AddressSanitizer they are its own (std::stable_sort's nothrow buffer was freed here with free(), a
+// mismatch it reports), so every form is the same malloc and free. A nothrow request that fails is
+// not recorded: its caller copes (a smaller buffer).
+void* operator new[](std::size_t bytes) { return ::operator new(bytes); }
+void* operator new(std::size_t bytes, const std::nothrow_t&) noexcept { return std::malloc(bytes == 0 ? 1 : bytes); }
+void* operator new[](std::size_t bytes, const std::nothrow_t&) noexcept { return std::malloc(bytes == 0 ? 1 : bytes); }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace miniapp::cli {
 
