@@ -370,7 +370,7 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   // On several ranks: the reader's peak, while it held the whole mesh, apart from the others'.
   print_host_memory_peak(log, comm, numbering ? numbering->owned_count() : sim.cells());
   // Once the mesh's size is known and numerics.poisson final (it may have fallen back to pcg).
-  cases::resolve_preconditioner(c.numerics, sim.global_cells);
+  cases::resolve_preconditioner(c.numerics, sim.global_cells, cases::one_cell_thick(c.mesh));
   const fv::FlowBoundaries boundaries = flow_boundaries(c, sim.mesh);
   const bool les = c.physics.les != LesModel::none;
   {
