@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <type_traits>
 
 #include "operators/backend/cpu/kernels.hpp"
 #include "operators/backend/cpu/parallel.hpp"
@@ -100,9 +101,13 @@ __attribute__((target("avx2,fma"))) void sell_slices_avx2(const SellView& a, ind
           acc[q] = _mm256_fmadd_pd(_mm256_loadu_pd(val + 4 * q), xc, acc[q]);
         }
       }
-      double out[H];
-      for (index_t q = 0; q < H / 4; ++q) _mm256_storeu_pd(out + 4 * q, acc[q]);
-      store(j, s * H, out, H);
+      if constexpr (std::is_same_v<Store, PlainStore>) {  // straight from the registers: the hot path
+        for (index_t q = 0; q < H / 4; ++q) _mm256_storeu_pd(store.y[j] + s * H + 4 * q, acc[q]);
+      } else {
+        double out[H];
+        for (index_t q = 0; q < H / 4; ++q) _mm256_storeu_pd(out + 4 * q, acc[q]);
+        store(j, s * H, out, H);
+      }
     }
   }
 }
