@@ -75,7 +75,6 @@ std::optional<KernelKind> backend_kernel_kind(std::string_view mangled_name) {
       // SpMV: sELL and CSR products, the CG product with its dot, the AIP factors (the first pass with the
       // CG update joined), the batched planes.
       {"spmv_sell_kernel", KernelKind::spmv}, {"spmv_sell_multi_kernel", KernelKind::spmv},
-      {"spmv_sell_axpby_kernel", KernelKind::spmv}, {"sell_jacobi_step_kernel", KernelKind::spmv},
       {"spmv_csr_kernel", KernelKind::spmv}, {"spmv_dot_kernel", KernelKind::spmv},
       {"direction_spmv_dot_kernel", KernelKind::spmv},
       {"sell_float_kernel", KernelKind::spmv}, {"sell_float_rho_kernel", KernelKind::spmv},

@@ -49,38 +49,6 @@ void spmv(const Executor& exec, const DeviceCsr& a, const Vector& x, Vector& y) 
   exec.counters().add(KernelKind::spmv, bytes, 2.0 * a.nnz(), seconds);
 }
 
-void spmv_axpby(const Executor& exec, const DeviceSell& a, const Vector& x, double alpha, const Vector& u,
-                double beta, Vector& y) {
-  constexpr const char* kernel = "spmv_axpby";
-  detail::check_executor(exec, a.executor(), kernel, "the matrix");
-  check_operands(exec, a.rows(), a.cols(), x, y, kernel);
-  detail::check_vector(exec, u, a.rows(), kernel, "u");
-  const SellView view = a.view();
-  const double seconds = detail::run_timed(
-      exec, [&] { cpu::spmv_sell_axpby(view, x.data(), alpha, u.data(), beta, y.data()); },
-      [&] { cuda::spmv_sell_axpby(exec.stream(), view, x.data(), alpha, u.data(), beta, y.data()); });
-  exec.counters().add(KernelKind::spmv, sell_bytes(a, 1) + 8.0 * a.rows(), 2.0 * a.nnz() + 3.0 * a.rows(), seconds);
-}
-
-void jacobi_step(const Executor& exec, const DeviceSell& a, const Vector& x, const Vector& b, const Vector& w,
-                 Vector& y) {
-  constexpr const char* kernel = "jacobi_step";
-  detail::check_executor(exec, a.executor(), kernel, "the matrix");
-  if (a.rows() != a.cols())
-    throw Error(std::string(kernel) + ": the matrix is " + std::to_string(a.rows()) + " x " +
-                std::to_string(a.cols()) + "; a Jacobi step needs a square one");
-  check_operands(exec, a.rows(), a.cols(), x, y, kernel);
-  detail::check_vector(exec, b, a.rows(), kernel, "b");
-  detail::check_vector(exec, w, a.rows(), kernel, "w");
-  detail::check_distinct(b, y, kernel, "b and y");
-  detail::check_distinct(w, y, kernel, "w and y");
-  const SellView view = a.view();
-  const double seconds = detail::run_timed(
-      exec, [&] { cpu::sell_jacobi_step(view, x.data(), b.data(), w.data(), y.data()); },
-      [&] { cuda::sell_jacobi_step(exec.stream(), view, x.data(), b.data(), w.data(), y.data()); });
-  exec.counters().add(KernelKind::spmv, sell_bytes(a, 1) + 16.0 * a.rows(), 2.0 * a.nnz() + 3.0 * a.rows(), seconds);
-}
-
 void spmv_multi(const Executor& exec, const DeviceSell& a, std::span<const Vector* const> x,
                 std::span<Vector* const> y) {
   constexpr const char* kernel = "spmv_multi";

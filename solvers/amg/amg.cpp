@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "operators/backend/cuda/device.hpp"
+#include "operators/kernels/vector_ops.hpp"
 #include "solvers/amg/amg_level.hpp"
 
 namespace miniapp {
@@ -93,17 +94,17 @@ void Amg::apply(const Vector& r, Vector& z) const {
 }
 
 // x = V(b) from x = 0: smooth, restrict the residual, recurse, prolong the correction, smooth again.
-// The residual b − A x and x + P e are formed in the SpMVs' passes, and the corrected iterate, kept in
-// the correction's vector, is smoothed back into x.
 void Amg::cycle(std::size_t l, const Vector& b, Vector& x) const {
   if (l == levels_.size()) return coarse_solve_->solve(b, x);
   const Level& level = *levels_[l];
   level.smoother.smooth(b, x, true);
-  level.a->apply_axpby(x, 1.0, b, -1.0, level.residual);
+  level.a->apply(x, level.correction);  // A x, in the correction's vector until it is needed
+  waxpby(exec_, 1.0, b, -1.0, level.correction, level.residual);
   level.restriction->apply(level.residual, level.coarse_b);
   cycle(l + 1, level.coarse_b, level.coarse_x);
-  level.prolongation->apply_axpby(level.coarse_x, 1.0, x, 1.0, level.correction);
-  level.smoother.smooth(b, level.correction, x);
+  level.prolongation->apply(level.coarse_x, level.correction);
+  axpby(exec_, 1.0, level.correction, 1.0, x);
+  level.smoother.smooth(b, x, false);
 }
 
 }  // namespace miniapp

@@ -51,10 +51,4 @@ void ChebyshevSmoother::smooth(const Vector& b, Vector& x, bool zero_guess) cons
   }
 }
 
-void ChebyshevSmoother::smooth(const Vector& b, Vector& start, Vector& x) const {
-  if (degree_ == 1) return a_.jacobi_step(start, b, scaled_inverse_diagonal_, x);
-  copy(exec_, start, x);
-  smooth(b, x, false);
-}
-
 }  // namespace miniapp::amg

@@ -23,9 +23,6 @@ class ChebyshevSmoother {
   // x ← the smoothed iterate, from x = 0 when zero_guess (x is then not read), else from x. b and x:
   // the level's rows, distinct.
   void smooth(const Vector& b, Vector& x, bool zero_guess) const;
-  // x ← the smoothed iterate from `start` (which it may overwrite), into x ≠ start: with degree 1 one
-  // fused Jacobi step (LevelOperator::jacobi_step) instead of an SpMV and three vector kernels.
-  void smooth(const Vector& b, Vector& start, Vector& x) const;
   int degree() const { return degree_; }
 
  private:

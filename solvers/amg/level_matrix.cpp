@@ -33,21 +33,6 @@ void LevelMatrix::apply(const Executor& exec, const Vector& x, Vector& y) const 
   std::visit([&](const auto& a) { spmv(exec, matrix(a), x, y); }, matrix_);
 }
 
-const DeviceSell* LevelMatrix::double_matrix() const {
-  if (const auto* borrowed = std::get_if<const DeviceSell*>(&matrix_)) return *borrowed;
-  return std::get_if<DeviceSell>(&matrix_);
-}
-
-void LevelMatrix::apply_axpby(Vector& x, double alpha, const Vector& u, double beta, Vector& y) const {
-  if (const DeviceSell* a = double_matrix()) return spmv_axpby(exec_, *a, x, alpha, u, beta, y);
-  LevelOperator::apply_axpby(x, alpha, u, beta, y);
-}
-
-void LevelMatrix::jacobi_step(Vector& x, const Vector& b, const Vector& w, Vector& y) const {
-  if (const DeviceSell* a = double_matrix()) return miniapp::jacobi_step(exec_, *a, x, b, w, y);
-  LevelOperator::jacobi_step(x, b, w, y);
-}
-
 index_t LevelMatrix::rows() const {
   return std::visit([](const auto& a) { return matrix(a).rows(); }, matrix_);
 }

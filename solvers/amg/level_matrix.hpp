@@ -26,16 +26,10 @@ class LevelMatrix final : public LevelOperator, public CoarseSolve {
   // The same on the executor it was uploaded to.
   void apply(Vector& x, Vector& y) const override { apply(exec_, x, y); }
   void solve(const Vector& b, Vector& x) const override { apply(exec_, b, x); }
-  index_t rows() const override;
-  // In one pass when the values are double (spmv_axpby, jacobi_step); float ones take the defaults.
-  void apply_axpby(Vector& x, double alpha, const Vector& u, double beta, Vector& y) const override;
-  void jacobi_step(Vector& x, const Vector& b, const Vector& w, Vector& y) const override;
+  index_t rows() const;
 
  private:
   Executor exec_;
-  // The matrix in double, or null when its values are float.
-  const DeviceSell* double_matrix() const;
-
   std::variant<DeviceSell, DeviceSellFloat, const DeviceSell*> matrix_;
 };
 

@@ -16,7 +16,6 @@ class RankOperator final : public LevelOperator {
   RankOperator(const Executor& exec, const CsrMatrix& rows, index_t inner, parallel::Subdomain* x_domain,
                index_t slice_height, bool float_values);
   void apply(Vector& x, Vector& y) const override;
-  index_t rows() const override { return inner_rows_ + other_rows_; }
 
  private:
   parallel::Subdomain* x_domain_;

@@ -76,24 +76,6 @@ TEST_CASE("CUDA generalized sELL SpMV matches the CPU reference for 1 to 4 vecto
   }
 }
 
-TEST_CASE("CUDA fused SpMVs (AMG's residual, prolongation and Jacobi step) match the CPU reference", "[cuda][spmv]") {
-  const index_t slice_height = GENERATE(32, 7);
-  CAPTURE(slice_height);
-  const Executor cpu = Executor::cpu(), gpu = Executor::cuda();
-  const CsrMatrix csr = test_matrix(test::large_n, test::large_n, 5);
-  const SellMatrix sell = to_sell(csr, slice_height);
-  const DeviceSell a_cpu(cpu, sell), a_gpu(gpu, sell);
-  const test::Mirrored x(cpu, gpu, test::random_vector(csr.cols, 21)), u(cpu, gpu, test::random_vector(csr.rows, 22)),
-      w(cpu, gpu, test::random_vector(csr.rows, 23));
-  test::Mirrored y(cpu, gpu, test::nan_vector(csr.rows)), step(cpu, gpu, test::nan_vector(csr.rows));
-  cpu::spmv_sell_axpby(a_cpu.view(), x.cpu.data(), 1.0, u.cpu.data(), -1.0, y.cpu.data());
-  cuda::spmv_sell_axpby(gpu.stream(), a_gpu.view(), x.gpu.data(), 1.0, u.gpu.data(), -1.0, y.gpu.data());
-  CHECK(test::relative_difference(y.gpu.to_host(), y.cpu.to_host()) <= test::tolerance);
-  cpu::sell_jacobi_step(a_cpu.view(), x.cpu.data(), u.cpu.data(), w.cpu.data(), step.cpu.data());
-  cuda::sell_jacobi_step(gpu.stream(), a_gpu.view(), x.gpu.data(), u.gpu.data(), w.gpu.data(), step.gpu.data());
-  CHECK(test::relative_difference(step.gpu.to_host(), step.cpu.to_host()) <= test::tolerance);
-}
-
 TEST_CASE("CUDA generalized SpMV rejects 0 or more than 4 vectors", "[cuda][spmv]") {
   const Executor gpu = Executor::cuda();
   const DeviceSell a(gpu, to_sell(test::random_csr(10, 10, 3, 5), 32));

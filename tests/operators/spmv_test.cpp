@@ -74,51 +74,6 @@ TEST_CASE("spmv_multi equals separate SpMVs", "[spmv]") {
   }
 }
 
-TEST_CASE("The fused SpMVs equal the SpMV followed by its vector kernels", "[spmv]") {
-  const Executor exec = Executor::cpu();
-  const index_t slice_height = GENERATE(1, 8, 32);
-  CAPTURE(slice_height);
-  const CsrMatrix square = test::random_csr(203, 203, 7, 11), tall = test::random_csr(203, 41, 5, 12);
-  const std::vector<double> u = test::random_vector(203, 13), b = test::random_vector(203, 14),
-                            w = test::random_vector(203, 15);
-  for (const CsrMatrix* host : {&square, &tall}) {
-    const DeviceSell a(exec, to_sell(*host, slice_height));
-    const std::vector<double> x = test::random_vector(host->cols, 16), ax = reference_spmv(*host, x);
-    Vector y(exec, host->rows);
-    spmv_axpby(exec, a, Vector::from_host(exec, x), 0.5, Vector::from_host(exec, u), -2.0, y);
-    std::vector<double> want(u.size());
-    for (std::size_t i = 0; i < u.size(); ++i) want[i] = 0.5 * u[i] - 2.0 * ax[i];
-    check_close(y.to_host(), want);
-  }
-  // u may be y: x + P e in place.
-  const DeviceSell p(exec, to_sell(tall, slice_height));
-  const std::vector<double> e = test::random_vector(41, 17), pe = reference_spmv(tall, e);
-  Vector y = Vector::from_host(exec, u);
-  spmv_axpby(exec, p, Vector::from_host(exec, e), 1.0, y, 1.0, y);
-  std::vector<double> want(u.size());
-  for (std::size_t i = 0; i < u.size(); ++i) want[i] = u[i] + pe[i];
-  check_close(y.to_host(), want);
-  // y = x + w ⊙ (b − A x).
-  const DeviceSell a(exec, to_sell(square, slice_height));
-  const Vector dx = Vector::from_host(exec, u);
-  Vector step(exec, 203);
-  jacobi_step(exec, a, dx, Vector::from_host(exec, b), Vector::from_host(exec, w), step);
-  const std::vector<double> au = reference_spmv(square, u);
-  for (std::size_t i = 0; i < u.size(); ++i) want[i] = u[i] + w[i] * (b[i] - au[i]);
-  check_close(step.to_host(), want);
-  // Counted as one SpMV each, with the extra vectors' bytes.
-  exec.counters().reset();
-  jacobi_step(exec, a, dx, Vector::from_host(exec, b), Vector::from_host(exec, w), step);
-  Vector plain(exec, 203);
-  spmv(exec, a, dx, plain);
-  const KernelTally spmvs = exec.counters().tally(KernelKind::spmv);
-  CHECK(spmvs.calls == 2);
-  CHECK(spmvs.bytes == Approx(2 * (12.0 * a.stored_entries() + 4.0 * (a.slice_count() + 1) + 16.0 * 203) + 16.0 * 203));
-  Vector same = Vector::from_host(exec, u);
-  CHECK_THROWS_WITH(jacobi_step(exec, a, same, dx, dx, same), Catch::Contains("jacobi_step"));
-  CHECK_THROWS_WITH(jacobi_step(exec, p, Vector(exec, 41), dx, dx, step), Catch::Contains("square"));
-}
-
 TEST_CASE("SpMV rejects mismatched sizes, aliasing and vector counts", "[spmv]") {
   const Executor exec = Executor::cpu();
   const CsrMatrix host = test::random_csr(10, 8, 3, 1);

@@ -10,11 +10,10 @@
 # poisson` (checks, aggregation, λmax, prolongation, Galerkin, coarse inverse, sELL conversion, upload)
 # on 3·10⁶ hex and tet cells and 10⁷ tets with all the host's cores, and on 3·10⁶ tets with one.
 # `MINIAPP_AMG_PART=threshold` times the time loop with AIP-1 and with AMG on the 2D cavity at 64²–256²
-# and on cavity-3d at 24³–40³, for the thresholds of numerics.preconditioner = "auto", after the CUDA
-# tests of the AMG cycle and of the fused SpMVs.
+# and on cavity-3d at 24³–40³, for the thresholds of numerics.preconditioner = "auto".
 # Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=470] [MINIAPP_AMG_PART=choices|setup|threshold] tools/gpu/amg.sh OUT_DIR
-# BUILD holds miniapp, tests/solvers/amg_test and (threshold) tests/cuda/cuda_kernels_test, built by
-# tools/gpu/build.sh (whose .debs/ must hold libeigen3-dev).
+# BUILD holds miniapp and tests/solvers/amg_test, built by tools/gpu/build.sh (whose .debs/ must hold
+# libeigen3-dev).
 set -uo pipefail
 out=${1:?usage: tools/gpu/amg.sh OUT_DIR}
 build=${MINIAPP_GPU_BUILD:-/tmp/mb}
@@ -50,7 +49,6 @@ if [[ ${MINIAPP_AMG_PART:-} == threshold ]]; then
   # numerics.preconditioner = "auto"'s thresholds (miniapp/case/preconditioner_choice.hpp): the time loop
   # with AIP-1 and with AMG on the 2D cavity of the CPU peer pairing (Re 1000, its fixed dt) at 64²,
   # 128² and 256², and on cavity-3d at 24³, 32³ and 40³ (20 warm-up steps, 20 timed).
-  step spmv_cuda_test 60 "$build/tests/cuda/cuda_kernels_test" "[spmv]"
   for n in 64 128 256; do
     for p in aip1 amg; do
       step "threshold_cavity2d_${n}_$p" 60 "$bin" bench step cavity --backend cuda --set physics.re=1000 \

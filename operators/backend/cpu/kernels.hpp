@@ -9,8 +9,6 @@ namespace miniapp::cpu {
 void spmv_sell(const SellView& a, const double* x, double* y);
 void spmv_csr(const CsrView& a, const double* x, double* y);
 void spmv_sell_multi(const SellView& a, int k, const double* const* x, double* const* y);
-void spmv_sell_axpby(const SellView& a, const double* x, double alpha, const double* u, double beta, double* y);
-void sell_jacobi_step(const SellView& a, const double* x, const double* b, const double* w, double* y);
 
 void axpby(index_t n, double a, const double* x, double b, double* y);
 void waxpby(index_t n, double a, const double* x, double b, const double* y, double* w);

@@ -63,27 +63,6 @@ __global__ void spmv_sell_multi_kernel(SellView a, VectorSet<K> v) {
   for (int k = 0; k < K; ++k) v.y[k][row] = sum[k];
 }
 
-// y = α u + β A x (u may be y: each thread reads its row's u before it writes y).
-__global__ void __launch_bounds__(block_size) spmv_sell_axpby_kernel(SellView a, const double* __restrict__ x,
-                                                                       double alpha, const double* u, double beta,
-                                                                       double* y) {
-  const std::int64_t row = detail::global_thread();
-  if (row >= a.rows) return;
-  const double product = detail::sell_row_product(a, static_cast<index_t>(row), x);
-  y[row] = alpha * u[row] + beta * product;
-}
-
-// y = x + w ⊙ (b − A x) (y must not be x: other rows read x).
-__global__ void __launch_bounds__(block_size) sell_jacobi_step_kernel(SellView a, const double* __restrict__ x,
-                                                                        const double* __restrict__ b,
-                                                                        const double* __restrict__ w,
-                                                                        double* __restrict__ y) {
-  const std::int64_t row = detail::global_thread();
-  if (row >= a.rows) return;
-  const double product = detail::sell_row_product(a, static_cast<index_t>(row), x);
-  y[row] = x[row] + w[row] * (b[row] - product);
-}
-
 __global__ void spmv_csr_kernel(CsrView a, const double* __restrict__ x, double* __restrict__ y) {
   const std::int64_t row = detail::global_thread();
   if (row >= a.rows) return;
@@ -111,20 +90,6 @@ void spmv_sell(void* stream, const SellView& a, const double* x, double* y) {
   if (a.rows == 0) return;
   spmv_sell_kernel<<<detail::blocks_for(a.rows), block_size, 0, detail::as_stream(stream)>>>(a, x, y);
   MINIAPP_CUDA_CHECK_LAUNCH("spmv_sell_kernel");
-}
-
-void spmv_sell_axpby(void* stream, const SellView& a, const double* x, double alpha, const double* u, double beta,
-                     double* y) {
-  if (a.rows == 0) return;
-  spmv_sell_axpby_kernel<<<detail::blocks_for(a.rows), block_size, 0, detail::as_stream(stream)>>>(a, x, alpha, u,
-                                                                                                     beta, y);
-  MINIAPP_CUDA_CHECK_LAUNCH("spmv_sell_axpby_kernel");
-}
-
-void sell_jacobi_step(void* stream, const SellView& a, const double* x, const double* b, const double* w, double* y) {
-  if (a.rows == 0) return;
-  sell_jacobi_step_kernel<<<detail::blocks_for(a.rows), block_size, 0, detail::as_stream(stream)>>>(a, x, b, w, y);
-  MINIAPP_CUDA_CHECK_LAUNCH("sell_jacobi_step_kernel");
 }
 
 // y = A x for A in CSR.

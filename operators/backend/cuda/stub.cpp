@@ -41,8 +41,6 @@ bool Graph::end_loop_capture(void*) { not_built(); }
 void Graph::abort_loop_capture(void*) noexcept {}
 
 void spmv_sell(void*, const SellView&, const double*, double*) { not_built(); }
-void spmv_sell_axpby(void*, const SellView&, const double*, double, const double*, double, double*) { not_built(); }
-void sell_jacobi_step(void*, const SellView&, const double*, const double*, const double*, double*) { not_built(); }
 void spmv_csr(void*, const CsrView&, const double*, double*) { not_built(); }
 void spmv_sell_multi(void*, const SellView&, int, const double* const*, double* const*) { not_built(); }
 void axpby(void*, index_t, Coefficient, const double*, Coefficient, double*) { not_built(); }
