@@ -14,6 +14,7 @@ bin=$(realpath "${1:?usage: openfoam-pair.sh MINIAPP N STEPS [ROUNDS] [--set KEY
 N=$2 STEPS=$3 ROUNDS=${4:-3}
 shift $(($# < 4 ? $# : 4))
 src=/usr/share/doc/openfoam-examples/examples/incompressible/icoFoam/cavity/cavity
+[[ -d $src ]] || { echo "openfoam-pair.sh: $src not found (Debian package openfoam-examples)" >&2; exit 1; }
 d=$(mktemp -d /tmp/openfoam-pair-XXXXXX)
 cp -r "$src"/. "$d"
 cd "$d"
@@ -26,18 +27,19 @@ sed -i "s/^nu .*/nu              [0 2 -1 0 0 0 0] 0.0001;/; s/^nu  *0.01;/nu 0.0
 [[ ${PSOLVER:-GAMG} == GAMG ]] && sed -i 's/solver          PCG;/solver          GAMG; smoother GaussSeidel;/;
                                         s/preconditioner  DIC;//' system/fvSolution
 set +u; . /usr/share/openfoam/etc/bashrc 2>/dev/null || true; set -u
-blockMesh > log.blockMesh 2>&1
+command -v icoFoam > /dev/null || { echo "openfoam-pair.sh: icoFoam not found (Debian package openfoam)" >&2; exit 1; }
+blockMesh > log.blockMesh 2>&1 || { cat log.blockMesh; exit 1; }
 
 mini() {  # miniapp on the same cavity (unit side, lid speed 1), STEPS given
   OMP_NUM_THREADS=1 /usr/bin/time -f '%U %S' -o time.txt "$bin" run cavity --backend cpu --quiet \
     --set physics.re=1000 --set "mesh.cells=[$N,$N,1]" --set "mesh.length=[1,1,$(python3 -c "print(1 / $N)")]" \
     --set "numerics.dt=$(python3 -c "print(0.5 / $N)")" --set run.max_steps="$1" --set run.end_time=1e9 \
-    --set 'output.fields=[]' --set "output.directory=\"$d/mini\"" "${@:2}" > log.mini 2>&1 || { cat log.mini; exit 1; }
+    --set 'output.fields=[]' --set "output.directory=\"$d/mini\"" "${@:2}" > log.mini 2>&1 || { cat log.mini >&2; exit 1; }
   awk '{print $1 + $2}' time.txt
 }
 for r in $(seq "$ROUNDS"); do
   load=$(cut -d' ' -f1 /proc/loadavg)
-  OMP_NUM_THREADS=1 icoFoam > log.icoFoam 2>&1
+  OMP_NUM_THREADS=1 icoFoam > log.icoFoam 2>&1 || { tail -20 log.icoFoam; exit 1; }
   read -r of ofwall < <(python3 -c "
 import re; log = open('log.icoFoam').read()
 per_step = lambda t: (t[-1] - t[0]) / (len(t) - 1) * 1e3  # from the end of the first step to the last's
