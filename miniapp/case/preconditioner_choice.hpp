@@ -9,8 +9,8 @@ namespace miniapp::cases {
 // launches, of which an AMG iteration makes about ten times as many).
 inline constexpr long long amg_default_cells = 100'000;
 // The same for a mesh one cell thick (one_cell_thick): its pressure system is a 2D Laplacian, on which
-// AIP-1's iterations grow with the cells across, √cells, instead of ∛cells: 230 per step at 128² on
-// the cavity, where a 3D mesh of as many cells needs about 80 (docs/amg.md).
+// AIP-1's iterations grow with the cells across, √cells instead of ∛cells, so that AMG pays from fewer
+// cells (docs/amg.md).
 inline constexpr long long amg_default_planar_cells = 128 * 128;
 
 // A generator's box with one cell along an axis, or a 2D mesh file extruded by one layer.
