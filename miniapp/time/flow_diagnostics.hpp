@@ -27,9 +27,11 @@ struct EnergyBudget {
 // are not part of the step's cost).
 struct FlowIntegrals {
   double kinetic_energy = 0;  // ½ Σ Ω |u|²
-  double enstrophy = 0;       // ½ Σ Ω |ω|², ω = ∇ × u
   EnergyBudget budget;        // of the last step; zeros before the first
-  double max_divergence = 0;  // max_i |(M u_s)_i| / Ω_i
+  // Each a pass over the mesh of its own (the velocity gradient, the face divergence), so evaluated
+  // only when asked for.
+  std::optional<double> enstrophy;       // ½ Σ Ω |ω|², ω = ∇ × u
+  std::optional<double> max_divergence;  // max_i |(M u_s)_i| / Ω_i
 };
 
 class FlowDiagnostics {
@@ -39,9 +41,11 @@ class FlowDiagnostics {
   FlowDiagnostics(const Executor& exec, const DeviceOperators& ops, const parallel::Subdomain& domain,
                   double viscosity);
 
-  // Needs current halos of u (∇u reads them), and the operators' values of the step that produced
-  // `fields` (as advance leaves them).
-  FlowIntegrals evaluate(const FlowFields& fields);
+  // Needs current halos of u (the budget's operators and ∇u read them), and the operators' values of
+  // the step that produced `fields` (as advance leaves them). The energy and the budget cost one pass
+  // over the momentum pattern (energy_forms); `with_gradient_terms` adds the enstrophy and the maximum
+  // divergence.
+  FlowIntegrals evaluate(const FlowFields& fields, bool with_gradient_terms = true);
   // The velocity gradient g_ab = ∂u_a/∂x_b (index 3a + b) of `fields` (needs current halos of u),
   // valid until the next call of either method.
   const std::array<Vector, 9>& gradient(const FlowFields& fields);
@@ -49,10 +53,12 @@ class FlowDiagnostics {
  private:
   struct LocalSums;
   class DotBatch;
-  // This rank's kinetic energies and budget terms, queued on `dots`; uses gradient_ and weighted_
-  // as work space.
+  // This rank's kinetic energies and budget terms, queued on `dots`; uses cell_work_.
   void sum_budget(const FlowFields& f, DotBatch& dots, LocalSums& sums);
-  void add_energy(const std::array<Vector, 3>& u, DotBatch& dots, double& sum);
+  // This rank's enstrophy, queued on `dots`; uses six of gradient_ and weighted_.
+  void sum_enstrophy(const FlowFields& f, DotBatch& dots, LocalSums& sums);
+  // This rank's max |M u_s| / Ω (a host read).
+  double local_max_divergence(const FlowFields& f);
 
   Executor exec_;
   const DeviceOperators& ops_;
@@ -67,10 +73,8 @@ class FlowDiagnostics {
     double local;
   };
   std::optional<EnergyOfStep> previous_energy_;
-  DeviceSell applied_diffusion_;  // D(ν_s) of the last step: the momentum structure, D's values
-  // With LES: D(ν)'s values and the matrix reading them.
+  // With LES: D(ν)'s values on the momentum pattern (D(ν_s)'s are the operator's own).
   Vector molecular_values_;
-  std::optional<DeviceSell> molecular_diffusion_;
 };
 
 }  // namespace miniapp::time

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <map>
+#include <sstream>
 
 #include "miniapp/run/probes.hpp"
 #include "miniapp/run/profiles.hpp"
@@ -128,8 +130,9 @@ TEST_CASE("the summary bills rows and samples to the observers, one kernel per s
     return run_quietly(sim);
   };
   const RunSummary plain = run({});
-  const RunSummary sampled = run({"statistics.start_time=0"});
-  const RunSummary modelled = run({"statistics.start_time=0", "physics.les=\"smagorinsky\""});
+  const RunSummary sampled = run({"statistics.start_time=0", "statistics.sample_interval=1"});
+  const RunSummary modelled =
+      run({"statistics.start_time=0", "statistics.sample_interval=1", "physics.les=\"smagorinsky\""});
   const RunSummary modelled_plain = run({"physics.les=\"smagorinsky\""});
   for (const RunSummary* s : {&plain, &sampled, &modelled}) {
     CHECK(s->row_seconds > 0);
@@ -154,6 +157,41 @@ TEST_CASE("diagnostics rows every N steps, and one for the last step whatever N"
   std::getline(file, line);  // the header
   while (std::getline(file, line)) steps.push_back(std::stol(line.substr(0, line.find(','))));
   CHECK(steps == std::vector<long>{3, 6, 7});
+}
+
+// A CSV file with a header line as {column: values}; "nan" reads as NaN.
+std::map<std::string, std::vector<double>> read_csv_columns(const std::filesystem::path& path) {
+  std::ifstream file(path);
+  std::string line, cell;
+  std::getline(file, line);
+  std::vector<std::string> names;
+  for (std::istringstream header(line); std::getline(header, cell, ',');) names.push_back(cell);
+  std::map<std::string, std::vector<double>> columns;
+  while (std::getline(file, line)) {
+    std::istringstream row(line);
+    for (const std::string& name : names)
+      if (std::getline(row, cell, ',')) columns[name].push_back(std::stod(cell));
+  }
+  return columns;
+}
+
+TEST_CASE("enstrophy and max_div on the steps of their own interval, the budget on every row", "[run][observers]") {
+  ScratchDir dir("observers_enstrophy_interval");
+  Simulation sim = make_simulation("taylor-green-3d", {"mesh.cells=[8,8,8]", "run.max_steps=7", "output.fields=[]",
+                                                       "output.enstrophy_divergence_interval=3",
+                                                       "output.directory=" + dir.path().string()});
+  run_quietly(sim);
+  const auto columns = read_csv_columns(dir.path() / "diagnostics.csv");
+  REQUIRE(columns.at("step").size() == 7);
+  for (std::size_t row = 0; row < 7; ++row) {
+    CAPTURE(row);
+    const bool due = (row + 1) % 3 == 0;  // steps 3 and 6, not the last (7): a restart's rows stay the same
+    CHECK(std::isnan(columns.at("enstrophy")[row]) == !due);
+    CHECK(std::isnan(columns.at("max_div")[row]) == !due);
+    if (due) CHECK(columns.at("enstrophy")[row] > 0);
+    CHECK(columns.at("viscous_dissipation")[row] > 0);
+    CHECK(std::isfinite(columns.at("numerical_dissipation")[row]));
+  }
 }
 
 TEST_CASE("the Strouhal frequency of a sampled sine", "[run][observers]") {
