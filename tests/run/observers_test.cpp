@@ -85,7 +85,7 @@ TEST_CASE("probes reproduce a linear field between centroids and refuse points o
 TEST_CASE("time averages and profiles of two known samples", "[run][observers]") {
   ScratchDir dir("observers_profiles");
   Simulation sim = make_simulation("channel", {"mesh.cells=[4,6,4]", "statistics.start_time=1",
-                                               "statistics.profile_axis=\"y\"",
+                                               "statistics.sample_interval=1", "statistics.profile_axis=\"y\"",
                                                "output.directory=" + dir.path().string()});
   auto& f = *sim.fields;
   TimeAverages averages(sim);
