@@ -45,7 +45,7 @@ double reference_form(const CsrMatrix& a, const Fields& f, index_t n) {
 
 TEST_CASE("energy_forms gives the energy and each form at the midpoint over the leading rows", "[energy_forms]") {
   const Executor exec = Executor::cpu();
-  const index_t slice_height = GENERATE(1, 8, 32);
+  const index_t slice_height = GENERATE(1, 8, 32, 128);  // 128: slices taller than the CPU's row chunks
   CAPTURE(slice_height);
   // Rows are the leading columns (owned cells before the halo); two more value sets on one pattern.
   const CsrMatrix a = test::random_csr(203, 250, 7, 1);
