@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On a GPU machine: the observers' share of the time step, 300 steps per run, on the 3D Taylor-Green
-# vortex at 128³ (FFT path), cavity-3d at 128³ (AMG) and the channel's GPU variant (96×96×64, WALE):
+# vortex at 128³ (FFT path), cavity-3d at 128³ (AMG) and the channel's GPU variant (96×64×64, WALE):
 # each with the default output (a diagnostics row every step with the energy budget, enstrophy and
 # max_div every output.enstrophy_divergence_interval steps), then with [statistics] sampled at its
 # default interval from t = 0 (and two probes on Taylor-Green); on Taylor-Green also with everything
@@ -34,6 +34,6 @@ measure tg128_all_every_step taylor-green-3d "${tg[@]}" "${stats[@]}" --set stat
   --set output.enstrophy_divergence_interval=1
 measure cavity128_default cavity-3d --set 'mesh.cells=[128,128,128]'
 measure cavity128_statistics cavity-3d --set 'mesh.cells=[128,128,128]' "${stats[@]}"
-measure channel_gpu_default channel --set 'mesh.cells=[96,96,64]'
-measure channel_gpu_statistics channel --set 'mesh.cells=[96,96,64]' "${stats[@]}"
+measure channel_gpu_default channel --set 'mesh.cells=[96,64,64]'
+measure channel_gpu_statistics channel --set 'mesh.cells=[96,64,64]' "${stats[@]}"
 cat "$out/summary.txt"
