@@ -6,7 +6,8 @@
 # default interval from t = 0 (and two probes on Taylor-Green); on Taylor-Green also with everything
 # every step (enstrophy, max_div and samples), the cost before intervals. Keeps each run's summary
 # block (observers split into diagnostics rows and statistics samples, beside output files and
-# checkpoints) in OUT_DIR/summary.txt, logs and diagnostics beside it. About 3 minutes after the build.
+# checkpoints) in OUT_DIR/summary.txt, logs and diagnostics beside it. About 3 minutes after the build
+# (each run at most 80 s).
 # Usage: tools/gpu/observers.sh OUT_DIR   (MINIAPP_GPU_BUILD: the build folder, default build/gpu)
 set -uo pipefail
 out=${1:?usage: tools/gpu/observers.sh OUT_DIR}
@@ -19,7 +20,7 @@ git log -1 --format='%H %cI' >"$out/commit.txt"
 bin=$build/miniapp/miniapp
 measure() {  # label, case, extra overrides...
   local label=$1 case=$2; shift 2
-  timeout 150 "$bin" run "$case" --backend cuda --quiet --set run.max_steps=300 --set 'output.fields=[]' \
+  timeout 80 "$bin" run "$case" --backend cuda --quiet --set run.max_steps=300 --set 'output.fields=[]' \
     --set "output.directory=/tmp/obs_$label" "$@" >"$out/$label.txt" 2>&1
   echo "rc $? $label" >>"$out/summary.txt"
   cp "/tmp/obs_$label/diagnostics.csv" "$out/$label.csv" 2>/dev/null
