@@ -4,7 +4,7 @@
 # each with the default output (a diagnostics row every step with the energy budget, enstrophy and
 # max_div every output.enstrophy_divergence_interval steps), then with [statistics] sampled at its
 # default interval from t = 0 (and two probes on Taylor-Green); on Taylor-Green also with everything
-# every step (enstrophy, max_div and samples), the cost before intervals. Keeps each run's summary
+# every step (enstrophy, max_div and samples): what the intervals save. Keeps each run's summary
 # block (observers split into diagnostics rows and statistics samples, beside output files and
 # checkpoints) in OUT_DIR/summary.txt, logs and diagnostics beside it. About 3 minutes after the build
 # (each run at most 80 s).
