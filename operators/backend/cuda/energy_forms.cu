@@ -1,7 +1,8 @@
 // The energy and the budget's quadratic forms (operators/kernels/energy_forms.hpp): one row per
-// thread of a grid-stride loop; per component, the row's entries in stored order (a warp reads 32
-// consecutive values and indices per entry of the column-major slice) with the midpoint gathered from
-// u and u_old, then one grid-wide sum of the K values (block_sum.cuh) into `out`. The grid depends on
+// thread of a grid-stride loop, the row's entries in stored order (a warp reads 32 consecutive values
+// and indices per entry of the column-major slice, streamed: read once) with the three components'
+// midpoints gathered from u and u_old, then one grid-wide sum of the K values (block_sum.cuh) into
+// `out`. The grid depends on
 // n only and each sum keeps its order whatever K, so the energy of a call without values equals that
 // of a full one bitwise.
 #include "operators/backend/cuda/block_sum.cuh"
@@ -26,30 +27,40 @@ struct FormArrays {
   const double* u_old[3];
 };
 
-// Adds row `row`'s terms of component d's forms into sum[1..]: as the CPU's row_forms.
+// Adds row `row`'s form terms into sum[1..], as the CPU's chunk_sums and add_chunk: one pass over the
+// row's stored entries (each column and value loaded once for the three components), values[0] split
+// into its off-diagonal part per component and its diagonal, the further forms in full, the diagonal
+// array's diagonal entry (summed: a padding entry in the diagonal's column holds 0).
 template <int K>
-__device__ inline void add_row_forms(const SellView& a, const FormArrays& p, int d, index_t row, double (&sum)[K]) {
-  const double* now = p.u[d];
-  const double* old = p.u_old[d];
-  const double mid = 0.5 * (now[row] + old[row]);
-  double acc[max_energy_forms] = {};
-  double off_diagonal = 0.0, diagonal = 0.0;
+__device__ inline void add_row_forms(const SellView& a, const FormArrays& p, index_t row, double (&sum)[K]) {
+  double off_diagonal[3] = {}, full[max_energy_forms][3] = {};
+  double diagonal0 = 0.0, diagonal = 0.0;
   const index_t h = a.slice_height, s = row / h;
   const std::int64_t end = __ldg(a.slice_ptr + s + 1);
   for (std::int64_t e = __ldg(a.slice_ptr + s) + row % h; e < end; e += h) {
-    const index_t c = __ldg(a.col + e);
-    const double x = 0.5 * (__ldg(now + c) + __ldg(old + c));
+    const index_t c = __ldcs(a.col + e);
+    const bool on_diagonal = c == row;
+    const double v0 = __ldcs(p.values[0] + e);
+    diagonal0 += on_diagonal ? v0 : 0.0;
+    if (p.diagonal && on_diagonal) diagonal += __ldg(p.diagonal + e);
 #pragma unroll
-    for (int v = 0; v < max_energy_forms; ++v)
-      if (v < p.k) acc[v] += __ldg(p.values[v] + e) * x;
-    if (!p.diagonal) continue;
-    if (c == row) diagonal += __ldg(p.diagonal + e);
-    else off_diagonal += __ldg(p.values[0] + e) * x;
+    for (int d = 0; d < 3; ++d) {
+      const double x = 0.5 * (__ldg(p.u[d] + c) + __ldg(p.u_old[d] + c));
+      off_diagonal[d] += on_diagonal ? 0.0 : v0 * x;
+#pragma unroll
+      for (int v = 1; v < max_energy_forms; ++v)
+        if (v < p.k) full[v][d] += __ldcs(p.values[v] + e) * x;
+    }
   }
 #pragma unroll
-  for (int v = 0; v + 1 < K; ++v) {
-    if (v < p.k) sum[1 + v] += mid * acc[v];
-    else if (v == p.k) sum[1 + v] += mid * (off_diagonal + diagonal * mid);
+  for (int d = 0; d < 3; ++d) {
+    const double mid = 0.5 * (p.u[d][row] + p.u_old[d][row]);
+    sum[1] += mid * (off_diagonal[d] + diagonal0 * mid);
+#pragma unroll
+    for (int v = 1; v + 1 < K; ++v) {
+      if (v < p.k) sum[1 + v] += mid * full[v][d];
+      else if (v == p.k) sum[1 + v] += mid * (off_diagonal[d] + diagonal * mid);
+    }
   }
 }
 
@@ -63,10 +74,7 @@ __global__ void __launch_bounds__(block_size)
     const auto row = static_cast<index_t>(i);
 #pragma unroll
     for (int d = 0; d < 3; ++d) sum[0] += w[row] * (p.u[d][row] * p.u[d][row]);
-    if constexpr (K > 1) {
-#pragma unroll
-      for (int d = 0; d < 3; ++d) add_row_forms(a, p, d, row, sum);
-    }
+    if constexpr (K > 1) add_row_forms(a, p, row, sum);
   }
   detail::grid_sum(sum, partial, static_cast<int>(gridDim.x), blocks_done, [&](const double* total) {
 #pragma unroll
