@@ -14,7 +14,7 @@ namespace miniapp::time {
 namespace {
 
 // At most this many results in one evaluation (energies, the budget's forms, sources, enstrophy).
-constexpr index_t max_dots_per_evaluation = 32;
+constexpr index_t max_results_per_evaluation = 32;
 
 }  // namespace
 
@@ -88,7 +88,7 @@ FlowDiagnostics::FlowDiagnostics(const Executor& exec, const DeviceOperators& op
   for (auto& g : gradient_) g = Vector(exec, cells);
   for (auto& w : weighted_) w = Vector(exec, cells);
   cell_work_ = Vector(exec, cells);
-  dot_results_ = Vector(exec, max_dots_per_evaluation);
+  dot_results_ = Vector(exec, max_results_per_evaluation);
   if (const auto& map = ops.momentum.diffusion_map) {
     // D(ν)'s values by the same coefficient map that gives D(ν_s)'s every step.
     Vector molecular_faces(exec, map->cols());
