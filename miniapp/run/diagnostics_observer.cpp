@@ -12,7 +12,7 @@ std::vector<std::string> DiagnosticsObserver::columns() {
 
 DiagnosticsObserver::DiagnosticsObserver(const Simulation& sim, std::optional<long> restart_step,
                                          const std::vector<std::string>& extra_columns)
-    : flow_(sim.exec, *sim.operators, *sim.domain, sim.config.physics.nu),
+    : flow_(sim.exec, *sim.operators, *sim.domain, sim.config.physics.nu, sim.scheme->velocity_gradient()),
       interval_(sim.config.output.diagnostics_interval),
       gradient_interval_(sim.config.output.enstrophy_divergence_interval) {
   if (sim.rank() != 0) return;

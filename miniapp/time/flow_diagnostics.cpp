@@ -82,8 +82,8 @@ class FlowDiagnostics::DotBatch {
 };
 
 FlowDiagnostics::FlowDiagnostics(const Executor& exec, const DeviceOperators& ops, const parallel::Subdomain& domain,
-                                 double viscosity)
-    : exec_(exec), ops_(ops), domain_(domain) {
+                                 double viscosity, const std::array<Vector, 9>* step_gradient)
+    : exec_(exec), ops_(ops), domain_(domain), step_gradient_(step_gradient) {
   const index_t cells = ops.volume.size();
   for (auto& g : gradient_) g = Vector(exec, cells);
   for (auto& w : weighted_) w = Vector(exec, cells);
@@ -160,22 +160,29 @@ const std::array<Vector, 9>& FlowDiagnostics::gradient(const FlowFields& f) {
   return gradient_;
 }
 
-// Enstrophy ½ Σ Ω |ω|², ω = (∂w/∂y − ∂v/∂z, ∂u/∂z − ∂w/∂x, ∂v/∂x − ∂u/∂y): the six derivatives it
-// needs by three generalized SpMVs of two vectors each (G_x on v, w; G_y on w, u; G_z on u, v), then
-// Σ Ω |ω|² by energy_forms' energy (no values), one pass.
+// Enstrophy ½ Σ Ω |ω|², ω = (∂w/∂y − ∂v/∂z, ∂u/∂z − ∂w/∂x, ∂v/∂x − ∂u/∂y): from the step's gradient
+// where it holds one, else the six derivatives ω needs by three generalized SpMVs of two vectors each
+// (G_x on v, w; G_y on w, u; G_z on u, v); then Σ Ω |ω|² by energy_forms' energy (no values), one pass.
 void FlowDiagnostics::sum_enstrophy(const FlowFields& f, DotBatch& dots, LocalSums& sums) {
-  const Vector& u = f.u[0];
-  const Vector& v = f.u[1];
-  const Vector& w = f.u[2];
-  const Vector* inputs[3][2] = {{&v, &w}, {&w, &u}, {&u, &v}};
-  for (int b = 0; b < 3; ++b) {
-    Vector* derivatives[] = {&gradient_[2 * b], &gradient_[2 * b + 1]};
-    spmv_multi(exec_, ops_.cell_gradient[b], inputs[b], derivatives);
+  if (step_gradient_) {
+    const std::array<Vector, 9>& g = *step_gradient_;  // g_ab at 3a + b
+    waxpby(exec_, 1.0, g[7], -1.0, g[5], weighted_[0]);
+    waxpby(exec_, 1.0, g[2], -1.0, g[6], weighted_[1]);
+    waxpby(exec_, 1.0, g[3], -1.0, g[1], weighted_[2]);
+  } else {
+    const Vector& u = f.u[0];
+    const Vector& v = f.u[1];
+    const Vector& w = f.u[2];
+    const Vector* inputs[3][2] = {{&v, &w}, {&w, &u}, {&u, &v}};
+    for (int b = 0; b < 3; ++b) {
+      Vector* derivatives[] = {&gradient_[2 * b], &gradient_[2 * b + 1]};
+      spmv_multi(exec_, ops_.cell_gradient[b], inputs[b], derivatives);
+    }
+    // gradient_ now holds v_x, w_x, w_y, u_y, u_z, v_z.
+    waxpby(exec_, 1.0, gradient_[2], -1.0, gradient_[5], weighted_[0]);
+    waxpby(exec_, 1.0, gradient_[4], -1.0, gradient_[1], weighted_[1]);
+    waxpby(exec_, 1.0, gradient_[0], -1.0, gradient_[3], weighted_[2]);
   }
-  // gradient_ now holds v_x, w_x, w_y, u_y, u_z, v_z.
-  waxpby(exec_, 1.0, gradient_[2], -1.0, gradient_[5], weighted_[0]);
-  waxpby(exec_, 1.0, gradient_[4], -1.0, gradient_[1], weighted_[1]);
-  waxpby(exec_, 1.0, gradient_[0], -1.0, gradient_[3], weighted_[2]);
   const std::array<const Vector*, 3> vorticity{&weighted_[0], &weighted_[1], &weighted_[2]};
   Vector out = dots.reserve({{0.5, &sums.enstrophy}});
   energy_forms(exec_, ops_.momentum.matrix, {}, nullptr, vorticity, vorticity, ops_.volume, domain_.owned_count(), out);

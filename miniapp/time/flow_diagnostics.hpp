@@ -38,8 +38,11 @@ class FlowDiagnostics {
  public:
   // Sums and maxima run over the owned cells of `domain`'s ranks (collective); `domain` and `ops`
   // must outlive this object. `viscosity`: the molecular ν (the model's share is D(ν_s) − D(ν)).
+  // `step_gradient`: ∇u of the fields evaluate is given, where the step already holds it (the LES
+  // model's, FractionalStep::velocity_gradient), so that the enstrophy costs no gradient of its own;
+  // it must outlive this object.
   FlowDiagnostics(const Executor& exec, const DeviceOperators& ops, const parallel::Subdomain& domain,
-                  double viscosity);
+                  double viscosity, const std::array<Vector, 9>* step_gradient = nullptr);
 
   // Needs current halos of u (the budget's operators and ∇u read them), and the operators' values of
   // the step that produced `fields` (as advance leaves them). The energy and the budget cost one pass
@@ -64,6 +67,7 @@ class FlowDiagnostics {
   const DeviceOperators& ops_;
   const parallel::Subdomain& domain_;
   std::array<Vector, 9> gradient_;
+  const std::array<Vector, 9>* step_gradient_;
   std::array<Vector, 3> weighted_;
   Vector cell_work_;
   Vector dot_results_;  // the dots of one evaluation, read back together
