@@ -48,7 +48,8 @@ def device_name(backend, work):
 
 
 def analyse(selected, work, doc):
-    """(title, intro, rows, image link, extra text) per case family with runs in `selected`."""
+    """(title, intro, rows, [(alt text, image link)], extra text) per case family with runs in `selected`:
+    each case's runs in one family."""
     families = []
     tg = [r for r in selected if r.case == "taylor-green-3d"]
     if tg:
@@ -62,7 +63,8 @@ def analyse(selected, work, doc):
         families.append(("Taylor-Green vortex, Re 1600", "Peak of the dissipation rate −dE/dt (E from "
                          "`kinetic_energy` in diagnostics.csv, per unit volume) and its time, against the "
                          "512³ spectral DNS. Targets: 3 % at 256³, 5 % at 128³, the best LES model at 64³ "
-                         "within 10 %.", rows, link, taylor_green.best_model_note(rows)))
+                         "within 10 %.", rows, [("Taylor-Green vortex, Re 1600", link)],
+                         taylor_green.best_model_note(rows)))
     ch = [r for r in selected if r.case == "channel"]
     if ch:
         rows, profiles = [], {}
@@ -72,15 +74,21 @@ def analyse(selected, work, doc):
         path, link = report.image_path(doc, "channel.png")
         channel.plot({r.name: r for r in ch}, {r.name: os.path.join(work, r.name) for r in ch}, profiles, path)
         families.append(("Channel, Re_τ 180", " ".join(channel.__doc__.split()),
-                         rows, link, ""))
+                         rows, [("Channel, Re_τ 180", link)], ""))
     for case, title in (("cylinder", "Cylinder, Re 100"), ("cylinder-3900", "Cylinder, Re 3900 (LES)")):
+        # The runs of one case (a resolution study's meshes, the pressure paths) share a table, a row
+        # per run and quantity, and a plot per run.
+        rows, images = [], []
         for r in [r for r in selected if r.case == case]:
-            rows, forces_file = cylinder.analyse(r, os.path.join(work, r.name))
+            found, forces_file = cylinder.analyse(r, os.path.join(work, r.name))
+            rows += found
             path, link = report.image_path(doc, f"{r.name}.png")
             cylinder.plot(r, os.path.join(work, r.name), forces_file, path)
-            families.append((title, " ".join(cylinder.__doc__.split()), rows, link, ""))
+            images.append((f"{title}: {r.name}", link))
+        if rows:
+            families.append((title, " ".join(cylinder.__doc__.split()), rows, images, ""))
     for title, text in pressure_paths.analyse(selected, work):
-        families.append((title, " ".join(pressure_paths.__doc__.split()), [], None, text))
+        families.append((title, " ".join(pressure_paths.__doc__.split()), [], [], text))
     return families
 
 

@@ -65,7 +65,7 @@ StatisticsConfig read_statistics(const toml::table& doc, const KeyOrigins& origi
   if (!doc.contains("statistics")) return st;
   st.enabled = true;
   st.start_time = s.required(s.real("start_time"), "start_time", "required (the time the averages start at)");
-  st.sample_interval = s.integer("sample_interval").value_or(1);
+  st.sample_interval = s.integer("sample_interval").value_or(st.sample_interval);
   if (const auto axis = s.string("profile_axis")) {
     if (axis->size() != 1 || (*axis)[0] < 'x' || (*axis)[0] > 'z')
       throw s.error("profile_axis", "\"" + *axis + "\" is not an axis (\"x\", \"y\" or \"z\")");
@@ -107,6 +107,9 @@ void validate_monitors(const CaseConfig& c) {
   const KeyOrigins& o = c.origins;
   if (c.output.diagnostics_interval < 1)
     throw o.error("output.diagnostics_interval", "must be >= 1 (got " + std::to_string(c.output.diagnostics_interval) + ")");
+  if (c.output.enstrophy_divergence_interval < 1)
+    throw o.error("output.enstrophy_divergence_interval",
+                  "must be >= 1 (got " + std::to_string(c.output.enstrophy_divergence_interval) + ")");
   const StatisticsConfig& st = c.statistics;
   if (st.enabled) {
     if (!(st.start_time >= 0)) throw o.error("statistics.start_time", "must be >= 0 (got " + show_number(st.start_time) + ")");

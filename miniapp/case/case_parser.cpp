@@ -174,6 +174,8 @@ OutputConfig read_output(const Section& s, const std::string& case_name) {
   o.interval = s.real("interval").value_or(0);
   o.checkpoint_interval = s.real("checkpoint_interval").value_or(0);
   o.diagnostics_interval = s.integer("diagnostics_interval").value_or(1);
+  o.enstrophy_divergence_interval =
+      s.integer("enstrophy_divergence_interval").value_or(o.enstrophy_divergence_interval);
   o.checkpoint_keep = s.index("checkpoint_keep").value_or(o.checkpoint_keep);
   const std::optional<std::vector<std::string>> fields = s.strings("fields");
   if (!fields) {

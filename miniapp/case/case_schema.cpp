@@ -61,6 +61,7 @@ constexpr KeySpec schema[] = {
     {"output.checkpoint_keep", integer},
     {"output.fields", string_list},
     {"output.diagnostics_interval", integer},
+    {"output.enstrophy_divergence_interval", integer},
     {"statistics.start_time", real},
     {"statistics.sample_interval", integer},
     {"statistics.profile_axis", string},

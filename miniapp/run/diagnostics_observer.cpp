@@ -1,5 +1,7 @@
 #include "miniapp/run/diagnostics_observer.hpp"
 
+#include <limits>
+
 namespace miniapp::run {
 
 std::vector<std::string> DiagnosticsObserver::columns() {
@@ -10,8 +12,9 @@ std::vector<std::string> DiagnosticsObserver::columns() {
 
 DiagnosticsObserver::DiagnosticsObserver(const Simulation& sim, std::optional<long> restart_step,
                                          const std::vector<std::string>& extra_columns)
-    : flow_(sim.exec, *sim.operators, *sim.domain, sim.config.physics.nu),
-      interval_(sim.config.output.diagnostics_interval) {
+    : flow_(sim.exec, *sim.operators, *sim.domain, sim.config.physics.nu, sim.scheme->velocity_gradient()),
+      interval_(sim.config.output.diagnostics_interval),
+      gradient_interval_(sim.config.output.enstrophy_divergence_interval) {
   if (sim.rank() != 0) return;
   std::vector<std::string> all = columns();
   all.insert(all.end(), extra_columns.begin(), extra_columns.end());
@@ -24,9 +27,10 @@ void DiagnosticsObserver::write(const time::FlowFields& f, const time::StepRepor
                                 double wall_seconds) {
   if (!file_) return;
   const time::EnergyBudget& b = integrals.budget;
-  std::vector<double> row{f.time, report.dt, report.cfl, integrals.kinetic_energy, integrals.enstrophy,
+  constexpr double empty = std::numeric_limits<double>::quiet_NaN();  // written as nan: not evaluated
+  std::vector<double> row{f.time, report.dt, report.cfl, integrals.kinetic_energy, integrals.enstrophy.value_or(empty),
                           b.decay_rate, b.viscous, b.model, b.source_power, b.convection_power, b.numerical(),
-                          integrals.max_divergence, static_cast<double>(report.poisson.iterations),
+                          integrals.max_divergence.value_or(empty), static_cast<double>(report.poisson.iterations),
                           report.poisson.relative_residual};
   row.insert(row.end(), extra.begin(), extra.end());
   row.push_back(wall_seconds);

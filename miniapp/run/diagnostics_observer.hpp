@@ -10,8 +10,9 @@
 namespace miniapp::run {
 
 // diagnostics.csv: every output.diagnostics_interval steps, the integrals and the energy budget of
-// the step (time::FlowDiagnostics, on the executor), the step's Δt, CFL and Poisson solve. Collective;
-// rank 0 writes the file.
+// the step (time::FlowDiagnostics, on the executor), the step's Δt, CFL and Poisson solve; rows
+// without the enstrophy and the maximum divergence give them as nan. Collective; rank 0 writes the
+// file.
 class DiagnosticsObserver {
  public:
   // `extra_columns`: other observers' columns (the wall quantities), before the last, wall_seconds.
@@ -20,8 +21,10 @@ class DiagnosticsObserver {
 
   // Whether the step just taken gets a row.
   bool due(long step) const { return step % interval_ == 0; }
-  // Evaluates the integrals of the current fields (collective).
-  time::FlowIntegrals evaluate(const time::FlowFields& f) { return flow_.evaluate(f); }
+  // Evaluates the integrals of the current fields (collective); the enstrophy and the maximum
+  // divergence on the steps that are multiples of output.enstrophy_divergence_interval (by step, not
+  // by row, so that a restarted run's rows equal an uninterrupted run's).
+  time::FlowIntegrals evaluate(const time::FlowFields& f) { return flow_.evaluate(f, f.step % gradient_interval_ == 0); }
   // Appends the row of the step just taken (rank 0; a no-op on the others).
   void write(const time::FlowFields& f, const time::StepReport& report, const time::FlowIntegrals& integrals,
              const std::vector<double>& extra, double wall_seconds);
@@ -34,6 +37,7 @@ class DiagnosticsObserver {
  private:
   time::FlowDiagnostics flow_;
   long long interval_;
+  long long gradient_interval_;
   std::optional<output::SeriesWriter> file_;
 };
 

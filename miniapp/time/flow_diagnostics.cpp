@@ -1,8 +1,11 @@
 #include "miniapp/time/flow_diagnostics.hpp"
 
+#include <initializer_list>
+#include <utility>
 #include <vector>
 
 #include "operators/kernels/dot.hpp"
+#include "operators/kernels/energy_forms.hpp"
 #include "operators/kernels/flow_kernels.hpp"
 #include "operators/kernels/spmv.hpp"
 #include "operators/kernels/vector_ops.hpp"
@@ -10,8 +13,8 @@
 namespace miniapp::time {
 namespace {
 
-// At most 8 sums of 3 components in one evaluation (energies, the budget's forms, enstrophy).
-constexpr index_t max_dots_per_evaluation = 24;
+// At most this many results in one evaluation (energies, the budget's forms, sources, enstrophy).
+constexpr index_t max_results_per_evaluation = 32;
 
 }  // namespace
 
@@ -26,12 +29,24 @@ class FlowDiagnostics::DotBatch {
 
   // sum += factor · x·y once read (x and y must not change before the next flush).
   void add(const Vector& x, const Vector& y, double factor, double& sum) {
-    if (targets_.size() == static_cast<std::size_t>(results_.size()))
+    if (queued_ + static_cast<index_t>(x_.size()) == results_.size())
       throw Error("FlowDiagnostics: more than " + std::to_string(results_.size()) + " dot products in one evaluation");
     x_.push_back(domain_.owned(x));
     y_.push_back(domain_.owned(y));
     targets_.push_back({factor, &sum});
     if (x_.size() == static_cast<std::size_t>(max_fused_dots)) flush();
+  }
+  // The window of `targets.size()` results that a kernel other than multi_dot writes (after the dots
+  // queued so far), each added times its factor into its sum once read.
+  Vector reserve(std::initializer_list<std::pair<double, double*>> targets) {
+    flush();
+    const auto count = static_cast<index_t>(targets.size());
+    if (queued_ + count > results_.size())
+      throw Error("FlowDiagnostics: more than " + std::to_string(results_.size()) + " results in one evaluation");
+    for (const auto& [factor, sum] : targets) targets_.push_back({factor, sum});
+    Vector window = results_.window(queued_, count);
+    queued_ += count;
+    return window;
   }
   // Queues the dots added since the last flush.
   void flush() {
@@ -67,23 +82,19 @@ class FlowDiagnostics::DotBatch {
 };
 
 FlowDiagnostics::FlowDiagnostics(const Executor& exec, const DeviceOperators& ops, const parallel::Subdomain& domain,
-                                 double viscosity)
-    : exec_(exec),
-      ops_(ops),
-      domain_(domain),
-      applied_diffusion_(ops.momentum.matrix.with_values(ops.momentum.diffusion_values)) {
+                                 double viscosity, const std::array<Vector, 9>* step_gradient)
+    : exec_(exec), ops_(ops), domain_(domain), step_gradient_(step_gradient) {
   const index_t cells = ops.volume.size();
   for (auto& g : gradient_) g = Vector(exec, cells);
   for (auto& w : weighted_) w = Vector(exec, cells);
   cell_work_ = Vector(exec, cells);
-  dot_results_ = Vector(exec, max_dots_per_evaluation);
+  dot_results_ = Vector(exec, max_results_per_evaluation);
   if (const auto& map = ops.momentum.diffusion_map) {
     // D(ν)'s values by the same coefficient map that gives D(ν_s)'s every step.
     Vector molecular_faces(exec, map->cols());
     fill(exec, viscosity, molecular_faces);
     molecular_values_ = Vector(exec, ops.momentum.diffusion_values.size());
     spmv(exec, *map, molecular_faces, molecular_values_);
-    molecular_diffusion_.emplace(ops.momentum.matrix.with_values(molecular_values_));
   }
 }
 
@@ -92,45 +103,50 @@ struct FlowDiagnostics::LocalSums {
   double energy = 0, old_energy = 0, applied = 0, momentum = 0, source = 0, molecular = 0, enstrophy = 0;
 };
 
-// This rank's ½ Σ Ω |u|² into sum, queued on dots (u² in weighted_).
-void FlowDiagnostics::add_energy(const std::array<Vector, 3>& u, DotBatch& dots, double& sum) {
-  for (int d = 0; d < 3; ++d) pointwise_multiply(exec_, u[d], u[d], weighted_[d]);
-  for (int d = 0; d < 3; ++d) dots.add(weighted_[d], ops_.volume, 0.5, sum);
-  dots.flush();  // weighted_ is reused
-}
-
-// Kinetic energies of uⁿ and uⁿ⁻¹ and the quadratic forms of the budget at ū: ū in gradient_[0..2],
-// D ū in [3..5], R ū = (C + D) ū in [6..8]. Eⁿ⁻¹ is the previous evaluation's Eⁿ when that was of
-// the previous step (uⁿ⁻¹ is the buffer that held its uⁿ, unchanged since).
+// Kinetic energies of uⁿ and uⁿ⁻¹ and the quadratic forms of the budget at ū = ½(uⁿ + uⁿ⁻¹): ūᵀ D ū,
+// with LES ūᵀ D(ν) ū, and ūᵀ R ū (R = C + D) from D's off-diagonal entries and R's diagonal (C's
+// off-diagonal entries are skew, so they add nothing), with Eⁿ, in one energy_forms pass; the sources'
+// power as dots with uⁿ and uⁿ⁻¹ (ū is never formed). Eⁿ⁻¹ is the previous evaluation's Eⁿ when that
+// was of the previous step (uⁿ⁻¹ is the buffer that held its uⁿ, unchanged since), else the same
+// kernel's energy of uⁿ⁻¹ (the same sum, bitwise).
 void FlowDiagnostics::sum_budget(const FlowFields& f, DotBatch& dots, LocalSums& sums) {
-  add_energy(f.u, dots, sums.energy);
-  if (f.step == 0 || !(f.dt_old > 0)) return;  // no step taken yet
-  if (previous_energy_ && previous_energy_->step == f.step - 1) sums.old_energy = previous_energy_->local;
-  else add_energy(f.u_old, dots, sums.old_energy);
-
-  for (int d = 0; d < 3; ++d) waxpby(exec_, 0.5, f.u[d], 0.5, f.u_old[d], gradient_[d]);
-  const Vector* midpoint[] = {&gradient_[0], &gradient_[1], &gradient_[2]};
-  Vector* diffused[] = {&gradient_[3], &gradient_[4], &gradient_[5]};
-  Vector* applied[] = {&gradient_[6], &gradient_[7], &gradient_[8]};
-  spmv_multi(exec_, applied_diffusion_, midpoint, diffused);
-  spmv_multi(exec_, ops_.momentum.matrix, midpoint, applied);
-  for (int d = 0; d < 3; ++d) {
-    dots.add(gradient_[d], gradient_[3 + d], 1.0, sums.applied);
-    dots.add(gradient_[d], gradient_[6 + d], 1.0, sums.momentum);
-    if (ops_.has_sources) dots.add(gradient_[d], ops_.constant_source[d], -1.0, sums.source);
-    if (f.driving_force[d] != 0) dots.add(gradient_[d], ops_.volume, f.driving_force[d], sums.source);
+  const std::array<const Vector*, 3> u{&f.u[0], &f.u[1], &f.u[2]};
+  const std::array<const Vector*, 3> u_old{&f.u_old[0], &f.u_old[1], &f.u_old[2]};
+  const DeviceSell& r = ops_.momentum.matrix;
+  const index_t owned = domain_.owned_count();
+  if (f.step == 0 || !(f.dt_old > 0)) {  // no step taken yet: the energy alone
+    Vector out = dots.reserve({{0.5, &sums.energy}});
+    energy_forms(exec_, r, {}, nullptr, u, u, ops_.volume, owned, out);
+    return;
   }
-  dots.flush();  // D ū is overwritten
-  if (molecular_diffusion_) {
-    spmv_multi(exec_, *molecular_diffusion_, midpoint, diffused);
-    for (int d = 0; d < 3; ++d) dots.add(gradient_[d], gradient_[3 + d], 1.0, sums.molecular);
-    dots.flush();
+  if (previous_energy_ && previous_energy_->step == f.step - 1) {
+    sums.old_energy = previous_energy_->local;
+  } else {
+    Vector out = dots.reserve({{0.5, &sums.old_energy}});
+    energy_forms(exec_, r, {}, nullptr, u_old, u_old, ops_.volume, owned, out);
+  }
+  if (molecular_values_.size() > 0) {
+    const Vector* values[] = {&ops_.momentum.diffusion_values, &molecular_values_};
+    Vector out =
+        dots.reserve({{0.5, &sums.energy}, {1.0, &sums.applied}, {1.0, &sums.molecular}, {1.0, &sums.momentum}});
+    energy_forms(exec_, r, values, &r.values(), u, u_old, ops_.volume, owned, out);
+  } else {
+    const Vector* values[] = {&ops_.momentum.diffusion_values};
+    Vector out = dots.reserve({{0.5, &sums.energy}, {1.0, &sums.applied}, {1.0, &sums.momentum}});
+    energy_forms(exec_, r, values, &r.values(), u, u_old, ops_.volume, owned, out);
+  }
+  for (int d = 0; d < 3; ++d) {
+    for (const Vector* v : {&f.u[d], &f.u_old[d]}) {
+      if (ops_.has_sources) dots.add(*v, ops_.constant_source[d], -0.5, sums.source);
+      if (f.driving_force[d] != 0) dots.add(*v, ops_.volume, 0.5 * f.driving_force[d], sums.source);
+    }
   }
   // With LES, the wall and inlet diffusion source is applied to ν_s every step (now the updated one).
   for (std::size_t d = 0; d < ops_.viscous_source.size(); ++d) {
     spmv(exec_, ops_.viscous_source[d], f.face_viscosity, cell_work_);
-    dots.add(gradient_[d], cell_work_, -1.0, sums.source);
-    dots.flush();
+    dots.add(f.u[d], cell_work_, -0.5, sums.source);
+    dots.add(f.u_old[d], cell_work_, -0.5, sums.source);
+    dots.flush();  // cell_work_ is overwritten
   }
 }
 
@@ -144,41 +160,66 @@ const std::array<Vector, 9>& FlowDiagnostics::gradient(const FlowFields& f) {
   return gradient_;
 }
 
-FlowIntegrals FlowDiagnostics::evaluate(const FlowFields& f) {
+// Enstrophy ½ Σ Ω |ω|², ω = (∂w/∂y − ∂v/∂z, ∂u/∂z − ∂w/∂x, ∂v/∂x − ∂u/∂y): from the step's gradient
+// where it holds one, else the six derivatives ω needs by three generalized SpMVs of two vectors each
+// (G_x on v, w; G_y on w, u; G_z on u, v); then Σ Ω |ω|² by energy_forms' energy (no values), one pass.
+void FlowDiagnostics::sum_enstrophy(const FlowFields& f, DotBatch& dots, LocalSums& sums) {
+  if (step_gradient_) {
+    const std::array<Vector, 9>& g = *step_gradient_;  // g_ab at 3a + b
+    waxpby(exec_, 1.0, g[7], -1.0, g[5], weighted_[0]);
+    waxpby(exec_, 1.0, g[2], -1.0, g[6], weighted_[1]);
+    waxpby(exec_, 1.0, g[3], -1.0, g[1], weighted_[2]);
+  } else {
+    const Vector& u = f.u[0];
+    const Vector& v = f.u[1];
+    const Vector& w = f.u[2];
+    const Vector* inputs[3][2] = {{&v, &w}, {&w, &u}, {&u, &v}};
+    for (int b = 0; b < 3; ++b) {
+      Vector* derivatives[] = {&gradient_[2 * b], &gradient_[2 * b + 1]};
+      spmv_multi(exec_, ops_.cell_gradient[b], inputs[b], derivatives);
+    }
+    // gradient_ now holds v_x, w_x, w_y, u_y, u_z, v_z.
+    waxpby(exec_, 1.0, gradient_[2], -1.0, gradient_[5], weighted_[0]);
+    waxpby(exec_, 1.0, gradient_[4], -1.0, gradient_[1], weighted_[1]);
+    waxpby(exec_, 1.0, gradient_[0], -1.0, gradient_[3], weighted_[2]);
+  }
+  const std::array<const Vector*, 3> vorticity{&weighted_[0], &weighted_[1], &weighted_[2]};
+  Vector out = dots.reserve({{0.5, &sums.enstrophy}});
+  energy_forms(exec_, ops_.momentum.matrix, {}, nullptr, vorticity, vorticity, ops_.volume, domain_.owned_count(), out);
+}
+
+// Discrete continuity of the face velocity.
+double FlowDiagnostics::local_max_divergence(const FlowFields& f) {
+  spmv(exec_, ops_.divergence, f.face_velocity, cell_work_);
+  pointwise_multiply(exec_, ops_.inverse_volume, cell_work_, cell_work_);
+  return max_abs(exec_, domain_.owned(cell_work_));
+}
+
+FlowIntegrals FlowDiagnostics::evaluate(const FlowFields& f, bool with_gradient_terms) {
   LocalSums local;
   DotBatch dots(exec_, domain_, dot_results_);
   sum_budget(f, dots, local);
-  gradient(f);
-  // Enstrophy: ω = (g_zy − g_yz, g_xz − g_zx, g_yx − g_xy), ½ Σ Ω ω_d².
-  waxpby(exec_, 1.0, gradient_[7], -1.0, gradient_[5], weighted_[0]);
-  waxpby(exec_, 1.0, gradient_[2], -1.0, gradient_[6], weighted_[1]);
-  waxpby(exec_, 1.0, gradient_[3], -1.0, gradient_[1], weighted_[2]);
-  for (int d = 0; d < 3; ++d) {
-    pointwise_multiply(exec_, weighted_[d], weighted_[d], weighted_[d]);
-    dots.add(weighted_[d], ops_.volume, 0.5, local.enstrophy);
-  }
-
-  // Discrete continuity of the face velocity; its reduction waits for the queued dots too.
   FlowIntegrals out;
-  spmv(exec_, ops_.divergence, f.face_velocity, cell_work_);
-  pointwise_multiply(exec_, ops_.inverse_volume, cell_work_, cell_work_);
-  dots.flush();
-  const double local_max_divergence = max_abs(exec_, domain_.owned(cell_work_));
+  if (with_gradient_terms) {
+    sum_enstrophy(f, dots, local);
+    // Its reduction waits for the queued dots too.
+    out.max_divergence = domain_.max(local_max_divergence(f));
+  }
   dots.read();
   previous_energy_ = EnergyOfStep{f.step, local.energy};
-  out.max_divergence = domain_.max(local_max_divergence);
 
   double sums[] = {local.energy, local.old_energy, local.applied, local.momentum, local.source, local.molecular,
                    local.enstrophy};
   domain_.sum(sums);
   const auto [energy, old_energy, applied, momentum, source, molecular, enstrophy] = sums;
   out.kinetic_energy = energy;
-  out.enstrophy = enstrophy;
+  if (with_gradient_terms) out.enstrophy = enstrophy;
   if (f.step == 0 || !(f.dt_old > 0)) return out;
+  const bool les = molecular_values_.size() > 0;
   EnergyBudget& b = out.budget;
   b.decay_rate = (old_energy - energy) / f.dt_old;
-  b.viscous = molecular_diffusion_ ? molecular : applied;
-  b.model = molecular_diffusion_ ? applied - molecular : 0.0;
+  b.viscous = les ? molecular : applied;
+  b.model = les ? applied - molecular : 0.0;
   b.source_power = source;
   b.convection_power = -(momentum - applied);
   return out;

@@ -27,21 +27,28 @@ struct EnergyBudget {
 // are not part of the step's cost).
 struct FlowIntegrals {
   double kinetic_energy = 0;  // ½ Σ Ω |u|²
-  double enstrophy = 0;       // ½ Σ Ω |ω|², ω = ∇ × u
   EnergyBudget budget;        // of the last step; zeros before the first
-  double max_divergence = 0;  // max_i |(M u_s)_i| / Ω_i
+  // Each a pass over the mesh of its own (the velocity gradient, the face divergence), so evaluated
+  // only when asked for.
+  std::optional<double> enstrophy;       // ½ Σ Ω |ω|², ω = ∇ × u
+  std::optional<double> max_divergence;  // max_i |(M u_s)_i| / Ω_i
 };
 
 class FlowDiagnostics {
  public:
   // Sums and maxima run over the owned cells of `domain`'s ranks (collective); `domain` and `ops`
   // must outlive this object. `viscosity`: the molecular ν (the model's share is D(ν_s) − D(ν)).
+  // `step_gradient`: ∇u of the fields evaluate is given, where the step already holds it (the LES
+  // model's, FractionalStep::velocity_gradient), so that the enstrophy costs no gradient of its own;
+  // it must outlive this object.
   FlowDiagnostics(const Executor& exec, const DeviceOperators& ops, const parallel::Subdomain& domain,
-                  double viscosity);
+                  double viscosity, const std::array<Vector, 9>* step_gradient = nullptr);
 
-  // Needs current halos of u (∇u reads them), and the operators' values of the step that produced
-  // `fields` (as advance leaves them).
-  FlowIntegrals evaluate(const FlowFields& fields);
+  // Needs current halos of u (the budget's operators and ∇u read them), and the operators' values of
+  // the step that produced `fields` (as advance leaves them). The energy and the budget cost one pass
+  // over the momentum pattern (energy_forms); `with_gradient_terms` adds the enstrophy and the maximum
+  // divergence.
+  FlowIntegrals evaluate(const FlowFields& fields, bool with_gradient_terms = true);
   // The velocity gradient g_ab = ∂u_a/∂x_b (index 3a + b) of `fields` (needs current halos of u),
   // valid until the next call of either method.
   const std::array<Vector, 9>& gradient(const FlowFields& fields);
@@ -49,15 +56,18 @@ class FlowDiagnostics {
  private:
   struct LocalSums;
   class DotBatch;
-  // This rank's kinetic energies and budget terms, queued on `dots`; uses gradient_ and weighted_
-  // as work space.
+  // This rank's kinetic energies and budget terms, queued on `dots`; uses cell_work_.
   void sum_budget(const FlowFields& f, DotBatch& dots, LocalSums& sums);
-  void add_energy(const std::array<Vector, 3>& u, DotBatch& dots, double& sum);
+  // This rank's enstrophy, queued on `dots`; uses six of gradient_ and weighted_.
+  void sum_enstrophy(const FlowFields& f, DotBatch& dots, LocalSums& sums);
+  // This rank's max |M u_s| / Ω (a host read).
+  double local_max_divergence(const FlowFields& f);
 
   Executor exec_;
   const DeviceOperators& ops_;
   const parallel::Subdomain& domain_;
   std::array<Vector, 9> gradient_;
+  const std::array<Vector, 9>* step_gradient_;
   std::array<Vector, 3> weighted_;
   Vector cell_work_;
   Vector dot_results_;  // the dots of one evaluation, read back together
@@ -67,10 +77,8 @@ class FlowDiagnostics {
     double local;
   };
   std::optional<EnergyOfStep> previous_energy_;
-  DeviceSell applied_diffusion_;  // D(ν_s) of the last step: the momentum structure, D's values
-  // With LES: D(ν)'s values and the matrix reading them.
+  // With LES: D(ν)'s values on the momentum pattern (D(ν_s)'s are the operator's own).
   Vector molecular_values_;
-  std::optional<DeviceSell> molecular_diffusion_;
 };
 
 }  // namespace miniapp::time

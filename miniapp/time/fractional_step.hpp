@@ -53,6 +53,12 @@ class FractionalStep {
   // that this Δt gives (reported for the step that uses it).
   double stable_dt(const FlowFields& fields) { return time_step_control_.stable_dt(fields); }
 
+  // ∇u of the current velocity (g_ab at index 3a + b) as the LES model's sub-step left it, valid after
+  // initialise and each advance; nullptr without a model.
+  const std::array<Vector, 9>* velocity_gradient() const {
+    return params_.les != LesModel::none ? &gradient_ : nullptr;
+  }
+
   PressureSolver& pressure_solver() { return *pressure_solver_; }
   const PressureSolver& pressure_solver() const { return *pressure_solver_; }
 

@@ -9,6 +9,8 @@ namespace miniapp {
 inline constexpr int max_spmv_vectors = 4;
 // Dot products one multi_dot fuses at most.
 inline constexpr int max_fused_dots = 4;
+// Value arrays one energy_forms pass takes at most (with the energy: four sums, one reduction).
+inline constexpr int max_energy_forms = 3;
 
 // One sELL matrix with float values, as the backends read it (layout of SellMatrix).
 struct SellFloatView {

@@ -1,5 +1,6 @@
-"""The generated section of docs/validation.md: one table per case family, plots beside it. A new run
-replaces the section (between the markers), so the page always shows the latest validation."""
+"""The generated section of docs/validation.md: one table per case family (a row per run and quantity),
+its plots beside it. A new run replaces the section (between the markers), so the page always shows
+the latest validation."""
 import os
 import re
 
@@ -24,16 +25,17 @@ def table(rows):
 
 
 def section(header, families, runs_text):
-    """header: device, command, date lines; families: [(title, intro, rows, image, extra)]."""
+    """header: device, command, date lines; families: [(title, intro, rows, images, extra)], images a
+    list of (alt text, link)."""
     parts = [BEGIN, "## Turbulent cases against published data", "", header, "", runs_text]
-    for title, intro, rows, image, extra in families:
+    for title, intro, rows, images, extra in families:
         parts += ["", f"### {title}", "", intro]
         if rows:
             parts += ["", table(rows)]
         if extra:
             parts += ["", extra]
-        if image:
-            parts += ["", f"![{title}]({image})"]
+        for alt, link in images:
+            parts += ["", f"![{alt}]({link})"]
     parts += [END]
     return "\n".join(parts) + "\n"
 

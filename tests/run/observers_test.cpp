@@ -6,11 +6,14 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <map>
+#include <sstream>
 
 #include "miniapp/run/probes.hpp"
 #include "miniapp/run/profiles.hpp"
 #include "miniapp/run/signal_period.hpp"
 #include "miniapp/run/wall_monitor.hpp"
+#include "miniapp/time/flow_diagnostics.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "tests/run/run_test_support.hpp"
 
@@ -83,7 +86,7 @@ TEST_CASE("probes reproduce a linear field between centroids and refuse points o
 TEST_CASE("time averages and profiles of two known samples", "[run][observers]") {
   ScratchDir dir("observers_profiles");
   Simulation sim = make_simulation("channel", {"mesh.cells=[4,6,4]", "statistics.start_time=1",
-                                               "statistics.profile_axis=\"y\"",
+                                               "statistics.sample_interval=1", "statistics.profile_axis=\"y\"",
                                                "output.directory=" + dir.path().string()});
   auto& f = *sim.fields;
   TimeAverages averages(sim);
@@ -128,8 +131,9 @@ TEST_CASE("the summary bills rows and samples to the observers, one kernel per s
     return run_quietly(sim);
   };
   const RunSummary plain = run({});
-  const RunSummary sampled = run({"statistics.start_time=0"});
-  const RunSummary modelled = run({"statistics.start_time=0", "physics.les=\"smagorinsky\""});
+  const RunSummary sampled = run({"statistics.start_time=0", "statistics.sample_interval=1"});
+  const RunSummary modelled =
+      run({"statistics.start_time=0", "statistics.sample_interval=1", "physics.les=\"smagorinsky\""});
   const RunSummary modelled_plain = run({"physics.les=\"smagorinsky\""});
   for (const RunSummary* s : {&plain, &sampled, &modelled}) {
     CHECK(s->row_seconds > 0);
@@ -154,6 +158,59 @@ TEST_CASE("diagnostics rows every N steps, and one for the last step whatever N"
   std::getline(file, line);  // the header
   while (std::getline(file, line)) steps.push_back(std::stol(line.substr(0, line.find(','))));
   CHECK(steps == std::vector<long>{3, 6, 7});
+}
+
+// A CSV file with a header line as {column: values}; "nan" reads as NaN.
+std::map<std::string, std::vector<double>> read_csv_columns(const std::filesystem::path& path) {
+  std::ifstream file(path);
+  std::string line, cell;
+  std::getline(file, line);
+  std::vector<std::string> names;
+  for (std::istringstream header(line); std::getline(header, cell, ',');) names.push_back(cell);
+  std::map<std::string, std::vector<double>> columns;
+  while (std::getline(file, line)) {
+    std::istringstream row(line);
+    for (const std::string& name : names)
+      if (std::getline(row, cell, ',')) columns[name].push_back(std::stod(cell));
+  }
+  return columns;
+}
+
+TEST_CASE("enstrophy and max_div on the steps of their own interval, the budget on every row", "[run][observers]") {
+  ScratchDir dir("observers_enstrophy_interval");
+  Simulation sim = make_simulation("taylor-green-3d", {"mesh.cells=[8,8,8]", "run.max_steps=7", "output.fields=[]",
+                                                       "output.enstrophy_divergence_interval=3",
+                                                       "output.directory=" + dir.path().string()});
+  run_quietly(sim);
+  const auto columns = read_csv_columns(dir.path() / "diagnostics.csv");
+  REQUIRE(columns.at("step").size() == 7);
+  for (std::size_t row = 0; row < 7; ++row) {
+    CAPTURE(row);
+    const bool due = (row + 1) % 3 == 0;  // steps 3 and 6, not the last (7): a restart's rows stay the same
+    CHECK(std::isnan(columns.at("enstrophy")[row]) == !due);
+    CHECK(std::isnan(columns.at("max_div")[row]) == !due);
+    if (due) CHECK(columns.at("enstrophy")[row] > 0);
+    CHECK(columns.at("viscous_dissipation")[row] > 0);
+    CHECK(std::isfinite(columns.at("numerical_dissipation")[row]));
+  }
+}
+
+TEST_CASE("with an LES model the enstrophy comes from the step's gradient, the same value", "[run][observers]") {
+  ScratchDir dir("observers_les_enstrophy");
+  Simulation sim = make_simulation("taylor-green-3d", {"mesh.cells=[8,8,8]", "run.max_steps=3", "output.fields=[]",
+                                                       "physics.les=\"smagorinsky\"",
+                                                       "output.enstrophy_divergence_interval=1",
+                                                       "output.directory=" + dir.path().string()});
+  REQUIRE(sim.scheme->velocity_gradient());
+  run_quietly(sim);
+  const double written = read_csv_columns(dir.path() / "diagnostics.csv").at("enstrophy").back();
+  // A FlowDiagnostics of its own takes the derivatives itself: a stale or misindexed step gradient
+  // would differ by far more than round-off.
+  time::FlowDiagnostics own(sim.exec, *sim.operators, *sim.domain, sim.config.physics.nu);
+  const auto afresh = own.evaluate(*sim.fields);
+  REQUIRE(afresh.enstrophy);
+  CHECK(written > 0);
+  CHECK(written == Approx(*afresh.enstrophy).epsilon(1e-13));
 }
 
 TEST_CASE("the Strouhal frequency of a sampled sine", "[run][observers]") {

@@ -1,6 +1,7 @@
 #pragma once
 // The fractional-step integrator on a fully periodic box of any cell type, set up directly from the
 // time layer (no case file): the harness of the Taylor-Green and energy-conservation tests.
+#include <array>
 #include <cmath>
 #include <memory>
 #include <numbers>
@@ -99,10 +100,23 @@ class PeriodicFlow {
   double kinetic_energy() { return diagnostics_->evaluate(*fields_).kinetic_energy; }
   FlowIntegrals integrals() { return diagnostics_->evaluate(*fields_); }
   // The same by a new FlowDiagnostics, which remembers no earlier evaluation.
-  FlowIntegrals integrals_afresh() const {
-    return FlowDiagnostics(exec_, *device_, *domain_, viscosity_).evaluate(*fields_);
+  FlowIntegrals integrals_afresh(bool with_gradient_terms = true) const {
+    return FlowDiagnostics(exec_, *device_, *domain_, viscosity_).evaluate(*fields_, with_gradient_terms);
   }
   const Executor& executor() const { return exec_; }
+  // ½ Σ Ω |ω|² on the host from the full velocity gradient (the one of the VTK vorticity).
+  double enstrophy_from_gradient() {
+    const auto& g = diagnostics_->gradient(*fields_);
+    std::array<std::vector<double>, 9> h;
+    for (int k = 0; k < 9; ++k) h[k] = g[k].to_host();
+    const std::vector<double> volume = device_->volume.to_host();
+    double sum = 0;
+    for (std::size_t i = 0; i < volume.size(); ++i) {
+      const double wx = h[7][i] - h[5][i], wy = h[2][i] - h[6][i], wz = h[3][i] - h[1][i];
+      sum += 0.5 * volume[i] * (wx * wx + wy * wy + wz * wz);
+    }
+    return sum;
+  }
 
   // ‖u − u_exact‖ / ‖u_exact‖ in the volume-weighted L2 norm, at the cell centroids, now.
   double relative_velocity_error() const {

@@ -30,6 +30,10 @@ void eddy_viscosity(index_t n, LesModel model, double constant, const double* co
 double min_ratio(index_t n, const double* x, const double* y);
 double max_abs(index_t n, const double* x);
 void abs_value(index_t n, const double* x, double* y);
+// The energy and the budget's quadratic forms (operators/kernels/energy_forms.hpp); values[v], v < k;
+// `diagonal` may be null.
+void energy_forms(const SellView& a, int k, const double* const* values, const double* diagonal,
+                  const double* const* u, const double* const* u_old, const double* w, index_t n, double* out);
 
 }  // namespace miniapp::cpu
 

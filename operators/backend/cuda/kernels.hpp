@@ -38,6 +38,9 @@ void eddy_viscosity(void* stream, index_t n, LesModel model, double constant, co
 double min_ratio(void* stream, index_t n, const double* x, const double* y);
 double max_abs(void* stream, index_t n, const double* x);
 void abs_value(void* stream, index_t n, const double* x, double* y);
+// The energy and the budget's quadratic forms into `out` in device memory (asynchronous).
+void energy_forms(void* stream, const SellView& a, int k, const double* const* values, const double* diagonal,
+                  const double* const* u, const double* const* u_old, const double* w, index_t n, double* out);
 
 }  // namespace miniapp::cuda
 
