@@ -4,7 +4,7 @@
 # cells), channel at its 48×48×32; each with the default output, then with [statistics] sampled from
 # t = 0 (the channel's own [statistics] otherwise starts at t = 50). 20 steps each, under a minute
 # on two cores. Prints one "kernels per step" line per run.
-# Usage: tools/observer_bytes.sh [MINIAPP] [EXTRA --set ...]   (MINIAPP default build/cpu/miniapp/miniapp)
+# Usage: tools/cpu/observer-bytes.sh [MINIAPP] [EXTRA --set ...]   (MINIAPP default build/cpu/miniapp/miniapp)
 set -uo pipefail
 bin=${1:-build/cpu/miniapp/miniapp}
 shift $(( $# > 0 ? 1 : 0 ))
