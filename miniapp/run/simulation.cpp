@@ -386,9 +386,9 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   const std::optional<AipHostMatrices> aip = aip_matrices(sim, numbering ? &*numbering : nullptr, slices, log);
   std::optional<std::size_t> rank_amg_bytes;
   if (amg.ranks) rank_amg_bytes = Amg::device_bytes(*amg.ranks, slices, amg_options(c.numerics).float_storage);
-  check_memory(estimate_memory(c, sim.mesh, sim.host_operators, slices, amg.one_rank ? &*amg.one_rank : nullptr,
-                               aip ? &*aip : nullptr, rank_amg_bytes),
-               sim.cells(), sim.exec, log);
+  sim.memory_estimate = estimate_memory(c, sim.mesh, sim.host_operators, slices,
+                                        amg.one_rank ? &*amg.one_rank : nullptr, aip ? &*aip : nullptr, rank_amg_bytes);
+  check_memory(sim.memory_estimate, sim.cells(), sim.exec, log);
   {
     StageTimer t(log, "operators (upload)");
     sim.operators = std::make_unique<time::DeviceOperators>(sim.exec, sim.mesh, sim.geometry, sim.host_operators,
