@@ -35,7 +35,6 @@ index_t rank_in_row(const CsrMatrix& pattern, index_t i, index_t j) {
 // (entry of M, entry of B); returns the first column j missing from the pattern, or −1.
 template <class Term>
 index_t for_each_term(const CsrMatrix& m, const CsrMatrix& b, const CsrMatrix& pattern, index_t i, Term term) {
-  prefetch_product_rows(m, b, i);
   for (index_t p = m.row_ptr[i]; p < m.row_ptr[i + 1]; ++p) {
     const index_t f = m.col[p];
     for (index_t q = b.row_ptr[f]; q < b.row_ptr[f + 1]; ++q) {

@@ -21,24 +21,6 @@ struct RowEntries {
   std::size_t size() const { return col.size(); }
 };
 
-// Prefetches the rows of B that row i + ahead of A · B (or of a map built like it) will read: the
-// offsets of row i + 2·ahead's rows of B, the entries of row i + ahead's (their offsets by then in
-// cache). A's columns of finite-volume operators are faces in mesh order while its rows are cells in
-// another order, so these reads are random and the loops over them bound by memory latency; reading
-// ahead overlaps the misses of several rows. Only a hint: no result depends on it.
-inline void prefetch_product_rows(const CsrMatrix& a, const CsrMatrix& b, index_t i) {
-  constexpr index_t ahead = 4;
-  if (i + 2 * ahead < a.rows)
-    for (index_t p = a.row_ptr[i + 2 * ahead]; p < a.row_ptr[i + 2 * ahead + 1]; ++p)
-      __builtin_prefetch(b.row_ptr.data() + a.col[p]);
-  if (i + ahead < a.rows)
-    for (index_t p = a.row_ptr[i + ahead]; p < a.row_ptr[i + ahead + 1]; ++p) {
-      const index_t q = b.row_ptr[a.col[p]];
-      __builtin_prefetch(b.col.data() + q);
-      __builtin_prefetch(b.val.data() + q);
-    }
-}
-
 // Builds a rows × cols CSR matrix whose rows are computed independently. make_row_fn() makes the row
 // function of one thread (which may keep scratch space); row_fn(r, out) appends the entries of row r
 // to `out`, columns sorted and unique. OpenMP threads each build a contiguous block of rows into their

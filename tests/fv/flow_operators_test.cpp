@@ -1,4 +1,6 @@
 // The constant operators: cell order, ΩG = −(MΓ)ᵀ, Laplacian properties, exactness of G and Γ.
+#include <omp.h>
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -79,6 +81,21 @@ TEST_CASE("L and M Gamma are bitwise the products M Gs and M Gamma in cell order
       const FlowOperators given = assemble_flow_operators(c.mesh, c.geometry, c.boundaries, ops.cell_order);
       CHECK(same_bits(given.laplacian, ops.laplacian));
       for (int d = 0; d < 3; ++d) CHECK(same_bits(given.cell_divergence[d], ops.cell_divergence[d]));
+      // The face-by-face matrices, built in parallel, do not depend on the thread count.
+      const int threads = omp_get_max_threads();
+      omp_set_num_threads(1);
+      const FlowOperators serial = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+      omp_set_num_threads(3);
+      const FlowOperators three = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+      omp_set_num_threads(threads);
+      for (const auto* o : {&serial, &three}) {
+        CHECK(same_bits(o->divergence, ops.divergence));
+        CHECK(same_bits(o->face_gradient, ops.face_gradient));
+        CHECK(same_bits(o->face_interpolation, ops.face_interpolation));
+        CHECK(same_bits(o->viscous_rate, ops.viscous_rate));
+        CHECK(same_bits(o->laplacian, ops.laplacian));
+        for (int d = 0; d < 3; ++d) CHECK(same_bits(o->cell_to_face[d], ops.cell_to_face[d]));
+      }
     }
   }
 }
