@@ -62,6 +62,17 @@ std::vector<FlowCase> map_cases() {
   return cases;
 }
 
+// check(case, its operators, a layout of its momentum pattern) in a section per case and slice height.
+template <class Check>
+void for_each_layout(std::initializer_list<index_t> slices, Check check) {
+  for (const FlowCase& c : map_cases())
+    for (index_t slice : slices)
+      SECTION(c.name + ", slices of " + std::to_string(slice)) {
+        const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+        check(c, ops, to_sell(ops.momentum_pattern, slice));
+      }
+}
+
 }  // namespace
 
 TEST_CASE("the momentum pattern holds each cell and its face neighbours as stored zeros", "[fv][maps]") {
@@ -83,44 +94,32 @@ TEST_CASE("the momentum pattern holds each cell and its face neighbours as store
 }
 
 TEST_CASE("E_C u_s lays C(u_s) at the sELL positions of a face-loop assembly", "[fv][maps]") {
-  for (const FlowCase& c : map_cases()) {
-    for (index_t slice : {1, 4, 32}) {
-      SECTION(c.name + ", slices of " + std::to_string(slice)) {
-        const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
-        const SellMatrix layout = to_sell(ops.momentum_pattern, slice);
-        const CsrMatrix e_c = convection_map(c.mesh, c.geometry, ops, layout);
-        REQUIRE(e_c.rows == layout.stored_entries());
-        REQUIRE(e_c.cols == c.mesh.face_count());
-        const std::vector<double> us = random_vector(static_cast<std::size_t>(c.mesh.face_count()), 11);
-        const CsrMatrix expected = convection_by_faces(c, ops, us);
-        CHECK(max_difference(operator_from_map(e_c, us, layout), expected) <= 1e-14 * max_abs(expected));
-      }
-    }
-  }
+  for_each_layout({1, 4, 32}, [](const FlowCase& c, const FlowOperators& ops, const SellMatrix& layout) {
+    const CsrMatrix e_c = convection_map(c.mesh, c.geometry, ops, layout);
+    REQUIRE(e_c.rows == layout.stored_entries());
+    REQUIRE(e_c.cols == c.mesh.face_count());
+    const std::vector<double> us = random_vector(static_cast<std::size_t>(c.mesh.face_count()), 11);
+    const CsrMatrix expected = convection_by_faces(c, ops, us);
+    CHECK(max_difference(operator_from_map(e_c, us, layout), expected) <= 1e-14 * max_abs(expected));
+  });
 }
 
 TEST_CASE("E_C and E_D are bitwise their terms sorted into CSR, on one thread and on several", "[fv][maps]") {
-  for (const FlowCase& c : map_cases()) {
-    for (index_t slice : {1, 4, 8}) {
-      SECTION(c.name + ", slices of " + std::to_string(slice)) {
-        const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
-        const SellMatrix layout = to_sell(ops.momentum_pattern, slice);
-        const CsrMatrix interpolation = convective_interpolation_matrix(c.mesh, ops.boundaries, ops.cell_order);
-        CsrMatrix minus_gradient =
-            face_gradient_matrix(c.mesh, c.geometry, &ops.boundaries, GradientOf::velocity, &ops.cell_order);
-        for (double& v : minus_gradient.val) v = -v;
-        const int threads = omp_get_max_threads();
-        for (int n : {1, 3}) {
-          omp_set_num_threads(n);
-          CHECK(same_bits(convection_map(c.mesh, c.geometry, ops, layout),
-                          map_from_triplets(ops.divergence, interpolation, ops.momentum_pattern, layout)));
-          CHECK(same_bits(diffusion_map(c.mesh, c.geometry, ops, layout),
-                          map_from_triplets(ops.divergence, minus_gradient, ops.momentum_pattern, layout)));
-        }
-        omp_set_num_threads(threads);
-      }
+  for_each_layout({1, 4, 8}, [](const FlowCase& c, const FlowOperators& ops, const SellMatrix& layout) {
+    const CsrMatrix interpolation = convective_interpolation_matrix(c.mesh, ops.boundaries, ops.cell_order);
+    CsrMatrix minus_gradient =
+        face_gradient_matrix(c.mesh, c.geometry, &ops.boundaries, GradientOf::velocity, &ops.cell_order);
+    for (double& v : minus_gradient.val) v = -v;
+    const int threads = omp_get_max_threads();
+    for (int n : {1, 3}) {
+      omp_set_num_threads(n);
+      CHECK(same_bits(convection_map(c.mesh, c.geometry, ops, layout),
+                      map_from_triplets(ops.divergence, interpolation, ops.momentum_pattern, layout)));
+      CHECK(same_bits(diffusion_map(c.mesh, c.geometry, ops, layout),
+                      map_from_triplets(ops.divergence, minus_gradient, ops.momentum_pattern, layout)));
     }
-  }
+    omp_set_num_threads(threads);
+  });
 }
 
 TEST_CASE("D's values without E_D are bitwise E_D nu_s", "[fv][maps]") {
