@@ -1,6 +1,6 @@
 #pragma once
 // Assembly of the face-based operators without triplets (not a public interface).
-#include <atomic>
+#include <exception>
 #include <utility>
 #include <vector>
 
@@ -15,19 +15,23 @@ namespace miniapp::fv::detail {
 // of row f, cells in mesh numbering, which are renumbered by `cells` when given. Each row is sorted
 // with its duplicates summed in the order pushed (a face whose owner is its neighbour): the matrix
 // csr_from_triplets makes of the same entries, without a scatter. Rows are built in parallel
-// (csr_from_rows); where `entries` throws (a degenerate face), the first such face throws again after
-// the parallel loop, as the loop over faces in order would have. The cells × faces operators are
+// (csr_from_rows); the miniapp::Error of a degenerate face is thrown after the loop, that of the
+// first such face, as the loop over faces in order would have. The cells × faces operators are
 // transposes of such matrices.
 template <class Entries>
 CsrMatrix face_rows(const mesh::Mesh& mesh, const Permutation* cells, Entries entries) {
-  std::atomic<index_t> first_failed{mesh.face_count()};
+  index_t first_failed = mesh.face_count();
+  std::exception_ptr first_error;
   CsrMatrix a = csr_from_rows(mesh.face_count(), mesh.cell_count(), [&] {
     return [&, scratch = std::vector<std::pair<index_t, double>>()](index_t f, RowEntries& out) mutable {
       const std::size_t begin = out.size();
       try {
         entries(f, [&](index_t cell, double value) { out.push(cells ? cells->old_to_new[cell] : cell, value); });
-      } catch (...) {  // an exception may not leave the parallel loop: the face is taken again below
-        for (index_t seen = first_failed.load(); f < seen && !first_failed.compare_exchange_weak(seen, f);) {
+      } catch (const Error&) {
+#pragma omp critical(face_rows_error)
+        if (f < first_failed) {
+          first_failed = f;
+          first_error = std::current_exception();
         }
         out.col.resize(begin);
         out.val.resize(begin);
@@ -39,7 +43,7 @@ CsrMatrix face_rows(const mesh::Mesh& mesh, const Permutation* cells, Entries en
       out.val.resize(begin + kept);
     };
   });
-  if (first_failed.load() < mesh.face_count()) entries(first_failed.load(), [](index_t, double) {});
+  if (first_error) std::rethrow_exception(first_error);
   return a;
 }
 
