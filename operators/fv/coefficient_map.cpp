@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/parallel_exceptions.hpp"
 #include "operators/sparse/csr_rows.hpp"
 
 namespace miniapp::fv::detail {
@@ -111,28 +112,31 @@ CsrMatrix coefficient_map(const CsrMatrix& m, const CsrMatrix& b, const FlowOper
   std::vector<RowEntries> blocks(static_cast<std::size_t>(omp_get_max_threads()));
   std::vector<std::size_t> block_offset(blocks.size() + 1, 0);
   index_t first_missing = m.rows;
+  ParallelExceptions errors;  // out of memory in a thread's buffer
 #pragma omp parallel num_threads(static_cast<int>(blocks.size())) reduction(min : first_missing)
   {
     const auto t = static_cast<std::size_t>(omp_get_thread_num()), n = static_cast<std::size_t>(omp_get_num_threads());
     const auto begin = static_cast<index_t>(slices * t / n), end = static_cast<index_t>(slices * (t + 1) / n);
     RowEntries& block = blocks[t];
-    std::vector<SliceTerm> terms;
-    std::vector<index_t> start;
-    for (index_t s = begin; s < end; ++s)
-      first_missing = std::min(first_missing, append_slice(m, b, pattern, layout, s, terms, start, block,
-                                                           e.row_ptr.data() + layout.slice_ptr[s] + 1));
+    errors.guard([&] {
+      std::vector<SliceTerm> terms;
+      std::vector<index_t> start;
+      for (index_t s = begin; s < end; ++s)
+        first_missing = std::min(first_missing, append_slice(m, b, pattern, layout, s, terms, start, block,
+                                                             e.row_ptr.data() + layout.slice_ptr[s] + 1));
+    });
     block_offset[t + 1] = block.size();
 #pragma omp barrier
 #pragma omp single
-    {
+    errors.guard([&] {
       for (std::size_t k = 0; k < blocks.size(); ++k) block_offset[k + 1] += block_offset[k];
       // Sized only if every offset fits the index type (checked after the region).
       if (block_offset.back() <= static_cast<std::size_t>(std::numeric_limits<index_t>::max())) {
         e.col.resize(block_offset.back());
         e.val.resize(block_offset.back());
       }
-    }
-    if (e.col.size() == block_offset.back()) {
+    });
+    if (!errors.failed() && e.col.size() == block_offset.back()) {
       const auto offset = static_cast<index_t>(block_offset[t]);
       for (index_t p = layout.slice_ptr[begin]; p < layout.slice_ptr[end]; ++p) e.row_ptr[p + 1] += offset;
       std::copy(block.col.begin(), block.col.end(), e.col.begin() + offset);
@@ -140,6 +144,7 @@ CsrMatrix coefficient_map(const CsrMatrix& m, const CsrMatrix& b, const FlowOper
     }
     block = RowEntries{};
   }
+  errors.rethrow();
   if (first_missing < m.rows) throw_missing(m, b, pattern, first_missing, caller);
   checked_index(block_offset.back(), std::string(caller) + ": entries");
   return e;
