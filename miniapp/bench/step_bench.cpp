@@ -123,8 +123,7 @@ StepBenchReport run_step_bench(run::Simulation& sim, const StepBenchSettings& se
   report.cells = sim.cells();
   report.steps = settings.steps;
   report.slice_height = uploaded_slice_height(sim);
-  report.memory_bytes =
-      run::estimate_memory(sim.config, sim.mesh, sim.host_operators, report.slice_height).total();
+  report.memory_bytes = sim.memory_estimate.total();
 
   const bool was_profiling = sim.exec.profiling();
   sim.exec.set_profiling(false);

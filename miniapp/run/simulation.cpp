@@ -382,13 +382,13 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   }
   const index_t slices = slice_height(c, sim.exec);
   // Fails here, before the first upload, when the mesh does not fit on the device.
-  const AmgHierarchy amg = amg_hierarchy(sim, comm, numbering ? &*numbering : nullptr, log);
-  const std::optional<AipHostMatrices> aip = aip_matrices(sim, numbering ? &*numbering : nullptr, slices, log);
+  AmgHierarchy amg = amg_hierarchy(sim, comm, numbering ? &*numbering : nullptr, log);
+  std::optional<AipHostMatrices> aip = aip_matrices(sim, numbering ? &*numbering : nullptr, slices, log);
   std::optional<std::size_t> rank_amg_bytes;
   if (amg.ranks) rank_amg_bytes = Amg::device_bytes(*amg.ranks, slices, amg_options(c.numerics).float_storage);
-  check_memory(estimate_memory(c, sim.mesh, sim.host_operators, slices, amg.one_rank ? &*amg.one_rank : nullptr,
-                               aip ? &*aip : nullptr, rank_amg_bytes),
-               sim.cells(), sim.exec, log);
+  sim.memory_estimate = estimate_memory(c, sim.mesh, sim.host_operators, slices,
+                                        amg.one_rank ? &*amg.one_rank : nullptr, aip ? &*aip : nullptr, rank_amg_bytes);
+  check_memory(sim.memory_estimate, sim.cells(), sim.exec, log);
   {
     StageTimer t(log, "operators (upload)");
     sim.operators = std::make_unique<time::DeviceOperators>(sim.exec, sim.mesh, sim.geometry, sim.host_operators,
@@ -402,6 +402,10 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
     pressure_solver = make_pressure_solver(sim, slices, singular, numbering ? &*numbering : nullptr, transport,
                                            amg, aip ? &*aip : nullptr, log);
   }
+  // Uploaded: released before the integrator's vectors are allocated, which then take this memory,
+  // already faulted in.
+  amg = AmgHierarchy{};
+  aip.reset();
   // After the mesh is made: on several ranks it may have changed what "auto" chose.
   if (!c.numerics.poisson_choice.empty()) log << "  " << c.numerics.poisson_choice << "\n";
   if (!c.numerics.preconditioner_choice.empty()) log << "  " << c.numerics.preconditioner_choice << "\n";

@@ -4,6 +4,7 @@
 
 #include "mesh/geometry.hpp"
 #include "miniapp/case/case_config.hpp"
+#include "miniapp/run/memory_estimate.hpp"
 #include "miniapp/time/fractional_step.hpp"
 #include "operators/kernels/aip_kernels.hpp"
 #include "operators/fv/flow_operators.hpp"
@@ -23,7 +24,11 @@ struct Simulation {
   // The global (whole-mesh) index of each owned cell, in to_mesh_order's order.
   std::vector<index_t> global_cell_index;
   mesh::MeshGeometry geometry;
+  // After the upload only what the run reads again: cell_order, boundaries, volume, inverse_volume,
+  // laplacian, cell_gradient (time::DeviceOperators releases the rest).
   fv::FlowOperators host_operators;
+  // The executor memory the set-up estimated before its first upload (and checked against the device).
+  MemoryEstimate memory_estimate;
   Executor exec = Executor::cpu();
   std::unique_ptr<parallel::Subdomain> domain;
   std::unique_ptr<time::DeviceOperators> operators;

@@ -9,15 +9,6 @@
 #include "operators/kernels/vector_ops.hpp"
 
 namespace miniapp::time {
-namespace {
-
-// values(D) for a constant ν_s = ν.
-std::vector<double> constant_diffusion_values(const CsrMatrix& e_d, index_t faces, double viscosity) {
-  return reference_spmv(e_d, std::vector<double>(static_cast<std::size_t>(faces), viscosity));
-}
-
-}  // namespace
-
 ConvectionDiffusionOperator::ConvectionDiffusionOperator(const Executor& exec, const mesh::Mesh& mesh,
                                                          const mesh::MeshGeometry& geometry,
                                                          const fv::FlowOperators& ops, index_t slice_height,
@@ -30,9 +21,15 @@ ConvectionDiffusionOperator::ConvectionDiffusionOperator(const Executor& exec, c
                                                          const fv::FlowOperators& ops, const SellMatrix& layout,
                                                          double viscosity, bool les)
     : matrix(exec, layout), convection_map(exec, fv::convection_map(mesh, geometry, ops, layout)) {
-  const CsrMatrix e_d = fv::diffusion_map(mesh, geometry, ops, layout);
-  diffusion_values = Vector::from_host(exec, constant_diffusion_values(e_d, mesh.face_count(), viscosity));
-  if (les) diffusion_map.emplace(exec, e_d);
+  // values(D) for ν_s = ν; E_D itself only where ν_s changes (LES).
+  const std::vector<double> nu(static_cast<std::size_t>(mesh.face_count()), viscosity);
+  if (les) {
+    const CsrMatrix e_d = fv::diffusion_map(mesh, geometry, ops, layout);
+    diffusion_values = Vector::from_host(exec, reference_spmv(e_d, nu));
+    diffusion_map.emplace(exec, e_d);
+  } else {
+    diffusion_values = Vector::from_host(exec, fv::diffusion_values(mesh, geometry, ops, layout, nu));
+  }
   std::vector<double> mask(static_cast<std::size_t>(mesh.face_count()), 0.0);
   bool outlets = false;
   for (index_t f = mesh.interior_face_count; f < mesh.face_count(); ++f)

@@ -16,29 +16,48 @@ bool any_non_zero(const std::vector<double>& v) {
   return std::any_of(v.begin(), v.end(), [](double x) { return x != 0.0; });
 }
 
+template <class T>
+void release(T& host) {
+  host = T{};
+}
+
+DeviceSell upload_releasing(const Executor& exec, CsrMatrix& a, index_t s) {
+  DeviceSell uploaded(exec, a, s);
+  release(a);
+  return uploaded;
+}
+
 std::array<DeviceSell, 3> upload_three(const Executor& exec, const std::array<CsrMatrix, 3>& a, index_t s) {
   return {DeviceSell(exec, a[0], s), DeviceSell(exec, a[1], s), DeviceSell(exec, a[2], s)};
+}
+
+std::array<DeviceSell, 3> upload_three_releasing(const Executor& exec, std::array<CsrMatrix, 3>& a, index_t s) {
+  return {upload_releasing(exec, a[0], s), upload_releasing(exec, a[1], s), upload_releasing(exec, a[2], s)};
 }
 
 }  // namespace
 
 DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                                 const fv::FlowOperators& ops, index_t s, double viscosity, bool les,
+                                 fv::FlowOperators& ops, index_t s, double viscosity, bool les,
                                  const Vec3& body_force)
     : volume(Vector::from_host(exec, ops.volume)),
       inverse_volume(Vector::from_host(exec, ops.inverse_volume)),
       divergence(exec, ops.divergence, s),
-      face_gradient(exec, ops.face_gradient, s),
+      face_gradient(upload_releasing(exec, ops.face_gradient, s)),
       pressure_matrix(exec, negated(ops.laplacian), s),
-      cell_to_face(upload_three(exec, ops.cell_to_face, s)),
-      cell_divergence(upload_three(exec, ops.cell_divergence, s)),
+      cell_to_face(upload_three_releasing(exec, ops.cell_to_face, s)),
+      cell_divergence(upload_three_releasing(exec, ops.cell_divergence, s)),
       cell_gradient(upload_three(exec, ops.cell_gradient, s)),
-      face_interpolation(exec, ops.face_interpolation, s),
-      flux_magnitude_sum(exec, ops.flux_magnitude_sum, s),
-      viscous_rate(exec, ops.viscous_rate, s),
+      face_interpolation(upload_releasing(exec, ops.face_interpolation, s)),
+      flux_magnitude_sum(upload_releasing(exec, ops.flux_magnitude_sum, s)),
+      viscous_rate(upload_releasing(exec, ops.viscous_rate, s)),
       momentum(exec, mesh, geometry, ops, s, viscosity, les),
       boundary_face_velocity(Vector::from_host(exec, ops.boundary_face_velocity)),
       boundary_divergence(Vector::from_host(exec, reference_spmv(ops.divergence, ops.boundary_face_velocity))) {
+  // The momentum operator and M u_bc were the last to read these.
+  release(ops.divergence);
+  release(ops.momentum_pattern);
+  release(ops.boundary_face_velocity);
   const std::vector<double> speed_flux = cell_boundary_speed_flux(mesh, geometry, ops);
   boundary_speed_flux = Vector::from_host(exec, speed_flux);
   has_moving_boundaries = any_non_zero(speed_flux);
@@ -60,6 +79,10 @@ DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, c
   }
   if (les && viscous_source_needed)
     for (int d = 0; d < 3; ++d) viscous_source.emplace_back(exec, ops.boundary_diffusion_source[d], s);
+  for (int d = 0; d < 3; ++d) {
+    release(ops.boundary_diffusion_source[d]);
+    release(ops.inlet_convection_source[d]);
+  }
 }
 
 }  // namespace miniapp::time

@@ -13,10 +13,12 @@ namespace miniapp::time {
 // ConvectionDiffusionOperator.
 struct DeviceOperators {
   // `viscosity`: the molecular ν; `les`: whether ν_s changes every step; `body_force`: a constant
-  // acceleration (e.g. the mean pressure gradient driving a channel).
+  // acceleration (e.g. the mean pressure gradient driving a channel). Each host array of `ops` that
+  // only the upload reads is released once uploaded, so that its memory, already faulted in, takes
+  // the next uploads' arrays: what remains is cell_order, boundaries, volume, inverse_volume, the
+  // Laplacian (the pressure solvers' matrix) and cell_gradient (probes).
   DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                  const fv::FlowOperators& ops, index_t slice_height, double viscosity, bool les,
-                  const Vec3& body_force);
+                  fv::FlowOperators& ops, index_t slice_height, double viscosity, bool les, const Vec3& body_force);
 
   Vector volume, inverse_volume;
   DeviceSell divergence;                       // M

@@ -2,9 +2,15 @@
 // of an operator with the momentum pattern; E_C and E_D are made by this one builder.
 #include "operators/fv/coefficient_map.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
+
+#include "core/parallel_exceptions.hpp"
+#include "operators/sparse/csr_rows.hpp"
 
 namespace miniapp::fv::detail {
 namespace {
@@ -41,13 +47,58 @@ index_t for_each_term(const CsrMatrix& m, const CsrMatrix& b, const CsrMatrix& p
   return -1;
 }
 
+[[noreturn]] void throw_missing(const CsrMatrix& m, const CsrMatrix& b, const CsrMatrix& pattern, index_t i,
+                                const char* caller) {
+  throw Error(std::string(caller) + ": entry (" + std::to_string(i) + ", " +
+              std::to_string(for_each_term(m, b, pattern, i, [](index_t, index_t, double) {})) +
+              ") is missing from the momentum pattern");
+}
+
+// A term of one slice's rows: its place in the slice (k · h + row within the slice), face and value.
+struct SliceTerm {
+  index_t place, face;
+  double val;
+};
+
+// The rows of slice s of E, appended to `out` in position order (each row's terms in the order of
+// for_each_term), their ends (within `out`) written to row_end[position]; returns the first row of
+// the slice with a column missing from the pattern, or m.rows.
+index_t append_slice(const CsrMatrix& m, const CsrMatrix& b, const CsrMatrix& pattern, const SellMatrix& layout,
+                     index_t s, std::vector<SliceTerm>& terms, std::vector<index_t>& start, RowEntries& out,
+                     index_t* row_end) {
+  const index_t h = layout.slice_height, first_row = s * h, last_row = std::min(first_row + h, m.rows);
+  index_t missing = m.rows;
+  terms.clear();
+  for (index_t i = first_row; i < last_row; ++i)
+    if (for_each_term(m, b, pattern, i, [&](index_t f, index_t k, double v) {
+          terms.push_back({k * h + (i - first_row), f, v});
+        }) >= 0)
+      missing = std::min(missing, i);
+  // A stable counting sort by place: each row's terms keep their order.
+  const index_t places = layout.slice_ptr[s + 1] - layout.slice_ptr[s];
+  start.assign(static_cast<std::size_t>(places) + 1, 0);
+  for (const SliceTerm& t : terms) ++start[t.place + 1];
+  for (index_t p = 0; p < places; ++p) start[p + 1] += start[p];
+  const auto base = static_cast<index_t>(out.size());
+  for (index_t p = 0; p < places; ++p) row_end[p] = base + start[p + 1];
+  out.col.resize(out.col.size() + terms.size());
+  out.val.resize(out.col.size());
+  for (const SliceTerm& t : terms) {
+    const index_t at = base + start[t.place]++;
+    out.col[at] = t.face;
+    out.val[at] = t.val;
+  }
+  return missing;
+}
+
 }  // namespace
 
 // The operator A(φ_s) = M diag(φ_s) B (M cells × faces, B faces × cells, cells in ops order) is linear
 // in the face field φ_s: A_ij = Σ_f M_if φ_f B_fj. Its map E puts M_if B_fj at (position of (i, j) in
 // the layout, f). Each row of E gets its faces from one row i of M, in M's (sorted) column order and
-// at most once each (B's columns are unique), so E is built by counting then filling, in parallel over
-// cells: the positions of row i are row i's alone.
+// at most once each (B's columns are unique). A slice's positions are contiguous and come from its
+// rows alone, so E is built in one pass over the terms, in parallel over blocks of slices (each
+// thread's block into a buffer of its own, then copied into place, as csr_from_rows does for rows).
 CsrMatrix coefficient_map(const CsrMatrix& m, const CsrMatrix& b, const FlowOperators& ops, const SellMatrix& layout,
                           const char* caller) {
   const CsrMatrix& pattern = ops.momentum_pattern;
@@ -55,38 +106,71 @@ CsrMatrix coefficient_map(const CsrMatrix& m, const CsrMatrix& b, const FlowOper
   CsrMatrix e;
   e.rows = layout.stored_entries();
   e.cols = m.cols;
-  e.row_ptr.assign(static_cast<std::size_t>(e.rows) + 1, 0);
+  e.row_ptr.resize(static_cast<std::size_t>(e.rows) + 1);
+  e.row_ptr[0] = 0;
+  const index_t slices = layout.slice_count();
+  std::vector<RowEntries> blocks(static_cast<std::size_t>(omp_get_max_threads()));
+  std::vector<std::size_t> block_offset(blocks.size() + 1, 0);
   index_t first_missing = m.rows;
-  const index_t h = layout.slice_height;
-  // layout.position(i, k) = first + k · h, first taken once per row (no division per term).
-#pragma omp parallel for reduction(min : first_missing)
-  for (index_t i = 0; i < m.rows; ++i) {
-    index_t* counts = e.row_ptr.data() + layout.position(i, 0) + 1;
-    if (for_each_term(m, b, pattern, i, [&](index_t, index_t k, double) { ++counts[k * h]; }) >= 0)
-      first_missing = std::min(first_missing, i);
-  }
-  if (first_missing < m.rows)
-    throw Error(std::string(caller) + ": entry (" + std::to_string(first_missing) + ", " +
-                std::to_string(for_each_term(m, b, pattern, first_missing, [](index_t, index_t, double) {})) +
-                ") is missing from the momentum pattern");
-  std::size_t entries = 0;
-  for (index_t r = 0; r < e.rows; ++r) entries += static_cast<std::size_t>(e.row_ptr[r + 1]);
-  checked_index(entries, std::string(caller) + ": entries");
-  for (index_t r = 0; r < e.rows; ++r) e.row_ptr[r + 1] += e.row_ptr[r];
-  e.col.resize(entries);
-  e.val.resize(e.col.size());
-  std::vector<index_t> next(e.row_ptr.begin(), e.row_ptr.end() - 1);
-#pragma omp parallel for
-  for (index_t i = 0; i < m.rows; ++i) {
-    index_t* row_next = next.data() + layout.position(i, 0);
-    for_each_term(m, b, pattern, i, [&](index_t f, index_t k, double v) {
-      const index_t at = row_next[k * h]++;
-      e.col[at] = f;
-      e.val[at] = v;
+  ParallelExceptions errors;  // out of memory in a thread's buffer
+#pragma omp parallel num_threads(static_cast<int>(blocks.size())) reduction(min : first_missing)
+  {
+    const auto t = static_cast<std::size_t>(omp_get_thread_num()), n = static_cast<std::size_t>(omp_get_num_threads());
+    const auto begin = static_cast<index_t>(slices * t / n), end = static_cast<index_t>(slices * (t + 1) / n);
+    RowEntries& block = blocks[t];
+    errors.guard([&] {
+      std::vector<SliceTerm> terms;
+      std::vector<index_t> start;
+      for (index_t s = begin; s < end; ++s)
+        first_missing = std::min(first_missing, append_slice(m, b, pattern, layout, s, terms, start, block,
+                                                             e.row_ptr.data() + layout.slice_ptr[s] + 1));
     });
+    block_offset[t + 1] = block.size();
+#pragma omp barrier
+#pragma omp single
+    errors.guard([&] {
+      for (std::size_t k = 0; k < blocks.size(); ++k) block_offset[k + 1] += block_offset[k];
+      // Sized only if every offset fits the index type (checked after the region).
+      if (block_offset.back() <= static_cast<std::size_t>(std::numeric_limits<index_t>::max())) {
+        e.col.resize(block_offset.back());
+        e.val.resize(block_offset.back());
+      }
+    });
+    if (!errors.failed() && e.col.size() == block_offset.back()) {
+      const auto offset = static_cast<index_t>(block_offset[t]);
+      for (index_t p = layout.slice_ptr[begin]; p < layout.slice_ptr[end]; ++p) e.row_ptr[p + 1] += offset;
+      std::copy(block.col.begin(), block.col.end(), e.col.begin() + offset);
+      std::copy(block.val.begin(), block.val.end(), e.val.begin() + offset);
+    }
+    block = RowEntries{};
   }
+  errors.rethrow();
+  if (first_missing < m.rows) throw_missing(m, b, pattern, first_missing, caller);
+  checked_index(block_offset.back(), std::string(caller) + ": entries");
   return e;
 }
 
+// The same terms as coefficient_map, each times φ_f, summed at its position from 0.0 in the order of
+// E's row: bitwise E φ of reference_spmv, without E.
+std::vector<double> coefficient_values(const CsrMatrix& m, const CsrMatrix& b, const FlowOperators& ops,
+                                       const SellMatrix& layout, const std::vector<double>& face_values,
+                                       const char* caller) {
+  const CsrMatrix& pattern = ops.momentum_pattern;
+  require_layout_of(pattern, layout, caller);
+  if (face_values.size() != static_cast<std::size_t>(m.cols))
+    throw Error(std::string(caller) + ": " + std::to_string(face_values.size()) + " face values for " +
+                std::to_string(m.cols) + " faces");
+  std::vector<double> values(static_cast<std::size_t>(layout.stored_entries()), 0.0);
+  const index_t h = layout.slice_height;
+  index_t first_missing = m.rows;
+#pragma omp parallel for reduction(min : first_missing)
+  for (index_t i = 0; i < m.rows; ++i) {
+    double* row = values.data() + layout.position(i, 0);
+    if (for_each_term(m, b, pattern, i, [&](index_t f, index_t k, double v) { row[k * h] += v * face_values[f]; }) >= 0)
+      first_missing = std::min(first_missing, i);
+  }
+  if (first_missing < m.rows) throw_missing(m, b, pattern, first_missing, caller);
+  return values;
+}
 
 }  // namespace miniapp::fv::detail

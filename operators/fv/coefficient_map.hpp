@@ -11,5 +11,10 @@ namespace miniapp::fv::detail {
 // or A has an entry outside it.
 CsrMatrix coefficient_map(const CsrMatrix& m, const CsrMatrix& b, const FlowOperators& ops, const SellMatrix& layout,
                           const char* caller);
+// E φ for one face field φ, bitwise as reference_spmv(coefficient_map(...), φ) gives it, without
+// building E (D's values for a constant ν_s); same checks.
+std::vector<double> coefficient_values(const CsrMatrix& m, const CsrMatrix& b, const FlowOperators& ops,
+                                       const SellMatrix& layout, const std::vector<double>& face_values,
+                                       const char* caller);
 
 }  // namespace miniapp::fv::detail

@@ -13,5 +13,9 @@ namespace miniapp::fv {
 // −A_f/δn_f to (o,n) and (n,o); wall and inlet faces A_f/δn_f to (o,o); slip faces nothing (no shear).
 CsrMatrix diffusion_map(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
                         const FlowOperators& ops, const SellMatrix& layout);
+// The values of D(ν_s) in `layout`, bitwise E_D ν_s, without building E_D (a constant ν_s).
+std::vector<double> diffusion_values(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
+                                     const FlowOperators& ops, const SellMatrix& layout,
+                                     const std::vector<double>& face_viscosity);
 
 }  // namespace miniapp::fv

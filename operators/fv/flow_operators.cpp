@@ -1,6 +1,7 @@
 #include "operators/fv/flow_operators.hpp"
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -78,15 +79,17 @@ void assemble_vector_operators(const mesh::Mesh& mesh, const mesh::MeshGeometry&
 
 }  // namespace
 
-// The order comes from the Laplacian in mesh order; every operator is then assembled directly in it
-// (renumbering the cells of each entry, which gives the same matrices as assembling in mesh order
-// and permuting, without the permutations).
+// The order comes from the Laplacian in mesh order; every other operator is then assembled directly
+// in it (renumbering the cells of each entry, which gives the same matrices as assembling in mesh
+// order and permuting, without the permutations).
 FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
                                       const FlowBoundaries& boundaries, const std::optional<Permutation>& cell_order) {
   boundaries.require_matches(mesh);
   FlowOperators ops;
   ops.boundaries = boundaries;
-  ops.cell_order = cell_order ? *cell_order : row_grouping_rcm(laplacian_matrix(mesh, geometry, &boundaries));
+  std::optional<CsrMatrix> mesh_order_laplacian;
+  if (!cell_order) mesh_order_laplacian = laplacian_matrix(mesh, geometry, &boundaries);
+  ops.cell_order = cell_order ? *cell_order : row_grouping_rcm(*mesh_order_laplacian);
   const Permutation& cells = ops.cell_order;
 
   ops.volume = permute_vector(checked_volumes(mesh, geometry), cells);
@@ -94,7 +97,12 @@ FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGe
   for (double& v : ops.inverse_volume) v = 1.0 / v;
   ops.divergence = divergence_matrix(mesh, geometry, &cells);
   ops.face_gradient = face_gradient_matrix(mesh, geometry, &boundaries, GradientOf::pressure, &cells);
-  ops.laplacian = multiply(ops.divergence, ops.face_gradient);
+  // L in cell order from the mesh-order L the order came from: each entry sums the same products
+  // M_if Gs_fj in face order either way, so P L Pᵀ is bitwise M Gs, and a permutation reads each row
+  // once where the product in cell order reads the faces of each cell from all over the mesh.
+  ops.laplacian = mesh_order_laplacian ? permute_symmetric(*mesh_order_laplacian, cells)
+                                       : multiply(ops.divergence, ops.face_gradient);
+  mesh_order_laplacian.reset();
   assemble_vector_operators(mesh, geometry, convective_interpolation_matrix(mesh, boundaries, cells), ops);
   ops.face_interpolation = detail::face_interpolation_matrix(mesh, cells);
   ops.flux_magnitude_sum = absolute(ops.divergence);

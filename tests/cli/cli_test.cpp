@@ -338,7 +338,7 @@ TEST_CASE("a run out of host memory while building says how many bytes it asked 
     return;
   }
   const auto folder = scratch_folder("out_of_memory");
-  const Run r = run_miniapp("run cavity-3d --set mesh.cells=[60,60,60] --set run.max_steps=1 --set output.fields=[] "
+  const Run r = run_miniapp("run cavity-3d --set mesh.cells=[64,64,64] --set run.max_steps=1 --set output.fields=[] "
                             "--set output.directory='\"" + folder.string() + "\"'",
                             limit);
   std::filesystem::remove_all(folder);

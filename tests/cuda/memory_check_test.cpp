@@ -23,7 +23,7 @@ std::size_t unaccounted_bytes(const std::string& cells) {
                                               "output.fields=[]"};
   std::ostringstream log;
   const run::Simulation sim = run::set_up_simulation(cases::load_case(path, overrides), path, log);
-  const run::MemoryEstimate e = run::estimate_memory(sim.config, sim.mesh, sim.host_operators, 32);
+  const run::MemoryEstimate& e = sim.memory_estimate;
   const std::size_t allocated = sim.exec.bytes_allocated();
   CAPTURE(cells, e.total(), e.observers, allocated, log.str());
   CHECK_THAT(log.str(), Catch::Contains("device memory: " + std::to_string(e.total() / sim.cells()) + " bytes per cell"));

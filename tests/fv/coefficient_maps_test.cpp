@@ -1,5 +1,7 @@
 // E_C and E_D: the values they lay into the sELL layout of the momentum pattern, skew-symmetry of C
 // for a divergence-free u_s, and D = −M diag(ν) Gs_u symmetric positive semi-definite.
+#include <omp.h>
+
 #include <catch2/catch.hpp>
 
 #include "fv_test_support.hpp"
@@ -36,10 +38,39 @@ CsrMatrix convection_by_faces(const FlowCase& c, const FlowOperators& ops, const
   return csr_from_triplets(c.mesh.cell_count(), c.mesh.cell_count(), std::move(t));
 }
 
+// E of M diag(φ) B from its terms (position of (i, j), f, M_if B_fj) sorted into CSR by
+// csr_from_triplets: the map the slice-by-slice builder must give bitwise.
+CsrMatrix map_from_triplets(const CsrMatrix& m, const CsrMatrix& b, const CsrMatrix& pattern, const SellMatrix& layout) {
+  std::vector<Triplet> t;
+  for (index_t i = 0; i < m.rows; ++i)
+    for (index_t p = m.row_ptr[i]; p < m.row_ptr[i + 1]; ++p)
+      for (index_t q = b.row_ptr[m.col[p]]; q < b.row_ptr[m.col[p] + 1]; ++q) {
+        index_t k = 0;
+        while (pattern.col[pattern.row_ptr[i] + k] != b.col[q]) ++k;
+        t.push_back({layout.position(i, k), m.col[p], m.val[p] * b.val[q]});
+      }
+  return csr_from_triplets(layout.stored_entries(), m.cols, std::move(t));
+}
+
+bool same_bits(const CsrMatrix& a, const CsrMatrix& b) {
+  return a.rows == b.rows && a.cols == b.cols && a.row_ptr == b.row_ptr && a.col == b.col && a.val == b.val;
+}
+
 std::vector<FlowCase> map_cases() {
   std::vector<FlowCase> cases = periodic_cases();
   for (FlowCase& c : bounded_cases(true)) cases.push_back(std::move(c));
   return cases;
+}
+
+// check(case, its operators, a layout of its momentum pattern) in a section per case and slice height.
+template <class Check>
+void for_each_layout(std::initializer_list<index_t> slices, Check check) {
+  for (const FlowCase& c : map_cases())
+    for (index_t slice : slices)
+      SECTION(c.name + ", slices of " + std::to_string(slice)) {
+        const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+        check(c, ops, to_sell(ops.momentum_pattern, slice));
+      }
 }
 
 }  // namespace
@@ -63,18 +94,44 @@ TEST_CASE("the momentum pattern holds each cell and its face neighbours as store
 }
 
 TEST_CASE("E_C u_s lays C(u_s) at the sELL positions of a face-loop assembly", "[fv][maps]") {
+  for_each_layout({1, 4, 32}, [](const FlowCase& c, const FlowOperators& ops, const SellMatrix& layout) {
+    const CsrMatrix e_c = convection_map(c.mesh, c.geometry, ops, layout);
+    REQUIRE(e_c.rows == layout.stored_entries());
+    REQUIRE(e_c.cols == c.mesh.face_count());
+    const std::vector<double> us = random_vector(static_cast<std::size_t>(c.mesh.face_count()), 11);
+    const CsrMatrix expected = convection_by_faces(c, ops, us);
+    CHECK(max_difference(operator_from_map(e_c, us, layout), expected) <= 1e-14 * max_abs(expected));
+  });
+}
+
+TEST_CASE("E_C and E_D are bitwise their terms sorted into CSR, on one thread and on several", "[fv][maps]") {
+  for_each_layout({1, 4, 8}, [](const FlowCase& c, const FlowOperators& ops, const SellMatrix& layout) {
+    const CsrMatrix interpolation = convective_interpolation_matrix(c.mesh, ops.boundaries, ops.cell_order);
+    CsrMatrix minus_gradient =
+        face_gradient_matrix(c.mesh, c.geometry, &ops.boundaries, GradientOf::velocity, &ops.cell_order);
+    for (double& v : minus_gradient.val) v = -v;
+    const int threads = omp_get_max_threads();
+    for (int n : {1, 3}) {
+      omp_set_num_threads(n);
+      CHECK(same_bits(convection_map(c.mesh, c.geometry, ops, layout),
+                      map_from_triplets(ops.divergence, interpolation, ops.momentum_pattern, layout)));
+      CHECK(same_bits(diffusion_map(c.mesh, c.geometry, ops, layout),
+                      map_from_triplets(ops.divergence, minus_gradient, ops.momentum_pattern, layout)));
+    }
+    omp_set_num_threads(threads);
+  });
+}
+
+TEST_CASE("D's values without E_D are bitwise E_D nu_s", "[fv][maps]") {
   for (const FlowCase& c : map_cases()) {
-    for (index_t slice : {1, 4, 32}) {
-      SECTION(c.name + ", slices of " + std::to_string(slice)) {
-        const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
-        const SellMatrix layout = to_sell(ops.momentum_pattern, slice);
-        const CsrMatrix e_c = convection_map(c.mesh, c.geometry, ops, layout);
-        REQUIRE(e_c.rows == layout.stored_entries());
-        REQUIRE(e_c.cols == c.mesh.face_count());
-        const std::vector<double> us = random_vector(static_cast<std::size_t>(c.mesh.face_count()), 11);
-        const CsrMatrix expected = convection_by_faces(c, ops, us);
-        CHECK(max_difference(operator_from_map(e_c, us, layout), expected) <= 1e-14 * max_abs(expected));
-      }
+    SECTION(c.name) {
+      const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+      const SellMatrix layout = to_sell(ops.momentum_pattern, 4);
+      const std::vector<double> nu = random_vector(static_cast<std::size_t>(c.mesh.face_count()), 7, 0.5, 2.0);
+      CHECK(diffusion_values(c.mesh, c.geometry, ops, layout, nu) ==
+            reference_spmv(diffusion_map(c.mesh, c.geometry, ops, layout), nu));
+      CHECK_THROWS_WITH(diffusion_values(c.mesh, c.geometry, ops, layout, std::vector<double>(3, 1.0)),
+                        Catch::Contains("face values"));
     }
   }
 }
@@ -131,4 +188,6 @@ TEST_CASE("the coefficient maps reject a layout of another pattern", "[fv][maps]
   const SellMatrix other = to_sell(ops.cell_divergence[0], 4);  // x-neighbours only on hexahedra
   CHECK_THROWS_AS(convection_map(c.mesh, c.geometry, ops, other), Error);
   CHECK_THROWS_WITH(diffusion_map(c.mesh, c.geometry, ops, other), Catch::Contains("momentum pattern"));
+  CHECK_THROWS_WITH(diffusion_values(c.mesh, c.geometry, ops, other, std::vector<double>(c.mesh.face_count(), 1.0)),
+                    Catch::Contains("momentum pattern"));
 }

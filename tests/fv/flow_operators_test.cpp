@@ -1,4 +1,6 @@
 // The constant operators: cell order, ΩG = −(MΓ)ᵀ, Laplacian properties, exactness of G and Γ.
+#include <omp.h>
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -61,6 +63,38 @@ TEST_CASE("Omega G equals minus (M Gamma) transposed, per component", "[fv][flow
         const CsrMatrix minus_mg_t = scaled(transpose(ops.cell_divergence[d]), -1);
         REQUIRE(max_abs(minus_mg_t) > 0);
         CHECK(max_difference(omega_g, minus_mg_t) <= 1e-14 * max_abs(minus_mg_t));
+      }
+    }
+  }
+}
+
+TEST_CASE("L and M Gamma are bitwise the products M Gs and M Gamma in cell order, whatever builds them", "[fv][flow]") {
+  const auto same_bits = [](const CsrMatrix& a, const CsrMatrix& b) {
+    return a.rows == b.rows && a.cols == b.cols && a.row_ptr == b.row_ptr && a.col == b.col && a.val == b.val;
+  };
+  for (const FlowCase& c : all_cases()) {
+    SECTION(c.name) {
+      const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+      CHECK(same_bits(ops.laplacian, multiply(ops.divergence, ops.face_gradient)));
+      for (int d = 0; d < 3; ++d) CHECK(same_bits(ops.cell_divergence[d], multiply(ops.divergence, ops.cell_to_face[d])));
+      // A given order (a rank's mesh) takes the same matrices as the order the assembly chose.
+      const FlowOperators given = assemble_flow_operators(c.mesh, c.geometry, c.boundaries, ops.cell_order);
+      CHECK(same_bits(given.laplacian, ops.laplacian));
+      for (int d = 0; d < 3; ++d) CHECK(same_bits(given.cell_divergence[d], ops.cell_divergence[d]));
+      // The face-by-face matrices, built in parallel, do not depend on the thread count.
+      const int threads = omp_get_max_threads();
+      omp_set_num_threads(1);
+      const FlowOperators serial = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+      omp_set_num_threads(3);
+      const FlowOperators three = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+      omp_set_num_threads(threads);
+      for (const auto* o : {&serial, &three}) {
+        CHECK(same_bits(o->divergence, ops.divergence));
+        CHECK(same_bits(o->face_gradient, ops.face_gradient));
+        CHECK(same_bits(o->face_interpolation, ops.face_interpolation));
+        CHECK(same_bits(o->viscous_rate, ops.viscous_rate));
+        CHECK(same_bits(o->laplacian, ops.laplacian));
+        for (int d = 0; d < 3; ++d) CHECK(same_bits(o->cell_to_face[d], ops.cell_to_face[d]));
       }
     }
   }

@@ -25,8 +25,7 @@ std::size_t unaccounted_bytes(const std::string& name, std::vector<std::string> 
   const std::string path = cases::case_path(name);
   std::ostringstream log;
   const Simulation sim = set_up_simulation(cases::load_case(path, overrides), path, log);
-  const index_t slice_height = sim.config.numerics.slice_height > 0 ? sim.config.numerics.slice_height : 8;
-  const MemoryEstimate e = estimate_memory(sim.config, sim.mesh, sim.host_operators, slice_height);
+  const MemoryEstimate& e = sim.memory_estimate;
   const std::size_t allocated = sim.exec.bytes_allocated();
   CAPTURE(name, overrides, e.operators, e.preconditioner, e.solver, e.fields, e.observers, allocated);
   CHECK_THAT(log.str(), Catch::Contains("device memory: " + std::to_string(e.total() / sim.cells()) + " bytes per cell"));
