@@ -1,6 +1,7 @@
 #include "miniapp/time/flow_diagnostics.hpp"
 
 #include <initializer_list>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -125,16 +126,12 @@ void FlowDiagnostics::sum_budget(const FlowFields& f, DotBatch& dots, LocalSums&
     Vector out = dots.reserve({{0.5, &sums.old_energy}});
     energy_forms(exec_, r, {}, nullptr, u_old, u_old, ops_.volume, owned, out);
   }
-  if (molecular_values_.size() > 0) {
-    const Vector* values[] = {&ops_.momentum.diffusion_values, &molecular_values_};
-    Vector out =
-        dots.reserve({{0.5, &sums.energy}, {1.0, &sums.applied}, {1.0, &sums.molecular}, {1.0, &sums.momentum}});
-    energy_forms(exec_, r, values, &r.values(), u, u_old, ops_.volume, owned, out);
-  } else {
-    const Vector* values[] = {&ops_.momentum.diffusion_values};
-    Vector out = dots.reserve({{0.5, &sums.energy}, {1.0, &sums.applied}, {1.0, &sums.momentum}});
-    energy_forms(exec_, r, values, &r.values(), u, u_old, ops_.volume, owned, out);
-  }
+  // Eⁿ, ūᵀ D(ν_s) ū, with LES ūᵀ D(ν) ū, then ūᵀ R ū (energy_forms' order of results).
+  const bool les = molecular_values_.size() > 0;
+  const Vector* values[] = {&ops_.momentum.diffusion_values, &molecular_values_};
+  Vector out = les ? dots.reserve({{0.5, &sums.energy}, {1.0, &sums.applied}, {1.0, &sums.molecular}, {1.0, &sums.momentum}})
+                   : dots.reserve({{0.5, &sums.energy}, {1.0, &sums.applied}, {1.0, &sums.momentum}});
+  energy_forms(exec_, r, std::span(values, les ? 2 : 1), &r.values(), u, u_old, ops_.volume, owned, out);
   for (int d = 0; d < 3; ++d) {
     for (const Vector* v : {&f.u[d], &f.u_old[d]}) {
       if (ops_.has_sources) dots.add(*v, ops_.constant_source[d], -0.5, sums.source);

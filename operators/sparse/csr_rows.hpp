@@ -26,7 +26,8 @@ struct RowEntries {
 // to `out`, columns sorted and unique. OpenMP threads each build a contiguous block of rows into their
 // own buffer, then copy it into place: one pass over the work, no triplets, and a result that does not
 // depend on the thread count. An exception of a row function or an allocation (out of memory) is
-// rethrown after the threads have ended (ParallelExceptions).
+// rethrown after the threads have ended (ParallelExceptions): that of the lowest row that threw, as a
+// loop over the rows in order would have thrown it (blocks are in row order, each stops at its first).
 template <class MakeRowFn>
 CsrMatrix csr_from_rows(index_t rows, index_t cols, MakeRowFn make_row_fn) {
   CsrMatrix a;
@@ -41,7 +42,7 @@ CsrMatrix csr_from_rows(index_t rows, index_t cols, MakeRowFn make_row_fn) {
     const auto t = static_cast<std::size_t>(omp_get_thread_num()), n = static_cast<std::size_t>(omp_get_num_threads());
     const auto begin = static_cast<index_t>(rows * t / n), end = static_cast<index_t>(rows * (t + 1) / n);
     RowEntries& block = blocks[t];
-    errors.guard([&] {
+    errors.guard_at(begin, [&] {
       auto row_fn = make_row_fn();
       for (index_t r = begin; r < end; ++r) {
         row_fn(r, block);

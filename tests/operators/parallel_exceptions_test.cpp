@@ -8,6 +8,7 @@
 #include <atomic>
 #include <new>
 #include <stdexcept>
+#include <string>
 
 #include "core/parallel_exceptions.hpp"
 #include "operators/sparse/csr_rows.hpp"
@@ -63,6 +64,39 @@ TEST_CASE("Work inside guard is known as guarded (the replaced operator new asks
   CHECK(inside);
   errors.guard([] { throw std::bad_alloc(); });
   CHECK_FALSE(ParallelExceptions::guarding());  // also after an exception
+}
+
+TEST_CASE("Numbered pieces keep the lowest-numbered exception, as a loop in order would throw", "[parallel-exceptions]") {
+  for (const int threads : {1, 2, 3, 4}) {
+    INFO(threads << " threads");
+    ParallelExceptions errors;
+    std::atomic<int> ran_after{0};
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+    for (int i = 0; i < 100; ++i)
+      errors.guard_at(i, [&] {
+        if (i == 37 || i == 61 || i == 90) throw std::runtime_error("piece " + std::to_string(i));
+        if (i > 37) ran_after += 1;
+      });
+    CHECK_THROWS_WITH(errors.rethrow(), "piece 37");
+    if (threads == 1) CHECK(ran_after == 0);  // in order, nothing after the first failure runs
+  }
+}
+
+TEST_CASE("csr_from_rows rethrows the lowest row's exception whatever the thread count", "[parallel-exceptions]") {
+  const int max_threads = omp_get_max_threads();
+  for (const int threads : {1, 2, 3}) {
+    INFO(threads << " threads");
+    omp_set_num_threads(threads);
+    CHECK_THROWS_WITH(csr_from_rows(1000, 1000,
+                                    [] {
+                                      return [](index_t r, RowEntries& out) {
+                                        if (r == 300 || r == 900) throw std::runtime_error("row " + std::to_string(r));
+                                        out.push(r, 1.0);
+                                      };
+                                    }),
+                      "row 300");
+  }
+  omp_set_num_threads(max_threads);
 }
 
 TEST_CASE("csr_from_rows rethrows an allocation failure of a row function or of its maker", "[parallel-exceptions]") {
