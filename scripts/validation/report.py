@@ -1,11 +1,16 @@
-"""The generated section of docs/validation.md: one table per case family (a row per run and quantity),
-its plots beside it. A new run replaces the section (between the markers), so the page always shows
-the latest validation."""
+"""The generated sections of docs/validation.md: one table per case family (a row per run and quantity),
+its plots beside it. Each set of runs (the full one, --quick, --minimal-channel) has its own section
+between its own markers, which a new report of that set replaces, so the page always shows each set's
+latest validation."""
 import os
 import re
 
-BEGIN = "<!-- scripts/validate.py: begin (generated; do not edit by hand) -->"
-END = "<!-- scripts/validate.py: end -->"
+
+
+def _markers(set_name):
+    """The section's first and last lines; the full set's (no name) are those of the first reports."""
+    command = "scripts/validate.py" + (f" --{set_name}" if set_name else "")
+    return f"<!-- {command}: begin (generated; do not edit by hand) -->", f"<!-- {command}: end -->"
 
 
 def _number(x):
@@ -24,10 +29,11 @@ def table(rows):
     return "\n".join(lines + ([""] + [f"- {n}" for n in notes] if notes else []))
 
 
-def section(header, families, runs_text):
+def section(set_name, title, header, families, runs_text):
     """header: device, command, date lines; families: [(title, intro, rows, images, extra)], images a
     list of (alt text, link)."""
-    parts = [BEGIN, "## Turbulent cases against published data", "", header, "", runs_text]
+    begin, end = _markers(set_name)
+    parts = [begin, f"## {title}", "", header, "", runs_text]
     for title, intro, rows, images, extra in families:
         parts += ["", f"### {title}", "", intro]
         if rows:
@@ -36,15 +42,17 @@ def section(header, families, runs_text):
             parts += ["", extra]
         for alt, link in images:
             parts += ["", f"![{alt}]({link})"]
-    parts += [END]
+    parts += [end]
     return "\n".join(parts) + "\n"
 
 
 def write(doc_path, text):
-    """Replaces the generated section of `doc_path`, or appends it when the page has none yet."""
+    """Replaces the section of `doc_path` that has the markers `text` begins and ends with, or appends
+    `text` when the page has none yet."""
     with open(doc_path) as f:
         page = f.read()
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END) + "\n?", re.S)
+    lines = text.rstrip("\n").split("\n")
+    pattern = re.compile(re.escape(lines[0]) + ".*?" + re.escape(lines[-1]) + "\n?", re.S)
     page = pattern.sub(lambda _: text, page) if pattern.search(page) else page.rstrip("\n") + "\n\n" + text
     with open(doc_path, "w") as f:
         f.write(page)

@@ -44,7 +44,7 @@ class CylinderSectionTest(unittest.TestCase):
         self.assertEqual(plotted, ["cylinder-re100.png", "cylinder-re100-medium.png"])
         self.assertEqual([link for _, link in images],
                          ["validation/cylinder-re100.png", "validation/cylinder-re100-medium.png"])
-        text = report.section("header", families, "runs")
+        text = report.section("", "Turbulent cases", "header", families, "runs")
         self.assertEqual(text.count("### Cylinder, Re 100"), 1)
         self.assertEqual(text.count("| cylinder-re100-medium | "), 3)
         self.assertIn("![Cylinder, Re 100: cylinder-re100-medium](validation/cylinder-re100-medium.png)", text)
@@ -52,6 +52,25 @@ class CylinderSectionTest(unittest.TestCase):
     def test_a_case_without_runs_has_no_section(self):
         with tempfile.TemporaryDirectory() as work:
             self.assertEqual(validate.analyse([], work, os.path.join(work, "validation.md")), [])
+
+
+class SectionsTest(unittest.TestCase):
+    def test_each_set_replaces_only_its_own_section(self):
+        with tempfile.TemporaryDirectory() as work:
+            doc = os.path.join(work, "validation.md")
+            with open(doc, "w") as f:
+                f.write("# Validation\n\nHand-written text.\n")
+            report.write(doc, report.section("", "Full set", "full, first", [], "runs"))
+            report.write(doc, report.section("minimal-channel", "Minimal channel", "minimal, first", [], "runs"))
+            report.write(doc, report.section("", "Full set", "full, second", [], "runs"))
+            with open(doc) as f:
+                page = f.read()
+        self.assertIn("Hand-written text.", page)
+        self.assertEqual(page.count("## Full set"), 1)
+        self.assertIn("full, second", page)
+        self.assertNotIn("full, first", page)
+        self.assertIn("minimal, first", page)  # the full set's new report left the other set's section
+        self.assertLess(page.index("## Full set"), page.index("## Minimal channel"))  # replaced in place
 
 
 if __name__ == "__main__":
