@@ -2,6 +2,7 @@
 #include "solvers/fft/frequency_amg.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "solvers/amg/coarse_inverse.hpp"
 #include "solvers/amg/hierarchy.hpp"
@@ -12,19 +13,24 @@ namespace miniapp::fft {
 
 namespace {
 
-// y = A x on the host.
-std::vector<double> multiply(const CsrMatrix& a, const std::vector<double>& x) {
+// y = |A| x on the host (A's entries by their magnitude).
+std::vector<double> multiply_magnitudes(const CsrMatrix& a, const std::vector<double>& x) {
   std::vector<double> y(static_cast<std::size_t>(a.rows), 0.0);
   for (index_t i = 0; i < a.rows; ++i)
-    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) y[i] += a.val[k] * x[a.col[k]];
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) y[i] += std::abs(a.val[k]) * x[a.col[k]];
   return y;
 }
 
-// The row sums of the Galerkin product R diag(w) P: R (w ∘ P 1).
+// The row sums of |R| diag(w) |P|: |R| (w ∘ |P| 1). Where P ≥ 0 these are the row sums of the
+// Galerkin product R diag(w) P (exact on the constants). Where the shift outweighs the in-plane
+// coupling, the smoothed prolongation's Jacobi step overshoots and P has negative entries; the
+// Galerkin row sums may then vanish or turn negative, and the shifted systems of the block would lose
+// their definiteness on the coarse levels. The magnitudes keep the lumped w positive.
 std::vector<double> lumped_coarse_w(const amg::HostLevel& level, const std::vector<double>& w) {
-  std::vector<double> weighted = multiply(level.prolongation, std::vector<double>(level.prolongation.cols, 1.0));
+  std::vector<double> weighted =
+      multiply_magnitudes(level.prolongation, std::vector<double>(level.prolongation.cols, 1.0));
   for (std::size_t i = 0; i < weighted.size(); ++i) weighted[i] *= w[i];
-  return multiply(level.restriction, weighted);
+  return multiply_magnitudes(level.restriction, weighted);
 }
 
 std::vector<double> scaled(std::vector<double> v, double factor) {

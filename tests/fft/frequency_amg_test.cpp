@@ -1,5 +1,6 @@
 // AMG for the low frequency systems: the rectangular batched SpMV of its transfers, a symmetric cycle
 // that touches only its systems, fewer iterations than Jacobi and AIP, and the FFT path's solution.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
@@ -111,4 +112,44 @@ TEST_CASE("AMG on the low frequencies takes fewer iterations than AIP and Jacobi
   CHECK(amg[6] == jacobi[6]);  // the second block is Jacobi in every run
   CHECK_THAT(pcg.preconditioner().describe(), Catch::Matchers::Contains("AMG (") &&
                                                   Catch::Matchers::Contains("on k = 0..1 (1 block), Jacobi on k = 2..3"));
+}
+
+TEST_CASE("A block of shift-dominated systems (large cells, thin layers) keeps a positive definite cycle", "[fft][amg]") {
+  // Where the shift σ w outweighs the in-plane coupling (the far field of an extruded mesh at the high
+  // frequencies), the hierarchy's coarse levels are nearly diagonal, so the smoothed prolongation's
+  // Jacobi step overshoots and P 1 turns negative in places: a coarse mass lumped from P 1 would too,
+  // and the block's shifted systems above its first would lose their definiteness.
+  const Executor exec = Executor::cpu();
+  const fft::PlaneOperator op = test::minus_plane_operator(100, 90);
+  const std::size_t n = static_cast<std::size_t>(op.in_plane.rows);
+  std::vector<double> w = op.z_coupling;
+  for (double& x : w) x *= 1e3;  // thin layers: each cell's coupling across them far above its in-plane one
+  const std::vector<double> high{2, 2, 3, 3};
+  const std::size_t S = high.size();
+  const fft::ShiftedSystems systems(exec, op.in_plane, w, high);
+  fft::FrequencyPreconditioner m(exec, systems, 4, 1, op.in_plane.rows);
+  m.use_leading_blocks(fft::LeadingPreconditioner::amg, 1);
+  REQUIRE_THAT(m.describe(), Catch::Matchers::Contains("AMG"));
+  for (unsigned seed = 40; seed < 45; ++seed) {
+    const auto u = test::random_vector(n * S, seed);
+    Vector z = Vector::from_host(exec, std::vector<double>(n * S, std::numeric_limits<double>::quiet_NaN()));
+    m.apply_leading(Vector::from_host(exec, u), z, {0, static_cast<index_t>(S)});
+    const auto mu = z.to_host();
+    for (std::size_t s = 0; s < S; ++s) {
+      CAPTURE(seed, s);
+      CHECK(dot(column(u, S, s), column(mu, S, s)) > 0);
+    }
+  }
+  fft::BatchedPcg pcg(exec, op.in_plane, w, high, false, 4);
+  const auto b_host = test::random_vector(n * S, 50);
+  const auto iterations = [&](fft::LeadingPreconditioner kind, int blocks) {
+    pcg.preconditioner().use_leading_blocks(kind, blocks);
+    Vector b = Vector::from_host(exec, b_host), x(exec, static_cast<index_t>(n * S));
+    const auto result = pcg.solve(b, x, {.tolerance = tolerance, .max_iterations = 3000});
+    REQUIRE(result.converged);
+    return *std::max_element(result.iterations.begin(), result.iterations.end());
+  };
+  const int jacobi = iterations(fft::LeadingPreconditioner::aip, 0), amg = iterations(fft::LeadingPreconditioner::amg, 1);
+  CAPTURE(jacobi, amg);
+  CHECK(amg < jacobi);
 }
