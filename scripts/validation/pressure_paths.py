@@ -7,8 +7,8 @@ import os
 from . import data
 from .uncertainty import Agreement, agreement_table, time_mean
 
-PAIRS = (("channel", "channel-pcg"), ("minimal-channel-fft", "minimal-channel-pcg"),
-         ("cylinder-3900", "cylinder-3900-pcg"))  # (FFT run, PCG run)
+PAIRS = (("channel", "channel-pcg"), ("cylinder-3900", "cylinder-3900-pcg"),  # (FFT run, PCG run)
+         ("minimal-channel-fft", "minimal-channel-pcg"), ("coarse-cylinder-3900-fft", "coarse-cylinder-3900-pcg"))
 K = 2.0
 
 

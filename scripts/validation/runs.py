@@ -56,14 +56,19 @@ def full_set():
     return runs
 
 
-def minimal_channel_set():
-    """The channel's two pressure paths on a minimal box (π × 2 × π/2, the case's resolution) that one
-    CPU core runs to t = 60 in about a quarter of an hour each: the FFT-against-PCG comparison where no
-    GPU is at hand. A minimal channel's statistics scatter more than the full box's (it bursts), so its
-    profiles are no test of the targets; the pair's agreement within their uncertainty is."""
+def cpu_pairs_set():
+    """The FFT and the 3D PCG pressure paths on cases one CPU core runs in minutes each: the channel on a
+    minimal box (π × 2 × π/2 at the case's resolution, to t = 60) and cylinder-3900 on the coarse mesh
+    (0.1 D on the cylinder, 16 layers over the span). Their profiles and forces are no test of the
+    targets (a minimal channel bursts; the coarse mesh under-resolves the wake); the pairs' agreement
+    within their statistical uncertainty is the result, where no GPU is at hand for the full cases."""
     box = ["mesh.cells=[24,48,16]", "mesh.length=[3.141592653589793,2.0,1.5707963267948966]",
            "statistics.start_time=15", "output.fields=[]"]
-    return [Run("minimal-channel-fft", "channel", 60.0, box), Run("minimal-channel-pcg", "channel", 60.0, box + PCG)]
+    cylinder = ["mesh.file=meshes/cylinder_coarse.msh", "mesh.layers=16", "output.fields=[]",
+                "output.diagnostics_interval=5"] + wake_probes(3.141592653589793)
+    return [Run("minimal-channel-fft", "channel", 60.0, box), Run("minimal-channel-pcg", "channel", 60.0, box + PCG),
+            Run("coarse-cylinder-3900-fft", "cylinder-3900", 100.0, cylinder),
+            Run("coarse-cylinder-3900-pcg", "cylinder-3900", 100.0, cylinder + PCG)]
 
 
 def quick_set():
