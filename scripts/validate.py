@@ -48,9 +48,11 @@ def device_name(backend, work):
     return f"{model}, {threads} threads (CPU backend)"
 
 
-def analyse(selected, work, doc):
+def analyse(selected, work, doc, set_name=""):
     """(title, intro, rows, [(alt text, image link)], extra text) per case family with runs in `selected`:
-    each case's runs in one family."""
+    each case's runs in one family. The plots of a family are named after the set (the full set's
+    without a prefix), so that no set's report replaces another's."""
+    prefix = f"{set_name}-" if set_name else ""
     families = []
     tg = [r for r in selected if r.case == "taylor-green-3d"]
     if tg:
@@ -59,7 +61,7 @@ def analyse(selected, work, doc):
             found, curve = taylor_green.analyse(r, os.path.join(work, r.name))
             rows += found
             curves[r.name] = curve
-        path, link = report.image_path(doc, "taylor_green.png")
+        path, link = report.image_path(doc, f"{prefix}taylor_green.png")
         taylor_green.plot(curves, path)
         families.append(("Taylor-Green vortex, Re 1600", "Peak of the dissipation rate −dE/dt (E from "
                          "`kinetic_energy` in diagnostics.csv, per unit volume) and its time, against the "
@@ -72,7 +74,7 @@ def analyse(selected, work, doc):
         for r in ch:
             found, profiles[r.name] = channel.analyse(r, os.path.join(work, r.name))
             rows += found
-        path, link = report.image_path(doc, "channel.png")
+        path, link = report.image_path(doc, f"{prefix}channel.png")
         channel.plot({r.name: r for r in ch}, {r.name: os.path.join(work, r.name) for r in ch}, profiles, path)
         families.append(("Channel, Re_τ 180", " ".join(channel.__doc__.split()),
                          rows, [("Channel, Re_τ 180", link)], ""))
@@ -152,7 +154,7 @@ def main():
         for r in done)
     title = {"quick": "The validation pipeline, quick mode", "cpu-pairs": "FFT against PCG pressure on cases a CPU runs",
              "": "Turbulent cases against published data"}[name]
-    report.write(args.doc, report.section(name, title, header, analyse(done, work, args.doc), runs_text))
+    report.write(args.doc, report.section(name, title, header, analyse(done, work, args.doc, name), runs_text))
     print(f"wrote {args.doc}")
 
 
