@@ -41,12 +41,12 @@ void check_first_step(const time::FlowFields& f, const cases::CaseConfig& config
 }
 
 // The state the step just took the run to is written: output or a checkpoint is due, or the next step
-// lands on run.end_time (checkpointed before it). A stop signal's checkpoint apart: the ranks agree on
+// is the first of those made equal to land on run.end_time (checkpointed before it). A stop signal's checkpoint apart: the ranks agree on
 // the signal later.
 bool saves_state(const time::FlowFields& f, const cases::RunConfig& run, double next_output,
                  const CheckpointRecord& checkpoints, bool landed) {
   if (time::reached(f.time, next_output)) return true;
-  return !landed && (time::reached(f.time, checkpoints.next_time) || time::landing_dt(f.dt, f.time, run.end_time) < f.dt);
+  return !landed && (time::reached(f.time, checkpoints.next_time) || time::landing_dt(f.dt, f.time, run.end_time).has_value());
 }
 
 // The restart's message when the checkpoint is already at the end of the run ("" when it is not).
@@ -109,12 +109,16 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
 
   const auto loop_start = clock::now();
   long last_output = f.step;
-  bool landed = false;  // the last step was shortened to land on run.end_time (time_step_control.hpp)
+  bool landed = false;  // the steps are being made equal to land on run.end_time (time_step_control.hpp)
+  long landing_start = 0;
   while (!finished(f, config.run)) {
-    if (const double dt = time::landing_dt(f.dt, f.time, config.run.end_time); dt < f.dt) {
-      if (checkpoints.last_step != f.step) checkpoint();
-      landed = true;
-      f.dt = dt;
+    if (const std::optional<double> dt = time::landing_dt(f.dt, f.time, config.run.end_time)) {
+      if (!landed) {
+        if (checkpoints.last_step != f.step) checkpoint();
+        landed = true;
+        landing_start = f.step;
+      }
+      f.dt = *dt;
     }
     const auto step_start = clock::now();
     const time::StepReport report = sim.scheme->advance(f);
@@ -163,8 +167,8 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
     if (last_output != f.step) write_output();
     if (!landed && checkpoints.last_step != f.step) checkpoint();
     if (landed && sim.rank() == 0)
-      out << "checkpoint of step " << *checkpoints.last_step << ", before the last step, which was shortened to land on "
-          << "run.end_time: a restart continues from there\n";
+      out << "checkpoint of step " << *checkpoints.last_step << ", before the last " << f.step - landing_start
+          << " steps, made equal to land on run.end_time: a restart continues from there\n";
   }
   summary.wall_seconds = std::chrono::duration<double>(clock::now() - loop_start).count();
   progress.finish(f);

@@ -126,8 +126,14 @@ std::vector<double> cell_boundary_speed_flux(const mesh::Mesh& mesh, const mesh:
   return flux;
 }
 
-double landing_dt(double dt, double time, std::optional<double> end_time) {
-  return end_time ? std::min(dt, *end_time - time) : dt;
+std::optional<double> landing_dt(double dt, double time, std::optional<double> end_time) {
+  if (!end_time) return std::nullopt;
+  const double left = *end_time - time;
+  if (left > landing_steps * dt) return std::nullopt;
+  // Steps left within round-off of a whole number count as that number: one more would halve the
+  // step for a remainder of nothing.
+  const double steps = std::max(1.0, std::ceil(left / dt * (1 - 1e-9)));
+  return left / steps;
 }
 
 bool reached(double time, double target) { return time >= target * (1 - 1e-12); }

@@ -102,11 +102,16 @@ class TimeStepControl {
 std::vector<double> cell_boundary_speed_flux(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
                                              const fv::FlowOperators& ops);
 
-// The Δt of the next step shortened, where it would pass it, to end exactly at `end_time`. The run
-// loop never checkpoints the state that a shortened step reaches (a longer run would not pass
+// Within landing_steps steps of Δt of `end_time`, the Δt that makes the steps left to it equal, so
+// that the run ends exactly there without a last step far shorter than the one before: the collocated
+// projection's pressure holds a part that scales with the ratio of successive steps (the cell
+// velocity's divergence left by the previous projection over the new Δt), and the pressure, the forces
+// and the last output would jump with it. Outside that window none (the steps before do not depend on
+// the end time). The run loop never checkpoints a state inside the window (a longer run would not pass
 // through it): it checkpoints the state before, from which a restart with a later end time continues
 // as one run would.
-double landing_dt(double dt, double time, std::optional<double> end_time);
+inline constexpr int landing_steps = 10;
+std::optional<double> landing_dt(double dt, double time, std::optional<double> end_time);
 
 // `time` has reached `target` up to round-off (a sum of steps lands within a few ulps of it).
 bool reached(double time, double target);

@@ -24,8 +24,8 @@ def _reached(out):
 
 
 def _finished(out, end_time):
-    """Whether the run's last step reached end_time (that step, shortened to land on it, is not
-    checkpointed: its state is in the diagnostics only)."""
+    """Whether the run's last step reached end_time (the steps made equal to land on it are not
+    checkpointed: their states are in the diagnostics only)."""
     path = os.path.join(out, "diagnostics.csv")
     if not os.path.exists(path):
         return False

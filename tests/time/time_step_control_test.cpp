@@ -195,10 +195,28 @@ TEST_CASE("A moving wall's and an oblique inlet's speeds join the owner cells' r
   }
 }
 
-TEST_CASE("The last step lands on the end time, and times count as reached up to round-off", "[time][time-step]") {
-  CHECK(landing_dt(0.3, 0.9, 1.0) == Approx(0.1).epsilon(1e-12));
-  CHECK(landing_dt(0.05, 0.9, 1.0) == 0.05);
-  CHECK(landing_dt(0.3, 0.9, std::nullopt) == 0.3);
+TEST_CASE("The last steps are made equal to land on the end time, and times count as reached up to round-off",
+          "[time][time-step]") {
+  CHECK(landing_dt(0.3, 0.9, 1.0) == Approx(0.1).epsilon(1e-12));  // one step left, shorter
+  CHECK(landing_dt(0.05, 0.9, 1.0) == Approx(0.05).epsilon(1e-12));  // two whole steps left
+  CHECK(landing_dt(0.03, 0.9, 1.0) == Approx(0.1 / 4).epsilon(1e-12));  // 3.3 steps: four of 0.025
+  CHECK(landing_dt(0.01, 0.89, 1.0) == std::nullopt);  // 11 steps left: outside the window
+  CHECK(landing_dt(0.3, 0.9, std::nullopt) == std::nullopt);
+  // Steps of the window taken one after another end exactly on the end time, none shorter than 0.9 of
+  // the step before, whatever the stable Δt does meanwhile.
+  for (const double start_dt : {0.0123, 0.01, 0.0099999999999}) {
+    INFO("stable dt " << start_dt);
+    double t = 0.9, dt = start_dt, last = dt;
+    int steps = 0;
+    while (t < 1.0) {
+      const std::optional<double> landing = landing_dt(dt, t, 1.0);
+      const double taken = landing ? *landing : dt;
+      CHECK(taken >= 0.9 * last * (1 - 1e-9));
+      t += taken, last = taken, dt *= 1.001, ++steps;
+      REQUIRE(steps < 100);
+    }
+    CHECK(t == Approx(1.0).epsilon(1e-14));
+  }
   CHECK(reached(0.30000000000000004, 0.3));
   CHECK(reached(0.3 - 1e-14, 0.3));
   CHECK_FALSE(reached(0.2999, 0.3));
