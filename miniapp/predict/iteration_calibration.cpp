@@ -58,18 +58,17 @@ CostPoint iteration_point(const Executor& exec, const IterationCalibrationSettin
   return {bytes, std::max(seconds, 1e-8)};  // noise must not give a zero or negative cost
 }
 
-CostPoint pcg_point(const Executor& exec, const IterationCalibrationSettings& s, const CsrMatrix& a,
+CostPoint pcg_point(const Executor& exec, const IterationCalibrationSettings& s, const DeviceSell& a,
                     const Preconditioner& m, const std::string& what) {
-  const DeviceSell sell(exec, to_sell(a, exec.default_slice_height()));
-  const Vector b = bench::random_vector(exec, a.rows, rhs_seed);
-  Vector x(exec, a.rows);
-  Pcg pcg(exec, a.rows);
+  const Vector b = bench::random_vector(exec, a.rows(), rhs_seed);
+  Vector x(exec, a.rows());
+  Pcg pcg(exec, a.rows());
   return iteration_point(exec, s, [&](int iterations) {
     fill(exec, 0.0, x);
     PcgOptions options;
     options.tolerance = 0;  // never met: the solve runs `iterations`
     options.max_iterations = iterations;
-    return pcg.solve(sell, m, b, x, options).iterations;
+    return pcg.solve(a, m, b, x, options).iterations;
   }, what);
 }
 
@@ -102,22 +101,26 @@ std::array<std::optional<CostCurve>, iteration_unit_count> calibrate_iterations(
   for (const index_t rows : settings.rows) {
     log << "  Poisson iterations, about " << rows << " rows\n" << std::flush;
     const CsrMatrix a = stencil_matrix(rows);
-    const std::string where = " iteration on " + std::to_string(a.rows) + " rows";
-    add(IterationUnit::pcg_jacobi, pcg_point(exec, settings, a, Jacobi(exec, a), "the pcg_jacobi" + where));
     const index_t h = exec.default_slice_height();
+    const DeviceSell sell(exec, to_sell(a, h));
+    const std::string where = " iteration on " + std::to_string(a.rows) + " rows";
+    add(IterationUnit::pcg_jacobi, pcg_point(exec, settings, sell, Jacobi(exec, a), "the pcg_jacobi" + where));
     add(IterationUnit::pcg_aip1,
-        pcg_point(exec, settings, a, Aip(exec, a, 1, h, AipForm::two_pass), "the pcg_aip1" + where));
+        pcg_point(exec, settings, sell, Aip(exec, a, 1, h, AipForm::two_pass), "the pcg_aip1" + where));
     // The product on the plane stencil: 7 entries a row, as where the byte count picks it (one-layer
     // meshes; tetrahedra, 7.4), not the 13 of the 3D stencil's product, whose longer rows cost more
     // per byte on small meshes (each row's chain of gathers).
     const CsrMatrix plane = stencil_matrix(rows, 2);
     add(IterationUnit::pcg_aip1_product,
-        pcg_point(exec, settings, plane, Aip(exec, plane, 1, h, AipForm::product),
+        pcg_point(exec, settings, DeviceSell(exec, to_sell(plane, h)), Aip(exec, plane, 1, h, AipForm::product),
                   "the pcg_aip1_product iteration on " + std::to_string(plane.rows) + " rows"));
     // At least one level above the coarsest: a matrix of at most coarse_rows would be solved exactly
-    // by the coarse inverse (a solve that stops early, and not a V-cycle).
+    // by the coarse inverse (a solve that stops early, and not a V-cycle). The finest level is the
+    // PCG's own matrix, as in the time loop: a second copy would leave the cache at fewer bytes per
+    // iteration than a case's hierarchy does.
     const amg::AmgOptions amg{.coarse_rows = std::clamp<index_t>(a.rows / 8, 1, amg::AmgOptions{}.coarse_rows)};
-    add(IterationUnit::pcg_amg, pcg_point(exec, settings, a, Amg(exec, a, amg, h), "the pcg_amg" + where));
+    add(IterationUnit::pcg_amg,
+        pcg_point(exec, settings, sell, Amg(exec, a, amg, h, &sell), "the pcg_amg" + where));
     add(IterationUnit::batched_pcg, batched_point(exec, settings, rows,
                                                   "the batched_pcg iteration on about " + std::to_string(rows) +
                                                       " rows × systems"));

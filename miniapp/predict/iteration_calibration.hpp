@@ -8,7 +8,8 @@ namespace miniapp::predict {
 
 struct IterationCalibrationSettings {
   // Rows of the systems: the 7-point stencil for Pcg; for the batched systems, 2D rows × systems.
-  std::vector<index_t> rows{1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20};
+  std::vector<index_t> rows{1 << 10, 1 << 11, 1 << 12, 1 << 13, 1 << 14, 1 << 15,
+                            1 << 16, 1 << 17, 1 << 18, 1 << 19, 1 << 20};
   index_t batched_systems = 64;  // the frequency systems of a 64-layer extrusion, about (fewer on
                                  // the smallest sizes: planes keep at least 64 rows)
   int repeat = 9;                // timed pairs of solves per point (median)

@@ -291,7 +291,7 @@ Calibration calibrate(const Executor& exec, const CalibrationSettings& settings,
   c.curves = curves_of(points.launched);
   if (exec.backend() != Backend::cpu) c.graph_curves = curves_of(points.replayed);
   IterationCalibrationSettings iterations;
-  iterations.rows = settings.spmv_rows;
+  iterations.rows = settings.iteration_rows;
   iterations.repeat = settings.repeat;
   c.iteration_curves = calibrate_iterations(exec, iterations, log);
   c.sync_seconds = sync_seconds(exec, *std::min_element(settings.vector_sizes.begin(), settings.vector_sizes.end()),
