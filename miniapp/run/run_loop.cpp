@@ -41,8 +41,8 @@ void check_first_step(const time::FlowFields& f, const cases::CaseConfig& config
 }
 
 // The state the step just took the run to is written: output or a checkpoint is due, or the next step
-// is the first of those made equal to land on run.end_time (checkpointed before it). A stop signal's checkpoint apart: the ranks agree on
-// the signal later.
+// is the first of those made equal to land on run.end_time (checkpointed before it). A stop signal's
+// checkpoint apart: the ranks agree on the signal later.
 bool saves_state(const time::FlowFields& f, const cases::RunConfig& run, double next_output,
                  const CheckpointRecord& checkpoints, bool landed) {
   if (time::reached(f.time, next_output)) return true;
