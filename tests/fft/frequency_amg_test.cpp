@@ -25,6 +25,22 @@ double dot(const std::vector<double>& a, const std::vector<double>& b) {
 // Frequencies k = 0..3 as the FFT path lays them out: two systems each, shifts increasing.
 const std::vector<double> shifts{0, 0, 0.02, 0.02, 0.08, 0.08, 0.3, 0.3};
 
+// A converged batched solve of b with `blocks` leading blocks of `kind`: the iterations per system,
+// the solution and the right-hand side as the solver left it (projected where singular), on the host.
+struct BatchedSolve {
+  std::vector<int> iterations;
+  std::vector<double> x, b;
+};
+
+BatchedSolve solve_with(const Executor& exec, fft::BatchedPcg& pcg, const std::vector<double>& b_host,
+                        fft::LeadingPreconditioner kind, int blocks) {
+  pcg.preconditioner().use_leading_blocks(kind, blocks);
+  Vector b = Vector::from_host(exec, b_host), x(exec, static_cast<index_t>(b_host.size()));
+  const auto result = pcg.solve(b, x, {.tolerance = tolerance, .max_iterations = 3000});
+  REQUIRE(result.converged);
+  return {result.iterations, x.to_host(), b.to_host()};
+}
+
 }  // namespace
 
 TEST_CASE("The batched SpMV of a rectangular matrix (an AMG transfer) equals one SpMV per system", "[fft][amg]") {
@@ -90,18 +106,14 @@ TEST_CASE("AMG on the low frequencies takes fewer iterations than AIP and Jacobi
   fft::BatchedPcg pcg(exec, op.in_plane, op.z_coupling, shifts, op.singular, 4);
   const auto b_host = test::random_vector(n * S, 9);
   const auto run = [&](fft::LeadingPreconditioner kind, int blocks) {
-    pcg.preconditioner().use_leading_blocks(kind, blocks);
-    Vector b = Vector::from_host(exec, b_host), x(exec, static_cast<index_t>(n * S));
-    const auto result = pcg.solve(b, x, {.tolerance = tolerance, .max_iterations = 3000});
-    REQUIRE(result.converged);
-    const auto x_host = x.to_host(), b_projected = b.to_host();
+    const BatchedSolve solve = solve_with(exec, pcg, b_host, kind, blocks);
     for (std::size_t s = 0; s < S; ++s) {  // every system solved, whatever its preconditioner
-      auto r = reference_spmv(fft::shifted_matrix(op.in_plane, op.z_coupling, shifts[s]), column(x_host, S, s));
-      const auto bs = column(b_projected, S, s);
+      auto r = reference_spmv(fft::shifted_matrix(op.in_plane, op.z_coupling, shifts[s]), column(solve.x, S, s));
+      const auto bs = column(solve.b, S, s);
       for (std::size_t c = 0; c < n; ++c) r[c] -= bs[c];
       CHECK(norm(r) <= 10 * tolerance * norm(bs));
     }
-    return result.iterations;
+    return solve.iterations;
   };
   const auto jacobi = run(fft::LeadingPreconditioner::aip, 0), aip = run(fft::LeadingPreconditioner::aip, 1),
              amg = run(fft::LeadingPreconditioner::amg, 1);
@@ -143,11 +155,8 @@ TEST_CASE("A block of shift-dominated systems (large cells, thin layers) keeps a
   fft::BatchedPcg pcg(exec, op.in_plane, w, high, false, 4);
   const auto b_host = test::random_vector(n * S, 50);
   const auto iterations = [&](fft::LeadingPreconditioner kind, int blocks) {
-    pcg.preconditioner().use_leading_blocks(kind, blocks);
-    Vector b = Vector::from_host(exec, b_host), x(exec, static_cast<index_t>(n * S));
-    const auto result = pcg.solve(b, x, {.tolerance = tolerance, .max_iterations = 3000});
-    REQUIRE(result.converged);
-    return *std::max_element(result.iterations.begin(), result.iterations.end());
+    const std::vector<int> per_system = solve_with(exec, pcg, b_host, kind, blocks).iterations;
+    return *std::max_element(per_system.begin(), per_system.end());
   };
   const int jacobi = iterations(fft::LeadingPreconditioner::aip, 0), amg = iterations(fft::LeadingPreconditioner::amg, 1);
   CAPTURE(jacobi, amg);
