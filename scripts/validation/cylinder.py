@@ -1,4 +1,5 @@
-"""Cylinder in cross-flow: Strouhal number, mean drag and lift amplitude from the case's averaging
+"""Cylinder in cross-flow: Strouhal number (at Re 100 from the lift's upward crossings of its mean, at
+Re 3900 from the peak of the lift's spectrum), mean drag and lift amplitude from the case's averaging
 start (statistics.start_time) to the end, from the forces observer's forces_cylinder.csv
 (docs/statistics.md), and at Re 3900 the recirculation length from the wake_<k> probes' probes.csv. A run without them has no numbers here
 (the kinetic energy oscillates at the shedding frequency and at twice it while the wake grows, too
@@ -35,7 +36,9 @@ def analyse(run, out):
     if forces_file:
         f = data.read_csv_columns(forces_file)
         t, cd, cl = _window(window_start(run, f["time"]), f["time"], f["cd"], f["cl"])
-        values["St"] = series.frequency(t, cl)  # U = D = 1
+        # U = D = 1. The laminar wake's lift is a clean periodic signal, counted by its crossings; the
+        # turbulent wake's wanders and ripples, so its frequency is its spectrum's peak.
+        values["St"] = (series.spectral_frequency if run.case == "cylinder-3900" else series.frequency)(t, cl)
         values["mean Cd"] = sum(cd) / len(cd)
         values["Cl amplitude"] = (max(cl) - min(cl)) / 2
         note = f"t = {t[0]:.0f}–{t[-1]:.0f}, {os.path.basename(forces_file)}"

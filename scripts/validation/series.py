@@ -1,4 +1,6 @@
 """Small numerical helpers on time series: derivatives, peaks, periods, interpolation."""
+import cmath
+import math
 
 
 def resample(t, y, step):
@@ -49,6 +51,30 @@ def frequency(t, y):
     if len(crossings) < 2:
         return None
     return (len(crossings) - 1) / (crossings[-1] - crossings[0])
+
+
+def spectral_frequency(t, y, samples=1024, oversample=8, highest=2.0):
+    """The frequency of the largest peak of y(t)'s power spectrum: y resampled evenly, its mean removed,
+    a Hann window, the periodogram on a grid `oversample` times finer than 1/T from 2/T (two whole
+    periods) to `highest`, the peak refined by the parabola through its log power and its neighbours'.
+    For a signal whose period wanders and that carries ripples (a turbulent wake's lift), where
+    counting crossings of the mean counts the ripples too. None for a constant signal."""
+    grid, values = resample(t, y, (t[-1] - t[0]) / (samples - 1))
+    n, span = len(values), grid[-1] - grid[0]
+    mean = sum(values) / n
+    windowed = [(v - mean) * (0.5 - 0.5 * math.cos(2 * math.pi * i / (n - 1))) for i, v in enumerate(values)]
+    step = 1 / (oversample * span)
+    freqs = [k * step for k in range(2 * oversample, int(highest / step) + 1)]
+    power = [abs(sum(x * cmath.exp(-2j * math.pi * f * (g - grid[0])) for x, g in zip(windowed, grid))) ** 2
+             for f in freqs]
+    k = max(range(len(power)), key=lambda i: power[i])
+    if power[k] == 0:
+        return None
+    if 0 < k < len(power) - 1 and min(power[k - 1], power[k + 1]) > 0:
+        a, b, c = (math.log(p) for p in power[k - 1:k + 2])
+        curvature = a - 2 * b + c
+        return freqs[k] + (0.5 * (a - c) / curvature if curvature != 0 else 0.0) * step
+    return freqs[k]
 
 
 def interpolate(xs, ys, x):
