@@ -58,7 +58,8 @@ void print_forces_summary(const cases::CaseConfig& config, std::ostream& out) {
     }
     out << ", Cl mean " << lift->mean << " amplitude " << lift->amplitude << ", St "
         << lift->frequency * fc.reference_length / fc.reference_velocity << " (" << lift->periods
-        << " periods, upward crossings of the mean lift)\n";
+        << " periods, upward crossings of the mean lift), "
+        << lift->spectrum_peak * fc.reference_length / fc.reference_velocity << " (the lift spectrum's peak)\n";
   }
 }
 

@@ -223,7 +223,24 @@ TEST_CASE("the Strouhal frequency of a sampled sine", "[run][observers]") {
   CHECK(period->amplitude == Approx(0.33).epsilon(1e-3));
   CHECK(period->mean == Approx(0.1).margin(0.01));  // over 16.5 periods, not a whole number
   CHECK(period->periods >= 15);
+  CHECK(period->spectrum_peak == Approx(f).epsilon(2e-3));
   CHECK_FALSE(signal_period(std::span(t).first(100), std::span(v).first(100)));  // under two periods
+}
+
+TEST_CASE("The lift spectrum's peak finds a wandering frequency under ripples that the crossings count",
+          "[run][observers]") {
+  // A turbulent wake's lift: the shedding's phase wanders over the record, and faster ripples cross the
+  // mean near each of its crossings.
+  std::vector<double> t, v;
+  constexpr double f = 0.21, dt = 0.02;
+  for (int i = 0; i < 3000; ++i) {
+    const double x = i * dt, wander = 0.4 * std::sin(2 * M_PI * x / 240) - 0.3 * std::sin(2 * M_PI * 3 * x / 240);
+    t.push_back(x), v.push_back(std::sin(2 * M_PI * f * x + wander) + 0.3 * std::sin(2 * M_PI * 1.3 * x));
+  }
+  const auto period = signal_period(t, v);
+  REQUIRE(period);
+  CHECK(period->frequency > 1.2 * f);
+  CHECK(period->spectrum_peak == Approx(f).epsilon(0.03));
 }
 
 }  // namespace
