@@ -53,27 +53,36 @@ def frequency(t, y):
     return (len(crossings) - 1) / (crossings[-1] - crossings[0])
 
 
-def spectral_frequency(t, y, samples=1024, oversample=8, highest=2.0):
-    """The frequency of the largest peak of y(t)'s power spectrum: y resampled evenly, its mean removed,
-    a Hann window, the periodogram on a grid `oversample` times finer than 1/T from 2/T (two whole
-    periods) to `highest`, the peak refined by the parabola through its log power and its neighbours'.
+def spectral_frequency(t, y, samples=1024, oversample=8):
+    """The frequency of the largest peak of y(t)'s power spectrum, as the run summary computes it
+    (miniapp/run/signal_period.hpp): y resampled on `samples` even points, its mean removed, a Hann
+    window, the periodogram from 2/T (two whole periods) to the Nyquist frequency on a grid `oversample`
+    times finer than 1/T, the peak refined by the parabola through its log power and its neighbours'.
     For a signal whose period wanders and that carries ripples (a turbulent wake's lift), where
     counting crossings of the mean counts the ripples too. None for a constant signal."""
-    grid, values = resample(t, y, (t[-1] - t[0]) / (samples - 1))
-    n, span = len(values), grid[-1] - grid[0]
-    mean = sum(values) / n
-    windowed = [(v - mean) * (0.5 - 0.5 * math.cos(2 * math.pi * i / (n - 1))) for i, v in enumerate(values)]
-    step = 1 / (oversample * span)
-    freqs = [k * step for k in range(2 * oversample, int(highest / step) + 1)]
-    power = [abs(sum(x * cmath.exp(-2j * math.pi * f * (g - grid[0])) for x, g in zip(windowed, grid))) ** 2
-             for f in freqs]
+    mean = sum(y) / len(y)
+    step = (t[-1] - t[0]) / (samples - 1)
+    grid, values = resample(t, y, step)
+    grid, values = grid[:samples], values[:samples]
+    n = len(values)
+    windowed = [(v - mean) * (0.5 - 0.5 * math.cos(2 * math.pi * i / (samples - 1))) for i, v in enumerate(values)]
+    df = 1 / (oversample * (t[-1] - t[0]))
+    freqs = [j * df for j in range(2 * oversample, int(0.5 / step / df) + 1)]
+    power = []
+    for f in freqs:
+        turn = cmath.exp(-2j * math.pi * f * step)  # the phase advances by the same turn each sample
+        phase, total = 1.0 + 0j, 0j
+        for x in windowed:
+            total += x * phase
+            phase *= turn
+        power.append(abs(total) ** 2)
     k = max(range(len(power)), key=lambda i: power[i])
-    if power[k] == 0:
+    if power[k] == 0 or n < 3:
         return None
     if 0 < k < len(power) - 1 and min(power[k - 1], power[k + 1]) > 0:
         a, b, c = (math.log(p) for p in power[k - 1:k + 2])
         curvature = a - 2 * b + c
-        return freqs[k] + (0.5 * (a - c) / curvature if curvature != 0 else 0.0) * step
+        return freqs[k] + (0.5 * (a - c) / curvature if curvature != 0 else 0.0) * df
     return freqs[k]
 
 
