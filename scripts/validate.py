@@ -45,7 +45,7 @@ def device_name(backend, work):
     with open("/proc/cpuinfo") as f:
         model = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), platform.processor())
     threads = os.environ.get("OMP_NUM_THREADS", str(os.cpu_count()))
-    return f"{model}, {threads} threads (CPU backend)"
+    return f"{model}, {threads} thread{'' if threads == '1' else 's'} (CPU backend)"
 
 
 def analyse(selected, work, doc, set_name=""):
@@ -97,12 +97,15 @@ def analyse(selected, work, doc, set_name=""):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--quick", action="store_true", help="small meshes and short times, CPU backend")
-    p.add_argument("--cpu-pairs", action="store_true",
-                   help="the FFT and PCG pressure paths on a minimal channel and a coarse cylinder-3900, CPU backend (its own section)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--quick", dest="set", action="store_const", const="quick", default="",
+                       help="small meshes and short times, CPU backend")
+    which.add_argument("--cpu-pairs", dest="set", action="store_const", const="cpu-pairs",
+                       help="the FFT and PCG pressure paths on a minimal channel and a coarse cylinder-3900, "
+                            "CPU backend (its own section)")
     p.add_argument("--backend", choices=["cpu", "cuda"], help="default: cuda, or cpu with --quick or --cpu-pairs")
     p.add_argument("--miniapp", default=os.path.join(ROOT, "build", "release", "miniapp", "miniapp"))
-    p.add_argument("--work", help="folder of the runs (default output/validation[-quick])")
+    p.add_argument("--work", help="folder of the runs (default output/validation[-SET])")
     p.add_argument("--doc", default=os.path.join(ROOT, "docs", "validation.md"))
     p.add_argument("--only", default="", help="comma-separated prefixes of run names")
     p.add_argument("--chunk-minutes", type=float, default=9.0, help="wall-clock limit of one miniapp command")
@@ -111,12 +114,10 @@ def main():
     p.add_argument("--max-minutes", type=float, help="start no chunk that could end later than this many minutes from now")
     p.add_argument("--runs-note", default="", help="with --no-run: how and where the analysed runs were made, for the report")
     args = p.parse_args()
-    if args.quick and args.cpu_pairs:
-        sys.exit("--quick and --cpu-pairs are two sets: choose one")
-    name = "quick" if args.quick else "cpu-pairs" if args.cpu_pairs else ""
+    name, run_set = args.set, runs.SETS[args.set]
     backend = args.backend or ("cpu" if name else "cuda")
     work = os.path.abspath(args.work or os.path.join("output", "validation" + (f"-{name}" if name else "")))
-    selected = {"quick": runs.quick_set, "cpu-pairs": runs.cpu_pairs_set, "": runs.full_set}[name]()
+    selected = run_set.runs()
     if args.only:
         selected = [r for r in selected if r.name.startswith(tuple(args.only.split(",")))]
     if not selected:
@@ -141,20 +142,13 @@ def main():
         del argv[argv.index("--runs-note"):argv.index("--runs-note") + 2]
     command = "scripts/validate.py " + " ".join(shlex.quote(a) for a in argv if not a.startswith("--runs-note="))
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
-    mode = {"quick": "**Quick mode** (CPU, meshes and times far too small for the targets: it shows that the "
-                     "runs, restarts, analyses and plots work, not that the numbers are right).",
-            "cpu-pairs": "**The pressure-path pairs on a CPU** (a minimal channel and cylinder-3900 on the coarse "
-                         "mesh: the pairs' agreement is the result; their comparisons with published data "
-                         "are no test of the targets).",
-            "": f"The full set, each run in chunks of at most {args.chunk_minutes:g} minutes continued by restarts."}[name]
+    mode = run_set.mode.format(chunk_minutes=args.chunk_minutes)
     runs_note = f" Runs: {args.runs_note}." if args.runs_note else ""
     header = f"{mode}\nDevice: {device_name(backend, work)}; command: `{command}`; date: {date}.{runs_note}"
     runs_text = "Runs (shipped case and overrides):\n\n" + "\n".join(
         f"- `{r.name}`: `{r.case}`, t = {r.end_time:g}" + (f", `{r.description()}`" if r.overrides else "")
         for r in done)
-    title = {"quick": "The validation pipeline, quick mode", "cpu-pairs": "FFT against PCG pressure on cases a CPU runs",
-             "": "Turbulent cases against published data"}[name]
-    report.write(args.doc, report.section(name, title, header, analyse(done, work, args.doc, name), runs_text))
+    report.write(args.doc, report.section(name, run_set.title, header, analyse(done, work, args.doc, name), runs_text))
     print(f"wrote {args.doc}")
 
 

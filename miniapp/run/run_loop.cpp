@@ -110,14 +110,10 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
   const auto loop_start = clock::now();
   long last_output = f.step;
   bool landed = false;  // the steps are being made equal to land on run.end_time (time_step_control.hpp)
-  long landing_start = 0;
   while (!finished(f, config.run)) {
     if (const std::optional<double> dt = time::landing_dt(f.dt, f.time, config.run.end_time)) {
-      if (!landed) {
-        if (checkpoints.last_step != f.step) checkpoint();
-        landed = true;
-        landing_start = f.step;
-      }
+      if (!landed && checkpoints.last_step != f.step) checkpoint();
+      landed = true;
       f.dt = *dt;
     }
     const auto step_start = clock::now();
@@ -167,7 +163,7 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
     if (last_output != f.step) write_output();
     if (!landed && checkpoints.last_step != f.step) checkpoint();
     if (landed && sim.rank() == 0)
-      out << "checkpoint of step " << *checkpoints.last_step << ", before the last " << f.step - landing_start
+      out << "checkpoint of step " << *checkpoints.last_step << ", before the last " << f.step - *checkpoints.last_step
           << " steps, made equal to land on run.end_time: a restart continues from there\n";
   }
   summary.wall_seconds = std::chrono::duration<double>(clock::now() - loop_start).count();

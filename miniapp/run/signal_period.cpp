@@ -27,8 +27,9 @@ double spectrum_peak(std::span<const double> t, std::span<const double> v, doubl
   const double df = 1 / (spectrum_oversampling * record), nyquist = 0.5 / step;
   std::vector<double> frequencies, power;
   for (int j = 2 * spectrum_oversampling; j * df <= nyquist; ++j) {
-    std::complex<double> sum = 0;
-    for (int i = 0; i < spectrum_samples; ++i) sum += x[static_cast<std::size_t>(i)] * std::polar(1.0, -two_pi * j * df * i * step);
+    const std::complex<double> turn = std::polar(1.0, -two_pi * j * df * step);  // the phase's advance a sample
+    std::complex<double> sum = 0, phase = 1;
+    for (const double xi : x) sum += xi * phase, phase *= turn;
     frequencies.push_back(j * df);
     power.push_back(std::norm(sum));
   }

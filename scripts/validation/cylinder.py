@@ -9,6 +9,11 @@ import os
 from . import data, series
 from .compare import Comparison
 
+# How each case's Strouhal number is taken from its lift: the laminar wake's is a clean periodic signal,
+# whose crossings of the mean give the finer figure; the turbulent wake's wanders and ripples, and its
+# crossings count the ripples, so its frequency is the spectrum's peak.
+STROUHAL = {"cylinder": series.frequency, "cylinder-3900": series.spectral_frequency}
+
 TARGETS = {  # reference ranges and tolerances of issue 20
     "cylinder": {"St": (0.164, 0.165, 0.02), "mean Cd": (1.32, 1.33, 0.02), "Cl amplitude": (0.32, 0.33, 0.05)},
     "cylinder-3900": {"St": (0.208, 0.215, 0.05), "mean Cd": (0.99, 1.04, 0.10), "Lr/D": (1.51, 1.51, 0.15)},
@@ -36,9 +41,7 @@ def analyse(run, out):
     if forces_file:
         f = data.read_csv_columns(forces_file)
         t, cd, cl = _window(window_start(run, f["time"]), f["time"], f["cd"], f["cl"])
-        # U = D = 1. The laminar wake's lift is a clean periodic signal, counted by its crossings; the
-        # turbulent wake's wanders and ripples, so its frequency is its spectrum's peak.
-        values["St"] = (series.spectral_frequency if run.case == "cylinder-3900" else series.frequency)(t, cl)
+        values["St"] = STROUHAL[run.case](t, cl)  # U = D = 1
         values["mean Cd"] = sum(cd) / len(cd)
         values["Cl amplitude"] = (max(cl) - min(cl)) / 2
         note = f"t = {t[0]:.0f}–{t[-1]:.0f}, {os.path.basename(forces_file)}"

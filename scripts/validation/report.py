@@ -1,10 +1,9 @@
 """The generated sections of docs/validation.md: one table per case family (a row per run and quantity),
-its plots beside it. Each set of runs (the full one, --quick, --minimal-channel) has its own section
+its plots beside it. Each set of runs (the full one, --quick, --cpu-pairs) has its own section
 between its own markers, which a new report of that set replaces, so the page always shows each set's
 latest validation."""
 import os
 import re
-
 
 
 def _markers(set_name):

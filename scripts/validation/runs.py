@@ -84,3 +84,25 @@ def quick_set():
              Run("cylinder-3900", "cylinder-3900", 2.0, cylinder_3900),
              Run("cylinder-3900-pcg", "cylinder-3900", 2.0, cylinder_3900 + PCG)]
     return runs
+
+
+@dataclass
+class RunSet:
+    """A set of runs validate.py knows: its runs, its section's title, and the line that says what the
+    set shows ({chunk_minutes} filled in). The full set's name is "" (its section's markers have none)."""
+    runs: object  # () -> [Run]
+    title: str
+    mode: str
+
+
+SETS = {
+    "": RunSet(full_set, "Turbulent cases against published data",
+               "The full set, each run in chunks of at most {chunk_minutes:g} minutes continued by restarts."),
+    "quick": RunSet(quick_set, "The validation pipeline, quick mode",
+                    "**Quick mode** (CPU, meshes and times far too small for the targets: it shows that the "
+                    "runs, restarts, analyses and plots work, not that the numbers are right)."),
+    "cpu-pairs": RunSet(cpu_pairs_set, "FFT against PCG pressure on cases a CPU runs",
+                        "**The pressure-path pairs on a CPU** (a minimal channel and cylinder-3900 on the coarse "
+                        "mesh: the pairs' agreement is the result; their comparisons with published data are no "
+                        "test of the targets)."),
+}

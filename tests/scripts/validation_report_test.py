@@ -61,7 +61,7 @@ class SectionsTest(unittest.TestCase):
             with open(doc, "w") as f:
                 f.write("# Validation\n\nHand-written text.\n")
             report.write(doc, report.section("", "Full set", "full, first", [], "runs"))
-            report.write(doc, report.section("minimal-channel", "Minimal channel", "minimal, first", [], "runs"))
+            report.write(doc, report.section("cpu-pairs", "CPU pairs", "pairs, first", [], "runs"))
             report.write(doc, report.section("", "Full set", "full, second", [], "runs"))
             with open(doc) as f:
                 page = f.read()
@@ -69,8 +69,8 @@ class SectionsTest(unittest.TestCase):
         self.assertEqual(page.count("## Full set"), 1)
         self.assertIn("full, second", page)
         self.assertNotIn("full, first", page)
-        self.assertIn("minimal, first", page)  # the full set's new report left the other set's section
-        self.assertLess(page.index("## Full set"), page.index("## Minimal channel"))  # replaced in place
+        self.assertIn("pairs, first", page)  # the full set's new report left the other set's section
+        self.assertLess(page.index("## Full set"), page.index("## CPU pairs"))  # replaced in place
 
 
 if __name__ == "__main__":
