@@ -36,30 +36,30 @@ Record read_record(const std::filesystem::path& path, double start_time) {
   return r;
 }
 
+// One patch's line, formatted apart so that its digits do not depend on what the log printed before.
+std::string forces_line(const cases::ForcesConfig& fc, double start, const Record& r) {
+  std::ostringstream line;
+  line << "forces    " << fc.patch << ": " << r.time.size() << " samples from t = " << start;
+  if (r.time.empty()) return line.str() + "\n";
+  double drag = 0;
+  for (double d : r.drag) drag += d;
+  line << ", mean Cd " << drag / static_cast<double>(r.drag.size());
+  const auto lift = signal_period(r.time, r.lift);
+  if (!lift) return line.str() + "; St: fewer than two lift periods\n";
+  const double strouhal = fc.reference_length / fc.reference_velocity;  // St per unit frequency
+  line << ", Cl mean " << lift->mean << " amplitude " << lift->amplitude << ", St " << lift->frequency * strouhal
+       << " (" << lift->periods << " periods, upward crossings of the mean lift), " << lift->spectrum_peak * strouhal
+       << " (the lift spectrum's peak)\n";
+  return line.str();
+}
+
 }  // namespace
 
 void print_forces_summary(const cases::CaseConfig& config, std::ostream& out) {
   const double start = config.statistics.enabled ? config.statistics.start_time : 0.0;
   for (const cases::ForcesConfig& fc : config.forces) {
     const std::filesystem::path path = std::filesystem::path(config.output.directory) / ("forces_" + fc.patch + ".csv");
-    const Record r = read_record(path, start);
-    out << "forces    " << fc.patch << ": " << r.time.size() << " samples from t = " << start;
-    if (r.time.empty()) {
-      out << "\n";
-      continue;
-    }
-    double drag = 0;
-    for (double d : r.drag) drag += d;
-    out << ", mean Cd " << drag / static_cast<double>(r.drag.size());
-    const auto lift = signal_period(r.time, r.lift);
-    if (!lift) {
-      out << "; St: fewer than two lift periods\n";
-      continue;
-    }
-    out << ", Cl mean " << lift->mean << " amplitude " << lift->amplitude << ", St "
-        << lift->frequency * fc.reference_length / fc.reference_velocity << " (" << lift->periods
-        << " periods, upward crossings of the mean lift), "
-        << lift->spectrum_peak * fc.reference_length / fc.reference_velocity << " (the lift spectrum's peak)\n";
+    out << forces_line(fc, start, read_record(path, start));
   }
 }
 

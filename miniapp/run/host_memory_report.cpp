@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <limits>
 #include <ostream>
+#include <sstream>
 
 #include "core/host_memory.hpp"
 
@@ -23,14 +24,15 @@ void print_host_memory_peak(std::ostream& log, const parallel::Communicator* com
     others_max = comm->allreduce(others_max, parallel::ReduceOp::max);
     worst_per_cell = comm->allreduce(worst_per_cell, parallel::ReduceOp::max);
   }
-  log << "  " << std::left << std::setw(28) << "host memory peak" << std::right << std::fixed << std::setprecision(2);
-  if (ranks == 1) {
-    log << bytes * 1e-9 << " GB (" << std::setprecision(0) << per_cell << " B per cell)\n" << std::defaultfloat;
-    return;
-  }
-  log << "rank 0 " << bytes * 1e-9 << " GB, ranks 1.." << ranks - 1 << " " << others_min * 1e-9 << ".."
-      << others_max * 1e-9 << " GB; at most " << std::setprecision(0) << worst_per_cell << " B per owned cell\n"
-      << std::defaultfloat;
+  // Formatted apart: the log's own precision and flags are left as they were for what follows.
+  std::ostringstream line;
+  line << "  " << std::left << std::setw(28) << "host memory peak" << std::right << std::fixed << std::setprecision(2);
+  if (ranks == 1)
+    line << bytes * 1e-9 << " GB (" << std::setprecision(0) << per_cell << " B per cell)\n";
+  else
+    line << "rank 0 " << bytes * 1e-9 << " GB, ranks 1.." << ranks - 1 << " " << others_min * 1e-9 << ".."
+         << others_max * 1e-9 << " GB; at most " << std::setprecision(0) << worst_per_cell << " B per owned cell\n";
+  log << line.str();
 }
 
 }  // namespace miniapp::run

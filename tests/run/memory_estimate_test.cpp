@@ -3,6 +3,9 @@
 // sizes, for each kind of boundary, with and without LES, for each preconditioner.
 #include <catch2/catch.hpp>
 
+#include <sstream>
+
+#include "miniapp/run/host_memory_report.hpp"
 #include "miniapp/run/memory_estimate.hpp"
 #include "miniapp/run/observers.hpp"
 #include "tests/run/run_test_support.hpp"
@@ -79,6 +82,16 @@ TEST_CASE("Executor::bytes_allocated counts live allocations", "[run][memory]") 
     CHECK(exec.bytes_allocated() == 100 * sizeof(double) + 7 * sizeof(index_t));
   }
   CHECK(exec.bytes_allocated() == 0);
+}
+
+TEST_CASE("The host memory line leaves the log's number format as it found it", "[run][memory]") {
+  // What the log prints after it (the forces summary's St, the summary's times) keeps its digits.
+  std::ostringstream log;
+  print_host_memory_peak(log, nullptr, 1000);
+  CHECK_THAT(log.str(), Catch::Matchers::StartsWith("  host memory peak") && Catch::Matchers::Contains(" B per cell)"));
+  log.str("");
+  log << 0.164523;
+  CHECK(log.str() == "0.164523");
 }
 
 }  // namespace

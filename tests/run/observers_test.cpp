@@ -6,9 +6,11 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <iomanip>
 #include <map>
 #include <sstream>
 
+#include "miniapp/run/forces_summary.hpp"
 #include "miniapp/run/probes.hpp"
 #include "miniapp/run/profiles.hpp"
 #include "miniapp/run/signal_period.hpp"
@@ -225,6 +227,28 @@ TEST_CASE("the Strouhal frequency of a sampled sine", "[run][observers]") {
   CHECK(period->periods >= 15);
   CHECK(period->spectrum_peak == Approx(f).epsilon(2e-3));
   CHECK_FALSE(signal_period(std::span(t).first(100), std::span(v).first(100)));  // under two periods
+}
+
+TEST_CASE("The forces summary gives the Strouhal number both ways, with its digits", "[run][observers]") {
+  ScratchDir dir("observers_forces_summary");
+  const Simulation sim = make_simulation("cavity", {"mesh.cells=[8,8,1]", "forces.ymin.reference_area=1",
+                                                    "output.directory=" + dir.path().string()});
+  {  // a lift at St 0.165 (U = L = 1) over 20 periods, as WallMonitor writes it
+    std::ofstream csv(dir.path() / "forces_ymin.csv");
+    csv << "step,time,pressure_x,pressure_y,pressure_z,viscous_x,viscous_y,viscous_z,cd,cl\n";
+    for (int i = 0; i <= 2400; ++i) {
+      const double t = 0.05 * i;
+      csv << i << "," << t << ",0,0,0,0,0,0,1.25," << 0.3 * std::sin(2 * M_PI * 0.165 * t) << "\n";
+    }
+  }
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(0);  // what an earlier line may have left behind
+  print_forces_summary(sim.config, out);
+  INFO(out.str());
+  CHECK_THAT(out.str(), Catch::Matchers::Contains("mean Cd 1.25,") && Catch::Matchers::Contains("St 0.165") &&
+                            Catch::Matchers::Contains("(the lift spectrum's peak)"));
+  const std::string spectral = out.str().substr(out.str().find("lift), ") + 7);
+  CHECK(std::stod(spectral) == Approx(0.165).epsilon(2e-3));
 }
 
 TEST_CASE("The lift spectrum's peak finds a wandering frequency under ripples that the crossings count",
