@@ -8,7 +8,7 @@ docs/validation/*.png, with the device, the command and the date.
     scripts/validate.py                    # the full set on one GPU (hours; resumable: rerun to continue)
     scripts/validate.py --quick            # small meshes, short times, on the CPU: checks the pipeline
     scripts/validate.py --cpu-pairs        # the FFT and PCG pressure paths on cases a CPU core runs
-    scripts/validate.py --only cylinder    # runs whose name starts with one of these (comma-separated)
+    scripts/validate.py --only cylinder    # runs named so, else whose names start so (comma-separated)
     scripts/validate.py --no-run           # analyse the runs already in the work folder
     scripts/validate.py --no-report --max-minutes 9   # runs what fits in 9 minutes; rerun to continue
 
@@ -27,6 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from validation import channel, cylinder, pressure_paths, report, runs, taylor_green  # noqa: E402
 from validation.data import ROOT  # noqa: E402
 from validation.runner import run_in_chunks  # noqa: E402
+from validation.runs import select_runs  # noqa: E402
 
 
 def device_name(backend, work):
@@ -107,7 +108,7 @@ def main():
     p.add_argument("--miniapp", default=os.path.join(ROOT, "build", "release", "miniapp", "miniapp"))
     p.add_argument("--work", help="folder of the runs (default output/validation[-SET])")
     p.add_argument("--doc", default=os.path.join(ROOT, "docs", "validation.md"))
-    p.add_argument("--only", default="", help="comma-separated prefixes of run names")
+    p.add_argument("--only", default="", help="comma-separated run names; one that names no run selects the runs it starts")
     p.add_argument("--chunk-minutes", type=float, default=9.0, help="wall-clock limit of one miniapp command")
     p.add_argument("--no-run", action="store_true", help="only analyse what the work folder holds")
     p.add_argument("--no-report", action="store_true", help="only run (e.g. on a GPU machine without matplotlib)")
@@ -119,9 +120,9 @@ def main():
     work = os.path.abspath(args.work or os.path.join("output", "validation" + (f"-{name}" if name else "")))
     selected = run_set.runs()
     if args.only:
-        selected = [r for r in selected if r.name.startswith(tuple(args.only.split(",")))]
+        selected = select_runs(selected, args.only.split(","))
     if not selected:
-        sys.exit(f"--only {args.only}: no run of the set starts with that")
+        sys.exit(f"--only {args.only}: no run of the set is named so or starts so")
 
     deadline = time.monotonic() + 60 * args.max_minutes if args.max_minutes else None
     for r in selected:

@@ -106,3 +106,12 @@ SETS = {
                         "mesh: the pairs' agreement is the result; their comparisons with published data are no "
                         "test of the targets)."),
 }
+
+
+def select_runs(runs, names):
+    """The runs `names` select, in the set's order: a name that is a run's selects that run alone (so
+    "channel" leaves out "channel-fine"), any other the runs whose names start with it ("tg64")."""
+    own = {r.name for r in runs}
+    exact = {n for n in names if n in own}
+    prefixes = tuple(n for n in names if n not in own)
+    return [r for r in runs if r.name in exact or (prefixes and r.name.startswith(prefixes))]

@@ -11,7 +11,7 @@ from unittest import mock
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 import validate  # noqa: E402
 from validation import cylinder, report  # noqa: E402
-from validation.runs import Run  # noqa: E402
+from validation.runs import Run, full_set, select_runs  # noqa: E402
 
 
 def write_forces(folder, strouhal, mean_cd, cl_amplitude):
@@ -71,6 +71,20 @@ class SectionsTest(unittest.TestCase):
         self.assertNotIn("full, first", page)
         self.assertIn("pairs, first", page)  # the full set's new report left the other set's section
         self.assertLess(page.index("## Full set"), page.index("## CPU pairs"))  # replaced in place
+
+
+class SelectRunsTest(unittest.TestCase):
+    def names(self, only):
+        return [r.name for r in select_runs(full_set(), only)]
+
+    def test_a_run_s_own_name_selects_it_alone(self):
+        self.assertEqual(self.names(["channel"]), ["channel"])
+        self.assertEqual(self.names(["cylinder-3900", "channel-pcg"]), ["channel-pcg", "cylinder-3900"])
+
+    def test_any_other_name_selects_the_runs_it_starts(self):
+        self.assertEqual(self.names(["tg64"]), ["tg64-smagorinsky", "tg64-wale", "tg64-vreman", "tg64-sigma",
+                                                "tg64-none"])
+        self.assertEqual(self.names(["nothing"]), [])
 
 
 if __name__ == "__main__":
