@@ -113,6 +113,8 @@ def main():
     p.add_argument("--no-run", action="store_true", help="only analyse what the work folder holds")
     p.add_argument("--no-report", action="store_true", help="only run (e.g. on a GPU machine without matplotlib)")
     p.add_argument("--max-minutes", type=float, help="start no chunk that could end later than this many minutes from now")
+    p.add_argument("--section", default="", help="report into a section of this name, apart from the set's "
+                   "(a later round of some of its runs)")
     p.add_argument("--runs-note", default="", help="with --no-run: how and where the analysed runs were made, for the report")
     args = p.parse_args()
     name, run_set = args.set, runs.SETS[args.set]
@@ -149,7 +151,10 @@ def main():
     runs_text = "Runs (shipped case and overrides):\n\n" + "\n".join(
         f"- `{r.name}`: `{r.case}`, t = {r.end_time:g}" + (f", `{r.description()}`" if r.overrides else "")
         for r in done)
-    report.write(args.doc, report.section(name, run_set.title, header, analyse(done, work, args.doc, name), runs_text))
+    options = f"--section {args.section}" if args.section else (f"--{name}" if name else "")
+    title = f"{run_set.title}: {args.section}" if args.section else run_set.title
+    families = analyse(done, work, args.doc, args.section or name)
+    report.write(args.doc, report.section(options, title, header, families, runs_text))
     print(f"wrote {args.doc}")
 
 

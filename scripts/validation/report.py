@@ -1,14 +1,16 @@
 """The generated sections of docs/validation.md: one table per case family (a row per run and quantity),
 its plots beside it. Each set of runs (the full one, --quick, --cpu-pairs) has its own section
 between its own markers, which a new report of that set replaces, so the page always shows each set's
-latest validation."""
+latest validation; a round that reruns part of a set on another day (--section) has a section of its
+own, so that it does not erase the runs it did not redo."""
 import os
 import re
 
 
-def _markers(set_name):
-    """The section's first and last lines; the full set's (no name) are those of the first reports."""
-    command = "scripts/validate.py" + (f" --{set_name}" if set_name else "")
+def _markers(options):
+    """The section's first and last lines, named by the options that select it ("--quick", "--section
+    NAME"); the full set's (no options) are those of the first reports."""
+    command = "scripts/validate.py" + (f" {options}" if options else "")
     return f"<!-- {command}: begin (generated; do not edit by hand) -->", f"<!-- {command}: end -->"
 
 
@@ -28,10 +30,10 @@ def table(rows):
     return "\n".join(lines + ([""] + [f"- {n}" for n in notes] if notes else []))
 
 
-def section(set_name, title, header, families, runs_text):
-    """header: device, command, date lines; families: [(title, intro, rows, images, extra)], images a
-    list of (alt text, link)."""
-    begin, end = _markers(set_name)
+def section(options, title, header, families, runs_text):
+    """options: what names the section (see _markers); header: device, command, date lines; families:
+    [(title, intro, rows, images, extra)], images a list of (alt text, link)."""
+    begin, end = _markers(options)
     parts = [begin, f"## {title}", "", header, "", runs_text]
     for title, intro, rows, images, extra in families:
         parts += ["", f"### {title}", "", intro]

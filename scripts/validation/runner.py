@@ -1,8 +1,10 @@
 """Runs a case to its end time in chunks of bounded wall time, each continued from the previous
 chunk's checkpoint (miniapp run --restart): no single command runs longer than the chunk limit. A
 chunk stops at a step count (run.max_steps), so that run.end_time stays the run's own (the statistics
-observers refuse an averaging start after it)."""
+observers refuse an averaging start after it); one that would outrun its limit (the steps per second
+were measured under another load) gets SIGTERM, on which miniapp checkpoints and stops."""
 import os
+import signal
 import subprocess
 import time
 
@@ -10,6 +12,7 @@ from .data import newest_checkpoint_step, read_diagnostics
 
 SETUP_PROBE_STEPS = 20  # the first chunk's steps: measures set-up time and steps per second
 MIN_CHUNK_SECONDS = 30  # a chunk shorter than this (or than twice the set-up) is not worth starting
+STOP_GRACE_SECONDS = 60  # for the checkpoint of a chunk stopped by SIGTERM
 
 
 def _reached(out):
@@ -64,19 +67,33 @@ def run_in_chunks(miniapp, run, work, backend, chunk_seconds, log, deadline=None
         command = _miniapp_command(miniapp, run, out, backend, stop, restart=step > 0)
         log(f"  $ {' '.join(command)}")
         started = time.monotonic()
-        try:
-            result = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60)
-        except subprocess.TimeoutExpired:
-            raise SystemExit(f"{run.name}: a chunk ran past {seconds + 60:.0f} s; rerun with a smaller "
-                             f"--chunk-minutes (the run resumes from its last checkpoint)")
+        code, output = run_within(command, seconds, log)
         wall = time.monotonic() - started
-        if result.returncode != 0:
-            raise SystemExit(f"{run.name}: miniapp failed (exit {result.returncode}):\n"
-                             f"{result.stdout[-3000:]}{result.stderr[-3000:]}")
+        if code not in (0, 128 + signal.SIGTERM):
+            raise SystemExit(f"{run.name}: miniapp failed (exit {code}):\n{output[-6000:]}")
         if _reached(out)[1] <= step:
             raise SystemExit(f"{run.name}: a chunk ended without a newer checkpoint in {out}; stopping "
                              f"rather than running it again")
         rate, setup = _chunk_speed(out, step, wall)
+
+
+def run_within(command, seconds, log):
+    """(exit code, output) of `command`, stopped by SIGTERM after `seconds` (miniapp then checkpoints
+    and exits with 128 + SIGTERM) and killed if it has not stopped STOP_GRACE_SECONDS later."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        output, _ = process.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        log(f"  the chunk reached its {seconds:.0f} s: stopping it with SIGTERM (it checkpoints)")
+        process.send_signal(signal.SIGTERM)
+        try:
+            output, _ = process.communicate(timeout=STOP_GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            raise SystemExit(f"{command[0]} did not stop within {STOP_GRACE_SECONDS} s of SIGTERM; killed "
+                             f"(rerun to continue from the last complete checkpoint)")
+    return process.returncode, output
 
 
 def _chunk_speed(out, first_step, wall):

@@ -61,7 +61,8 @@ class SectionsTest(unittest.TestCase):
             with open(doc, "w") as f:
                 f.write("# Validation\n\nHand-written text.\n")
             report.write(doc, report.section("", "Full set", "full, first", [], "runs"))
-            report.write(doc, report.section("cpu-pairs", "CPU pairs", "pairs, first", [], "runs"))
+            report.write(doc, report.section("--cpu-pairs", "CPU pairs", "pairs, first", [], "runs"))
+            report.write(doc, report.section("--section later", "Later round", "later round", [], "runs"))
             report.write(doc, report.section("", "Full set", "full, second", [], "runs"))
             with open(doc) as f:
                 page = f.read()
@@ -70,6 +71,7 @@ class SectionsTest(unittest.TestCase):
         self.assertIn("full, second", page)
         self.assertNotIn("full, first", page)
         self.assertIn("pairs, first", page)  # the full set's new report left the other set's section
+        self.assertIn("later round", page)  # and the later round's
         self.assertLess(page.index("## Full set"), page.index("## CPU pairs"))  # replaced in place
 
 
