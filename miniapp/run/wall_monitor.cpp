@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace miniapp::run {
 namespace {
@@ -19,7 +20,7 @@ std::vector<std::string> force_columns() {
 WallMonitor::WallMonitor(const Simulation& sim, std::optional<long> restart_step) : sim_(sim), nu_(sim.config.physics.nu) {
   const cases::CaseConfig& c = sim.config;
   const index_t owned = sim.domain->owned_count();
-  std::vector<SampleWeights> rows;
+  std::vector<SampleWeights> force_rows, other_rows;
   for (const mesh::Patch& patch : sim.mesh.patches) {
     const cases::BoundaryCondition* bc = c.find_boundary(patch.name);
     if (!bc || !is_wall(bc->type)) continue;  // the cut patch of a rank's mesh has no condition
@@ -28,15 +29,19 @@ WallMonitor::WallMonitor(const Simulation& sim, std::optional<long> restart_step
     int forces = -1;
     for (std::size_t k = 0; k < c.forces.size(); ++k)
       if (c.forces[k].patch == patch.name) forces = static_cast<int>(k);
+    wall_has_forces_.push_back(forces >= 0);
+    FaceGroup& group = forces >= 0 ? force_walls_ : other_walls_;
+    std::vector<SampleWeights>& rows = forces >= 0 ? force_rows : other_rows;
     for (index_t f = patch.first_face; f < patch.first_face + patch.face_count; ++f) {
       const index_t cell = sim.mesh.face_owner[f];
       if (cell >= owned) continue;  // a halo cell's face: its owner rank counts it
-      faces_.push_back({wall, forces, sim.geometry.face_area[f], sim.geometry.face_delta_n[f],
-                        sim.geometry.face_normal[f], bc->velocity});
+      group.faces.push_back({wall, forces, sim.geometry.face_area[f], sim.geometry.face_delta_n[f],
+                             sim.geometry.face_normal[f], bc->velocity});
       rows.push_back({{operator_index(sim, cell), 1.0}});
     }
   }
-  sampler_.emplace(sim, rows);
+  force_walls_.sampler.emplace(sim, force_rows);
+  other_walls_.sampler.emplace(sim, other_rows);
   if (sim.rank() != 0) return;
   for (const cases::ForcesConfig& fc : c.forces)
     force_files_.push_back(std::make_unique<output::SeriesWriter>(
@@ -50,16 +55,14 @@ std::vector<std::string> WallMonitor::diagnostics_columns() const {
   return out;
 }
 
-WallMonitor::Evaluation WallMonitor::evaluate(const std::array<const Vector*, 3>& velocity, const Vector* pressure,
-                                              double scale) {
+void WallMonitor::accumulate(FaceGroup& group, const std::array<const Vector*, 3>& velocity, const Vector* pressure,
+                             double scale, std::vector<double>& sums, std::vector<double>& maxima) const {
   std::vector<const Vector*> fields(velocity.begin(), velocity.end());
   if (pressure) fields.push_back(pressure);
-  const auto values = sampler_->sample(fields);
-  const std::size_t walls = wall_names_.size(), forces = sim_.config.forces.size();
-  // Per wall Σ A τ, Σ A y⁺, Σ A; per force patch its six components.
-  std::vector<double> sums(3 * walls + 6 * forces, 0.0), maxima(walls, 0.0);
-  for (std::size_t i = 0; i < faces_.size(); ++i) {
-    const Face& face = faces_[i];
+  const auto values = group.sampler->sample(fields);
+  const std::size_t walls = wall_names_.size();
+  for (std::size_t i = 0; i < group.faces.size(); ++i) {
+    const Face& face = group.faces[i];
     Vec3 du{scale * values[0][i] - face.wall_velocity.x, scale * values[1][i] - face.wall_velocity.y,
             scale * values[2][i] - face.wall_velocity.z};
     const double normal = dot3(du, face.normal);
@@ -76,9 +79,23 @@ WallMonitor::Evaluation WallMonitor::evaluate(const std::array<const Vector*, 3>
     force[2] += p * face.area * face.normal.z;
     force[3] += viscous * tangential.x, force[4] += viscous * tangential.y, force[5] += viscous * tangential.z;
   }
+}
+
+WallMonitor::Evaluation WallMonitor::evaluate(const std::array<const Vector*, 3>& velocity, const Vector* pressure,
+                                              double scale, bool all_walls) {
+  const std::size_t walls = wall_names_.size(), forces = sim_.config.forces.size();
+  // Per wall Σ A τ, Σ A y⁺, Σ A; per force patch its six components.
+  std::vector<double> sums(3 * walls + 6 * forces, 0.0), maxima(walls, 0.0);
+  accumulate(force_walls_, velocity, pressure, scale, sums, maxima);
+  if (all_walls) accumulate(other_walls_, velocity, pressure, scale, sums, maxima);
   sim_.domain->sum(sums);
+  constexpr double not_sampled = std::numeric_limits<double>::quiet_NaN();  // written as nan
   Evaluation out;
   for (std::size_t w = 0; w < walls; ++w) {
+    if (!all_walls && !wall_has_forces_[w]) {
+      out.walls.push_back({not_sampled, not_sampled, not_sampled});
+      continue;
+    }
     const double* s = &sums[3 * w];
     const double area = s[2] > 0 ? s[2] : 1.0;  // a patch of no face (on every rank) reads 0
     out.walls.push_back({std::sqrt(s[0] / area), s[1] / area, sim_.domain->max(maxima[w])});
@@ -94,7 +111,8 @@ double WallMonitor::friction_velocity(const std::array<const Vector*, 3>& veloci
   const Evaluation e = evaluate(velocity, nullptr, scale);
   // Σ over patches of A u_τ² / Σ A, from the per-patch means.
   std::vector<double> patch_area(wall_names_.size(), 0.0);
-  for (const Face& face : faces_) patch_area[face.wall] += face.area;
+  for (const FaceGroup* group : {&force_walls_, &other_walls_})
+    for (const Face& face : group->faces) patch_area[face.wall] += face.area;
   sim_.domain->sum(patch_area);
   double stress = 0, area = 0;
   for (std::size_t w = 0; w < e.walls.size(); ++w) {
@@ -104,8 +122,9 @@ double WallMonitor::friction_velocity(const std::array<const Vector*, 3>& veloci
   return area > 0 ? std::sqrt(stress / area) : 0.0;
 }
 
-void WallMonitor::record(const time::FlowFields& f, std::vector<double>& row) {
-  const Evaluation e = evaluate({&f.u[0], &f.u[1], &f.u[2]}, sim_.config.forces.empty() ? nullptr : &f.pressure, 1.0);
+void WallMonitor::record(const time::FlowFields& f, std::vector<double>& row, bool all_walls) {
+  const Evaluation e =
+      evaluate({&f.u[0], &f.u[1], &f.u[2]}, sim_.config.forces.empty() ? nullptr : &f.pressure, 1.0, all_walls);
   for (const WallQuantities& w : e.walls) row.insert(row.end(), {w.friction_velocity, w.yplus_mean, w.yplus_max});
   for (std::size_t k = 0; k < force_files_.size(); ++k) {
     const cases::ForcesConfig& fc = sim_.config.forces[k];

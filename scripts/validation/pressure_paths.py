@@ -2,6 +2,7 @@
 statistical uncertainty): each pair's time averages over the case's averaging window
 (statistics.start_time to the end), with the standard error of each (uncertainty.py), and whether the
 difference is within K standard errors of the difference."""
+import math
 import os
 
 from . import data
@@ -29,9 +30,11 @@ def signals(run, out):
         length = settings["mesh"]["length"]
         volume = length[0] * length[1] * length[2]
         half_height = length[1] / 2
-        re_tau = [0.5 * (a + b) * half_height / nu for a, b in zip(d["utau_ymin"], d["utau_ymax"])]
+        # The wall columns are nan on the rows between output.enstrophy_divergence_interval's.
+        walls = [(t, 0.5 * (a + b) * half_height / nu) for t, a, b in zip(d["time"], d["utau_ymin"], d["utau_ymax"])
+                 if not math.isnan(a + b)]
         rms = [(2 * e / volume) ** 0.5 for e in d["kinetic_energy"]]
-        return {"Re_τ (wall shear)": (d["time"], re_tau), "√(2E/V)": (d["time"], rms)}
+        return {"Re_τ (wall shear)": ([t for t, _ in walls], [r for _, r in walls]), "√(2E/V)": (d["time"], rms)}
     forces = data.statistics_file(out, "forces_cylinder.csv")
     if not forces:
         return {}

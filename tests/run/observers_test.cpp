@@ -55,6 +55,16 @@ TEST_CASE("forces and wall quantities of a shear flow and a uniform pressure", "
   CHECK(ymin.friction_velocity == Approx(std::sqrt(nu * a)));
   CHECK(ymin.yplus_mean == Approx(0.0625 * std::sqrt(nu * a) / nu));  // first centroid at h/2 = 1/16
   CHECK(ymin.yplus_max == Approx(ymin.yplus_mean));
+
+  // On the rows between the full ones only the patches with forces are sampled: the same forces and
+  // ymin quantities, nan for the other walls.
+  const auto row = walls.evaluate({&f.u[0], &f.u[1], &f.u[2]}, &f.pressure, 1.0, false);
+  CHECK(row.forces[0].viscous.x == e.forces[0].viscous.x);
+  CHECK(row.walls[at / 3].friction_velocity == ymin.friction_velocity);
+  int skipped = 0;
+  for (std::size_t w = 0; w < row.walls.size(); ++w)
+    if (static_cast<std::ptrdiff_t>(w) != at / 3) skipped += std::isnan(row.walls[w].friction_velocity) ? 1 : 0;
+  CHECK(skipped == 3);
 }
 
 TEST_CASE("probes reproduce a linear field between centroids and refuse points outside", "[run][observers]") {
