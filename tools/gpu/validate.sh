@@ -3,6 +3,8 @@
 # kept in WORK on the machine's disk between calls (while it stays lent), each call resuming them; the
 # files the analysis reads (each run's CSV files, the channel runs' last checkpoint) and the device's
 # name are copied to OUT_DIR. Analyse them where matplotlib is: scripts/validate.py --no-run --work OUT_DIR.
+# Runs resume only while the machine stays lent: one left running in the background (setsid) between
+# calls dies with it when a call comes after the idle release, so copy OUT_DIR back in every call.
 # Usage: MINIAPP_GPU_BUILD=BUILD tools/gpu/validate.sh OUT_DIR [ONLY [MINUTES]]
 # BUILD holds miniapp, built by tools/gpu/build.sh; ONLY as validate.py's --only (default: all runs).
 set -uo pipefail
