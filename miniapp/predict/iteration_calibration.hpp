@@ -8,6 +8,9 @@ namespace miniapp::predict {
 
 struct IterationCalibrationSettings {
   // Rows of the systems: the 7-point stencil for Pcg; for the batched systems, 2D rows × systems.
+  // Twice as dense as the SpMV curves' sizes: an iteration's cost per byte steps down where its working
+  // set (matrix, preconditioner, vectors, reused every iteration) leaves the cache, and a case between
+  // two sizes is priced on a blend of both, so few cases should fall between one inside and one outside.
   std::vector<index_t> rows{1 << 10, 1 << 11, 1 << 12, 1 << 13, 1 << 14, 1 << 15,
                             1 << 16, 1 << 17, 1 << 18, 1 << 19, 1 << 20};
   index_t batched_systems = 64;  // the frequency systems of a 64-layer extrusion, about (fewer on

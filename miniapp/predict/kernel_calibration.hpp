@@ -4,6 +4,7 @@
 
 #include "core/types.hpp"
 #include "miniapp/predict/calibration.hpp"
+#include "miniapp/predict/iteration_calibration.hpp"
 
 namespace miniapp::predict {
 
@@ -11,12 +12,8 @@ struct CalibrationSettings {
   // Vector lengths of AXPY, DOT, pointwise and copy; rows of the SpMV matrices (a 7-point stencil).
   std::vector<index_t> vector_sizes{1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20, 1 << 22};
   std::vector<index_t> spmv_rows{1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20};
-  // Rows of the Poisson iterations timed whole (calibrate_iterations): twice as dense as the SpMVs'.
-  // An iteration's cost per byte steps down where its working set (matrix, preconditioner, vectors,
-  // reused every iteration) leaves the cache; a case between two sizes is priced on a blend of both,
-  // so the sizes are close enough that few cases fall between one inside and one outside the cache.
-  std::vector<index_t> iteration_rows{1 << 10, 1 << 11, 1 << 12, 1 << 13, 1 << 14, 1 << 15,
-                                      1 << 16, 1 << 17, 1 << 18, 1 << 19, 1 << 20};
+  // Rows of the Poisson iterations timed whole (calibrate_iterations).
+  std::vector<index_t> iteration_rows = IterationCalibrationSettings{}.rows;
   int repeat = 9;            // timed calls per point (median)
   double flush_bytes = 0;    // streaming curves: bytes copied before each call; 0: max(2 × cache, 256 MiB)
   double warm_flush_bytes = 0;  // warm curves: likewise; 0: 4 × the private cache (8 MiB where none)

@@ -7,10 +7,26 @@
 #include <numeric>
 #include <vector>
 
+#include <fftw3.h>
+
 namespace miniapp::run {
 namespace {
 
 constexpr int spectrum_samples = 1024, spectrum_oversampling = 8;
+
+// The power |X(f)|² of the evenly spaced samples x at f = j / (oversampling · record), j = 0 to the
+// Nyquist frequency: x zero-padded to oversampling · (samples − 1) points, one real-to-complex FFT.
+std::vector<double> padded_power(std::vector<double> x) {
+  const int n = spectrum_oversampling * (spectrum_samples - 1);
+  x.resize(static_cast<std::size_t>(n), 0.0);
+  std::vector<std::complex<double>> spectrum(static_cast<std::size_t>(n / 2 + 1));
+  fftw_plan plan = fftw_plan_dft_r2c_1d(n, x.data(), reinterpret_cast<fftw_complex*>(spectrum.data()), FFTW_ESTIMATE);
+  fftw_execute(plan);
+  fftw_destroy_plan(plan);
+  std::vector<double> power(spectrum.size());
+  for (std::size_t j = 0; j < spectrum.size(); ++j) power[j] = std::norm(spectrum[j]);
+  return power;
+}
 
 double spectrum_peak(std::span<const double> t, std::span<const double> v, double mean) {
   constexpr double two_pi = 2 * std::numbers::pi;
@@ -24,20 +40,16 @@ double spectrum_peak(std::span<const double> t, std::span<const double> v, doubl
     const double hann = 0.5 - 0.5 * std::cos(two_pi * i / (spectrum_samples - 1));
     x[static_cast<std::size_t>(i)] = (v[k] + w * (v[k + 1] - v[k]) - mean) * hann;
   }
-  const double df = 1 / (spectrum_oversampling * record), nyquist = 0.5 / step;
-  std::vector<double> frequencies, power;
-  for (int j = 2 * spectrum_oversampling; j * df <= nyquist; ++j) {
-    const std::complex<double> turn = std::polar(1.0, -two_pi * j * df * step);  // the phase's advance a sample
-    std::complex<double> sum = 0, phase = 1;
-    for (const double xi : x) sum += xi * phase, phase *= turn;
-    frequencies.push_back(j * df);
-    power.push_back(std::norm(sum));
-  }
+  const std::vector<double> all = padded_power(std::move(x));
+  // From two periods over the record: below that a drift of the mean would pass for the peak.
+  const std::span<const double> power = std::span(all).subspan(2 * spectrum_oversampling);
+  const double df = 1 / (spectrum_oversampling * record);
+  const auto frequency = [&](std::size_t j) { return static_cast<double>(j + 2 * spectrum_oversampling) * df; };
   const auto peak = static_cast<std::size_t>(std::max_element(power.begin(), power.end()) - power.begin());
-  if (peak == 0 || peak + 1 == power.size() || std::min(power[peak - 1], power[peak + 1]) <= 0) return frequencies[peak];
+  if (peak == 0 || peak + 1 == power.size() || std::min(power[peak - 1], power[peak + 1]) <= 0) return frequency(peak);
   const double a = std::log(power[peak - 1]), b = std::log(power[peak]), c = std::log(power[peak + 1]);
   const double curvature = a - 2 * b + c;
-  return frequencies[peak] + (curvature != 0 ? 0.5 * (a - c) / curvature : 0.0) * df;
+  return frequency(peak) + (curvature != 0 ? 0.5 * (a - c) / curvature : 0.0) * df;
 }
 
 }  // namespace
