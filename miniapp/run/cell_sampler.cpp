@@ -35,6 +35,14 @@ CellSampler::CellSampler(const Simulation& sim, const std::vector<SampleWeights>
   for (int k = 0; k < max_spmv_vectors; ++k) out_parts_.push_back(out_.window(k * w.rows, w.rows));
 }
 
+void CellSampler::sample(std::span<const Vector* const> fields, std::span<Vector* const> out) {
+  if (!weights_) return;
+  for (std::size_t first = 0; first < fields.size(); first += max_spmv_vectors) {
+    const std::size_t n = std::min<std::size_t>(max_spmv_vectors, fields.size() - first);
+    spmv_multi(exec_, *weights_, fields.subspan(first, n), out.subspan(first, n));
+  }
+}
+
 std::vector<std::vector<double>> CellSampler::sample(std::span<const Vector* const> fields) {
   std::vector<std::vector<double>> out(fields.size(), std::vector<double>(rows_, 0.0));
   if (!weights_) return out;
@@ -42,7 +50,7 @@ std::vector<std::vector<double>> CellSampler::sample(std::span<const Vector* con
     const std::size_t n = std::min<std::size_t>(max_spmv_vectors, fields.size() - first);
     std::vector<Vector*> y;
     for (std::size_t k = 0; k < n; ++k) y.push_back(&out_parts_[k]);
-    spmv_multi(exec_, *weights_, fields.subspan(first, n), y);
+    sample(fields.subspan(first, n), y);
     const std::vector<double> host = out_.to_host();
     for (std::size_t k = 0; k < n; ++k)
       out[first + k].assign(host.begin() + static_cast<std::ptrdiff_t>(k * rows_),

@@ -22,6 +22,8 @@ class CellSampler {
   std::size_t size() const { return rows_; }
   // out[k][i]: sample i of fields[k] (this rank's part; empty rows give 0).
   std::vector<std::vector<double>> sample(std::span<const Vector* const> fields);
+  // The same into vectors on the executor (each of size()), for reductions that run there.
+  void sample(std::span<const Vector* const> fields, std::span<Vector* const> out);
 
  private:
   const Executor exec_;

@@ -43,7 +43,7 @@ std::optional<double> Observers::record_row(const time::StepReport& report, std:
   if (!last_step && !diagnostics_.due(f.step)) return std::nullopt;
   const time::FlowIntegrals integrals = diagnostics_.evaluate(f);
   std::vector<double> wall_columns;
-  walls_.record(f, wall_columns, diagnostics_.all_columns_due(f.step));
+  walls_.record(f, wall_columns);
   probes_.record(f);
   diagnostics_.write(f, report, integrals, wall_columns,
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count());

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
+
+#include "operators/kernels/dot.hpp"
+#include "operators/kernels/flow_kernels.hpp"
 
 namespace miniapp::run {
 namespace {
@@ -15,33 +17,62 @@ std::vector<std::string> force_columns() {
   return {"time", "pressure_x", "pressure_y", "pressure_z", "viscous_x", "viscous_y", "viscous_z", "cd", "cl"};
 }
 
+std::array<double, 3> components(const Vec3& v) { return {v.x, v.y, v.z}; }
+
 }  // namespace
 
 WallMonitor::WallMonitor(const Simulation& sim, std::optional<long> restart_step) : sim_(sim), nu_(sim.config.physics.nu) {
   const cases::CaseConfig& c = sim.config;
   const index_t owned = sim.domain->owned_count();
-  std::vector<SampleWeights> force_rows, other_rows;
+  std::vector<SampleWeights> wall_rows, force_rows;
+  std::vector<double> area, distance;
+  std::array<std::vector<double>, 3> normal, wall_velocity;
   for (const mesh::Patch& patch : sim.mesh.patches) {
     const cases::BoundaryCondition* bc = c.find_boundary(patch.name);
     if (!bc || !is_wall(bc->type)) continue;  // the cut patch of a rank's mesh has no condition
-    const int wall = static_cast<int>(wall_names_.size());
-    wall_names_.push_back(patch.name);
     int forces = -1;
     for (std::size_t k = 0; k < c.forces.size(); ++k)
       if (c.forces[k].patch == patch.name) forces = static_cast<int>(k);
-    wall_has_forces_.push_back(forces >= 0);
-    FaceGroup& group = forces >= 0 ? force_walls_ : other_walls_;
-    std::vector<SampleWeights>& rows = forces >= 0 ? force_rows : other_rows;
+    wall_names_.push_back(patch.name);
+    walls_.first.push_back(static_cast<index_t>(area.size()));
+    double patch_area = 0;
     for (index_t f = patch.first_face; f < patch.first_face + patch.face_count; ++f) {
       const index_t cell = sim.mesh.face_owner[f];
       if (cell >= owned) continue;  // a halo cell's face: its owner rank counts it
-      group.faces.push_back({wall, forces, sim.geometry.face_area[f], sim.geometry.face_delta_n[f],
-                             sim.geometry.face_normal[f], bc->velocity});
-      rows.push_back({{operator_index(sim, cell), 1.0}});
+      const SampleWeights row{{operator_index(sim, cell), 1.0}};
+      const double a = sim.geometry.face_area[f], d = sim.geometry.face_delta_n[f];
+      const Vec3& n = sim.geometry.face_normal[f];
+      wall_rows.push_back(row);
+      area.push_back(a);
+      distance.push_back(d);
+      for (int k = 0; k < 3; ++k) {
+        normal[k].push_back(components(n)[k]);
+        wall_velocity[k].push_back(components(bc->velocity)[k]);
+      }
+      patch_area += a;
+      if (forces < 0) continue;
+      force_faces_.push_back({forces, a, d, n, bc->velocity});
+      force_rows.push_back(row);
     }
+    wall_area_.push_back(patch_area);
   }
-  force_walls_.sampler.emplace(sim, force_rows);
-  other_walls_.sampler.emplace(sim, other_rows);
+  walls_.first.push_back(static_cast<index_t>(area.size()));
+  sim.domain->sum(wall_area_);
+
+  const Executor& exec = sim.exec;
+  const index_t faces = static_cast<index_t>(area.size());
+  walls_.cells.emplace(sim, wall_rows);
+  walls_.area = Vector::from_host(exec, area);
+  walls_.distance = Vector::from_host(exec, distance);
+  for (int k = 0; k < 3; ++k) {
+    walls_.normal[k] = Vector::from_host(exec, normal[k]);
+    walls_.wall_velocity[k] = Vector::from_host(exec, wall_velocity[k]);
+    walls_.velocity[k] = Vector(exec, faces);
+  }
+  walls_.tau = Vector(exec, faces);
+  walls_.yplus = Vector(exec, faces);
+  walls_.sums = Vector(exec, 2 * static_cast<index_t>(wall_names_.size()));
+  force_cells_.emplace(sim, force_rows);
   if (sim.rank() != 0) return;
   for (const cases::ForcesConfig& fc : c.forces)
     force_files_.push_back(std::make_unique<output::SeriesWriter>(
@@ -55,76 +86,98 @@ std::vector<std::string> WallMonitor::diagnostics_columns() const {
   return out;
 }
 
-void WallMonitor::accumulate(FaceGroup& group, const std::array<const Vector*, 3>& velocity, const Vector* pressure,
-                             double scale, std::vector<double>& sums, std::vector<double>& maxima) const {
-  std::vector<const Vector*> fields(velocity.begin(), velocity.end());
-  if (pressure) fields.push_back(pressure);
-  const auto values = group.sampler->sample(fields);
+std::vector<WallQuantities> WallMonitor::wall_quantities(const std::array<const Vector*, 3>& velocity, double scale) {
+  const Executor& exec = sim_.exec;
   const std::size_t walls = wall_names_.size();
-  for (std::size_t i = 0; i < group.faces.size(); ++i) {
-    const Face& face = group.faces[i];
-    Vec3 du{scale * values[0][i] - face.wall_velocity.x, scale * values[1][i] - face.wall_velocity.y,
-            scale * values[2][i] - face.wall_velocity.z};
+  std::vector<double> sums(2 * walls, 0.0), maxima(walls, 0.0);  // per wall Σ A τ, Σ A y⁺; max y⁺
+  if (walls_.first.back() > 0) {
+    std::array<Vector*, 3> samples{&walls_.velocity[0], &walls_.velocity[1], &walls_.velocity[2]};
+    walls_.cells->sample(velocity, samples);
+    const std::array<const Vector*, 3> sampled{samples[0], samples[1], samples[2]};
+    const std::array<const Vector*, 3> normal{&walls_.normal[0], &walls_.normal[1], &walls_.normal[2]};
+    const std::array<const Vector*, 3> moving{&walls_.wall_velocity[0], &walls_.wall_velocity[1],
+                                              &walls_.wall_velocity[2]};
+    wall_shear(exec, sampled, scale, normal, moving, walls_.distance, nu_, walls_.tau, walls_.yplus);
+    // Σ A τ and Σ A y⁺ of every patch with faces on this rank, max_fused_dots pairs a call, into
+    // consecutive entries of walls_.sums, read together.
+    std::vector<Vector> x, a;
+    std::vector<std::size_t> slot_of;  // each pair's index into `sums`
+    for (std::size_t w = 0; w < walls; ++w) {
+      const index_t first = walls_.first[w], count = walls_.first[w + 1] - first;
+      if (count == 0) continue;
+      for (std::size_t q = 0; q < 2; ++q) {
+        x.push_back((q == 0 ? walls_.tau : walls_.yplus).window(first, count));
+        a.push_back(walls_.area.window(first, count));
+        slot_of.push_back(2 * w + q);
+      }
+      maxima[w] = max_abs(exec, x.back());
+    }
+    for (std::size_t p = 0; p < x.size(); p += max_fused_dots) {
+      const std::size_t n = std::min<std::size_t>(max_fused_dots, x.size() - p);
+      std::vector<const Vector*> xs, as;
+      for (std::size_t k = p; k < p + n; ++k) xs.push_back(&x[k]), as.push_back(&a[k]);
+      Vector out = walls_.sums.window(static_cast<index_t>(p), static_cast<index_t>(n));
+      multi_dot(exec, xs, as, out);
+    }
+    const std::vector<double> host = walls_.sums.to_host();
+    for (std::size_t k = 0; k < slot_of.size(); ++k) sums[slot_of[k]] = host[k];
+  }
+  sim_.domain->sum(sums);
+  std::vector<WallQuantities> out;
+  for (std::size_t w = 0; w < walls; ++w) {
+    const double area = wall_area_[w] > 0 ? wall_area_[w] : 1.0;  // a patch of no face reads 0
+    out.push_back({std::sqrt(sums[2 * w] / area), sums[2 * w + 1] / area, sim_.domain->max(maxima[w])});
+  }
+  return out;
+}
+
+std::vector<PatchForce> WallMonitor::forces(const std::array<const Vector*, 3>& velocity, const Vector& pressure,
+                                            double scale) {
+  const std::array<const Vector*, 4> fields{velocity[0], velocity[1], velocity[2], &pressure};
+  const auto values = force_cells_->sample(fields);
+  std::vector<double> sums(6 * sim_.config.forces.size(), 0.0);  // per force patch its six components
+  for (std::size_t i = 0; i < force_faces_.size(); ++i) {
+    const ForceFace& face = force_faces_[i];
+    const Vec3 du{scale * values[0][i] - face.wall_velocity.x, scale * values[1][i] - face.wall_velocity.y,
+                  scale * values[2][i] - face.wall_velocity.z};
     const double normal = dot3(du, face.normal);
     const Vec3 tangential{du.x - normal * face.normal.x, du.y - normal * face.normal.y, du.z - normal * face.normal.z};
-    const double tau = nu_ * std::sqrt(dot3(tangential, tangential)) / face.distance;
-    const double yplus = face.distance * std::sqrt(tau) / nu_;
-    double* wall = &sums[3 * face.wall];
-    wall[0] += face.area * tau, wall[1] += face.area * yplus, wall[2] += face.area;
-    maxima[face.wall] = std::max(maxima[face.wall], yplus);
-    if (face.forces < 0 || !pressure) continue;
-    double* force = &sums[3 * walls + 6 * face.forces];
+    double* force = &sums[6 * face.forces];
     const double p = scale * values[3][i], viscous = nu_ * face.area / face.distance;
     force[0] += p * face.area * face.normal.x, force[1] += p * face.area * face.normal.y;
     force[2] += p * face.area * face.normal.z;
     force[3] += viscous * tangential.x, force[4] += viscous * tangential.y, force[5] += viscous * tangential.z;
   }
-}
-
-WallMonitor::Evaluation WallMonitor::evaluate(const std::array<const Vector*, 3>& velocity, const Vector* pressure,
-                                              double scale, bool all_walls) {
-  const std::size_t walls = wall_names_.size(), forces = sim_.config.forces.size();
-  // Per wall Σ A τ, Σ A y⁺, Σ A; per force patch its six components.
-  std::vector<double> sums(3 * walls + 6 * forces, 0.0), maxima(walls, 0.0);
-  accumulate(force_walls_, velocity, pressure, scale, sums, maxima);
-  if (all_walls) accumulate(other_walls_, velocity, pressure, scale, sums, maxima);
   sim_.domain->sum(sums);
-  constexpr double not_sampled = std::numeric_limits<double>::quiet_NaN();  // written as nan
-  Evaluation out;
-  for (std::size_t w = 0; w < walls; ++w) {
-    if (!all_walls && !wall_has_forces_[w]) {
-      out.walls.push_back({not_sampled, not_sampled, not_sampled});
-      continue;
-    }
-    const double* s = &sums[3 * w];
-    const double area = s[2] > 0 ? s[2] : 1.0;  // a patch of no face (on every rank) reads 0
-    out.walls.push_back({std::sqrt(s[0] / area), s[1] / area, sim_.domain->max(maxima[w])});
-  }
-  for (std::size_t k = 0; k < forces && pressure; ++k) {
-    const double* s = &sums[3 * walls + 6 * k];
-    out.forces.push_back({{s[0], s[1], s[2]}, {s[3], s[4], s[5]}});
+  std::vector<PatchForce> out;
+  for (std::size_t k = 0; k < sim_.config.forces.size(); ++k) {
+    const double* s = &sums[6 * k];
+    out.push_back({{s[0], s[1], s[2]}, {s[3], s[4], s[5]}});
   }
   return out;
 }
 
+WallMonitor::Evaluation WallMonitor::evaluate(const std::array<const Vector*, 3>& velocity, const Vector* pressure,
+                                              double scale) {
+  Evaluation out{wall_quantities(velocity, scale), {}};
+  if (pressure) out.forces = forces(velocity, *pressure, scale);
+  return out;
+}
+
 double WallMonitor::friction_velocity(const std::array<const Vector*, 3>& velocity, double scale) {
-  const Evaluation e = evaluate(velocity, nullptr, scale);
+  const std::vector<WallQuantities> walls = wall_quantities(velocity, scale);
   // Σ over patches of A u_τ² / Σ A, from the per-patch means.
-  std::vector<double> patch_area(wall_names_.size(), 0.0);
-  for (const FaceGroup* group : {&force_walls_, &other_walls_})
-    for (const Face& face : group->faces) patch_area[face.wall] += face.area;
-  sim_.domain->sum(patch_area);
   double stress = 0, area = 0;
-  for (std::size_t w = 0; w < e.walls.size(); ++w) {
-    stress += patch_area[w] * e.walls[w].friction_velocity * e.walls[w].friction_velocity;
-    area += patch_area[w];
+  for (std::size_t w = 0; w < walls.size(); ++w) {
+    stress += wall_area_[w] * walls[w].friction_velocity * walls[w].friction_velocity;
+    area += wall_area_[w];
   }
   return area > 0 ? std::sqrt(stress / area) : 0.0;
 }
 
-void WallMonitor::record(const time::FlowFields& f, std::vector<double>& row, bool all_walls) {
+void WallMonitor::record(const time::FlowFields& f, std::vector<double>& row) {
   const Evaluation e =
-      evaluate({&f.u[0], &f.u[1], &f.u[2]}, sim_.config.forces.empty() ? nullptr : &f.pressure, 1.0, all_walls);
+      evaluate({&f.u[0], &f.u[1], &f.u[2]}, sim_.config.forces.empty() ? nullptr : &f.pressure, 1.0);
   for (const WallQuantities& w : e.walls) row.insert(row.end(), {w.friction_velocity, w.yplus_mean, w.yplus_max});
   for (std::size_t k = 0; k < force_files_.size(); ++k) {
     const cases::ForcesConfig& fc = sim_.config.forces[k];

@@ -24,18 +24,18 @@ struct PatchForce {
 };
 
 // The wall patches' quantities (a diagnostics row's columns) and the forces of [forces.<patch>]
-// (forces_<patch>.csv), from the cells beside the wall faces, sampled on the executor. Collective.
-// The patches with forces are sampled on every row (their forces make a time series); the others only
-// on the rows that ask for all walls, since each face's sample travels to the host.
+// (forces_<patch>.csv), from the cells beside the wall faces. Collective. The wall quantities are
+// reduced on the executor (wall_shear, then one host read for every patch's sums and one per patch's
+// maximum), so that a wall's faces never travel to the host; the forces' faces, a few thousand on a
+// body, are summed on the host.
 class WallMonitor {
  public:
   WallMonitor(const Simulation& sim, std::optional<long> restart_step);
 
   // utau_<patch>, yplus_mean_<patch>, yplus_max_<patch> per wall patch.
   std::vector<std::string> diagnostics_columns() const;
-  // Appends the wall quantities of the current fields to `row` (nan for the patches without forces
-  // unless `all_walls`), and writes the forces' lines (rank 0).
-  void record(const time::FlowFields& f, std::vector<double>& row, bool all_walls);
+  // Appends the wall quantities of the current fields to `row` and writes the forces' lines (rank 0).
+  void record(const time::FlowFields& f, std::vector<double>& row);
 
   // Of a velocity given by its components times `scale` (e.g. time-averaged sums and 1/Σw); per wall
   // patch, in diagnostics_columns()'s order; forces too when `pressure` is given.
@@ -43,33 +43,37 @@ class WallMonitor {
     std::vector<WallQuantities> walls;
     std::vector<PatchForce> forces;  // per [forces.<patch>]
   };
-  Evaluation evaluate(const std::array<const Vector*, 3>& velocity, const Vector* pressure, double scale,
-                      bool all_walls = true);
+  Evaluation evaluate(const std::array<const Vector*, 3>& velocity, const Vector* pressure, double scale);
 
   // u_τ over all wall patches together (area-weighted), for wall units; 0 without walls.
   double friction_velocity(const std::array<const Vector*, 3>& velocity, double scale);
 
  private:
-  struct Face {
-    int wall;         // index into wall_names_
-    int forces;       // index into sim.config.forces, or -1
+  // Every wall face of this rank on the executor, patch after patch: the faces of wall w are entries
+  // [first_[w], first_[w + 1]) of each vector.
+  struct WallFaces {
+    std::vector<index_t> first;
+    std::optional<CellSampler> cells;
+    Vector area, distance, tau, yplus, sums;
+    std::array<Vector, 3> normal, wall_velocity, velocity;
+  };
+  // The faces of the patches with forces, on the host.
+  struct ForceFace {
+    int forces;  // index into sim.config.forces
     double area, distance;
     Vec3 normal, wall_velocity;
   };
-  // The faces of one sampling schedule, with their sampler.
-  struct FaceGroup {
-    std::vector<Face> faces;
-    std::optional<CellSampler> sampler;
-  };
-  // Adds the group's faces to the per-wall sums (Σ A τ, Σ A y⁺, Σ A), maxima and force sums.
-  void accumulate(FaceGroup& group, const std::array<const Vector*, 3>& velocity, const Vector* pressure,
-                  double scale, std::vector<double>& sums, std::vector<double>& maxima) const;
+  std::vector<WallQuantities> wall_quantities(const std::array<const Vector*, 3>& velocity, double scale);
+  std::vector<PatchForce> forces(const std::array<const Vector*, 3>& velocity, const Vector& pressure,
+                                 double scale);
 
   const Simulation& sim_;
   double nu_;
   std::vector<std::string> wall_names_;
-  std::vector<bool> wall_has_forces_;
-  FaceGroup force_walls_, other_walls_;
+  std::vector<double> wall_area_;  // per wall patch, over all ranks
+  WallFaces walls_;
+  std::vector<ForceFace> force_faces_;
+  std::optional<CellSampler> force_cells_;
   std::vector<std::unique_ptr<output::SeriesWriter>> force_files_;  // rank 0
 };
 

@@ -5,15 +5,7 @@
 // IEEE operations (division and sqrt are correctly rounded on both).
 #include <cmath>
 
-#ifdef __CUDACC__
-#ifndef MINIAPP_HOST_DEVICE
-#define MINIAPP_HOST_DEVICE __host__ __device__
-#endif
-#else
-#ifndef MINIAPP_HOST_DEVICE
-#define MINIAPP_HOST_DEVICE
-#endif
-#endif
+#include "operators/backend/host_device.hpp"
 
 namespace miniapp::cg {
 

@@ -10,11 +10,7 @@
 #include "core/error.hpp"
 #include "core/physics.hpp"
 
-#ifdef __CUDACC__
-#define MINIAPP_HOST_DEVICE __host__ __device__
-#else
-#define MINIAPP_HOST_DEVICE
-#endif
+#include "operators/backend/host_device.hpp"
 
 namespace miniapp::les {
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "operators/backend/cpu/kernels.hpp"
+#include "operators/backend/wall_shear.hpp"
 #include "operators/backend/cuda/kernels.hpp"
 #include "operators/kernels/dispatch.hpp"
 
@@ -89,6 +90,34 @@ void abs_value(const Executor& exec, const Vector& x, Vector& y) {
       exec, [&] { cpu::abs_value(n, x.data(), y.data()); },
       [&] { cuda::abs_value(exec.stream(), n, x.data(), y.data()); });
   exec.counters().add(KernelKind::pointwise, 16.0 * n, 0.0, seconds);
+}
+
+// Bytes 96n (ten vectors read, two written), flops 28n (two square roots, two divisions).
+void wall_shear(const Executor& exec, std::span<const Vector* const, 3> velocity, double scale,
+                std::span<const Vector* const, 3> normal, std::span<const Vector* const, 3> wall_velocity,
+                const Vector& distance, double nu, Vector& tau, Vector& yplus) {
+  constexpr const char* kernel = "wall_shear";
+  const index_t n = tau.size();
+  detail::check_vector(exec, tau, n, kernel, "tau");
+  detail::check_vector(exec, yplus, n, kernel, "yplus");
+  detail::check_vector(exec, distance, n, kernel, "distance");
+  wall::FacePointers f{};
+  f.distance = distance.data();
+  const auto take = [&](std::span<const Vector* const, 3> from, const double** to, const char* what) {
+    for (int k = 0; k < 3; ++k) {
+      const std::string name = std::string(what) + " component " + std::to_string(k);
+      if (!from[k]) throw Error(std::string(kernel) + ": " + name + " is a null pointer");
+      detail::check_vector(exec, *from[k], n, kernel, name.c_str());
+      to[k] = from[k]->data();
+    }
+  };
+  take(velocity, f.velocity, "velocity");
+  take(normal, f.normal, "normal");
+  take(wall_velocity, f.wall_velocity, "wall velocity");
+  const double seconds = detail::run_timed(
+      exec, [&] { cpu::wall_shear(n, f, scale, nu, tau.data(), yplus.data()); },
+      [&] { cuda::wall_shear(exec.stream(), n, f, scale, nu, tau.data(), yplus.data()); });
+  exec.counters().add(KernelKind::pointwise, 96.0 * n, 28.0 * n, seconds);
 }
 
 }  // namespace miniapp

@@ -28,4 +28,12 @@ double max_abs(const Executor& exec, const Vector& x);
 // y_i = |x_i|.
 void abs_value(const Executor& exec, const Vector& x, Vector& y);
 
+// The wall shear stress and y⁺ of wall faces i (operators/backend/wall_shear.hpp): from the velocity
+// in the cell beside each face times `scale`, relative to the wall's velocity w_i, its part u_t
+// tangential to the face's unit normal n_i, τ_i = ν |u_t| / d_i and y⁺_i = d_i sqrt(τ_i) / ν, d_i the
+// distance of the cell's centroid from the face.
+void wall_shear(const Executor& exec, std::span<const Vector* const, 3> velocity, double scale,
+                std::span<const Vector* const, 3> normal, std::span<const Vector* const, 3> wall_velocity,
+                const Vector& distance, double nu, Vector& tau, Vector& yplus);
+
 }  // namespace miniapp

@@ -104,5 +104,32 @@ TEST_CASE("CUDA min_ratio and max_abs: empty, all skipped, NaN", "[cuda][flow_ke
   CHECK(std::isnan(max_abs(gpu, xd)));
 }
 
+// The same per-face code on both backends; nvcc may fuse multiply-adds, so to round-off.
+TEST_CASE("CUDA wall_shear matches the CPU", "[cuda][flow_kernels]") {
+  const index_t n = GENERATE(as<index_t>{}, 1, test::large_n);
+  CAPTURE(n);
+  const Executor cpu = Executor::cpu(), gpu = Executor::cuda();
+  std::vector<std::vector<double>> h;
+  for (int k = 0; k < 10; ++k) h.push_back(test::random_vector(n, 70 + k));
+  for (index_t i = 0; i < n; ++i) {  // unit normals, positive distances
+    const double norm = std::sqrt(h[3][i] * h[3][i] + h[4][i] * h[4][i] + h[5][i] * h[5][i]) + 1e-3;
+    for (int k = 3; k < 6; ++k) h[k][i] /= norm;
+    h[9][i] = 0.01 + std::abs(h[9][i]);
+  }
+  const auto run = [&](const Executor& exec) {
+    std::vector<Vector> v;
+    for (const auto& values : h) v.push_back(Vector::from_host(exec, values));
+    Vector tau(exec, n), yplus(exec, n);
+    wall_shear(exec, std::array<const Vector*, 3>{&v[0], &v[1], &v[2]}, 0.7,
+               std::array<const Vector*, 3>{&v[3], &v[4], &v[5]}, std::array<const Vector*, 3>{&v[6], &v[7], &v[8]},
+               v[9], 1.0 / 180, tau, yplus);
+    return std::pair{tau.to_host(), yplus.to_host()};
+  };
+  const auto [tau_gpu, yplus_gpu] = run(gpu);
+  const auto [tau_cpu, yplus_cpu] = run(cpu);
+  CHECK(test::relative_difference(tau_gpu, tau_cpu) < 1e-13);
+  CHECK(test::relative_difference(yplus_gpu, yplus_cpu) < 1e-13);
+}
+
 }  // namespace
 }  // namespace miniapp

@@ -265,3 +265,52 @@ TEST_CASE("min_ratio, max_abs and abs_value are counted as pointwise", "[flow_ke
   CHECK(t.bytes == (16.0 + 8.0 + 16.0) * n);
   CHECK(t.flops == 3.0 * n);
 }
+
+namespace {
+
+struct WallFaceVectors {
+  std::array<Vector, 3> u, n, w;
+  Vector d;
+};
+
+// τ and y⁺ through the front end, on faces given per component.
+std::pair<std::vector<double>, std::vector<double>> wall_shear_of(const Executor& exec, const WallFaceVectors& f,
+                                                                  double scale, double nu) {
+  const index_t n = f.d.size();
+  Vector tau(exec, n), yplus(exec, n);
+  const std::array<const Vector*, 3> u{&f.u[0], &f.u[1], &f.u[2]}, normal{&f.n[0], &f.n[1], &f.n[2]},
+      w{&f.w[0], &f.w[1], &f.w[2]};
+  wall_shear(exec, u, scale, normal, w, f.d, nu, tau, yplus);
+  return {tau.to_host(), yplus.to_host()};
+}
+
+Vector host_vector(const Executor& exec, std::vector<double> v) { return Vector::from_host(exec, v); }
+
+}  // namespace
+
+TEST_CASE("wall_shear: the tangential slip over the distance, on a tilted wall and a moving one", "[flow_kernels]") {
+  const Executor exec = Executor::cpu();
+  const double s = std::sqrt(0.5), nu = 0.01;
+  // Face 0: normal (s, s, 0), velocity 2 (s, s, 0) + 3 (s, −s, 0): only the 3 is tangential.
+  // Face 1: normal (0, 0, 1), velocity (4, 0, 5) × scale 0.5 against a wall moving at (1, 0, 0): slip 1.
+  WallFaceVectors f{{host_vector(exec, {5 * s, 4}), host_vector(exec, {-s, 0}), host_vector(exec, {0, 5})},
+                    {host_vector(exec, {s, 0}), host_vector(exec, {s, 0}), host_vector(exec, {0, 1})},
+                    {host_vector(exec, {0, 1}), host_vector(exec, {0, 0}), host_vector(exec, {0, 0})},
+                    host_vector(exec, {0.1, 0.02})};
+  const auto [tau, yplus] = wall_shear_of(exec, f, 1.0, nu);
+  CHECK(tau[0] == Approx(nu * 3 / 0.1));
+  CHECK(yplus[0] == Approx(0.1 * std::sqrt(nu * 3 / 0.1) / nu));
+  const auto [tau_half, yplus_half] = wall_shear_of(exec, f, 0.5, nu);
+  CHECK(tau_half[1] == Approx(nu * 1 / 0.02));  // (2, 0, 2.5) − (1, 0, 0), normal part 2.5 dropped
+  CHECK(yplus_half[1] == Approx(0.02 * std::sqrt(nu / 0.02) / nu));
+  const KernelTally& t = exec.counters().tally(KernelKind::pointwise);
+  CHECK(t.calls == 2);
+  CHECK(t.bytes == 2 * 96.0 * 2);
+
+  Vector short_d(exec, 1), tau_out(exec, 2), yplus_out(exec, 2);
+  const std::array<const Vector*, 3> u{&f.u[0], &f.u[1], &f.u[2]}, normal{&f.n[0], &f.n[1], &f.n[2]},
+      w{&f.w[0], &f.w[1], nullptr};
+  CHECK_THROWS_AS(wall_shear(exec, u, 1.0, normal, w, f.d, nu, tau_out, yplus_out), Error);  // a null component
+  const std::array<const Vector*, 3> w_all{&f.w[0], &f.w[1], &f.w[2]};
+  CHECK_THROWS_AS(wall_shear(exec, u, 1.0, normal, w_all, short_d, nu, tau_out, yplus_out), Error);
+}

@@ -5,6 +5,7 @@
 #include "operators/backend/cpu/kernels.hpp"
 #include "operators/backend/cpu/parallel.hpp"
 #include "operators/backend/les_models.hpp"
+#include "operators/backend/wall_shear.hpp"
 
 namespace miniapp::cpu {
 
@@ -43,6 +44,15 @@ double max_abs(index_t n, const double* x) {
 void abs_value(index_t n, const double* x, double* y) {
 #pragma omp parallel for simd schedule(static) if (worth_parallel(n))
   for (index_t i = 0; i < n; ++i) y[i] = std::fabs(x[i]);
+}
+
+void wall_shear(index_t n, const wall::FacePointers& faces, double scale, double nu, double* tau, double* yplus) {
+#pragma omp parallel for schedule(static) if (worth_parallel(n))
+  for (index_t i = 0; i < n; ++i) {
+    const wall::Shear s = wall::shear_at(faces, i, scale, nu);
+    tau[i] = s.tau;
+    yplus[i] = s.yplus;
+  }
 }
 
 }  // namespace miniapp::cpu

@@ -1,6 +1,7 @@
 #pragma once
 #include "core/physics.hpp"
 #include "operators/backend/device_matrix.hpp"
+#include "operators/backend/wall_shear.hpp"
 
 // CPU (OpenMP) implementations of the kernel families declared in operators/kernels/. The reference
 // backend: every other backend is tested against these. Called only through the front ends.
@@ -30,6 +31,7 @@ void eddy_viscosity(index_t n, LesModel model, double constant, const double* co
 double min_ratio(index_t n, const double* x, const double* y);
 double max_abs(index_t n, const double* x);
 void abs_value(index_t n, const double* x, double* y);
+void wall_shear(index_t n, const wall::FacePointers& faces, double scale, double nu, double* tau, double* yplus);
 // The energy and the budget's quadratic forms (operators/kernels/energy_forms.hpp); values[v], v < k;
 // `diagonal` may be null.
 void energy_forms(const SellView& a, int k, const double* const* values, const double* diagonal,

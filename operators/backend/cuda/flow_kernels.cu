@@ -9,6 +9,7 @@
 #include "operators/backend/cuda/kernels.hpp"
 #include "operators/backend/cuda/reduction_workspace.cuh"
 #include "operators/backend/les_models.hpp"
+#include "operators/backend/wall_shear.hpp"
 
 namespace miniapp::cuda {
 namespace {
@@ -27,6 +28,15 @@ __global__ void __launch_bounds__(block_size)
 __global__ void abs_value_kernel(index_t n, const double* x, double* y) {
   const std::int64_t i = detail::global_thread();
   if (i < n) y[i] = fabs(x[i]);
+}
+
+__global__ void wall_shear_kernel(index_t n, wall::FacePointers faces, double scale, double nu, double* tau,
+                                  double* yplus) {
+  const std::int64_t i = detail::global_thread();
+  if (i >= n) return;
+  const wall::Shear s = wall::shear_at(faces, i, scale, nu);
+  tau[i] = s.tau;
+  yplus[i] = s.yplus;
 }
 
 struct MinOp {
@@ -136,6 +146,15 @@ void abs_value(void* stream, index_t n, const double* x, double* y) {
   if (n == 0) return;
   abs_value_kernel<<<detail::blocks_for(n), block_size, 0, detail::as_stream(stream)>>>(n, x, y);
   MINIAPP_CUDA_CHECK_LAUNCH("abs_value_kernel");
+}
+
+// τ and y⁺ per wall face (wall_shear.hpp).
+void wall_shear(void* stream, index_t n, const wall::FacePointers& faces, double scale, double nu, double* tau,
+                double* yplus) {
+  if (n == 0) return;
+  wall_shear_kernel<<<detail::blocks_for(n), block_size, 0, detail::as_stream(stream)>>>(n, faces, scale, nu, tau,
+                                                                                          yplus);
+  MINIAPP_CUDA_CHECK_LAUNCH("wall_shear_kernel");
 }
 
 }  // namespace miniapp::cuda

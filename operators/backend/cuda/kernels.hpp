@@ -2,6 +2,7 @@
 #include "core/physics.hpp"
 #include "operators/backend/coefficient.hpp"
 #include "operators/backend/device_matrix.hpp"
+#include "operators/backend/wall_shear.hpp"
 
 // CUDA implementations of the kernel families declared in operators/kernels/, same contracts as the
 // CPU reference (operators/backend/cpu/kernels.hpp); `stream` is the executor's cudaStream_t.
@@ -38,6 +39,8 @@ void eddy_viscosity(void* stream, index_t n, LesModel model, double constant, co
 double min_ratio(void* stream, index_t n, const double* x, const double* y);
 double max_abs(void* stream, index_t n, const double* x);
 void abs_value(void* stream, index_t n, const double* x, double* y);
+void wall_shear(void* stream, index_t n, const wall::FacePointers& faces, double scale, double nu, double* tau,
+                double* yplus);
 // The energy and the budget's quadratic forms into `out` in device memory (asynchronous).
 void energy_forms(void* stream, const SellView& a, int k, const double* const* values, const double* diagonal,
                   const double* const* u, const double* const* u_old, const double* w, index_t n, double* out);
