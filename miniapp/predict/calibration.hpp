@@ -29,8 +29,8 @@ KernelVariant priced_variant(KernelKind kind);
 // the FFT path's frequency systems (fft::BatchedPcg, Jacobi); pcg_aip1_product: AIP-1 as the product
 // Gᵀ G (AipForm::product), an iteration of two kernels rather than three, timed on the plane stencil;
 // pcg_amg: Pcg with one AMG V-cycle (solvers/amg/), timed on the hierarchy of the 3D stencil, whose
-// levels shrink about 8 times each: per byte of its SpMVs and vector kernels the iteration also pays
-// the launches of every coarser level.
+// levels shrink about 8 times each: its calls per iteration grow with the level count, and a case's
+// iteration is priced at its own calls and bytes (CostCurve::seconds).
 enum class IterationUnit { pcg_jacobi, pcg_aip1, batched_pcg, pcg_aip1_product, pcg_amg };
 inline constexpr int iteration_unit_count = 5;
 std::string_view name(IterationUnit unit);
@@ -91,9 +91,9 @@ struct Calibration {
   // node starts without a launch from the host, so its latency is lower. Only on backends that record
   // graphs (CUDA); none on the CPU, whose calls cost the same either way.
   std::optional<CurveTable> graph_curves;
-  // Seconds per Poisson iteration against the bytes it moves, per IterationUnit, timed whole (a
-  // solve of n2 iterations less one of n1); the iterations of other solvers are priced by the kernel
-  // curves (graph_curves where they replay graphs).
+  // Seconds per Poisson iteration against the bytes it moves and the calls it launches, per
+  // IterationUnit, timed whole (a solve of n2 iterations less one of n1); the iterations of other
+  // solvers are priced by the kernel curves (graph_curves where they replay graphs).
   std::array<std::optional<CostCurve>, iteration_unit_count> iteration_curves{};
   // Halo updates and reductions between ranks, when calibrated under mpirun with 2 or more ranks.
   std::optional<CommCalibration> communication;

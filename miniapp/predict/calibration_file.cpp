@@ -36,20 +36,24 @@ std::string text(const Json& parent, const char* key, const std::string& where) 
   return member(parent, key, &Json::is_string, "a string", where).get<std::string>();
 }
 
-std::vector<CostPoint> points_of(const Json& entry, const std::string& where) {
+// A curve's points: [bytes, seconds] for one call, [bytes, seconds, calls] where `with_calls` (an
+// iteration's).
+std::vector<CostPoint> points_of(const Json& entry, const std::string& where, bool with_calls = false) {
   std::vector<CostPoint> points;
+  const std::size_t size = with_calls ? 3 : 2;
   for (const Json& p : member(entry, "points", &Json::is_array, "an array", where)) {
-    if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number())
-      throw Error(where + ": a point is [bytes, seconds]");
-    points.push_back({p[0].get<double>(), p[1].get<double>()});
+    if (!p.is_array() || p.size() != size ||
+        !std::all_of(p.begin(), p.end(), [](const Json& x) { return x.is_number(); }))
+      throw Error(where + (with_calls ? ": a point is [bytes, seconds, calls]" : ": a point is [bytes, seconds]"));
+    points.push_back({p[0].get<double>(), p[1].get<double>(), with_calls ? p[2].get<double>() : 1.0});
   }
   return points;
 }
 
-// A curve's points as [[bytes, seconds], ...].
-Json points_json(const CostCurve& curve) {
+Json points_json(const CostCurve& curve, bool with_calls = false) {
   Json points = Json::array();
-  for (const CostPoint& p : curve.points()) points.push_back({p.bytes, p.seconds});
+  for (const CostPoint& p : curve.points())
+    points.push_back(with_calls ? Json{p.bytes, p.seconds, p.calls} : Json{p.bytes, p.seconds});
   return points;
 }
 
@@ -147,7 +151,7 @@ std::array<std::optional<CostCurve>, iteration_unit_count> read_iteration_curves
     auto& curve = curves[static_cast<int>(*unit)];
     if (curve) throw Error(where + ": a second curve for unit '" + unit_name + "'");
     try {
-      curve = CostCurve(points_of(entries[i], where));
+      curve = CostCurve(points_of(entries[i], where, true));
     } catch (const Error& e) {
       throw Error(where + ": " + e.what());
     }
@@ -190,7 +194,7 @@ nlohmann::ordered_json iteration_curves_json(const Calibration& c) {
     if (const auto& curve = c.iteration_curves[u])
       entries.push_back({{"unit", name(static_cast<IterationUnit>(u))},
                          {"latency_s", curve->latency()},
-                         {"points", points_json(*curve)}});
+                         {"points", points_json(*curve, true)}});
   return entries;
 }
 

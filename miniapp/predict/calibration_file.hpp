@@ -7,10 +7,12 @@
 // read by every later prediction. docs/cost-model.md shows its layout.
 namespace miniapp::predict {
 
-// Version 5: the iteration_curves (a Poisson iteration timed whole, per IterationUnit). Version 4 had the graph_curves (calls replayed from a kernel graph; null on the CPU), version 3
-// none (the Poisson iterations were priced as launched calls); version 2 no communication section;
-// version 1 timed every call alone and synchronised. All are rejected with a request to re-calibrate.
-inline constexpr const char* calibration_format = "miniapp-calibration 5";
+// Version 6: each point of the iteration_curves holds the iteration's kernel calls (it is priced by
+// its calls and bytes). Version 5 had iteration points without calls; version 4 no iteration_curves (a
+// Poisson iteration timed whole, per IterationUnit); version 3 no graph_curves (calls replayed from a
+// kernel graph; null on the CPU); version 2 no communication section; version 1 timed every call alone
+// and synchronised. All are rejected with a request to re-calibrate.
+inline constexpr const char* calibration_format = "miniapp-calibration 6";
 
 // The default file for a device: "miniapp-calibration-<description>.json" in the working directory,
 // the description reduced to lower-case letters, digits and dashes (e.g. ...-cpu-2-threads.json).

@@ -14,18 +14,24 @@ CostCurve::CostCurve(std::vector<CostPoint> points) : points_(std::move(points))
   std::sort(points_.begin(), points_.end(), [](const CostPoint& a, const CostPoint& b) { return a.bytes < b.bytes; });
   for (std::size_t i = 0; i < points_.size(); ++i) {
     const CostPoint& p = points_[i];
-    if (!(p.bytes > 0) || !(p.seconds > 0) || !std::isfinite(p.bytes) || !std::isfinite(p.seconds))
-      throw Error("cost curve: point " + std::to_string(i) + " has bytes " + std::to_string(p.bytes) + " and seconds " +
-                  std::to_string(p.seconds) + "; both must be positive and finite");
+    if (!(p.bytes > 0) || !(p.seconds > 0) || !(p.calls > 0) || !std::isfinite(p.bytes) ||
+        !std::isfinite(p.seconds) || !std::isfinite(p.calls))
+      throw Error("cost curve: point " + std::to_string(i) + " has bytes " + std::to_string(p.bytes) + ", seconds " +
+                  std::to_string(p.seconds) + " and calls " + std::to_string(p.calls) +
+                  "; all must be positive and finite");
     if (i > 0 && p.bytes == points_[i - 1].bytes)
       throw Error("cost curve: two points at " + std::to_string(p.bytes) + " bytes");
   }
+  // The line y = L + x / B through (x, y) = (bytes, seconds) / calls of the two smallest points; equal
+  // bytes per call leave it undetermined: L = 0.
   const CostPoint &a = points_[0], &b = points_[1];
-  const double slope = (b.seconds - a.seconds) / (b.bytes - a.bytes);
+  const double xa = a.bytes / a.calls, ya = a.seconds / a.calls, xb = b.bytes / b.calls, yb = b.seconds / b.calls;
+  const double intercept = xb != xa ? ya - (yb - ya) / (xb - xa) * xa : 0.0;
   // A cache step can make the second call cheaper per byte than the first: the intercept is then
-  // only bounded by the smallest time, kept strictly below it so B_0 stays finite.
-  latency_ = std::clamp(a.seconds - slope * a.bytes, 0.0, 0.999 * a.seconds);
-  for (const CostPoint& p : points_) bandwidths_.push_back(p.bytes / std::max(p.seconds - latency_, 1e-3 * p.seconds));
+  // only bounded by the smallest time per call, kept strictly below it so B_0 stays finite.
+  latency_ = std::clamp(intercept, 0.0, 0.999 * ya);
+  for (const CostPoint& p : points_)
+    bandwidths_.push_back(p.bytes / std::max(p.seconds - latency_ * p.calls, 1e-3 * p.seconds));
 }
 
 double CostCurve::bandwidth(double bytes) const {
@@ -38,12 +44,16 @@ double CostCurve::bandwidth(double bytes) const {
   return (1 - w) * bandwidths_[i - 1] + w * bandwidths_[i];
 }
 
-double CostCurve::seconds(double bytes) const { return bytes > 0 ? latency_ + bytes / bandwidth(bytes) : 0.0; }
+double CostCurve::seconds(double bytes, double calls) const {
+  return bytes > 0 ? latency_ * calls + bytes / bandwidth(bytes) : 0.0;
+}
 
 CostCurve CostCurve::scaled(double factor, double latency) const {
   std::vector<CostPoint> points;
-  for (std::size_t i = 0; i < points_.size(); ++i)
-    points.push_back({points_[i].bytes, latency + points_[i].bytes / (factor * bandwidths_[i])});
+  for (std::size_t i = 0; i < points_.size(); ++i) {
+    const CostPoint& p = points_[i];
+    points.push_back({p.bytes, latency * p.calls + p.bytes / (factor * bandwidths_[i]), p.calls});
+  }
   CostCurve c;
   c.points_ = std::move(points);
   c.latency_ = latency;

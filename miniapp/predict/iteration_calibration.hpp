@@ -8,11 +8,11 @@ namespace miniapp::predict {
 
 struct IterationCalibrationSettings {
   // Rows of the systems: the 7-point stencil for Pcg; for the batched systems, 2D rows × systems.
-  // Twice as dense as the SpMV curves' sizes: an iteration's cost per byte steps down where its working
-  // set (matrix, preconditioner, vectors, reused every iteration) leaves the cache, and a case between
-  // two sizes is priced on a blend of both, so few cases should fall between one inside and one outside.
-  std::vector<index_t> rows{1 << 10, 1 << 11, 1 << 12, 1 << 13, 1 << 14, 1 << 15,
-                            1 << 16, 1 << 17, 1 << 18, 1 << 19, 1 << 20};
+  // Empty: the default of the executor's backend, 2¹⁰ to 2²⁰ rows (2²² on a GPU) in 2× steps (twice
+  // as dense as the SpMV curves' sizes: an iteration's cost per byte steps down where its working set
+  // (matrix, preconditioner, vectors, reused every iteration) leaves the cache, and a case between two
+  // sizes is priced on a blend of both, so few cases should fall between one inside and one outside).
+  std::vector<index_t> rows;
   index_t batched_systems = 64;  // the frequency systems of a 64-layer extrusion, about (fewer on
                                  // the smallest sizes: planes keep at least 64 rows)
   int repeat = 9;                // timed pairs of solves per point (median)
@@ -20,7 +20,8 @@ struct IterationCalibrationSettings {
   int long_solve = 48;           // that both replay whole batches)
 };
 
-// One curve per IterationUnit: seconds per iteration against the bytes per iteration the counters add,
+// One curve per IterationUnit: seconds per iteration against the bytes per iteration the counters add
+// (each point with the calls per iteration they add),
 // from the solver itself on stencil systems (stencil_matrix; random right-hand sides, tolerance 0 so
 // that every solve runs its iteration cap): the median over `repeat` pairs of the wall time of a solve
 // of long_solve iterations less one of short_solve (the set-up cancels), per iteration. The solvers run

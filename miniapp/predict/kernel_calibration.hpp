@@ -4,7 +4,6 @@
 
 #include "core/types.hpp"
 #include "miniapp/predict/calibration.hpp"
-#include "miniapp/predict/iteration_calibration.hpp"
 
 namespace miniapp::predict {
 
@@ -12,8 +11,8 @@ struct CalibrationSettings {
   // Vector lengths of AXPY, DOT, pointwise and copy; rows of the SpMV matrices (a 7-point stencil).
   std::vector<index_t> vector_sizes{1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20, 1 << 22};
   std::vector<index_t> spmv_rows{1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20};
-  // Rows of the Poisson iterations timed whole (calibrate_iterations).
-  std::vector<index_t> iteration_rows = IterationCalibrationSettings{}.rows;
+  // Rows of the Poisson iterations timed whole (calibrate_iterations); empty: its backend's default.
+  std::vector<index_t> iteration_rows;
   int repeat = 9;            // timed calls per point (median)
   double flush_bytes = 0;    // streaming curves: bytes copied before each call; 0: max(2 × cache, 256 MiB)
   double warm_flush_bytes = 0;  // warm curves: likewise; 0: 4 × the private cache (8 MiB where none)

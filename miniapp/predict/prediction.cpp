@@ -60,9 +60,9 @@ PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel le
 
 PhasePrediction price_unit(const PhaseLoad& load, const Calibration& c, CacheLevel level, const CostCurve& unit) {
   PhasePrediction p = price(load, c, level, 0, c.graph_curves.has_value());
-  double bytes = 0;
-  for (const KindLoad& k : load) bytes += k.bytes;
-  const double seconds = unit.seconds(bytes);
+  double bytes = 0, calls = 0;
+  for (const KindLoad& k : load) bytes += k.bytes, calls += k.calls;
+  const double seconds = unit.seconds(bytes, calls);
   for (KernelCost& k : p.kinds) k.seconds = p.seconds > 0 ? k.seconds * seconds / p.seconds : 0;
   p.seconds = seconds;
   return p;

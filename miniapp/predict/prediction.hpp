@@ -72,9 +72,10 @@ CacheLevel cache_level(const Calibration& c, double working_set_bytes);
 PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel level, double host_reads,
                       bool replayed = false);
 
-// The cost of a Poisson iteration whose kernels are `load`, timed as one unit: unit.seconds(bytes of
-// the load), the host read of its batch included; shared among the kinds in the proportions of their
-// prices on the graph curves (the launched ones where c has none), so that the breakdown adds up.
+// The cost of a Poisson iteration whose kernels are `load`, timed as one unit: unit.seconds(bytes,
+// calls) of the load, the host read of its batch included; shared among the kinds in the proportions
+// of their prices on the graph curves (the launched ones where c has none), so that the breakdown adds
+// up.
 PhasePrediction price_unit(const PhaseLoad& load, const Calibration& c, CacheLevel level, const CostCurve& unit);
 
 // The cost of `load` on `ranks` ranks (an update as the mean of the phase's, see CommCost), with

@@ -166,16 +166,18 @@ void iteration_table(std::ostream& out, const Calibration& c) {
   if (std::none_of(c.iteration_curves.begin(), c.iteration_curves.end(), [](const auto& u) { return u.has_value(); }))
     return;
   out << "Poisson iterations timed whole (a solve of many iterations less one of few, per iteration):\n\n"
-      << "| unit | latency µs | KB per iteration, smallest | µs | KB, largest | µs | GB/s largest |\n"
-      << "|---|---|---|---|---|---|---|\n";
+      << "| unit | latency µs per call | KB per iteration, smallest | calls | µs | KB, largest | calls | µs |"
+         " GB/s largest |\n"
+      << "|---|---|---|---|---|---|---|---|---|\n";
   for (int u = 0; u < iteration_unit_count; ++u) {
     const auto& curve = c.iteration_curves[u];
     if (!curve) continue;
     const CostPoint& small = curve->points().front();
     const CostPoint& large = curve->points().back();
     out << "| " << name(static_cast<IterationUnit>(u)) << " | " << fixed(1e6 * curve->latency(), 2) << " | "
-        << fixed(small.bytes / 1e3, 1) << " | " << fixed(1e6 * small.seconds, 2) << " | " << fixed(large.bytes / 1e3, 1)
-        << " | " << fixed(1e6 * large.seconds, 2) << " | " << fixed(large.bytes / large.seconds / 1e9, 1) << " |\n";
+        << fixed(small.bytes / 1e3, 1) << " | " << fixed(small.calls, 1) << " | " << fixed(1e6 * small.seconds, 2)
+        << " | " << fixed(large.bytes / 1e3, 1) << " | " << fixed(large.calls, 1) << " | "
+        << fixed(1e6 * large.seconds, 2) << " | " << fixed(large.bytes / large.seconds / 1e9, 1) << " |\n";
   }
   out << "\n";
 }

@@ -88,7 +88,12 @@ TEST_CASE("Iteration curves read back; an unknown or repeated unit is refused", 
   const Calibration back = read_calibration(path);
   for (int u = 0; u < iteration_unit_count; ++u) {
     REQUIRE(back.iteration_curves[u]);
-    for (const double b : {10.0, 3e3, 5e5, 1e9}) CHECK(back.iteration_curves[u]->seconds(b) == c.iteration_curves[u]->seconds(b));
+    const auto& points = c.iteration_curves[u]->points();
+    REQUIRE(back.iteration_curves[u]->points().size() == points.size());
+    for (std::size_t i = 0; i < points.size(); ++i)
+      CHECK(back.iteration_curves[u]->points()[i].calls == points[i].calls);
+    for (const double b : {10.0, 3e3, 5e5, 1e9})
+      CHECK(back.iteration_curves[u]->seconds(b, 17) == c.iteration_curves[u]->seconds(b, 17));
   }
 
   nlohmann::ordered_json parsed = nlohmann::ordered_json::parse(good);
@@ -100,12 +105,28 @@ TEST_CASE("Iteration curves read back; an unknown or repeated unit is refused", 
   write_text(path, parsed.dump(2));
   CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("a second curve for unit 'pcg_jacobi'"));
   parsed["iteration_curves"][1]["unit"] = "pcg_aip1";
-  parsed["iteration_curves"][1]["points"] = nlohmann::ordered_json::array({{1e4, 2e-5}});
+  parsed["iteration_curves"][1]["points"] = nlohmann::ordered_json::array({{1e4, 2e-5, 12}});
   write_text(path, parsed.dump(2));
   CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("iteration_curves[1]"));
   parsed.erase("iteration_curves");
   write_text(path, parsed.dump(2));
   CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("missing key 'iteration_curves'"));
+}
+
+TEST_CASE("Iteration points without their calls, as format 5 wrote them, are refused", "[predict]") {
+  ScratchDir dir("calibration_iteration_calls");
+  const std::string path = (dir.path() / "c.json").string();
+  write_calibration(path, test::with_iteration_curves(test::synthetic_calibration()));
+  nlohmann::ordered_json parsed = nlohmann::ordered_json::parse(read_text(path));
+  for (auto& entry : parsed["iteration_curves"])
+    for (auto& point : entry["points"]) point.erase(2);
+  write_text(path, parsed.dump(2));
+  CHECK_THAT(error_of([&] { read_calibration(path); }),
+             Catch::Contains(path + ": iteration_curves[0]") && Catch::Contains("[bytes, seconds, calls]"));
+  parsed["format"] = "miniapp-calibration 5";
+  write_text(path, parsed.dump(2));
+  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains(path + ": format 'miniapp-calibration 5'") &&
+                                                            Catch::Contains("run 'miniapp predict --calibrate'"));
 }
 
 TEST_CASE("A calibration from another device or build is refused with the way out", "[predict]") {

@@ -1,3 +1,6 @@
+#include <utility>
+#include <vector>
+
 #include <catch2/catch.hpp>
 
 #include "core/error.hpp"
@@ -17,6 +20,28 @@ TEST_CASE("A linear cost is reproduced exactly at any size", "[predict]") {
     CHECK(curve.bandwidth(b) == Approx(bandwidth).epsilon(1e-12));
   }
   CHECK(curve.seconds(0) == 0);
+}
+
+TEST_CASE("Points of different calls give the cost per call and the bandwidth exactly", "[predict]") {
+  // An iteration whose calls grow with its size (an AMG hierarchy's levels), the second point with
+  // fewer bytes per call than the first.
+  const double per_call = 4e-6, bandwidth = 2e12;
+  const auto cost = [&](double b, double calls) { return per_call * calls + b / bandwidth; };
+  std::vector<CostPoint> points;
+  for (const auto& [b, calls] : {std::pair{1e6, 30.0}, {1.5e6, 50.0}, {1e8, 58.0}, {1e9, 66.0}})
+    points.push_back({b, cost(b, calls), calls});
+  const CostCurve curve(points);
+  CHECK(curve.latency() == Approx(per_call).epsilon(1e-12));
+  for (const CostPoint& p : points) CHECK(curve.seconds(p.bytes, p.calls) == Approx(p.seconds).epsilon(1e-12));
+  for (const double b : {1e3, 3e6, 1e10}) {
+    INFO("bytes " << b);
+    CHECK(curve.bandwidth(b) == Approx(bandwidth).epsilon(1e-12));
+    CHECK(curve.seconds(b, 41) == Approx(cost(b, 41)).epsilon(1e-12));
+  }
+  // The what-if keeps each point's calls.
+  const CostCurve fast = curve.scaled(2.0, 1e-6);
+  for (const CostPoint& p : points)
+    CHECK(fast.seconds(p.bytes, p.calls) == Approx(1e-6 * p.calls + p.bytes / (2 * bandwidth)).epsilon(1e-12));
 }
 
 TEST_CASE("A measured curve goes through every calibration point", "[predict]") {
@@ -45,6 +70,7 @@ TEST_CASE("A cost curve rejects unusable points", "[predict]") {
   CHECK_THROWS_AS(CostCurve({{1e3, 1e-6}, {1e4, 0.0}}), Error);
   CHECK_THROWS_AS(CostCurve({{-1.0, 1e-6}, {1e4, 1e-5}}), Error);
   CHECK_THROWS_AS(CostCurve({{1e3, 1e-6}, {1e4, std::numeric_limits<double>::quiet_NaN()}}), Error);
+  CHECK_THROWS_AS(CostCurve({{1e3, 1e-6, 0.0}, {1e4, 1e-5}}), Error);
 }
 
 }  // namespace

@@ -53,6 +53,13 @@ TEST_CASE("An iteration unit's point is one iteration of its solver, by the coun
   // AIP-1 adds its two triangular SpMVs: more bytes than Jacobi's one vector.
   const auto& aip = *curves[static_cast<int>(IterationUnit::pcg_aip1)];
   CHECK(aip.points()[1].bytes > jacobi.points()[1].bytes + 12.0 * 4096);
+  // Calls per iteration: the same kernels at every size; AMG adds its V-cycle's (at least one level
+  // above the coarse inverse: 4 SpMVs, 6 vector kernels, the coarse SpMV).
+  for (const auto& curve : curves) CHECK(curve->points()[0].calls >= 1);
+  CHECK(jacobi.points()[0].calls == jacobi.points()[1].calls);
+  CHECK(aip.points()[0].calls == aip.points()[1].calls);
+  const auto& amg = *curves[static_cast<int>(IterationUnit::pcg_amg)];
+  for (std::size_t i = 0; i < 2; ++i) CHECK(amg.points()[i].calls > jacobi.points()[i].calls + 4);
   CHECK_THAT(log.str(), Catch::Contains("about 4096 rows"));
 }
 

@@ -151,10 +151,12 @@ TEST_CASE("Poisson iterations with a calibrated unit are priced as that unit, sh
   const StepPrediction unit = predict_step(counts, c, it, 5e8, 1);
   REQUIRE(unit.iteration_unit == IterationUnit::pcg_aip1);
   CHECK(iteration_pricing(unit) == "unit pcg_aip1");
-  double bytes = 0;
-  for (const KindLoad& k : counts.per_iteration) bytes += k.bytes;
-  // Linear unit curve, reproduced exactly; the host reads are inside it (not added again).
-  CHECK(unit.iteration_seconds == Approx(test::iteration_cost(IterationUnit::pcg_aip1).seconds(bytes)).epsilon(1e-12));
+  double bytes = 0, calls = 0;
+  for (const KindLoad& k : counts.per_iteration) bytes += k.bytes, calls += k.calls;
+  // Linear unit curve, reproduced exactly at the load's own calls; the host reads are inside it (not
+  // added again).
+  CHECK(unit.iteration_seconds ==
+        Approx(test::iteration_cost(IterationUnit::pcg_aip1).seconds(bytes, calls)).epsilon(1e-12));
   CHECK(unit.explicit_seconds == Approx(graph.explicit_seconds).epsilon(1e-12));
   CHECK(unit.seconds == Approx(unit.explicit_seconds + it * unit.iteration_seconds).epsilon(1e-12));
   // The breakdown adds up to the unit's time, in the graph curves' proportions.
@@ -169,7 +171,7 @@ TEST_CASE("Poisson iterations with a calibrated unit are priced as that unit, sh
   // Another unit prices the same load by its own curve.
   counts.iteration_unit = IterationUnit::batched_pcg;
   CHECK(predict_step(counts, c, it, 5e8, 1).iteration_seconds ==
-        Approx(test::iteration_cost(IterationUnit::batched_pcg).seconds(bytes)).epsilon(1e-12));
+        Approx(test::iteration_cost(IterationUnit::batched_pcg).seconds(bytes, calls)).epsilon(1e-12));
 }
 
 TEST_CASE("Sub-steps replayed from graphs are priced by the graph curves, the others not", "[predict]") {

@@ -1,12 +1,15 @@
 #pragma once
-// Synthetic calibrations with a known linear cost t = L + b / B per kernel variant and cache level.
+// Synthetic calibrations with a known linear cost t = L · calls + b / B per kernel variant and cache
+// level, and per iteration unit.
+#include <utility>
+
 #include "miniapp/predict/calibration.hpp"
 
 namespace miniapp::predict::test {
 
 struct LinearCost {
-  double latency, bandwidth;  // seconds, bytes/s
-  double seconds(double bytes) const { return latency + bytes / bandwidth; }
+  double latency, bandwidth;  // seconds per call, bytes/s
+  double seconds(double bytes, double calls = 1) const { return latency * calls + bytes / bandwidth; }
 };
 
 // Variant v, level l: latency (1 + v) µs, bandwidth (10 + 3 v) GB/s hot, half of it warm, a third
@@ -59,15 +62,18 @@ inline Calibration with_graph_curves(Calibration c) {
   return c;
 }
 
-// A Poisson iteration timed whole: 20 µs + bytes / (1 GB/s), the unit's index added to the latency.
-inline LinearCost iteration_cost(IterationUnit unit) { return {(20.0 + static_cast<int>(unit)) * 1e-6, 1e9}; }
+// A Poisson iteration timed whole: 2 µs per call + bytes / (1 GB/s), the unit's index added to the
+// latency.
+inline LinearCost iteration_cost(IterationUnit unit) { return {(2.0 + static_cast<int>(unit)) * 1e-6, 1e9}; }
 
-// `c` with an iteration curve per unit sampled from iteration_cost.
+// `c` with an iteration curve per unit sampled from iteration_cost, at calls per iteration that grow
+// with the size (as an AMG hierarchy's levels).
 inline Calibration with_iteration_curves(Calibration c) {
   for (int u = 0; u < iteration_unit_count; ++u) {
     const LinearCost cost = iteration_cost(static_cast<IterationUnit>(u));
     std::vector<CostPoint> points;
-    for (const double b : {1e4, 1e5, 1e6, 1e8}) points.push_back({b, cost.seconds(b)});
+    for (const auto& [b, calls] : {std::pair{1e4, 10.0}, {1e5, 12.0}, {1e6, 14.0}, {1e8, 18.0}})
+      points.push_back({b, cost.seconds(b, calls), calls});
     c.iteration_curves[u] = CostCurve(points);
   }
   return c;
