@@ -5,6 +5,7 @@
 
 #include "operators/kernels/dot.hpp"
 #include "operators/kernels/flow_kernels.hpp"
+#include "operators/kernels/vector_ops.hpp"
 
 namespace miniapp::run {
 namespace {
@@ -98,29 +99,20 @@ std::vector<WallQuantities> WallMonitor::wall_quantities(const std::array<const 
     const std::array<const Vector*, 3> moving{&walls_.wall_velocity[0], &walls_.wall_velocity[1],
                                               &walls_.wall_velocity[2]};
     wall_shear(exec, sampled, scale, normal, moving, walls_.distance, nu_, walls_.tau, walls_.yplus);
-    // Σ A τ and Σ A y⁺ of every patch with faces on this rank, max_fused_dots pairs a call, into
-    // consecutive entries of walls_.sums, read together.
-    std::vector<Vector> x, a;
-    std::vector<std::size_t> slot_of;  // each pair's index into `sums`
+    // Σ A τ and Σ A y⁺ of each patch with faces on this rank (one fused pair of dots, patches differ
+    // in length) into walls_.sums, all read together.
+    fill(exec, 0.0, walls_.sums);
     for (std::size_t w = 0; w < walls; ++w) {
       const index_t first = walls_.first[w], count = walls_.first[w + 1] - first;
       if (count == 0) continue;
-      for (std::size_t q = 0; q < 2; ++q) {
-        x.push_back((q == 0 ? walls_.tau : walls_.yplus).window(first, count));
-        a.push_back(walls_.area.window(first, count));
-        slot_of.push_back(2 * w + q);
-      }
-      maxima[w] = max_abs(exec, x.back());
+      const Vector tau = walls_.tau.window(first, count), yplus = walls_.yplus.window(first, count),
+                   area = walls_.area.window(first, count);
+      const std::array<const Vector*, 2> x{&tau, &yplus}, a{&area, &area};
+      Vector out = walls_.sums.window(static_cast<index_t>(2 * w), 2);
+      multi_dot(exec, x, a, out);
+      maxima[w] = max_abs(exec, yplus);
     }
-    for (std::size_t p = 0; p < x.size(); p += max_fused_dots) {
-      const std::size_t n = std::min<std::size_t>(max_fused_dots, x.size() - p);
-      std::vector<const Vector*> xs, as;
-      for (std::size_t k = p; k < p + n; ++k) xs.push_back(&x[k]), as.push_back(&a[k]);
-      Vector out = walls_.sums.window(static_cast<index_t>(p), static_cast<index_t>(n));
-      multi_dot(exec, xs, as, out);
-    }
-    const std::vector<double> host = walls_.sums.to_host();
-    for (std::size_t k = 0; k < slot_of.size(); ++k) sums[slot_of[k]] = host[k];
+    sums = walls_.sums.to_host();
   }
   sim_.domain->sum(sums);
   std::vector<WallQuantities> out;
