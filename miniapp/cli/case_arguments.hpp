@@ -1,5 +1,6 @@
 #pragma once
 #include <cxxopts.hpp>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -9,8 +10,9 @@ namespace miniapp::cli {
 
 // The case a subcommand names by its positional CASE argument (a shipped name or a .toml file), with
 // the --set `overrides` and a --backend option applied, parsed and validated; its warnings go to
-// stderr. `path` receives the case file's path.
+// `warnings` (on an MPI job, rank 0's stderr: every rank parses the same case). `path` receives the
+// case file's path.
 cases::CaseConfig load_case_argument(const cxxopts::ParseResult& args, std::vector<std::string> overrides,
-                                     std::string& path);
+                                     std::string& path, std::ostream& warnings = std::cerr);
 
 }  // namespace miniapp::cli

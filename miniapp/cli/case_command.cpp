@@ -49,9 +49,10 @@ int run_case(int argc, char** argv, const parallel::Communicator& world) {
   if (!args) return 0;
   std::string path;
   cases::CaseConfig config;
-  world.run_collectively([&] { config = load_case_argument(*args, std::move(overrides), path); });
-
   std::ostringstream silent;
+  world.run_collectively(
+      [&] { config = load_case_argument(*args, std::move(overrides), path, world.rank() == 0 ? std::cerr : silent); });
+
   std::ostream& out = world.rank() == 0 ? std::cout : silent;
   out << "case      " << config.name << ": " << config.description << "\n";
   if (args->count("selftest")) return run::run_selftest(config, path, out) ? 0 : 1;

@@ -182,10 +182,10 @@ int predict_on_ranks(int argc, char** argv, const parallel::Communicator& world)
   if (!args) return 0;
   std::string path;
   cases::CaseConfig config;
-  world.run_collectively([&] { config = load_case_argument(*args, std::move(overrides), path); });
-  const auto steps = static_cast<int>(option_index(*args, "steps", 1, 100000));
   const bool root = world.rank() == 0;
   std::ostringstream silent;
+  world.run_collectively([&] { config = load_case_argument(*args, std::move(overrides), path, root ? std::cerr : silent); });
+  const auto steps = static_cast<int>(option_index(*args, "steps", 1, 100000));
   std::ostream& out = root ? std::cout : silent;
   predict::PredictionReport r;
   r.case_name = config.name;

@@ -72,7 +72,7 @@ WallMonitor::WallMonitor(const Simulation& sim, std::optional<long> restart_step
   }
   walls_.tau = Vector(exec, faces);
   walls_.yplus = Vector(exec, faces);
-  walls_.sums = Vector(exec, 2 * static_cast<index_t>(wall_names_.size()));
+  walls_.sums = Vector(exec, 3 * static_cast<index_t>(wall_names_.size()));
   force_cells_.emplace(sim, force_rows);
   if (sim.rank() != 0) return;
   for (const cases::ForcesConfig& fc : c.forces)
@@ -100,7 +100,7 @@ std::vector<WallQuantities> WallMonitor::wall_quantities(const std::array<const 
                                               &walls_.wall_velocity[2]};
     wall_shear(exec, sampled, scale, normal, moving, walls_.distance, nu_, walls_.tau, walls_.yplus);
     // Σ A τ and Σ A y⁺ of each patch with faces on this rank (one fused pair of dots, patches differ
-    // in length) into walls_.sums, all read together.
+    // in length), then the patches' maxima of y⁺, into walls_.sums: all read together.
     fill(exec, 0.0, walls_.sums);
     for (std::size_t w = 0; w < walls; ++w) {
       const index_t first = walls_.first[w], count = walls_.first[w + 1] - first;
@@ -110,9 +110,12 @@ std::vector<WallQuantities> WallMonitor::wall_quantities(const std::array<const 
       const std::array<const Vector*, 2> x{&tau, &yplus}, a{&area, &area};
       Vector out = walls_.sums.window(static_cast<index_t>(2 * w), 2);
       multi_dot(exec, x, a, out);
-      maxima[w] = max_abs(exec, yplus);
+      Vector max = walls_.sums.window(static_cast<index_t>(2 * walls + w), 1);
+      max_abs(exec, yplus, max);
     }
-    sums = walls_.sums.to_host();
+    const std::vector<double> host = walls_.sums.to_host();
+    std::copy(host.begin(), host.begin() + static_cast<std::ptrdiff_t>(2 * walls), sums.begin());
+    std::copy(host.begin() + static_cast<std::ptrdiff_t>(2 * walls), host.end(), maxima.begin());
   }
   sim_.domain->sum(sums);
   std::vector<WallQuantities> out;

@@ -25,9 +25,9 @@ struct PatchForce {
 
 // The wall patches' quantities (a diagnostics row's columns) and the forces of [forces.<patch>]
 // (forces_<patch>.csv), from the cells beside the wall faces. Collective. The wall quantities are
-// reduced on the executor (wall_shear, then one host read for every patch's sums and one per patch's
-// maximum), so that a wall's faces never travel to the host; the forces' faces, a few thousand on a
-// body, are summed on the host.
+// reduced on the executor (wall_shear, then every patch's sums and maximum in one host read), so that
+// a wall's faces never travel to the host; the forces' faces, a few thousand on a body, are summed on
+// the host.
 class WallMonitor {
  public:
   WallMonitor(const Simulation& sim, std::optional<long> restart_step);
@@ -54,7 +54,8 @@ class WallMonitor {
   struct WallFaces {
     std::vector<index_t> first;
     std::optional<CellSampler> cells;
-    Vector area, distance, tau, yplus, sums;
+    Vector area, distance, tau, yplus;
+    Vector sums;  // per wall w: Σ A τ and Σ A y⁺ at 2w and 2w + 1; its maximum of y⁺ at 2 · walls + w
     std::array<Vector, 3> normal, wall_velocity, velocity;
   };
   // The faces of the patches with forces, on the host.

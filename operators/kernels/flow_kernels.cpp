@@ -81,6 +81,17 @@ double max_abs(const Executor& exec, const Vector& x) {
   return result;
 }
 
+// Bytes and flops as the synchronous max_abs.
+void max_abs(const Executor& exec, const Vector& x, Vector& result) {
+  const index_t n = x.size();
+  detail::check_vector(exec, x, n, "max_abs", "x");
+  detail::check_vector(exec, result, 1, "max_abs", "result");
+  const double seconds = detail::run_timed(
+      exec, [&] { result.data()[0] = cpu::max_abs(n, x.data()); },
+      [&] { cuda::max_abs_async(exec.stream(), n, x.data(), result.data()); });
+  exec.counters().add(KernelKind::pointwise, 8.0 * n, double(n), seconds);
+}
+
 // Bytes 16n, no flops (a sign-bit clear). y may be x.
 void abs_value(const Executor& exec, const Vector& x, Vector& y) {
   const index_t n = y.size();

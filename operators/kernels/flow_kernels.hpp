@@ -24,6 +24,9 @@ double min_ratio(const Executor& exec, const Vector& x, const Vector& y);
 
 // max_i |x_i| (0 for an empty vector). Synchronous.
 double max_abs(const Executor& exec, const Vector& x);
+// The same into result[0], `result` a vector of one entry on the executor: asynchronous on CUDA, the
+// same value bitwise, so that several maxima reach the host in one read.
+void max_abs(const Executor& exec, const Vector& x, Vector& result);
 
 // y_i = |x_i|.
 void abs_value(const Executor& exec, const Vector& x, Vector& y);

@@ -82,6 +82,10 @@ TEST_CASE("CUDA min_ratio, max_abs and abs_value match the CPU bit for bit", "[c
   const test::Mirrored x(cpu, gpu, test::random_vector(n, 61)), y(cpu, gpu, test::random_vector(n, 62));
   CHECK(min_ratio(gpu, x.gpu, y.gpu) == min_ratio(cpu, x.cpu, y.cpu));
   CHECK(max_abs(gpu, x.gpu) == max_abs(cpu, x.cpu));
+  Vector on_device(gpu, 2);
+  Vector slot = on_device.window(1, 1);
+  max_abs(gpu, x.gpu, slot);
+  CHECK(on_device.to_host()[1] == max_abs(cpu, x.cpu));
   Vector a(gpu, n);
   abs_value(gpu, x.gpu, a);
   Vector b(cpu, n);

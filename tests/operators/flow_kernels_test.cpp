@@ -243,6 +243,10 @@ TEST_CASE("max_abs and abs_value", "[flow_kernels]") {
   double expected = 0;
   for (double v : x) expected = std::max(expected, std::abs(v));
   CHECK(max_of(x) == expected);
+  Vector result(exec, 3);  // into a window of a longer vector, as for several maxima read together
+  Vector slot = result.window(1, 1);
+  max_abs(exec, Vector::from_host(exec, x), slot);
+  CHECK(result.to_host()[1] == expected);
 
   Vector v = Vector::from_host(exec, std::vector<double>{-1.5, 0, 2, -0.0}), w(exec, 4);
   abs_value(exec, v, w);

@@ -43,6 +43,12 @@ why=$(same_last_line single/diagnostics.csv straight/diagnostics.csv "13 14 15 2
 grep -q "forces    ymax" straight.log || fail "no forces summary: $(tail -3 straight.log)"
 echo "observers on 3 ranks: equal to 1 rank"
 
+# A case's warning is printed once, by rank 0, not by every rank.
+run 3 warned 1 --set 'numerics.preconditioner="jacobi"' --set 'numerics.amg_storage="float"' >warned.log 2>&1 ||
+  fail "warned run: $(tail -3 warned.log)"
+[ "$(grep -c '^warning' warned.log)" -eq 1 ] || fail "expected one warning line on 3 ranks: $(grep warning warned.log)"
+echo "a case's warning on 3 ranks: printed once"
+
 # A restart with another rank count: refused by every rank with one message.
 if run 2 split 12 --restart split >wrong_ranks.log 2>&1; then fail "restart on 2 ranks from a 3-rank checkpoint ran"; fi
 grep -q "written by 3 ranks, this run has 2" wrong_ranks.log || fail "no rank-count message: $(cat wrong_ranks.log)"

@@ -99,16 +99,24 @@ __global__ void __launch_bounds__(block_size) reduce_final_kernel(int blocks, co
   if (threadIdx.x == 0) result[0] = v;
 }
 
-// Both passes, then the result to the host after a stream synchronize. n > 0.
+// Both passes into `result` in device memory, asynchronous (the stream orders the workspace's uses). n > 0.
 template <class Op, class Input>
-double reduce(void* stream, index_t n, Input input) {
+void reduce_async(void* stream, index_t n, Input input, double* result) {
   const cudaStream_t s = detail::as_stream(stream);
   const detail::ReductionWorkspace& w = detail::reduction_workspace(stream);
   const unsigned blocks = std::min(detail::blocks_for(n), static_cast<unsigned>(max_reduction_blocks));
   reduce_partial_kernel<Op><<<blocks, block_size, 0, s>>>(n, input, w.d_partial);
   MINIAPP_CUDA_CHECK_LAUNCH("reduce_partial_kernel");
-  reduce_final_kernel<Op><<<1, block_size, 0, s>>>(static_cast<int>(blocks), w.d_partial, w.d_result);
+  reduce_final_kernel<Op><<<1, block_size, 0, s>>>(static_cast<int>(blocks), w.d_partial, result);
   MINIAPP_CUDA_CHECK_LAUNCH("reduce_final_kernel");
+}
+
+// Both passes, then the result to the host after a stream synchronize. n > 0.
+template <class Op, class Input>
+double reduce(void* stream, index_t n, Input input) {
+  const cudaStream_t s = detail::as_stream(stream);
+  const detail::ReductionWorkspace& w = detail::reduction_workspace(stream);
+  reduce_async<Op>(stream, n, input, w.d_result);
   MINIAPP_CUDA_CHECK(cudaMemcpyAsync(w.h_result, w.d_result, sizeof(double), cudaMemcpyDeviceToHost, s));
   MINIAPP_CUDA_CHECK(cudaStreamSynchronize(s));
   return w.h_result[0];
@@ -139,6 +147,15 @@ double min_ratio(void* stream, index_t n, const double* x, const double* y) {
 double max_abs(void* stream, index_t n, const double* x) {
   if (n == 0) return MaxOp::identity;
   return reduce<MaxOp>(stream, n, AbsInput{x});
+}
+
+// result[0] = max |x_i| in device memory, asynchronous; 0 for n = 0.
+void max_abs_async(void* stream, index_t n, const double* x, double* result) {
+  if (n == 0) {
+    fill(stream, 1, MaxOp::identity, result);
+    return;
+  }
+  reduce_async<MaxOp>(stream, n, AbsInput{x}, result);
 }
 
 // y = |x|; y may alias x.

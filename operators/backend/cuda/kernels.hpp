@@ -38,6 +38,7 @@ void eddy_viscosity(void* stream, index_t n, LesModel model, double constant, co
                     const double* filter_width, double* nu_t);
 double min_ratio(void* stream, index_t n, const double* x, const double* y);
 double max_abs(void* stream, index_t n, const double* x);
+void max_abs_async(void* stream, index_t n, const double* x, double* result);
 void abs_value(void* stream, index_t n, const double* x, double* y);
 void wall_shear(void* stream, index_t n, const wall::FacePointers& faces, double scale, double nu, double* tau,
                 double* yplus);
