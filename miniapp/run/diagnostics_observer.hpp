@@ -21,10 +21,9 @@ class DiagnosticsObserver {
 
   // Whether the step just taken gets a row.
   bool due(long step) const { return step % interval_ == 0; }
-  // Whether the row of `step` also gives the columns that cost a pass of their own (the enstrophy, the
-  // maximum divergence, the wall quantities of walls without forces): on the steps that are multiples
-  // of output.enstrophy_divergence_interval (by step, not by row, so that a restarted run's rows equal
-  // an uninterrupted run's).
+  // Whether the row of `step` also gives the columns that cost a pass of their own (the enstrophy and
+  // the maximum divergence): on the steps that are multiples of output.enstrophy_divergence_interval
+  // (by step, not by row, so that a restarted run's rows equal an uninterrupted run's).
   bool all_columns_due(long step) const { return step % gradient_interval_ == 0; }
   // Evaluates the integrals of the current fields (collective), the costly ones when all_columns_due.
   time::FlowIntegrals evaluate(const time::FlowFields& f) { return flow_.evaluate(f, all_columns_due(f.step)); }
