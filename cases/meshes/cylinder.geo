@@ -1,14 +1,17 @@
 // Flow past a circular cylinder: diameter D = 1 centred at the origin, in the rectangle
 // [-15, 25] x [-20, 20] (inlet 15 D upstream, outlet 25 D downstream, sides 20 D away: blockage
 // D / 40 = 2.5 %). Triangles, sized by the distance to the cylinder and refined over the wake
-// (x from 0.5 to 25, |y| < 2). Cell sizes are parameters: the shipped cylinder.msh takes the
-// defaults, cylinder_coarse.msh (the validation's quick CPU mode) is made with
+// (x from 0.5 to 25, |y| < 2) and, finer still, over the near wake (x from 0.5 to x_near_wake,
+// |y| < 1). Cell sizes are parameters: the shipped cylinder.msh takes the defaults (the near wake as
+// the wake), cylinder_coarse.msh (the validation's quick CPU mode) is made with
 //   gmsh -2 cylinder.geo -setnumber h_cylinder 0.1 -setnumber h_wake 0.3 -setnumber h_far 3
 // Edge patches: inlet (x = -15), outlet (x = 25), sides (y = +-20), cylinder.
 DefineConstant[
   h_cylinder = {0.025, Name "cell size on the cylinder"},
   h_wake = {0.1, Name "cell size in the wake"},
-  h_far = {1.5, Name "cell size far away"}
+  h_far = {1.5, Name "cell size far away"},
+  h_near_wake = {0.1, Name "cell size in the near wake"},
+  x_near_wake = {3, Name "downstream end of the near wake"}
 ];
 x_in = -15; x_out = 25; y_side = 20; r = 0.5;
 Point(1) = {x_in, -y_side, 0, h_far}; Point(2) = {x_out, -y_side, 0, h_far};
@@ -26,7 +29,9 @@ Field[2] = Threshold; Field[2].InField = 1; Field[2].SizeMin = h_cylinder; Field
 Field[2].DistMin = 0.02; Field[2].DistMax = 10;
 Field[3] = Box; Field[3].VIn = h_wake; Field[3].VOut = h_far;
 Field[3].XMin = 0.5; Field[3].XMax = x_out; Field[3].YMin = -2; Field[3].YMax = 2; Field[3].Thickness = 4;
-Field[4] = Min; Field[4].FieldsList = {2, 3};
+Field[5] = Box; Field[5].VIn = h_near_wake; Field[5].VOut = h_far;
+Field[5].XMin = 0.5; Field[5].XMax = x_near_wake; Field[5].YMin = -1; Field[5].YMax = 1; Field[5].Thickness = 1;
+Field[4] = Min; Field[4].FieldsList = {2, 3, 5};
 Background Field = 4;
 Mesh.MeshSizeExtendFromBoundary = 0; Mesh.MeshSizeFromPoints = 0; Mesh.MeshSizeFromCurvature = 0;
 

@@ -52,7 +52,9 @@ def full_set():
              Run("cylinder-re100-medium", "cylinder", 150.0, ["mesh.file=meshes/cylinder_medium.msh",
                                                               "output.fields=[]", "output.diagnostics_interval=10"]),
              Run("cylinder-3900", "cylinder-3900", 100.0, cylinder_3900),
-             Run("cylinder-3900-pcg", "cylinder-3900", 100.0, cylinder_3900 + PCG)]
+             Run("cylinder-3900-pcg", "cylinder-3900", 100.0, cylinder_3900 + PCG),
+             Run("cylinder-3900-nearwake", "cylinder-3900", 100.0,
+                 ["mesh.file=meshes/cylinder_nearwake.msh"] + cylinder_3900)]
     return runs
 
 
