@@ -73,6 +73,16 @@ std::array<std::vector<index_t>, 2> map_face_lengths(const mesh::Mesh& mesh, con
   return lengths;
 }
 
+// Faces of the patches whose condition is a wall or a moving wall (not a rank's cut patch, which has none).
+index_t wall_face_count(const cases::CaseConfig& config, const mesh::Mesh& mesh) {
+  index_t faces = 0;
+  for (const mesh::Patch& patch : mesh.patches) {
+    const cases::BoundaryCondition* bc = config.find_boundary(patch.name);
+    if (bc && (bc->type == BoundaryKind::wall || bc->type == BoundaryKind::moving_wall)) faces += patch.face_count;
+  }
+  return faces;
+}
+
 // DeviceOperators' viscous_source exists with LES when the wall/inlet diffusion source is non-zero.
 bool viscous_source_needed(const fv::FlowOperators& ops, index_t faces, double nu) {
   const std::vector<double> nu_faces(static_cast<std::size_t>(faces), nu);
@@ -157,8 +167,10 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
   // u, u_old (3 each), p, ν_t; u_s, ν_s.
   e.fields = vector_bytes(cells, 8) + vector_bytes(faces, 2);
   // FlowDiagnostics: ∇u (9), 3 work vectors and one more; with LES D(ν)'s values on the momentum pattern.
-  // TimeAverages: 11 sums.
-  e.observers = vector_bytes(cells, 13) + (config.statistics.enabled ? vector_bytes(cells, 11) : 0);
+  // TimeAverages: 11 sums. WallMonitor, per wall face: area, distance, normal, the wall's velocity, the
+  // sampled velocity, τ and y⁺.
+  e.observers = vector_bytes(cells, 13) + (config.statistics.enabled ? vector_bytes(cells, 11) : 0) +
+                vector_bytes(wall_face_count(config, mesh), 13);
   if (les) e.observers += value_bytes * sell_entries(row_lengths(ops.momentum_pattern), slice_height);
   return e;
 }

@@ -21,7 +21,7 @@ struct MemoryEstimate {
   std::size_t solver = 0;          // PCG's and the fractional step's work vectors
   std::size_t fields = 0;          // time::FlowFields
   // The run loop's observers: the diagnostics' work vectors (with LES D(ν)'s values), the sums of
-  // [statistics]; not their samplers (probe and wall-face rows: a surface's worth).
+  // [statistics], the wall faces' vectors; not their samplers (probe and wall-face rows: a surface's worth).
   std::size_t observers = 0;
   std::size_t total() const { return operators + preconditioner + solver + fields + observers; }
 };
