@@ -28,7 +28,8 @@ std::vector<LevelKernelRecord> time_level_kernels(const Executor& exec, const Am
   std::vector<LevelKernelRecord> records;
   const int count = std::min(levels, static_cast<int>(amg.level_sizes().size()));
   for (int l = 0; l < count; ++l) {
-    for (const Amg::KernelCall& call : amg.level_calls(static_cast<std::size_t>(l), r, z).calls) {
+    const Amg::LevelCalls level = amg.level_calls(static_cast<std::size_t>(l), r, z);
+    for (const Amg::KernelCall& call : level.calls) {
       const KernelCounters before = exec.counters();
       call.run();
       const KernelCounters one = exec.counters().since(before);
