@@ -1,6 +1,7 @@
 // miniapp poisson: a periodic Poisson problem −L p = b with a known smooth solution, solved by PCG with
 // each chosen preconditioner on the chosen backend: checks assembly, reordering, sELL and the solver,
-// and compares Jacobi with AIP-1/2/3 in iterations and time to solution.
+// and compares Jacobi with AIP-1/2/3 in iterations and time to solution. --level-kernels times each kernel
+// call of AMG's V-cycle on its two finest levels alone (miniapp/bench/amg_level_bench.hpp).
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -10,10 +11,13 @@
 #include <iomanip>
 #include <iostream>
 #include <numbers>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "mesh/geometry.hpp"
+#include "miniapp/bench/amg_level_bench.hpp"
+#include "miniapp/bench/bandwidth.hpp"
 #include "miniapp/bench/bench_output.hpp"
 #include "miniapp/case/case_mesh.hpp"
 #include "miniapp/cli/command_line.hpp"
@@ -41,7 +45,11 @@ struct PoissonSettings {
   amg::AmgOptions amg;
   std::string export_prefix;  // empty: no export
   std::string json;           // empty: no JSON
+  bool level_kernels = false;  // time each kernel call of AMG's two finest levels (--level-kernels)
 };
+
+// --level-kernels: AMG's levels timed (the finest and the next), and samples per kernel call.
+constexpr int level_kernel_levels = 2, level_kernel_repeat = 20;
 
 // One preconditioner's line of the report.
 struct SolveRecord {
@@ -69,6 +77,8 @@ cxxopts::Options poisson_options() {
       ("amg-ratio", "amg: the smoother damps eigenvalues of D^-1 A in [lambda_max / RATIO, lambda_max]",
        cxxopts::value<std::string>()->default_value("10"))
       ("amg-float", "amg: the hierarchy's matrices with float values")
+      ("level-kernels", "amg: after the solve, time each kernel call of the V-cycle on the two finest levels alone, "
+       "on the level's own matrices and vectors, in GB/s and % of the copy bandwidth measured in the same run")
       ("tol", "relative residual tolerance ‖r‖/‖b‖", cxxopts::value<std::string>()->default_value("1e-8"))
       ("max-iter", "iteration cap", cxxopts::value<std::string>()->default_value("10000"))
       ("slice-height", "sELL slice height; auto: 32 on CUDA, 8 on CPU",
@@ -113,6 +123,10 @@ PoissonSettings parse_settings(const cxxopts::ParseResult& result) {
   s.amg.strength_threshold = option_double(result, "amg-strength");
   s.amg.smoother_ratio = option_double(result, "amg-ratio");
   s.amg.float_storage = result.count("amg-float") > 0;
+  s.level_kernels = result.count("level-kernels") > 0;
+  if (s.level_kernels &&
+      std::find(s.preconditioners.begin(), s.preconditioners.end(), "amg") == s.preconditioners.end())
+    throw Error("--level-kernels times AMG's cycle: add amg to --preconditioner");
   return s;
 }
 
@@ -210,18 +224,37 @@ void export_problem(const std::string& prefix, const PoissonProblem& problem, co
                          "--export-matrix");
 }
 
+// AMG's level kernels (--level-kernels), in the JSON report beside the solves.
+struct LevelKernelReport {
+  double copy_gb_per_s = 0;
+  std::vector<Amg::LevelSize> levels;
+  std::vector<bench::LevelKernelRecord> records;
+};
+
 void write_results_json(const std::string& path, const std::string& device, const CsrMatrix& a,
-                        const PoissonSettings& s, double upload_seconds, const std::vector<SolveRecord>& records) {
+                        const PoissonSettings& s, index_t slice_height, double upload_seconds,
+                        const std::vector<SolveRecord>& records, const LevelKernelReport* level_kernels) {
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
   for (const SolveRecord& r : records)
     results.push_back({{"preconditioner", r.preconditioner}, {"setup_seconds", r.setup_seconds},
                        {"solve_seconds", r.solve_seconds}, {"iterations", r.iterations},
                        {"relative_residual", r.relative_residual}, {"converged", r.converged}});
-  bench::write_json_file(path,
-                         {{"device", device}, {"mesh", describe(s.mesh)}, {"rows", a.rows}, {"nnz", a.nnz()},
-                          {"tolerance", s.pcg.tolerance}, {"upload_seconds", upload_seconds},
-                          {"results", std::move(results)}},
-                         "--json");
+  nlohmann::ordered_json document = {{"device", device},
+                                     {"mesh", describe(s.mesh)},
+                                     {"rows", a.rows},
+                                     {"nnz", a.nnz()},
+                                     {"slice_height", slice_height},
+                                     {"tolerance", s.pcg.tolerance},
+                                     {"upload_seconds", upload_seconds},
+                                     {"results", std::move(results)}};
+  if (level_kernels) {
+    nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+    for (const Amg::LevelSize& l : level_kernels->levels) levels.push_back({{"rows", l.rows}, {"nnz", l.nnz}});
+    document["copy_bandwidth_gb_per_s"] = level_kernels->copy_gb_per_s;
+    document["amg_levels"] = std::move(levels);
+    document["level_kernels"] = bench::level_kernels_json(level_kernels->records, level_kernels->copy_gb_per_s);
+  }
+  bench::write_json_file(path, document, "--json");
 }
 
 }  // namespace
@@ -259,6 +292,8 @@ int poisson_command(int argc, char** argv) {
   Pcg pcg(exec, problem.a.rows);
   bool all_converged = true;
   std::vector<SolveRecord> records;
+  KernelCounters solve_counters;  // the last solve's
+  std::optional<LevelKernelReport> level_kernels;
   for (const auto& name : s.preconditioners) {
     start = std::chrono::steady_clock::now();
     const auto preconditioner = make_preconditioner(name, exec, problem.a, a, s, slice_height);
@@ -271,13 +306,25 @@ int poisson_command(int argc, char** argv) {
     const PcgResult solved = pcg.solve(a, *preconditioner, b, x, s.pcg);
     exec.synchronize();
     const double solve_seconds = seconds_since(start);
+    solve_counters = exec.counters();
     std::cout << std::left << std::setw(16) << name << std::right << std::fixed << std::setprecision(3)
               << std::setw(9) << setup_seconds << std::setw(12) << solved.iterations << std::setw(11)
               << solve_seconds << std::setw(11) << setup_seconds + solve_seconds << std::scientific
               << std::setprecision(2) << std::setw(11) << solved.relative_residual << std::setw(11)
               << max_error_without_mean(x.to_host(), problem.exact) << std::defaultfloat
               << (solved.converged ? "" : "  NOT converged") << "\n";
-    if (const auto* amg = dynamic_cast<const Amg*>(preconditioner.get())) print_hierarchy(*amg);
+    if (const auto* amg = dynamic_cast<const Amg*>(preconditioner.get())) {
+      print_hierarchy(*amg);
+      if (s.level_kernels) {
+        level_kernels.emplace();
+        level_kernels->copy_gb_per_s = bench::copy_bandwidth(exec, 9);
+        level_kernels->levels = amg->level_sizes();
+        level_kernels->records = bench::time_level_kernels(exec, *amg, level_kernel_levels, level_kernel_repeat);
+        bench::print_level_kernels(std::cout, level_kernels->records, level_kernels->levels,
+                                   level_kernels->copy_gb_per_s, level_kernel_repeat);
+        std::cout << "\n";
+      }
+    }
     if (!solved.converged) std::cerr << "miniapp poisson: " << name << ": " << solved.warning << "\n";
     all_converged = all_converged && solved.converged;
     records.push_back({name, setup_seconds, solve_seconds, solved.relative_residual, solved.iterations,
@@ -285,9 +332,11 @@ int poisson_command(int argc, char** argv) {
   }
   if (s.preconditioners.size() == 1) {
     std::cout << "\nkernel counters (solve):\n";
-    exec.counters().print(std::cout);
+    solve_counters.print(std::cout);
   }
-  if (!s.json.empty()) write_results_json(s.json, exec.description(), problem.a, s, upload_seconds, records);
+  if (!s.json.empty())
+    write_results_json(s.json, exec.description(), problem.a, s, slice_height, upload_seconds, records,
+                       level_kernels ? &*level_kernels : nullptr);
   return all_converged ? 0 : 1;
 }
 

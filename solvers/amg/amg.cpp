@@ -93,18 +93,46 @@ void Amg::apply(const Vector& r, Vector& z) const {
   cycle(0, r, z);
 }
 
-// x = V(b) from x = 0: smooth, restrict the residual, recurse, prolong the correction, smooth again.
+// The cycle on level l as its kernel calls: smooth, restrict the residual, recurse, prolong the correction,
+// smooth again.
+template <class Step, class Coarser>
+void Amg::level_steps(std::size_t l, const Vector& b, Vector& x, Step&& step, Coarser&& coarser) const {
+  const Level& level = *levels_[l];
+  const index_t n = level.residual.size(), coarse_n = level.coarse_b.size();
+  level.smoother.steps(b, x, true, step);
+  step("spmv", "t = A x", n, [&] { level.a->apply(x, level.correction); });  // in e's vector until e is formed
+  step("waxpby", "r = b - t", n, [&] { waxpby(exec_, 1.0, b, -1.0, level.correction, level.residual); });
+  step("spmv", "b_c = R r", coarse_n, [&] { level.restriction->apply(level.residual, level.coarse_b); });
+  coarser();
+  step("spmv", "e = P x_c", n, [&] { level.prolongation->apply(level.coarse_x, level.correction); });
+  step("axpby", "x = x + e", n, [&] { axpby(exec_, 1.0, level.correction, 1.0, x); });
+  level.smoother.steps(b, x, false, step);
+}
+
+// x = V(b) from x = 0.
 void Amg::cycle(std::size_t l, const Vector& b, Vector& x) const {
   if (l == levels_.size()) return coarse_solve_->solve(b, x);
   const Level& level = *levels_[l];
-  level.smoother.smooth(b, x, true);
-  level.a->apply(x, level.correction);  // A x, in the correction's vector until it is needed
-  waxpby(exec_, 1.0, b, -1.0, level.correction, level.residual);
-  level.restriction->apply(level.residual, level.coarse_b);
-  cycle(l + 1, level.coarse_b, level.coarse_x);
-  level.prolongation->apply(level.coarse_x, level.correction);
-  axpby(exec_, 1.0, level.correction, 1.0, x);
-  level.smoother.smooth(b, x, false);
+  level_steps(l, b, x, amg::RunNow{}, [&] { cycle(l + 1, level.coarse_b, level.coarse_x); });
+}
+
+Amg::LevelCalls Amg::level_calls(std::size_t l, const Vector& r, Vector& z) const {
+  if (l > levels_.size())
+    throw Error("AMG: level " + std::to_string(l) + " of a hierarchy of " + std::to_string(levels_.size() + 1) +
+                " levels");
+  const Vector& b = l == 0 ? r : levels_[l - 1]->coarse_b;
+  Vector& x = l == 0 ? z : levels_[l - 1]->coarse_x;
+  LevelCalls level;
+  const auto keep = [&level](const char* kernel, const char* operation, index_t rows, const auto& call) {
+    level.calls.push_back({kernel, operation, rows, call});
+  };
+  if (l == levels_.size()) {
+    keep("spmv", "x = A+ b (coarse solve)", x.size(), [this, &b, &x] { coarse_solve_->solve(b, x); });
+    level.coarser_at = level.calls.size();
+  } else {
+    level_steps(l, b, x, keep, [&level] { level.coarser_at = level.calls.size(); });
+  }
+  return level;
 }
 
 }  // namespace miniapp

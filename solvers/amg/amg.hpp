@@ -1,5 +1,8 @@
 #pragma once
+#include <cstddef>
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "operators/backend/device_matrix.hpp"
@@ -63,9 +66,34 @@ class Amg final : public Preconditioner {
   // Wall seconds of each set-up stage: the host hierarchy's, its sELL conversion and its upload.
   const amg::SetupProfile& setup_profile() const { return profile_; }
 
+  // One front-end kernel call of the cycle, to be made alone (miniapp poisson --level-kernels times each).
+  struct KernelCall {
+    std::string kernel;     // the front end: spmv, pointwise, waxpby, axpby or copy
+    std::string operation;  // what it computes, e.g. "r = b - t" (b, x: the level's right-hand side and iterate)
+    index_t rows = 0;       // entries it writes
+    std::function<void()> run;  // the call, on the operands the cycle passes it
+  };
+  // Level l's part of the cycle: each of its kernel calls in the cycle's order, none of them made yet.
+  // On a level above the coarsest the smoothing, residual, restriction, prolongation and correction,
+  // the coarser levels' calls coming before calls[coarser_at]. On the coarsest level (l = level_sizes().size()
+  // − 1) the coarse solve. Every call works on the level's own matrices and vectors as the cycle does,
+  // the finest level's b and x being r and z (standing for apply's; the calls keep references to them),
+  // a coarser level's those of the level above; after apply(r, z) they hold a cycle's values. On several
+  // ranks an SpMV call updates its input's halo first (collective). Throws miniapp::Error for l past
+  // the coarsest.
+  struct LevelCalls {
+    std::vector<KernelCall> calls;
+    std::size_t coarser_at = 0;
+  };
+  LevelCalls level_calls(std::size_t l, const Vector& r, Vector& z) const;
+
  private:
   struct Level;
   void cycle(std::size_t l, const Vector& b, Vector& x) const;
+  // Level l's part of the cycle (l above the coarsest): each kernel call handed to `step` as
+  // ChebyshevSmoother::steps does, the coarser levels' part to `coarser()` (amg.cpp).
+  template <class Step, class Coarser>
+  void level_steps(std::size_t l, const Vector& b, Vector& x, Step&& step, Coarser&& coarser) const;
 
   Executor exec_;
   parallel::Subdomain* fine_ = nullptr;  // on several ranks, the finest level's

@@ -2,9 +2,18 @@
 #include <vector>
 
 #include "operators/backend/array.hpp"
+#include "operators/kernels/vector_ops.hpp"
 #include "solvers/amg/level_operator.hpp"
 
 namespace miniapp::amg {
+
+// A `step` of ChebyshevSmoother::steps and Amg's cycle that makes the kernel call at once.
+struct RunNow {
+  template <class Call>
+  void operator()(const char* /*kernel*/, const char* /*operation*/, index_t /*rows*/, Call&& call) const {
+    call();
+  }
+};
 
 // Chebyshev polynomial smoothing of A x = b, preconditioned by D = diag(A) (Saad, "Iterative methods
 // for sparse linear systems", 2003, Algorithm 12.1): `degree` steps that damp the components of D⁻¹A's
@@ -22,7 +31,13 @@ class ChebyshevSmoother {
                     double ratio, int degree);
   // x ← the smoothed iterate, from x = 0 when zero_guess (x is then not read), else from x. b and x:
   // the level's rows, distinct.
-  void smooth(const Vector& b, Vector& x, bool zero_guess) const;
+  void smooth(const Vector& b, Vector& x, bool zero_guess) const { steps(b, x, zero_guess, RunNow{}); }
+  // The same smoothing as its kernel calls in order, each handed to step(kernel, operation, rows, call)
+  // (the front end's name, what it computes, the entries it writes, and a callable that makes the call)
+  // instead of being made here: RunNow makes them (smooth); Amg::level_calls keeps them to time each one
+  // alone. The callables capture b, x and the smoother by reference and their scalars by value.
+  template <class Step>
+  void steps(const Vector& b, Vector& x, bool zero_guess, Step&& step) const;
   int degree() const { return degree_; }
 
  private:
@@ -34,5 +49,43 @@ class ChebyshevSmoother {
   Vector scaled_inverse_diagonal_; // D⁻¹ / θ: the first step's
   mutable Vector residual_, direction_, work_;
 };
+
+// With r the residual and d the step: d₀ = D⁻¹ r₀ / θ; d_k = ρ_k ρ_{k−1} d_{k−1} + (2 ρ_k / δ) D⁻¹ r_k
+// with ρ₀ = δ / θ, ρ_k = 1 / (2 θ / δ − ρ_{k−1}); x ← x + d_k and r ← r − A d_k after each.
+template <class Step>
+void ChebyshevSmoother::steps(const Vector& b, Vector& x, bool zero_guess, Step&& step) const {
+  const index_t n = inverse_diagonal_.size();
+  bool residual_is_b = true;  // r₀ = b from x = 0
+  if (zero_guess) {
+    if (degree_ == 1) {
+      step("pointwise", "x = D^-1 b / theta", n, [&] { pointwise_multiply(exec_, scaled_inverse_diagonal_, b, x); });
+      return;
+    }
+    step("pointwise", "d = D^-1 b / theta", n,
+         [&] { pointwise_multiply(exec_, scaled_inverse_diagonal_, b, direction_); });
+    step("copy", "x = d", n, [&] { copy(exec_, direction_, x); });
+  } else {
+    step("spmv", "t = A x", n, [&] { a_.apply(x, work_); });
+    step("waxpby", "r = b - t", n, [&] { waxpby(exec_, 1.0, b, -1.0, work_, residual_); });
+    residual_is_b = false;
+    step("pointwise", "d = D^-1 r / theta", n,
+         [&] { pointwise_multiply(exec_, scaled_inverse_diagonal_, residual_, direction_); });
+    step("axpby", "x = x + d", n, [&] { axpby(exec_, 1.0, direction_, 1.0, x); });
+  }
+  double rho = delta_ / theta_;
+  for (int k = 1; k < degree_; ++k) {
+    step("spmv", "t = A d", n, [&] { a_.apply(direction_, work_); });
+    if (residual_is_b) step("waxpby", "r = b - t", n, [&] { waxpby(exec_, 1.0, b, -1.0, work_, residual_); });
+    else step("axpby", "r = r - t", n, [&] { axpby(exec_, -1.0, work_, 1.0, residual_); });
+    residual_is_b = false;
+    const double rho_next = 1.0 / (2.0 * theta_ / delta_ - rho);
+    step("pointwise", "t = D^-1 r", n, [&] { pointwise_multiply(exec_, inverse_diagonal_, residual_, work_); });
+    step("axpby", "d = c t + c' d", n, [&, c = 2.0 * rho_next / delta_, c_old = rho_next * rho] {
+      axpby(exec_, c, work_, c_old, direction_);
+    });
+    step("axpby", "x = x + d", n, [&] { axpby(exec_, 1.0, direction_, 1.0, x); });
+    rho = rho_next;
+  }
+}
 
 }  // namespace miniapp::amg

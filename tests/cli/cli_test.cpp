@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cmath>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace {
 
@@ -261,6 +263,68 @@ TEST_CASE("miniapp poisson --export-matrix writes CSR arrays and b of the sizes 
   CHECK_THAT(read_text(prefix + ".json"), Contains("\"rows\": 512") && Contains("\"nnz\": 3584"));
   CHECK_THAT(read_text(prefix + "_ours.json"), Contains("\"preconditioner\": \"jacobi\"") && Contains("\"iterations\""));
   std::filesystem::remove_all(folder);
+}
+
+TEST_CASE("miniapp poisson --level-kernels times each kernel call of AMG's two finest levels", "[cli]") {
+  // Slice height 1: no padding and a slice per row, so an SpMV's counted bytes follow from its
+  // matrix's rows and non-zeros alone.
+  const auto [r, json] = run_with_json("level_kernels",
+                                       "poisson --backend cpu --mesh hex --cells 20,20,20 --periodic none "
+                                       "--preconditioner amg --level-kernels --slice-height 1");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Contains("AMG level kernels") && Contains("\nlevel 0: 8000 rows") &&
+                           Contains("\nlevel 1: ") && Contains("% copy") && Contains("all calls of the level"));
+  CHECK_THAT(r.output, !Contains("\nlevel 2: "));
+  const auto document = nlohmann::json::parse(read_text(json));
+  CHECK(document.at("slice_height") == 1);
+  CHECK(document.at("copy_bandwidth_gb_per_s").get<double>() > 0);
+  const auto& levels = document.at("amg_levels");
+  REQUIRE(levels.size() >= 3);  // level 1 above the coarsest: its whole part of the cycle
+  const auto& kernels = document.at("level_kernels");
+  // Degree 1: smoothing from zero, the residual, R, P, the correction, smoothing from x.
+  const std::vector<std::string> cycle = {"pointwise", "spmv",   "waxpby", "spmv",      "spmv",
+                                          "axpby",     "spmv",   "waxpby", "pointwise", "axpby"};
+  for (int l = 0; l < 2; ++l) {
+    INFO("level " << l);
+    const double rows = levels.at(l).at("rows"), nnz = levels.at(l).at("nnz");
+    const double coarse_rows = levels.at(l + 1).at("rows");
+    std::vector<std::string> names;
+    double r_entries = -1, p_entries = -2;  // the stored entries of R and P, from their bytes
+    for (const auto& k : kernels) {
+      if (k.at("level") != l) continue;
+      INFO(k.dump());
+      names.push_back(k.at("kernel").get<std::string>());
+      const double bytes = k.at("bytes"), seconds = k.at("seconds"), percent = k.at("percent_of_copy");
+      CHECK(seconds > 0);
+      CHECK((std::isfinite(percent) && percent > 0));
+      CHECK(k.at("gb_per_s").get<double>() == Approx(bytes / seconds / 1e9));
+      const std::string operation = k.at("operation");
+      if (k.at("kernel") != "spmv") {
+        CHECK(k.at("rows") == rows);
+        CHECK(bytes == 24 * rows);  // two vectors read, one written
+      } else if (operation == "t = A x") {
+        CHECK(k.at("rows") == rows);
+        CHECK(bytes == 12 * nnz + 4 * (rows + 1) + 8 * (rows + rows));
+      } else if (operation == "b_c = R r") {
+        CHECK(k.at("rows") == coarse_rows);
+        r_entries = (bytes - 4 * (coarse_rows + 1) - 8 * (rows + coarse_rows)) / 12;
+      } else {
+        CHECK(operation == "e = P x_c");
+        CHECK(k.at("rows") == rows);
+        p_entries = (bytes - 4 * (rows + 1) - 8 * (rows + coarse_rows)) / 12;
+      }
+    }
+    CHECK(names == cycle);
+    CHECK(r_entries == p_entries);  // R = Pᵀ
+    CHECK(p_entries >= rows);       // every row of P has an entry
+    CHECK(p_entries == std::floor(p_entries));
+  }
+  for (const auto& k : kernels) CHECK(k.at("level").get<int>() < 2);
+  const Run without_amg = run_miniapp("poisson --backend cpu --cells 4,4,4 --preconditioner jacobi --level-kernels");
+  CHECK(without_amg.status != 0);
+  CHECK_THAT(without_amg.output, Contains("--level-kernels"));
+  std::filesystem::remove_all(json.parent_path());
 }
 
 TEST_CASE("miniapp bench kernels times SpMV on the Laplacian and the convection operator", "[cli]") {

@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <random>
 #include <vector>
@@ -343,6 +344,77 @@ TEST_CASE("The AMG apply is made of counted front-end kernels", "[amg]") {
   }
   CHECK(exec.counters().tally(KernelKind::spmv).bytes > 0);
   CHECK(exec.counters().tally(KernelKind::axpy).calls > 0);
+}
+
+// Bytes the counters add for one SpMV with m in sELL (docs/cost-model.md): 12 per stored entry, the
+// slice pointers, 8 per entry of x and of y.
+double sell_spmv_bytes(const CsrMatrix& m, index_t slice_height) {
+  const SellMatrix sell = to_sell(m, slice_height);
+  return 12.0 * sell.stored_entries() + 4.0 * (sell.slice_count() + 1) + 8.0 * (m.cols + m.rows);
+}
+
+TEST_CASE("Each level's kernel calls, made in order with the coarser levels' in their place, are the V-cycle",
+          "[amg]") {
+  const Executor exec = Executor::cpu();
+  const CsrMatrix a = box_poisson("hex", 12);
+  const index_t slice_height = 8;
+  for (int degree : {1, 2, 3}) {
+    INFO("smoother degree " << degree);
+    const amg::AmgOptions options{.smoother_degree = degree, .coarse_rows = 50};
+    const amg::HostHierarchy h = amg::build_hierarchy(a, options);
+    const Amg m(exec, h, options, slice_height);
+    const std::size_t levels = m.level_sizes().size();
+    REQUIRE(levels >= 3);
+    const Vector r = Vector::from_host(exec, random_vector(a.rows, 5));
+    Vector z(exec, a.rows);
+    exec.counters().reset();
+    m.apply(r, z);
+    const KernelCounters cycle = exec.counters();
+    const std::vector<double> expected = z.to_host();
+
+    std::vector<Amg::LevelCalls> calls;
+    for (std::size_t l = 0; l < levels; ++l) calls.push_back(m.level_calls(l, r, z));
+    CHECK_THROWS_WITH(m.level_calls(levels, r, z), Catch::Contains("level"));
+    const std::function<void(std::size_t)> run = [&](std::size_t l) {
+      for (std::size_t i = 0; i <= calls[l].calls.size(); ++i) {
+        if (i == calls[l].coarser_at && l + 1 < levels) run(l + 1);
+        if (i < calls[l].calls.size()) calls[l].calls[i].run();
+      }
+    };
+    fill(exec, 0.0, z);
+    exec.counters().reset();
+    run(0);
+    CHECK(z.to_host() == expected);  // the same kernels on the same operands, bitwise
+    for (int k = 0; k < kernel_kind_count; ++k) {
+      CHECK(exec.counters().tally(KernelKind(k)).calls == cycle.tally(KernelKind(k)).calls);
+      CHECK(exec.counters().tally(KernelKind(k)).bytes == cycle.tally(KernelKind(k)).bytes);
+    }
+
+    // Per call: one kernel, whose counted bytes are those of its matrix and vectors.
+    for (std::size_t l = 0; l < levels; ++l) {
+      const bool coarsest = l + 1 == levels;
+      // Smoothing from zero (the copy x = d from degree 2), residual, R, P, correction, smoothing.
+      const auto per_level = static_cast<std::size_t>(10 * degree + (degree > 1 ? 1 : 0));
+      CHECK(calls[l].calls.size() == (coarsest ? 1 : per_level));
+      for (const Amg::KernelCall& call : calls[l].calls) {
+        INFO("level " << l << ": " << call.kernel << " " << call.operation);
+        const KernelCounters before = exec.counters();
+        call.run();
+        const KernelCounters one = exec.counters().since(before);
+        CHECK(one.total().calls == 1);
+        double bytes = 24.0 * call.rows;  // pointwise, waxpby, axpby: two vectors read, one written
+        if (call.kernel == "copy") bytes = 16.0 * call.rows;
+        if (call.kernel == "spmv") {
+          const CsrMatrix* matrix = coarsest ? &h.coarse_inverse : &h.levels[l].a;
+          if (call.operation.starts_with("b_c = R")) matrix = &h.levels[l].restriction;
+          if (call.operation.starts_with("e = P")) matrix = &h.levels[l].prolongation;
+          bytes = sell_spmv_bytes(*matrix, slice_height);
+          CHECK(call.rows == matrix->rows);
+        }
+        CHECK(one.total().bytes == bytes);
+      }
+    }
+  }
 }
 
 TEST_CASE("AMG runs unchanged on the CUDA backend and matches the CPU", "[amg][cuda]") {
