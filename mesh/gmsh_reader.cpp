@@ -23,10 +23,19 @@ Error with_file_context(const gmsh::GmshFile& file, const Error& error) {
 
 }  // namespace
 
-Mesh read_gmsh_3d(const std::string& path, const std::vector<PeriodicRequest>& periodic) {
-  const gmsh::GmshFile file = gmsh::read_gmsh_file(path);
-  const CellSoup soup = gmsh::to_cell_soup(file);
+Mesh read_gmsh_3d(const std::string& path, const std::vector<PeriodicRequest>& periodic, StageProfile* profile) {
+  gmsh::GmshFile file;
+  {
+    StageProfile::Part t(profile, "file read");
+    file = gmsh::read_gmsh_file(path);
+  }
+  CellSoup soup;
+  {
+    StageProfile::Part t(profile, "cell soup");
+    soup = gmsh::to_cell_soup(file);
+  }
   try {
+    StageProfile::Part t(profile, "mesh build");
     return build_mesh(soup, periodic, path);
   } catch (const Error& error) {
     throw with_file_context(file, error);
