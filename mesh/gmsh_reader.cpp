@@ -23,12 +23,11 @@ Error with_file_context(const gmsh::GmshFile& file, const Error& error) {
 
 }  // namespace
 
-Mesh read_gmsh_3d(const std::string& path, const std::vector<PeriodicRequest>& periodic, StageProfile* profile) {
-  gmsh::GmshFile file;
-  {
-    StageProfile::Part t(profile, "file read");
-    file = gmsh::read_gmsh_file(path);
-  }
+Mesh read_gmsh_3d(const std::string& path, const std::vector<PeriodicRequest>& periodic) {
+  return gmsh_mesh_3d(gmsh::read_gmsh_file(path), periodic);
+}
+
+Mesh gmsh_mesh_3d(const gmsh::GmshFile& file, const std::vector<PeriodicRequest>& periodic, StageProfile* profile) {
   CellSoup soup;
   {
     StageProfile::Part t(profile, "cell soup");
@@ -36,7 +35,7 @@ Mesh read_gmsh_3d(const std::string& path, const std::vector<PeriodicRequest>& p
   }
   try {
     StageProfile::Part t(profile, "mesh build");
-    return build_mesh(soup, periodic, path);
+    return build_mesh(soup, periodic, file.path);
   } catch (const Error& error) {
     throw with_file_context(file, error);
   }
@@ -44,10 +43,11 @@ Mesh read_gmsh_3d(const std::string& path, const std::vector<PeriodicRequest>& p
 
 Mesh2d read_gmsh_2d(const std::string& path) { return gmsh::to_mesh2d(gmsh::read_gmsh_file(path)); }
 
-int gmsh_dimension(const std::string& path) {
-  const gmsh::GmshFile file = gmsh::read_gmsh_file(path);
+int gmsh_dimension(const std::string& path) { return gmsh_dimension(gmsh::read_gmsh_file(path)); }
+
+int gmsh_dimension(const gmsh::GmshFile& file) {
   const int dim = file.dimension();
-  if (dim < 2) throw file_error(path, "no surface or volume elements");
+  if (dim < 2) throw file_error(file.path, "no surface or volume elements");
   return dim;
 }
 
