@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <unordered_map>
 
 #include "mesh/gmsh_scanner.hpp"
@@ -128,7 +127,41 @@ void read_entities(Scanner& s, GmshFile& file) {
   s.expect_end("Entities");
 }
 
-using NodeIndex = std::unordered_map<std::uint64_t, index_t>;
+// Node tag → index into GmshFile::nodes: a table over the header's tag range where that range is
+// dense (Gmsh numbers nodes 1..N), else a hash map.
+class NodeIndex {
+ public:
+  // For `count` tags in [min_tag, max_tag].
+  void reserve(std::uint64_t min_tag, std::uint64_t max_tag, std::uint64_t count) {
+    if (min_tag <= max_tag && max_tag - min_tag < 2 * count + 1024) {
+      first_ = min_tag;
+      table_.assign(max_tag - min_tag + 1, -1);
+    } else {
+      sparse_.reserve(count);
+    }
+  }
+  // False when `tag` (in the reserved range) already has an index.
+  bool add(std::uint64_t tag, index_t index) {
+    if (table_.empty()) return sparse_.emplace(tag, index).second;
+    index_t& slot = table_[tag - first_];
+    if (slot >= 0) return false;
+    slot = index;
+    return true;
+  }
+  // The index of `tag`, or -1 when no node has it.
+  index_t find(std::uint64_t tag) const {
+    if (table_.empty()) {
+      const auto found = sparse_.find(tag);
+      return found == sparse_.end() ? -1 : found->second;
+    }
+    return tag >= first_ && tag - first_ < table_.size() ? table_[tag - first_] : -1;
+  }
+
+ private:
+  std::uint64_t first_ = 0;
+  std::vector<index_t> table_;
+  std::unordered_map<std::uint64_t, index_t> sparse_;
+};
 
 // The header of an entity block of $Nodes or $Elements: entity dim, entity tag, a third int
 // (parametric flag or element type) and the number of items, which must fit in `remaining`.
@@ -170,7 +203,7 @@ void read_nodes(Scanner& s, GmshFile& file, NodeIndex& index) {
   const SectionHeader h = read_section_header(s, static_cast<std::size_t>(s.size_bytes()) + 24, 4, "node");
   file.node_tags.reserve(h.count);
   file.nodes.reserve(h.count);
-  index.reserve(h.count);
+  index.reserve(h.min_tag, h.max_tag, h.count);
   for (std::uint64_t b = 0; b < h.blocks; ++b) {
     const BlockHeader block = read_block_header(s, h.count - file.nodes.size(), "nodes");
     if (block.third != 0 && block.third != 1) s.fail("parametric flag " + std::to_string(block.third) + " is not 0 or 1");
@@ -181,7 +214,7 @@ void read_nodes(Scanner& s, GmshFile& file, NodeIndex& index) {
       if (tag < h.min_tag || tag > h.max_tag)
         s.fail("node tag " + std::to_string(tag) + " lies outside the range [" + std::to_string(h.min_tag) + ", " +
                std::to_string(h.max_tag) + "] declared in the header");
-      if (!index.emplace(tag, static_cast<index_t>(file.node_tags.size())).second)
+      if (!index.add(tag, static_cast<index_t>(file.node_tags.size())))
         s.fail("node tag " + std::to_string(tag) + " is defined twice");
       file.node_tags.push_back(tag);
     }
@@ -211,11 +244,11 @@ void read_element_block(Scanner& s, const NodeIndex& index, ElementBlock& block,
     block.tags.push_back(s.get_size());
     for (int k = 0; k < n; ++k) {
       const std::uint64_t tag = s.get_size();
-      const auto found = index.find(tag);
-      if (found == index.end())
+      const index_t node = index.find(tag);
+      if (node < 0)
         s.fail("element " + std::to_string(block.tags.back()) + " (" + block.type->name + ") references node " +
                std::to_string(tag) + ", which $Nodes does not define");
-      block.nodes.push_back(found->second);
+      block.nodes.push_back(node);
     }
     s.end_record();
   }
@@ -247,8 +280,9 @@ std::string read_bytes(const std::string& path) {
   if (!std::filesystem::is_regular_file(path, ec)) throw file_error(path, "not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in.is_open()) throw file_error(path, "cannot be opened for reading");
-  std::string data{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) throw file_error(path, "read failed");
+  std::string data(std::filesystem::file_size(path, ec), '\0');
+  if (ec || !in.read(data.data(), static_cast<std::streamsize>(data.size())))
+    throw file_error(path, "read failed");
   return data;
 }
 

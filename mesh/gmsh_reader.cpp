@@ -24,10 +24,18 @@ Error with_file_context(const gmsh::GmshFile& file, const Error& error) {
 }  // namespace
 
 Mesh read_gmsh_3d(const std::string& path, const std::vector<PeriodicRequest>& periodic) {
-  const gmsh::GmshFile file = gmsh::read_gmsh_file(path);
-  const CellSoup soup = gmsh::to_cell_soup(file);
+  return gmsh_mesh_3d(gmsh::read_gmsh_file(path), periodic);
+}
+
+Mesh gmsh_mesh_3d(const gmsh::GmshFile& file, const std::vector<PeriodicRequest>& periodic, StageProfile* profile) {
+  CellSoup soup;
+  {
+    StageProfile::Part t(profile, "cell soup");
+    soup = gmsh::to_cell_soup(file);
+  }
   try {
-    return build_mesh(soup, periodic, path);
+    StageProfile::Part t(profile, "mesh build");
+    return build_mesh(soup, periodic, file.path);
   } catch (const Error& error) {
     throw with_file_context(file, error);
   }
@@ -35,10 +43,11 @@ Mesh read_gmsh_3d(const std::string& path, const std::vector<PeriodicRequest>& p
 
 Mesh2d read_gmsh_2d(const std::string& path) { return gmsh::to_mesh2d(gmsh::read_gmsh_file(path)); }
 
-int gmsh_dimension(const std::string& path) {
-  const gmsh::GmshFile file = gmsh::read_gmsh_file(path);
+int gmsh_dimension(const std::string& path) { return gmsh_dimension(gmsh::read_gmsh_file(path)); }
+
+int gmsh_dimension(const gmsh::GmshFile& file) {
   const int dim = file.dimension();
-  if (dim < 2) throw file_error(path, "no surface or volume elements");
+  if (dim < 2) throw file_error(file.path, "no surface or volume elements");
   return dim;
 }
 

@@ -55,21 +55,17 @@ class NodeMap {
   std::vector<index_t> plain_;
 };
 
-std::vector<Vec3> periodic_shifts(const mesh::Mesh& global, std::vector<index_t>& link_of) {
-  std::vector<Vec3> shift(static_cast<std::size_t>(global.interior_face_count));
-  link_of.assign(shift.size(), -1);
-  for (const mesh::PeriodicFace& p : global.periodic_faces) {
-    shift[p.face] = global.periodic_links[p.link].translation;
-    link_of[p.face] = p.link;
-  }
-  return shift;
+// The periodic link of each interior face, -1 on the others.
+std::vector<index_t> periodic_link_of(const mesh::Mesh& global) {
+  std::vector<index_t> link_of(static_cast<std::size_t>(global.interior_face_count), -1);
+  for (const mesh::PeriodicFace& p : global.periodic_faces) link_of[p.face] = p.link;
+  return link_of;
 }
 
 // The faces of the local mesh in their final order: interior, then boundary by patch, then cut.
 std::vector<LocalFace> select_faces(const mesh::Mesh& global, const std::vector<index_t>& local, index_t& interior,
                                     std::vector<index_t>& patch_sizes) {
-  std::vector<index_t> link_of;
-  const std::vector<Vec3> shift = periodic_shifts(global, link_of);
+  const std::vector<index_t> link_of = periodic_link_of(global);
   std::vector<LocalFace> inner, cut;
   std::vector<std::vector<LocalFace>> boundary(global.patches.size());
   for (index_t f = 0; f < global.interior_face_count; ++f) {
@@ -82,7 +78,8 @@ std::vector<LocalFace> select_faces(const mesh::Mesh& global, const std::vector<
       cut.push_back({f, o, -1, false, {}, -1});
     } else if (n >= 0) {
       // Seen from the neighbour: reversed, and across a periodic link its nodes move to its side.
-      cut.push_back({f, n, -1, true, shift[f], -1});
+      const Vec3 shift = link_of[f] >= 0 ? global.periodic_links[link_of[f]].translation : Vec3{};
+      cut.push_back({f, n, -1, true, shift, -1});
     }
   }
   for (std::size_t p = 0; p < global.patches.size(); ++p) {
@@ -116,9 +113,8 @@ void copy_cells(const mesh::Mesh& global, std::span<const index_t> cells, NodeMa
 void write_faces(const mesh::Mesh& global, const std::vector<LocalFace>& faces, NodeMap& nodes, mesh::Mesh& local) {
   for (const LocalFace& face : faces) {
     const index_t begin = global.face_node_offsets[face.global], end = global.face_node_offsets[face.global + 1];
-    std::vector<index_t> ids(global.face_nodes.begin() + begin, global.face_nodes.begin() + end);
-    if (face.reversed) std::reverse(ids.begin(), ids.end());
-    for (const index_t id : ids) local.face_nodes.push_back(nodes(id, face.shift));
+    for (index_t k = 0; k < end - begin; ++k)
+      local.face_nodes.push_back(nodes(global.face_nodes[face.reversed ? end - 1 - k : begin + k], face.shift));
     local.face_node_offsets.push_back(static_cast<index_t>(local.face_nodes.size()));
     local.face_owner.push_back(face.owner);
     local.face_neighbour.push_back(face.neighbour);

@@ -23,11 +23,13 @@ std::string window_failure(int rank, const std::function<MeshWindow(int)>& windo
 }
 
 // Rank 0's side: every other rank gets its window, or the reason it gets none; then its own.
-MeshWindow send_windows(const Communicator& comm, const std::function<MeshWindow(int)>& window_of) {
+MeshWindow send_windows(const Communicator& comm, const std::function<MeshWindow(int)>& window_of,
+                        StageProfile* profile) {
   std::string failure;
   for (int r = 1; r < comm.size(); ++r) {
     MeshWindow window;
     if (failure.empty()) failure = window_failure(r, window_of, window);
+    StageProfile::Part t(profile, "window sends");
     if (failure.empty())
       send_window(comm, r, window);  // a refusal is reported by the rank that refused
     else
@@ -41,27 +43,38 @@ MeshWindow send_windows(const Communicator& comm, const std::function<MeshWindow
 
 }  // namespace
 
-MeshWindow scatter_windows(const Communicator& comm, const std::function<MeshWindow(int)>& window_of) {
+MeshWindow scatter_windows(const Communicator& comm, const std::function<MeshWindow(int)>& window_of,
+                           StageProfile* profile) {
   MeshWindow window;
-  comm.run_collectively([&] { window = comm.rank() == 0 ? send_windows(comm, window_of) : receive_window(comm, 0); });
+  comm.run_collectively(
+      [&] { window = comm.rank() == 0 ? send_windows(comm, window_of, profile) : receive_window(comm, 0); });
   return window;
 }
 
-MeshWindow scatter_mesh(const Communicator& comm, mesh::Mesh whole, const std::vector<index_t>* lines) {
+MeshWindow scatter_mesh(const Communicator& comm, mesh::Mesh whole, const std::vector<index_t>* lines,
+                        StageProfile* profile) {
   CellGraph graph;
   std::vector<int> part;
   std::vector<std::vector<index_t>> owned;
   comm.run_collectively([&] {
     if (comm.rank() != 0) return;
-    graph = cell_graph(whole);
+    {
+      StageProfile::Part t(profile, "cell graph");
+      graph = cell_graph(whole);
+    }
+    StageProfile::Part t(profile, "partition");
     part = lines ? partition_lines(graph, *lines, comm.size()) : partition_graph(graph, comm.size());
     owned = cells_by_part(part, comm.size());
   });
-  return scatter_windows(comm, [&](int rank) {
-    MeshWindow w = cut_window(whole, graph, part, owned[static_cast<std::size_t>(rank)]);
-    std::vector<index_t>().swap(owned[static_cast<std::size_t>(rank)]);
-    return w;
-  });
+  return scatter_windows(
+      comm,
+      [&](int rank) {
+        StageProfile::Part t(profile, "window cuts");
+        MeshWindow w = cut_window(whole, graph, part, owned[static_cast<std::size_t>(rank)]);
+        std::vector<index_t>().swap(owned[static_cast<std::size_t>(rank)]);
+        return w;
+      },
+      profile);
 }
 
 }  // namespace miniapp::parallel

@@ -1,6 +1,7 @@
 #include "miniapp/case/case_mesh.hpp"
 
 #include "mesh/generators.hpp"
+#include "mesh/gmsh_convert.hpp"
 #include "mesh/gmsh_reader.hpp"
 
 namespace miniapp::cases {
@@ -29,20 +30,26 @@ std::vector<mesh::PeriodicRequest> periodic_requests(const MeshConfig& m) {
   return requests;
 }
 
-mesh::Mesh read_mesh_file(const MeshConfig& m) {
-  const int dimension = mesh::gmsh_dimension(m.file);
+// The file is read once, then made a 3D mesh or a 2D mesh to extrude.
+mesh::Mesh read_mesh_file(const MeshConfig& m, StageProfile* profile) {
+  mesh::gmsh::GmshFile file;
+  {
+    StageProfile::Part t(profile, "file read");
+    file = mesh::gmsh::read_gmsh_file(m.file);
+  }
+  const int dimension = mesh::gmsh_dimension(file);
   if (dimension == 2 && m.layers == 0)
     throw file_error(m.file, "a 2D mesh: give mesh.layers and mesh.length_z in the case to extrude it");
   if (dimension == 3 && m.layers > 0)
     throw file_error(m.file, "a 3D mesh: mesh.layers and mesh.length_z are only for 2D files");
-  if (dimension == 3) return mesh::read_gmsh_3d(m.file, periodic_requests(m));
-  return mesh::extrude(mesh::read_gmsh_2d(m.file), {m.layers, 0, m.length_z, m.periodic[2]});
+  if (dimension == 3) return mesh::gmsh_mesh_3d(file, periodic_requests(m), profile);
+  return mesh::extrude(mesh::gmsh::to_mesh2d(file), {m.layers, 0, m.length_z, m.periodic[2]});
 }
 
 }  // namespace
 
-mesh::Mesh make_case_mesh(const MeshConfig& m) {
-  if (m.generator == MeshGenerator::file) return read_mesh_file(m);
+mesh::Mesh make_case_mesh(const MeshConfig& m, StageProfile* profile) {
+  if (m.generator == MeshGenerator::file) return read_mesh_file(m, profile);
   if (m.generator == MeshGenerator::prism) return make_prism_box(m);
   return m.generator == MeshGenerator::hex ? mesh::make_hex_box(box_spec(m)) : mesh::make_tet_box(box_spec(m));
 }

@@ -23,7 +23,7 @@ RankMesh rank_mesh_from_window(const parallel::MeshWindow& window, int rank, lon
 }
 
 RankMesh distribute_mesh(mesh::Mesh whole, const parallel::Communicator* comm, std::ostream& log,
-                         const std::vector<index_t>* lines) {
+                         const std::vector<index_t>* lines, StageProfile* profile) {
   RankMesh r;
   if (!comm || comm->size() == 1) {
     r.global_cells = whole.cell_count();
@@ -34,8 +34,12 @@ RankMesh distribute_mesh(mesh::Mesh whole, const parallel::Communicator* comm, s
   }
   double cells = whole.cell_count();
   comm->broadcast(std::span<double>(&cells, 1), 0);
-  const parallel::MeshWindow window = parallel::scatter_mesh(*comm, std::move(whole), lines);
-  comm->run_collectively([&] { r = rank_mesh_from_window(window, comm->rank(), static_cast<long long>(cells)); });
+  const parallel::MeshWindow window = parallel::scatter_mesh(*comm, std::move(whole), lines, profile);
+  comm->run_collectively([&] {
+    StageProfile::Part t(profile, "rank mesh");
+    r = rank_mesh_from_window(window, comm->rank(), static_cast<long long>(cells));
+  });
+  StageProfile::Part t(profile, "partition statistics");
   print(log, parallel::partition_stats(*comm, *r.numbering));
   return r;
 }

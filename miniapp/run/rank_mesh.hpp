@@ -2,6 +2,7 @@
 #include <iosfwd>
 #include <optional>
 
+#include "core/stage_profile.hpp"
 #include "mesh/generators.hpp"
 #include "mesh/mesh.hpp"
 #include "parallel/local_numbering.hpp"
@@ -24,9 +25,9 @@ struct RankMesh {
 // there; the others pass an empty mesh): it partitions the cell graph with METIS (with `lines`, the
 // FFT path's periodic line of each cell, every line whole on one rank), sends every rank its window
 // (parallel::scatter_mesh) and frees the whole mesh; each rank then numbers and builds its own cells
-// (rank_mesh_from_window). Every failure is raised on every rank.
+// (rank_mesh_from_window). Every failure is raised on every rank. With `profile`, times these parts.
 RankMesh distribute_mesh(mesh::Mesh whole, const parallel::Communicator* comm, std::ostream& log,
-                         const std::vector<index_t>* lines = nullptr);
+                         const std::vector<index_t>* lines = nullptr, StageProfile* profile = nullptr);
 
 // Rank `rank`'s numbering, rank mesh and owned piece built from its window, with cells named by
 // their index in the whole mesh of `global_cells` cells: the same as build_local_numbering and

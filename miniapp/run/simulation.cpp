@@ -201,9 +201,10 @@ void share_poisson_choice(cases::NumericsConfig& n, const parallel::Communicator
 }
 
 // The cells this rank computes on: the whole mesh, a METIS part of it (of its periodic lines for the
-// FFT path) that rank 0 reads or generates and sends, or the z-layers it generates.
+// FFT path) that rank 0 reads or generates and sends, or the z-layers it generates; `profile` times
+// the parts of the work.
 RankMesh make_rank_mesh(cases::CaseConfig& c, const std::string& case_path, const parallel::Communicator* comm,
-                        std::ostream& log) {
+                        std::ostream& log, StageProfile& profile) {
   const int ranks = comm ? comm->size() : 1;
   if (ranks > 1 && c.mesh.decomposition == cases::Decomposition::z_layers) {
     const std::string why = "mesh.decomposition = \"z-layers\" splits the periodic lines over ranks";
@@ -217,7 +218,7 @@ RankMesh make_rank_mesh(cases::CaseConfig& c, const std::string& case_path, cons
   mesh::Mesh whole;  // on rank 0 only
   std::optional<std::vector<index_t>> lines;
   const auto read = [&] {
-    whole = cases::make_case_mesh(c.mesh);
+    whole = cases::make_case_mesh(c.mesh, &profile);
     cases::validate_boundaries(c, whole, case_path);
     if (ranks > 1) lines = periodic_lines(c.numerics, whole, ranks);
   };
@@ -229,7 +230,7 @@ RankMesh make_rank_mesh(cases::CaseConfig& c, const std::string& case_path, cons
     });
     share_poisson_choice(c.numerics, *comm);
   }
-  return distribute_mesh(std::move(whole), comm, log, lines ? &*lines : nullptr);
+  return distribute_mesh(std::move(whole), comm, log, lines ? &*lines : nullptr, &profile);
 }
 
 CsrMatrix negated(CsrMatrix a) {
@@ -354,9 +355,10 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   // Each rank's host may have another amount left: checked collectively.
   if (comm) comm->run_collectively([&] { check_host_memory(c.mesh, comm->size(), comm->rank()); });
   else check_host_memory(c.mesh, 1, 0);
+  StageProfile mesh_parts;
   {
     StageTimer t(log, "mesh");
-    RankMesh part = make_rank_mesh(c, case_path, comm, log);
+    RankMesh part = make_rank_mesh(c, case_path, comm, log, mesh_parts);
     // Without an outlet the pressure is defined up to a constant: the singular system. (A rank's mesh
     // keeps every patch of the whole mesh, empty or not.)
     singular = !flow_boundaries(c, part.mesh).has_pressure_outlet();
@@ -365,8 +367,10 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
     sim.global_cells = part.global_cells;
     sim.global_cell_index = std::move(part.owned_global);
     numbering = std::move(part.numbering);
+    StageProfile::Part g(&mesh_parts, "geometry");
     sim.geometry = mesh::compute_geometry(sim.mesh);
   }
+  mesh_parts.print(log);
   // On several ranks: the reader's peak, while it held the whole mesh, apart from the others'.
   print_host_memory_peak(log, comm, numbering ? numbering->owned_count() : sim.cells());
   // Once the mesh's size is known and numerics.poisson final (it may have fallen back to pcg).

@@ -4,9 +4,8 @@
 #include <iomanip>
 #include <ostream>
 
-#include <sys/resource.h>
-
 #include "core/host_memory.hpp"
+#include "core/stage_profile.hpp"
 
 namespace miniapp::run {
 namespace {
@@ -16,14 +15,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 double gigabytes(double bytes) { return bytes * 1e-9; }
-
-// User and system time of every thread of the process so far.
-double process_cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * t.tv_usec; };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
 
 }  // namespace
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Host memory and CPU time of every rank at the end of the mesh stage of a case on P CPU ranks: the
 # figures of docs/multi-rank.md (distributed start-up). Starts `mpirun -np P miniapp run CASE`, waits
-# until rank 0 prints the mesh stage time, reads each rank's VmHWM and user + system time from /proc,
-# then stops the run.
+# until rank 0 prints the mesh stage time, its parts and the host-memory line, prints them, reads each
+# rank's VmHWM and user + system time from /proc, then stops the run.
 # Usage: tools/cpu/mesh-stage.sh MINIAPP P [CASE [--set ...]]   (default CASE: cylinder-3900, PCG + Jacobi)
 set -euo pipefail
 bin=${1:?usage: tools/cpu/mesh-stage.sh MINIAPP P [CASE [--set ...]]}
@@ -16,11 +16,11 @@ trap 'rm -rf "$out"' EXIT
 mpirun -np "$ranks" --oversubscribe "$bin" run "${args[@]}" --set run.max_steps=1 --set 'output.fields=[]' \
   --set "output.directory=\"$out/run\"" >"$out/log" 2>&1 &
 mpi=$!
-until grep -q '^  mesh  ' "$out/log"; do
+until grep -q '^  host memory peak' "$out/log"; do
   kill -0 "$mpi" 2>/dev/null || { cat "$out/log"; exit 1; }
   sleep 0.2
 done
-grep '^  mesh  ' "$out/log"
+sed -n '/^  mesh  /,/^  host memory peak/p' "$out/log"
 ticks=$(getconf CLK_TCK)
 for pid in $(pgrep -P "$mpi" -x miniapp); do
   awk '/^VmHWM/ {printf "rank peak %.2f GB", $2 * 1024 / 1e9}' "/proc/$pid/status"

@@ -13,10 +13,10 @@
 # smaller MINIAPP_STARTUP_CELLS gives the whole start-up's time per cell.
 # Jacobi preconditioner by default: AMG's host hierarchy adds about 500 B/cell on the CPU backend,
 # and the target is about the mesh.
-# Each run's stage lines go to OUT_DIR/NAME.txt; the estimates, the host-memory-peak lines (the
-# reader's peak during the read against the others'), start-up lines and each peak's ratio to a
-# rank's share of MemTotal (target ≤ 1.5) to OUT_DIR/summary.txt. Runs are skipped once the budget
-# would be passed (MINIAPP_GPU_BUDGET seconds from the script's start, default 540).
+# Each run's stage lines go to OUT_DIR/NAME.txt; the estimates, the mesh stage with its parts, the
+# host-memory-peak lines (the reader's peak during the read against the others'), start-up lines and
+# each peak's ratio to a rank's share of MemTotal (target ≤ 1.5) to OUT_DIR/summary.txt. Runs are
+# skipped once the budget would be passed (MINIAPP_GPU_BUDGET seconds from the script's start, default 540).
 # Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=540] [MINIAPP_STARTUP_CELLS=5e7]
 #        [MINIAPP_STARTUP_RANKS="4 8"] [MINIAPP_STARTUP_PRECONDITIONER=jacobi] [MINIAPP_STARTUP_MESH_ONLY=0]
 #        [MINIAPP_STARTUP_MEM_GB=MemAvailable]
@@ -164,7 +164,7 @@ EOF
   # The target: no rank but the reader (during the read) above 1.5× its share (MemTotal / R).
   {
     echo "$name ($r ranks × $((cores / r > 0 ? cores / r : 1)) threads):"
-    grep -E '^partition|^  (mesh|host memory peak|start-up) |^stopped' "$out/$name.txt"
+    grep -E '^partition|^  (mesh|host memory peak|start-up) |^    [a-zA-Z]|^stopped' "$out/$name.txt"
     peaks "$out/$name.txt" | tr '\n' ' ' | python3 -c "import sys
 p = [float(x) for x in sys.stdin.read().split()]
 share = $host_kb / 1e6 / $r
