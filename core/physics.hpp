@@ -13,4 +13,7 @@ enum class LesModel { none, smagorinsky, wale, vreman, sigma };
 //   slip:              u·n = 0 and no shear stress (symmetry plane), ∂p/∂n = 0
 enum class BoundaryKind { wall, moving_wall, inlet, outlet, slip };
 
+// A solid wall, at rest or moving: where the wall quantities (u_τ, y⁺) and forces are taken.
+constexpr bool is_wall(BoundaryKind kind) { return kind == BoundaryKind::wall || kind == BoundaryKind::moving_wall; }
+
 }  // namespace miniapp

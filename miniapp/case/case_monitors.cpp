@@ -53,7 +53,7 @@ void check_force_patches(const CaseConfig& c, const KeyOrigins& o, const std::ve
       throw o.error(key, mesh_what + " has no patch \"" + f.patch + "\" (its patches: " + (list.empty() ? "none" : list) + ")");
     }
     const BoundaryCondition* b = c.find_boundary(f.patch);
-    if (b && b->type != BoundaryType::wall && b->type != BoundaryType::moving_wall)
+    if (b && !is_wall(b->type))
       throw o.error(key, "patch " + f.patch + " is of type \"" + std::string(name(b->type)) +
                              "\": forces are computed on \"wall\" and \"moving-wall\" patches");
   }

@@ -78,7 +78,7 @@ index_t wall_face_count(const cases::CaseConfig& config, const mesh::Mesh& mesh)
   index_t faces = 0;
   for (const mesh::Patch& patch : mesh.patches) {
     const cases::BoundaryCondition* bc = config.find_boundary(patch.name);
-    if (bc && (bc->type == BoundaryKind::wall || bc->type == BoundaryKind::moving_wall)) faces += patch.face_count;
+    if (bc && is_wall(bc->type)) faces += patch.face_count;
   }
   return faces;
 }

@@ -10,15 +10,9 @@
 namespace miniapp::run {
 namespace {
 
-double dot3(const Vec3& a, const Vec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-
-bool is_wall(BoundaryKind kind) { return kind == BoundaryKind::wall || kind == BoundaryKind::moving_wall; }
-
 std::vector<std::string> force_columns() {
   return {"time", "pressure_x", "pressure_y", "pressure_z", "viscous_x", "viscous_y", "viscous_z", "cd", "cl"};
 }
-
-std::array<double, 3> components(const Vec3& v) { return {v.x, v.y, v.z}; }
 
 }  // namespace
 
@@ -47,8 +41,8 @@ WallMonitor::WallMonitor(const Simulation& sim, std::optional<long> restart_step
       area.push_back(a);
       distance.push_back(d);
       for (int k = 0; k < 3; ++k) {
-        normal[k].push_back(components(n)[k]);
-        wall_velocity[k].push_back(components(bc->velocity)[k]);
+        normal[k].push_back(n[k]);
+        wall_velocity[k].push_back(bc->velocity[k]);
       }
       patch_area += a;
       if (forces < 0) continue;
@@ -110,8 +104,8 @@ std::vector<WallQuantities> WallMonitor::wall_quantities(const std::array<const 
       const std::array<const Vector*, 2> x{&tau, &yplus}, a{&area, &area};
       Vector out = walls_.sums.window(static_cast<index_t>(2 * w), 2);
       multi_dot(exec, x, a, out);
-      Vector max = walls_.sums.window(static_cast<index_t>(2 * walls + w), 1);
-      max_abs(exec, yplus, max);
+      Vector maximum = walls_.sums.window(static_cast<index_t>(2 * walls + w), 1);
+      max_abs(exec, yplus, maximum);
     }
     const std::vector<double> host = walls_.sums.to_host();
     std::copy(host.begin(), host.begin() + static_cast<std::ptrdiff_t>(2 * walls), sums.begin());
@@ -133,15 +127,14 @@ std::vector<PatchForce> WallMonitor::forces(const std::array<const Vector*, 3>& 
   std::vector<double> sums(6 * sim_.config.forces.size(), 0.0);  // per force patch its six components
   for (std::size_t i = 0; i < force_faces_.size(); ++i) {
     const ForceFace& face = force_faces_[i];
-    const Vec3 du{scale * values[0][i] - face.wall_velocity.x, scale * values[1][i] - face.wall_velocity.y,
-                  scale * values[2][i] - face.wall_velocity.z};
-    const double normal = dot3(du, face.normal);
-    const Vec3 tangential{du.x - normal * face.normal.x, du.y - normal * face.normal.y, du.z - normal * face.normal.z};
+    const Vec3 du = scale * Vec3{values[0][i], values[1][i], values[2][i]} - face.wall_velocity;
+    const Vec3 tangential = du - dot(du, face.normal) * face.normal;  // as wall::shear_at
     double* force = &sums[6 * face.forces];
     const double p = scale * values[3][i], viscous = nu_ * face.area / face.distance;
-    force[0] += p * face.area * face.normal.x, force[1] += p * face.area * face.normal.y;
-    force[2] += p * face.area * face.normal.z;
-    force[3] += viscous * tangential.x, force[4] += viscous * tangential.y, force[5] += viscous * tangential.z;
+    for (int k = 0; k < 3; ++k) {
+      force[k] += p * face.area * face.normal[k];
+      force[3 + k] += viscous * tangential[k];
+    }
   }
   sim_.domain->sum(sums);
   std::vector<PatchForce> out;
@@ -177,12 +170,11 @@ void WallMonitor::record(const time::FlowFields& f, std::vector<double>& row) {
   for (std::size_t k = 0; k < force_files_.size(); ++k) {
     const cases::ForcesConfig& fc = sim_.config.forces[k];
     const PatchForce& force = e.forces[k];
-    const Vec3 total{force.pressure.x + force.viscous.x, force.pressure.y + force.viscous.y,
-                     force.pressure.z + force.viscous.z};
+    const Vec3 total = force.pressure + force.viscous;
     const double q = 0.5 * fc.reference_velocity * fc.reference_velocity * fc.reference_area;
     const double line[] = {f.time, force.pressure.x, force.pressure.y, force.pressure.z, force.viscous.x,
-                           force.viscous.y, force.viscous.z, dot3(total, fc.drag_direction) / q,
-                           dot3(total, fc.lift_direction) / q};
+                           force.viscous.y, force.viscous.z, dot(total, fc.drag_direction) / q,
+                           dot(total, fc.lift_direction) / q};
     force_files_[k]->write(f.step, line);
   }
 }
