@@ -38,8 +38,9 @@ def wake_probes(span):
 def full_set():
     """Issue 20's set on one GPU: Taylor-Green at 64³ with each LES model and at 128³ and 256³ without,
     the channel at its two resolutions, the cylinder at Re 100 (on its mesh and on the medium one of
-    the resolution study) and 3900; the channel and the cylinder at Re 3900 also with the 3D PCG
-    pressure (AMG) in place of the FFT path, to compare the two within their statistical uncertainty."""
+    the resolution study) and 3900 (on its mesh and on the Re-100 one, coarser in the near wake); the
+    channel and the cylinder at Re 3900 also with the 3D PCG pressure (AMG) in place of the FFT path,
+    to compare the two within their statistical uncertainty."""
     runs = [_taylor_green(64, m, 14.0) for m in LES_MODELS + ("none",)]  # none: the mesh's share of the miss
     runs += [_taylor_green(128, "none", 14.0), _taylor_green(256, "none", 14.0)]
     channel = ["output.fields=[]"]
@@ -53,8 +54,8 @@ def full_set():
                                                               "output.fields=[]", "output.diagnostics_interval=10"]),
              Run("cylinder-3900", "cylinder-3900", 100.0, cylinder_3900),
              Run("cylinder-3900-pcg", "cylinder-3900", 100.0, cylinder_3900 + PCG),
-             Run("cylinder-3900-nearwake", "cylinder-3900", 100.0,
-                 ["mesh.file=meshes/cylinder_nearwake.msh"] + cylinder_3900)]
+             Run("cylinder-3900-re100-mesh", "cylinder-3900", 100.0,
+                 ["mesh.file=meshes/cylinder.msh"] + cylinder_3900)]
     return runs
 
 
