@@ -27,6 +27,10 @@ class DiagnosticsObserver {
   bool all_columns_due(long step) const { return step % gradient_interval_ == 0; }
   // Evaluates the integrals of the current fields (collective), the costly ones when all_columns_due.
   time::FlowIntegrals evaluate(const time::FlowFields& f) { return flow_.evaluate(f, all_columns_due(f.step)); }
+  // The same in two halves around the read of a batch that the row's other observers share
+  // (time::FlowDiagnostics::queue and finish).
+  void queue(const time::FlowFields& f, time::ResultBatch& batch) { flow_.queue(f, all_columns_due(f.step), batch); }
+  time::FlowIntegrals finish(const time::FlowFields& f, const time::ResultBatch& batch) { return flow_.finish(f, batch); }
   // Appends the row of the step just taken (rank 0; a no-op on the others).
   void write(const time::FlowFields& f, const time::StepReport& report, const time::FlowIntegrals& integrals,
              const std::vector<double>& extra, double wall_seconds);

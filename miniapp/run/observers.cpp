@@ -20,7 +20,8 @@ Observers::Observers(const Simulation& sim, const output::CheckpointData* restor
     : sim_(sim),
       walls_(sim, restart_step(restored)),
       probes_(sim, restart_step(restored)),
-      diagnostics_(sim, restart_step(restored), walls_.diagnostics_columns()) {
+      diagnostics_(sim, restart_step(restored), walls_.diagnostics_columns()),
+      row_results_(sim.exec, time::FlowDiagnostics::max_results + walls_.results() + probes_.results()) {
   const cases::CaseConfig& c = sim.config;
   if (c.statistics.enabled) {
     averages_.emplace(sim);
@@ -33,18 +34,21 @@ Observers::Observers(const Simulation& sim, const output::CheckpointData* restor
                                                              field_selection(c), restart_step(restored)});
 }
 
-void Observers::sample_statistics() {
-  if (averages_) averages_->sample(*sim_.fields);
-}
+bool Observers::sample_statistics() { return averages_ && averages_->sample(*sim_.fields); }
 
 std::optional<double> Observers::record_row(const time::StepReport& report, std::chrono::steady_clock::time_point step_start,
                              bool last_step) {
   const time::FlowFields& f = *sim_.fields;
   if (!last_step && !diagnostics_.due(f.step)) return std::nullopt;
-  const time::FlowIntegrals integrals = diagnostics_.evaluate(f);
+  // Every observer's kernels queued back to back, then one host read for all their results.
+  diagnostics_.queue(f, row_results_);
+  walls_.queue(f, row_results_);
+  probes_.queue(f, row_results_);
+  row_results_.read();
+  const time::FlowIntegrals integrals = diagnostics_.finish(f, row_results_);
   std::vector<double> wall_columns;
-  walls_.record(f, wall_columns);
-  probes_.record(f);
+  walls_.record(f, row_results_, wall_columns);
+  probes_.record(f, row_results_);
   diagnostics_.write(f, report, integrals, wall_columns,
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count());
   return integrals.kinetic_energy;

@@ -22,8 +22,8 @@ class Observers {
   // `restored`: the checkpoint a restarted run continues from (its observers' arrays), else nullptr.
   Observers(const Simulation& sim, const output::CheckpointData* restored);
 
-  // After a step: the time averages' sample, when due (queued on the executor).
-  void sample_statistics();
+  // After a step: the time averages' sample, when due (queued on the executor). Whether one was taken.
+  bool sample_statistics();
   // After a step: the diagnostics row when due, and always for the run's last step, so that the files
   // end where the run ended (with forces and probes). Returns the row's kinetic energy (empty when the
   // step has none). `step_start`: when the step began (the row's wall seconds).
@@ -42,6 +42,7 @@ class Observers {
   WallMonitor walls_;
   Probes probes_;
   DiagnosticsObserver diagnostics_;
+  time::ResultBatch row_results_;  // a row's sums and samples, read back together
   std::optional<TimeAverages> averages_;
   std::optional<Profiles> profiles_;
   std::optional<output::VtkWriter> vtk_;

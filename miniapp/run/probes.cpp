@@ -86,21 +86,40 @@ Probes::Probes(const Simulation& sim, std::optional<long> restart_step) : sim_(s
   if (sim.rank() == 0) file_.emplace(std::filesystem::path(c.output.directory) / "probes.csv", columns, restart_step);
 }
 
-std::vector<double> Probes::values(const time::FlowFields& f) {
-  if (!sampler_) return {};
+void Probes::queue(const time::FlowFields& f, time::ResultBatch& batch) {
+  if (!sampler_) return;
+  const index_t count = static_cast<index_t>(sampler_->size());
+  queued_ = batch.reserve(results());
+  Vector all = batch.window(queued_);
+  std::vector<Vector> windows;
+  for (index_t k = 0; k < 4; ++k) windows.push_back(all.window(k * count, count));
   const Vector* fields[] = {&f.u[0], &f.u[1], &f.u[2], &f.pressure};
-  const auto sampled = sampler_->sample(fields);
+  Vector* out[] = {&windows[0], &windows[1], &windows[2], &windows[3]};
+  sampler_->sample(fields, out);
+}
+
+std::vector<double> Probes::values(const time::ResultBatch& batch) {
+  if (!sampler_) return {};
+  const std::span<const double> sampled = batch.values(queued_);
+  const std::size_t count = sampler_->size();
   std::vector<double> out;
-  for (std::size_t i = 0; i < sampler_->size(); ++i)
-    for (const auto& field : sampled) out.push_back(field[i]);
+  for (std::size_t i = 0; i < count; ++i)
+    for (std::size_t k = 0; k < 4; ++k) out.push_back(sampled[k * count + i]);
   sim_.domain->sum(out);
   return out;
 }
 
-void Probes::record(const time::FlowFields& f) {
+std::vector<double> Probes::values(const time::FlowFields& f) {
+  time::ResultBatch batch(sim_.exec, results());
+  queue(f, batch);
+  batch.read();
+  return values(batch);
+}
+
+void Probes::record(const time::FlowFields& f, const time::ResultBatch& batch) {
   if (!sampler_) return;
   std::vector<double> line{f.time};
-  const std::vector<double> v = values(f);
+  const std::vector<double> v = values(batch);
   line.insert(line.end(), v.begin(), v.end());
   if (file_) file_->write(f.step, line);
 }

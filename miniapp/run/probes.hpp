@@ -4,6 +4,7 @@
 
 #include "miniapp/output/series_writer.hpp"
 #include "miniapp/run/cell_sampler.hpp"
+#include "miniapp/time/result_batch.hpp"
 
 namespace miniapp::run {
 
@@ -23,14 +24,22 @@ class Probes {
  public:
   Probes(const Simulation& sim, std::optional<long> restart_step);
 
-  // Values of the current fields (collective): per probe u, v, w, p.
+  // Entries of a ResultBatch that queue takes: u, v, w, p per probe.
+  index_t results() const { return 4 * static_cast<index_t>(sampler_ ? sampler_->size() : 0); }
+  // Values of the current fields (collective): per probe u, v, w, p. One host read.
   std::vector<double> values(const time::FlowFields& f);
-  // Appends the current values to probes.csv (rank 0; collective).
-  void record(const time::FlowFields& f);
+  // values in two halves around the read of a batch that other observers share: queue queues the
+  // samples of the current fields into `batch`; once it is read, values(batch) reduces them over ranks
+  // (collective).
+  void queue(const time::FlowFields& f, time::ResultBatch& batch);
+  std::vector<double> values(const time::ResultBatch& batch);
+  // Appends the values of the fields queue was given to probes.csv (rank 0; collective).
+  void record(const time::FlowFields& f, const time::ResultBatch& batch);
 
  private:
   const Simulation& sim_;
   std::optional<CellSampler> sampler_;
+  time::ResultBatch::Slot queued_;  // the last queue's entries: field after field, probe after probe
   std::optional<output::SeriesWriter> file_;
 };
 

@@ -26,10 +26,10 @@ TimeAverages::TimeAverages(const Simulation& sim)
   for (auto& v : products_) v = zero();
 }
 
-void TimeAverages::sample(const time::FlowFields& f) {
-  if (f.step % interval_ != 0 || f.time < start_time_) return;
+bool TimeAverages::sample(const time::FlowFields& f) {
+  if (f.step % interval_ != 0 || f.time < start_time_) return false;
   const double w = f.time - std::max(last_time_, start_time_);
-  if (!(w > 0)) return;
+  if (!(w > 0)) return false;
   for (int d = 0; d < 3; ++d) axpby(sim_.exec, w, f.u[d], 1.0, velocity_[d]);
   axpby(sim_.exec, w, f.pressure, 1.0, pressure_);
   // Without a model ν_t is 0 everywhere: its sum stays 0.
@@ -39,6 +39,7 @@ void TimeAverages::sample(const time::FlowFields& f) {
   weight_ += w;
   samples_ += 1;
   last_time_ = f.time;
+  return true;
 }
 
 TimeAverages::Means TimeAverages::means() const {

@@ -21,7 +21,8 @@ class TimeAverages {
   explicit TimeAverages(const Simulation& sim);
 
   // Adds the current fields when due: at or after start_time, on a multiple of sample_interval.
-  void sample(const time::FlowFields& f);
+  // Whether it did (queued its kernels).
+  bool sample(const time::FlowFields& f);
 
   long samples() const { return samples_; }
   // Σ w u_d on the executor (the mean is the sum / weight()).

@@ -66,7 +66,6 @@ WallMonitor::WallMonitor(const Simulation& sim, std::optional<long> restart_step
   }
   walls_.tau = Vector(exec, faces);
   walls_.yplus = Vector(exec, faces);
-  walls_.sums = Vector(exec, 3 * static_cast<index_t>(wall_names_.size()));
   force_cells_.emplace(sim, force_rows);
   if (sim.rank() != 0) return;
   for (const cases::ForcesConfig& fc : c.forces)
@@ -81,35 +80,43 @@ std::vector<std::string> WallMonitor::diagnostics_columns() const {
   return out;
 }
 
-std::vector<WallQuantities> WallMonitor::wall_quantities(const std::array<const Vector*, 3>& velocity, double scale) {
+void WallMonitor::queue_walls(const std::array<const Vector*, 3>& velocity, double scale, time::ResultBatch& batch) {
+  queued_ = {};
+  if (walls_.first.back() == 0) return;
   const Executor& exec = sim_.exec;
   const std::size_t walls = wall_names_.size();
+  std::array<Vector*, 3> samples{&walls_.velocity[0], &walls_.velocity[1], &walls_.velocity[2]};
+  walls_.cells->sample(velocity, samples);
+  const std::array<const Vector*, 3> sampled{samples[0], samples[1], samples[2]};
+  const std::array<const Vector*, 3> normal{&walls_.normal[0], &walls_.normal[1], &walls_.normal[2]};
+  const std::array<const Vector*, 3> moving{&walls_.wall_velocity[0], &walls_.wall_velocity[1],
+                                            &walls_.wall_velocity[2]};
+  wall_shear(exec, sampled, scale, normal, moving, walls_.distance, nu_, walls_.tau, walls_.yplus);
+  // Σ A τ and Σ A y⁺ of each patch with faces on this rank (one fused pair of dots, patches differ
+  // in length), then the patches' maxima of y⁺; a patch without faces here keeps zeros.
+  queued_ = batch.reserve(results());
+  Vector sums = batch.window(queued_);
+  fill(exec, 0.0, sums);
+  for (std::size_t w = 0; w < walls; ++w) {
+    const index_t first = walls_.first[w], count = walls_.first[w + 1] - first;
+    if (count == 0) continue;
+    const Vector tau = walls_.tau.window(first, count), yplus = walls_.yplus.window(first, count),
+                 area = walls_.area.window(first, count);
+    const std::array<const Vector*, 2> x{&tau, &yplus}, a{&area, &area};
+    Vector out = sums.window(static_cast<index_t>(2 * w), 2);
+    multi_dot(exec, x, a, out);
+    Vector maximum = sums.window(static_cast<index_t>(2 * walls + w), 1);
+    max_abs(exec, yplus, maximum);
+  }
+}
+
+std::vector<WallQuantities> WallMonitor::wall_quantities(const time::ResultBatch& batch) {
+  const std::size_t walls = wall_names_.size();
   std::vector<double> sums(2 * walls, 0.0), maxima(walls, 0.0);  // per wall Σ A τ, Σ A y⁺; max y⁺
-  if (walls_.first.back() > 0) {
-    std::array<Vector*, 3> samples{&walls_.velocity[0], &walls_.velocity[1], &walls_.velocity[2]};
-    walls_.cells->sample(velocity, samples);
-    const std::array<const Vector*, 3> sampled{samples[0], samples[1], samples[2]};
-    const std::array<const Vector*, 3> normal{&walls_.normal[0], &walls_.normal[1], &walls_.normal[2]};
-    const std::array<const Vector*, 3> moving{&walls_.wall_velocity[0], &walls_.wall_velocity[1],
-                                              &walls_.wall_velocity[2]};
-    wall_shear(exec, sampled, scale, normal, moving, walls_.distance, nu_, walls_.tau, walls_.yplus);
-    // Σ A τ and Σ A y⁺ of each patch with faces on this rank (one fused pair of dots, patches differ
-    // in length), then the patches' maxima of y⁺, into walls_.sums: all read together.
-    fill(exec, 0.0, walls_.sums);
-    for (std::size_t w = 0; w < walls; ++w) {
-      const index_t first = walls_.first[w], count = walls_.first[w + 1] - first;
-      if (count == 0) continue;
-      const Vector tau = walls_.tau.window(first, count), yplus = walls_.yplus.window(first, count),
-                   area = walls_.area.window(first, count);
-      const std::array<const Vector*, 2> x{&tau, &yplus}, a{&area, &area};
-      Vector out = walls_.sums.window(static_cast<index_t>(2 * w), 2);
-      multi_dot(exec, x, a, out);
-      Vector maximum = walls_.sums.window(static_cast<index_t>(2 * walls + w), 1);
-      max_abs(exec, yplus, maximum);
-    }
-    const std::vector<double> host = walls_.sums.to_host();
-    std::copy(host.begin(), host.begin() + static_cast<std::ptrdiff_t>(2 * walls), sums.begin());
-    std::copy(host.begin() + static_cast<std::ptrdiff_t>(2 * walls), host.end(), maxima.begin());
+  if (queued_.count > 0) {
+    const std::span<const double> read = batch.values(queued_);
+    std::copy(read.begin(), read.begin() + static_cast<std::ptrdiff_t>(2 * walls), sums.begin());
+    std::copy(read.begin() + static_cast<std::ptrdiff_t>(2 * walls), read.end(), maxima.begin());
   }
   sim_.domain->sum(sums);
   std::vector<WallQuantities> out;
@@ -118,6 +125,13 @@ std::vector<WallQuantities> WallMonitor::wall_quantities(const std::array<const 
     out.push_back({std::sqrt(sums[2 * w] / area), sums[2 * w + 1] / area, sim_.domain->max(maxima[w])});
   }
   return out;
+}
+
+std::vector<WallQuantities> WallMonitor::wall_quantities(const std::array<const Vector*, 3>& velocity, double scale) {
+  time::ResultBatch batch(sim_.exec, results());
+  queue_walls(velocity, scale, batch);
+  batch.read();
+  return wall_quantities(batch);
 }
 
 std::vector<PatchForce> WallMonitor::forces(const std::array<const Vector*, 3>& velocity, const Vector& pressure,
@@ -163,9 +177,13 @@ double WallMonitor::friction_velocity(const std::array<const Vector*, 3>& veloci
   return area > 0 ? std::sqrt(stress / area) : 0.0;
 }
 
-void WallMonitor::record(const time::FlowFields& f, std::vector<double>& row) {
-  const Evaluation e =
-      evaluate({&f.u[0], &f.u[1], &f.u[2]}, sim_.config.forces.empty() ? nullptr : &f.pressure, 1.0);
+void WallMonitor::queue(const time::FlowFields& f, time::ResultBatch& batch) {
+  queue_walls({&f.u[0], &f.u[1], &f.u[2]}, 1.0, batch);
+}
+
+void WallMonitor::record(const time::FlowFields& f, const time::ResultBatch& batch, std::vector<double>& row) {
+  Evaluation e{wall_quantities(batch), {}};
+  if (!sim_.config.forces.empty()) e.forces = forces({&f.u[0], &f.u[1], &f.u[2]}, f.pressure, 1.0);
   for (const WallQuantities& w : e.walls) row.insert(row.end(), {w.friction_velocity, w.yplus_mean, w.yplus_max});
   for (std::size_t k = 0; k < force_files_.size(); ++k) {
     const cases::ForcesConfig& fc = sim_.config.forces[k];

@@ -7,6 +7,7 @@
 
 #include "miniapp/output/series_writer.hpp"
 #include "miniapp/run/cell_sampler.hpp"
+#include "miniapp/time/result_batch.hpp"
 
 namespace miniapp::run {
 
@@ -25,17 +26,22 @@ struct PatchForce {
 
 // The wall patches' quantities (a diagnostics row's columns) and the forces of [forces.<patch>]
 // (forces_<patch>.csv), from the cells beside the wall faces. Collective. The wall quantities are
-// reduced on the executor (wall_shear, then every patch's sums and maximum in one host read), so that
-// a wall's faces never travel to the host; the forces' faces, a few thousand on a body, are summed on
-// the host.
+// reduced on the executor (wall_shear, then every patch's sums and maximum, read with the row's other
+// results), so that a wall's faces never travel to the host; the forces' faces, a few thousand on a
+// body, are summed on the host.
 class WallMonitor {
  public:
   WallMonitor(const Simulation& sim, std::optional<long> restart_step);
 
   // utau_<patch>, yplus_mean_<patch>, yplus_max_<patch> per wall patch.
   std::vector<std::string> diagnostics_columns() const;
-  // Appends the wall quantities of the current fields to `row` and writes the forces' lines (rank 0).
-  void record(const time::FlowFields& f, std::vector<double>& row);
+  // Entries of a ResultBatch that queue takes: per wall patch its two sums and its maximum.
+  index_t results() const { return 3 * static_cast<index_t>(wall_names_.size()); }
+  // Queues the wall quantities of the current fields into `batch`, which other observers share.
+  void queue(const time::FlowFields& f, time::ResultBatch& batch);
+  // Once `batch` is read: appends the wall quantities of the fields queue was given to `row` and writes
+  // the forces' lines (rank 0; collective).
+  void record(const time::FlowFields& f, const time::ResultBatch& batch, std::vector<double>& row);
 
   // Of a velocity given by its components times `scale` (e.g. time-averaged sums and 1/Σw); per wall
   // patch, in diagnostics_columns()'s order; forces too when `pressure` is given.
@@ -55,7 +61,6 @@ class WallMonitor {
     std::vector<index_t> first;
     std::optional<CellSampler> cells;
     Vector area, distance, tau, yplus;
-    Vector sums;  // per wall w: Σ A τ and Σ A y⁺ at 2w and 2w + 1; its maximum of y⁺ at 2 · walls + w
     std::array<Vector, 3> normal, wall_velocity, velocity;
   };
   // The faces of the patches with forces, on the host.
@@ -64,6 +69,12 @@ class WallMonitor {
     double area, distance;
     Vec3 normal, wall_velocity;
   };
+  // Per wall w, into `batch`: Σ A τ and Σ A y⁺ at 2w and 2w + 1, its maximum of y⁺ at 2 · walls + w
+  // (nothing when this rank has no wall face).
+  void queue_walls(const std::array<const Vector*, 3>& velocity, double scale, time::ResultBatch& batch);
+  // The quantities queue_walls queued, once `batch` is read (collective).
+  std::vector<WallQuantities> wall_quantities(const time::ResultBatch& batch);
+  // Both, with a host read of their own.
   std::vector<WallQuantities> wall_quantities(const std::array<const Vector*, 3>& velocity, double scale);
   std::vector<PatchForce> forces(const std::array<const Vector*, 3>& velocity, const Vector& pressure,
                                  double scale);
@@ -73,6 +84,7 @@ class WallMonitor {
   std::vector<std::string> wall_names_;
   std::vector<double> wall_area_;  // per wall patch, over all ranks
   WallFaces walls_;
+  time::ResultBatch::Slot queued_;  // the last queue_walls's entries
   std::vector<ForceFace> force_faces_;
   std::optional<CellSampler> force_cells_;
   std::vector<std::unique_ptr<output::SeriesWriter>> force_files_;  // rank 0

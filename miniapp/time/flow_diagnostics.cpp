@@ -12,84 +12,69 @@
 #include "operators/kernels/vector_ops.hpp"
 
 namespace miniapp::time {
-namespace {
 
-// At most this many results in one evaluation (energies, the budget's forms, sources, enstrophy).
-constexpr index_t max_results_per_evaluation = 32;
-
-}  // namespace
-
-// Dot products over the owned cells, queued max_fused_dots at a time as multi_dots whose results stay
-// on the executor (in `results`), then read back together: one host read for all of an evaluation's
-// dots. Each result is added, times a factor, into a host sum; the ranks' sums are reduced by the
-// caller.
+// Dot products over the owned cells, queued max_fused_dots at a time as multi_dots, and the results
+// of other kernels, all in a ResultBatch: each result is added, times a factor, into a host sum once
+// the batch is read (collect); the ranks' sums are reduced by the caller.
 class FlowDiagnostics::DotBatch {
  public:
-  DotBatch(const Executor& exec, const parallel::Subdomain& domain, Vector& results)
+  DotBatch(const Executor& exec, const parallel::Subdomain& domain, ResultBatch& results)
       : exec_(exec), domain_(domain), results_(results) {}
 
   // sum += factor · x·y once read (x and y must not change before the next flush).
   void add(const Vector& x, const Vector& y, double factor, double& sum) {
-    if (queued_ + static_cast<index_t>(x_.size()) == results_.size())
-      throw Error("FlowDiagnostics: more than " + std::to_string(results_.size()) + " dot products in one evaluation");
     x_.push_back(domain_.owned(x));
     y_.push_back(domain_.owned(y));
-    targets_.push_back({factor, &sum});
+    queued_.push_back({factor, &sum, 0});
     if (x_.size() == static_cast<std::size_t>(max_fused_dots)) flush();
   }
   // The window of `targets.size()` results that a kernel other than multi_dot writes (after the dots
   // queued so far), each added times its factor into its sum once read.
   Vector reserve(std::initializer_list<std::pair<double, double*>> targets) {
     flush();
-    const auto count = static_cast<index_t>(targets.size());
-    if (queued_ + count > results_.size())
-      throw Error("FlowDiagnostics: more than " + std::to_string(results_.size()) + " results in one evaluation");
-    for (const auto& [factor, sum] : targets) targets_.push_back({factor, sum});
-    Vector window = results_.window(queued_, count);
-    queued_ += count;
-    return window;
+    const ResultBatch::Slot slot = results_.reserve(static_cast<index_t>(targets.size()));
+    index_t at = slot.first;
+    for (const auto& [factor, sum] : targets) targets_.push_back({factor, sum, at++});
+    return results_.window(slot);
   }
   // Queues the dots added since the last flush.
   void flush() {
     if (x_.empty()) return;
     std::vector<const Vector*> x, y;
     for (std::size_t i = 0; i < x_.size(); ++i) x.push_back(&x_[i]), y.push_back(&y_[i]);
-    Vector into = results_.window(queued_, static_cast<index_t>(x_.size()));
+    const ResultBatch::Slot slot = results_.reserve(static_cast<index_t>(x_.size()));
+    Vector into = results_.window(slot);
     multi_dot(exec_, x, y, into);
-    queued_ += static_cast<index_t>(x_.size());
-    x_.clear(), y_.clear();
+    for (std::size_t i = 0; i < queued_.size(); ++i)
+      targets_.push_back({queued_[i].factor, queued_[i].sum, slot.first + static_cast<index_t>(i)});
+    x_.clear(), y_.clear(), queued_.clear();
   }
-  // Flushes, reads every result at once and adds them into their sums.
-  void read() {
-    flush();
-    if (queued_ == 0) return;
-    const std::vector<double> values = results_.window(0, queued_).to_host();
-    for (std::size_t i = 0; i < targets_.size(); ++i) *targets_[i].sum += targets_[i].factor * values[i];
-    targets_.clear();
-    queued_ = 0;
+  // After the batch's read: adds every result into its sum.
+  void collect(const ResultBatch& read) const {
+    for (const Target& t : targets_) *t.sum += t.factor * read.values({t.result, 1})[0];
   }
 
  private:
   struct Target {
     double factor;
     double* sum;
+    index_t result;  // the entry of the batch
   };
   const Executor& exec_;
   const parallel::Subdomain& domain_;
-  Vector& results_;
+  ResultBatch& results_;
   std::vector<Vector> x_, y_;  // windows of the owned entries, not yet queued
+  std::vector<Target> queued_;  // their targets
   std::vector<Target> targets_;
-  index_t queued_ = 0;
 };
 
 FlowDiagnostics::FlowDiagnostics(const Executor& exec, const DeviceOperators& ops, const parallel::Subdomain& domain,
                                  double viscosity, const std::array<Vector, 9>* step_gradient)
-    : exec_(exec), ops_(ops), domain_(domain), step_gradient_(step_gradient) {
+    : exec_(exec), ops_(ops), domain_(domain), step_gradient_(step_gradient), own_results_(exec, max_results) {
   const index_t cells = ops.volume.size();
   for (auto& g : gradient_) g = Vector(exec, cells);
   for (auto& w : weighted_) w = Vector(exec, cells);
   cell_work_ = Vector(exec, cells);
-  dot_results_ = Vector(exec, max_results_per_evaluation);
   if (const auto& map = ops.momentum.diffusion_map) {
     // D(ν)'s values by the same coefficient map that gives D(ν_s)'s every step.
     Vector molecular_faces(exec, map->cols());
@@ -99,10 +84,7 @@ FlowDiagnostics::FlowDiagnostics(const Executor& exec, const DeviceOperators& op
   }
 }
 
-// Local sums over the owned cells, reduced over ranks together at the end.
-struct FlowDiagnostics::LocalSums {
-  double energy = 0, old_energy = 0, applied = 0, momentum = 0, source = 0, molecular = 0, enstrophy = 0;
-};
+FlowDiagnostics::~FlowDiagnostics() = default;
 
 // Kinetic energies of uⁿ and uⁿ⁻¹ and the quadratic forms of the budget at ū = ½(uⁿ + uⁿ⁻¹): ūᵀ D ū,
 // with LES ūᵀ D(ν) ū, and ūᵀ R ū (R = C + D) from D's off-diagonal entries and R's diagonal (C's
@@ -186,31 +168,40 @@ void FlowDiagnostics::sum_enstrophy(const FlowFields& f, DotBatch& dots, LocalSu
 }
 
 // Discrete continuity of the face velocity.
-double FlowDiagnostics::local_max_divergence(const FlowFields& f) {
+void FlowDiagnostics::max_divergence(const FlowFields& f, DotBatch& dots, LocalSums& sums) {
   spmv(exec_, ops_.divergence, f.face_velocity, cell_work_);
   pointwise_multiply(exec_, ops_.inverse_volume, cell_work_, cell_work_);
-  return max_abs(exec_, domain_.owned(cell_work_));
+  Vector out = dots.reserve({{1.0, &sums.max_divergence}});
+  max_abs(exec_, domain_.owned(cell_work_), out);
 }
 
-FlowIntegrals FlowDiagnostics::evaluate(const FlowFields& f, bool with_gradient_terms) {
-  LocalSums local;
-  DotBatch dots(exec_, domain_, dot_results_);
-  sum_budget(f, dots, local);
-  FlowIntegrals out;
+void FlowDiagnostics::queue(const FlowFields& f, bool with_gradient_terms, ResultBatch& batch) {
+  pending_sums_ = LocalSums{};
+  pending_gradient_terms_ = with_gradient_terms;
+  pending_ = std::make_unique<DotBatch>(exec_, domain_, batch);
+  sum_budget(f, *pending_, pending_sums_);
   if (with_gradient_terms) {
-    sum_enstrophy(f, dots, local);
-    // Its reduction waits for the queued dots too.
-    out.max_divergence = domain_.max(local_max_divergence(f));
+    sum_enstrophy(f, *pending_, pending_sums_);
+    max_divergence(f, *pending_, pending_sums_);
   }
-  dots.read();
+  pending_->flush();
+}
+
+FlowIntegrals FlowDiagnostics::finish(const FlowFields& f, const ResultBatch& batch) {
+  if (!pending_) throw Error("FlowDiagnostics::finish: no evaluation queued");
+  pending_->collect(batch);
+  pending_.reset();
+  const LocalSums& local = pending_sums_;
   previous_energy_ = EnergyOfStep{f.step, local.energy};
 
+  FlowIntegrals out;
+  if (pending_gradient_terms_) out.max_divergence = domain_.max(local.max_divergence);
   double sums[] = {local.energy, local.old_energy, local.applied, local.momentum, local.source, local.molecular,
                    local.enstrophy};
   domain_.sum(sums);
   const auto [energy, old_energy, applied, momentum, source, molecular, enstrophy] = sums;
   out.kinetic_energy = energy;
-  if (with_gradient_terms) out.enstrophy = enstrophy;
+  if (pending_gradient_terms_) out.enstrophy = enstrophy;
   if (f.step == 0 || !(f.dt_old > 0)) return out;
   const bool les = molecular_values_.size() > 0;
   EnergyBudget& b = out.budget;
@@ -220,6 +211,12 @@ FlowIntegrals FlowDiagnostics::evaluate(const FlowFields& f, bool with_gradient_
   b.source_power = source;
   b.convection_power = -(momentum - applied);
   return out;
+}
+
+FlowIntegrals FlowDiagnostics::evaluate(const FlowFields& f, bool with_gradient_terms) {
+  queue(f, with_gradient_terms, own_results_);
+  own_results_.read();
+  return finish(f, own_results_);
 }
 
 }  // namespace miniapp::time

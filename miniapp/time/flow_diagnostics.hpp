@@ -1,9 +1,11 @@
 #pragma once
 #include <array>
+#include <memory>
 #include <optional>
 
 #include "miniapp/time/device_operators.hpp"
 #include "miniapp/time/flow_fields.hpp"
+#include "miniapp/time/result_batch.hpp"
 #include "parallel/subdomain.hpp"
 
 namespace miniapp::time {
@@ -36,6 +38,10 @@ struct FlowIntegrals {
 
 class FlowDiagnostics {
  public:
+  // The most results one evaluation puts in a ResultBatch (energies, the budget's forms, sources,
+  // enstrophy, maximum divergence).
+  static constexpr index_t max_results = 32;
+
   // Sums and maxima run over the owned cells of `domain`'s ranks (collective); `domain` and `ops`
   // must outlive this object. `viscosity`: the molecular ν (the model's share is D(ν_s) − D(ν)).
   // `step_gradient`: ∇u of the fields evaluate is given, where the step already holds it (the LES
@@ -43,25 +49,35 @@ class FlowDiagnostics {
   // it must outlive this object.
   FlowDiagnostics(const Executor& exec, const DeviceOperators& ops, const parallel::Subdomain& domain,
                   double viscosity, const std::array<Vector, 9>* step_gradient = nullptr);
+  ~FlowDiagnostics();
 
   // Needs current halos of u (the budget's operators and ∇u read them), and the operators' values of
   // the step that produced `fields` (as advance leaves them). The energy and the budget cost one pass
   // over the momentum pattern (energy_forms); `with_gradient_terms` adds the enstrophy and the maximum
-  // divergence.
+  // divergence. One host read.
   FlowIntegrals evaluate(const FlowFields& fields, bool with_gradient_terms = true);
+  // evaluate in two halves around the host read of a batch that other observers share: queue queues
+  // the kernels, their results in `batch` (at most max_results); once batch.read() has run, finish
+  // reduces over ranks and gives the integrals of the same fields.
+  void queue(const FlowFields& fields, bool with_gradient_terms, ResultBatch& batch);
+  FlowIntegrals finish(const FlowFields& fields, const ResultBatch& batch);
   // The velocity gradient g_ab = ∂u_a/∂x_b (index 3a + b) of `fields` (needs current halos of u),
   // valid until the next call of either method.
   const std::array<Vector, 9>& gradient(const FlowFields& fields);
 
  private:
-  struct LocalSums;
+  // Local sums over the owned cells (the maximum divergence: this rank's), reduced over ranks together.
+  struct LocalSums {
+    double energy = 0, old_energy = 0, applied = 0, momentum = 0, source = 0, molecular = 0, enstrophy = 0,
+           max_divergence = 0;
+  };
   class DotBatch;
   // This rank's kinetic energies and budget terms, queued on `dots`; uses cell_work_.
   void sum_budget(const FlowFields& f, DotBatch& dots, LocalSums& sums);
   // This rank's enstrophy, queued on `dots`; uses six of gradient_ and weighted_.
   void sum_enstrophy(const FlowFields& f, DotBatch& dots, LocalSums& sums);
-  // This rank's max |M u_s| / Ω (a host read).
-  double local_max_divergence(const FlowFields& f);
+  // This rank's max |M u_s| / Ω, queued on `dots`; uses cell_work_.
+  void max_divergence(const FlowFields& f, DotBatch& dots, LocalSums& sums);
 
   Executor exec_;
   const DeviceOperators& ops_;
@@ -70,7 +86,11 @@ class FlowDiagnostics {
   const std::array<Vector, 9>* step_gradient_;
   std::array<Vector, 3> weighted_;
   Vector cell_work_;
-  Vector dot_results_;  // the dots of one evaluation, read back together
+  ResultBatch own_results_;  // evaluate's
+  // Between queue and finish: the queued results and the sums they go to.
+  LocalSums pending_sums_;
+  std::unique_ptr<DotBatch> pending_;
+  bool pending_gradient_terms_ = false;
   // This rank's kinetic energy at the last evaluation: the next step's Eⁿ⁻¹.
   struct EnergyOfStep {
     long step;

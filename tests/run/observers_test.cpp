@@ -225,6 +225,72 @@ TEST_CASE("with an LES model the enstrophy comes from the step's gradient, the s
   CHECK(written == Approx(*afresh.enstrophy).epsilon(1e-13));
 }
 
+// The mesh cell of `sim` whose centroid is nearest to `point`.
+index_t nearest_cell(const Simulation& sim, const Vec3& point) {
+  index_t nearest = 0;
+  const auto distance = [&](index_t c) { return norm(sim.geometry.cell_centroid[c] - point); };
+  for (index_t c = 1; c < sim.domain->owned_count(); ++c)
+    if (distance(c) < distance(nearest)) nearest = c;
+  return nearest;
+}
+
+// `p` as a TOML array whose numbers read back exactly.
+std::string toml_point(const Vec3& p) {
+  std::ostringstream out;
+  out << std::setprecision(17) << "[" << p.x << ", " << p.y << ", " << p.z << "]";
+  return out.str();
+}
+
+TEST_CASE("a row's energy, wall quantities and probes, read back together, are each observer's own values",
+          "[run][observers]") {
+  ScratchDir dir("observers_one_read");
+  const std::vector<std::string> mesh{"mesh.cells=[8,8,1]", "output.directory=" + dir.path().string()};
+  // Probes at two cells' centroids exactly, where the interpolation's gradient terms are 0: the cells' values.
+  const Simulation plain = make_simulation("cavity", mesh);
+  const index_t cell_a = nearest_cell(plain, {0.6875, 0.1875, 0}), cell_b = nearest_cell(plain, {0.3125, 0.8125, 0});
+  std::vector<std::string> overrides = mesh;
+  overrides.insert(overrides.end(), {"run.max_steps=3", "output.fields=[]", "output.enstrophy_divergence_interval=3",
+                                     "forces.ymax.reference_area=1",
+                                     "probes.a.position=" + toml_point(plain.geometry.cell_centroid[cell_a]),
+                                     "probes.b.position=" + toml_point(plain.geometry.cell_centroid[cell_b])});
+  Simulation sim = make_simulation("cavity", overrides);
+  const RunSummary summary = run_quietly(sim);
+  // One host read per row for the diagnostics', the walls' and the probes' results; the forces' faces
+  // travel on their own.
+  CHECK(summary.monitor_kernels.host_reads() == 2 * 3);
+
+  // The last row is of the fields the run ends with. At a centroid a probe gives the cell's value, exactly.
+  const auto& f = *sim.fields;
+  const auto probes = read_csv_columns(dir.path() / "probes.csv");
+  REQUIRE(probes.at("step").size() == 3);
+  const std::pair<const char*, const Vector*> fields[] = {{"_u", &f.u[0]}, {"_v", &f.u[1]}, {"_w", &f.u[2]}, {"_p", &f.pressure}};
+  for (const auto& [suffix, field] : fields) {
+    CAPTURE(suffix);
+    const std::vector<double> values = to_mesh_order(sim, *field);
+    CHECK(probes.at(std::string("a") + suffix).back() == values[static_cast<std::size_t>(cell_a)]);
+    CHECK(probes.at(std::string("b") + suffix).back() == values[static_cast<std::size_t>(cell_b)]);
+  }
+  CHECK(probes.at("b_u").back() != 0.0);  // the lid's flow has reached the probe
+
+  // The diagnostics and the wall quantities as observers of their own evaluate them: bitwise the same.
+  const auto diagnostics = read_csv_columns(dir.path() / "diagnostics.csv");
+  time::FlowDiagnostics own(sim.exec, *sim.operators, *sim.domain, sim.config.physics.nu);
+  const time::FlowIntegrals afresh = own.evaluate(f);
+  CHECK(diagnostics.at("kinetic_energy").back() == afresh.kinetic_energy);
+  CHECK(diagnostics.at("enstrophy").back() == *afresh.enstrophy);
+  CHECK(diagnostics.at("max_div").back() == *afresh.max_divergence);
+  WallMonitor walls(sim, std::nullopt);
+  const auto e = walls.evaluate({&f.u[0], &f.u[1], &f.u[2]}, nullptr, 1.0);
+  const auto columns = walls.diagnostics_columns();
+  for (std::size_t k = 0; k < columns.size(); ++k) {
+    CAPTURE(columns[k]);
+    const WallQuantities& w = e.walls[k / 3];
+    const double expected[] = {w.friction_velocity, w.yplus_mean, w.yplus_max};
+    CHECK(diagnostics.at(columns[k]).back() == expected[k % 3]);
+  }
+  CHECK(diagnostics.at("utau_ymax").back() > 0);
+}
+
 TEST_CASE("the Strouhal frequency of a sampled sine", "[run][observers]") {
   std::vector<double> t, v;
   constexpr double f = 0.165, dt = 0.05;
