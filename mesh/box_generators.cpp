@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 
 #include "mesh/generators.hpp"
 #include "mesh/mesh_builder.hpp"
@@ -40,10 +42,10 @@ AxisCoordinates box_coordinates(const BoxSpec& spec) {
 }
 
 void add_lattice_nodes(CellSoup& soup, const BoxLattice& lat, const AxisCoordinates& x) {
-  soup.nodes.reserve(static_cast<std::size_t>(lat.node(lat.n)) + 1);
-  for (index_t k = 0; k <= lat.n[2]; ++k)
-    for (index_t j = 0; j <= lat.n[1]; ++j)
-      for (index_t i = 0; i <= lat.n[0]; ++i) soup.nodes.push_back({x[0][i], x[1][j], x[2][k]});
+  const index_t nx = lat.n[0] + 1, ny = lat.n[1] + 1, nodes = lat.node(lat.n) + 1;
+  soup.nodes.resize(static_cast<std::size_t>(nodes));
+#pragma omp parallel for schedule(static)
+  for (index_t n = 0; n < nodes; ++n) soup.nodes[n] = {x[0][n % nx], x[1][n / nx % ny], x[2][n / nx / ny]};
 }
 
 // The lattice squares of one side of axis a (side 0: lowest plane, 1: highest) as boundary faces of
@@ -93,44 +95,41 @@ std::vector<PeriodicRequest> box_links(const BoxSpec& spec, int axes = 3) {
   return links;
 }
 
-// Calls fn(i, j, k) for every lattice cell, i fastest.
-template <class Fn>
-void for_each_box_cell(const BoxLattice& lat, Fn fn) {
-  for (index_t k = 0; k < lat.n[2]; ++k)
-    for (index_t j = 0; j < lat.n[1]; ++j)
-      for (index_t i = 0; i < lat.n[0]; ++i) fn(i, j, k);
+// Lattice cell `cell` of the box's cells numbered with i fastest, as (i, j, k).
+std::array<index_t, 3> lattice_cell(const BoxLattice& lat, index_t cell) {
+  return {cell % lat.n[0], cell / lat.n[0] % lat.n[1], cell / lat.n[0] / lat.n[1]};
 }
 
+index_t lattice_cells(const BoxLattice& lat) { return lat.n[0] * lat.n[1] * lat.n[2]; }
+
 void add_hexahedra(CellSoup& soup, const BoxLattice& lat) {
-  const std::size_t cells = static_cast<std::size_t>(lat.n[0]) * lat.n[1] * lat.n[2];
-  soup.cell_types.reserve(cells);
-  soup.cell_node_offsets.reserve(cells + 1);
-  soup.cell_nodes.reserve(8 * cells);
-  for_each_box_cell(lat, [&](index_t i, index_t j, index_t k) {
-    soup.add_cell(CellType::hexahedron, {lat.node(i, j, k), lat.node(i + 1, j, k), lat.node(i + 1, j + 1, k),
-                                         lat.node(i, j + 1, k), lat.node(i, j, k + 1), lat.node(i + 1, j, k + 1),
-                                         lat.node(i + 1, j + 1, k + 1), lat.node(i, j + 1, k + 1)});
+  soup.add_cells(CellType::hexahedron, lattice_cells(lat), [&lat](index_t cell, index_t* ids) {
+    const auto [i, j, k] = lattice_cell(lat, cell);
+    const index_t nodes[] = {lat.node(i, j, k),         lat.node(i + 1, j, k),     lat.node(i + 1, j + 1, k),
+                             lat.node(i, j + 1, k),     lat.node(i, j, k + 1),     lat.node(i + 1, j, k + 1),
+                             lat.node(i + 1, j + 1, k + 1), lat.node(i, j + 1, k + 1)};
+    std::copy(std::begin(nodes), std::end(nodes), ids);
   });
 }
 
 // Kuhn's split: one tetrahedron per axis order (p0, p1, p2), walking from corner (0,0,0) to (1,1,1)
 // along e_p0, e_p1, e_p2. Odd orders list their middle vertices swapped to keep a positive volume.
+// The six of each lattice cell follow each other.
 void add_kuhn_tetrahedra(CellSoup& soup, const BoxLattice& lat) {
   constexpr int orders[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {1, 0, 2}, {0, 2, 1}, {2, 1, 0}};
-  for_each_box_cell(lat, [&](index_t i, index_t j, index_t k) {
-    for (int t = 0; t < 6; ++t) {
-      std::array<index_t, 3> p{i, j, k};
-      const index_t v0 = lat.node(p);
-      ++p[orders[t][0]];
-      const index_t v1 = lat.node(p);
-      ++p[orders[t][1]];
-      const index_t v2 = lat.node(p);
-      const index_t v3 = lat.node(i + 1, j + 1, k + 1);
-      if (t < 3)
-        soup.add_cell(CellType::tetrahedron, {v0, v1, v2, v3});
-      else
-        soup.add_cell(CellType::tetrahedron, {v0, v2, v1, v3});
-    }
+  soup.add_cells(CellType::tetrahedron, 6 * lattice_cells(lat), [&lat, &orders](index_t tet, index_t* ids) {
+    const int t = tet % 6;
+    const std::array<index_t, 3> corner = lattice_cell(lat, tet / 6);
+    std::array<index_t, 3> p = corner;
+    const index_t v0 = lat.node(p);
+    ++p[orders[t][0]];
+    const index_t v1 = lat.node(p);
+    ++p[orders[t][1]];
+    const index_t v2 = lat.node(p);
+    const index_t v3 = lat.node(corner[0] + 1, corner[1] + 1, corner[2] + 1);
+    const std::array<index_t, 4> nodes = t < 3 ? std::array<index_t, 4>{v0, v1, v2, v3}
+                                               : std::array<index_t, 4>{v0, v2, v1, v3};
+    std::copy(nodes.begin(), nodes.end(), ids);
   });
 }
 
@@ -161,20 +160,24 @@ void check_layers(const BoxSpec& spec, index_t first, index_t count, const std::
 }
 
 // The whole box, of hexahedra or of Kuhn tetrahedra (6 per hexahedron).
-Mesh make_box(const BoxSpec& spec, const std::string& source, bool tets) {
+Mesh make_box(const BoxSpec& spec, const std::string& source, bool tets, StageProfile* profile) {
   check_box(spec, source);
   const BoxLattice lat{spec.cells};
-  CellSoup soup = box_soup(spec, lat, tets);
-  if (tets) add_kuhn_tetrahedra(soup, lat);
-  else add_hexahedra(soup, lat);
-  return build_mesh(soup, box_links(spec), source);
+  CellSoup soup;
+  {
+    StageProfile::Part t(profile, "cell soup");
+    soup = box_soup(spec, lat, tets);
+    if (tets) add_kuhn_tetrahedra(soup, lat);
+    else add_hexahedra(soup, lat);
+  }
+  return build_mesh(soup, box_links(spec), source, profile);
 }
 
 }  // namespace
 
-Mesh make_hex_box(const BoxSpec& spec) { return make_box(spec, "make_hex_box", false); }
+Mesh make_hex_box(const BoxSpec& spec, StageProfile* profile) { return make_box(spec, "make_hex_box", false, profile); }
 
-Mesh make_tet_box(const BoxSpec& spec) { return make_box(spec, "make_tet_box", true); }
+Mesh make_tet_box(const BoxSpec& spec, StageProfile* profile) { return make_box(spec, "make_tet_box", true, profile); }
 
 BoxLayers make_box_layers(const BoxSpec& spec, BoxCells cells, index_t first, index_t count,
                           const std::string& cut_patch) {

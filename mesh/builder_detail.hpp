@@ -1,6 +1,7 @@
 #pragma once
 // Internals shared by the mesh builder and its periodic matcher (not part of the mesh interface).
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,29 @@ int cell_face_nodes(const CellSoup& soup, index_t cell, int local, FaceNodes& id
 
 // "(n1 n2 n3)" for error messages.
 std::string face_text(const FaceNodes& ids, int n);
+
+// What each face of each cell meets, found by matching their nodes: face `local` of cell c is entry
+// first[c] + local of `other`, which holds the cell on its other side, or listed(b) for listed
+// boundary face b.
+struct CellFaceLinks {
+  static constexpr index_t open = -1;  // on no boundary patch (only while matching)
+  static constexpr index_t listed(index_t face) { return -2 - face; }
+  static constexpr index_t listed_face(index_t other) { return -2 - other; }
+
+  std::vector<std::size_t> first;  // size cells + 1
+  std::unique_ptr<index_t[]> other;
+};
+
+// Matches the faces of the soup's cells and its listed boundary faces, in parallel. Throws
+// miniapp::Error (prefixed by `source`) for a face shared by more than two cells, a cell with a face
+// twice, a listed face that is no cell's face, is listed twice or lies between two cells, and for
+// cell faces on no boundary patch; the error of several is the one a serial loop over the faces by
+// sorted node ids would meet first.
+CellFaceLinks match_faces(const CellSoup& soup, const std::string& source);
+
+// Whether local face a of `cell` comes before its local face b by sorted node ids (the tie-break of
+// faces with the same owner and neighbour, or the same owner and patch).
+bool slot_before(const CellSoup& soup, index_t cell, int a, int b);
 
 // Glues the boundary faces of each request's patch_a to those of its patch_b: the matched a-face
 // record becomes an interior record (neighbour = b-face owner, link = request index) and the b-face

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "core/stage_profile.hpp"
 #include "mesh/mesh.hpp"
 
 namespace miniapp::mesh {
@@ -19,10 +20,11 @@ struct BoxSpec {
   std::array<bool, 3> periodic{false, false, false};
 };
 
-Mesh make_hex_box(const BoxSpec& spec);
+// With `profile`, both time their parts (cell soup and build_mesh's).
+Mesh make_hex_box(const BoxSpec& spec, StageProfile* profile = nullptr);
 // Each hexahedron split into 6 tetrahedra along its main diagonal; the split is the same in every
 // hexahedron, so neighbouring (and periodic) faces match.
-Mesh make_tet_box(const BoxSpec& spec);
+Mesh make_tet_box(const BoxSpec& spec, StageProfile* profile = nullptr);
 
 enum class BoxCells { hexahedra, tetrahedra };
 

@@ -34,8 +34,7 @@ Mesh gmsh_mesh_3d(const gmsh::GmshFile& file, const std::vector<PeriodicRequest>
     soup = gmsh::to_cell_soup(file);
   }
   try {
-    StageProfile::Part t(profile, "mesh build");
-    return build_mesh(soup, periodic, file.path);
+    return build_mesh(soup, periodic, file.path, profile);
   } catch (const Error& error) {
     throw with_file_context(file, error);
   }

@@ -16,7 +16,7 @@ namespace miniapp::mesh {
 // group, truncated sections).
 Mesh read_gmsh_3d(const std::string& path, const std::vector<PeriodicRequest>& periodic = {});
 
-// read_gmsh_3d on a file already read; with `profile`, times its parts (cell soup, mesh build).
+// read_gmsh_3d on a file already read; with `profile`, times its parts (cell soup and build_mesh's).
 Mesh gmsh_mesh_3d(const gmsh::GmshFile& file, const std::vector<PeriodicRequest>& periodic = {},
                   StageProfile* profile = nullptr);
 

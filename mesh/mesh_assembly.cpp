@@ -2,6 +2,7 @@
 #include <set>
 
 #include "mesh/builder_detail.hpp"
+#include "mesh/cell_faces.hpp"
 #include "mesh/face_geometry.hpp"
 
 namespace miniapp::mesh::detail {
@@ -17,10 +18,14 @@ void check_offsets(const std::vector<index_t>& offsets, std::size_t items, std::
 
 void check_node_ids(const std::vector<index_t>& ids, std::size_t nodes, const std::string& what,
                     const std::string& source) {
-  for (std::size_t i = 0; i < ids.size(); ++i)
-    if (ids[i] < 0 || static_cast<std::size_t>(ids[i]) >= nodes)
-      throw Error(source + ": " + what + " entry " + std::to_string(i) + " names node " + std::to_string(ids[i]) +
-                  ", outside 0.." + std::to_string(nodes - 1));
+  const auto count = static_cast<std::ptrdiff_t>(ids.size());
+  std::ptrdiff_t first_bad = count;
+#pragma omp parallel for schedule(static) reduction(min : first_bad)
+  for (std::ptrdiff_t i = 0; i < count; ++i)
+    if (ids[i] < 0 || static_cast<std::size_t>(ids[i]) >= nodes) first_bad = std::min(first_bad, i);
+  if (first_bad < count)
+    throw Error(source + ": " + what + " entry " + std::to_string(first_bad) + " names node " +
+                std::to_string(ids[first_bad]) + ", outside 0.." + std::to_string(nodes - 1));
 }
 
 }  // namespace
@@ -28,10 +33,16 @@ void check_node_ids(const std::vector<index_t>& ids, std::size_t nodes, const st
 void validate_soup(const CellSoup& s, const std::string& source) {
   checked_index(s.nodes.size(), source + ": nodes");
   check_offsets(s.cell_node_offsets, s.cell_types.size(), s.cell_nodes.size(), "cell node", source);
-  for (std::size_t c = 0; c < s.cell_types.size(); ++c)
+  const auto cells = static_cast<index_t>(s.cell_types.size());
+  index_t first_bad = cells;
+#pragma omp parallel for schedule(static) reduction(min : first_bad)
+  for (index_t c = 0; c < cells; ++c)
     if (s.cell_node_offsets[c + 1] - s.cell_node_offsets[c] != node_count(s.cell_types[c]))
-      throw Error(source + ": cell " + std::to_string(c) + " is a " + std::string(name(s.cell_types[c])) + " with " +
-                  std::to_string(s.cell_node_offsets[c + 1] - s.cell_node_offsets[c]) + " nodes");
+      first_bad = std::min(first_bad, c);
+  if (first_bad < cells)
+    throw Error(source + ": cell " + std::to_string(first_bad) + " is a " + std::string(name(s.cell_types[first_bad])) +
+                " with " + std::to_string(s.cell_node_offsets[first_bad + 1] - s.cell_node_offsets[first_bad]) +
+                " nodes");
   check_node_ids(s.cell_nodes, s.nodes.size(), "cell node", source);
   const std::size_t faces = s.boundary_face_patch.size();
   check_offsets(s.boundary_face_node_offsets, faces, s.boundary_face_nodes.size(), "boundary face node", source);
@@ -52,35 +63,29 @@ void validate_soup(const CellSoup& s, const std::string& source) {
 
 namespace {
 
-// Appends faces to a mesh, each with its owner's local face nodes turned so the area vector points
-// away from the owner's node average (robust against cells given in mirrored node order).
-class FaceWriter {
- public:
-  FaceWriter(const CellSoup& soup, Mesh& mesh) : soup_(soup), mesh_(mesh), cell_average_(soup.cell_types.size()) {
-    for (std::size_t c = 0; c < cell_average_.size(); ++c) {
-      const index_t begin = soup.cell_node_offsets[c], end = soup.cell_node_offsets[c + 1];
-      for (index_t i = begin; i < end; ++i) cell_average_[c] += soup.nodes[soup.cell_nodes[i]];
-      cell_average_[c] *= 1.0 / (end - begin);
-    }
+// Node average of every cell of the soup.
+std::vector<Vec3> cell_averages(const CellSoup& soup) {
+  const auto cells = static_cast<index_t>(soup.cell_types.size());
+  std::vector<Vec3> average(cells);
+#pragma omp parallel for schedule(static)
+  for (index_t c = 0; c < cells; ++c) {
+    const index_t begin = soup.cell_node_offsets[c], end = soup.cell_node_offsets[c + 1];
+    for (index_t i = begin; i < end; ++i) average[c] += soup.nodes[soup.cell_nodes[i]];
+    average[c] *= 1.0 / (end - begin);
   }
+  return average;
+}
 
-  index_t add(const FaceRecord& r) {
-    FaceNodes ids{};
-    const int n = cell_face_nodes(soup_, r.owner, r.local, ids);
-    const FaceShape s = face_area(soup_.nodes, ids.data(), n);
-    if (dot(s.area, s.average - cell_average_[r.owner]) < 0) std::reverse(ids.begin() + 1, ids.begin() + n);
-    mesh_.face_nodes.insert(mesh_.face_nodes.end(), ids.begin(), ids.begin() + n);
-    mesh_.face_node_offsets.push_back(checked_index(mesh_.face_nodes.size(), "mesh face nodes"));
-    mesh_.face_owner.push_back(r.owner);
-    mesh_.face_neighbour.push_back(r.neighbour);
-    return static_cast<index_t>(mesh_.face_owner.size()) - 1;
-  }
-
- private:
-  const CellSoup& soup_;
-  Mesh& mesh_;
-  std::vector<Vec3> cell_average_;
-};
+// Writes the owner's local face nodes of face r, turned so the area vector points away from the
+// owner's node average (robust against cells given in mirrored node order).
+void write_face_nodes(const CellSoup& soup, const std::vector<Vec3>& cell_average, const FaceRecord& r,
+                      index_t* nodes) {
+  FaceNodes ids{};
+  const int n = cell_face_nodes(soup, r.owner, r.local, ids);
+  const FaceShape s = face_area(soup.nodes, ids.data(), n);
+  if (dot(s.area, s.average - cell_average[r.owner]) < 0) std::reverse(ids.begin() + 1, ids.begin() + n);
+  std::copy_n(ids.begin(), n, nodes);
+}
 
 bool is_periodic_patch(const std::string& patch, const std::vector<PeriodicRequest>& periodic) {
   return std::any_of(periodic.begin(), periodic.end(),
@@ -106,22 +111,41 @@ Mesh assemble_mesh(const CellSoup& soup, const std::vector<FaceRecord>& interior
   std::stable_sort(glued.begin(), glued.end(),
                    [](const FaceRecord& a, const FaceRecord& b) { return a.link < b.link; });
 
-  const std::size_t faces = interior.size() + glued.size() + rest.size();
-  m.interior_face_count = checked_index(interior.size() + glued.size(), "interior faces");
-  m.face_node_offsets.reserve(faces + 1);
-  m.face_nodes.reserve(4 * faces);
-  m.face_owner.reserve(faces);
-  m.face_neighbour.reserve(faces);
-  FaceWriter writer(soup, m);
-  for (const FaceRecord& r : interior) writer.add(r);
-  for (const FaceRecord& r : glued) m.periodic_faces.push_back({writer.add(r), r.link});
+  const std::size_t first_glued = interior.size(), first_rest = first_glued + glued.size();
+  const auto faces = static_cast<index_t>(checked_index(first_rest + rest.size(), "mesh faces"));
+  const auto record = [&](index_t f) -> const FaceRecord& {
+    const auto i = static_cast<std::size_t>(f);
+    return i < first_glued ? interior[i] : i < first_rest ? glued[i - first_glued] : rest[i - first_rest];
+  };
+  m.interior_face_count = checked_index(first_rest, "interior faces");
+  m.face_node_offsets.resize(static_cast<std::size_t>(faces) + 1);
+  m.face_owner.resize(faces);
+  m.face_neighbour.resize(faces);
+#pragma omp parallel for schedule(static)
+  for (index_t f = 0; f < faces; ++f) {
+    const FaceRecord& r = record(f);
+    m.face_owner[f] = r.owner;
+    m.face_neighbour[f] = r.neighbour;
+    m.face_node_offsets[f + 1] = local_faces(soup.cell_types[r.owner])[r.local].size;
+  }
+  std::size_t total = 0;
+  for (index_t f = 0; f < faces; ++f) {
+    total += static_cast<std::size_t>(m.face_node_offsets[f + 1]);
+    m.face_node_offsets[f + 1] = static_cast<index_t>(total);
+  }
+  m.face_nodes.resize(checked_index(total, "mesh face nodes"));
+  const std::vector<Vec3> cell_average = cell_averages(soup);
+#pragma omp parallel for schedule(static)
+  for (index_t f = 0; f < faces; ++f)
+    write_face_nodes(soup, cell_average, record(f), m.face_nodes.data() + m.face_node_offsets[f]);
+  for (std::size_t k = 0; k < glued.size(); ++k)
+    m.periodic_faces.push_back({static_cast<index_t>(first_glued + k), glued[k].link});
 
   std::size_t next = 0;  // `rest` is sorted by patch
   for (index_t p = 0; p < static_cast<index_t>(soup.patch_names.size()); ++p) {
     if (is_periodic_patch(soup.patch_names[p], periodic)) continue;
-    Patch patch{soup.patch_names[p], m.face_count(), 0};
-    for (; next < rest.size() && rest[next].patch == p; ++next) writer.add(rest[next]);
-    patch.face_count = m.face_count() - patch.first_face;
+    Patch patch{soup.patch_names[p], static_cast<index_t>(first_rest + next), 0};
+    for (; next < rest.size() && rest[next].patch == p; ++next) ++patch.face_count;
     m.patches.push_back(patch);
   }
   for (const PeriodicRequest& r : periodic) m.periodic_links.push_back({r.patch_a, r.patch_b, r.translation});

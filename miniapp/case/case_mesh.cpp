@@ -51,7 +51,8 @@ mesh::Mesh read_mesh_file(const MeshConfig& m, StageProfile* profile) {
 mesh::Mesh make_case_mesh(const MeshConfig& m, StageProfile* profile) {
   if (m.generator == MeshGenerator::file) return read_mesh_file(m, profile);
   if (m.generator == MeshGenerator::prism) return make_prism_box(m);
-  return m.generator == MeshGenerator::hex ? mesh::make_hex_box(box_spec(m)) : mesh::make_tet_box(box_spec(m));
+  return m.generator == MeshGenerator::hex ? mesh::make_hex_box(box_spec(m), profile)
+                                           : mesh::make_tet_box(box_spec(m), profile);
 }
 
 mesh::BoxSpec box_spec(const MeshConfig& m) { return {m.cells, m.origin, m.length, m.stretch, m.periodic}; }
