@@ -27,13 +27,6 @@ struct FormArrays {
   const double* u_old[3];
 };
 
-// Entries of a row loaded together before any of them is used (as sell_row.cuh's chunk): a thread
-// has a chunk's column indices and values in flight at once, then all their gathers of u and u_old,
-// instead of one dependent load-then-gather pair per entry; the sums keep the stored order. With the
-// fourth sum (two full forms) a chunk of 4 takes more registers than the resident blocks leave.
-template <int K>
-constexpr int forms_chunk = K > 3 ? 2 : 4;
-
 // Adds row `row`'s form terms into sum[1..], as the CPU's chunk_sums and add_chunk: one pass over the
 // row's stored entries (each column and value loaded once for the three components), values[0] split
 // into its off-diagonal part per component and its diagonal, the further forms in full, the diagonal
@@ -44,32 +37,19 @@ __device__ inline void add_row_forms(const SellView& a, const FormArrays& p, ind
   double diagonal0 = 0.0, diagonal = 0.0;
   const index_t h = a.slice_height, s = row / h;
   const std::int64_t end = __ldg(a.slice_ptr + s + 1);
-  for (std::int64_t e = __ldg(a.slice_ptr + s) + row % h; e < end; e += forms_chunk<K> * h) {
-    index_t c[forms_chunk<K>];
-    double v0[forms_chunk<K>], more[max_energy_forms - 1][forms_chunk<K>];  // values[1..]
+  for (std::int64_t e = __ldg(a.slice_ptr + s) + row % h; e < end; e += h) {
+    const index_t c = __ldcs(a.col + e);
+    const bool on_diagonal = c == row;
+    const double v0 = __ldcs(p.values[0] + e);
+    diagonal0 += on_diagonal ? v0 : 0.0;
+    if (p.diagonal && on_diagonal) diagonal += __ldg(p.diagonal + e);
 #pragma unroll
-    for (int k = 0; k < forms_chunk<K>; ++k) {
-      const bool stored = e + k * h < end;
-      c[k] = stored ? __ldcs(a.col + e + k * h) : row;
-      v0[k] = stored ? __ldcs(p.values[0] + e + k * h) : 0.0;
+    for (int d = 0; d < 3; ++d) {
+      const double x = 0.5 * (__ldg(p.u[d] + c) + __ldg(p.u_old[d] + c));
+      off_diagonal[d] += on_diagonal ? 0.0 : v0 * x;
 #pragma unroll
       for (int v = 1; v < max_energy_forms; ++v)
-        more[v - 1][k] = stored && v < p.k ? __ldcs(p.values[v] + e + k * h) : 0.0;
-    }
-#pragma unroll
-    for (int k = 0; k < forms_chunk<K>; ++k) {
-      if (e + k * h >= end) break;
-      const bool on_diagonal = c[k] == row;
-      diagonal0 += on_diagonal ? v0[k] : 0.0;
-      if (p.diagonal && on_diagonal) diagonal += __ldg(p.diagonal + e + k * h);
-#pragma unroll
-      for (int d = 0; d < 3; ++d) {
-        const double x = 0.5 * (__ldg(p.u[d] + c[k]) + __ldg(p.u_old[d] + c[k]));
-        off_diagonal[d] += on_diagonal ? 0.0 : v0[k] * x;
-#pragma unroll
-        for (int v = 1; v < max_energy_forms; ++v)
-          if (v < p.k) full[v][d] += more[v - 1][k] * x;
-      }
+        if (v < p.k) full[v][d] += __ldcs(p.values[v] + e) * x;
     }
   }
 #pragma unroll
