@@ -2,8 +2,6 @@
 // Bitwise comparison of built meshes and their geometry, and runs of a build on different thread
 // counts: the builder and compute_geometry must give the same faces, in the same order, on any number
 // of threads (the face numbering fixes the order of every sum the operators make).
-#include <omp.h>
-
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -14,20 +12,9 @@
 
 #include "mesh/geometry.hpp"
 #include "mesh/mesh.hpp"
+#include "tests/thread_counts.hpp"
 
 namespace miniapp::mesh::test {
-
-// f() on 1 thread and on 3.
-template <class F>
-auto on_one_and_three_threads(F f) {
-  const int threads = omp_get_max_threads();
-  omp_set_num_threads(1);
-  auto one = f();
-  omp_set_num_threads(3);
-  auto three = f();
-  omp_set_num_threads(threads);
-  return std::make_pair(std::move(one), std::move(three));
-}
 
 inline void check_same_mesh(const Mesh& a, const Mesh& b) {
   CHECK(a.nodes == b.nodes);
@@ -64,7 +51,7 @@ inline void check_same_geometry(const MeshGeometry& a, const MeshGeometry& b) {
 // A mesh built on 1 and on 3 threads, and the geometry of each, are the same to the bit.
 template <class Build>
 void check_thread_count_independent(Build build) {
-  const auto [one, three] = on_one_and_three_threads([&] {
+  const auto [one, three] = miniapp::test::on_one_and_three_threads([&] {
     Mesh m = build();
     MeshGeometry g = compute_geometry(m);
     return std::make_pair(std::move(m), std::move(g));

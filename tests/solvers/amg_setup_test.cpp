@@ -3,7 +3,6 @@
 // sums, the power iterations' early stop, each the same on any thread count; the stage profile; the
 // finest level shared with the solver.
 #include <catch2/catch.hpp>
-#include <omp.h>
 
 #include <cmath>
 #include <functional>
@@ -19,6 +18,7 @@
 #include "solvers/amg/prolongation.hpp"
 #include "solvers/amg/spectral_bound.hpp"
 #include "solvers/matrix_checks.hpp"
+#include "tests/thread_counts.hpp"
 
 using namespace miniapp;
 
@@ -29,18 +29,6 @@ CsrMatrix tet_box_poisson(index_t n) {
   CsrMatrix a = fv::laplacian_matrix(m, mesh::compute_geometry(m));
   for (double& v : a.val) v = -v;
   return a;
-}
-
-// f() on 1 thread and on 3.
-template <class F>
-auto on_one_and_three_threads(F f) {
-  const int threads = omp_get_max_threads();
-  omp_set_num_threads(1);
-  auto one = f();
-  omp_set_num_threads(3);
-  auto three = f();
-  omp_set_num_threads(threads);
-  return std::make_pair(std::move(one), std::move(three));
 }
 
 // Rows within `links` links of row i in g (i included).
@@ -68,7 +56,7 @@ TEST_CASE("Floating components are found by union-find as by a search, on any th
     if (r + 3 < n) t.push_back({r, r + 3, -1.0});
   }
   const CsrMatrix a = csr_from_triplets(n, n, std::move(t));
-  const auto [one, three] = on_one_and_three_threads([&] { return floating_components(a); });
+  const auto [one, three] = test::on_one_and_three_threads([&] { return floating_components(a); });
   CHECK(one == std::vector<index_t>{0, 2});
   CHECK(three == one);
   CHECK_THROWS_WITH(check_single_null_vector(a, "test"), Catch::Contains("2 disconnected pieces") &&
@@ -80,7 +68,7 @@ TEST_CASE("Aggregation: roots three links apart, every row near its root, the sa
   const CsrMatrix a = tet_box_poisson(16);  // entries enough for parallel loops (cpu::worth_parallel)
   const std::vector<double> d = positive_diagonal(a, "test");
   const CsrMatrix f = amg::filtered_matrix(a, d, 0.08);
-  const auto [one, three] = on_one_and_three_threads([&] { return amg::aggregate(f, d); });
+  const auto [one, three] = test::on_one_and_three_threads([&] { return amg::aggregate(f, d); });
   REQUIRE(one.count == three.count);
   CHECK(one.of_row == three.of_row);
   // Each aggregate is connected within two links of one of its rows (its root), and coarsens by 4 to 12.
@@ -132,7 +120,7 @@ TEST_CASE("The smoothed prolongation is T minus omega D_F^-1 A_F T", "[amg]") {
 TEST_CASE("The eigenvalue bound stops at Gershgorin's bound and is the same on any thread count", "[amg]") {
   const CsrMatrix a = tet_box_poisson(16);
   const std::vector<double> d = positive_diagonal(a, "test");
-  const auto [one, three] = on_one_and_three_threads([&] { return amg::largest_eigenvalue_bound(a, d); });
+  const auto [one, three] = test::on_one_and_three_threads([&] { return amg::largest_eigenvalue_bound(a, d); });
   CHECK(one == three);
   double gershgorin = 0;
   for (index_t i = 0; i < a.rows; ++i) {
