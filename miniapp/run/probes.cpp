@@ -109,13 +109,6 @@ std::vector<double> Probes::values(const time::ResultBatch& batch) {
   return out;
 }
 
-std::vector<double> Probes::values(const time::FlowFields& f) {
-  time::ResultBatch batch(sim_.exec, results());
-  queue(f, batch);
-  batch.read();
-  return values(batch);
-}
-
 void Probes::record(const time::FlowFields& f, const time::ResultBatch& batch) {
   if (!sampler_) return;
   std::vector<double> line{f.time};

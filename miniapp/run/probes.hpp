@@ -26,11 +26,8 @@ class Probes {
 
   // Entries of a ResultBatch that queue takes: u, v, w, p per probe.
   index_t results() const { return 4 * static_cast<index_t>(sampler_ ? sampler_->size() : 0); }
-  // Values of the current fields (collective): per probe u, v, w, p. One host read.
-  std::vector<double> values(const time::FlowFields& f);
-  // values in two halves around the read of a batch that other observers share: queue queues the
-  // samples of the current fields into `batch`; once it is read, values(batch) reduces them over ranks
-  // (collective).
+  // Queues the samples of the current fields into `batch` (which other observers may share); once it
+  // is read, values(batch) gives per probe u, v, w, p, reduced over ranks (collective).
   void queue(const time::FlowFields& f, time::ResultBatch& batch);
   std::vector<double> values(const time::ResultBatch& batch);
   // Appends the values of the fields queue was given to probes.csv (rank 0; collective).

@@ -81,7 +81,10 @@ TEST_CASE("probes reproduce a linear field between centroids and refuse points o
   fill(sim.exec, 0.0, f.u[2]);
   fill(sim.exec, -1.0, f.pressure);
   Probes probes(sim, std::nullopt);
-  const std::vector<double> v = probes.values(f);
+  time::ResultBatch batch(sim.exec, probes.results());
+  probes.queue(f, batch);
+  batch.read();
+  const std::vector<double> v = probes.values(batch);
   REQUIRE(v.size() == 8);
   CHECK(v[0] == Approx(linear({0.4, 0.55, 0})).epsilon(1e-12));  // interior cell, off its centroid
   CHECK(v[3] == Approx(-1.0));
