@@ -97,6 +97,9 @@ struct NumericsConfig {
   std::string preconditioner_choice;  // what "auto" chose and why; for the log
   AipFormChoice aip_form = AipFormChoice::automatic;
   AmgStorage amg_storage = AmgStorage::double_values;
+  // AMG on several ranks: levels below the finest of at most this many rows gathered onto every rank
+  // (solvers/amg/amg_options.hpp); unset: AmgOptions' default.
+  std::optional<index_t> amg_redundant_rows;
   PoissonSolver poisson = PoissonSolver::automatic;
   // The FFT path: blocks of the lowest frequencies preconditioned by AIP-1 or AMG (the others by
   // Jacobi), 0..8; −1: chosen at set-up by timed solves.

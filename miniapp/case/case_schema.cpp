@@ -48,6 +48,7 @@ constexpr KeySpec schema[] = {
     {"numerics.preconditioner", string},
     {"numerics.aip_form", string},
     {"numerics.amg_storage", string},
+    {"numerics.amg_redundant_rows", integer},
     {"numerics.poisson", string},
     {"numerics.fft_low_frequency_blocks", integer},
     {"numerics.slice_height", integer},

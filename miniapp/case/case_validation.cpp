@@ -131,6 +131,7 @@ void validate_numerics(const NumericsConfig& n, const MeshConfig& m, const KeyOr
     throw o.error("numerics.poisson_tolerance", "must lie in (0, 1) (got " + show_number(n.poisson_tolerance) + ")");
   at_least_one(o, "numerics.poisson_max_iterations", n.poisson_max_iterations);
   non_negative(o, "numerics.slice_height", n.slice_height);
+  if (n.amg_redundant_rows) non_negative(o, "numerics.amg_redundant_rows", *n.amg_redundant_rows);
   if (n.fft_low_frequency_blocks < -1 || n.fft_low_frequency_blocks > 8)
     throw o.error("numerics.fft_low_frequency_blocks",
                   "must lie in -1..8 (got " + std::to_string(n.fft_low_frequency_blocks) +

@@ -32,7 +32,9 @@ index_t slice_height(const cases::CaseConfig& config, const Executor& exec) {
 }
 
 amg::AmgOptions amg_options(const cases::NumericsConfig& n) {
-  return {.float_storage = n.amg_storage == cases::AmgStorage::float_values};
+  amg::AmgOptions options{.float_storage = n.amg_storage == cases::AmgStorage::float_values};
+  if (n.amg_redundant_rows) options.redundant_rows = *n.amg_redundant_rows;
+  return options;
 }
 
 // "  AMG: 4 levels, rows 262144 32768 ...; operator complexity 1.6" (rows over every rank), then, on

@@ -39,16 +39,18 @@ class Amg final : public Preconditioner {
       index_t slice_height, const DeviceSell* fine = nullptr);
   // On several ranks: the hierarchy coupled across them (amg::build_rank_hierarchy from the same
   // options), whose cycle updates halos through `fine` (the finest level's Subdomain, which must
-  // outlive the preconditioner) and through a Subdomain per coarser level, made here with `transport`.
-  // r and z then have fine.local_count() entries; z's halo is not updated. Collective, to make and to
-  // apply.
+  // outlive the preconditioner) and through a Subdomain per coarser split level and one for the first
+  // gathered level (its all-gather), made here with `transport`; the gathered levels below it cycle on
+  // each rank alone, as on one rank. r and z then have fine.local_count() entries; z's halo is not
+  // updated. Collective, to make and to apply.
   Amg(const Executor& exec, parallel::Subdomain& fine, const amg::RankHierarchy& hierarchy,
       const amg::AmgOptions& options, index_t slice_height, parallel::HaloTransport transport);
   // Executor bytes the constructor allocates for this hierarchy: its sELL matrices (the finest one's
   // unless `shared_fine`), the smoothers' diagonals and every level's vectors.
   static std::size_t device_bytes(const amg::HostHierarchy& hierarchy, index_t slice_height, bool float_storage,
                                   bool shared_fine = false);
-  // The same for this rank's share of a hierarchy of several ranks (its halo-exchange buffers aside).
+  // The same for this rank's share of a hierarchy of several ranks, the gathered levels whole (its
+  // halo-exchange buffers aside).
   static std::size_t device_bytes(const amg::RankHierarchy& hierarchy, index_t slice_height, bool float_storage);
   ~Amg() override;
   // Not safe to call concurrently on one object (the levels' vectors are shared).
@@ -75,12 +77,13 @@ class Amg final : public Preconditioner {
   };
   // Level l's part of the cycle: each of its kernel calls in the cycle's order, none of them made yet.
   // On a level above the coarsest the smoothing, residual, restriction, prolongation and correction,
-  // the coarser levels' calls coming before calls[coarser_at]. On the coarsest level (l = level_sizes().size()
-  // − 1) the coarse solve. Every call works on the level's own matrices and vectors as the cycle does,
-  // the finest level's b and x being r and z (standing for apply's; the calls keep references to them),
-  // a coarser level's those of the level above; after apply(r, z) they hold a cycle's values. On several
-  // ranks an SpMV call updates its input's halo first (collective). Throws miniapp::Error for l past
-  // the coarsest.
+  // the coarser levels' calls coming before calls[coarser_at]. On the coarsest level (l =
+  // level_sizes().size() − 1) the coarse solve; on several ranks, on the first gathered level, the
+  // all-gather and the gathered levels' whole cycle as one call. Every call works on the level's own
+  // matrices and vectors as the cycle does, the finest level's b and x being r and z (standing for
+  // apply's; the calls keep references to them), a coarser level's those of the level above; after
+  // apply(r, z) they hold a cycle's values. On several ranks an SpMV call updates its input's halo
+  // first (collective). Throws miniapp::Error for l past the coarsest (the first gathered level).
   struct LevelCalls {
     std::vector<KernelCall> calls;
     std::size_t coarser_at = 0;

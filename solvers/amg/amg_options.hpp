@@ -17,6 +17,12 @@ struct AmgOptions {
   // The hierarchy stops at a level of at most this many rows (or when coarsening stalls), solved by its
   // dense (pseudo-)inverse stored as a matrix, so that the coarse solve is one SpMV.
   index_t coarse_rows = 400;
+  // On several ranks: the first level below the finest with at most this many rows over all ranks is
+  // gathered whole onto every rank at set-up, and the levels below it are built from it on every rank
+  // alike (build_hierarchy), so that the cycle's part from there down is one all-gather and no halo
+  // update (docs/amg.md, "Several ranks", says why this default). At most coarse_rows: only the
+  // coarsest level is gathered. One rank has no use for it.
+  index_t redundant_rows = 100000;
   int max_levels = 25;
   // The hierarchy's matrices (A_l, P_l, R_l, the coarse inverse) with float values; vectors stay double.
   bool float_storage = false;

@@ -1,4 +1,5 @@
-// Amg on several ranks: the levels of a RankHierarchy as rank operators over one Subdomain per level.
+// Amg on several ranks: the levels of a RankHierarchy split over the ranks as rank operators over one
+// Subdomain per level, then the gathered levels through one all-gather and a single-rank solve.
 #include "operators/backend/device_matrix.hpp"
 #include "parallel/overlapped_operator.hpp"
 #include "solvers/amg/amg.hpp"
@@ -8,22 +9,39 @@
 namespace miniapp {
 namespace {
 
-// The coarse solve's rows: all of them, but for a hierarchy of one level, which solves the fine system
-// directly, where only the owned rows are wanted.
+// The coarse solve's rows where the gathered level is the coarsest: all of them, but for a hierarchy of
+// one level, which solves the fine system directly, where only the owned rows are wanted.
 CsrMatrix stored_inverse(const amg::RankHierarchy& h) {
-  return h.levels.empty() ? parallel::row_block(h.coarse_inverse, 0, h.coarsest.owned_count()) : h.coarse_inverse;
+  const CsrMatrix& inverse = h.redundant.coarse_inverse;
+  return h.levels.empty() ? parallel::row_block(inverse, 0, h.gathered.owned_count()) : inverse;
 }
+
+// The V-cycle of the levels gathered redundantly, on this rank alone: the single-rank Amg of them,
+// from their finest level's whole right-hand side to its whole correction.
+class RedundantCycle final : public amg::CoarseSolve {
+ public:
+  RedundantCycle(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOptions& options,
+                 index_t slice_height)
+      : amg_(exec, h, options, slice_height) {}
+  void solve(const Vector& b, Vector& x) const override { amg_.apply(b, x); }
+
+ private:
+  Amg amg_;
+};
 
 }  // namespace
 
 std::size_t Amg::device_bytes(const amg::RankHierarchy& h, index_t slice_height, bool float_storage) {
   const auto doubles = [](index_t n) { return sizeof(double) * static_cast<std::size_t>(n); };
-  std::size_t bytes = amg::sell_device_bytes(stored_inverse(h), slice_height, float_storage) + doubles(h.coarsest.local_count());
+  // The gathered right-hand side, and the solve from it down.
+  std::size_t bytes = doubles(h.gathered.local_count()) +
+                      (h.redundant.levels.empty() ? amg::sell_device_bytes(stored_inverse(h), slice_height, float_storage)
+                                                  : device_bytes(h.redundant, slice_height, float_storage));
   for (std::size_t l = 0; l < h.levels.size(); ++l) {
     const amg::RankLevel& level = h.levels[l];
     const index_t inner = level.matrix.numbering.inner_count, owned = level.matrix.a.rows;
     const index_t coarse = l + 1 < h.levels.size() ? h.levels[l + 1].matrix.numbering.local_count()
-                                                   : h.coarsest.local_count();
+                                                   : h.gathered.local_count();
     // A in its inner and interface rows, P, R; the smoother's 5 vectors, residual and correction, and
     // the coarser level's b and x.
     bytes += amg::sell_device_bytes(parallel::row_block(level.matrix.a, 0, inner), slice_height, float_storage) +
@@ -42,16 +60,16 @@ Amg::Amg(const Executor& exec, parallel::Subdomain& fine, const amg::RankHierarc
   if (!fine.communicator()) throw Error("Amg: a hierarchy of several ranks needs a distributed Subdomain");
   const parallel::Communicator& comm = *fine.communicator();
   const bool f = options.float_storage;
-  std::vector<parallel::Subdomain*> domain{&fine};  // per level, then the coarsest (gathered) last
+  std::vector<parallel::Subdomain*> domain{&fine};  // per split level, then the first gathered one
   const auto add_domain = [&](const parallel::LocalNumbering& n) {
     domains_.push_back(std::make_unique<parallel::Subdomain>(comm, exec, n, transport));
     domain.push_back(domains_.back().get());
   };
   for (std::size_t l = 1; l < h.levels.size(); ++l) add_domain(h.levels[l].matrix.numbering);
-  add_domain(h.coarsest);
+  add_domain(h.gathered);
   for (std::size_t l = 0; l < h.levels.size(); ++l) {
     const amg::RankLevel& level = h.levels[l];
-    // The coarsest level's solution is whole on every rank: P reads it without a halo update.
+    // The gathered levels' solution is whole on every rank: P reads it without a halo update.
     parallel::Subdomain* coarse = l + 1 < h.levels.size() ? domain[l + 1] : nullptr;
     auto a = std::make_unique<amg::RankOperator>(exec, level.matrix.a, level.matrix.numbering.inner_count, domain[l],
                                                  slice_height, f);
@@ -60,7 +78,16 @@ Amg::Amg(const Executor& exec, parallel::Subdomain& fine, const amg::RankHierarc
     levels_.push_back(std::make_unique<Level>(exec, std::move(a), std::move(p), std::move(r), level.diagonal,
                                               level.lambda_max, domain[l + 1]->local_count(), options));
   }
-  coarse_solve_ = std::make_unique<amg::GatheredCoarseSolve>(exec, *domain.back(), stored_inverse(h), slice_height, f);
+  std::unique_ptr<amg::CoarseSolve> whole;
+  index_t rows = h.gathered.local_count();
+  if (h.redundant.levels.empty()) {
+    const CsrMatrix inverse = stored_inverse(h);
+    rows = inverse.rows;
+    whole = std::make_unique<amg::LevelMatrix>(exec, to_sell(inverse, slice_height), f);
+  } else {
+    whole = std::make_unique<RedundantCycle>(exec, h.redundant, options, slice_height);
+  }
+  coarse_solve_ = std::make_unique<amg::GatheredCoarseSolve>(exec, *domain.back(), std::move(whole), rows);
   for (const amg::RankHierarchy::Size& s : h.sizes) sizes_.push_back({s.rows, s.nnz});
 }
 

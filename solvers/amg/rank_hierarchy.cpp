@@ -1,10 +1,11 @@
 #include "solvers/amg/rank_hierarchy.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <unordered_map>
 
-#include "solvers/amg/coarse_inverse.hpp"
+#include "operators/sparse/reorder.hpp"
 #include "solvers/amg/hierarchy.hpp"
 #include "solvers/amg/prolongation.hpp"
 #include "solvers/amg/rank_spectral_bound.hpp"
@@ -18,12 +19,7 @@ namespace {
 constexpr double stalled_ratio = 0.9;
 constexpr long long dense_rows = 5000;
 
-struct Coarsest {
-  parallel::LocalNumbering numbering;
-  CsrMatrix inverse;
-};
-
-// The whole coarsest matrix, gathered from every rank (rows in global order), and its gathered
+// The whole matrix of a level, gathered from every rank (rows in global order), and its gathered
 // numbering: this rank's entries as before, then every other rank's as halo, by owner.
 std::pair<CsrMatrix, parallel::LocalNumbering> gather_whole(const parallel::Communicator& comm, const RankMatrix& m) {
   const parallel::LocalNumbering& n = m.numbering;
@@ -56,25 +52,38 @@ std::pair<CsrMatrix, parallel::LocalNumbering> gather_whole(const parallel::Comm
   return {std::move(whole), std::move(g)};
 }
 
-// The coarsest level gathered: the whole matrix checked and inverted on every rank (the same input,
-// so the same result everywhere), the inverse renumbered into the gathered local order.
-Coarsest gather_coarsest(const parallel::Communicator& comm, const RankMatrix& m) {
+// The levels from m's down, gathered whole onto every rank: the single-rank hierarchy of m's whole
+// matrix, built on every rank from the same input, so the same everywhere (its errors too), m's level
+// then renumbered into the gathered local order. `split`: the levels above m (θ is halved as many
+// times, exactly, being a power of two); `levels`: at most this many.
+std::pair<HostHierarchy, parallel::LocalNumbering> gather_below(const parallel::Communicator& comm,
+                                                                const RankMatrix& m, const AmgOptions& options,
+                                                                int split, int levels) {
   auto [whole, numbering] = gather_whole(comm, m);
-  CsrMatrix inverse;
-  comm.run_collectively([&] {
-    check_single_null_vector(whole, "AMG");
-    inverse = dense_pseudo_inverse(whole);
-  });
+  AmgOptions below = options;
+  below.strength_threshold = options.strength_threshold * std::pow(0.5, static_cast<double>(split));
+  below.max_levels = levels;
+  HostHierarchy h;
+  comm.run_collectively([&] { h = build_hierarchy(whole, below); });
   // Row p of `whole` is the p-th smallest global index.
-  std::vector<index_t> by_position(numbering.local_to_global);
-  std::sort(by_position.begin(), by_position.end());
-  for (index_t& g : by_position) g = numbering.to_local(g);
-  std::vector<Triplet> t;
-  for (index_t p = 0; p < inverse.rows; ++p)
-    for (index_t k = inverse.row_ptr[p]; k < inverse.row_ptr[p + 1]; ++k)
-      t.push_back({by_position[p], by_position[inverse.col[k]], inverse.val[k]});
-  const index_t n = numbering.local_count();
-  return {std::move(numbering), csr_from_triplets(n, n, std::move(t))};
+  std::vector<index_t> sorted(numbering.local_to_global);
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<index_t> new_to_old(sorted.size());
+  for (std::size_t l = 0; l < sorted.size(); ++l)
+    new_to_old[l] = static_cast<index_t>(
+        std::lower_bound(sorted.begin(), sorted.end(), numbering.local_to_global[l]) - sorted.begin());
+  const Permutation order = Permutation::from_new_to_old(std::move(new_to_old));
+  if (h.levels.empty()) {
+    h.coarsest = permute_symmetric(h.coarsest, order);
+    h.coarse_inverse = permute_symmetric(h.coarse_inverse, order);
+  } else {
+    HostLevel& first = h.levels.front();
+    first.a = permute_symmetric(first.a, order);
+    first.diagonal = permute_vector(first.diagonal, order);
+    first.prolongation = permute(first.prolongation, order, Permutation::identity(first.prolongation.cols));
+    first.restriction = permute(first.restriction, Permutation::identity(first.restriction.rows), order);
+  }
+  return {std::move(h), std::move(numbering)};
 }
 
 // P's columns renamed from the coarse level's numbering `from` to `to` (same entries).
@@ -90,10 +99,15 @@ RankHierarchy build_rank_hierarchy(const parallel::Communicator& comm, const par
   check_options(options);  // the same options on every rank: the same error everywhere
   RankHierarchy h;
   RankMatrix current{fine, owned_rows};
+  bool small_enough = false;
   while (true) {
     const long long rows = comm.allreduce(static_cast<long long>(current.a.rows), parallel::ReduceOp::sum);
     h.sizes.push_back({rows, comm.allreduce(static_cast<long long>(current.a.nnz()), parallel::ReduceOp::sum)});
-    if (rows <= options.coarse_rows || static_cast<int>(h.levels.size()) + 1 >= options.max_levels) break;
+    // The finest level, the solver's own, stays split unless small enough for the dense coarse solve.
+    const long long gathered_from =
+        h.levels.empty() ? options.coarse_rows : std::max(options.coarse_rows, options.redundant_rows);
+    small_enough = rows <= gathered_from;
+    if (small_enough || static_cast<int>(h.levels.size()) + 1 >= options.max_levels) break;
     HostHalo halo(comm, current.numbering);
     const CsrMatrix block = owned_block(current.a);
     std::vector<double> d;
@@ -114,14 +128,19 @@ RankHierarchy build_rank_hierarchy(const parallel::Communicator& comm, const par
     current = std::move(c.coarse);
     h.levels.push_back(std::move(level));
   }
-  if (h.sizes.back().rows > dense_rows)
+  if (!small_enough && h.sizes.back().rows > dense_rows)
     throw parallel::CollectiveError("AMG: coarsening stalled at " + std::to_string(h.sizes.back().rows) +
                                     " rows, too many for the dense coarse solve (the matrix has too few strong "
                                     "connections)");
-  Coarsest c = gather_coarsest(comm, current);
-  if (!h.levels.empty()) renumber_columns(h.levels.back().prolongation, current.numbering, c.numbering);
-  h.coarsest = std::move(c.numbering);
-  h.coarse_inverse = std::move(c.inverse);
+  // Stalled or at max_levels, the gathered level is the coarsest.
+  const int split = static_cast<int>(h.levels.size());
+  auto [redundant, gathered] = gather_below(comm, current, options, split, small_enough ? options.max_levels - split : 1);
+  if (!h.levels.empty()) renumber_columns(h.levels.back().prolongation, current.numbering, gathered);
+  for (std::size_t l = 1; l < redundant.levels.size(); ++l)
+    h.sizes.push_back({redundant.levels[l].a.rows, redundant.levels[l].a.nnz()});
+  if (!redundant.levels.empty()) h.sizes.push_back({redundant.coarsest.rows, redundant.coarsest.nnz()});
+  h.gathered = std::move(gathered);
+  h.redundant = std::move(redundant);
   return h;
 }
 

@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "solvers/amg/amg_options.hpp"
+#include "solvers/amg/hierarchy.hpp"
 #include "solvers/amg/rank_coarsening.hpp"
 
 namespace miniapp::amg {
@@ -15,15 +16,17 @@ struct RankLevel {
   CsrMatrix prolongation, restriction;  // see RankCoarsening
 };
 
-// The hierarchy coupled across ranks (docs/amg.md, "Several ranks"): levels from the finest down,
-// each with owned rows and a halo, then the coarsest, gathered: its numbering holds every other
-// rank's entries as halo, and coarse_inverse is the whole coarsest matrix's dense pseudo-inverse, all
-// its rows in that local order, so that one halo update of the right-hand side (an all-gather) and
-// one SpMV give every rank the whole coarse solution. Per level: global rows and non-zeros.
+// The hierarchy coupled across ranks (docs/amg.md, "Several ranks"): levels split over the ranks,
+// from the finest down, each with owned rows and a halo, then the levels gathered whole onto every
+// rank. The first gathered one's numbering holds every other rank's entries as halo, so that one halo
+// update of its right-hand side (an all-gather) completes it; from it down `redundant` is the
+// single-rank hierarchy of its whole matrix, the same on every rank but for its finest level's rows
+// and columns, numbered in this rank's gathered order (the coarsest level's pseudo-inverse where the
+// gathered level is the coarsest). Per level, split and gathered: global rows and non-zeros.
 struct RankHierarchy {
   std::vector<RankLevel> levels;
-  parallel::LocalNumbering coarsest;
-  CsrMatrix coarse_inverse;
+  parallel::LocalNumbering gathered;
+  HostHierarchy redundant;
   struct Size {
     long long rows, nnz;
   };
@@ -31,10 +34,12 @@ struct RankHierarchy {
 };
 
 // Builds it from the finest level: `fine` numbers this rank's cells (as the time loop's Subdomain),
-// `owned_rows` its owned rows of the matrix (local columns). Stops, like build_hierarchy, once a level
-// has at most options.coarse_rows rows over all ranks, or coarsening stalls. Collective; throws the
-// same miniapp::Error on every rank for a zero or negative diagonal, several floating pieces, or a
-// stalled coarsening with too many rows for the dense coarse solve.
+// `owned_rows` its owned rows of the matrix (local columns). Splits levels over the ranks until one has
+// at most options.coarse_rows rows over all ranks or, below the finest, options.redundant_rows, or
+// coarsening stalls; gathers that one, and builds the rest from it as build_hierarchy does (θ halved
+// per level from where the split levels left off, at most options.max_levels in all). Collective;
+// throws the same miniapp::Error on every rank for a zero or negative diagonal, several floating
+// pieces, or a stalled coarsening with too many rows for the dense coarse solve.
 RankHierarchy build_rank_hierarchy(const parallel::Communicator& comm, const parallel::LocalNumbering& fine,
                                    const CsrMatrix& owned_rows, const AmgOptions& options);
 

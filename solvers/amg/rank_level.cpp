@@ -24,17 +24,16 @@ void RankOperator::apply(Vector& x, Vector& y) const {
   }
 }
 
-GatheredCoarseSolve::GatheredCoarseSolve(const Executor& exec, parallel::Subdomain& domain, const CsrMatrix& inverse,
-                                         index_t slice_height, bool float_values)
-    : exec_(exec), domain_(domain), inverse_(exec, to_sell(inverse, slice_height), float_values),
-      gathered_(exec, domain.local_count()) {}
+GatheredCoarseSolve::GatheredCoarseSolve(const Executor& exec, parallel::Subdomain& domain,
+                                         std::unique_ptr<CoarseSolve> whole, index_t rows)
+    : exec_(exec), domain_(domain), whole_(std::move(whole)), rows_(rows), gathered_(exec, domain.local_count()) {}
 
 void GatheredCoarseSolve::solve(const Vector& b, Vector& x) const {
   Vector owned = domain_.owned(gathered_);
   copy(exec_, domain_.owned(b), owned);
   domain_.update_halo(gathered_);
-  Vector rows = x.window(0, inverse_.rows());
-  inverse_.apply(gathered_, rows);
+  Vector rows = x.window(0, rows_);
+  whole_->solve(gathered_, rows);
 }
 
 }  // namespace miniapp::amg

@@ -1,4 +1,6 @@
 #pragma once
+#include <memory>
+
 #include "parallel/subdomain.hpp"
 #include "solvers/amg/level_matrix.hpp"
 
@@ -23,21 +25,24 @@ class RankOperator final : public LevelOperator {
   LevelMatrix inner_, other_;
 };
 
-// x = A⁺ b on the gathered coarsest level (RankHierarchy): b's owned entries are copied into a vector
-// whose halo is every other rank's entries, one halo update (an all-gather over the level's
-// Subdomain) completes it, and one SpMV with the pseudo-inverse's rows gives x's first inverse.rows
-// entries: all of them when it holds every row (the coarsest level's solution, whole on every rank).
+// x = M b from the first gathered level down (RankHierarchy): b's owned entries are copied into a
+// vector whose halo is every other rank's entries, one halo update (an all-gather over the level's
+// Subdomain) completes it, and `whole` solves on it, on this rank alone, into x's first `rows` entries:
+// all of them (the level's solution, whole on every rank) but on a gathered finest level, whose owned
+// entries are all that is wanted. `whole`: the coarsest level's pseudo-inverse (one SpMV) or the
+// single-rank cycle of the levels gathered redundantly.
 class GatheredCoarseSolve final : public CoarseSolve {
  public:
-  // `domain`: the coarsest level's (it must outlive the solve); `inverse`: its leading rows × local.
-  GatheredCoarseSolve(const Executor& exec, parallel::Subdomain& domain, const CsrMatrix& inverse,
-                      index_t slice_height, bool float_values);
+  // `domain`: the first gathered level's (it must outlive the solve).
+  GatheredCoarseSolve(const Executor& exec, parallel::Subdomain& domain, std::unique_ptr<CoarseSolve> whole,
+                      index_t rows);
   void solve(const Vector& b, Vector& x) const override;
 
  private:
   Executor exec_;
   parallel::Subdomain& domain_;
-  LevelMatrix inverse_;
+  std::unique_ptr<CoarseSolve> whole_;
+  index_t rows_;
   mutable Vector gathered_;
 };
 

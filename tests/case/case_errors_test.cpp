@@ -115,6 +115,8 @@ TEST_CASE("impossible numerics and run settings", "[case]") {
   check_error_at(add(valid_case(), "[numerics]", "aip_form = \"three-pass\""), "aip_form", "numerics.aip_form", "unknown value \"three-pass\"");
   check_error_at(add(valid_case(), "[numerics]", "backend = \"gpu\""), "backend", "numerics.backend", "unknown value \"gpu\"");
   check_error_at(add(valid_case(), "[numerics]", "slice_height = -4"), "slice_height", "numerics.slice_height", "must be >= 0");
+  check_error_at(add(valid_case(), "[numerics]", "amg_redundant_rows = -1"), "amg_redundant_rows",
+                 "numerics.amg_redundant_rows", "must be >= 0");
   check_error_at(add(valid_case(), "[numerics]", "fft_low_frequency_blocks = 9"), "fft_low_frequency_blocks",
                  "numerics.fft_low_frequency_blocks", "must lie in -1..8 (got 9)");
   check_error_at(add(replace(valid_case(), "periodic = \"z\"", "periodic = \"\""), "[numerics]", "poisson = \"fft\""), "poisson = ",

@@ -57,6 +57,8 @@ TEST_CASE("values and defaults of a minimal case", "[case]") {
   CHECK_FALSE(c.numerics.dt.has_value());
   CHECK(c.numerics.preconditioner == Preconditioner::automatic);
   CHECK(c.numerics.fft_low_frequency_blocks == -1);
+  CHECK_FALSE(c.numerics.amg_redundant_rows.has_value());
+  CHECK(parse(add(valid_case(), "[numerics]", "amg_redundant_rows = 5000")).numerics.amg_redundant_rows == 5000);
   CHECK(parse(add(valid_case(), "[numerics]", "fft_low_frequency_blocks = 2")).numerics.fft_low_frequency_blocks == 2);
   CHECK(c.numerics.aip_form == AipFormChoice::automatic);
   CHECK(parse(add(valid_case(), "[numerics]", "aip_form = \"product\"")).numerics.aip_form == AipFormChoice::product);

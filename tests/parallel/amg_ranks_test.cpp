@@ -1,7 +1,9 @@
 // The AMG hierarchy coupled across ranks (solvers/amg/rank_*): PCG iterations on P ranks against one
-// rank, the single-rank solution, and the cycle's symmetry with distributed dots.
+// rank, the single-rank solution, and the cycle's symmetry with distributed dots, with no level, some
+// levels or every level but the finest gathered redundantly onto every rank.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "mesh/generators.hpp"
@@ -43,18 +45,51 @@ struct RankAmg {
   Amg amg;
 };
 
+// Which levels are gathered onto every rank: the coarsest alone, those from the third down (the first
+// two split over the ranks), or every level but the finest.
+enum class Gathered { coarsest, from_third, all_but_finest };
+
+// Options with several levels (coarse_rows 20) that gather `g` on m's matrix a: the threshold for
+// from_third lies between the second and third levels' rows of a's single-rank hierarchy (the levels
+// of several ranks aggregate a little differently, so not at either).
+amg::AmgOptions options_gathering(Gathered g, const CsrMatrix& a) {
+  amg::AmgOptions o{.coarse_rows = 20};
+  if (g == Gathered::coarsest) o.redundant_rows = 0;
+  if (g == Gathered::from_third) {
+    const amg::HostHierarchy h = amg::build_hierarchy(a, o);
+    REQUIRE(h.levels.size() >= 3);
+    o.redundant_rows = static_cast<index_t>(std::sqrt(double(h.levels[1].a.rows) * double(h.levels[2].a.rows)));
+  }
+  return o;
+}
+
+// The levels split over the ranks, from the level sizes: those above the first level below the finest
+// with at most max(coarse_rows, redundant_rows) rows.
+std::size_t split_levels(const std::vector<Amg::LevelSize>& sizes, const amg::AmgOptions& o) {
+  std::size_t l = 1;
+  while (l + 1 < sizes.size() && sizes[l].rows > std::max(o.coarse_rows, o.redundant_rows)) ++l;
+  return l;
+}
+
+// Checks that `g` split as many levels as it should.
+void check_split(Gathered g, const Amg& amg, const amg::AmgOptions& o) {
+  const std::size_t levels = amg.level_sizes().size(), split = split_levels(amg.level_sizes(), o);
+  REQUIRE(levels >= 4);
+  CHECK(split == (g == Gathered::coarsest ? levels - 1 : g == Gathered::from_third ? 2 : 1));
+}
+
 }  // namespace
 
 TEST_CASE("AMG across ranks: the single-rank solution in at most 10 % more iterations", "[mpi][amg]") {
   const std::string kind = GENERATE("hex", "tet");
-  const index_t coarse_rows = GENERATE(400, 20);  // a gathered second level; several levels split over ranks
-  CAPTURE(kind, coarse_rows);
+  const Gathered gathered = GENERATE(Gathered::coarsest, Gathered::from_third, Gathered::all_but_finest);
+  CAPTURE(kind, static_cast<int>(gathered));
   const Communicator comm;
   if (comm.size() == 1) return;  // one rank builds the single-rank hierarchy (tests/solvers/amg_test.cpp)
   const Executor exec = Executor::cpu();
   const mesh::Mesh m = closed_box(kind);
   const CsrMatrix a = test::minus_laplacian(m);
-  const amg::AmgOptions options{.coarse_rows = coarse_rows};
+  const amg::AmgOptions options = options_gathering(gathered, a);
   PcgOptions pcg;
   pcg.tolerance = 1e-8;
   pcg.singular = true;
@@ -69,7 +104,7 @@ TEST_CASE("AMG across ranks: the single-rank solution in at most 10 % more itera
   REQUIRE(expected.converged);
 
   RankAmg ranks(comm, exec, m, a, options);
-  CHECK(ranks.amg.level_sizes().size() >= (coarse_rows == 20 ? 3u : 2u));
+  check_split(gathered, ranks.amg, options);
   const OverlappedOperator op(exec, test::local_square(a, ranks.numbering), ranks.domain, 4);
   DistributedPcg pcg_ranks(exec, ranks.domain);
   Vector x(exec, ranks.numbering.local_count());
@@ -88,7 +123,8 @@ TEST_CASE("AMG across ranks: the single-rank solution in at most 10 % more itera
 TEST_CASE("AMG across ranks is symmetric and positive definite with distributed dots", "[mpi][amg]") {
   const std::string kind = GENERATE("hex", "tet");
   const bool float_storage = GENERATE(false, true);
-  CAPTURE(kind, float_storage);
+  const Gathered gathered = GENERATE(Gathered::coarsest, Gathered::from_third, Gathered::all_but_finest);
+  CAPTURE(kind, float_storage, static_cast<int>(gathered));
   const Communicator comm;
   if (comm.size() == 1) return;
   const Executor exec = Executor::cpu();
@@ -96,8 +132,10 @@ TEST_CASE("AMG across ranks is symmetric and positive definite with distributed 
   CsrMatrix a = test::minus_laplacian(m);
   a.val[a.row_ptr[0]] += 1.0;  // a shift on row 0's first entry: symmetric positive definite
   REQUIRE(a.col[a.row_ptr[0]] == 0);
-  RankAmg ranks(comm, exec, m, a, {.coarse_rows = 20, .float_storage = float_storage});
-  REQUIRE(ranks.amg.level_sizes().size() >= 3);
+  amg::AmgOptions options = options_gathering(gathered, a);
+  options.float_storage = float_storage;
+  RankAmg ranks(comm, exec, m, a, options);
+  check_split(gathered, ranks.amg, options);
   const index_t n = ranks.numbering.local_count();
   for (unsigned seed = 0; seed < 3; ++seed) {
     const auto x_whole = test::random_vector(a.rows, 2 * seed), y_whole = test::random_vector(a.rows, 2 * seed + 1);
@@ -113,7 +151,7 @@ TEST_CASE("AMG across ranks is symmetric and positive definite with distributed 
   }
 }
 
-TEST_CASE("AMG across ranks allocates what Amg::device_bytes says, halo buffers aside", "[mpi][amg]") {
+TEST_CASE("AMG across ranks allocates what Amg::device_bytes says, gathered levels whole, halo buffers aside", "[mpi][amg]") {
   const Communicator comm;
   if (comm.size() == 1) return;
   const Executor exec = Executor::cpu();
@@ -121,8 +159,10 @@ TEST_CASE("AMG across ranks allocates what Amg::device_bytes says, halo buffers 
   const CsrMatrix a = test::minus_laplacian(m);
   const LocalNumbering n = build_local_numbering(cell_graph(m), partition_cells(comm, cell_graph(m)), comm.rank());
   Subdomain domain(comm, exec, n);
-  const amg::AmgOptions options{.coarse_rows = 20};
+  const amg::AmgOptions options = options_gathering(Gathered::from_third, a);
   const amg::RankHierarchy h = amg::build_rank_hierarchy(comm, n, local_rows(a, n), options);
+  REQUIRE(h.levels.size() == 2);
+  REQUIRE_FALSE(h.redundant.levels.empty());  // the gathered levels cycle on each rank
   const std::size_t before = exec.bytes_allocated();
   const Amg amg(exec, domain, h, options, 4, HaloTransport::mpi);
   const std::size_t allocated = exec.bytes_allocated() - before, estimate = Amg::device_bytes(h, 4, false);
@@ -131,7 +171,7 @@ TEST_CASE("AMG across ranks allocates what Amg::device_bytes says, halo buffers 
   std::size_t halo_bound = 0;
   for (std::size_t l = 1; l < h.levels.size(); ++l)
     halo_bound += 12 * static_cast<std::size_t>(h.levels[l].matrix.numbering.local_count() * (comm.size() - 1));
-  halo_bound += 12 * static_cast<std::size_t>(h.coarsest.local_count() * (comm.size() - 1));
+  halo_bound += 12 * static_cast<std::size_t>(h.gathered.local_count() * (comm.size() - 1));
   CAPTURE(allocated, estimate, halo_bound);
   CHECK(estimate <= allocated);
   CHECK(allocated - estimate <= halo_bound);
@@ -149,24 +189,28 @@ struct UpdateCounter final : CommObserver {
 
 }  // namespace
 
-TEST_CASE("AMG across ranks: four halo updates per level and cycle, seen by the finest level's observer",
+TEST_CASE("AMG across ranks: four halo updates per split level and cycle, seen by the finest level's observer",
           "[mpi][amg]") {
+  const Gathered gathered = GENERATE(Gathered::coarsest, Gathered::from_third, Gathered::all_but_finest);
+  CAPTURE(static_cast<int>(gathered));
   const Communicator comm;
   if (comm.size() == 1) return;
   const Executor exec = Executor::cpu();
   const mesh::Mesh m = closed_box("hex");
-  RankAmg ranks(comm, exec, m, test::minus_laplacian(m), {.coarse_rows = 20});
-  const auto levels = static_cast<int>(ranks.amg.level_sizes().size());
-  REQUIRE(levels >= 3);
+  const CsrMatrix a = test::minus_laplacian(m);
+  const amg::AmgOptions options = options_gathering(gathered, a);
+  RankAmg ranks(comm, exec, m, a, options);
+  check_split(gathered, ranks.amg, options);
   UpdateCounter counter;
   ranks.domain.observe(&counter);
   const Vector r = Vector::from_host(exec, std::vector<double>(ranks.numbering.local_count(), 1.0));
   Vector z(exec, ranks.numbering.local_count());
   ranks.amg.apply(r, z);
   ranks.domain.observe(nullptr);
-  // Above the coarsest: x before each SpMV with A (two), the residual before R, the correction before
-  // P; but the last level's P reads the gathered solution, whole, and the coarsest makes one all-gather.
-  CHECK(counter.updates == 4 * (levels - 1));
+  // On each split level: x before each SpMV with A (two), the residual before R, the correction before
+  // P; but the last split level's P reads the gathered levels' correction, whole, and the first
+  // gathered level makes one all-gather; the levels below it none.
+  CHECK(counter.updates == 4 * static_cast<int>(split_levels(ranks.amg.level_sizes(), options)));
 }
 
 TEST_CASE("AMG across ranks refuses a zero diagonal on every rank with one message", "[mpi][amg]") {
@@ -179,6 +223,31 @@ TEST_CASE("AMG across ranks refuses a zero diagonal on every rank with one messa
   const LocalNumbering n = build_local_numbering(cell_graph(m), partition_cells(comm, cell_graph(m)), comm.rank());
   CHECK_THROWS_AS(amg::build_rank_hierarchy(comm, n, local_rows(a, n), {}), CollectiveError);
   CHECK_THROWS_WITH(amg::build_rank_hierarchy(comm, n, local_rows(a, n), {}), Catch::Contains("has diagonal 0"));
+}
+
+TEST_CASE("AMG across ranks refuses two floating pieces, found on the gathered level, on every rank", "[mpi][amg]") {
+  const Communicator comm;
+  const Executor exec = Executor::cpu();
+  const mesh::Mesh m = closed_box("hex");
+  CsrMatrix a = test::minus_laplacian(m);
+  // The links between the first half of the cells and the second dropped into the diagonals: rows
+  // still sum to zero, so both halves float.
+  const index_t half = a.rows / 2;
+  for (index_t i = 0; i < a.rows; ++i) {
+    index_t diagonal = -1;
+    double dropped = 0;
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      if (a.col[k] == i) diagonal = k;
+      else if ((a.col[k] < half) != (i < half)) dropped += a.val[k], a.val[k] = 0;
+    }
+    a.val[diagonal] += dropped;
+  }
+  const LocalNumbering n = build_local_numbering(cell_graph(m), partition_cells(comm, cell_graph(m)), comm.rank());
+  const amg::AmgOptions options{.coarse_rows = 20};
+  CHECK_THROWS_WITH(amg::build_rank_hierarchy(comm, n, local_rows(a, n), options),
+                    Catch::Contains("disconnected pieces"));
+  CHECK_THROWS_WITH(amg::build_rank_hierarchy(comm, n, local_rows(a, n), {.redundant_rows = -1}),
+                    Catch::Contains("redundant rows -1 must not be negative"));
 }
 
 TEST_CASE("AMG across ranks on a matrix small enough to gather: one exact solve", "[mpi][amg]") {
