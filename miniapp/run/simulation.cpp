@@ -37,14 +37,15 @@ amg::AmgOptions amg_options(const cases::NumericsConfig& n) {
   return options;
 }
 
-// "  AMG: 4 levels, rows 262144 32768 ...; operator complexity 1.6" (rows over every rank), then, on
-// one rank, the set-up stages' times.
+// "  AMG: 4 levels, rows 262144 32768 ...; operator complexity 1.6" (rows over every rank; on several
+// ranks also how many levels are split over them), then, on one rank, the set-up stages' times.
 void print_amg(const Amg& amg, std::ostream& log, int coupled_ranks) {
   log << "  AMG: " << amg.level_sizes().size() << " levels, rows";
   for (const auto& level : amg.level_sizes()) log << " " << level.rows;
   log << "; operator complexity " << std::setprecision(3) << amg.operator_complexity() << std::defaultfloat
       << (amg.float_storage() ? "; float matrices" : "");
-  if (coupled_ranks > 1) log << "; coupled across " << coupled_ranks << " ranks, the coarsest level gathered";
+  if (coupled_ranks > 1)
+    log << "; coupled across " << coupled_ranks << " ranks, " << amg.split_levels() << " split, the others gathered";
   log << "\n";
   if (coupled_ranks <= 1) amg::print_setup_profile(amg.setup_profile(), log);
 }

@@ -64,6 +64,9 @@ class Amg final : public Preconditioner {
   };
   const std::vector<LevelSize>& level_sizes() const { return sizes_; }
   double operator_complexity() const { return operator_complexity_; }
+  // On several ranks the levels split over them (the finest first; the others are gathered onto every
+  // rank), 0 on one rank.
+  std::size_t split_levels() const { return fine_ ? levels_.size() : 0; }
   bool float_storage() const { return float_storage_; }
   // Wall seconds of each set-up stage: the host hierarchy's, its sELL conversion and its upload.
   const amg::SetupProfile& setup_profile() const { return profile_; }

@@ -76,6 +76,7 @@ void check_split(Gathered g, const Amg& amg, const amg::AmgOptions& o) {
   const std::size_t levels = amg.level_sizes().size(), split = split_levels(amg.level_sizes(), o);
   REQUIRE(levels >= 4);
   CHECK(split == (g == Gathered::coarsest ? levels - 1 : g == Gathered::from_third ? 2 : 1));
+  CHECK(amg.split_levels() == split);
 }
 
 }  // namespace
