@@ -149,8 +149,8 @@ NumericsConfig read_numerics(const Section& s, std::vector<std::string>& warning
   n.amg_storage = s.choice("amg_storage", amg_storage_names).value_or(n.amg_storage);
   n.amg_redundant_rows = s.index("amg_redundant_rows");
   if (n.preconditioner != Preconditioner::amg && n.preconditioner != Preconditioner::automatic)
-    warn_ignored(s, {"amg_storage", "amg_redundant_rows"}, "only with numerics.preconditioner = \"amg\" (or \"auto\" where it picks AMG)",
-                 warnings);
+    warn_ignored(s, {"amg_storage", "amg_redundant_rows"},
+                 "only with numerics.preconditioner = \"amg\" (or \"auto\" where it picks AMG)", warnings);
   n.poisson = s.choice("poisson", poisson_solver_names).value_or(n.poisson);
   n.fft_low_frequency_blocks = static_cast<int>(s.integer("fft_low_frequency_blocks").value_or(n.fft_low_frequency_blocks));
   if (n.poisson == PoissonSolver::pcg)

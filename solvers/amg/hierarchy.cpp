@@ -20,7 +20,8 @@ void check_options(const AmgOptions& o) {
   if (!(o.smoother_ratio > 1)) throw Error("AMG: smoother ratio must exceed 1");
   if (o.coarse_rows < 1 || o.coarse_rows > 5000)
     throw Error("AMG: coarse rows " + std::to_string(o.coarse_rows) + " must lie in 1..5000 (a dense inverse)");
-  if (o.redundant_rows < 0) throw Error("AMG: redundant rows " + std::to_string(o.redundant_rows) + " must not be negative");
+  if (o.redundant_rows < 0)
+    throw Error("AMG: redundant rows " + std::to_string(o.redundant_rows) + " must not be negative");
   if (o.max_levels < 1) throw Error("AMG: at least one level");
 }
 

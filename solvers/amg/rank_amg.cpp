@@ -34,9 +34,9 @@ class RedundantCycle final : public amg::CoarseSolve {
 std::size_t Amg::device_bytes(const amg::RankHierarchy& h, index_t slice_height, bool float_storage) {
   const auto doubles = [](index_t n) { return sizeof(double) * static_cast<std::size_t>(n); };
   // The gathered right-hand side, and the solve from it down.
-  std::size_t bytes = doubles(h.gathered.local_count()) +
-                      (h.redundant.levels.empty() ? amg::sell_device_bytes(stored_inverse(h), slice_height, float_storage)
-                                                  : device_bytes(h.redundant, slice_height, float_storage));
+  std::size_t bytes = doubles(h.gathered.local_count());
+  bytes += h.redundant.levels.empty() ? amg::sell_device_bytes(stored_inverse(h), slice_height, float_storage)
+                                      : device_bytes(h.redundant, slice_height, float_storage);
   for (std::size_t l = 0; l < h.levels.size(); ++l) {
     const amg::RankLevel& level = h.levels[l];
     const index_t inner = level.matrix.numbering.inner_count, owned = level.matrix.a.rows;

@@ -134,7 +134,8 @@ RankHierarchy build_rank_hierarchy(const parallel::Communicator& comm, const par
                                     "connections)");
   // Stalled or at max_levels, the gathered level is the coarsest.
   const int split = static_cast<int>(h.levels.size());
-  auto [redundant, gathered] = gather_below(comm, current, options, split, small_enough ? options.max_levels - split : 1);
+  auto [redundant, gathered] =
+      gather_below(comm, current, options, split, small_enough ? options.max_levels - split : 1);
   if (!h.levels.empty()) renumber_columns(h.levels.back().prolongation, current.numbering, gathered);
   for (std::size_t l = 1; l < redundant.levels.size(); ++l)
     h.sizes.push_back({redundant.levels[l].a.rows, redundant.levels[l].a.nnz()});

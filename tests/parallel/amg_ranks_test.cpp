@@ -152,7 +152,8 @@ TEST_CASE("AMG across ranks is symmetric and positive definite with distributed 
   }
 }
 
-TEST_CASE("AMG across ranks allocates what Amg::device_bytes says, gathered levels whole, halo buffers aside", "[mpi][amg]") {
+TEST_CASE("AMG across ranks allocates what Amg::device_bytes says, gathered levels whole, halo buffers aside",
+          "[mpi][amg]") {
   const Communicator comm;
   if (comm.size() == 1) return;
   const Executor exec = Executor::cpu();
