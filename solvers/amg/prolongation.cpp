@@ -35,7 +35,9 @@ CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, doub
         if (j == i) diagonal = out.size();
         out.push(j, a.val[k]);
       }
-      out.val[diagonal] += dropped;
+      // Positive links that pass the strength test (Galerkin products make some) can leave a row's
+      // diagonal with weak links added non-positive; such a row keeps its own, as D_F⁻¹ needs D_F > 0.
+      if (out.val[diagonal] + dropped > 0) out.val[diagonal] += dropped;
     };
   });
 }

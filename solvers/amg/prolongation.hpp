@@ -11,7 +11,8 @@ namespace miniapp::amg {
 CsrMatrix tentative_prolongation(const Aggregates& aggregates);
 
 // A with its weak links (link_strength below the threshold) dropped and added to the diagonal, so
-// that every row sums as before. d: A's diagonal.
+// that every row sums as before, but for a row whose diagonal that would make zero or negative: it
+// keeps its own. d: A's diagonal.
 CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, double threshold);
 
 // The smoothed prolongation P = (I − ω D_F⁻¹ A_F) T on the filtered matrix A_F (filtered_matrix),

@@ -143,6 +143,21 @@ TEST_CASE("Filtering drops weak links into the diagonal and keeps row sums", "[a
   }
 }
 
+TEST_CASE("Filtering keeps a row's own diagonal where its weak links would make it non-positive", "[amg]") {
+  // Row 0: a strong positive link to row 1 and two weak negative ones (to rows of a large diagonal)
+  // summing past its diagonal; rows 3 and 4 an ordinary pair with a weak link, which is lumped.
+  const CsrMatrix a = csr_from_triplets(5, 5, {{0, 0, 1.0}, {0, 1, 0.5}, {0, 2, -0.6}, {0, 3, -0.6},
+                                               {1, 0, 0.5}, {1, 1, 1.0}, {2, 0, -0.6}, {2, 2, 1e4},
+                                               {3, 0, -0.6}, {3, 3, 1e4}, {3, 4, -1.0}, {4, 3, -1.0}, {4, 4, 2e4}});
+  const std::vector<double> d = positive_diagonal(a, "test");
+  const CsrMatrix f = amg::filtered_matrix(a, d, 0.08);
+  const std::vector<double> fd = amg::row_diagonal(f);
+  CHECK(fd[0] == 1.0);  // 1 − 1.2 would be negative
+  CHECK(fd[1] == 1.0);  // nothing weak
+  CHECK(fd[3] == Approx(1e4 - 1.6));  // both links weak, lumped
+  for (double v : fd) CHECK(v > 0);
+}
+
 TEST_CASE("The Galerkin product equals the general sparse product", "[amg]") {
   const CsrMatrix a = box_poisson("tet", 5);
   const std::vector<double> d = positive_diagonal(a, "test");
