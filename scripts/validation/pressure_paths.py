@@ -1,12 +1,12 @@
 """The FFT and the 3D PCG pressure paths on the same case (issue 20: they must agree within their
 statistical uncertainty): each pair's time averages over the case's averaging window
-(statistics.start_time to the end), with the standard error of each (uncertainty.py), and whether the
-difference is within K standard errors of the difference."""
+(statistics.start_time to the end of the shorter run), with the standard error of each
+(uncertainty.py), and whether the difference is within K standard errors of the difference."""
 import math
 import os
 
 from . import data
-from .uncertainty import Agreement, agreement_table, time_mean
+from .uncertainty import agreement_table, common_window_agreement
 
 PAIRS = (("channel", "channel-pcg"), ("cylinder-3900", "cylinder-3900-pcg"),  # (FFT run, PCG run)
          ("minimal-channel-fft", "minimal-channel-pcg"), ("coarse-cylinder-3900-fft", "coarse-cylinder-3900-pcg"))
@@ -52,8 +52,7 @@ def analyse(selected, work):
         runs = (by_name[fft], by_name[pcg])
         start = data.case_settings(runs[0].case, runs[0].overrides).get("statistics", {}).get("start_time")
         series = [signals(r, os.path.join(work, r.name)) for r in runs]
-        rows = [Agreement(q, time_mean(*series[0][q], start), time_mean(*series[1][q], start))
-                for q in series[0] if q in series[1]]
+        rows = [common_window_agreement(q, series[0][q], series[1][q], start) for q in series[0] if q in series[1]]
         if rows:
             found.append((f"FFT against PCG pressure: {fft}", agreement_table((fft, pcg), rows, K)))
     return found

@@ -64,11 +64,12 @@ def integral_time(step, y):
     return total * step
 
 
-def time_mean(t, y, start=None):
-    """The average of y(t) over t ≥ start (all of it without start) and its standard error."""
-    keep = [i for i, x in enumerate(t) if start is None or x >= start]
+def time_mean(t, y, start=None, end=None):
+    """The average of y(t) over start ≤ t ≤ end (without them: from the first or to the last sample)
+    and its standard error."""
+    keep = [i for i, x in enumerate(t) if (start is None or x >= start) and (end is None or x <= end)]
     if len(keep) < 4:
-        raise ValueError(f"a time average needs at least 4 samples after t = {start}, got {len(keep)}")
+        raise ValueError(f"a time average needs at least 4 samples in t = {start}..{end}, got {len(keep)}")
     t, y = [t[i] for i in keep], [y[i] for i in keep]
     step, values = uniform(t, y)
     n = len(values)
@@ -100,6 +101,14 @@ class Agreement:
         d = abs(self.a.mean - self.b.mean)
         s = self.sigma()
         return d / s if s > 0 else (0.0 if d == 0 else math.inf)
+
+
+def common_window_agreement(quantity, a, b, start):
+    """Agreement of two runs' signals a = (t, y) and b over the same window, from `start` to the end of
+    the shorter run: runs stopped at different times would otherwise average over different parts of
+    a flow that may still drift."""
+    end = min(a[0][-1], b[0][-1])
+    return Agreement(quantity, time_mean(*a, start, end), time_mean(*b, start, end))
 
 
 def agreement_table(labels, rows, k=2.0):

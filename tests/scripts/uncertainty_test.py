@@ -7,7 +7,7 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
-from validation.uncertainty import Agreement, agreement_table, time_mean  # noqa: E402
+from validation.uncertainty import Agreement, agreement_table, common_window_agreement, time_mean  # noqa: E402
 
 
 def ar1(rng, n, phi, dt=0.01, offset=0.0):
@@ -59,6 +59,11 @@ class TimeMeanTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             time_mean(t, y, start=9.8)
 
+    def test_end_closes_the_window(self):
+        t = [0.1 * i for i in range(100)]
+        y = [100.0 if x > 5 else (1.0 if i % 2 else -1.0) for i, x in enumerate(t)]
+        self.assertAlmostEqual(time_mean(t, y, end=5.0).mean, 0.0, delta=0.05)
+
 
 class AgreementTest(unittest.TestCase):
     def test_same_process_agrees_and_a_shift_of_many_sigma_does_not(self):
@@ -73,6 +78,20 @@ class AgreementTest(unittest.TestCase):
         lines = text.splitlines()
         self.assertTrue(lines[2].endswith("| yes |") or same.k() > 2)
         self.assertTrue(lines[3].endswith("| no |"))
+
+    def test_runs_of_different_lengths_are_compared_over_the_shorter_one(self):
+        # The same process in both runs, but the longer one drifts after the shorter one's end: over
+        # the whole of each the means differ by half the drift, over the common window they agree.
+        rng = random.Random(5)
+        t, y = ar1(rng, 3000, 0.9)
+        long_t, long_y = ar1(rng, 6000, 0.9)
+        long_y = [v + (10.0 if x > t[-1] else 0.0) for x, v in zip(long_t, long_y)]
+        whole = Agreement("x", time_mean(t, y, 1.0), time_mean(long_t, long_y, 1.0))
+        common = common_window_agreement("x", (t, y), (long_t, long_y), 1.0)
+        self.assertGreater(abs(whole.a.mean - whole.b.mean), 4)
+        self.assertLess(common.k(), 2)
+        self.assertEqual(common.a.window, common.b.window)
+        self.assertLessEqual(common.b.window[1], t[-1])
 
 
 if __name__ == "__main__":
