@@ -16,14 +16,15 @@ CsrMatrix sparse_product(const CsrMatrix& a, const CsrMatrix& b) {
     throw Error("sparse_product: inner dimensions differ (" + std::to_string(a.cols) + " and " +
                 std::to_string(b.rows) + ")");
   // Per thread: for each column, the row that last touched it and its sum (side by side: one cache
-  // line per product), and the row's columns (room for all of b's: written before the test below).
+  // line per product), and the row's columns (room for all of b's and one more: each product writes
+  // its column there before the test whether it is new).
   struct Accumulator {
     index_t owner;
     double sum;
   };
   return csr_from_rows(a.rows, b.cols, [&] {
     return [&a, &b, acc = std::vector<Accumulator>(static_cast<std::size_t>(b.cols), {-1, 0.0}),
-            columns = std::vector<index_t>(static_cast<std::size_t>(b.cols))](index_t i, RowEntries& out) mutable {
+            columns = std::vector<index_t>(static_cast<std::size_t>(b.cols) + 1)](index_t i, RowEntries& out) mutable {
       // Without branches: whether a column is new to the row is as good as random, and mispredicted
       // branches took most of the time. A new column's sum starts from +0.0 (its bits masked to zero),
       // as 0.0 + x, so the sums stay those of miniapp::multiply bit for bit.
