@@ -11,7 +11,7 @@
 
 namespace miniapp::amg {
 
-CsrMatrix sparse_product(const CsrMatrix& a, const CsrMatrix& b) {
+CsrMatrix sparse_product(const CsrMatrix& a, const CsrMatrix& b, RowBlocks* reuse) {
   if (a.cols != b.rows)
     throw Error("sparse_product: inner dimensions differ (" + std::to_string(a.cols) + " and " +
                 std::to_string(b.rows) + ")");
@@ -46,11 +46,11 @@ CsrMatrix sparse_product(const CsrMatrix& a, const CsrMatrix& b) {
       std::sort(row_columns.begin(), row_columns.end());
       for (index_t j : row_columns) out.push(j, acc[j].sum);
     };
-  });
+  }, reuse);
 }
 
-CsrMatrix galerkin_product(const CsrMatrix& r, const CsrMatrix& a, const CsrMatrix& p) {
-  return sparse_product(r, sparse_product(a, p));
+CsrMatrix galerkin_product(const CsrMatrix& r, const CsrMatrix& a, const CsrMatrix& p, RowBlocks* reuse) {
+  return sparse_product(r, sparse_product(a, p, reuse), reuse);
 }
 
 }  // namespace miniapp::amg

@@ -1,6 +1,7 @@
 #include "solvers/amg/hierarchy.hpp"
 
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "core/error.hpp"
@@ -43,6 +44,7 @@ HostHierarchy build_hierarchy(const CsrMatrix& a, const AmgOptions& options) {
     check_single_null_vector(a, "AMG");
   }
   CsrMatrix current = a;
+  RowBlocks buffers;  // of every level's matrices: their memory faulted in once
   while (current.rows > options.coarse_rows && static_cast<int>(h.levels.size()) + 1 < options.max_levels) {
     // Halved per level (Vaněk et al.): Galerkin products spread a row's weight over more, smaller entries.
     const double threshold = options.strength_threshold * std::pow(0.5, static_cast<double>(h.levels.size()));
@@ -50,7 +52,7 @@ HostHierarchy build_hierarchy(const CsrMatrix& a, const AmgOptions& options) {
     CsrMatrix filtered;
     {
       StageClock clock(h.profile, SetupStage::aggregation);
-      filtered = filtered_matrix(current, diagonal, threshold);
+      filtered = filtered_matrix(current, diagonal, threshold, &buffers);
       aggregates = aggregate(filtered, diagonal);
     }
     if (aggregates.count > stalled_ratio * current.rows) break;
@@ -62,14 +64,18 @@ HostHierarchy build_hierarchy(const CsrMatrix& a, const AmgOptions& options) {
     }
     {
       StageClock clock(h.profile, SetupStage::prolongation);
-      level.prolongation =
-          options.smoothed ? smoothed_prolongation(filtered, aggregates) : tentative_prolongation(aggregates);
+      // Filtering that dropped no link leaves A bit for bit (weak sums of 0.0 added to no diagonal), so
+      // its bound is A's, just computed: the finest level of a Laplacian keeps every link.
+      const std::optional<double> filtered_bound =
+          filtered.nnz() == current.nnz() ? std::optional(level.lambda_max) : std::nullopt;
+      level.prolongation = options.smoothed ? smoothed_prolongation(filtered, aggregates, filtered_bound, &buffers)
+                                            : tentative_prolongation(aggregates);
       level.restriction = transpose(level.prolongation);
     }
     CsrMatrix coarse;
     {
       StageClock clock(h.profile, SetupStage::galerkin);
-      coarse = galerkin_product(level.restriction, current, level.prolongation);
+      coarse = galerkin_product(level.restriction, current, level.prolongation, &buffers);
     }
     {
       StageClock clock(h.profile, SetupStage::checks);

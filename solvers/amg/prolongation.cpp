@@ -20,7 +20,7 @@ CsrMatrix tentative_prolongation(const Aggregates& aggregates) {
 }
 
 // The strength test |a_ij| ≥ θ √(a_ii a_jj) in squares (no root per entry).
-CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, double threshold) {
+CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, double threshold, RowBlocks* reuse) {
   const double threshold_squared = threshold * threshold;
   return csr_from_rows(a.rows, a.cols, [&] {
     return [&](index_t i, RowEntries& out) {
@@ -39,7 +39,7 @@ CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, doub
       // diagonal with weak links added non-positive; such a row keeps its own, as D_F⁻¹ needs D_F > 0.
       if (out.val[diagonal] + dropped > 0) out.val[diagonal] += dropped;
     };
-  });
+  }, reuse);
 }
 
 std::vector<double> row_diagonal(const CsrMatrix& a) {
@@ -54,7 +54,7 @@ std::vector<double> row_diagonal(const CsrMatrix& a) {
 // Row i of P: (A_F T)_iJ = Σ f_ik over the columns k in aggregate J (in row order), scaled by −ω / f_ii,
 // plus 1 in i's own aggregate (always among them: the diagonal is kept).
 CsrMatrix jacobi_smoothed_prolongation(const CsrMatrix& f, const std::vector<double>& fd, double omega,
-                                       const Aggregates& aggregates) {
+                                       const Aggregates& aggregates, RowBlocks* reuse) {
   const std::vector<index_t>& of_row = aggregates.of_row;
   return csr_from_rows(f.rows, aggregates.count, [&] {
     return [&, sums = std::vector<std::pair<index_t, double>>()](index_t i, RowEntries& out) mutable {
@@ -69,12 +69,14 @@ CsrMatrix jacobi_smoothed_prolongation(const CsrMatrix& f, const std::vector<dou
       const double scale = -omega / fd[i];
       for (const auto& [aggregate, sum] : sums) out.push(aggregate, sum * scale + (aggregate == of_row[i] ? 1.0 : 0.0));
     };
-  });
+  }, reuse);
 }
 
-CsrMatrix smoothed_prolongation(const CsrMatrix& filtered, const Aggregates& aggregates) {
+CsrMatrix smoothed_prolongation(const CsrMatrix& filtered, const Aggregates& aggregates,
+                                std::optional<double> known_bound, RowBlocks* reuse) {
   const std::vector<double> fd = row_diagonal(filtered);
-  return jacobi_smoothed_prolongation(filtered, fd, 4.0 / (3.0 * largest_eigenvalue_bound(filtered, fd)), aggregates);
+  const double bound = known_bound ? *known_bound : largest_eigenvalue_bound(filtered, fd);
+  return jacobi_smoothed_prolongation(filtered, fd, 4.0 / (3.0 * bound), aggregates, reuse);
 }
 
 
