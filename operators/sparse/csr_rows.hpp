@@ -25,6 +25,17 @@ struct RowEntries {
 // matrices), they keep their memory: pages touched once are not faulted in again for every matrix.
 using RowBlocks = std::vector<RowEntries>;
 
+// Buffers for csr_from_rows's threads with room for `entries` in all, so that matrices up to that size
+// do not regrow them (a copy each time); the room is address space only until rows are written to it.
+inline RowBlocks row_blocks_with_room(std::size_t entries) {
+  RowBlocks blocks(static_cast<std::size_t>(omp_get_max_threads()));
+  for (RowEntries& block : blocks) {
+    block.col.reserve(entries / blocks.size());
+    block.val.reserve(entries / blocks.size());
+  }
+  return blocks;
+}
+
 // Builds a rows × cols CSR matrix whose rows are computed independently. make_row_fn() makes the row
 // function of one thread (which may keep scratch space); row_fn(r, out) appends the entries of row r
 // to `out`, columns sorted and unique. OpenMP threads each build a contiguous block of rows into their

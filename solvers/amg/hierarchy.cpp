@@ -44,16 +44,20 @@ HostHierarchy build_hierarchy(const CsrMatrix& a, const AmgOptions& options) {
     check_single_null_vector(a, "AMG");
   }
   CsrMatrix current = a;
-  RowBlocks buffers;  // of every level's matrices: their memory faulted in once
+  // For every level's matrices, their memory faulted in once; with room for the largest, the finest
+  // level's A P, which has somewhat more entries than A.
+  RowBlocks buffers = row_blocks_with_room(2 * static_cast<std::size_t>(a.nnz()));
   while (current.rows > options.coarse_rows && static_cast<int>(h.levels.size()) + 1 < options.max_levels) {
     // Halved per level (Vaněk et al.): Galerkin products spread a row's weight over more, smaller entries.
     const double threshold = options.strength_threshold * std::pow(0.5, static_cast<double>(h.levels.size()));
     Aggregates aggregates;
-    CsrMatrix filtered;
+    bool unfiltered = false;
+    CsrMatrix filtered;  // left empty where filtering would drop no link: A is then A_F, and its bound A_F's
     {
       StageClock clock(h.profile, SetupStage::aggregation);
-      filtered = filtered_matrix(current, diagonal, threshold, &buffers);
-      aggregates = aggregate(filtered, diagonal);
+      unfiltered = drops_no_link(current, diagonal, threshold);
+      if (!unfiltered) filtered = filtered_matrix(current, diagonal, threshold, &buffers);
+      aggregates = aggregate(unfiltered ? current : filtered, diagonal);
     }
     if (aggregates.count > stalled_ratio * current.rows) break;
     HostLevel level;
@@ -64,12 +68,10 @@ HostHierarchy build_hierarchy(const CsrMatrix& a, const AmgOptions& options) {
     }
     {
       StageClock clock(h.profile, SetupStage::prolongation);
-      // Filtering that dropped no link leaves A bit for bit (weak sums of 0.0 added to no diagonal), so
-      // its bound is A's, just computed: the finest level of a Laplacian keeps every link.
-      const std::optional<double> filtered_bound =
-          filtered.nnz() == current.nnz() ? std::optional(level.lambda_max) : std::nullopt;
-      level.prolongation = options.smoothed ? smoothed_prolongation(filtered, aggregates, filtered_bound, &buffers)
-                                            : tentative_prolongation(aggregates);
+      level.prolongation =
+          !options.smoothed ? tentative_prolongation(aggregates)
+          : unfiltered      ? smoothed_prolongation(current, aggregates, level.lambda_max, &buffers)
+                            : smoothed_prolongation(filtered, aggregates, std::nullopt, &buffers);
       level.restriction = transpose(level.prolongation);
     }
     CsrMatrix coarse;

@@ -1,6 +1,7 @@
 #include "solvers/amg/prolongation.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 #include "operators/sparse/csr_rows.hpp"
 #include "operators/backend/cpu/parallel.hpp"
@@ -19,7 +20,28 @@ CsrMatrix tentative_prolongation(const Aggregates& aggregates) {
   return t;
 }
 
-// The strength test |a_ij| ≥ θ √(a_ii a_jj) in squares (no root per entry).
+namespace {
+
+// The strength test |a_ij| ≥ θ √(a_ii a_jj) failed, in squares (no root per entry).
+bool weak_link(double a_ij, double a_ii, double a_jj, double threshold_squared) {
+  return a_ij * a_ij < threshold_squared * a_ii * a_jj;
+}
+
+}  // namespace
+
+bool drops_no_link(const CsrMatrix& a, const std::vector<double>& d, double threshold) {
+  const double threshold_squared = threshold * threshold;
+  std::atomic<bool> weak_found{false};  // rows after the first find are skipped, by every thread
+#pragma omp parallel for schedule(static) if (cpu::worth_parallel(a.nnz()))
+  for (index_t i = 0; i < a.rows; ++i) {
+    if (weak_found.load(std::memory_order_relaxed)) continue;
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      if (a.col[k] != i && weak_link(a.val[k], d[i], d[a.col[k]], threshold_squared))
+        weak_found.store(true, std::memory_order_relaxed);
+  }
+  return !weak_found.load();
+}
+
 CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, double threshold, RowBlocks* reuse) {
   const double threshold_squared = threshold * threshold;
   return csr_from_rows(a.rows, a.cols, [&] {
@@ -28,7 +50,7 @@ CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, doub
       std::size_t diagonal = 0;  // positive_diagonal has guaranteed the entry
       for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
         const index_t j = a.col[k];
-        if (j != i && a.val[k] * a.val[k] < threshold_squared * d[i] * d[j]) {
+        if (j != i && weak_link(a.val[k], d[i], d[j], threshold_squared)) {
           dropped += a.val[k];
           continue;
         }

@@ -17,6 +17,10 @@ CsrMatrix tentative_prolongation(const Aggregates& aggregates);
 CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, double threshold,
                           RowBlocks* reuse = nullptr);
 
+// Whether filtered_matrix(a, d, threshold) would drop no link, and so be `a` bit for bit (weak sums of
+// 0.0 added to no diagonal): the finest level of a Laplacian on a mesh of moderate aspect ratios.
+bool drops_no_link(const CsrMatrix& a, const std::vector<double>& d, double threshold);
+
 // The smoothed prolongation P = (I − ω D_F⁻¹ A_F) T on the filtered matrix A_F (filtered_matrix),
 // ω = 4 / (3 λ) with λ a bound of λmax(D_F⁻¹ A_F): damped Jacobi applied to T's columns, which makes
 // the coarse basis functions smooth and overlapping (smoothed aggregation), along strong links only,

@@ -119,8 +119,8 @@ TEST_CASE("The smoothed prolongation is T minus omega D_F^-1 A_F T", "[amg]") {
 
 TEST_CASE("Each level's prolongation is the one its filtered matrix gives, where filtering kept every link too",
           "[amg]") {
-  // The hierarchy takes a level's own bound for its filtered matrix when filtering dropped nothing, as
-  // on the finest level of an unstretched mesh.
+  // Where filtering would drop nothing, as on the finest level of an unstretched mesh, the hierarchy
+  // takes the level's own matrix and bound for the filtered matrix's.
   const CsrMatrix a = tet_box_poisson(12, 0);
   const amg::AmgOptions options{.coarse_rows = 50};
   const amg::HostHierarchy h = amg::build_hierarchy(a, options);
@@ -130,7 +130,10 @@ TEST_CASE("Each level's prolongation is the one its filtered matrix gives, where
     const amg::HostLevel& level = h.levels[l];
     const double threshold = options.strength_threshold * std::pow(0.5, static_cast<double>(l));
     const CsrMatrix f = amg::filtered_matrix(level.a, level.diagonal, threshold);
-    unfiltered_levels += f.nnz() == level.a.nnz();
+    const bool unfiltered = amg::drops_no_link(level.a, level.diagonal, threshold);
+    CHECK(unfiltered == (f.nnz() == level.a.nnz()));
+    if (unfiltered) CHECK(f.val == level.a.val);
+    unfiltered_levels += unfiltered;
     const CsrMatrix p = amg::smoothed_prolongation(f, amg::aggregate(f, level.diagonal));
     CHECK(level.prolongation.col == p.col);
     CHECK(level.prolongation.val == p.val);
