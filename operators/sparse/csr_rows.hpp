@@ -21,20 +21,38 @@ struct RowEntries {
   std::size_t size() const { return col.size(); }
 };
 
+// The per-thread buffers of csr_from_rows. Passed from one call to the next (a set-up that builds many
+// matrices), they keep their memory: pages touched once are not faulted in again for every matrix.
+using RowBlocks = std::vector<RowEntries>;
+
+// Buffers for csr_from_rows's threads with room for `entries` in all, so that matrices up to that size
+// do not regrow them (a copy each time); the room is address space only until rows are written to it.
+inline RowBlocks row_blocks_with_room(std::size_t entries) {
+  RowBlocks blocks(static_cast<std::size_t>(omp_get_max_threads()));
+  for (RowEntries& block : blocks) {
+    block.col.reserve(entries / blocks.size());
+    block.val.reserve(entries / blocks.size());
+  }
+  return blocks;
+}
+
 // Builds a rows × cols CSR matrix whose rows are computed independently. make_row_fn() makes the row
 // function of one thread (which may keep scratch space); row_fn(r, out) appends the entries of row r
 // to `out`, columns sorted and unique. OpenMP threads each build a contiguous block of rows into their
 // own buffer, then copy it into place: one pass over the work, no triplets, and a result that does not
-// depend on the thread count. An exception of a row function or an allocation (out of memory) is
-// rethrown after the threads have ended (ParallelExceptions): that of the lowest row that threw, as a
-// loop over the rows in order would have thrown it (blocks are in row order, each stops at its first).
+// depend on the thread count; `reuse`, when given, keeps those buffers between calls. An exception of a
+// row function or an allocation (out of memory) is rethrown after the threads have ended
+// (ParallelExceptions): that of the lowest row that threw, as a loop over the rows in order would have
+// thrown it (blocks are in row order, each stops at its first).
 template <class MakeRowFn>
-CsrMatrix csr_from_rows(index_t rows, index_t cols, MakeRowFn make_row_fn) {
+CsrMatrix csr_from_rows(index_t rows, index_t cols, MakeRowFn make_row_fn, RowBlocks* reuse = nullptr) {
   CsrMatrix a;
   a.rows = rows;
   a.cols = cols;
   a.row_ptr.assign(static_cast<std::size_t>(rows) + 1, 0);
-  std::vector<RowEntries> blocks(static_cast<std::size_t>(omp_get_max_threads()));
+  RowBlocks own;
+  RowBlocks& blocks = reuse ? *reuse : own;
+  blocks.resize(static_cast<std::size_t>(omp_get_max_threads()));
   std::vector<std::size_t> block_offset(blocks.size() + 1, 0);
   ParallelExceptions errors;
 #pragma omp parallel num_threads(static_cast<int>(blocks.size()))
@@ -63,7 +81,12 @@ CsrMatrix csr_from_rows(index_t rows, index_t cols, MakeRowFn make_row_fn) {
       std::copy(block.col.begin(), block.col.end(), a.col.begin() + static_cast<std::ptrdiff_t>(offset));
       std::copy(block.val.begin(), block.val.end(), a.val.begin() + static_cast<std::ptrdiff_t>(offset));
     }
-    block = RowEntries{};
+    if (reuse) {
+      block.col.clear();
+      block.val.clear();
+    } else {
+      block = RowEntries{};
+    }
   }
   errors.rethrow();
   checked_index(a.col.size(), "csr_from_rows: non-zeros");

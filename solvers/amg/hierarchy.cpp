@@ -1,6 +1,7 @@
 #include "solvers/amg/hierarchy.hpp"
 
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "core/error.hpp"
@@ -43,15 +44,20 @@ HostHierarchy build_hierarchy(const CsrMatrix& a, const AmgOptions& options) {
     check_single_null_vector(a, "AMG");
   }
   CsrMatrix current = a;
+  // For every level's matrices, their memory faulted in once; with room for the largest, the finest
+  // level's A P, which has somewhat more entries than A.
+  RowBlocks buffers = row_blocks_with_room(2 * static_cast<std::size_t>(a.nnz()));
   while (current.rows > options.coarse_rows && static_cast<int>(h.levels.size()) + 1 < options.max_levels) {
     // Halved per level (Vaněk et al.): Galerkin products spread a row's weight over more, smaller entries.
     const double threshold = options.strength_threshold * std::pow(0.5, static_cast<double>(h.levels.size()));
     Aggregates aggregates;
-    CsrMatrix filtered;
+    bool unfiltered = false;
+    CsrMatrix filtered;  // left empty where filtering would drop no link: A is then A_F, and its bound A_F's
     {
       StageClock clock(h.profile, SetupStage::aggregation);
-      filtered = filtered_matrix(current, diagonal, threshold);
-      aggregates = aggregate(filtered, diagonal);
+      unfiltered = drops_no_link(current, diagonal, threshold);
+      if (!unfiltered) filtered = filtered_matrix(current, diagonal, threshold, &buffers);
+      aggregates = aggregate(unfiltered ? current : filtered, diagonal);
     }
     if (aggregates.count > stalled_ratio * current.rows) break;
     HostLevel level;
@@ -63,13 +69,15 @@ HostHierarchy build_hierarchy(const CsrMatrix& a, const AmgOptions& options) {
     {
       StageClock clock(h.profile, SetupStage::prolongation);
       level.prolongation =
-          options.smoothed ? smoothed_prolongation(filtered, aggregates) : tentative_prolongation(aggregates);
+          !options.smoothed ? tentative_prolongation(aggregates)
+          : unfiltered      ? smoothed_prolongation(current, aggregates, level.lambda_max, &buffers)
+                            : smoothed_prolongation(filtered, aggregates, std::nullopt, &buffers);
       level.restriction = transpose(level.prolongation);
     }
     CsrMatrix coarse;
     {
       StageClock clock(h.profile, SetupStage::galerkin);
-      coarse = galerkin_product(level.restriction, current, level.prolongation);
+      coarse = galerkin_product(level.restriction, current, level.prolongation, &buffers);
     }
     {
       StageClock clock(h.profile, SetupStage::checks);

@@ -1,6 +1,7 @@
 #include "solvers/amg/prolongation.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 #include "operators/sparse/csr_rows.hpp"
 #include "operators/backend/cpu/parallel.hpp"
@@ -19,8 +20,29 @@ CsrMatrix tentative_prolongation(const Aggregates& aggregates) {
   return t;
 }
 
-// The strength test |a_ij| ≥ θ √(a_ii a_jj) in squares (no root per entry).
-CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, double threshold) {
+namespace {
+
+// The strength test |a_ij| ≥ θ √(a_ii a_jj) failed, in squares (no root per entry).
+bool weak_link(double a_ij, double a_ii, double a_jj, double threshold_squared) {
+  return a_ij * a_ij < threshold_squared * a_ii * a_jj;
+}
+
+}  // namespace
+
+bool drops_no_link(const CsrMatrix& a, const std::vector<double>& d, double threshold) {
+  const double threshold_squared = threshold * threshold;
+  std::atomic<bool> weak_found{false};  // rows after the first find are skipped, by every thread
+#pragma omp parallel for schedule(static) if (cpu::worth_parallel(a.nnz()))
+  for (index_t i = 0; i < a.rows; ++i) {
+    if (weak_found.load(std::memory_order_relaxed)) continue;
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      if (a.col[k] != i && weak_link(a.val[k], d[i], d[a.col[k]], threshold_squared))
+        weak_found.store(true, std::memory_order_relaxed);
+  }
+  return !weak_found.load();
+}
+
+CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, double threshold, RowBlocks* reuse) {
   const double threshold_squared = threshold * threshold;
   return csr_from_rows(a.rows, a.cols, [&] {
     return [&](index_t i, RowEntries& out) {
@@ -28,7 +50,7 @@ CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, doub
       std::size_t diagonal = 0;  // positive_diagonal has guaranteed the entry
       for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
         const index_t j = a.col[k];
-        if (j != i && a.val[k] * a.val[k] < threshold_squared * d[i] * d[j]) {
+        if (j != i && weak_link(a.val[k], d[i], d[j], threshold_squared)) {
           dropped += a.val[k];
           continue;
         }
@@ -39,7 +61,7 @@ CsrMatrix filtered_matrix(const CsrMatrix& a, const std::vector<double>& d, doub
       // diagonal with weak links added non-positive; such a row keeps its own, as D_F⁻¹ needs D_F > 0.
       if (out.val[diagonal] + dropped > 0) out.val[diagonal] += dropped;
     };
-  });
+  }, reuse);
 }
 
 std::vector<double> row_diagonal(const CsrMatrix& a) {
@@ -54,7 +76,7 @@ std::vector<double> row_diagonal(const CsrMatrix& a) {
 // Row i of P: (A_F T)_iJ = Σ f_ik over the columns k in aggregate J (in row order), scaled by −ω / f_ii,
 // plus 1 in i's own aggregate (always among them: the diagonal is kept).
 CsrMatrix jacobi_smoothed_prolongation(const CsrMatrix& f, const std::vector<double>& fd, double omega,
-                                       const Aggregates& aggregates) {
+                                       const Aggregates& aggregates, RowBlocks* reuse) {
   const std::vector<index_t>& of_row = aggregates.of_row;
   return csr_from_rows(f.rows, aggregates.count, [&] {
     return [&, sums = std::vector<std::pair<index_t, double>>()](index_t i, RowEntries& out) mutable {
@@ -69,12 +91,14 @@ CsrMatrix jacobi_smoothed_prolongation(const CsrMatrix& f, const std::vector<dou
       const double scale = -omega / fd[i];
       for (const auto& [aggregate, sum] : sums) out.push(aggregate, sum * scale + (aggregate == of_row[i] ? 1.0 : 0.0));
     };
-  });
+  }, reuse);
 }
 
-CsrMatrix smoothed_prolongation(const CsrMatrix& filtered, const Aggregates& aggregates) {
+CsrMatrix smoothed_prolongation(const CsrMatrix& filtered, const Aggregates& aggregates,
+                                std::optional<double> known_bound, RowBlocks* reuse) {
   const std::vector<double> fd = row_diagonal(filtered);
-  return jacobi_smoothed_prolongation(filtered, fd, 4.0 / (3.0 * largest_eigenvalue_bound(filtered, fd)), aggregates);
+  const double bound = known_bound ? *known_bound : largest_eigenvalue_bound(filtered, fd);
+  return jacobi_smoothed_prolongation(filtered, fd, 4.0 / (3.0 * bound), aggregates, reuse);
 }
 
 

@@ -24,8 +24,8 @@ using namespace miniapp;
 
 namespace {
 
-CsrMatrix tet_box_poisson(index_t n) {
-  const mesh::Mesh m = mesh::make_tet_box({.cells = {n, n, n}, .stretch = {1.5, 0, 0}});
+CsrMatrix tet_box_poisson(index_t n, double stretch = 1.5) {
+  const mesh::Mesh m = mesh::make_tet_box({.cells = {n, n, n}, .stretch = {stretch, 0, 0}});
   CsrMatrix a = fv::laplacian_matrix(m, mesh::compute_geometry(m));
   for (double& v : a.val) v = -v;
   return a;
@@ -115,6 +115,31 @@ TEST_CASE("The smoothed prolongation is T minus omega D_F^-1 A_F T", "[amg]") {
   // ω = 4 / (3 λ) with λ Gershgorin's bound 2 (an M-matrix whose rows sum to zero, where 1.1 times
   // the power estimate exceeds it).
   CHECK(omega == Approx(2.0 / 3.0).epsilon(1e-12));
+}
+
+TEST_CASE("Each level's prolongation is the one its filtered matrix gives, where filtering kept every link too",
+          "[amg]") {
+  // Where filtering would drop nothing, as on the finest level of an unstretched mesh, the hierarchy
+  // takes the level's own matrix and bound for the filtered matrix's.
+  const CsrMatrix a = tet_box_poisson(12, 0);
+  const amg::AmgOptions options{.coarse_rows = 50};
+  const amg::HostHierarchy h = amg::build_hierarchy(a, options);
+  REQUIRE(h.levels.size() >= 2);
+  int unfiltered_levels = 0;
+  for (std::size_t l = 0; l < h.levels.size(); ++l) {
+    const amg::HostLevel& level = h.levels[l];
+    const double threshold = options.strength_threshold * std::pow(0.5, static_cast<double>(l));
+    const CsrMatrix f = amg::filtered_matrix(level.a, level.diagonal, threshold);
+    const bool unfiltered = amg::drops_no_link(level.a, level.diagonal, threshold);
+    CHECK(unfiltered == (f.nnz() == level.a.nnz()));
+    if (unfiltered) CHECK(f.val == level.a.val);
+    unfiltered_levels += unfiltered;
+    const CsrMatrix p = amg::smoothed_prolongation(f, amg::aggregate(f, level.diagonal));
+    CHECK(level.prolongation.col == p.col);
+    CHECK(level.prolongation.val == p.val);
+  }
+  CHECK(unfiltered_levels >= 1);
+  CHECK(unfiltered_levels < static_cast<int>(h.levels.size()));
 }
 
 TEST_CASE("The eigenvalue bound stops at Gershgorin's bound and is the same on any thread count", "[amg]") {

@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 #include <omp.h>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <random>
@@ -170,6 +172,21 @@ TEST_CASE("The Galerkin product equals the general sparse product", "[amg]") {
   CHECK(fast.row_ptr == general.row_ptr);
   CHECK(fast.col == general.col);
   CHECK(fast.val == general.val);  // bitwise: the same sums in the same order
+}
+
+TEST_CASE("The sparse product equals the general one on full rows and signed zeros", "[amg]") {
+  // Row 0 of A B reaches every column of B (and revisits them); row 1's first product in column 0 is
+  // −0.0, which the general product adds to 0.0: +0.0.
+  const CsrMatrix a = csr_from_triplets(2, 3, {{0, 0, 1.0}, {0, 1, 2.0}, {0, 2, -3.0}, {1, 1, -1.0}});
+  const CsrMatrix b = csr_from_triplets(3, 2, {{0, 0, 0.25}, {0, 1, 1e-17}, {1, 0, 0.0}, {1, 1, 0.5},
+                                               {2, 0, 1.0}, {2, 1, -1.0}});
+  const CsrMatrix fast = amg::sparse_product(a, b), general = multiply(a, b);
+  REQUIRE(fast.row_ptr == general.row_ptr);
+  CHECK(fast.col == general.col);
+  REQUIRE(fast.val.size() == 4);
+  for (std::size_t k = 0; k < fast.val.size(); ++k)
+    CHECK(std::bit_cast<std::uint64_t>(fast.val[k]) == std::bit_cast<std::uint64_t>(general.val[k]));
+  CHECK_FALSE(std::signbit(fast.val[2]));
 }
 
 TEST_CASE("The hierarchy does not depend on the thread count", "[amg]") {
