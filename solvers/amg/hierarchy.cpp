@@ -51,13 +51,13 @@ HostHierarchy build_hierarchy(const CsrMatrix& a, const AmgOptions& options) {
     // Halved per level (Vaněk et al.): Galerkin products spread a row's weight over more, smaller entries.
     const double threshold = options.strength_threshold * std::pow(0.5, static_cast<double>(h.levels.size()));
     Aggregates aggregates;
-    bool unfiltered = false;
-    CsrMatrix filtered;  // left empty where filtering would drop no link: A is then A_F, and its bound A_F's
+    // Empty where filtering would drop no link: A is then A_F, and A's bound A_F's.
+    std::optional<CsrMatrix> filtered;
+    const auto a_f = [&]() -> const CsrMatrix& { return filtered ? *filtered : current; };
     {
       StageClock clock(h.profile, SetupStage::aggregation);
-      unfiltered = drops_no_link(current, diagonal, threshold);
-      if (!unfiltered) filtered = filtered_matrix(current, diagonal, threshold, &buffers);
-      aggregates = aggregate(unfiltered ? current : filtered, diagonal);
+      if (!drops_no_link(current, diagonal, threshold)) filtered = filtered_matrix(current, diagonal, threshold, &buffers);
+      aggregates = aggregate(a_f(), diagonal);
     }
     if (aggregates.count > stalled_ratio * current.rows) break;
     HostLevel level;
@@ -68,10 +68,9 @@ HostHierarchy build_hierarchy(const CsrMatrix& a, const AmgOptions& options) {
     }
     {
       StageClock clock(h.profile, SetupStage::prolongation);
-      level.prolongation =
-          !options.smoothed ? tentative_prolongation(aggregates)
-          : unfiltered      ? smoothed_prolongation(current, aggregates, level.lambda_max, &buffers)
-                            : smoothed_prolongation(filtered, aggregates, std::nullopt, &buffers);
+      const std::optional<double> known_bound = filtered ? std::nullopt : std::optional(level.lambda_max);
+      level.prolongation = options.smoothed ? smoothed_prolongation(a_f(), aggregates, known_bound, &buffers)
+                                            : tentative_prolongation(aggregates);
       level.restriction = transpose(level.prolongation);
     }
     CsrMatrix coarse;
