@@ -52,9 +52,9 @@ def full_set():
              Run("cylinder-re100", "cylinder", 150.0, ["output.fields=[]", "output.diagnostics_interval=10"]),
              Run("cylinder-re100-medium", "cylinder", 150.0, ["mesh.file=meshes/cylinder_medium.msh",
                                                               "output.fields=[]", "output.diagnostics_interval=10"]),
-             Run("cylinder-3900", "cylinder-3900", 100.0, cylinder_3900),
-             Run("cylinder-3900-pcg", "cylinder-3900", 100.0, cylinder_3900 + PCG),
-             Run("cylinder-3900-re100-mesh", "cylinder-3900", 100.0,
+             Run("cylinder-3900", "cylinder-3900", 150.0, cylinder_3900),
+             Run("cylinder-3900-pcg", "cylinder-3900", 150.0, cylinder_3900 + PCG),
+             Run("cylinder-3900-re100-mesh", "cylinder-3900", 150.0,
                  ["mesh.file=meshes/cylinder.msh"] + cylinder_3900)]
     return runs
 
@@ -67,8 +67,8 @@ def cpu_pairs_set():
     within their statistical uncertainty is the result, where no GPU is at hand for the full cases."""
     box = ["mesh.cells=[24,48,16]", "mesh.length=[3.141592653589793,2.0,1.5707963267948966]",
            "statistics.start_time=15", "output.fields=[]"]
-    cylinder = ["mesh.file=meshes/cylinder_coarse.msh", "mesh.layers=16", "output.fields=[]",
-                "output.diagnostics_interval=5"] + wake_probes(3.141592653589793)
+    cylinder = ["mesh.file=meshes/cylinder_coarse.msh", "mesh.layers=16", "statistics.start_time=40",
+                "output.fields=[]", "output.diagnostics_interval=5"] + wake_probes(3.141592653589793)
     return [Run("minimal-channel-fft", "channel", 60.0, box), Run("minimal-channel-pcg", "channel", 60.0, box + PCG),
             Run("coarse-cylinder-3900-fft", "cylinder-3900", 100.0, cylinder),
             Run("coarse-cylinder-3900-pcg", "cylinder-3900", 100.0, cylinder + PCG)]
