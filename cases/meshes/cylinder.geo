@@ -24,7 +24,7 @@ Circle(5) = {6, 5, 7}; Circle(6) = {7, 5, 8}; Circle(7) = {8, 5, 9}; Circle(8) =
 Curve Loop(1) = {1, 2, 3, 4}; Curve Loop(2) = {5, 6, 7, 8};
 Plane Surface(1) = {1, 2};
 
-Field[1] = Distance; Field[1].CurvesList = {5, 6, 7, 8}; Field[1].Sampling = 400;
+Field[1] = Distance; Field[1].CurvesList = {5, 6, 7, 8};
 Field[2] = Threshold; Field[2].InField = 1; Field[2].SizeMin = h_cylinder; Field[2].SizeMax = h_far;
 Field[2].DistMin = 0.02; Field[2].DistMax = 10;
 Field[3] = Box; Field[3].VIn = h_wake; Field[3].VOut = h_far;
