@@ -3,8 +3,7 @@
 // D / 40 = 2.5 %). Triangles, sized by the distance to the cylinder and refined over the wake
 // (x from 0.5 to 25, |y| < 2) and, finer still, over the near wake (x from 0.5 to x_near_wake,
 // |y| < 1). Cell sizes are parameters: the shipped cylinder.msh takes the defaults (the near wake as
-// the wake), cylinder_coarse.msh (the validation's quick CPU mode) is made with
-//   gmsh -2 cylinder.geo -setnumber h_cylinder 0.1 -setnumber h_wake 0.3 -setnumber h_far 3
+// the wake); README.md beside this file gives the command of each shipped mesh.
 // Edge patches: inlet (x = -15), outlet (x = 25), sides (y = +-20), cylinder.
 DefineConstant[
   h_cylinder = {0.025, Name "cell size on the cylinder"},
