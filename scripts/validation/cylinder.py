@@ -82,7 +82,10 @@ def recirculation_length(run, probes_file):
     c = data.read_csv_columns(probes_file)
     t = c["time"]
     start = window_start(run, t)
-    line = sorted((x, sum(u for s, u in zip(t, c[f"{name}_u"]) if s >= start)) for name, x in positions.items())
+    sums = {}  # x -> the time sums of u of the probes at x (on one line or several over the span)
+    for name, x in positions.items():
+        sums.setdefault(x, []).append(sum(u for s, u in zip(t, c[f"{name}_u"]) if s >= start))
+    line = sorted((x, sum(u) / len(u)) for x, u in sums.items())
     for (x0, u0), (x1, u1) in zip(line, line[1:]):
         if u0 < 0 <= u1:
             return x0 + (x1 - x0) * (-u0) / (u1 - u0) - 0.5

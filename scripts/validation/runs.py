@@ -19,7 +19,7 @@ class Run:
         """The overrides for the report, the wake probes counted rather than listed."""
         probes = [o for o in self.overrides if o.startswith("probes.")]
         text = " ".join(o for o in self.overrides if not o.startswith("probes."))
-        return text + (f" and {len(probes)} wake probes (x = 0.6 to 3.0 on the centreline)" if probes else "")
+        return text + (f" and {len(probes)} wake probes (x = 0.6 to 3.0 on the centreline, over the span)" if probes else "")
 
 
 def _taylor_green(cells, model, end_time):
@@ -29,10 +29,12 @@ def _taylor_green(cells, model, end_time):
     return Run(name, "taylor-green-3d", end_time, sets)
 
 
-def wake_probes(span):
-    """--set lines of the wake_<k> probes on the wake's centreline, x = 0.6 to 3.0 at mid-span, from
-    which cylinder.py takes the recirculation length."""
-    return [f"probes.wake_{k:02d}.position=[{0.6 + 0.1 * k:.1f},0.0,{span / 2!r}]" for k in range(25)]
+def wake_probes(span, lines=4):
+    """--set lines of the wake_<k>_z<j> probes on the wake's centreline, x = 0.6 to 3.0 in steps of 0.1 D,
+    on `lines` lines spread evenly over the span: cylinder.py averages them over the span and in time
+    for the recirculation length (one line at mid-span sees the span's variation of the mean as noise)."""
+    return [f"probes.wake_{k:02d}_z{j}.position=[{0.6 + 0.1 * k:.1f},0.0,{span * (j + 0.5) / lines!r}]"
+            for k in range(25) for j in range(lines)]
 
 
 def full_set():
@@ -52,8 +54,8 @@ def full_set():
              Run("cylinder-re100", "cylinder", 150.0, ["output.fields=[]", "output.diagnostics_interval=10"]),
              Run("cylinder-re100-medium", "cylinder", 150.0, ["mesh.file=meshes/cylinder_medium.msh",
                                                               "output.fields=[]", "output.diagnostics_interval=10"]),
-             Run("cylinder-3900", "cylinder-3900", 150.0, cylinder_3900),
-             Run("cylinder-3900-pcg", "cylinder-3900", 150.0, cylinder_3900 + PCG),
+             Run("cylinder-3900", "cylinder-3900", 350.0, cylinder_3900),
+             Run("cylinder-3900-pcg", "cylinder-3900", 350.0, cylinder_3900 + PCG),
              Run("cylinder-3900-re100-mesh", "cylinder-3900", 150.0,
                  ["mesh.file=meshes/cylinder.msh"] + cylinder_3900)]
     return runs
