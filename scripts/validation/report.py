@@ -26,7 +26,7 @@ def table(rows):
         lines.append(f"| {r.run} | {r.quantity} | {_number(r.computed)} | {r.reference_text()} | "
                      f"{'—' if e is None else f'{100 * e:+.1f} %'} | "
                      f"{'—' if r.tolerance is None else f'±{100 * r.tolerance:g} %'} | {r.verdict()} |")
-    notes = sorted({r.note for r in rows if r.note})
+    notes = list(dict.fromkeys(f"{r.run}: {r.note}" for r in rows if r.note))  # each run's, in the table's order
     return "\n".join(lines + ([""] + [f"- {n}" for n in notes] if notes else []))
 
 

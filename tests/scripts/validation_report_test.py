@@ -48,6 +48,8 @@ class CylinderSectionTest(unittest.TestCase):
         self.assertEqual(text.count("### Cylinder, Re 100"), 1)
         self.assertEqual(text.count("| cylinder-re100-medium | "), 3)
         self.assertIn("![Cylinder, Re 100: cylinder-re100-medium](validation/cylinder-re100-medium.png)", text)
+        notes = [line for line in text.splitlines() if line.startswith("- ")]  # each run's window, named
+        self.assertEqual([n.split(":")[0] for n in notes], ["- cylinder-re100", "- cylinder-re100-medium"])
 
     def test_a_case_without_runs_has_no_section(self):
         with tempfile.TemporaryDirectory() as work:
