@@ -24,12 +24,15 @@ MAX_POINTS = 4000  # the resampled signal's length: keeps the autocorrelation's 
 class MeanEstimate:
     mean: float
     sigma: float        # standard error of the mean
-    tau: float          # integral time scale of the signal
+    tau: float          # integral time scale of the signal; None where σ did not use one
     batches: int        # batches behind sigma; 0: from τ (too few batches for batch means)
     window: tuple       # (first time, last time)
+    of: str = ""        # what each batch gave where it is not the signal's mean (e.g. "L_r", wake.py)
 
     def method(self):
-        return f"{self.batches} batch means" if self.batches else "from τ (fewer than 5 batches of 5τ)"
+        if not self.batches:
+            return "from τ (fewer than 5 batches of 5τ)"
+        return f"{self.batches} batch means" + (f" of {self.of}" if self.of else "")
 
 
 def uniform(t, y):
@@ -120,6 +123,6 @@ def agreement_table(labels, rows, k=2.0):
         lines.append(f"| {r.quantity} | {r.a.mean:.5g} ± {r.a.sigma:.2g} | {r.b.mean:.5g} ± {r.b.sigma:.2g} | "
                      f"{r.a.mean - r.b.mean:+.3g} | {r.sigma():.2g} | {r.k():.2f} | "
                      f"{'yes' if r.k() <= k else 'no'} |")
-    notes = sorted({f"{r.quantity}: t = {x.window[0]:.4g}–{x.window[1]:.4g}, τ = {x.tau:.3g}, σ {x.method()}"
-                    for r in rows for x in (r.a, r.b)})
+    notes = sorted({f"{r.quantity}: t = {x.window[0]:.4g}–{x.window[1]:.4g}, "
+                    f"τ = {'—' if x.tau is None else f'{x.tau:.3g}'}, σ {x.method()}" for r in rows for x in (r.a, r.b)})
     return "\n".join(lines + [""] + [f"- {n}" for n in notes])

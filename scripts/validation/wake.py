@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 
 from . import data
-from .uncertainty import MIN_BATCHES
+from .uncertainty import MIN_BATCHES, MeanEstimate
 
 PREFIX = "wake_"  # the probes named wake_<kk>_z<j> (runs.wake_probes)
 BASE = 0.5  # the cylinder's base, x = D/2 from its centre (D = 1)
@@ -41,6 +41,9 @@ class WakeLength:
             return f"{self.value:.3f} ± — ({self.reason})"
         return f"{self.value:.3f} ± {self.sigma:.2g} ({self.batches} batch means)"
 
+    def estimate(self):
+        """As uncertainty.py's time mean, for its agreement tables (no τ: σ is from batch means of L_r)."""
+        return MeanEstimate(self.value, self.sigma, None, self.batches, self.window, "L_r")
 
 
 def read_probes(run, probes_file):

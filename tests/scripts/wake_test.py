@@ -10,7 +10,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
-from validation import cylinder, wake  # noqa: E402
+from validation import cylinder, pressure_paths, wake  # noqa: E402
 from validation.runs import Run, wake_probes  # noqa: E402
 
 LINES = 4
@@ -166,6 +166,38 @@ class WeightsTest(unittest.TestCase):
             self.assertAlmostEqual(sum(w), b - a, delta=1e-12)
             parts += sum(p * q for p, q in zip(w, y[lo:]))
         self.assertAlmostEqual(parts, trapezoid, delta=1e-12)
+
+
+class PairTest(unittest.TestCase):
+    def test_the_pair_table_compares_l_r_over_the_common_window(self):
+        # Two runs of the same wake, the second ending earlier, with L_r 1.4 until t = 150 and 0.9 after
+        # in the longer one only: over the common window they agree.
+        rng = random.Random(7)
+        runs = [Run(n, "cylinder-3900", 200.0, list(PROBES)) for n in ("cylinder-3900", "cylinder-3900-pcg")]
+        with tempfile.TemporaryDirectory() as work:
+            for r, end in zip(runs, (200.0, 150.0)):
+                times = irregular_times(rng, end, 0.1)
+                xi = ar1(rng, len(times), 0.9)
+                write_probes(os.path.join(work, r.name), times, lambda x, j, i: 0.5 * (
+                    x - 1.9 + 0.05 * xi[i] + (0.5 if times[i] > 150 else 0.0)))
+            lengths = pressure_paths.wake_lengths(runs, work, 110.0)
+            row, missing = pressure_paths.wake_row(("FFT", "PCG"), lengths)
+        self.assertEqual(missing, "")
+        self.assertEqual(lengths[0].window, lengths[1].window)
+        self.assertLessEqual(lengths[0].window[1], 150.0)
+        self.assertAlmostEqual(lengths[0].value, 1.4, delta=0.02)
+        self.assertLess(row.k(), 3)
+        text = pressure_paths.agreement_table(("FFT", "PCG"), [row])
+        self.assertIn(f"| L_r/D | {lengths[0].value:.5g} ± {lengths[0].sigma:.2g} | ", text)
+        self.assertIn("τ = —, σ 8 batch means of L_r", text)
+
+    def test_a_run_without_sigma_is_said_and_not_compared(self):
+        lengths = [wake.WakeLength(1.4, 0.02, 8, (110.0, 150.0)),
+                   wake.WakeLength(1.5, None, 8, (110.0, 150.0), "no crossing in 1 of 8 batches (t = 145–150)")]
+        row, missing = pressure_paths.wake_row(("FFT", "PCG"), lengths)
+        self.assertIsNone(row)
+        self.assertIn("L_r/D: not compared", missing)
+        self.assertIn("PCG: 1.500 ± — (no crossing in 1 of 8 batches", missing)
 
 
 if __name__ == "__main__":
