@@ -67,6 +67,13 @@ def integral_time(step, y):
     return total * step
 
 
+def batch_sigma(values):
+    """The standard error of the mean of B nearly independent batch values: their std / √B."""
+    b = len(values)
+    centre = sum(values) / b
+    return math.sqrt(sum((v - centre) ** 2 for v in values) / (b - 1) / b)
+
+
 def time_mean(t, y, start=None, end=None):
     """The average of y(t) over start ≤ t ≤ end (without them: from the first or to the last sample)
     and its standard error."""
@@ -83,9 +90,7 @@ def time_mean(t, y, start=None, end=None):
     if batches >= MIN_BATCHES:
         size = n // batches
         means = [sum(values[b * size:(b + 1) * size]) / size for b in range(batches)]
-        centre = sum(means) / batches
-        sigma = math.sqrt(sum((m - centre) ** 2 for m in means) / (batches - 1) / batches)
-        return MeanEstimate(mean, sigma, tau, batches, (t[0], t[-1]))
+        return MeanEstimate(mean, batch_sigma(means), tau, batches, (t[0], t[-1]))
     spread = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
     return MeanEstimate(mean, spread * math.sqrt(2 * tau / span), tau, 0, (t[0], t[-1]))
 

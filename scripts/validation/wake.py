@@ -11,14 +11,14 @@ crossing before it is a probe near the base where the mean is a small number of 
 
 Its standard error comes from batch means (uncertainty.py for a time mean): the window cut into B equal
 batches of time, L_r taken from each batch's profile, σ = std(batch L_r) / √B. A batch whose profile
-does not cross leaves σ undefined (the reason is kept) rather than dropped, which would bias σ low.
+does not cross leaves σ undefined (the reason is kept) rather than dropped: dropping it would hide
+the batch that differs most.
 """
 import bisect
-import math
 from dataclasses import dataclass
 
 from . import data
-from .uncertainty import MIN_BATCHES, MeanEstimate
+from .uncertainty import MIN_BATCHES, MeanEstimate, batch_sigma
 
 PREFIX = "wake_"  # the probes named wake_<kk>_z<j> (runs.wake_probes)
 BASE = 0.5  # the cylinder's base, x = D/2 from its centre (D = 1)
@@ -34,7 +34,7 @@ class WakeLength:
     reason: str = ""  # why value or sigma is None
 
     def text(self):
-        """"1.87 ± 0.052 (8 batch means)" or what is missing and why."""
+        """"L_r ± σ (B batch means)" in figures, or what is missing and why."""
         if self.value is None:
             return f"no L_r: {self.reason}"
         if self.sigma is None:
@@ -70,7 +70,7 @@ def weights(t, start, end):
         p, q = max(t[k], start), min(t[k + 1], end)
         if q <= p or h <= 0:
             continue
-        # y's integral over [p, q] inside [t_k, t_k+1] is (q − p) times y at the midpoint's share of y_k and y_k+1.
+        # y's integral over [p, q] ⊂ [t_k, t_k+1] is (q − p) times y at the midpoint, shared by y_k and y_k+1.
         share = ((p + q) / 2 - t[k]) / h
         w[k - lo] += (q - p) * (1 - share)
         w[k + 1 - lo] += (q - p) * share
@@ -86,6 +86,7 @@ def profile(t, lines, start, end):
 
     def mean(u):
         return sum(a * b for a, b in zip(w, u[lo:lo + len(w)])) / total
+
     return sorted((x, sum(mean(u) for u in us) / len(us)) for x, us in lines.items())
 
 
@@ -117,6 +118,4 @@ def recirculation_length(t, lines, start, end=None, batches=BATCHES):
     if missing:
         spans = ", ".join(f"t = {start + b * step:.4g}–{start + (b + 1) * step:.4g}" for b in missing)
         return WakeLength(value, None, batches, window, f"no crossing in {len(missing)} of {batches} batches ({spans})")
-    centre = sum(found) / batches
-    sigma = math.sqrt(sum((v - centre) ** 2 for v in found) / (batches - 1) / batches)
-    return WakeLength(value, sigma, batches, window)
+    return WakeLength(value, batch_sigma(found), batches, window)
