@@ -1,12 +1,14 @@
 """Cylinder in cross-flow: Strouhal number (at Re 100 from the lift's upward crossings of its mean, at
 Re 3900 from the peak of the lift's spectrum), mean drag and lift amplitude from the case's averaging
 start (statistics.start_time) to the end, from the forces observer's forces_cylinder.csv
-(docs/statistics.md), and at Re 3900 the recirculation length from the wake_<k> probes' probes.csv. A run without them has no numbers here
+(docs/statistics.md), and at Re 3900 the recirculation length from the wake_<k> probes' probes.csv
+(wake.py: the mean u on the wake's centreline, averaged over the span, with its standard error from
+batch means). A run without them has no numbers here
 (the kinetic energy oscillates at the shedding frequency and at twice it while the wake grows, too
 ambiguous to stand in for the lift)."""
 import os
 
-from . import data, series
+from . import data, series, wake
 from .compare import Comparison
 
 # How each case's Strouhal number is taken from its lift: the laminar wake's is a clean periodic signal,
@@ -18,7 +20,6 @@ TARGETS = {  # reference ranges and tolerances of issue 20
     "cylinder": {"St": (0.164, 0.165, 0.02), "mean Cd": (1.32, 1.33, 0.02), "Cl amplitude": (0.32, 0.33, 0.05)},
     "cylinder-3900": {"St": (0.208, 0.215, 0.05), "mean Cd": (0.99, 1.04, 0.10), "Lr/D": (1.51, 1.51, 0.15)},
 }
-WAKE_PROBE = "wake_"  # probes named wake_<k> on the wake's centreline give the recirculation length
 WINDOW = 0.4  # without statistics.start_time: the last 40 % of the run
 
 
@@ -45,10 +46,14 @@ def analyse(run, out):
         values["mean Cd"] = sum(cd) / len(cd)
         values["Cl amplitude"] = (max(cl) - min(cl)) / 2
         note = f"t = {t[0]:.0f}–{t[-1]:.0f}, {os.path.basename(forces_file)}"
+    notes = {q: note for q in targets}
     probes = data.statistics_file(out, "probes.csv")
     if "Lr/D" in targets and probes:
-        values["Lr/D"] = recirculation_length(run, probes)
-    rows = [Comparison(run.name, q, values.get(q), lo, hi, tol, note) for q, (lo, hi, tol) in targets.items()]
+        lr = recirculation_length(run, probes)
+        values["Lr/D"] = lr.value
+        notes["Lr/D"] = (f"{run.name}: Lr/D {lr.text()}, t = {lr.window[0]:.0f}–{lr.window[1]:.0f}, "
+                         f"{os.path.basename(probes)}")
+    rows = [Comparison(run.name, q, values.get(q), lo, hi, tol, notes[q]) for q, (lo, hi, tol) in targets.items()]
     return rows, forces_file
 
 
@@ -75,18 +80,7 @@ def plot(run, out, forces_file, path):
 
 
 def recirculation_length(run, probes_file):
-    """Lr/D: from the cylinder's base (x = D/2) to where the time-mean streamwise velocity on the wake's
-    centreline turns positive, interpolated between the wake_<k> probes (positions from the case)."""
-    settings = data.case_settings(run.case, run.overrides)
-    positions = {name: p["position"][0] for name, p in settings.get("probes", {}).items() if name.startswith(WAKE_PROBE)}
-    c = data.read_csv_columns(probes_file)
-    t = c["time"]
-    start = window_start(run, t)
-    sums = {}  # x -> the time sums of u of the probes at x (on one line or several over the span)
-    for name, x in positions.items():
-        sums.setdefault(x, []).append(sum(u for s, u in zip(t, c[f"{name}_u"]) if s >= start))
-    line = sorted((x, sum(u) / len(u)) for x, u in sums.items())
-    for (x0, u0), (x1, u1) in zip(line, line[1:]):
-        if u0 < 0 <= u1:
-            return x0 + (x1 - x0) * (-u0) / (u1 - u0) - 0.5
-    return None
+    """Lr/D with its standard error (wake.WakeLength) from the case's averaging start to the end of the
+    wake probes' rows."""
+    t, lines = wake.read_probes(run, probes_file)
+    return wake.recirculation_length(t, lines, window_start(run, t))

@@ -24,12 +24,15 @@ MAX_POINTS = 4000  # the resampled signal's length: keeps the autocorrelation's 
 class MeanEstimate:
     mean: float
     sigma: float        # standard error of the mean
-    tau: float          # integral time scale of the signal
+    tau: float          # integral time scale of the signal; None where σ did not use one
     batches: int        # batches behind sigma; 0: from τ (too few batches for batch means)
     window: tuple       # (first time, last time)
+    of: str = ""        # what each batch gave where it is not the signal's mean (e.g. "L_r", wake.py)
 
     def method(self):
-        return f"{self.batches} batch means" if self.batches else "from τ (fewer than 5 batches of 5τ)"
+        if not self.batches:
+            return "from τ (fewer than 5 batches of 5τ)"
+        return f"{self.batches} batch means" + (f" of {self.of}" if self.of else "")
 
 
 def uniform(t, y):
@@ -64,6 +67,13 @@ def integral_time(step, y):
     return total * step
 
 
+def batch_sigma(values):
+    """The standard error of the mean of B nearly independent batch values: their std / √B."""
+    b = len(values)
+    centre = sum(values) / b
+    return math.sqrt(sum((v - centre) ** 2 for v in values) / (b - 1) / b)
+
+
 def time_mean(t, y, start=None, end=None):
     """The average of y(t) over start ≤ t ≤ end (without them: from the first or to the last sample)
     and its standard error."""
@@ -80,9 +90,7 @@ def time_mean(t, y, start=None, end=None):
     if batches >= MIN_BATCHES:
         size = n // batches
         means = [sum(values[b * size:(b + 1) * size]) / size for b in range(batches)]
-        centre = sum(means) / batches
-        sigma = math.sqrt(sum((m - centre) ** 2 for m in means) / (batches - 1) / batches)
-        return MeanEstimate(mean, sigma, tau, batches, (t[0], t[-1]))
+        return MeanEstimate(mean, batch_sigma(means), tau, batches, (t[0], t[-1]))
     spread = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
     return MeanEstimate(mean, spread * math.sqrt(2 * tau / span), tau, 0, (t[0], t[-1]))
 
@@ -120,6 +128,6 @@ def agreement_table(labels, rows, k=2.0):
         lines.append(f"| {r.quantity} | {r.a.mean:.5g} ± {r.a.sigma:.2g} | {r.b.mean:.5g} ± {r.b.sigma:.2g} | "
                      f"{r.a.mean - r.b.mean:+.3g} | {r.sigma():.2g} | {r.k():.2f} | "
                      f"{'yes' if r.k() <= k else 'no'} |")
-    notes = sorted({f"{r.quantity}: t = {x.window[0]:.4g}–{x.window[1]:.4g}, τ = {x.tau:.3g}, σ {x.method()}"
-                    for r in rows for x in (r.a, r.b)})
+    notes = sorted({f"{r.quantity}: t = {x.window[0]:.4g}–{x.window[1]:.4g}, "
+                    f"τ = {'—' if x.tau is None else f'{x.tau:.3g}'}, σ {x.method()}" for r in rows for x in (r.a, r.b)})
     return "\n".join(lines + [""] + [f"- {n}" for n in notes])
