@@ -51,7 +51,7 @@ def analyse(run, out):
     if "Lr/D" in targets and probes:
         lr = recirculation_length(run, probes)
         values["Lr/D"] = lr.value
-        notes["Lr/D"] = (f"{run.name}: Lr/D {lr.text()}, t = {lr.window[0]:.0f}–{lr.window[1]:.0f}, "
+        notes["Lr/D"] = (f"Lr/D {lr.text()}, t = {lr.window[0]:.0f}–{lr.window[1]:.0f}, "
                          f"{os.path.basename(probes)}")
     rows = [Comparison(run.name, q, values.get(q), lo, hi, tol, notes[q]) for q, (lo, hi, tol) in targets.items()]
     return rows, forces_file

@@ -128,6 +128,7 @@ def agreement_table(labels, rows, k=2.0):
         lines.append(f"| {r.quantity} | {r.a.mean:.5g} ± {r.a.sigma:.2g} | {r.b.mean:.5g} ± {r.b.sigma:.2g} | "
                      f"{r.a.mean - r.b.mean:+.3g} | {r.sigma():.2g} | {r.k():.2f} | "
                      f"{'yes' if r.k() <= k else 'no'} |")
-    notes = sorted({f"{r.quantity}: t = {x.window[0]:.4g}–{x.window[1]:.4g}, "
-                    f"τ = {'—' if x.tau is None else f'{x.tau:.3g}'}, σ {x.method()}" for r in rows for x in (r.a, r.b)})
+    notes = [f"{r.quantity}, {label}: t = {x.window[0]:.4g}–{x.window[1]:.4g}, "
+             f"τ = {'—' if x.tau is None else f'{x.tau:.3g}'}, σ {x.method()}"
+             for r in rows for label, x in zip(labels, (r.a, r.b))]
     return "\n".join(lines + [""] + [f"- {n}" for n in notes])

@@ -78,6 +78,8 @@ class AgreementTest(unittest.TestCase):
         lines = text.splitlines()
         self.assertTrue(lines[2].endswith("| yes |") or same.k() > 2)
         self.assertTrue(lines[3].endswith("| no |"))
+        notes = [line for line in lines if line.startswith("- ")]  # each run's window and method, named
+        self.assertEqual([n.split(":")[0] for n in notes], ["- x, FFT", "- x, PCG"] * 2)
 
     def test_runs_of_different_lengths_are_compared_over_the_shorter_one(self):
         # The same process in both runs, but the longer one drifts after the shorter one's end: over
