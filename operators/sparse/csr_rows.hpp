@@ -27,6 +27,23 @@ inline void resize_entries_in_team(CsrMatrix& a, std::size_t entries, ParallelEx
   }
 }
 
+// row_ptr[r + 1], the length of row r, becomes the offset where row r + 1 starts (row_ptr[0] is 0), by
+// every thread of a parallel region: running sums over one block of rows per thread, then each block's
+// start added. Integer sums, so the offsets are those of the serial loop on any thread count.
+// `block_sum` (shared) holds omp_get_num_threads() + 1 entries. Ends at the team's barrier.
+inline void lengths_to_offsets_in_team(std::vector<index_t>& row_ptr, std::vector<index_t>& block_sum) {
+  const auto t = static_cast<std::size_t>(omp_get_thread_num()), n = static_cast<std::size_t>(omp_get_num_threads());
+  const std::size_t rows = row_ptr.size() - 1, begin = rows * t / n + 1, end = rows * (t + 1) / n + 1;
+  index_t sum = 0;
+  for (std::size_t i = begin; i < end; ++i) row_ptr[i] = sum += row_ptr[i];
+  block_sum[t + 1] = sum;
+#pragma omp barrier
+#pragma omp single
+  for (std::size_t b = 0; b < n; ++b) block_sum[b + 1] += block_sum[b];
+  for (std::size_t i = begin; i < end; ++i) row_ptr[i] += block_sum[t];
+#pragma omp barrier
+}
+
 // The entries of consecutive rows, appended by a row builder of csr_from_rows.
 struct RowEntries {
   std::vector<index_t> col;

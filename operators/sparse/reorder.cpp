@@ -1,5 +1,7 @@
 #include "operators/sparse/reorder.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <numeric>
 #include <string>
@@ -7,6 +9,7 @@
 #include <utility>
 
 #include "core/parallel_exceptions.hpp"
+#include "operators/sparse/csr_rows.hpp"
 
 namespace miniapp {
 
@@ -173,29 +176,32 @@ CsrMatrix permute(const CsrMatrix& a, const Permutation& rows, const Permutation
                 std::to_string(cols.size()) + " for a " + std::to_string(a.rows) + "x" + std::to_string(a.cols) +
                 " matrix");
   // Row r is the old row rows.new_to_old[r] with its columns renumbered and sorted again (they stay
-  // unique: nothing merges). Rows are filled in place, in parallel.
+  // unique: nothing merges). The arrays are sized by different threads at once, the offsets summed
+  // in blocks and the rows filled in place, all in parallel.
   CsrMatrix b;
   b.rows = a.rows;
   b.cols = a.cols;
-  b.row_ptr.resize(static_cast<std::size_t>(a.rows) + 1);
-  b.row_ptr[0] = 0;
-  for (index_t r = 0; r < a.rows; ++r) b.row_ptr[r + 1] = b.row_ptr[r] + a.row_length(rows.new_to_old[r]);
-  b.col.resize(a.col.size());
-  b.val.resize(a.val.size());
-  ParallelExceptions errors;  // the scratch row's allocation
-#pragma omp parallel
+  std::vector<index_t> block_sum(static_cast<std::size_t>(omp_get_max_threads()) + 1, 0);
+  ParallelExceptions errors;  // the arrays' and the scratch row's allocations
+#pragma omp parallel num_threads(static_cast<int>(block_sum.size() - 1))
   {
-    std::vector<std::pair<index_t, double>> scratch;
+    resize_entries_in_team(b, a.col.size(), errors);
+    if (!errors.failed()) {
+#pragma omp for schedule(static)
+      for (index_t r = 0; r < a.rows; ++r) b.row_ptr[r + 1] = a.row_length(rows.new_to_old[r]);
+      lengths_to_offsets_in_team(b.row_ptr, block_sum);
+      std::vector<std::pair<index_t, double>> scratch;
 #pragma omp for
-    for (index_t r = 0; r < a.rows; ++r)
-      errors.guard([&] {
-        const index_t old = rows.new_to_old[r], begin = b.row_ptr[r];
-        for (index_t p = a.row_ptr[old]; p < a.row_ptr[old + 1]; ++p) {
-          b.col[begin + p - a.row_ptr[old]] = cols.old_to_new[a.col[p]];
-          b.val[begin + p - a.row_ptr[old]] = a.val[p];
-        }
-        sort_and_merge_entries(b.col.data() + begin, b.val.data() + begin, b.row_length(r), scratch);
-      });
+      for (index_t r = 0; r < a.rows; ++r)
+        errors.guard([&] {
+          const index_t old = rows.new_to_old[r], begin = b.row_ptr[r];
+          for (index_t p = a.row_ptr[old]; p < a.row_ptr[old + 1]; ++p) {
+            b.col[begin + p - a.row_ptr[old]] = cols.old_to_new[a.col[p]];
+            b.val[begin + p - a.row_ptr[old]] = a.val[p];
+          }
+          sort_and_merge_entries(b.col.data() + begin, b.val.data() + begin, b.row_length(r), scratch);
+        });
+    }
   }
   errors.rethrow();
   return b;
@@ -208,6 +214,7 @@ std::vector<double> permute_vector(const std::vector<double>& x, const Permutati
     throw Error("permute_vector: vector of " + std::to_string(x.size()) + " entries, permutation of " +
                 std::to_string(p.size()));
   std::vector<double> y(x.size());
+#pragma omp parallel for schedule(static)
   for (index_t i = 0; i < p.size(); ++i) y[i] = x[p.new_to_old[i]];
   return y;
 }
@@ -217,6 +224,7 @@ std::vector<double> unpermute_vector(const std::vector<double>& y, const Permuta
     throw Error("unpermute_vector: vector of " + std::to_string(y.size()) + " entries, permutation of " +
                 std::to_string(p.size()));
   std::vector<double> x(y.size());
+#pragma omp parallel for schedule(static)
   for (index_t i = 0; i < p.size(); ++i) x[p.new_to_old[i]] = y[i];
   return x;
 }
