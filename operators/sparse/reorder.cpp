@@ -38,6 +38,7 @@ namespace {
 class GroupGraph {
  public:
   GroupGraph(const CsrMatrix& a, const std::vector<index_t>& bucket) : a_(a), bucket_(bucket), degree_(a.rows, 0) {
+#pragma omp parallel for schedule(static)
     for (index_t v = 0; v < a.rows; ++v) for_each_neighbor(v, [&](index_t) { ++degree_[v]; });
   }
   template <class F>
@@ -49,6 +50,22 @@ class GroupGraph {
   }
   index_t degree(index_t v) const { return degree_[v]; }
   bool by_degree(index_t u, index_t v) const { return std::tie(degree_[u], u) < std::tie(degree_[v], v); }
+  // The nodes [first, last), given in increasing order, sorted by degree: a stable counting sort,
+  // so the order of by_degree in O(n + largest degree). `count` is scratch space.
+  template <class It>
+  std::vector<index_t> by_degree(It first, It last, std::vector<index_t>& count) const {
+    index_t largest = 0;
+    for (It v = first; v != last; ++v) largest = std::max(largest, degree_[*v]);
+    count.assign(static_cast<std::size_t>(largest) + 2, 0);
+    for (It v = first; v != last; ++v) ++count[static_cast<std::size_t>(degree_[*v]) + 1];
+    for (std::size_t d = 1; d < count.size(); ++d) count[d] += count[d - 1];
+    std::vector<index_t> sorted(static_cast<std::size_t>(last - first));
+    for (It v = first; v != last; ++v) {
+      if (v != first && *v <= *(v - 1)) throw Error("GroupGraph::by_degree: nodes not in increasing order");
+      sorted[static_cast<std::size_t>(count[static_cast<std::size_t>(degree_[*v])]++)] = *v;
+    }
+    return sorted;
+  }
 
  private:
   const CsrMatrix& a_;
@@ -150,6 +167,7 @@ Permutation row_grouping_rcm(const CsrMatrix& a, const std::vector<index_t>* gro
   std::vector<index_t> bucket;
   const std::vector<index_t> sorted = sort_into_buckets(a, groups, bucket);
   const GroupGraph graph(a, bucket);
+  std::vector<index_t> seed_count;  // the counting sort's, reused from one bucket to the next
   std::vector<char> placed(sorted.size(), 0);
   SearchMarks marks{std::vector<index_t>(sorted.size(), 0)};
   std::vector<index_t> new_to_old;
@@ -158,9 +176,8 @@ Permutation row_grouping_rcm(const CsrMatrix& a, const std::vector<index_t>* gro
     std::size_t end = begin;
     while (end < sorted.size() && bucket[sorted[end]] == bucket[sorted[begin]]) ++end;
     // Components start from their minimum-degree node, so seeds are tried in that order.
-    std::vector<index_t> seeds(sorted.begin() + static_cast<std::ptrdiff_t>(begin),
-                               sorted.begin() + static_cast<std::ptrdiff_t>(end));
-    std::sort(seeds.begin(), seeds.end(), [&](index_t u, index_t v) { return graph.by_degree(u, v); });
+    const std::vector<index_t> seeds = graph.by_degree(sorted.begin() + static_cast<std::ptrdiff_t>(begin),
+                                                       sorted.begin() + static_cast<std::ptrdiff_t>(end), seed_count);
     const std::size_t group_begin = new_to_old.size();
     for (index_t seed : seeds)
       if (!placed[seed]) cuthill_mckee(graph, pseudo_peripheral(graph, seed, placed, marks), placed, new_to_old);
