@@ -128,14 +128,11 @@ CsrMatrix coefficient_map(const CsrMatrix& m, const CsrMatrix& b, const FlowOper
     block_offset[t + 1] = block.size();
 #pragma omp barrier
 #pragma omp single
-    errors.guard([&] {
-      for (std::size_t k = 0; k < blocks.size(); ++k) block_offset[k + 1] += block_offset[k];
-      // Sized only if every offset fits the index type (checked after the region).
-      if (block_offset.back() <= static_cast<std::size_t>(std::numeric_limits<index_t>::max())) {
-        e.col.resize(block_offset.back());
-        e.val.resize(block_offset.back());
-      }
-    });
+    for (std::size_t k = 0; k < blocks.size(); ++k) block_offset[k + 1] += block_offset[k];
+    // Sized only if every offset fits the index type (checked after the region).
+    resize_entries_in_team(
+        e, block_offset.back() <= static_cast<std::size_t>(std::numeric_limits<index_t>::max()) ? block_offset.back() : 0,
+        errors);
     if (!errors.failed() && e.col.size() == block_offset.back()) {
       const auto offset = static_cast<index_t>(block_offset[t]);
       for (index_t p = layout.slice_ptr[begin]; p < layout.slice_ptr[end]; ++p) e.row_ptr[p + 1] += offset;

@@ -18,13 +18,15 @@ namespace {
 
 // diag(s) A.
 CsrMatrix scale_rows(CsrMatrix a, const std::vector<double>& s) {
+#pragma omp parallel for schedule(static)
   for (index_t r = 0; r < a.rows; ++r)
     for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) a.val[p] *= s[r];
   return a;
 }
 
 CsrMatrix absolute(CsrMatrix a) {
-  for (double& v : a.val) v = std::abs(v);
+#pragma omp parallel for schedule(static)
+  for (index_t p = 0; p < a.nnz(); ++p) a.val[p] = std::abs(a.val[p]);
   return a;
 }
 

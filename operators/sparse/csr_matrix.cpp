@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -186,45 +187,49 @@ double max_abs_difference(const CsrMatrix& a, const CsrMatrix& b) {
 // Scatter by column: visiting rows in order leaves the columns of every transposed row sorted. In
 // parallel, each thread scatters a contiguous block of rows into the slots after those of the blocks
 // before it (per-thread column counts), so the result is the serial one; where those counts would
-// outweigh the matrix (many columns, few entries), serially.
+// outweigh the matrix (many columns, few entries), serially. The arrays are sized (zero-filled) by
+// different threads at once while the others count, and the counts zeroed by the thread that owns them.
 CsrMatrix transpose(const CsrMatrix& a) {
   CsrMatrix t;
   t.rows = a.cols;
   t.cols = a.rows;
-  t.row_ptr.assign(static_cast<std::size_t>(a.cols) + 1, 0);
-  t.col.resize(a.col.size());
-  t.val.resize(a.val.size());
   const auto cols = static_cast<std::size_t>(a.cols);
   const int threads = cols * static_cast<std::size_t>(omp_get_max_threads()) > 4 * a.col.size() ? 1 : omp_get_max_threads();
-  std::vector<index_t> next(cols * static_cast<std::size_t>(threads), 0);  // per thread: counts, then slots
+  // Per thread: counts, then slots.
+  const std::unique_ptr<index_t[]> next(new index_t[cols * static_cast<std::size_t>(threads)]);
+  std::vector<index_t> block_sum(static_cast<std::size_t>(threads) + 1, 0);
+  ParallelExceptions errors;  // the arrays' allocations
 #pragma omp parallel num_threads(threads)
   {
     const auto n = static_cast<index_t>(omp_get_num_threads()), id = static_cast<index_t>(omp_get_thread_num());
     const index_t begin = static_cast<index_t>(static_cast<std::int64_t>(a.rows) * id / n),
                   end = static_cast<index_t>(static_cast<std::int64_t>(a.rows) * (id + 1) / n);
-    index_t* mine = next.data() + cols * static_cast<std::size_t>(id);
+    index_t* mine = next.get() + cols * static_cast<std::size_t>(id);
+    std::fill_n(mine, cols, 0);
     for (index_t p = a.row_ptr[begin]; p < a.row_ptr[end]; ++p) ++mine[a.col[p]];
-#pragma omp barrier
+    resize_entries_in_team(t, a.col.size(), errors);  // ends at a barrier: the counts are complete
+    if (!errors.failed()) {
 #pragma omp for schedule(static)
-    for (index_t c = 0; c < a.cols; ++c) {
-      index_t count = 0;
-      for (index_t b = 0; b < n; ++b) {
-        index_t& slot = next[cols * static_cast<std::size_t>(b) + static_cast<std::size_t>(c)];
-        const index_t block = slot;
-        slot = count;  // the block's first slot within the column, before the column's offset is known
-        count += block;
+      for (index_t c = 0; c < a.cols; ++c) {
+        index_t count = 0;
+        for (index_t b = 0; b < n; ++b) {
+          index_t& slot = next[cols * static_cast<std::size_t>(b) + static_cast<std::size_t>(c)];
+          const index_t block = slot;
+          slot = count;  // the block's first slot within the column, before the column's offset is known
+          count += block;
+        }
+        t.row_ptr[c + 1] = count;
       }
-      t.row_ptr[c + 1] = count;
+      lengths_to_offsets_in_team(t.row_ptr, block_sum);
+      for (index_t r = begin; r < end; ++r)
+        for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) {
+          const index_t q = t.row_ptr[a.col[p]] + mine[a.col[p]]++;
+          t.col[q] = r;
+          t.val[q] = a.val[p];
+        }
     }
-#pragma omp single
-    for (index_t c = 0; c < a.cols; ++c) t.row_ptr[c + 1] += t.row_ptr[c];
-    for (index_t r = begin; r < end; ++r)
-      for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) {
-        const index_t q = t.row_ptr[a.col[p]] + mine[a.col[p]]++;
-        t.col[q] = r;
-        t.val[q] = a.val[p];
-      }
   }
+  errors.rethrow();
   return t;
 }
 

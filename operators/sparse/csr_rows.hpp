@@ -9,6 +9,41 @@
 
 namespace miniapp {
 
+// Sizes col and val of `a` for `entries` non-zeros (and row_ptr for a.rows rows, unless it has that size
+// already), called by every thread of a parallel region (an orphaned worksharing construct; it ends at
+// the team's barrier). A std::vector zero-fills what it is resized to on the thread that resizes it,
+// and first touches those pages there: the arrays are sized by different threads at once, not one
+// after another on one. Their contents are then zeros, to be overwritten (row_ptr[0] stays 0). An
+// allocation failure is kept in `errors`.
+inline void resize_entries_in_team(CsrMatrix& a, std::size_t entries, ParallelExceptions& errors) {
+#pragma omp sections
+  {
+#pragma omp section
+    errors.guard([&] { a.val.resize(entries); });  // the largest first: sections are handed out in order
+#pragma omp section
+    errors.guard([&] { a.col.resize(entries); });
+#pragma omp section
+    errors.guard([&] { a.row_ptr.resize(static_cast<std::size_t>(a.rows) + 1); });  // no-op if sized
+  }
+}
+
+// row_ptr[r + 1], the length of row r, becomes the offset where row r + 1 starts (row_ptr[0] is 0), by
+// every thread of a parallel region: running sums over one block of rows per thread, then each block's
+// start added. Integer sums, so the offsets are those of the serial loop on any thread count.
+// `block_sum` (shared) holds omp_get_num_threads() + 1 entries. Ends at the team's barrier.
+inline void lengths_to_offsets_in_team(std::vector<index_t>& row_ptr, std::vector<index_t>& block_sum) {
+  const auto t = static_cast<std::size_t>(omp_get_thread_num()), n = static_cast<std::size_t>(omp_get_num_threads());
+  const std::size_t rows = row_ptr.size() - 1, begin = rows * t / n + 1, end = rows * (t + 1) / n + 1;
+  index_t sum = 0;
+  for (std::size_t i = begin; i < end; ++i) row_ptr[i] = sum += row_ptr[i];
+  block_sum[t + 1] = sum;
+#pragma omp barrier
+#pragma omp single
+  for (std::size_t b = 0; b < n; ++b) block_sum[b + 1] += block_sum[b];
+  for (std::size_t i = begin; i < end; ++i) row_ptr[i] += block_sum[t];
+#pragma omp barrier
+}
+
 // The entries of consecutive rows, appended by a row builder of csr_from_rows.
 struct RowEntries {
   std::vector<index_t> col;
@@ -70,11 +105,8 @@ CsrMatrix csr_from_rows(index_t rows, index_t cols, MakeRowFn make_row_fn, RowBl
     block_offset[t + 1] = block.size();
 #pragma omp barrier
 #pragma omp single
-    errors.guard([&] {
-      for (std::size_t b = 0; b < blocks.size(); ++b) block_offset[b + 1] += block_offset[b];
-      a.col.resize(block_offset.back());
-      a.val.resize(block_offset.back());
-    });
+    for (std::size_t b = 0; b < blocks.size(); ++b) block_offset[b + 1] += block_offset[b];
+    resize_entries_in_team(a, block_offset.back(), errors);  // by every thread (skipped after a failure)
     if (!errors.failed()) {
       const std::size_t offset = block_offset[t];
       for (index_t r = begin; r < end; ++r) a.row_ptr[r + 1] += static_cast<index_t>(offset);

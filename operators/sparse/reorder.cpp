@@ -1,5 +1,7 @@
 #include "operators/sparse/reorder.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <numeric>
 #include <string>
@@ -7,6 +9,7 @@
 #include <utility>
 
 #include "core/parallel_exceptions.hpp"
+#include "operators/sparse/csr_rows.hpp"
 
 namespace miniapp {
 
@@ -35,6 +38,7 @@ namespace {
 class GroupGraph {
  public:
   GroupGraph(const CsrMatrix& a, const std::vector<index_t>& bucket) : a_(a), bucket_(bucket), degree_(a.rows, 0) {
+#pragma omp parallel for schedule(static)
     for (index_t v = 0; v < a.rows; ++v) for_each_neighbor(v, [&](index_t) { ++degree_[v]; });
   }
   template <class F>
@@ -46,6 +50,22 @@ class GroupGraph {
   }
   index_t degree(index_t v) const { return degree_[v]; }
   bool by_degree(index_t u, index_t v) const { return std::tie(degree_[u], u) < std::tie(degree_[v], v); }
+  // The nodes [first, last), given in increasing order, sorted by degree: a stable counting sort,
+  // so the order of by_degree in O(n + largest degree). `count` is scratch space.
+  template <class It>
+  std::vector<index_t> by_degree(It first, It last, std::vector<index_t>& count) const {
+    index_t largest = 0;
+    for (It v = first; v != last; ++v) largest = std::max(largest, degree_[*v]);
+    count.assign(static_cast<std::size_t>(largest) + 2, 0);
+    for (It v = first; v != last; ++v) ++count[static_cast<std::size_t>(degree_[*v]) + 1];
+    for (std::size_t d = 1; d < count.size(); ++d) count[d] += count[d - 1];
+    std::vector<index_t> sorted(static_cast<std::size_t>(last - first));
+    for (It v = first; v != last; ++v) {
+      if (v != first && *v <= *(v - 1)) throw Error("GroupGraph::by_degree: nodes not in increasing order");
+      sorted[static_cast<std::size_t>(count[static_cast<std::size_t>(degree_[*v])]++)] = *v;
+    }
+    return sorted;
+  }
 
  private:
   const CsrMatrix& a_;
@@ -147,6 +167,7 @@ Permutation row_grouping_rcm(const CsrMatrix& a, const std::vector<index_t>* gro
   std::vector<index_t> bucket;
   const std::vector<index_t> sorted = sort_into_buckets(a, groups, bucket);
   const GroupGraph graph(a, bucket);
+  std::vector<index_t> seed_count;  // the counting sort's, reused from one bucket to the next
   std::vector<char> placed(sorted.size(), 0);
   SearchMarks marks{std::vector<index_t>(sorted.size(), 0)};
   std::vector<index_t> new_to_old;
@@ -155,9 +176,8 @@ Permutation row_grouping_rcm(const CsrMatrix& a, const std::vector<index_t>* gro
     std::size_t end = begin;
     while (end < sorted.size() && bucket[sorted[end]] == bucket[sorted[begin]]) ++end;
     // Components start from their minimum-degree node, so seeds are tried in that order.
-    std::vector<index_t> seeds(sorted.begin() + static_cast<std::ptrdiff_t>(begin),
-                               sorted.begin() + static_cast<std::ptrdiff_t>(end));
-    std::sort(seeds.begin(), seeds.end(), [&](index_t u, index_t v) { return graph.by_degree(u, v); });
+    const std::vector<index_t> seeds = graph.by_degree(sorted.begin() + static_cast<std::ptrdiff_t>(begin),
+                                                       sorted.begin() + static_cast<std::ptrdiff_t>(end), seed_count);
     const std::size_t group_begin = new_to_old.size();
     for (index_t seed : seeds)
       if (!placed[seed]) cuthill_mckee(graph, pseudo_peripheral(graph, seed, placed, marks), placed, new_to_old);
@@ -173,29 +193,32 @@ CsrMatrix permute(const CsrMatrix& a, const Permutation& rows, const Permutation
                 std::to_string(cols.size()) + " for a " + std::to_string(a.rows) + "x" + std::to_string(a.cols) +
                 " matrix");
   // Row r is the old row rows.new_to_old[r] with its columns renumbered and sorted again (they stay
-  // unique: nothing merges). Rows are filled in place, in parallel.
+  // unique: nothing merges). The arrays are sized by different threads at once, the offsets summed
+  // in blocks and the rows filled in place, all in parallel.
   CsrMatrix b;
   b.rows = a.rows;
   b.cols = a.cols;
-  b.row_ptr.resize(static_cast<std::size_t>(a.rows) + 1);
-  b.row_ptr[0] = 0;
-  for (index_t r = 0; r < a.rows; ++r) b.row_ptr[r + 1] = b.row_ptr[r] + a.row_length(rows.new_to_old[r]);
-  b.col.resize(a.col.size());
-  b.val.resize(a.val.size());
-  ParallelExceptions errors;  // the scratch row's allocation
-#pragma omp parallel
+  std::vector<index_t> block_sum(static_cast<std::size_t>(omp_get_max_threads()) + 1, 0);
+  ParallelExceptions errors;  // the arrays' and the scratch row's allocations
+#pragma omp parallel num_threads(static_cast<int>(block_sum.size() - 1))
   {
-    std::vector<std::pair<index_t, double>> scratch;
+    resize_entries_in_team(b, a.col.size(), errors);
+    if (!errors.failed()) {
+#pragma omp for schedule(static)
+      for (index_t r = 0; r < a.rows; ++r) b.row_ptr[r + 1] = a.row_length(rows.new_to_old[r]);
+      lengths_to_offsets_in_team(b.row_ptr, block_sum);
+      std::vector<std::pair<index_t, double>> scratch;
 #pragma omp for
-    for (index_t r = 0; r < a.rows; ++r)
-      errors.guard([&] {
-        const index_t old = rows.new_to_old[r], begin = b.row_ptr[r];
-        for (index_t p = a.row_ptr[old]; p < a.row_ptr[old + 1]; ++p) {
-          b.col[begin + p - a.row_ptr[old]] = cols.old_to_new[a.col[p]];
-          b.val[begin + p - a.row_ptr[old]] = a.val[p];
-        }
-        sort_and_merge_entries(b.col.data() + begin, b.val.data() + begin, b.row_length(r), scratch);
-      });
+      for (index_t r = 0; r < a.rows; ++r)
+        errors.guard([&] {
+          const index_t old = rows.new_to_old[r], begin = b.row_ptr[r];
+          for (index_t p = a.row_ptr[old]; p < a.row_ptr[old + 1]; ++p) {
+            b.col[begin + p - a.row_ptr[old]] = cols.old_to_new[a.col[p]];
+            b.val[begin + p - a.row_ptr[old]] = a.val[p];
+          }
+          sort_and_merge_entries(b.col.data() + begin, b.val.data() + begin, b.row_length(r), scratch);
+        });
+    }
   }
   errors.rethrow();
   return b;
@@ -208,6 +231,7 @@ std::vector<double> permute_vector(const std::vector<double>& x, const Permutati
     throw Error("permute_vector: vector of " + std::to_string(x.size()) + " entries, permutation of " +
                 std::to_string(p.size()));
   std::vector<double> y(x.size());
+#pragma omp parallel for schedule(static)
   for (index_t i = 0; i < p.size(); ++i) y[i] = x[p.new_to_old[i]];
   return y;
 }
@@ -217,6 +241,7 @@ std::vector<double> unpermute_vector(const std::vector<double>& y, const Permuta
     throw Error("unpermute_vector: vector of " + std::to_string(y.size()) + " entries, permutation of " +
                 std::to_string(p.size()));
   std::vector<double> x(y.size());
+#pragma omp parallel for schedule(static)
   for (index_t i = 0; i < p.size(); ++i) x[p.new_to_old[i]] = y[i];
   return x;
 }

@@ -7,6 +7,7 @@
 
 #include "fv_test_support.hpp"
 #include "operators/fv/face_gradient.hpp"
+#include "tests/thread_counts.hpp"
 
 using namespace miniapp;
 using namespace miniapp::fv;
@@ -97,6 +98,41 @@ TEST_CASE("L and M Gamma are bitwise the products M Gs and M Gamma in cell order
         for (int d = 0; d < 3; ++d) CHECK(same_bits(o->cell_to_face[d], ops.cell_to_face[d]));
       }
     }
+  }
+}
+
+TEST_CASE("every operator and the cell order of a 40^3 box are bitwise the same on 1 and on 3 threads", "[fv][flow]") {
+  // Large enough that every thread has rows, transposed columns and RCM seeds of several degrees.
+  const SpecialPatches special = {{"xmin", {BoundaryKind::inlet, {1.0, 0.2, -0.1}}},
+                                  {"xmax", {BoundaryKind::outlet, {}}},
+                                  {"ymin", {BoundaryKind::slip, {}}}};
+  const FlowCase c = make_case(
+      "hex 40^3", mesh::make_hex_box({.cells = {40, 40, 40}, .length = {1, 2, 0.5}, .stretch = {1.5, 0, 0.5}}), special);
+  const auto [one, three] = miniapp::test::on_one_and_three_threads(
+      [&] { return assemble_flow_operators(c.mesh, c.geometry, c.boundaries); });
+  // (Parenthesised: a failure prints false, not the arrays.)
+  const auto same_csr = [](const CsrMatrix& a, const CsrMatrix& b) {
+    CHECK(a.rows == b.rows);
+    CHECK(a.cols == b.cols);
+    CHECK((a.row_ptr == b.row_ptr));
+    CHECK((a.col == b.col));
+    CHECK((a.val == b.val));
+  };
+  CHECK((one.cell_order.new_to_old == three.cell_order.new_to_old));
+  CHECK((one.cell_order.old_to_new == three.cell_order.old_to_new));
+  CHECK((one.volume == three.volume));
+  CHECK((one.boundary_face_velocity == three.boundary_face_velocity));
+  for (const auto m : {&FlowOperators::divergence, &FlowOperators::face_gradient, &FlowOperators::laplacian,
+                       &FlowOperators::face_interpolation, &FlowOperators::flux_magnitude_sum,
+                       &FlowOperators::viscous_rate, &FlowOperators::momentum_pattern})
+    same_csr(one.*m, three.*m);
+  for (int d = 0; d < 3; ++d) {
+    INFO("component " << d);
+    same_csr(one.cell_to_face[d], three.cell_to_face[d]);
+    same_csr(one.cell_divergence[d], three.cell_divergence[d]);
+    same_csr(one.cell_gradient[d], three.cell_gradient[d]);
+    same_csr(one.boundary_diffusion_source[d], three.boundary_diffusion_source[d]);
+    CHECK((one.inlet_convection_source[d] == three.inlet_convection_source[d]));
   }
 }
 
