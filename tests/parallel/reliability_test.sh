@@ -42,10 +42,13 @@ echo "mixed set: refused ($(grep error mixed.log))"
 # One rank stopped (SIGSTOP): the watchdog ends the job within its limit and names the rank.
 run stopped 100000 --set run.watchdog_timeout=3 >stopped.log 2>&1 &
 job=$!
-sleep 3
+# Both ranks in the time loop (a first checkpoint written) before one is stopped; a fixed wait was too
+# short on a loaded machine, where the launcher had not yet started the ranks.
+start=$SECONDS
+until compgen -G "stopped/checkpoint_*.complete" >/dev/null || [ $((SECONDS - start)) -ge 60 ]; do sleep 0.2; done
 launcher=$(pgrep -P "$job")  # run's mpirun, a child of the background subshell
 victim=$(pgrep -P "$launcher" | sed -n 2p)
-[ -n "$victim" ] || fail "no rank to stop"
+[ -n "$victim" ] || { kill -KILL "$job" 2>/dev/null; fail "no rank to stop after $((SECONDS - start)) s: $(tail -3 stopped.log)"; }
 kill -STOP "$victim"
 start=$SECONDS
 while kill -0 "$job" 2>/dev/null && [ $((SECONDS - start)) -lt 30 ]; do sleep 0.5; done
