@@ -53,7 +53,7 @@ class GroupGraph {
   // The nodes [first, last), given in increasing order, sorted by degree: a stable counting sort,
   // so the order of by_degree in O(n + largest degree). `count` is scratch space.
   template <class It>
-  std::vector<index_t> by_degree(It first, It last, std::vector<index_t>& count) const {
+  std::vector<index_t> sorted_by_degree(It first, It last, std::vector<index_t>& count) const {
     index_t largest = 0;
     for (It v = first; v != last; ++v) largest = std::max(largest, degree_[*v]);
     count.assign(static_cast<std::size_t>(largest) + 2, 0);
@@ -61,7 +61,7 @@ class GroupGraph {
     for (std::size_t d = 1; d < count.size(); ++d) count[d] += count[d - 1];
     std::vector<index_t> sorted(static_cast<std::size_t>(last - first));
     for (It v = first; v != last; ++v) {
-      if (v != first && *v <= *(v - 1)) throw Error("GroupGraph::by_degree: nodes not in increasing order");
+      if (v != first && *v <= *(v - 1)) throw Error("GroupGraph::sorted_by_degree: nodes not in increasing order");
       sorted[static_cast<std::size_t>(count[static_cast<std::size_t>(degree_[*v])]++)] = *v;
     }
     return sorted;
@@ -176,8 +176,8 @@ Permutation row_grouping_rcm(const CsrMatrix& a, const std::vector<index_t>* gro
     std::size_t end = begin;
     while (end < sorted.size() && bucket[sorted[end]] == bucket[sorted[begin]]) ++end;
     // Components start from their minimum-degree node, so seeds are tried in that order.
-    const std::vector<index_t> seeds = graph.by_degree(sorted.begin() + static_cast<std::ptrdiff_t>(begin),
-                                                       sorted.begin() + static_cast<std::ptrdiff_t>(end), seed_count);
+    const std::vector<index_t> seeds = graph.sorted_by_degree(sorted.begin() + static_cast<std::ptrdiff_t>(begin),
+                                                              sorted.begin() + static_cast<std::ptrdiff_t>(end), seed_count);
     const std::size_t group_begin = new_to_old.size();
     for (index_t seed : seeds)
       if (!placed[seed]) cuthill_mckee(graph, pseudo_peripheral(graph, seed, placed, marks), placed, new_to_old);

@@ -108,12 +108,15 @@ def recirculation_length(t, lines, start, end=None, batches=BATCHES):
     end = t[-1] if end is None else min(end, t[-1])
     start = max(start, t[0])
     window = (start, end)
-    value = crossing(profile(t, lines, start, end))
+    step = (end - start) / batches
+    profiles = [profile(t, lines, start + b * step, start + (b + 1) * step) for b in range(batches)]
+    # The batches are equally long and their time integrals add up: the window's profile is their mean.
+    whole = [(x, sum(p[i][1] for p in profiles) / batches) for i, (x, _) in enumerate(profiles[0])]
+    value = crossing(whole)
     if value is None:
         return WakeLength(None, None, batches, window, f"the mean u over t = {start:.4g}–{end:.4g} does not "
                                                        "turn positive after its minimum")
-    step = (end - start) / batches
-    found = [crossing(profile(t, lines, start + b * step, start + (b + 1) * step)) for b in range(batches)]
+    found = [crossing(p) for p in profiles]
     missing = [b for b, v in enumerate(found) if v is None]
     if missing:
         spans = ", ".join(f"t = {start + b * step:.4g}–{start + (b + 1) * step:.4g}" for b in missing)
