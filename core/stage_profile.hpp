@@ -67,4 +67,11 @@ class StageProfile {
   std::vector<Entry> entries_;
 };
 
+// f()'s result, the time it took added to part `name` of `profile` (for a member initialiser).
+template <class F>
+auto timed_part(StageProfile* profile, const char* name, F&& f) {
+  StageProfile::Part part(profile, name);
+  return f();
+}
+
 }  // namespace miniapp

@@ -380,13 +380,15 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   cases::resolve_preconditioner(c.numerics, sim.global_cells, cases::one_cell_thick(c.mesh));
   const fv::FlowBoundaries boundaries = flow_boundaries(c, sim.mesh);
   const bool les = c.physics.les != LesModel::none;
+  StageProfile operator_parts;
   {
     StageTimer t(log, "operators (host)");
     // A rank's mesh is already in its owned-then-halo order (grouped and RCM-ordered inside).
     std::optional<Permutation> order;
     if (numbering) order = Permutation::identity(sim.mesh.cell_count());
-    sim.host_operators = fv::assemble_flow_operators(sim.mesh, sim.geometry, boundaries, order);
+    sim.host_operators = fv::assemble_flow_operators(sim.mesh, sim.geometry, boundaries, order, &operator_parts);
   }
+  operator_parts.print(log);
   const index_t slices = slice_height(c, sim.exec);
   // Fails here, before the first upload, when the mesh does not fit on the device.
   AmgHierarchy amg = amg_hierarchy(sim, comm, numbering ? &*numbering : nullptr, log);
@@ -396,13 +398,17 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   sim.memory_estimate = estimate_memory(c, sim.mesh, sim.host_operators, slices,
                                         amg.one_rank ? &*amg.one_rank : nullptr, aip ? &*aip : nullptr, rank_amg_bytes);
   check_memory(sim.memory_estimate, sim.cells(), sim.exec, log);
+  StageProfile upload_parts;
   {
     StageTimer t(log, "operators (upload)");
     sim.operators = std::make_unique<time::DeviceOperators>(sim.exec, sim.mesh, sim.geometry, sim.host_operators,
-                                                            slices, c.physics.nu, les, c.physics.body_force);
+                                                            slices, c.physics.nu, les, c.physics.body_force,
+                                                            &upload_parts);
+    StageProfile::Part part(numbering ? &upload_parts : nullptr, "halo exchange");
     sim.domain = numbering ? std::make_unique<parallel::Subdomain>(*comm, sim.exec, *numbering, transport)
                            : std::make_unique<parallel::Subdomain>(sim.cells());
   }
+  upload_parts.print(log);
   std::unique_ptr<time::PressureSolver> pressure_solver;
   {
     StageTimer t(log, "pressure solver");

@@ -21,39 +21,51 @@ void release(T& host) {
   host = T{};
 }
 
-DeviceSell upload_releasing(const Executor& exec, CsrMatrix& a, index_t s) {
-  DeviceSell uploaded(exec, a, s);
+constexpr const char* matrices_part = "sELL matrices";
+
+DeviceSell upload(const Executor& exec, const CsrMatrix& a, index_t s, StageProfile* profile) {
+  StageProfile::Part part(profile, matrices_part);
+  return DeviceSell(exec, a, s);
+}
+
+DeviceSell upload_releasing(const Executor& exec, CsrMatrix& a, index_t s, StageProfile* profile) {
+  DeviceSell uploaded = upload(exec, a, s, profile);
   release(a);
   return uploaded;
 }
 
-std::array<DeviceSell, 3> upload_three(const Executor& exec, const std::array<CsrMatrix, 3>& a, index_t s) {
-  return {DeviceSell(exec, a[0], s), DeviceSell(exec, a[1], s), DeviceSell(exec, a[2], s)};
+std::array<DeviceSell, 3> upload_three(const Executor& exec, const std::array<CsrMatrix, 3>& a, index_t s,
+                                       StageProfile* profile) {
+  return {upload(exec, a[0], s, profile), upload(exec, a[1], s, profile), upload(exec, a[2], s, profile)};
 }
 
-std::array<DeviceSell, 3> upload_three_releasing(const Executor& exec, std::array<CsrMatrix, 3>& a, index_t s) {
-  return {upload_releasing(exec, a[0], s), upload_releasing(exec, a[1], s), upload_releasing(exec, a[2], s)};
+std::array<DeviceSell, 3> upload_three_releasing(const Executor& exec, std::array<CsrMatrix, 3>& a, index_t s,
+                                                 StageProfile* profile) {
+  return {upload_releasing(exec, a[0], s, profile), upload_releasing(exec, a[1], s, profile),
+          upload_releasing(exec, a[2], s, profile)};
 }
 
 }  // namespace
 
 DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
                                  fv::FlowOperators& ops, index_t s, double viscosity, bool les,
-                                 const Vec3& body_force)
+                                 const Vec3& body_force, StageProfile* profile)
     : volume(Vector::from_host(exec, ops.volume)),
       inverse_volume(Vector::from_host(exec, ops.inverse_volume)),
-      divergence(exec, ops.divergence, s),
-      face_gradient(upload_releasing(exec, ops.face_gradient, s)),
-      pressure_matrix(exec, negated(ops.laplacian), s),
-      cell_to_face(upload_three_releasing(exec, ops.cell_to_face, s)),
-      cell_divergence(upload_three_releasing(exec, ops.cell_divergence, s)),
-      cell_gradient(upload_three(exec, ops.cell_gradient, s)),
-      face_interpolation(upload_releasing(exec, ops.face_interpolation, s)),
-      flux_magnitude_sum(upload_releasing(exec, ops.flux_magnitude_sum, s)),
-      viscous_rate(upload_releasing(exec, ops.viscous_rate, s)),
-      momentum(exec, mesh, geometry, ops, s, viscosity, les),
+      divergence(upload(exec, ops.divergence, s, profile)),
+      face_gradient(upload_releasing(exec, ops.face_gradient, s, profile)),
+      pressure_matrix(upload(exec, negated(ops.laplacian), s, profile)),
+      cell_to_face(upload_three_releasing(exec, ops.cell_to_face, s, profile)),
+      cell_divergence(upload_three_releasing(exec, ops.cell_divergence, s, profile)),
+      cell_gradient(upload_three(exec, ops.cell_gradient, s, profile)),
+      face_interpolation(upload_releasing(exec, ops.face_interpolation, s, profile)),
+      flux_magnitude_sum(upload_releasing(exec, ops.flux_magnitude_sum, s, profile)),
+      viscous_rate(upload_releasing(exec, ops.viscous_rate, s, profile)),
+      momentum(timed_part(profile, "momentum operator",
+                          [&] { return ConvectionDiffusionOperator(exec, mesh, geometry, ops, s, viscosity, les); })),
       boundary_face_velocity(Vector::from_host(exec, ops.boundary_face_velocity)),
       boundary_divergence(Vector::from_host(exec, reference_spmv(ops.divergence, ops.boundary_face_velocity))) {
+  StageProfile::Part part(profile, "sources");
   // The momentum operator and M u_bc were the last to read these.
   release(ops.divergence);
   release(ops.momentum_pattern);

@@ -16,9 +16,11 @@ struct DeviceOperators {
   // acceleration (e.g. the mean pressure gradient driving a channel). Each host array of `ops` that
   // only the upload reads is released once uploaded, so that its memory, already faulted in, takes
   // the next uploads' arrays: what remains is cell_order, boundaries, volume, inverse_volume, the
-  // Laplacian (the pressure solvers' matrix) and cell_gradient (probes).
+  // Laplacian (the pressure solvers' matrix) and cell_gradient (probes). The time of each part goes
+  // to `profile` when given.
   DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                  fv::FlowOperators& ops, index_t slice_height, double viscosity, bool les, const Vec3& body_force);
+                  fv::FlowOperators& ops, index_t slice_height, double viscosity, bool les, const Vec3& body_force,
+                  StageProfile* profile = nullptr);
 
   Vector volume, inverse_volume;
   DeviceSell divergence;                       // M

@@ -85,27 +85,42 @@ void assemble_vector_operators(const mesh::Mesh& mesh, const mesh::MeshGeometry&
 // in it (renumbering the cells of each entry, which gives the same matrices as assembling in mesh
 // order and permuting, without the permutations).
 FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                                      const FlowBoundaries& boundaries, const std::optional<Permutation>& cell_order) {
+                                      const FlowBoundaries& boundaries, const std::optional<Permutation>& cell_order,
+                                      StageProfile* profile) {
   boundaries.require_matches(mesh);
   FlowOperators ops;
   ops.boundaries = boundaries;
   std::optional<CsrMatrix> mesh_order_laplacian;
-  if (!cell_order) mesh_order_laplacian = laplacian_matrix(mesh, geometry, &boundaries);
-  ops.cell_order = cell_order ? *cell_order : row_grouping_rcm(*mesh_order_laplacian);
+  if (cell_order) {
+    ops.cell_order = *cell_order;
+  } else {
+    {
+      StageProfile::Part part(profile, "L in mesh order");
+      mesh_order_laplacian = laplacian_matrix(mesh, geometry, &boundaries);
+    }
+    StageProfile::Part part(profile, "RCM order");
+    ops.cell_order = row_grouping_rcm(*mesh_order_laplacian);
+  }
   const Permutation& cells = ops.cell_order;
-
-  ops.volume = permute_vector(checked_volumes(mesh, geometry), cells);
-  ops.inverse_volume = ops.volume;
-  for (double& v : ops.inverse_volume) v = 1.0 / v;
-  ops.divergence = divergence_matrix(mesh, geometry, &cells);
-  ops.face_gradient = face_gradient_matrix(mesh, geometry, &boundaries, GradientOf::pressure, &cells);
-  // L in cell order from the mesh-order L the order came from: each entry sums the same products
-  // M_if Gs_fj in face order either way, so P L Pᵀ is bitwise M Gs, and a permutation reads each row
-  // once where the product in cell order reads the faces of each cell from all over the mesh.
-  ops.laplacian = mesh_order_laplacian ? permute_symmetric(*mesh_order_laplacian, cells)
-                                       : multiply(ops.divergence, ops.face_gradient);
-  mesh_order_laplacian.reset();
-  assemble_vector_operators(mesh, geometry, convective_interpolation_matrix(mesh, boundaries, cells), ops);
+  {
+    StageProfile::Part part(profile, "M, Gs, L");
+    ops.volume = permute_vector(checked_volumes(mesh, geometry), cells);
+    ops.inverse_volume = ops.volume;
+    for (double& v : ops.inverse_volume) v = 1.0 / v;
+    ops.divergence = divergence_matrix(mesh, geometry, &cells);
+    ops.face_gradient = face_gradient_matrix(mesh, geometry, &boundaries, GradientOf::pressure, &cells);
+    // L in cell order from the mesh-order L the order came from: each entry sums the same products
+    // M_if Gs_fj in face order either way, so P L Pᵀ is bitwise M Gs, and a permutation reads each row
+    // once where the product in cell order reads the faces of each cell from all over the mesh.
+    ops.laplacian = mesh_order_laplacian ? permute_symmetric(*mesh_order_laplacian, cells)
+                                         : multiply(ops.divergence, ops.face_gradient);
+    mesh_order_laplacian.reset();
+  }
+  {
+    StageProfile::Part part(profile, "cell-to-face maps, G");
+    assemble_vector_operators(mesh, geometry, convective_interpolation_matrix(mesh, boundaries, cells), ops);
+  }
+  StageProfile::Part part(profile, "face maps, sources");
   ops.face_interpolation = detail::face_interpolation_matrix(mesh, cells);
   ops.flux_magnitude_sum = absolute(ops.divergence);
   ops.viscous_rate = detail::viscous_rate_matrix(mesh, geometry, boundaries, cells);

@@ -3,6 +3,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/stage_profile.hpp"
 #include "mesh/geometry.hpp"
 #include "operators/fv/boundary_conditions.hpp"
 #include "operators/sparse/csr_matrix.hpp"
@@ -51,9 +52,11 @@ struct FlowOperators {
 
 // Assembles every operator, cells renumbered by `cell_order` (new_to_old) when given, else by
 // row_grouping_rcm of the Laplacian (a rank's mesh comes already in its owned-then-halo order).
-// Throws miniapp::Error if `boundaries` does not have one condition per mesh patch.
+// Throws miniapp::Error if `boundaries` does not have one condition per mesh patch. The time of each
+// part goes to `profile` when given.
 FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
                                       const FlowBoundaries& boundaries,
-                                      const std::optional<Permutation>& cell_order = std::nullopt);
+                                      const std::optional<Permutation>& cell_order = std::nullopt,
+                                      StageProfile* profile = nullptr);
 
 }  // namespace miniapp::fv

@@ -3,6 +3,8 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <tuple>
@@ -34,19 +36,29 @@ Permutation Permutation::from_new_to_old(std::vector<index_t> new_to_old) {
 
 namespace {
 
-// The adjacency graph of a square matrix restricted to rows of the same bucket (self loops dropped).
+// The adjacency graph of a square matrix restricted to rows of the same bucket (self loops dropped),
+// stored apart from the matrix: the searches read each node's neighbours many times.
 class GroupGraph {
  public:
-  GroupGraph(const CsrMatrix& a, const std::vector<index_t>& bucket) : a_(a), bucket_(bucket), degree_(a.rows, 0) {
+  GroupGraph(const CsrMatrix& a, const std::vector<index_t>& bucket)
+      : first_(static_cast<std::size_t>(a.rows) + 1, 0), degree_(static_cast<std::size_t>(a.rows), 0) {
+    const auto neighbours_in_matrix = [&](index_t v, auto&& f) {
+      for (index_t p = a.row_ptr[v]; p < a.row_ptr[v + 1]; ++p)
+        if (const index_t u = a.col[p]; u != v && bucket[u] == bucket[v]) f(u);
+    };
 #pragma omp parallel for schedule(static)
-    for (index_t v = 0; v < a.rows; ++v) for_each_neighbor(v, [&](index_t) { ++degree_[v]; });
+    for (index_t v = 0; v < a.rows; ++v) neighbours_in_matrix(v, [&](index_t) { ++degree_[v]; });
+    std::partial_sum(degree_.begin(), degree_.end(), first_.begin() + 1);
+    neighbour_.resize(static_cast<std::size_t>(first_.back()));
+#pragma omp parallel for schedule(static)
+    for (index_t v = 0; v < a.rows; ++v) {
+      index_t next = first_[v];
+      neighbours_in_matrix(v, [&](index_t u) { neighbour_[next++] = u; });
+    }
   }
   template <class F>
   void for_each_neighbor(index_t v, F&& f) const {
-    for (index_t p = a_.row_ptr[v]; p < a_.row_ptr[v + 1]; ++p) {
-      const index_t u = a_.col[p];
-      if (u != v && bucket_[u] == bucket_[v]) f(u);
-    }
+    for (index_t p = first_[v]; p < first_[v + 1]; ++p) f(neighbour_[p]);
   }
   index_t degree(index_t v) const { return degree_[v]; }
   bool by_degree(index_t u, index_t v) const { return std::tie(degree_[u], u) < std::tie(degree_[v], v); }
@@ -68,78 +80,175 @@ class GroupGraph {
   }
 
  private:
-  const CsrMatrix& a_;
-  const std::vector<index_t>& bucket_;
+  std::vector<index_t> first_, neighbour_;  // CSR: node v's neighbours neighbour_[first_[v], first_[v + 1])
   std::vector<index_t> degree_;
 };
 
-// Marks of the nodes reached by the current search; a new search bumps `current` instead of clearing.
-struct SearchMarks {
-  std::vector<index_t> stamp;
-  index_t current = 0;
-};
+// Breadth-first levels, each built in parallel from the one before and in the order Cuthill-McKee
+// visits its nodes serially, whatever the thread count: a node of the next level is the child of
+// the first node of this level (in the level's order) adjacent to it, and each node's children
+// follow one another by increasing degree (by_degree). `parent[u]` holds the position in `order` of
+// u's parent while a search runs (`unreached` before it reaches u, and no node reached is reached
+// again: the positions of earlier levels are below those of the level being expanded).
+class LevelExpansion {
+ public:
+  static constexpr index_t unreached = std::numeric_limits<index_t>::max();
 
-// Breadth-first search over nodes not yet placed.
-struct Levels {
-  std::vector<index_t> order;   // nodes in BFS order
-  std::size_t last_begin = 0;   // first node of the deepest level in `order`
-  index_t depth = 0;
-};
-Levels bfs_levels(const GroupGraph& g, index_t root, const std::vector<char>& placed, SearchMarks& marks) {
-  const index_t mark = ++marks.current;
-  std::vector<index_t>& stamp = marks.stamp;
-  Levels lv;
-  lv.order.push_back(root);
-  stamp[root] = mark;
-  std::size_t level_begin = 0;
-  while (level_begin < lv.order.size()) {
-    const std::size_t level_end = lv.order.size();
-    lv.last_begin = level_begin;
-    ++lv.depth;
-    for (std::size_t i = level_begin; i < level_end; ++i)
-      g.for_each_neighbor(lv.order[i], [&](index_t u) {
-        if (!placed[u] && stamp[u] != mark) {
-          stamp[u] = mark;
-          lv.order.push_back(u);
-        }
-      });
-    level_begin = level_end;
+  LevelExpansion(const GroupGraph& g, index_t nodes)
+      : g_(g), parent_(static_cast<std::size_t>(nodes), unreached), found_(static_cast<std::size_t>(omp_get_max_threads())) {}
+
+  // Starts a search at `root`, appended to `order`.
+  void start(index_t root, std::vector<index_t>& order) {
+    parent_[root] = -1;
+    order.push_back(root);
   }
-  return lv;
-}
+
+  // Appends to `order` the level after order[begin, end): the nodes adjacent to it not yet reached
+  // and not `placed`, each node's children by degree when `by_degree` (else as the graph lists them;
+  // the same set). Returns the new level's end.
+  std::size_t expand(std::vector<index_t>& order, std::size_t begin, std::size_t end,
+                     const std::vector<char>& placed, bool by_degree) {
+    const auto level = static_cast<std::ptrdiff_t>(end - begin);
+    if (level <= serial_level) {
+      expand_part(order, begin, end, placed, by_degree, found_[0]);
+      order.insert(order.end(), found_[0].begin(), found_[0].end());
+      return order.size();
+    }
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = 0; i < level; ++i) {
+      const auto position = static_cast<index_t>(begin) + static_cast<index_t>(i);
+      g_.for_each_neighbor(order[static_cast<std::size_t>(position)], [&](index_t u) {
+        if (!placed[u]) lower_to(parent_[u], position);
+      });
+    }
+    // Each thread gathers the children of a block of the level, and the blocks follow one another.
+    int threads = 1;
+#pragma omp parallel
+    {
+      const int t = omp_get_thread_num();
+      if (t == 0) threads = omp_get_num_threads();
+      const std::size_t first = begin + static_cast<std::size_t>(level * t / omp_get_num_threads());
+      const std::size_t last = begin + static_cast<std::size_t>(level * (t + 1) / omp_get_num_threads());
+      gather_children(order, first, last, by_degree, found_[static_cast<std::size_t>(t)]);
+    }
+    for (int t = 0; t < threads; ++t) order.insert(order.end(), found_[t].begin(), found_[t].end());
+    return order.size();
+  }
+
+  // Ends the search whose nodes are `order[begin, end)`, so that the next one may reach them again.
+  void finish(const std::vector<index_t>& order, std::size_t begin, std::size_t end) {
+    for_each_position(begin, end, [&](std::size_t i) { parent_[order[i]] = unreached; });
+  }
+
+  // f(i) for i in [begin, end), on a team when there are enough of them (the searches of small
+  // components would otherwise mostly start teams).
+  template <class F>
+  static void for_each_position(std::size_t begin, std::size_t end, F&& f) {
+    if (static_cast<std::ptrdiff_t>(end - begin) <= serial_level) {
+      for (std::size_t i = begin; i < end; ++i) f(i);
+      return;
+    }
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = static_cast<std::ptrdiff_t>(begin); i < static_cast<std::ptrdiff_t>(end); ++i)
+      f(static_cast<std::size_t>(i));
+  }
+
+ private:
+  // Below this many nodes a level is expanded on one thread (the same result, without a team's start).
+  static constexpr std::ptrdiff_t serial_level = 2048;
+
+  // On one thread: the whole level, parents and children at once.
+  void expand_part(const std::vector<index_t>& order, std::size_t begin, std::size_t end,
+                   const std::vector<char>& placed, bool by_degree, std::vector<index_t>& found) {
+    found.clear();
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::size_t children = found.size();
+      g_.for_each_neighbor(order[i], [&](index_t u) {
+        if (placed[u] || parent_[u] != unreached) return;
+        parent_[u] = static_cast<index_t>(i);
+        found.push_back(u);
+      });
+      if (by_degree) sort_by_degree(found.begin() + static_cast<std::ptrdiff_t>(children), found.end());
+    }
+  }
+
+  // The children of order[first, last), whose parents are set, in order.
+  void gather_children(const std::vector<index_t>& order, std::size_t first, std::size_t last, bool by_degree,
+                       std::vector<index_t>& found) const {
+    found.clear();
+    for (std::size_t i = first; i < last; ++i) {
+      const std::size_t children = found.size();
+      g_.for_each_neighbor(order[i], [&](index_t u) {
+        if (parent_[u] == static_cast<index_t>(i)) found.push_back(u);
+      });
+      if (by_degree) sort_by_degree(found.begin() + static_cast<std::ptrdiff_t>(children), found.end());
+    }
+  }
+
+  template <class It>
+  void sort_by_degree(It first, It last) const {
+    std::sort(first, last, [&](index_t u, index_t v) { return g_.by_degree(u, v); });
+  }
+
+  static void lower_to(index_t& slot, index_t value) {
+    std::atomic_ref<index_t> a(slot);
+    index_t current = a.load(std::memory_order_relaxed);
+    while (value < current && !a.compare_exchange_weak(current, value, std::memory_order_relaxed)) {
+    }
+  }
+
+  const GroupGraph& g_;
+  std::vector<index_t> parent_;
+  std::vector<std::vector<index_t>> found_;  // per thread: the children it gathered
+};
 
 // George-Liu: from `start`, jump to a minimum-degree node of the deepest level while that increases
 // the eccentricity; the result is a pseudo-peripheral node, a good root for a narrow level structure.
+// `order` is scratch space.
 index_t pseudo_peripheral(const GroupGraph& g, index_t start, const std::vector<char>& placed,
-                          SearchMarks& marks) {
+                          LevelExpansion& levels, std::vector<index_t>& order) {
+  struct Search {
+    index_t depth = 0;
+    index_t deepest_min = 0;  // the deepest level's first node by degree
+  };
+  const auto search = [&](index_t root) {
+    order.clear();
+    levels.start(root, order);
+    Search s;
+    std::size_t begin = 0, end = 1;
+    for (;;) {
+      ++s.depth;
+      const std::size_t next = levels.expand(order, begin, end, placed, false);
+      if (next == end) break;
+      begin = end, end = next;
+    }
+    s.deepest_min = *std::min_element(order.begin() + static_cast<std::ptrdiff_t>(begin),
+                                      order.begin() + static_cast<std::ptrdiff_t>(end),
+                                      [&](index_t u, index_t v) { return g.by_degree(u, v); });
+    levels.finish(order, 0, order.size());
+    return s;
+  };
   index_t root = start;
-  Levels lv = bfs_levels(g, root, placed, marks);
+  Search s = search(root);
   for (;;) {
-    const auto last = lv.order.begin() + static_cast<std::ptrdiff_t>(lv.last_begin);
-    const index_t cand = *std::min_element(last, lv.order.end(), [&](index_t u, index_t v) { return g.by_degree(u, v); });
-    Levels lc = bfs_levels(g, cand, placed, marks);
-    if (lc.depth <= lv.depth) return root;
-    root = cand;
-    lv = std::move(lc);
+    const index_t candidate = s.deepest_min;
+    const Search c = search(candidate);
+    if (c.depth <= s.depth) return root;
+    root = candidate;
+    s = c;
   }
 }
 
 // Cuthill-McKee from `root`: BFS order, the children of each node visited by increasing degree.
-void cuthill_mckee(const GroupGraph& g, index_t root, std::vector<char>& placed, std::vector<index_t>& out) {
-  std::size_t head = out.size();
-  out.push_back(root);
-  placed[root] = 1;
-  for (; head < out.size(); ++head) {
-    const std::size_t children = out.size();
-    g.for_each_neighbor(out[head], [&](index_t u) {
-      if (!placed[u]) {
-        placed[u] = 1;
-        out.push_back(u);
-      }
-    });
-    std::sort(out.begin() + static_cast<std::ptrdiff_t>(children), out.end(),
-              [&](index_t u, index_t v) { return g.by_degree(u, v); });
+void cuthill_mckee(index_t root, std::vector<char>& placed, LevelExpansion& levels, std::vector<index_t>& out) {
+  const std::size_t first = out.size();
+  levels.start(root, out);
+  for (std::size_t begin = first, end = out.size(); begin < end;) {
+    const std::size_t next = levels.expand(out, begin, end, placed, true);
+    begin = end, end = next;
   }
+  LevelExpansion::for_each_position(first, out.size(), [&](std::size_t i) { placed[out[i]] = 1; });
+  levels.finish(out, first, out.size());
 }
 
 // Rows sorted by (coarse group, decreasing length); bucket[r] numbers the distinct (group, length).
@@ -169,7 +278,8 @@ Permutation row_grouping_rcm(const CsrMatrix& a, const std::vector<index_t>* gro
   const GroupGraph graph(a, bucket);
   std::vector<index_t> seed_count;  // the counting sort's, reused from one bucket to the next
   std::vector<char> placed(sorted.size(), 0);
-  SearchMarks marks{std::vector<index_t>(sorted.size(), 0)};
+  LevelExpansion levels(graph, a.rows);
+  std::vector<index_t> search_order;
   std::vector<index_t> new_to_old;
   new_to_old.reserve(sorted.size());
   for (std::size_t begin = 0; begin < sorted.size();) {
@@ -180,7 +290,8 @@ Permutation row_grouping_rcm(const CsrMatrix& a, const std::vector<index_t>* gro
                                                               sorted.begin() + static_cast<std::ptrdiff_t>(end), seed_count);
     const std::size_t group_begin = new_to_old.size();
     for (index_t seed : seeds)
-      if (!placed[seed]) cuthill_mckee(graph, pseudo_peripheral(graph, seed, placed, marks), placed, new_to_old);
+      if (!placed[seed])
+        cuthill_mckee(pseudo_peripheral(graph, seed, placed, levels, search_order), placed, levels, new_to_old);
     std::reverse(new_to_old.begin() + static_cast<std::ptrdiff_t>(group_begin), new_to_old.end());
     begin = end;
   }

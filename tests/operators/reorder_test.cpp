@@ -6,6 +6,7 @@
 
 #include "operators/sparse/reorder.hpp"
 #include "tests/operators/matrix_generators.hpp"
+#include "tests/thread_counts.hpp"
 
 using namespace miniapp;
 
@@ -88,6 +89,38 @@ TEST_CASE("row_grouping_rcm reduces the bandwidth of a shuffled grid", "[reorder
   const Permutation p2 = row_grouping_rcm(two);
   check_is_permutation(p2, two.rows);
   CHECK(bandwidth(permute_symmetric(two, p2)) < grid.rows / 4);
+}
+
+TEST_CASE("row_grouping_rcm is Cuthill-McKee reversed, the same on 1 and 3 threads", "[reorder]") {
+  // A periodic grid: every row has the same length, so one bucket; 60³ gives breadth-first levels of
+  // several thousand nodes, which are expanded by a team.
+  const CsrMatrix grid = test::laplacian_3d(60, 60, 60, true);
+  const CsrMatrix shuffled = permute_symmetric(grid, random_permutation(grid.rows, 4));
+  const auto [one, three] = test::on_one_and_three_threads([&] { return row_grouping_rcm(shuffled).new_to_old; });
+  CHECK(one == three);
+  // In Cuthill-McKee order each node's parent is its earliest neighbour; parents never go back, and
+  // the children of one parent follow one another by (degree, index).
+  const auto is_cuthill_mckee = [&](const std::vector<index_t>& reversed) {
+    const std::vector<index_t> order(reversed.rbegin(), reversed.rend());
+    std::vector<index_t> position(order.size());
+    for (std::size_t k = 0; k < order.size(); ++k) position[order[k]] = static_cast<index_t>(k);
+    const auto parent = [&](index_t v) {
+      index_t first = position[v];
+      for (index_t p = shuffled.row_ptr[v]; p < shuffled.row_ptr[v + 1]; ++p)
+        first = std::min(first, position[shuffled.col[p]]);
+      return first;
+    };
+    const auto key = [&](index_t v) { return std::make_pair(shuffled.row_length(v), v); };
+    bool ok = parent(order[0]) == 0;
+    for (std::size_t k = 1; k + 1 < order.size(); ++k) {
+      const index_t u = order[k], v = order[k + 1];
+      ok = ok && parent(u) < static_cast<index_t>(k) && parent(u) <= parent(v) &&
+           (parent(u) < parent(v) || key(u) < key(v));
+    }
+    return ok;
+  };
+  CHECK(is_cuthill_mckee(one));
+  CHECK(is_cuthill_mckee(three));
 }
 
 TEST_CASE("reordering leaves SpMV results unchanged: P A Pᵀ (P x) = P (A x)", "[reorder]") {
