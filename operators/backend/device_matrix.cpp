@@ -1,6 +1,46 @@
 #include "operators/backend/device_matrix.hpp"
 
+#include <algorithm>
+
+#include "operators/backend/cuda/kernels.hpp"
+
 namespace miniapp {
+namespace {
+
+// Rows of CSR copied to a device at once (rounded down to whole slices): the buffers they pass
+// through stay a few tens of MB, outside the memory estimate's count, whatever the matrix.
+constexpr index_t rows_per_copy = index_t{1} << 18;
+
+// The sELL arrays (slice_ptr already there) written on the device from `host`'s CSR rows, copied
+// there a block of slices at a time as they are: the host neither converts nor holds a sELL copy.
+void fill_sell_on_device(const Executor& exec, const CsrMatrix& host, index_t slice_height, index_t slice_count,
+                         const Array<index_t>& slice_ptr, Array<index_t>& col, Vector& val) {
+  const index_t padded_rows = slice_count * slice_height;
+  const index_t block = std::max(slice_height, rows_per_copy / slice_height * slice_height);
+  const auto entry = [&](index_t row) { return host.row_ptr[std::min(row, host.rows)]; };
+  index_t most_entries = 1;
+  for (index_t first = 0; first < padded_rows; first += block)
+    most_entries = std::max(most_entries, entry(first + block) - entry(first));
+  Array<index_t> row_ptr_buffer(exec, block + 1), col_buffer(exec, most_entries);
+  Vector val_buffer(exec, most_entries);
+  for (index_t first = 0; first < padded_rows; first += block) {
+    const index_t count = std::min(block, padded_rows - first);
+    const index_t stored = std::clamp(host.rows - first, index_t{0}, count);  // rows below host.rows
+    const index_t first_entry = entry(first), entries = entry(first + count) - first_entry;
+    if (stored > 0)
+      exec.copy_from_host(row_ptr_buffer.data(), host.row_ptr.data() + first, sizeof(index_t) * (stored + 1));
+    if (entries > 0) {
+      exec.copy_from_host(col_buffer.data(), host.col.data() + first_entry, sizeof(index_t) * entries);
+      exec.copy_from_host(val_buffer.data(), host.val.data() + first_entry, sizeof(double) * entries);
+    }
+    // In stream order: the next block's copies wait for this block's kernel.
+    cuda::fill_sell(exec.stream(), {first, count, host.rows, host.cols, slice_height, first_entry}, slice_ptr.data(),
+                    row_ptr_buffer.data(), col_buffer.data(), val_buffer.data(), col.data(), val.data());
+  }
+  exec.synchronize();
+}
+
+}  // namespace
 
 DeviceSell::DeviceSell(const Executor& exec, const SellMatrix& host)
     : rows_(host.rows),
@@ -14,16 +54,13 @@ DeviceSell::DeviceSell(const Executor& exec, const SellMatrix& host)
 
 DeviceSell::DeviceSell(const Executor& exec, const CsrMatrix& host, index_t slice_height)
     : rows_(host.rows), cols_(host.cols), slice_height_(slice_height), slice_count_(0), nnz_(host.nnz()) {
-  if (exec.backend() != Backend::cpu) {
-    *this = DeviceSell(exec, to_sell(host, slice_height));
-    return;
-  }
   const std::vector<index_t> offsets = sell_slice_offsets(host, slice_height);
   slice_count_ = static_cast<index_t>(offsets.size()) - 1;
   slice_ptr_ = Array<index_t>::from_host(exec, offsets);
   col_ = Array<index_t>(exec, offsets.back());
   val_ = Vector(exec, offsets.back());
-  fill_sell(host, slice_height, offsets, col_.data(), val_.data());
+  if (exec.backend() == Backend::cpu) fill_sell(host, slice_height, offsets, col_.data(), val_.data());
+  else fill_sell_on_device(exec, host, slice_height, slice_count_, slice_ptr_, col_, val_);
 }
 
 DeviceSell::DeviceSell(const DeviceSell& structure, const Vector& values)

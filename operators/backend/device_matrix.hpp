@@ -24,8 +24,8 @@ struct CsrView {
 class DeviceSell {
  public:
   DeviceSell(const Executor& exec, const SellMatrix& host);
-  // to_sell(host, slice_height) in executor memory: on the CPU backend written there directly, each
-  // array once, with no host sELL copy; on CUDA converted on the host and copied.
+  // to_sell(host, slice_height) in executor memory, with no host sELL copy: on the CPU backend written
+  // there directly, on CUDA from the CSR rows copied as they are, laid out on the device.
   DeviceSell(const Executor& exec, const CsrMatrix& host, index_t slice_height);
   // A matrix of this one's structure with other values (e.g. one of the operators summed into a
   // matrix of a shared pattern), without a copy: it reads this matrix's structure and `values`

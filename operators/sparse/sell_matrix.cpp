@@ -12,18 +12,21 @@ index_t empty_row_column(index_t r, index_t cols) { return std::min(r, cols - 1)
 
 }  // namespace
 
-// From the widest row of each slice; checks the padded size fits the index type.
+// From the widest row of each slice (found in parallel); checks the padded size fits the index type.
 std::vector<index_t> sell_slice_offsets(const CsrMatrix& a, index_t slice_height) {
   if (slice_height < 1) throw Error("to_sell: slice height " + std::to_string(slice_height) + " must be at least 1");
   const index_t slices = (a.rows + slice_height - 1) / slice_height;
-  std::vector<index_t> slice_ptr(static_cast<std::size_t>(slices) + 1, 0);
-  std::size_t total = 0;
+  std::vector<index_t> width(static_cast<std::size_t>(slices), 0);
+#pragma omp parallel for schedule(static)
   for (index_t s = 0; s < slices; ++s) {
     const index_t first = s * slice_height;
     const index_t last = std::min(first + slice_height, a.rows);
-    index_t width = 0;
-    for (index_t r = first; r < last; ++r) width = std::max(width, a.row_length(r));
-    total += static_cast<std::size_t>(width) * static_cast<std::size_t>(slice_height);
+    for (index_t r = first; r < last; ++r) width[s] = std::max(width[s], a.row_length(r));
+  }
+  std::vector<index_t> slice_ptr(static_cast<std::size_t>(slices) + 1, 0);
+  std::size_t total = 0;
+  for (index_t s = 0; s < slices; ++s) {
+    total += static_cast<std::size_t>(width[s]) * static_cast<std::size_t>(slice_height);
     slice_ptr[s + 1] = checked_index(total, "to_sell: stored entries with padding");
   }
   return slice_ptr;

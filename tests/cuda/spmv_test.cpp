@@ -43,6 +43,25 @@ TEST_CASE("CUDA sELL SpMV handles matrices smaller than one slice", "[cuda][spmv
   check_sell_spmv(test::random_csr(rows, std::max<index_t>(rows, 1), 4, 2), 32);
 }
 
+TEST_CASE("DeviceSell from CSR lays out on the device what to_sell does on the host", "[cuda][spmv]") {
+  const index_t slice_height = GENERATE(32, 7, 1);
+  // 6·10⁵ rows pass through the upload's buffers in several blocks; the small ones end inside a slice.
+  const index_t rows = GENERATE(as<index_t>{}, 600011, 37, 0);
+  CAPTURE(slice_height, rows);
+  const CsrMatrix csr = rows > 512 ? test_matrix(rows, rows / 2 + 3, 4) : test::random_csr(rows, rows + 2, 4, 5);
+  const SellMatrix want = to_sell(csr, slice_height);
+  const Executor gpu = Executor::cuda();
+  const DeviceSell got(gpu, csr, slice_height);
+  REQUIRE(got.stored_entries() == static_cast<index_t>(want.col.size()));
+  REQUIRE(got.slice_count() == want.slice_count());
+  std::vector<index_t> col(want.col.size()), slice_ptr(want.slice_ptr.size());
+  if (!col.empty()) gpu.copy_to_host(col.data(), got.view().col, sizeof(index_t) * col.size());
+  gpu.copy_to_host(slice_ptr.data(), got.view().slice_ptr, sizeof(index_t) * slice_ptr.size());
+  CHECK(slice_ptr == want.slice_ptr);
+  CHECK(col == want.col);
+  CHECK(got.values().to_host() == want.val);
+}
+
 TEST_CASE("CUDA generalized sELL SpMV matches the CPU reference for 1 to 4 vectors", "[cuda][spmv]") {
   const int k = GENERATE(1, 2, 3, 4);
   const index_t slice_height = GENERATE(32, 128);

@@ -74,6 +74,20 @@ void cg_loop_test(void* stream, const cg::ScalarsView& s, int body, std::uint64_
 
 }  // namespace miniapp::cuda
 
+// Set-up: rows [first, first + count) of a sELL matrix (slice_ptr on the device) written from the
+// same rows in CSR, copied to the device as they are: row_ptr holds the CSR offsets of those below
+// matrix_rows and the one after them (rows past matrix_rows are the last slice's padding), offsets
+// into csr_col and csr_val less first_entry. Asynchronous on `stream`.
+namespace miniapp::cuda {
+
+struct SellFillRows {
+  index_t first, count, matrix_rows, matrix_cols, slice_height, first_entry;
+};
+void fill_sell(void* stream, const SellFillRows& rows, const index_t* slice_ptr, const index_t* row_ptr,
+               const index_t* csr_col, const double* csr_val, index_t* col, double* val);
+
+}  // namespace miniapp::cuda
+
 // Indexed copies (operators/kernels/gather.hpp), asynchronous on `stream`.
 namespace miniapp::cuda {
 

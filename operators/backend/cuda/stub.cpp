@@ -64,6 +64,10 @@ void energy_forms(void*, const SellView&, int, const double* const*, const doubl
 }
 void abs_value(void*, index_t, const double*, double*) { not_built(); }
 void wall_shear(void*, index_t, const wall::FacePointers&, double, double, double*, double*) { not_built(); }
+void fill_sell(void*, const SellFillRows&, const index_t*, const index_t*, const index_t*, const double*, index_t*,
+               double*) {
+  not_built();
+}
 void gather(void*, index_t, const index_t*, const double*, double*) { not_built(); }
 void scatter(void*, index_t, const index_t*, const double*, double*) { not_built(); }
 
