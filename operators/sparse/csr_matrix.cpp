@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -184,17 +185,72 @@ double max_abs_difference(const CsrMatrix& a, const CsrMatrix& b) {
   return m;
 }
 
+namespace {
+
+// Aᵀ where per-thread column counts would outweigh the matrix (many columns, few entries each): the
+// rows of Aᵀ counted and filled through atomic slots, in whatever order the threads reach them, then
+// each sorted by column. A row of Aᵀ lists distinct rows of A, so once sorted it is the serial
+// result, bitwise, on any thread count.
+CsrMatrix transpose_by_slots(const CsrMatrix& a) {
+  CsrMatrix t;
+  t.rows = a.cols;
+  t.cols = a.rows;
+  std::vector<index_t> block_sum(static_cast<std::size_t>(omp_get_max_threads()) + 1, 0), next;
+  ParallelExceptions errors;  // the arrays' allocations
+#pragma omp parallel
+  {
+#pragma omp single
+    errors.guard([&] {
+      t.row_ptr.assign(static_cast<std::size_t>(a.cols) + 1, 0);
+      next.resize(static_cast<std::size_t>(a.cols));
+    });
+    if (!errors.failed()) {
+#pragma omp for schedule(static)
+      for (std::size_t p = 0; p < a.col.size(); ++p)
+        std::atomic_ref<index_t>(t.row_ptr[static_cast<std::size_t>(a.col[p]) + 1]).fetch_add(1, std::memory_order_relaxed);
+      lengths_to_offsets_in_team(t.row_ptr, block_sum);
+#pragma omp for schedule(static)
+      for (index_t c = 0; c < a.cols; ++c) next[c] = t.row_ptr[c];
+    }
+    resize_entries_in_team(t, errors.failed() ? 0 : a.col.size(), errors);
+    if (!errors.failed()) {
+#pragma omp for schedule(static)
+      for (index_t r = 0; r < a.rows; ++r)
+        for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) {
+          const index_t q = std::atomic_ref<index_t>(next[a.col[p]]).fetch_add(1, std::memory_order_relaxed);
+          t.col[q] = r;
+          t.val[q] = a.val[p];
+        }
+      std::vector<std::pair<index_t, double>> row;
+#pragma omp for schedule(dynamic, 4096)
+      for (index_t c = 0; c < t.rows; ++c) {
+        const index_t begin = t.row_ptr[c], end = t.row_ptr[c + 1];
+        row.clear();
+        for (index_t q = begin; q < end; ++q) row.emplace_back(t.col[q], t.val[q]);
+        std::sort(row.begin(), row.end(), [](const auto& u, const auto& v) { return u.first < v.first; });
+        for (index_t q = begin; q < end; ++q) std::tie(t.col[q], t.val[q]) = row[static_cast<std::size_t>(q - begin)];
+      }
+    }
+  }
+  errors.rethrow();
+  return t;
+}
+
+}  // namespace
+
 // Scatter by column: visiting rows in order leaves the columns of every transposed row sorted. In
 // parallel, each thread scatters a contiguous block of rows into the slots after those of the blocks
 // before it (per-thread column counts), so the result is the serial one; where those counts would
-// outweigh the matrix (many columns, few entries), serially. The arrays are sized (zero-filled) by
-// different threads at once while the others count, and the counts zeroed by the thread that owns them.
+// outweigh the matrix (many columns, few entries), through atomic slots (transpose_by_slots). The
+// arrays are sized (zero-filled) by different threads at once while the others count, and the counts
+// zeroed by the thread that owns them.
 CsrMatrix transpose(const CsrMatrix& a) {
   CsrMatrix t;
   t.rows = a.cols;
   t.cols = a.rows;
   const auto cols = static_cast<std::size_t>(a.cols);
-  const int threads = cols * static_cast<std::size_t>(omp_get_max_threads()) > 4 * a.col.size() ? 1 : omp_get_max_threads();
+  const int threads = omp_get_max_threads();
+  if (threads > 1 && cols * static_cast<std::size_t>(threads) > 4 * a.col.size()) return transpose_by_slots(a);
   // Per thread: counts, then slots.
   const std::unique_ptr<index_t[]> next(new index_t[cols * static_cast<std::size_t>(threads)]);
   std::vector<index_t> block_sum(static_cast<std::size_t>(threads) + 1, 0);
