@@ -8,7 +8,8 @@ namespace miniapp {
 namespace {
 
 // Rows of CSR copied to a device at once (rounded down to whole slices): the buffers they pass
-// through stay a few tens of MB, outside the memory estimate's count, whatever the matrix.
+// through, outside the memory estimate's count, hold that many rows (a few tens of MB for the flow
+// operators' short rows) and never more than the matrix itself.
 constexpr index_t rows_per_copy = index_t{1} << 18;
 
 // The sELL arrays (slice_ptr already there) written on the device from `host`'s CSR rows, copied
