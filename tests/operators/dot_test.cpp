@@ -4,6 +4,7 @@
 
 #include "operators/kernels/dot.hpp"
 #include "tests/operators/matrix_generators.hpp"
+#include "tests/thread_counts.hpp"
 
 using namespace miniapp;
 
@@ -42,6 +43,21 @@ TEST_CASE("multi_dot matches separate plain loops", "[dot]") {
     multi_dot(exec, std::span(x.data(), k), std::span(y.data(), k), std::span(out.data(), k));
     for (int j = 0; j < k; ++j) CHECK(out[j] == Approx(plain_dot(h[xi[j]], h[yi[j]])).margin(1e-12));
   }
+}
+
+TEST_CASE("dot and multi_dot give the same sums on 1 and 3 threads", "[dot]") {
+  // Enough rows for many chunks: an OpenMP reduction clause would add the threads' shares in the
+  // order they finish, another rounding from one run to the next.
+  const Executor exec = Executor::cpu();
+  const index_t n = 1'000'003;
+  const Vector x = Vector::from_host(exec, test::random_vector(n, 21)), y = Vector::from_host(exec, test::random_vector(n, 22));
+  const auto [one, three] = test::on_one_and_three_threads([&] {
+    std::array<const Vector*, 2> xs{&x, &y}, ys{&y, &y};
+    std::array<double, 3> sums{dot(exec, x, y), 0, 0};
+    multi_dot(exec, xs, ys, std::span(sums.data() + 1, 2));
+    return sums;
+  });
+  CHECK(one == three);
 }
 
 TEST_CASE("dot and multi_dot reject mismatched sizes and counts", "[dot]") {

@@ -6,6 +6,7 @@
 
 #include "operators/kernels/energy_forms.hpp"
 #include "tests/operators/matrix_generators.hpp"
+#include "tests/thread_counts.hpp"
 
 using namespace miniapp;
 
@@ -76,6 +77,21 @@ TEST_CASE("energy_forms gives the energy and each form at the midpoint over the 
   Vector alone(exec, 1);
   energy_forms(exec, da, {}, nullptr, f.now(), f.now(), w, n, alone);
   CHECK(alone.to_host()[0] == got[0]);
+}
+
+TEST_CASE("energy_forms gives the same sums on 1 and 3 threads", "[energy_forms]") {
+  const Executor exec = Executor::cpu();
+  const CsrMatrix a = test::laplacian_3d(60, 60, 60);  // many chunks of rows
+  const DeviceSell da(exec, a, 8);
+  const Fields f = random_fields(exec, a.cols, 6);
+  const Vector w = Vector::from_host(exec, test::random_vector(a.rows, 7));
+  const Vector* values[] = {&da.values()};
+  const auto [one, three] = test::on_one_and_three_threads([&] {
+    Vector out(exec, 2);
+    energy_forms(exec, da, values, nullptr, f.now(), f.old(), w, a.rows, out);
+    return out.to_host();
+  });
+  CHECK(one == three);
 }
 
 TEST_CASE("energy_forms' diagonal form: values[0]'s off-diagonal entries with the diagonal's own", "[energy_forms]") {

@@ -13,29 +13,7 @@
 namespace miniapp::cpu {
 namespace {
 
-// Rows per chunk: at least 4096 (so the per-chunk overhead is noise), at most max_partials chunks.
-index_t chunk_rows(index_t n) {
-  const index_t spread = static_cast<index_t>((static_cast<std::int64_t>(n) + cg::max_partials - 1) / cg::max_partials);
-  return std::max<index_t>(4096, spread);
-}
-
-// sums[k] = Σ over chunks c (in order) of body(begin_c, end_c)[k], for K ≤ cg::max_sums; body adds its
-// chunk's share to acc. `partials` holds the chunk sums between the parallel and the ordered phase.
-template <int K, class Body>
-void chunked_sums(index_t n, index_t chunk, double* partials, double (&sums)[K], Body&& body) {
-  static_assert(K <= cg::max_sums);
-  const index_t chunks = n == 0 ? 0 : (n - 1) / chunk + 1;
-#pragma omp parallel for schedule(static) if (worth_parallel(n))
-  for (index_t c = 0; c < chunks; ++c) {
-    double acc[K] = {};
-    body(c * chunk, std::min(n, (c + 1) * chunk), acc);
-    for (int k = 0; k < K; ++k) partials[k * cg::max_partials + c] = acc[k];
-  }
-  for (int k = 0; k < K; ++k) {
-    sums[k] = 0.0;
-    for (index_t c = 0; c < chunks; ++c) sums[k] += partials[k * cg::max_partials + c];
-  }
-}
+static_assert(cg::max_partials == max_sum_chunks, "the CG scalars hold one partial sum per chunk");
 
 // Slices [first, last) of a as a matrix of their own: slice pointers stay absolute offsets into
 // col and val, rows are those of the range; its y starts at row first · slice_height.
@@ -55,9 +33,8 @@ SellView slice_range(const SellView& a, index_t first, index_t last) {
 void cg_spmv_dot(const SellView& a, const double* p, double* q, const cg::ScalarsView& s) {
   if (cg::stopped(s.slots)) return;
   const index_t h = a.slice_height;
-  const index_t slices_per_chunk = std::max((chunk_rows(a.rows) + h - 1) / h, (a.slice_count - 1) / cg::max_partials + 1);
   double sigma[1];
-  chunked_sums(a.slice_count, slices_per_chunk, s.partials, sigma, [&](index_t first, index_t last, double* acc) {
+  chunked_sums(a.slice_count, slices_per_chunk(a.rows, h, a.slice_count), s.partials, sigma, [&](index_t first, index_t last, double* acc) {
     const SellView sub = slice_range(a, first, last);
     spmv_sell(sub, p, q + first * h);
     const index_t row0 = first * h;
@@ -72,9 +49,8 @@ void cg_direction_spmv_dot(const SellView& a, const double* z, double* p, double
   if (cg::stopped(s.slots)) return;
   const double beta = s.slots[cg::beta];
   const index_t h = a.slice_height;
-  const index_t slices_per_chunk = std::max((chunk_rows(a.rows) + h - 1) / h, (a.slice_count - 1) / cg::max_partials + 1);
   double sigma[1];
-  chunked_sums(a.slice_count, slices_per_chunk, s.partials, sigma, [&](index_t first, index_t last, double* acc) {
+  chunked_sums(a.slice_count, slices_per_chunk(a.rows, h, a.slice_count), s.partials, sigma, [&](index_t first, index_t last, double* acc) {
     const SellView sub = slice_range(a, first, last);
     thread_local std::vector<double> az;
     if (az.size() < static_cast<std::size_t>(sub.rows)) az.resize(static_cast<std::size_t>(sub.rows));

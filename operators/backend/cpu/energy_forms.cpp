@@ -9,7 +9,7 @@ namespace {
 
 // Rows of a slice taken together, so that their accumulators live on the stack and each step over
 // the slice's entries reads contiguous values and columns (the slice is column-major), as the SpMV does.
-constexpr index_t chunk_rows = 64;
+constexpr index_t block_rows = 64;
 
 struct Chunk {
   index_t first_row, first_entry, rows, stride, width;  // stride: the slice height
@@ -30,9 +30,9 @@ struct FormInputs {
 // entry in the diagonal's column holds 0). Each entry's column and values are loaded once for the
 // three components; branch-free, so that the compiler keeps the row loop in vector registers.
 struct ChunkSums {
-  double off_diagonal[3][chunk_rows];
-  double row[max_energy_forms][3][chunk_rows];  // v ≥ 1
-  double diagonal0[chunk_rows], diagonal[chunk_rows];
+  double off_diagonal[3][block_rows];
+  double row[max_energy_forms][3][block_rows];  // v ≥ 1
+  double diagonal0[block_rows], diagonal[block_rows];
 };
 
 template <bool HasDiagonal>
@@ -83,17 +83,19 @@ void add_chunk(const SellView& a, const FormInputs& in, const Chunk& c, double* 
 
 void energy_forms(const SellView& a, int k, const double* const* values, const double* diagonal,
                   const double* const* u, const double* const* u_old, const double* w, index_t n, double* out) {
-  double sum[max_energy_forms + 1] = {};
+  double partials[(max_energy_forms + 1) * max_sum_chunks], sum[max_energy_forms + 1];
   const FormInputs in{k, values, diagonal, u, u_old, w};
   const index_t h = a.slice_height, slices = (n + h - 1) / h;
-#pragma omp parallel for schedule(static) reduction(+ : sum[:max_energy_forms + 1]) if (worth_parallel(n))
-  for (index_t s = 0; s < slices; ++s) {
-    const index_t width = (a.slice_ptr[s + 1] - a.slice_ptr[s]) / h;
-    for (index_t first = 0; first < h && s * h + first < n; first += chunk_rows) {
-      const index_t rows = std::min({chunk_rows, h - first, n - s * h - first});
-      add_chunk(a, in, {s * h + first, a.slice_ptr[s] + first, rows, h, width}, sum);
+  // Whole slices per chunk of the ordered sums (the same result on any thread count).
+  chunked_sums(slices, slices_per_chunk(n, h, slices), partials, sum, [&](index_t first_slice, index_t last_slice, double* acc) {
+    for (index_t s = first_slice; s < last_slice; ++s) {
+      const index_t width = (a.slice_ptr[s + 1] - a.slice_ptr[s]) / h;
+      for (index_t first = 0; first < h && s * h + first < n; first += block_rows) {
+        const index_t rows = std::min({block_rows, h - first, n - s * h - first});
+        add_chunk(a, in, {s * h + first, a.slice_ptr[s] + first, rows, h, width}, acc);
+      }
     }
-  }
+  });
   for (int v = 0; v <= k + (diagonal ? 1 : 0); ++v) out[v] = sum[v];
 }
 
