@@ -221,15 +221,11 @@ CsrMatrix transpose_by_slots(const CsrMatrix& a) {
           t.col[q] = r;
           t.val[q] = a.val[p];
         }
-      std::vector<std::pair<index_t, double>> row;
+      // Sorted in place; nothing to merge (a row's columns are distinct).
+      std::vector<std::pair<index_t, double>> scratch;
 #pragma omp for schedule(dynamic, 4096)
-      for (index_t c = 0; c < t.rows; ++c) {
-        const index_t begin = t.row_ptr[c], end = t.row_ptr[c + 1];
-        row.clear();
-        for (index_t q = begin; q < end; ++q) row.emplace_back(t.col[q], t.val[q]);
-        std::sort(row.begin(), row.end(), [](const auto& u, const auto& v) { return u.first < v.first; });
-        for (index_t q = begin; q < end; ++q) std::tie(t.col[q], t.val[q]) = row[static_cast<std::size_t>(q - begin)];
-      }
+      for (index_t c = 0; c < t.rows; ++c)
+        sort_and_merge_entries(t.col.data() + t.row_ptr[c], t.val.data() + t.row_ptr[c], t.row_length(c), scratch);
     }
   }
   errors.rethrow();

@@ -110,8 +110,7 @@ class LevelExpansion {
                      const std::vector<char>& placed, bool by_degree) {
     const auto level = static_cast<std::ptrdiff_t>(end - begin);
     if (level <= serial_level) {
-      expand_part(order, begin, end, placed, by_degree, found_[0]);
-      order.insert(order.end(), found_[0].begin(), found_[0].end());
+      expand_serially(order, begin, end, placed, by_degree);
       return order.size();
     }
 #pragma omp parallel for schedule(static)
@@ -157,18 +156,17 @@ class LevelExpansion {
   // Below this many nodes a level is expanded on one thread (the same result, without a team's start).
   static constexpr std::ptrdiff_t serial_level = 2048;
 
-  // On one thread: the whole level, parents and children at once.
-  void expand_part(const std::vector<index_t>& order, std::size_t begin, std::size_t end,
-                   const std::vector<char>& placed, bool by_degree, std::vector<index_t>& found) {
-    found.clear();
+  // On one thread: the whole level, parents and children at once, the children appended to `order`.
+  void expand_serially(std::vector<index_t>& order, std::size_t begin, std::size_t end,
+                       const std::vector<char>& placed, bool by_degree) {
     for (std::size_t i = begin; i < end; ++i) {
-      const std::size_t children = found.size();
+      const std::size_t children = order.size();
       g_.for_each_neighbor(order[i], [&](index_t u) {
         if (placed[u] || parent_[u] != unreached) return;
         parent_[u] = static_cast<index_t>(i);
-        found.push_back(u);
+        order.push_back(u);
       });
-      if (by_degree) sort_by_degree(found.begin() + static_cast<std::ptrdiff_t>(children), found.end());
+      if (by_degree) sort_by_degree(order.begin() + static_cast<std::ptrdiff_t>(children), order.end());
     }
   }
 
