@@ -50,15 +50,36 @@ def wall_units(profile, nu):
     return u_tau, y_plus, u_plus, uu_plus, vv_plus
 
 
+def fold_halves(y_plus, *columns):
+    """A channel's profile averaged with its mirror image, lower half first: profile_y.csv lists both
+    halves, y⁺ from the nearer wall, so rows j and n−1−j lie at one distance from their walls and their
+    mean is the estimate from both halves' samples (as `wall_units` takes it from a snapshot). Also the
+    largest difference of the halves' values, relative to their mean, in each column from y⁺ = 5 on:
+    what the sampling leaves uncertain. A profile not mirror-symmetric in y⁺ comes back as it is."""
+    n = len(y_plus)
+    mirrored = n >= 2 and all(abs(y_plus[j] - y_plus[n - 1 - j]) <= 1e-6 * max(1.0, y_plus[j]) for j in range(n))
+    if not mirrored:
+        return [list(y_plus)] + [list(c) for c in columns], [None] * len(columns)
+    half = (n + 1) // 2
+    folded = [[0.5 * (c[j] + c[n - 1 - j]) for j in range(half)] for c in (y_plus,) + columns]
+    spread = [max((abs(c[j] - c[n - 1 - j]) / abs(0.5 * (c[j] + c[n - 1 - j]))
+                   for j in range(half) if y_plus[j] >= 5 and c[j] + c[n - 1 - j] != 0), default=0.0)
+              for c in columns]
+    return folded, spread
+
+
 def observer_profile(path):
     """Re_τ and the profile in wall units from the statistics observer's profile_y.csv (its first line:
-    '# u_tau U, Re_tau R (...), N samples over T time units')."""
+    '# u_tau U, Re_tau R (...), N samples over T time units'), its two halves averaged."""
     with open(path) as f:
         words = f.readline().replace(",", " ").split()
     re_tau, span = float(words[words.index("Re_tau") + 1]), float(words[words.index("over") + 1])
     c = data.read_csv_columns(path)
-    return (re_tau, c["y_plus"], c["U_plus"], c["uu_plus"], c["vv_plus"],
-            f"time averages over {span:.4g} time units ({os.path.basename(path)})")
+    (y_plus, u_plus, uu_plus, vv_plus), spread = fold_halves(c["y_plus"], c["U_plus"], c["uu_plus"], c["vv_plus"])
+    halves = (f"; the two halves averaged (their U⁺ differ by up to {100 * spread[0]:.2g} % from y⁺ = 5 on)"
+              if spread[0] is not None else "")
+    return (re_tau, y_plus, u_plus, uu_plus, vv_plus,
+            f"time averages over {span:.4g} time units ({os.path.basename(path)}){halves}")
 
 
 def snapshot_profile(out, settings):

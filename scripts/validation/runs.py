@@ -39,7 +39,7 @@ def wake_probes(span, lines=4):
 
 def full_set():
     """Issue 20's set on one GPU: Taylor-Green at 64³ with each LES model and at 128³ and 256³ without,
-    the channel at its two resolutions, the cylinder at Re 100 (on its mesh and on the medium one of
+    the channel at its three resolutions, the cylinder at Re 100 (on its mesh and on the medium one of
     the resolution study) and 3900 (on its mesh and on the Re-100 one, coarser in the near wake); the
     channel and the cylinder at Re 3900 also with the 3D PCG pressure (AMG) in place of the FFT path,
     to compare the two within their statistical uncertainty."""
@@ -51,6 +51,8 @@ def full_set():
              Run("channel-pcg", "channel", 100.0, channel + PCG),
              Run("channel-fine", "channel", 60.0, ["mesh.cells=[96,64,64]", "statistics.start_time=30",
                                                    "output.fields=[]"]),
+             Run("channel-finer", "channel", 60.0, ["mesh.cells=[192,64,128]", "statistics.start_time=30",
+                                                    "output.fields=[]"]),
              Run("cylinder-re100", "cylinder", 150.0, ["output.fields=[]", "output.diagnostics_interval=10"]),
              Run("cylinder-re100-medium", "cylinder", 150.0, ["mesh.file=meshes/cylinder_medium.msh",
                                                               "output.fields=[]", "output.diagnostics_interval=10"]),
