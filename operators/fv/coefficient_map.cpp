@@ -2,10 +2,7 @@
 // of an operator with the momentum pattern; E_C and E_D are made by this one builder.
 #include "operators/fv/coefficient_map.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
-#include <limits>
 #include <string>
 #include <vector>
 
@@ -60,12 +57,23 @@ struct SliceTerm {
   double val;
 };
 
-// The rows of slice s of E, appended to `out` in position order (each row's terms in the order of
-// for_each_term), their ends (within `out`) written to row_end[position]; returns the first row of
+// The terms of slice s of E: Σ over its rows i and the faces f of M's row i of the length of B's row
+// f. Every term lands at a position of its row (or the build fails), so this is the slice's share of
+// E's entries, known before any term is made.
+std::size_t slice_terms(const CsrMatrix& m, const CsrMatrix& b, const SellMatrix& layout, index_t s) {
+  const index_t first_row = s * layout.slice_height, last_row = std::min(first_row + layout.slice_height, m.rows);
+  std::size_t terms = 0;
+  for (index_t p = m.row_ptr[first_row]; p < m.row_ptr[last_row]; ++p)
+    terms += static_cast<std::size_t>(b.row_ptr[m.col[p] + 1] - b.row_ptr[m.col[p]]);
+  return terms;
+}
+
+// The rows of slice s of E written from entry `base` of e.col and e.val in position order (each row's
+// terms in the order of for_each_term), their ends to e.row_ptr[position + 1]; returns the first row of
 // the slice with a column missing from the pattern, or m.rows.
-index_t append_slice(const CsrMatrix& m, const CsrMatrix& b, const CsrMatrix& pattern, const SellMatrix& layout,
-                     index_t s, std::vector<SliceTerm>& terms, std::vector<index_t>& start, RowEntries& out,
-                     index_t* row_end) {
+index_t write_slice(const CsrMatrix& m, const CsrMatrix& b, const CsrMatrix& pattern, const SellMatrix& layout,
+                    index_t s, index_t base, std::vector<SliceTerm>& terms, std::vector<index_t>& start,
+                    CsrMatrix& e) {
   const index_t h = layout.slice_height, first_row = s * h, last_row = std::min(first_row + h, m.rows);
   index_t missing = m.rows;
   terms.clear();
@@ -79,14 +87,12 @@ index_t append_slice(const CsrMatrix& m, const CsrMatrix& b, const CsrMatrix& pa
   start.assign(static_cast<std::size_t>(places) + 1, 0);
   for (const SliceTerm& t : terms) ++start[t.place + 1];
   for (index_t p = 0; p < places; ++p) start[p + 1] += start[p];
-  const auto base = static_cast<index_t>(out.size());
+  index_t* row_end = e.row_ptr.data() + layout.slice_ptr[s] + 1;
   for (index_t p = 0; p < places; ++p) row_end[p] = base + start[p + 1];
-  out.col.resize(out.col.size() + terms.size());
-  out.val.resize(out.col.size());
   for (const SliceTerm& t : terms) {
     const index_t at = base + start[t.place]++;
-    out.col[at] = t.face;
-    out.val[at] = t.val;
+    e.col[at] = t.face;
+    e.val[at] = t.val;
   }
   return missing;
 }
@@ -97,53 +103,39 @@ index_t append_slice(const CsrMatrix& m, const CsrMatrix& b, const CsrMatrix& pa
 // in the face field φ_s: A_ij = Σ_f M_if φ_f B_fj. Its map E puts M_if B_fj at (position of (i, j) in
 // the layout, f). Each row of E gets its faces from one row i of M, in M's (sorted) column order and
 // at most once each (B's columns are unique). A slice's positions are contiguous and come from its
-// rows alone, so E is built in one pass over the terms, in parallel over blocks of slices (each
-// thread's block into a buffer of its own, then copied into place, as csr_from_rows does for rows).
+// rows alone, and its number of entries follows from the row lengths of M and B: so each slice is
+// written straight into E at its offset, in parallel over slices, in one pass over the terms.
 CsrMatrix coefficient_map(const CsrMatrix& m, const CsrMatrix& b, const FlowOperators& ops, const SellMatrix& layout,
                           const char* caller) {
   const CsrMatrix& pattern = ops.momentum_pattern;
   require_layout_of(pattern, layout, caller);
+  const index_t slices = layout.slice_count();
+  std::vector<std::size_t> slice_offset(static_cast<std::size_t>(slices) + 1, 0);
+#pragma omp parallel for schedule(static)
+  for (index_t s = 0; s < slices; ++s) slice_offset[s + 1] = slice_terms(m, b, layout, s);
+  for (index_t s = 0; s < slices; ++s) slice_offset[s + 1] += slice_offset[s];
   CsrMatrix e;
   e.rows = layout.stored_entries();
   e.cols = m.cols;
-  e.row_ptr.resize(static_cast<std::size_t>(e.rows) + 1);
-  e.row_ptr[0] = 0;
-  const index_t slices = layout.slice_count();
-  std::vector<RowEntries> blocks(static_cast<std::size_t>(omp_get_max_threads()));
-  std::vector<std::size_t> block_offset(blocks.size() + 1, 0);
+  checked_index(slice_offset.back(), std::string(caller) + ": entries");
   index_t first_missing = m.rows;
-  ParallelExceptions errors;  // out of memory in a thread's buffer
-#pragma omp parallel num_threads(static_cast<int>(blocks.size())) reduction(min : first_missing)
+  ParallelExceptions errors;  // out of memory
+#pragma omp parallel reduction(min : first_missing)
   {
-    const auto t = static_cast<std::size_t>(omp_get_thread_num()), n = static_cast<std::size_t>(omp_get_num_threads());
-    const auto begin = static_cast<index_t>(slices * t / n), end = static_cast<index_t>(slices * (t + 1) / n);
-    RowEntries& block = blocks[t];
-    errors.guard([&] {
+    resize_entries_in_team(e, slice_offset.back(), errors);
+    if (!errors.failed()) {
       std::vector<SliceTerm> terms;
       std::vector<index_t> start;
-      for (index_t s = begin; s < end; ++s)
-        first_missing = std::min(first_missing, append_slice(m, b, pattern, layout, s, terms, start, block,
-                                                             e.row_ptr.data() + layout.slice_ptr[s] + 1));
-    });
-    block_offset[t + 1] = block.size();
-#pragma omp barrier
-#pragma omp single
-    for (std::size_t k = 0; k < blocks.size(); ++k) block_offset[k + 1] += block_offset[k];
-    // Sized only if every offset fits the index type (checked after the region).
-    resize_entries_in_team(
-        e, block_offset.back() <= static_cast<std::size_t>(std::numeric_limits<index_t>::max()) ? block_offset.back() : 0,
-        errors);
-    if (!errors.failed() && e.col.size() == block_offset.back()) {
-      const auto offset = static_cast<index_t>(block_offset[t]);
-      for (index_t p = layout.slice_ptr[begin]; p < layout.slice_ptr[end]; ++p) e.row_ptr[p + 1] += offset;
-      std::copy(block.col.begin(), block.col.end(), e.col.begin() + offset);
-      std::copy(block.val.begin(), block.val.end(), e.val.begin() + offset);
+#pragma omp for schedule(static)
+      for (index_t s = 0; s < slices; ++s)
+        errors.guard([&] {  // the scratch vectors may grow
+          first_missing = std::min(
+              first_missing, write_slice(m, b, pattern, layout, s, static_cast<index_t>(slice_offset[s]), terms, start, e));
+        });
     }
-    block = RowEntries{};
   }
   errors.rethrow();
   if (first_missing < m.rows) throw_missing(m, b, pattern, first_missing, caller);
-  checked_index(block_offset.back(), std::string(caller) + ": entries");
   return e;
 }
 

@@ -191,3 +191,23 @@ TEST_CASE("the coefficient maps reject a layout of another pattern", "[fv][maps]
   CHECK_THROWS_WITH(diffusion_values(c.mesh, c.geometry, ops, other, std::vector<double>(c.mesh.face_count(), 1.0)),
                     Catch::Contains("momentum pattern"));
 }
+
+TEST_CASE("the coefficient maps name an entry of the operator missing from the momentum pattern", "[fv][maps]") {
+  const FlowCase c = periodic_cases().front();
+  FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+  // Row 5's largest column moved past the last one: the same row lengths (so the layout is accepted),
+  // but the operator's entry (5, j) has no place left in the pattern.
+  CsrMatrix& pattern = ops.momentum_pattern;
+  const index_t last = pattern.row_ptr[6] - 1, moved = pattern.col[last];
+  REQUIRE(moved + 1 < pattern.cols);
+  pattern.col[last] = pattern.cols - 1;
+  const SellMatrix layout = to_sell(pattern, 4);
+  const std::string entry = "entry (5, " + std::to_string(moved) + ") is missing from the momentum pattern";
+  const int threads = omp_get_max_threads();
+  for (int n : {1, 3}) {
+    omp_set_num_threads(n);
+    CHECK_THROWS_WITH(convection_map(c.mesh, c.geometry, ops, layout), Catch::Contains(entry));
+    CHECK_THROWS_WITH(diffusion_map(c.mesh, c.geometry, ops, layout), Catch::Contains(entry));
+  }
+  omp_set_num_threads(threads);
+}
