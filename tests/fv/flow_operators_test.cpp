@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "fv_test_support.hpp"
+#include "operators/fv/convection_operator.hpp"
 #include "operators/fv/face_gradient.hpp"
 #include "tests/thread_counts.hpp"
 
@@ -78,6 +79,16 @@ TEST_CASE("L and M Gamma are bitwise the products M Gs and M Gamma in cell order
       const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
       CHECK(same_bits(ops.laplacian, multiply(ops.divergence, ops.face_gradient)));
       for (int d = 0; d < 3; ++d) CHECK(same_bits(ops.cell_divergence[d], multiply(ops.divergence, ops.cell_to_face[d])));
+      // Γ_d = diag(n_d) Π_c, rows of faces with n_d = 0 empty, by a face loop.
+      const CsrMatrix interpolation = convective_interpolation_matrix(c.mesh, c.boundaries, ops.cell_order);
+      for (int d = 0; d < 3; ++d) {
+        std::vector<Triplet> t;
+        for (index_t f = 0; f < interpolation.rows; ++f)
+          if (c.geometry.face_normal[f][d] != 0)
+            for (index_t p = interpolation.row_ptr[f]; p < interpolation.row_ptr[f + 1]; ++p)
+              t.push_back({f, interpolation.col[p], c.geometry.face_normal[f][d] * interpolation.val[p]});
+        CHECK(same_bits(ops.cell_to_face[d], csr_from_triplets(interpolation.rows, interpolation.cols, std::move(t))));
+      }
       // A given order (a rank's mesh) takes the same matrices as the order the assembly chose.
       const FlowOperators given = assemble_flow_operators(c.mesh, c.geometry, c.boundaries, ops.cell_order);
       CHECK(same_bits(given.laplacian, ops.laplacian));
