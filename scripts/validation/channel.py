@@ -34,26 +34,10 @@ def checkpoint_profile(out, settings):
             "walls": (y_nodes[0], y_nodes[-1])}
 
 
-def wall_units(profile, nu):
-    """u_τ from the mean wall shear ν U₁/y₁ of the first cells at both walls; the lower half in wall
-    units (y⁺, U⁺, ⟨u'u'⟩⁺, ⟨v'v'⟩⁺) averaged with the mirrored upper half."""
-    y, u, uu, vv = profile["y"], profile["u"], profile["uu"], profile["vv"]
-    low, high = profile["walls"]
-    n = len(y)
-    shear = nu * 0.5 * (u[0] / (y[0] - low) + u[-1] / (high - y[-1]))
-    u_tau = math.sqrt(abs(shear))
-    half = n // 2
-    y_plus = [(y[j] - low) * u_tau / nu for j in range(half)]
-    u_plus = [0.5 * (u[j] + u[n - 1 - j]) / u_tau for j in range(half)]
-    uu_plus = [0.5 * (uu[j] + uu[n - 1 - j]) / u_tau ** 2 for j in range(half)]
-    vv_plus = [0.5 * (vv[j] + vv[n - 1 - j]) / u_tau ** 2 for j in range(half)]
-    return u_tau, y_plus, u_plus, uu_plus, vv_plus
-
-
 def fold_halves(y_plus, *columns):
-    """A channel's profile averaged with its mirror image, lower half first: profile_y.csv lists both
-    halves, y⁺ from the nearer wall, so rows j and n−1−j lie at one distance from their walls and their
-    mean is the estimate from both halves' samples (as `wall_units` takes it from a snapshot). Also the
+    """A channel's profile averaged with its mirror image, lower half first: profile_y.csv and a
+    snapshot's plane averages list both halves, y⁺ from the nearer wall, so rows j and n−1−j lie at one
+    distance from their walls and their mean is the estimate from both halves' samples. Also the
     largest difference of the halves' values, relative to their mean, in each column from y⁺ = 5 on:
     what the sampling leaves uncertain. A profile not mirror-symmetric in y⁺ comes back as it is."""
     n = len(y_plus)
@@ -66,6 +50,19 @@ def fold_halves(y_plus, *columns):
                    for j in range(half) if y_plus[j] >= 5 and c[j] + c[n - 1 - j] != 0), default=0.0)
               for c in columns]
     return folded, spread
+
+
+def wall_units(profile, nu):
+    """u_τ from the mean wall shear ν U₁/y₁ of the first cells at both walls; the profile in wall units
+    (y⁺ from the nearer wall, U⁺, ⟨u'u'⟩⁺, ⟨v'v'⟩⁺), its two halves averaged (fold_halves)."""
+    y, u, uu, vv = profile["y"], profile["u"], profile["uu"], profile["vv"]
+    low, high = profile["walls"]
+    shear = nu * 0.5 * (u[0] / (y[0] - low) + u[-1] / (high - y[-1]))
+    u_tau = math.sqrt(abs(shear))
+    (y_plus, u_plus, uu_plus, vv_plus), _ = fold_halves([min(v - low, high - v) * u_tau / nu for v in y],
+                                                        [v / u_tau for v in u], [v / u_tau ** 2 for v in uu],
+                                                        [v / u_tau ** 2 for v in vv])
+    return u_tau, y_plus, u_plus, uu_plus, vv_plus
 
 
 def observer_profile(path):

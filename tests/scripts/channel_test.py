@@ -1,6 +1,7 @@
 """scripts/validation/channel.py's fold of a channel profile's two halves (profile_y.csv lists both,
 y⁺ from the nearer wall): the mean of rows at one distance from their walls, the halves' largest
-relative difference from y⁺ = 5 on, and a profile that is not mirror-symmetric left as it is."""
+relative difference from y⁺ = 5 on, and a profile that is not mirror-symmetric left as it is; a
+snapshot's plane averages in wall units, folded the same way."""
 import os
 import sys
 import unittest
@@ -35,6 +36,22 @@ class FoldTest(unittest.TestCase):
         y_plus, u = [1.0, 5.0, 20.0, 60.0], [1.0, 4.8, 12.3, 16.0]
         (folded_y, folded_u), spread = channel.fold_halves(y_plus, u)
         self.assertEqual((folded_y, folded_u, spread), (y_plus, u, [None]))
+
+
+class WallUnitsTest(unittest.TestCase):
+    def test_a_snapshot_profile_in_wall_units_has_its_halves_averaged(self):
+        # Four layers of cells between walls at y = ±1, ν = 0.01; U = 2 in the first cells, so
+        # u_τ² = ν U₁ / y₁ = 0.01 · 2 / 0.25.
+        profile = {"y": [-0.75, -0.25, 0.25, 0.75], "u": [2.0, 5.0, 7.0, 2.0], "uu": [0.1, 0.3, 0.5, 0.1],
+                   "vv": [0.0, 0.2, 0.2, 0.0], "walls": (-1.0, 1.0)}
+        u_tau, y_plus, u_plus, uu_plus, vv_plus = channel.wall_units(profile, 0.01)
+        self.assertAlmostEqual(u_tau, (0.01 * 2 / 0.25) ** 0.5, places=12)
+        for got, want in zip(y_plus, [0.25 * u_tau / 0.01, 0.75 * u_tau / 0.01]):
+            self.assertAlmostEqual(got, want, places=9)
+        for got, want in zip(u_plus, [2.0 / u_tau, 6.0 / u_tau]):
+            self.assertAlmostEqual(got, want, places=12)
+        self.assertAlmostEqual(uu_plus[1], 0.4 / u_tau ** 2, places=12)
+        self.assertEqual(len(vv_plus), 2)
 
 
 if __name__ == "__main__":
