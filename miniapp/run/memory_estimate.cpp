@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <ostream>
 #include <sstream>
+#include <utility>
 
 #include "core/host_memory.hpp"
 #include "operators/backend/cuda/device.hpp"
@@ -135,7 +136,7 @@ std::size_t preconditioner_bytes(const cases::CaseConfig& config, const fv::Flow
     if (amg) return Amg::device_bytes(*amg, h, float_values, shares_fine(*amg));
     CsrMatrix minus_laplacian = ops.laplacian;
     for (double& v : minus_laplacian.val) v = -v;
-    const amg::HostHierarchy built = amg::build_hierarchy(minus_laplacian, {});
+    const amg::HostHierarchy built = amg::build_hierarchy(std::move(minus_laplacian), {});
     return Amg::device_bytes(built, h, float_values, shares_fine(built));
   }
   if (aip) return DeviceAipFactor::device_bytes(*aip, h);

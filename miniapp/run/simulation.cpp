@@ -256,12 +256,11 @@ AmgHierarchy amg_hierarchy(const Simulation& sim, const parallel::Communicator* 
   AmgHierarchy h;
   if (n.preconditioner != cases::Preconditioner::amg || n.poisson == cases::PoissonSolver::fft) return h;
   StageTimer t(log, "AMG hierarchy (host)");
-  const CsrMatrix minus_laplacian = negated(sim.host_operators.laplacian);
   if (numbering)
-    h.ranks = amg::build_rank_hierarchy(*comm, *numbering,
-                                        parallel::row_block(minus_laplacian, 0, numbering->owned_count()),
-                                        amg_options(n));
-  else h.one_rank = amg::build_hierarchy(minus_laplacian, amg_options(n));
+    h.ranks = amg::build_rank_hierarchy(
+        *comm, *numbering,
+        parallel::row_block(negated(sim.host_operators.laplacian), 0, numbering->owned_count()), amg_options(n));
+  else h.one_rank = amg::build_hierarchy(negated(sim.host_operators.laplacian), amg_options(n), &sim.exec);
   return h;
 }
 

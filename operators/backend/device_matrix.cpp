@@ -1,6 +1,8 @@
 #include "operators/backend/device_matrix.hpp"
 
 #include <algorithm>
+#include <string>
+#include <utility>
 
 #include "operators/backend/cuda/kernels.hpp"
 
@@ -91,6 +93,15 @@ DeviceCsr::DeviceCsr(const Executor& exec, const CsrMatrix& host)
       row_ptr_(Array<index_t>::from_host(exec, host.row_ptr)),
       col_(Array<index_t>::from_host(exec, host.col)),
       val_(Vector::from_host(exec, host.val)) {}
+
+DeviceCsr::DeviceCsr(index_t rows, index_t cols, Array<index_t> row_ptr, Array<index_t> col, Vector val)
+    : rows_(rows), cols_(cols), row_ptr_(std::move(row_ptr)), col_(std::move(col)), val_(std::move(val)) {
+  if (row_ptr_.size() != rows_ + 1 || col_.size() != val_.size())
+    throw Error("DeviceCsr: " + std::to_string(row_ptr_.size()) + " offsets for " + std::to_string(rows_) + " rows, " +
+                std::to_string(col_.size()) + " columns for " + std::to_string(val_.size()) + " values");
+}
+
+CsrMatrix DeviceCsr::to_host() const { return {rows_, cols_, row_ptr_.to_host(), col_.to_host(), val_.to_host()}; }
 
 CsrView DeviceCsr::view() const { return {rows_, cols_, row_ptr_.data(), col_.data(), val_.data()}; }
 

@@ -52,6 +52,10 @@ class DeviceSell {
 class DeviceCsr {
  public:
   DeviceCsr(const Executor& exec, const CsrMatrix& host);
+  // From arrays already in executor memory (e.g. a product computed there): rows + 1 offsets, and
+  // columns and values of the entries they delimit.
+  DeviceCsr(index_t rows, index_t cols, Array<index_t> row_ptr, Array<index_t> col, Vector val);
+  CsrMatrix to_host() const;
   CsrView view() const;
   index_t rows() const { return rows_; }
   index_t cols() const { return cols_; }

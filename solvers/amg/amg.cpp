@@ -29,9 +29,14 @@ void check_fits(const Executor& exec, std::size_t bytes) {
                 ": use numerics.preconditioner = \"aip1\", a coarser mesh or a device with more memory");
 }
 
-// Converts a host matrix to sELL and uploads it, each step's time added to the profile.
+// Uploads a host matrix as sELL, each step's time added to the profile: with double values laid out
+// in executor memory from its CSR rows, with float values converted on the host first.
 std::unique_ptr<amg::LevelMatrix> upload(const Executor& exec, const CsrMatrix& m, index_t slice_height,
                                           bool float_values, amg::SetupProfile& profile) {
+  if (!float_values) {
+    amg::StageClock clock(profile, amg::SetupStage::upload);
+    return std::make_unique<amg::LevelMatrix>(exec, m, slice_height);
+  }
   std::optional<amg::StageClock> clock(std::in_place, profile, amg::SetupStage::conversion);
   const SellMatrix sell = to_sell(m, slice_height);
   clock.emplace(profile, amg::SetupStage::upload);
@@ -42,7 +47,7 @@ std::unique_ptr<amg::LevelMatrix> upload(const Executor& exec, const CsrMatrix& 
 
 Amg::Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& options, index_t slice_height,
          const DeviceSell* fine)
-    : Amg(exec, amg::build_hierarchy(a, options), options, slice_height, fine) {}
+    : Amg(exec, amg::build_hierarchy(a, options, &exec), options, slice_height, fine) {}
 
 // Per level above the coarsest also D⁻¹ and D⁻¹/θ, the smoother's three vectors, residual and
 // correction, and the coarser level's b and x.

@@ -68,7 +68,7 @@ class Amg final : public Preconditioner {
   // rank), 0 on one rank.
   std::size_t split_levels() const { return fine_ ? levels_.size() : 0; }
   bool float_storage() const { return float_storage_; }
-  // Wall seconds of each set-up stage: the host hierarchy's, its sELL conversion and its upload.
+  // Wall seconds of each set-up stage: the host hierarchy's, its sELL conversion (float storage) and its upload.
   const amg::SetupProfile& setup_profile() const { return profile_; }
 
   // One front-end kernel call of the cycle, to be made alone (miniapp poisson --level-kernels times each).

@@ -3,9 +3,11 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "core/error.hpp"
 #include "solvers/amg/coarse_inverse.hpp"
+#include "solvers/amg/device_galerkin.hpp"
 #include "solvers/amg/galerkin.hpp"
 #include "solvers/amg/prolongation.hpp"
 #include "solvers/amg/spectral_bound.hpp"
@@ -34,7 +36,7 @@ constexpr double stalled_ratio = 0.9;
 
 }  // namespace
 
-HostHierarchy build_hierarchy(const CsrMatrix& a, const AmgOptions& options) {
+HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Executor* exec) {
   check_options(options);
   HostHierarchy h;
   std::vector<double> diagonal;
@@ -43,10 +45,10 @@ HostHierarchy build_hierarchy(const CsrMatrix& a, const AmgOptions& options) {
     diagonal = positive_diagonal(a, "AMG");
     check_single_null_vector(a, "AMG");
   }
-  CsrMatrix current = a;
+  CsrMatrix current = std::move(a);
   // For every level's matrices, their memory faulted in once; with room for the largest, the finest
   // level's A P, which has somewhat more entries than A.
-  RowBlocks buffers = row_blocks_with_room(2 * static_cast<std::size_t>(a.nnz()));
+  RowBlocks buffers = row_blocks_with_room(2 * static_cast<std::size_t>(current.nnz()));
   while (current.rows > options.coarse_rows && static_cast<int>(h.levels.size()) + 1 < options.max_levels) {
     // Halved per level (Vaněk et al.): Galerkin products spread a row's weight over more, smaller entries.
     const double threshold = options.strength_threshold * std::pow(0.5, static_cast<double>(h.levels.size()));
@@ -76,7 +78,11 @@ HostHierarchy build_hierarchy(const CsrMatrix& a, const AmgOptions& options) {
     CsrMatrix coarse;
     {
       StageClock clock(h.profile, SetupStage::galerkin);
-      coarse = galerkin_product(level.restriction, current, level.prolongation, &buffers);
+      std::optional<CsrMatrix> on_device;
+      if (exec && current.rows >= device_product_rows)
+        on_device = device_galerkin_product(*exec, level.restriction, current, level.prolongation);
+      coarse = on_device ? std::move(*on_device)
+                         : galerkin_product(level.restriction, current, level.prolongation, &buffers);
     }
     {
       StageClock clock(h.profile, SetupStage::checks);

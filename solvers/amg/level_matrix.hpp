@@ -18,6 +18,9 @@ std::size_t sell_device_bytes(const CsrMatrix& m, index_t slice_height, bool flo
 class LevelMatrix final : public LevelOperator, public CoarseSolve {
  public:
   LevelMatrix(const Executor& exec, const SellMatrix& host, bool float_values);
+  // to_sell(host, slice_height) with double values, laid out in executor memory without a host sELL
+  // copy (DeviceSell's CSR upload).
+  LevelMatrix(const Executor& exec, const CsrMatrix& host, index_t slice_height);
   // The level's matrix already on the executor (the solver's own A), used in place: no second copy.
   // It must outlive this object.
   LevelMatrix(const Executor& exec, const DeviceSell& borrowed) : exec_(exec), matrix_(&borrowed) {}

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include "operators/sparse/reorder.hpp"
 #include "solvers/amg/hierarchy.hpp"
@@ -64,7 +65,7 @@ std::pair<HostHierarchy, parallel::LocalNumbering> gather_below(const parallel::
   below.strength_threshold = options.strength_threshold * std::pow(0.5, static_cast<double>(split));
   below.max_levels = levels;
   HostHierarchy h;
-  comm.run_collectively([&] { h = build_hierarchy(whole, below); });
+  comm.run_collectively([&] { h = build_hierarchy(std::move(whole), below); });
   // Row p of `whole` is the p-th smallest global index.
   std::vector<index_t> sorted(numbering.local_to_global);
   std::sort(sorted.begin(), sorted.end());

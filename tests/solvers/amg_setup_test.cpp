@@ -1,19 +1,26 @@
 // The AMG set-up's parallel pieces (solvers/amg/, solvers/matrix_checks.cpp): connected components by
 // union-find, the aggregation by distance-2 independent sets, the prolongation built by aggregate
 // sums, the power iterations' early stop, each the same on any thread count; the stage profile; the
-// finest level shared with the solver.
+// finest level shared with the solver; the Galerkin products on a CUDA device, bit for bit the host's.
 #include <catch2/catch.hpp>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "mesh/generators.hpp"
 #include "mesh/geometry.hpp"
+#include "operators/backend/cuda/device.hpp"
 #include "operators/fv/laplacian.hpp"
 #include "operators/sparse/sell_matrix.hpp"
 #include "solvers/amg/aggregation.hpp"
 #include "solvers/amg/amg.hpp"
+#include "solvers/amg/cuda/sparse_product.hpp"
+#include "solvers/amg/device_galerkin.hpp"
+#include "solvers/amg/galerkin.hpp"
 #include "solvers/amg/hierarchy.hpp"
 #include "solvers/amg/prolongation.hpp"
 #include "solvers/amg/spectral_bound.hpp"
@@ -29,6 +36,23 @@ CsrMatrix tet_box_poisson(index_t n, double stretch = 1.5) {
   CsrMatrix a = fv::laplacian_matrix(m, mesh::compute_geometry(m));
   for (double& v : a.val) v = -v;
   return a;
+}
+
+CsrMatrix box_poisson(const std::string& cells, index_t n) {
+  if (cells == "tet") return tet_box_poisson(n);
+  const mesh::Mesh m = cells == "hex" ? mesh::make_hex_box({.cells = {n, n, n}, .stretch = {1.5, 0, 0}})
+                                      : mesh::extrude(mesh::make_tri_rect({.cells = {n, n}}), {.layers = n, .periodic = false});
+  CsrMatrix a = fv::laplacian_matrix(m, mesh::compute_geometry(m));
+  for (double& v : a.val) v = -v;
+  return a;
+}
+
+// The same shape, pattern and value bits (−0.0 is not +0.0).
+bool same_bits(const CsrMatrix& a, const CsrMatrix& b) {
+  if (a.rows != b.rows || a.cols != b.cols || a.row_ptr != b.row_ptr || a.col != b.col) return false;
+  for (std::size_t k = 0; k < a.val.size(); ++k)
+    if (std::bit_cast<std::uint64_t>(a.val[k]) != std::bit_cast<std::uint64_t>(b.val[k])) return false;
+  return true;
 }
 
 // Rows within `links` links of row i in g (i included).
@@ -186,4 +210,52 @@ TEST_CASE("AMG on the solver's own finest matrix applies exactly as with its own
   CHECK(z_own.to_host() == z_shared.to_host());
   const DeviceSell other(exec, to_sell(tet_box_poisson(6), 8));
   CHECK_THROWS_WITH(Amg(exec, h, {}, 8, &other), Catch::Contains("not the hierarchy's"));
+}
+
+TEST_CASE("On a CUDA device the Galerkin products are the host's bit for bit", "[amg][cuda]") {
+  if (cuda::device_count() == 0) {
+    WARN("skipped: no CUDA device (or a build without CUDA)");
+    return;
+  }
+  const Executor gpu = Executor::cuda(), cpu = Executor::cpu();
+  CHECK_FALSE(amg::device_galerkin_product(cpu, CsrMatrix{}, CsrMatrix{}, CsrMatrix{}).has_value());
+  for (const std::string cells : {"hex", "tet", "prism"}) {
+    SECTION(cells) {
+      // Every level's products, the denser coarse ones included, against the host's.
+      const amg::HostHierarchy h = amg::build_hierarchy(box_poisson(cells, 24), {.coarse_rows = 50});
+      REQUIRE(h.levels.size() >= 3);
+      for (std::size_t l = 0; l < h.levels.size(); ++l) {
+        const amg::HostLevel& level = h.levels[l];
+        const auto on_device = amg::device_galerkin_product(gpu, level.restriction, level.a, level.prolongation);
+        REQUIRE(on_device.has_value());
+        CHECK(same_bits(*on_device, amg::galerkin_product(level.restriction, level.a, level.prolongation)));
+      }
+    }
+  }
+  SECTION("a hierarchy whose finest level has its products on the device equals the host's") {
+    const CsrMatrix a = box_poisson("hex", 40);
+    REQUIRE(a.rows >= amg::device_product_rows);
+    const amg::HostHierarchy on_host = amg::build_hierarchy(a, {}), with_device = amg::build_hierarchy(a, {}, &gpu);
+    REQUIRE(with_device.levels.size() == on_host.levels.size());
+    for (std::size_t l = 0; l < on_host.levels.size(); ++l) {
+      CHECK(same_bits(with_device.levels[l].a, on_host.levels[l].a));
+      CHECK(same_bits(with_device.levels[l].prolongation, on_host.levels[l].prolongation));
+    }
+    CHECK(same_bits(with_device.coarsest, on_host.coarsest));
+    CHECK(with_device.profile[amg::SetupStage::galerkin] > 0);
+  }
+  SECTION("a row with more columns than the device's table: nothing, and the host multiplies") {
+    // R = [1 … 1] (one row), A = I, P = I: R A P has one row of n columns.
+    for (const index_t n : {amg::cuda::product_row_capacity, amg::cuda::product_row_capacity + 1}) {
+      std::vector<Triplet> ones, identity;
+      for (index_t j = 0; j < n; ++j) {
+        ones.push_back({0, j, 1.0 + j});
+        identity.push_back({j, j, 0.5});
+      }
+      const CsrMatrix r = csr_from_triplets(1, n, std::move(ones)), i = csr_from_triplets(n, n, std::move(identity));
+      const auto on_device = amg::device_galerkin_product(gpu, r, i, i);
+      if (n > amg::cuda::product_row_capacity) CHECK_FALSE(on_device.has_value());
+      else CHECK((on_device && same_bits(*on_device, amg::galerkin_product(r, i, i))));
+    }
+  }
 }
