@@ -29,6 +29,24 @@ TEST_CASE("host to device, device to device and device to host copies round-trip
   CHECK(b.to_host() == host);
 }
 
+TEST_CASE("large copies, staged through pinned buffers, round-trip at odd sizes and offsets", "[cuda][device]") {
+  const Executor exec = Executor::cuda();
+  // About 100 MB: several staging chunks and a partial last one.
+  const index_t n = 13'000'000 + 12345;
+  const std::vector<double> first = test::random_vector(n, 21), second = test::random_vector(n, 22);
+  // Back to back: the second copy refills the staging buffers while the first's may still be on its way.
+  const Vector a = Vector::from_host(exec, first), b = Vector::from_host(exec, second);
+  CHECK(a.to_host() == first);
+  CHECK(b.to_host() == second);
+  // Into and out of a window that starts at an odd element, from host memory that does too.
+  Vector c(exec, n);
+  const std::size_t bytes = sizeof(double) * static_cast<std::size_t>(n - 3);
+  exec.copy_from_host(c.data() + 1, first.data() + 3, bytes);
+  std::vector<double> back(static_cast<std::size_t>(n - 3));
+  exec.copy_to_host(back.data(), c.data() + 1, bytes);
+  CHECK(back == std::vector<double>(first.begin() + 3, first.end()));
+}
+
 TEST_CASE("a work clock times stretches of the stream without waiting at its marks", "[cuda][device]") {
   const Executor exec = Executor::cuda();
   const Vector x = Vector::from_host(exec, test::random_vector(test::large_n, 12));

@@ -10,6 +10,7 @@
 #include "operators/backend/cuda/check.cuh"
 #include "operators/backend/cuda/launch.cuh"
 #include "operators/backend/cuda/reduction_workspace.cuh"
+#include "operators/backend/cuda/staged_copy.hpp"
 
 namespace miniapp::cuda {
 
@@ -95,14 +96,32 @@ void deallocate(void* ptr) noexcept {
   cudaGetLastError();
 }
 
-// Asynchronous on the stream. A pageable `src` is staged by the driver before this returns; a pinned
-// one must stay valid until the stream has reached the copy.
+namespace {
+
+// Page-locked host memory goes to the copy engines as it is; pageable memory is staged.
+bool is_pinned(const void* p) {
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return attributes.type == cudaMemoryTypeHost;
+}
+
+}  // namespace
+
+// Asynchronous on the stream. A pageable `src` is staged before this returns (a large one through
+// all host threads, staged_copy.hpp); a pinned one must stay valid until the stream has reached the copy.
 void copy_from_host(void* stream, void* dst, const void* src, std::size_t bytes) {
+  if (bytes >= detail::staged_copy_min_bytes && !is_pinned(src))
+    return detail::staged_copy_to_device(stream, dst, src, bytes);
   MINIAPP_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, detail::as_stream(stream)));
 }
 
 // Synchronous for the caller: `dst` holds the data when this returns.
 void copy_to_host(void* stream, void* dst, const void* src, std::size_t bytes) {
+  if (bytes >= detail::staged_copy_min_bytes && !is_pinned(dst))
+    return detail::staged_copy_to_host(stream, dst, src, bytes);
   MINIAPP_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, detail::as_stream(stream)));
   MINIAPP_CUDA_CHECK(cudaStreamSynchronize(detail::as_stream(stream)));
 }

@@ -1,0 +1,115 @@
+#include "operators/backend/cuda/staged_copy.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace miniapp::cuda::detail {
+namespace {
+
+constexpr std::size_t chunk_bytes = std::size_t{16} << 20;
+constexpr int max_devices = 64;
+
+void check(cudaError_t err, const char* call) {
+  if (err != cudaSuccess)
+    throw Error(std::string("staged copy: CUDA call ") + call + " failed: " + cudaGetErrorName(err) + " (" +
+                cudaGetErrorString(err) + ")");
+}
+
+// Two pinned chunks and, per chunk, the event after the last copy that reads or writes it. Per
+// device (an event is recorded on streams of the device it was made on); made on first use and kept
+// for the process (freeing pinned memory at exit could follow the CUDA context's teardown).
+struct Staging {
+  std::array<void*, 2> buffer{};
+  std::array<cudaEvent_t, 2> done{};
+};
+
+std::mutex staging_mutex;  // one staged copy at a time: they share the buffers
+
+// The current device's staging, or nullptr where it cannot be had (no pinned memory to spare, or a
+// device past the first 64): the driver's own copy then serves.
+Staging* staging() {
+  static std::array<Staging*, max_devices> per_device{};
+  static std::array<bool, max_devices> unavailable{};
+  int device = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  if (device >= max_devices || unavailable[device]) return nullptr;
+  if (!per_device[device]) {
+    auto* st = new Staging();
+    for (int b = 0; b < 2; ++b) {
+      if (cudaHostAlloc(&st->buffer[b], chunk_bytes, cudaHostAllocPortable) != cudaSuccess) {
+        cudaGetLastError();  // not sticky: the driver's copy still works
+        if (b == 1) cudaFreeHost(st->buffer[0]);
+        delete st;
+        unavailable[device] = true;
+        return nullptr;
+      }
+    }
+    for (int b = 0; b < 2; ++b) check(cudaEventCreateWithFlags(&st->done[b], cudaEventDisableTiming), "cudaEventCreate");
+    per_device[device] = st;
+  }
+  return per_device[device];
+}
+
+void parallel_copy(void* dst, const void* src, std::size_t bytes) {
+  constexpr std::size_t piece = std::size_t{1} << 20;
+  const auto pieces = static_cast<std::int64_t>((bytes + piece - 1) / piece);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t k = 0; k < pieces; ++k) {
+    const std::size_t at = static_cast<std::size_t>(k) * piece;
+    std::memcpy(static_cast<char*>(dst) + at, static_cast<const char*>(src) + at, std::min(piece, bytes - at));
+  }
+}
+
+}  // namespace
+
+void staged_copy_to_device(void* stream, void* dst, const void* src, std::size_t bytes) {
+  const std::lock_guard lock(staging_mutex);
+  const auto s = static_cast<cudaStream_t>(stream);
+  Staging* staged = staging();
+  if (!staged) return check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s), "cudaMemcpyAsync");
+  Staging& st = *staged;
+  for (std::size_t at = 0, c = 0; at < bytes; at += chunk_bytes, ++c) {
+    const std::size_t b = c % 2, n = std::min(chunk_bytes, bytes - at);
+    check(cudaEventSynchronize(st.done[b]), "cudaEventSynchronize");  // the chunk's last copy has read it
+    parallel_copy(st.buffer[b], static_cast<const char*>(src) + at, n);
+    check(cudaMemcpyAsync(static_cast<char*>(dst) + at, st.buffer[b], n, cudaMemcpyHostToDevice, s), "cudaMemcpyAsync");
+    check(cudaEventRecord(st.done[b], s), "cudaEventRecord");
+  }
+}
+
+void staged_copy_to_host(void* stream, void* dst, const void* src, std::size_t bytes) {
+  const std::lock_guard lock(staging_mutex);
+  const auto s = static_cast<cudaStream_t>(stream);
+  Staging* staged = staging();
+  if (!staged) {
+    check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync");
+    return check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+  }
+  Staging& st = *staged;
+  const std::size_t chunks = (bytes + chunk_bytes - 1) / chunk_bytes;
+  const auto fetch = [&](std::size_t c) {  // chunk c into its buffer, once the buffer's last copy is done
+    const std::size_t b = c % 2, at = c * chunk_bytes;
+    check(cudaEventSynchronize(st.done[b]), "cudaEventSynchronize");
+    check(cudaMemcpyAsync(st.buffer[b], static_cast<const char*>(src) + at, std::min(chunk_bytes, bytes - at),
+                          cudaMemcpyDeviceToHost, s),
+          "cudaMemcpyAsync");
+    check(cudaEventRecord(st.done[b], s), "cudaEventRecord");
+  };
+  for (std::size_t c = 0; c < std::min<std::size_t>(2, chunks); ++c) fetch(c);
+  for (std::size_t c = 0; c < chunks; ++c) {
+    const std::size_t b = c % 2, at = c * chunk_bytes;
+    check(cudaEventSynchronize(st.done[b]), "cudaEventSynchronize");
+    parallel_copy(static_cast<char*>(dst) + at, st.buffer[b], std::min(chunk_bytes, bytes - at));
+    if (c + 2 < chunks) fetch(c + 2);
+  }
+}
+
+}  // namespace miniapp::cuda::detail
