@@ -48,10 +48,10 @@ std::optional<CsrMatrix> device_galerkin_product(const Executor& exec, const Csr
                 std::to_string(p.rows) + "x" + std::to_string(p.cols) + ")");
   if (device_bytes(r) + device_bytes(a) + device_bytes(p) > miniapp::cuda::memory_info(exec.device()).free_bytes)
     return std::nullopt;
-  const DeviceCsr on_a(exec, a), on_p(exec, p);
+  // All three before the products, whose own arrays are then checked against what is left.
+  const DeviceCsr on_a(exec, a), on_p(exec, p), on_r(exec, r);
   std::optional<DeviceCsr> ap = device_product(exec, on_a, on_p);
   if (!ap) return std::nullopt;
-  const DeviceCsr on_r(exec, r);
   std::optional<DeviceCsr> rap = device_product(exec, on_r, *ap);
   if (!rap) return std::nullopt;
   return rap->to_host();
