@@ -152,11 +152,11 @@ std::vector<char> second_candidates(const CsrMatrix& g, const std::vector<index_
 // of roots, and the coarse matrix keeps the fine ordering's locality.
 void number_by_roots(const std::vector<char>& root, Aggregates& a) {
   const auto n = static_cast<index_t>(a.of_row.size());
-  const std::vector<index_t> roots = indices_where(n, [&](index_t i) { return root[i] != 0; });
+  a.root = indices_where(n, [&](index_t i) { return root[i] != 0; });
   std::vector<index_t> renamed(static_cast<std::size_t>(a.count));
-  const auto count = static_cast<index_t>(roots.size());
+  const auto count = static_cast<index_t>(a.root.size());
 #pragma omp parallel for schedule(static) if (cpu::worth_parallel(n))
-  for (index_t k = 0; k < count; ++k) renamed[a.of_row[roots[k]]] = k;
+  for (index_t k = 0; k < count; ++k) renamed[a.of_row[a.root[k]]] = k;
 #pragma omp parallel for schedule(static) if (cpu::worth_parallel(n))
   for (index_t i = 0; i < n; ++i) a.of_row[i] = renamed[a.of_row[i]];
 }

@@ -10,6 +10,9 @@ namespace miniapp::amg {
 struct Aggregates {
   std::vector<index_t> of_row;  // aggregate of each row, in 0..count − 1
   index_t count = 0;
+  // Each aggregate's root row, increasing with the aggregates' numbers (aggregate() numbers them so);
+  // empty in aggregates made otherwise.
+  std::vector<index_t> root;
 };
 
 // The strength of the link between rows i and j, |a_ij| / √(a_ii a_jj): strong when at least the

@@ -4,6 +4,7 @@
 // finest level shared with the solver; the Galerkin products on a CUDA device, bit for bit the host's.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -87,7 +88,7 @@ TEST_CASE("Floating components are found by union-find as by a search, on any th
                                                              Catch::Contains("rows 0 and 2"));
 }
 
-TEST_CASE("Aggregation: roots three links apart, every row near its root, the same on any thread count",
+TEST_CASE("Aggregation: every row near its root, aggregates numbered by their roots, the same on any thread count",
           "[amg]") {
   const CsrMatrix a = tet_box_poisson(16);  // entries enough for parallel loops (cpu::worth_parallel)
   const std::vector<double> d = positive_diagonal(a, "test");
@@ -95,19 +96,17 @@ TEST_CASE("Aggregation: roots three links apart, every row near its root, the sa
   const auto [one, three] = test::on_one_and_three_threads([&] { return amg::aggregate(f, d); });
   REQUIRE(one.count == three.count);
   CHECK(one.of_row == three.of_row);
-  // Each aggregate is connected within two links of one of its rows (its root), and coarsens by 4 to 12.
+  // Each aggregate lies within two links of its root, the roots' rows increase with the aggregates'
+  // numbers, and the mesh coarsens by 4 to 12.
+  REQUIRE(one.root.size() == static_cast<std::size_t>(one.count));
+  CHECK(std::is_sorted(one.root.begin(), one.root.end()));
   std::vector<std::vector<index_t>> members(static_cast<std::size_t>(one.count));
   for (index_t i = 0; i < a.rows; ++i) members[one.of_row[i]].push_back(i);
-  for (const auto& rows : members) {
-    REQUIRE(!rows.empty());
-    bool has_root = false;
-    for (index_t candidate : rows) {
-      const auto near = within_links(f, candidate, 2);
-      has_root = has_root || std::all_of(rows.begin(), rows.end(), [&](index_t r) {
-                   return std::find(near.begin(), near.end(), r) != near.end();
-                 });
-    }
-    CHECK(has_root);
+  for (index_t k = 0; k < one.count; ++k) {
+    REQUIRE(one.of_row[one.root[k]] == k);
+    const auto near = within_links(f, one.root[k], 2);
+    CHECK(std::all_of(members[k].begin(), members[k].end(),
+                      [&](index_t r) { return std::find(near.begin(), near.end(), r) != near.end(); }));
   }
   CHECK(a.rows > 4 * one.count);
   CHECK(a.rows < 12 * one.count);
