@@ -1,5 +1,6 @@
 #pragma once
-// Error checking and launch geometry shared by the CUDA backend's translation units (nvcc only).
+// Kernel launch checks and launch geometry shared by the CUDA backend's translation units (nvcc only);
+// runtime calls are checked by runtime_check.hpp's MINIAPP_CUDA_CHECK.
 #include <cstdint>
 #include <string>
 
@@ -7,14 +8,9 @@
 
 #include "core/error.hpp"
 #include "core/types.hpp"
+#include "operators/backend/cuda/runtime_check.hpp"
 
 namespace miniapp::cuda::detail {
-
-// Throws the Error of a failed runtime call: where (file:line), which call, and CUDA's reason.
-[[noreturn]] inline void throw_cuda_error(cudaError_t err, const char* call, const char* file, int line) {
-  throw Error(std::string(file) + ":" + std::to_string(line) + ": CUDA call " + call + " failed: " +
-              cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")");
-}
 
 // Checks that the kernel just launched was accepted (bad configuration, no kernel image for this GPU,
 // or a sticky error of an earlier asynchronous kernel). Errors inside the kernel surface at the next
@@ -42,14 +38,6 @@ __device__ inline std::int64_t global_thread() {
 }
 
 }  // namespace miniapp::cuda::detail
-
-// Every CUDA runtime call goes through this: a failure throws miniapp::Error naming the call.
-#define MINIAPP_CUDA_CHECK(call)                                                              \
-  do {                                                                                        \
-    const cudaError_t miniapp_cuda_err_ = (call);                                             \
-    if (miniapp_cuda_err_ != cudaSuccess)                                                     \
-      ::miniapp::cuda::detail::throw_cuda_error(miniapp_cuda_err_, #call, __FILE__, __LINE__); \
-  } while (0)
 
 // After every kernel launch: MINIAPP_CUDA_CHECK_LAUNCH("kernel_name").
 #define MINIAPP_CUDA_CHECK_LAUNCH(kernel) ::miniapp::cuda::detail::check_launch(kernel, __FILE__, __LINE__)

@@ -1,27 +1,18 @@
 #include "operators/backend/cuda/staged_copy.hpp"
 
-#include <cuda_runtime.h>
-
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
-#include <string>
 
-#include "core/error.hpp"
+#include "operators/backend/cuda/runtime_check.hpp"
 
 namespace miniapp::cuda::detail {
 namespace {
 
 constexpr std::size_t chunk_bytes = std::size_t{16} << 20;
 constexpr int max_devices = 64;
-
-void check(cudaError_t err, const char* call) {
-  if (err != cudaSuccess)
-    throw Error(std::string("staged copy: CUDA call ") + call + " failed: " + cudaGetErrorName(err) + " (" +
-                cudaGetErrorString(err) + ")");
-}
 
 // Two pinned chunks and, per chunk, the event after the last copy that reads or writes it. Per
 // device (an event is recorded on streams of the device it was made on); made on first use and kept
@@ -39,7 +30,7 @@ Staging* staging() {
   static std::array<Staging*, max_devices> per_device{};
   static std::array<bool, max_devices> unavailable{};
   int device = 0;
-  check(cudaGetDevice(&device), "cudaGetDevice");
+  MINIAPP_CUDA_CHECK(cudaGetDevice(&device));
   if (device >= max_devices || unavailable[device]) return nullptr;
   if (!per_device[device]) {
     auto* st = new Staging();
@@ -52,7 +43,7 @@ Staging* staging() {
         return nullptr;
       }
     }
-    for (int b = 0; b < 2; ++b) check(cudaEventCreateWithFlags(&st->done[b], cudaEventDisableTiming), "cudaEventCreate");
+    for (int b = 0; b < 2; ++b) MINIAPP_CUDA_CHECK(cudaEventCreateWithFlags(&st->done[b], cudaEventDisableTiming));
     per_device[device] = st;
   }
   return per_device[device];
@@ -74,14 +65,17 @@ void staged_copy_to_device(void* stream, void* dst, const void* src, std::size_t
   const std::lock_guard lock(staging_mutex);
   const auto s = static_cast<cudaStream_t>(stream);
   Staging* staged = staging();
-  if (!staged) return check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s), "cudaMemcpyAsync");
+  if (!staged) {
+    MINIAPP_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
+    return;
+  }
   Staging& st = *staged;
   for (std::size_t at = 0, c = 0; at < bytes; at += chunk_bytes, ++c) {
     const std::size_t b = c % 2, n = std::min(chunk_bytes, bytes - at);
-    check(cudaEventSynchronize(st.done[b]), "cudaEventSynchronize");  // the chunk's last copy has read it
+    MINIAPP_CUDA_CHECK(cudaEventSynchronize(st.done[b]));  // the chunk's last copy has read it
     parallel_copy(st.buffer[b], static_cast<const char*>(src) + at, n);
-    check(cudaMemcpyAsync(static_cast<char*>(dst) + at, st.buffer[b], n, cudaMemcpyHostToDevice, s), "cudaMemcpyAsync");
-    check(cudaEventRecord(st.done[b], s), "cudaEventRecord");
+    MINIAPP_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(dst) + at, st.buffer[b], n, cudaMemcpyHostToDevice, s));
+    MINIAPP_CUDA_CHECK(cudaEventRecord(st.done[b], s));
   }
 }
 
@@ -90,23 +84,23 @@ void staged_copy_to_host(void* stream, void* dst, const void* src, std::size_t b
   const auto s = static_cast<cudaStream_t>(stream);
   Staging* staged = staging();
   if (!staged) {
-    check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync");
-    return check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+    MINIAPP_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
+    MINIAPP_CUDA_CHECK(cudaStreamSynchronize(s));
+    return;
   }
   Staging& st = *staged;
   const std::size_t chunks = (bytes + chunk_bytes - 1) / chunk_bytes;
   const auto fetch = [&](std::size_t c) {  // chunk c into its buffer, once the buffer's last copy is done
     const std::size_t b = c % 2, at = c * chunk_bytes;
-    check(cudaEventSynchronize(st.done[b]), "cudaEventSynchronize");
-    check(cudaMemcpyAsync(st.buffer[b], static_cast<const char*>(src) + at, std::min(chunk_bytes, bytes - at),
-                          cudaMemcpyDeviceToHost, s),
-          "cudaMemcpyAsync");
-    check(cudaEventRecord(st.done[b], s), "cudaEventRecord");
+    MINIAPP_CUDA_CHECK(cudaEventSynchronize(st.done[b]));
+    MINIAPP_CUDA_CHECK(cudaMemcpyAsync(st.buffer[b], static_cast<const char*>(src) + at,
+                                       std::min(chunk_bytes, bytes - at), cudaMemcpyDeviceToHost, s));
+    MINIAPP_CUDA_CHECK(cudaEventRecord(st.done[b], s));
   };
   for (std::size_t c = 0; c < std::min<std::size_t>(2, chunks); ++c) fetch(c);
   for (std::size_t c = 0; c < chunks; ++c) {
     const std::size_t b = c % 2, at = c * chunk_bytes;
-    check(cudaEventSynchronize(st.done[b]), "cudaEventSynchronize");
+    MINIAPP_CUDA_CHECK(cudaEventSynchronize(st.done[b]));
     parallel_copy(static_cast<char*>(dst) + at, st.buffer[b], std::min(chunk_bytes, bytes - at));
     if (c + 2 < chunks) fetch(c + 2);
   }

@@ -8,6 +8,7 @@
 #include <cusparse.h>
 
 #include "core/error.hpp"
+#include "operators/backend/cuda/runtime_check.hpp"
 
 namespace miniapp::cuda {
 namespace {
@@ -24,18 +25,11 @@ void check_cublas(cublasStatus_t status, const char* call, const char* file, int
                 cublasGetStatusString(status));
 }
 
-void check_cuda(cudaError_t err, const char* call, const char* file, int line) {
-  if (err != cudaSuccess)
-    throw Error(std::string(file) + ":" + std::to_string(line) + ": CUDA call " + call + " failed: " +
-                cudaGetErrorString(err));
-}
-
 }  // namespace
 }  // namespace miniapp::cuda
 
 #define MINIAPP_CUSPARSE_CHECK(call) ::miniapp::cuda::check_cusparse((call), #call, __FILE__, __LINE__)
 #define MINIAPP_CUBLAS_CHECK(call) ::miniapp::cuda::check_cublas((call), #call, __FILE__, __LINE__)
-#define MINIAPP_VENDOR_CUDA_CHECK(call) ::miniapp::cuda::check_cuda((call), #call, __FILE__, __LINE__)
 
 namespace miniapp::cuda {
 
@@ -67,7 +61,7 @@ struct VendorSpmv::State {
     std::size_t bytes = 0;
     MINIAPP_CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, a, x, &zero, y,
                                                    CUDA_R_64F, algorithm, &bytes));
-    if (bytes > 0) MINIAPP_VENDOR_CUDA_CHECK(cudaMalloc(&buffer, bytes));
+    if (bytes > 0) MINIAPP_CUDA_CHECK(cudaMalloc(&buffer, bytes));
   }
 };
 
@@ -91,7 +85,7 @@ VendorSpmv VendorSpmv::sell(void* stream, const SellView& a, index_t nnz, const 
   auto s = std::make_unique<State>(stream, CUSPARSE_SPMV_SELL_ALG1);
   // Values stored = slice_ptr[slice_count], which the view does not carry: read it back once.
   index_t stored = 0;
-  MINIAPP_VENDOR_CUDA_CHECK(cudaMemcpy(&stored, a.slice_ptr + a.slice_count, sizeof stored, cudaMemcpyDeviceToHost));
+  MINIAPP_CUDA_CHECK(cudaMemcpy(&stored, a.slice_ptr + a.slice_count, sizeof stored, cudaMemcpyDeviceToHost));
   MINIAPP_CUSPARSE_CHECK(cusparseCreateSlicedEll(&s->a, a.rows, a.cols, nnz, stored, a.slice_height,
                                                  const_cast<index_t*>(a.slice_ptr), const_cast<index_t*>(col),
                                                  const_cast<double*>(a.val), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
