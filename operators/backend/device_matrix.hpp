@@ -57,6 +57,7 @@ class DeviceCsr {
   DeviceCsr(index_t rows, index_t cols, Array<index_t> row_ptr, Array<index_t> col, Vector val);
   CsrMatrix to_host() const;
   CsrView view() const;
+  Vector& values() { return val_; }  // rewritten in place by the AMG set-up's smoothing
   index_t rows() const { return rows_; }
   index_t cols() const { return cols_; }
   index_t nnz() const { return val_.size(); }

@@ -4,25 +4,15 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 
 #include "operators/backend/cpu/parallel.hpp"
+#include "solvers/amg/aggregation_rules.hpp"
 #include "solvers/amg/parallel_setup.hpp"
 
 namespace miniapp::amg {
 namespace {
 
-constexpr index_t free_row = -1;
-
-// A row's state in the independent-set rounds: chosen (the largest value), excluded (0), or still
-// undecided, its value a hashed priority with the row index in the low bits (so no two are equal).
-constexpr std::uint64_t chosen = std::numeric_limits<std::uint64_t>::max(), excluded = 0;
-
-std::uint64_t priority(index_t i) {
-  return (mix_bits(static_cast<std::uint64_t>(i)) >> 33 << 32 | static_cast<std::uint64_t>(i)) + 1;
-}
-
-bool undecided(std::uint64_t state) { return state != chosen && state != excluded; }
+using namespace aggregation_rules;
 
 // out[i] = the largest of in[j] over j = i and i's neighbours in g, for every row.
 void neighbourhood_max(const CsrMatrix& g, const std::vector<std::uint64_t>& in, std::vector<std::uint64_t>& out) {
@@ -127,12 +117,6 @@ void take_neighbours(const CsrMatrix& g, const std::vector<index_t>& id, std::ve
   }
 }
 
-// A row left free by the first roots becomes a root of its own with at least this many free strong
-// neighbours. Measured on closed boxes (docs/amg.md): 2 or 3 gave more, smaller aggregates (operator
-// complexity up to 2.2 on tetrahedra) for at most one iteration less; 5 kept the complexity of the
-// sequential aggregation it replaced, within one iteration on hex, tet and prism meshes.
-constexpr int second_root_neighbours = 5;
-
 // The free rows with enough free strong neighbours for a second root.
 std::vector<char> second_candidates(const CsrMatrix& g, const std::vector<index_t>& of_row) {
   std::vector<char> candidate(of_row.size(), 0);
@@ -178,16 +162,15 @@ Aggregates aggregate(const CsrMatrix& filtered, const std::vector<double>& d) {
   result.count += number_rows(second_root, result.count, id);
   take_neighbours(g, id, result.of_row);
   // Left-over rows (two links from a root) join by the roots' aggregates only (not by rows that join in
-  // this pass), so the aggregates stay within one link of their root. The strongest link of row i has
-  // the largest a_ij² / a_jj (a_ii is common to the row).
+  // this pass), so the aggregates stay within one link of their root.
   const std::vector<index_t> rooted = result.of_row;
 #pragma omp parallel for schedule(static) if (cpu::worth_parallel(g.nnz()))
   for (index_t i = 0; i < g.rows; ++i) {
     if (rooted[i] != free_row) continue;
-    double strongest = -1;
+    double strongest = -1;  // the strongest link of row i: the largest join_strength
     for (index_t k = g.row_ptr[i]; k < g.row_ptr[i + 1]; ++k) {
       const index_t j = g.col[k];
-      const double strength = g.val[k] * g.val[k] / d[j];
+      const double strength = join_strength(g.val[k], d[j]);
       if (j != i && rooted[j] != free_row && strength > strongest) {
         strongest = strength;
         result.of_row[i] = rooted[j];

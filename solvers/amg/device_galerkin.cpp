@@ -6,26 +6,24 @@
 
 #include "core/error.hpp"
 #include "operators/backend/cuda/device.hpp"
-#include "operators/backend/device_matrix.hpp"
 #include "solvers/amg/cuda/sparse_product.hpp"
 
 namespace miniapp::amg {
-namespace {
 
-// A B on the device, or nothing when a row of it does not fit the per-row table or its arrays do not
-// fit in the free device memory. The offsets are summed on the host: one copy of a count per row each
-// way, against the product's own arrays.
-std::optional<DeviceCsr> device_product(const Executor& exec, const DeviceCsr& a, const DeviceCsr& b) {
+// The offsets are summed on the host: one copy of a count per row each way, against the product's own
+// arrays.
+std::optional<DeviceCsr> device_sparse_product(const DeviceCsr& a, const DeviceCsr& b) {
+  const Executor& exec = a.executor();
   Array<index_t> counts(exec, a.rows());
   if (!cuda::product_row_counts(exec.stream(), a.view(), b.view(), counts.data())) return std::nullopt;
   const std::vector<index_t> row_counts = counts.to_host();
   std::size_t entries = 0;
   for (index_t count : row_counts) entries += static_cast<std::size_t>(count);
-  checked_index(entries, "AMG: entries of a Galerkin product");
+  checked_index(entries, "AMG: entries of a sparse product");
   std::vector<index_t> row_ptr(row_counts.size() + 1, 0);
   for (std::size_t i = 0; i < row_counts.size(); ++i) row_ptr[i + 1] = row_ptr[i] + row_counts[i];
-  const std::size_t bytes = entries * (sizeof(index_t) + sizeof(double)) + row_ptr.size() * sizeof(index_t);
-  if (bytes > miniapp::cuda::memory_info(exec.device()).free_bytes) return std::nullopt;
+  if (!device_has_room(exec, entries * (sizeof(index_t) + sizeof(double)) + row_ptr.size() * sizeof(index_t)))
+    return std::nullopt;
   Array<index_t> col(exec, row_ptr.back());
   Vector val(exec, row_ptr.back());
   Array<index_t> offsets = Array<index_t>::from_host(exec, row_ptr);
@@ -37,24 +35,30 @@ std::size_t device_bytes(const CsrMatrix& m) {
   return static_cast<std::size_t>(m.nnz()) * (sizeof(index_t) + sizeof(double)) + m.row_ptr.size() * sizeof(index_t);
 }
 
-}  // namespace
+bool device_has_room(const Executor& exec, std::size_t bytes) {
+  return exec.backend() == Backend::cuda && bytes <= miniapp::cuda::memory_info(exec.device()).free_bytes;
+}
+
+std::optional<CsrMatrix> device_galerkin_product(const DeviceCsr& r, const DeviceCsr& a, const DeviceCsr& p) {
+  if (a.cols() != p.rows() || r.cols() != a.rows())
+    throw Error("AMG: the Galerkin product's dimensions differ (R " + std::to_string(r.rows()) + "x" +
+                std::to_string(r.cols()) + ", A " + std::to_string(a.rows()) + "x" + std::to_string(a.cols()) + ", P " +
+                std::to_string(p.rows()) + "x" + std::to_string(p.cols()) + ")");
+  std::optional<DeviceCsr> ap = device_sparse_product(a, p);
+  if (!ap) return std::nullopt;
+  std::optional<DeviceCsr> rap = device_sparse_product(r, *ap);
+  if (!rap) return std::nullopt;
+  return rap->to_host();
+}
 
 std::optional<CsrMatrix> device_galerkin_product(const Executor& exec, const CsrMatrix& r, const CsrMatrix& a,
                                                  const CsrMatrix& p) {
   if (exec.backend() != Backend::cuda) return std::nullopt;
-  if (a.cols != p.rows || r.cols != a.rows)
-    throw Error("AMG: the Galerkin product's dimensions differ (R " + std::to_string(r.rows) + "x" +
-                std::to_string(r.cols) + ", A " + std::to_string(a.rows) + "x" + std::to_string(a.cols) + ", P " +
-                std::to_string(p.rows) + "x" + std::to_string(p.cols) + ")");
-  if (device_bytes(r) + device_bytes(a) + device_bytes(p) > miniapp::cuda::memory_info(exec.device()).free_bytes)
-    return std::nullopt;
-  // All three before the products, whose own arrays are then checked against what is left.
+  if (!device_has_room(exec, device_bytes(r) + device_bytes(a) + device_bytes(p))) return std::nullopt;
+  // All three before the products (whose dimensions that form checks), whose own arrays are then
+  // checked against what is left.
   const DeviceCsr on_a(exec, a), on_p(exec, p), on_r(exec, r);
-  std::optional<DeviceCsr> ap = device_product(exec, on_a, on_p);
-  if (!ap) return std::nullopt;
-  std::optional<DeviceCsr> rap = device_product(exec, on_r, *ap);
-  if (!rap) return std::nullopt;
-  return rap->to_host();
+  return device_galerkin_product(on_r, on_a, on_p);
 }
 
 }  // namespace miniapp::amg

@@ -7,6 +7,8 @@
 
 #include "core/error.hpp"
 #include "solvers/amg/coarse_inverse.hpp"
+#include "solvers/amg/device_aggregation.hpp"
+#include "solvers/amg/device_level.hpp"
 #include "solvers/amg/device_galerkin.hpp"
 #include "solvers/amg/galerkin.hpp"
 #include "solvers/amg/prolongation.hpp"
@@ -34,6 +36,13 @@ namespace {
 // links): the level is kept as the coarsest when it is small enough for a dense inverse.
 constexpr double stalled_ratio = 0.9;
 
+// A level's matrices in device memory, for the set-up steps that run there: A, and A_F where filtering
+// dropped links.
+struct DeviceMatrices {
+  std::optional<DeviceCsr> a, filtered;
+  const DeviceCsr& a_f() const { return filtered ? *filtered : *a; }
+};
+
 }  // namespace
 
 HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Executor* exec) {
@@ -52,37 +61,58 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
   while (current.rows > options.coarse_rows && static_cast<int>(h.levels.size()) + 1 < options.max_levels) {
     // Halved per level (Vaněk et al.): Galerkin products spread a row's weight over more, smaller entries.
     const double threshold = options.strength_threshold * std::pow(0.5, static_cast<double>(h.levels.size()));
-    Aggregates aggregates;
-    // Empty where filtering would drop no link: A is then A_F, and A's bound A_F's.
-    std::optional<CsrMatrix> filtered;
+    std::optional<CsrMatrix> filtered;  // empty where filtering would drop no link: A is then A_F, and A's bound A_F's
     const auto a_f = [&]() -> const CsrMatrix& { return filtered ? *filtered : current; };
+    DeviceMatrices device;
+    std::optional<Aggregates> aggregates;
     {
       StageClock clock(h.profile, SetupStage::aggregation);
       if (!drops_no_link(current, diagonal, threshold)) filtered = filtered_matrix(current, diagonal, threshold, &buffers);
-      aggregates = aggregate(a_f(), diagonal);
+      if (exec && current.rows >= device_setup_rows &&
+          device_has_room(*exec, device_bytes(current) + (filtered ? device_bytes(*filtered) : 0))) {
+        device.a.emplace(*exec, current);
+        if (filtered) device.filtered.emplace(*exec, *filtered);
+        aggregates = device_aggregate(device.a_f(), diagonal);
+      }
+      if (!aggregates) aggregates = aggregate(a_f(), diagonal);
     }
-    if (aggregates.count > stalled_ratio * current.rows) break;
+    if (aggregates->count > stalled_ratio * current.rows) break;
     HostLevel level;
     level.diagonal = std::move(diagonal);
     {
       StageClock clock(h.profile, SetupStage::spectral_bound);
-      level.lambda_max = largest_eigenvalue_bound(current, level.diagonal);
+      level.lambda_max = device.a ? device_eigenvalue_bound(*device.a, Vector::from_host(*exec, level.diagonal))
+                                  : largest_eigenvalue_bound(current, level.diagonal);
     }
+    std::optional<DeviceCsr> device_p, device_r;
     {
       StageClock clock(h.profile, SetupStage::prolongation);
       const std::optional<double> known_bound = filtered ? std::nullopt : std::optional(level.lambda_max);
-      level.prolongation = options.smoothed ? smoothed_prolongation(a_f(), aggregates, known_bound, &buffers)
-                                            : tentative_prolongation(aggregates);
-      level.restriction = transpose(level.prolongation);
+      if (device.a && options.smoothed) device_p = device_smoothed_prolongation(device.a_f(), *aggregates, known_bound);
+      if (device_p) device_r = device_transpose(*device_p);
+      if (device_r) {
+        level.prolongation = device_p->to_host();
+        level.restriction = device_r->to_host();
+      } else {
+        level.prolongation = options.smoothed ? smoothed_prolongation(a_f(), *aggregates, known_bound, &buffers)
+                                              : tentative_prolongation(*aggregates);
+        level.restriction = transpose(level.prolongation);
+      }
     }
     CsrMatrix coarse;
     {
       StageClock clock(h.profile, SetupStage::galerkin);
-      std::optional<CsrMatrix> on_device;
-      if (exec && current.rows >= device_product_rows)
-        on_device = device_galerkin_product(*exec, level.restriction, current, level.prolongation);
-      coarse = on_device ? std::move(*on_device)
-                         : galerkin_product(level.restriction, current, level.prolongation, &buffers);
+      std::optional<CsrMatrix> product;
+      if (device_r) {
+        product = device_galerkin_product(*device_r, *device.a, *device_p);
+      } else if (device.a) {
+        device = {};  // room for the products' copies of A, P and R
+        product = device_galerkin_product(*exec, level.restriction, current, level.prolongation);
+      }
+      device_p.reset();
+      device_r.reset();
+      device = {};
+      coarse = product ? std::move(*product) : galerkin_product(level.restriction, current, level.prolongation, &buffers);
     }
     {
       StageClock clock(h.profile, SetupStage::checks);

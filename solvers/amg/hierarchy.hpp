@@ -32,13 +32,15 @@ void check_options(const AmgOptions& options);
 // constants as null space), which its finest level keeps: a temporary spares a copy. Throws
 // miniapp::Error, naming what is wrong, for a non-square matrix, a zero or negative diagonal, a graph
 // with several floating pieces, or a coarsest matrix that is not positive semi-definite. With a CUDA
-// executor the Galerkin products of levels of at least device_product_rows rows run on its device
-// (device_galerkin_product): the same hierarchy, bit for bit.
+// executor the steps of levels of at least device_setup_rows rows (aggregation, eigenvalue bound,
+// prolongation and its transpose, Galerkin products) run on its device (device_aggregation.hpp,
+// device_level.hpp, device_galerkin.hpp), each on the host where the device cannot take it: the
+// same hierarchy, bit for bit.
 HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Executor* exec = nullptr);
 
-// Below this many rows a level's products take a few milliseconds on the host, about what the copies
-// to and from a device cost.
-inline constexpr index_t device_product_rows = 50000;
+// Below this many rows a level's set-up takes a few milliseconds on the host, about what the copies to
+// and from a device cost.
+inline constexpr index_t device_setup_rows = 50000;
 
 // Σ nnz(A_l) / nnz(A_0) over every level, the coarsest included: the hierarchy's matrices' size
 // against the fine one's (operator complexity).

@@ -5,25 +5,18 @@
 #include <vector>
 
 #include "operators/backend/cpu/parallel.hpp"
+#include "solvers/amg/aggregation_rules.hpp"  // mix_bits
 
 // Small parallel building blocks of the AMG set-up whose results do not depend on the thread count. Its
 // loops run on one thread where cpu::worth_parallel says a parallel region costs more than the loop
 // (the small coarse levels).
 namespace miniapp::amg {
 
-// A well-mixed 64-bit hash of an integer (the splitmix64 finalizer): pseudo-random priorities and
-// start vectors that depend on the index alone.
-inline std::uint64_t mix_bits(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-// Σ v_i², summed per chunk of 4096 entries in parallel, then over the chunks in order: the same
-// rounding on any number of threads.
+// Σ v_i², summed per chunk of square_sum_chunk entries in parallel, then over the chunks in order: the
+// same rounding on any number of threads (and on a device: device_eigenvalue_bound).
+inline constexpr index_t square_sum_chunk = 4096;
 inline double ordered_sum_of_squares(const std::vector<double>& v) {
-  constexpr std::size_t chunk = 4096;
+  constexpr auto chunk = static_cast<std::size_t>(square_sum_chunk);
   const std::size_t chunks = (v.size() + chunk - 1) / chunk;
   std::vector<double> partial(chunks, 0.0);
 #pragma omp parallel for schedule(static) if (cpu::worth_parallel(static_cast<index_t>(v.size())))

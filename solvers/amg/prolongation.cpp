@@ -98,7 +98,7 @@ CsrMatrix smoothed_prolongation(const CsrMatrix& filtered, const Aggregates& agg
                                 std::optional<double> known_bound, RowBlocks* reuse) {
   const std::vector<double> fd = row_diagonal(filtered);
   const double bound = known_bound ? *known_bound : largest_eigenvalue_bound(filtered, fd);
-  return jacobi_smoothed_prolongation(filtered, fd, 4.0 / (3.0 * bound), aggregates, reuse);
+  return jacobi_smoothed_prolongation(filtered, fd, jacobi_weight(bound), aggregates, reuse);
 }
 
 

@@ -30,6 +30,9 @@ bool drops_no_link(const CsrMatrix& a, const std::vector<double>& d, double thre
 CsrMatrix smoothed_prolongation(const CsrMatrix& filtered, const Aggregates& aggregates,
                                 std::optional<double> known_bound = std::nullopt, RowBlocks* reuse = nullptr);
 
+// The prolongation's smoothing weight ω = 4 / (3 λ) for the bound λ of D_F⁻¹ A_F.
+inline double jacobi_weight(double bound) { return 4.0 / (3.0 * bound); }
+
 // The diagonal entry of each row i (column i; 0 where absent).
 std::vector<double> row_diagonal(const CsrMatrix& a);
 

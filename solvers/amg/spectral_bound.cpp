@@ -9,9 +9,6 @@
 namespace miniapp::amg {
 namespace {
 
-constexpr int power_iterations = 15;
-constexpr double safety = 1.1;
-
 // max over rows of Σ_j |a_ij| / a_ii (a max: the same on any thread count).
 double gershgorin_bound(const CsrMatrix& a, const std::vector<double>& d) {
   double bound = 0;
@@ -59,7 +56,7 @@ double largest_eigenvalue_bound(const CsrMatrix& a, const std::vector<double>& d
     if (i < rows) u[i] = scale[i] * v[i] / start_length;
   }
   double estimate = 0;
-  for (int it = 0; it < power_iterations && safety * estimate < gershgorin; ++it) {
+  for (int it = 0; it < power_iterations && bound_safety * estimate < gershgorin; ++it) {
     if (split) split->update_halo(u);
     // v = S A S (previous v) / ‖previous v‖: ‖v‖ approaches λmax(D⁻¹A) from below.
 #pragma omp parallel for schedule(static) if (parallel)
@@ -73,7 +70,7 @@ double largest_eigenvalue_bound(const CsrMatrix& a, const std::vector<double>& d
 #pragma omp parallel for schedule(static) if (parallel)
     for (index_t i = 0; i < a.rows; ++i) u[i] = scale[i] * v[i] / estimate;
   }
-  return std::min(safety * estimate, gershgorin);
+  return std::min(bound_safety * estimate, gershgorin);
 }
 
 }  // namespace miniapp::amg

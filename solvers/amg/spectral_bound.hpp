@@ -19,4 +19,8 @@ struct RankSplit {
 };
 double largest_eigenvalue_bound(const CsrMatrix& a, const std::vector<double>& d, const RankSplit* split = nullptr);
 
+// The power iterations' most steps and the safety factor (also device_eigenvalue_bound's).
+inline constexpr int power_iterations = 15;
+inline constexpr double bound_safety = 1.1;
+
 }  // namespace miniapp::amg

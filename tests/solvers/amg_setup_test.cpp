@@ -1,7 +1,8 @@
 // The AMG set-up's parallel pieces (solvers/amg/, solvers/matrix_checks.cpp): connected components by
 // union-find, the aggregation by distance-2 independent sets, the prolongation built by aggregate
 // sums, the power iterations' early stop, each the same on any thread count; the stage profile; the
-// finest level shared with the solver; the Galerkin products on a CUDA device, bit for bit the host's.
+// finest level shared with the solver; the aggregation and the Galerkin products on a CUDA device, the
+// host's aggregates and bits.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -20,6 +21,8 @@
 #include "solvers/amg/aggregation.hpp"
 #include "solvers/amg/amg.hpp"
 #include "solvers/amg/cuda/sparse_product.hpp"
+#include "solvers/amg/device_aggregation.hpp"
+#include "solvers/amg/device_level.hpp"
 #include "solvers/amg/device_galerkin.hpp"
 #include "solvers/amg/galerkin.hpp"
 #include "solvers/amg/hierarchy.hpp"
@@ -233,12 +236,15 @@ TEST_CASE("On a CUDA device the Galerkin products are the host's bit for bit", "
   }
   SECTION("a hierarchy whose finest level has its products on the device equals the host's") {
     const CsrMatrix a = box_poisson("hex", 40);
-    REQUIRE(a.rows >= amg::device_product_rows);
+    REQUIRE(a.rows >= amg::device_setup_rows);
     const amg::HostHierarchy on_host = amg::build_hierarchy(a, {}), with_device = amg::build_hierarchy(a, {}, &gpu);
     REQUIRE(with_device.levels.size() == on_host.levels.size());
     for (std::size_t l = 0; l < on_host.levels.size(); ++l) {
       CHECK(same_bits(with_device.levels[l].a, on_host.levels[l].a));
       CHECK(same_bits(with_device.levels[l].prolongation, on_host.levels[l].prolongation));
+      CHECK(same_bits(with_device.levels[l].restriction, on_host.levels[l].restriction));
+      CHECK(std::bit_cast<std::uint64_t>(with_device.levels[l].lambda_max) ==
+            std::bit_cast<std::uint64_t>(on_host.levels[l].lambda_max));
     }
     CHECK(same_bits(with_device.coarsest, on_host.coarsest));
     CHECK(with_device.profile[amg::SetupStage::galerkin] > 0);
@@ -256,5 +262,91 @@ TEST_CASE("On a CUDA device the Galerkin products are the host's bit for bit", "
       if (n > amg::cuda::product_row_capacity) CHECK_FALSE(on_device.has_value());
       else CHECK((on_device && same_bits(*on_device, amg::galerkin_product(r, i, i))));
     }
+  }
+}
+
+TEST_CASE("On a CUDA device the aggregation makes the host's aggregates", "[amg][cuda]") {
+  if (cuda::device_count() == 0) {
+    WARN("skipped: no CUDA device (or a build without CUDA)");
+    return;
+  }
+  const Executor gpu = Executor::cuda(), cpu = Executor::cpu();
+  const auto same_as_host = [&](const CsrMatrix& g, const std::vector<double>& d) {
+    const amg::Aggregates host = amg::aggregate(g, d);
+    const std::optional<amg::Aggregates> device = amg::device_aggregate(DeviceCsr(gpu, g), d);
+    REQUIRE(device.has_value());
+    CHECK(device->count == host.count);
+    CHECK(device->of_row == host.of_row);
+    CHECK(device->root == host.root);
+  };
+  for (const std::string cells : {"hex", "tet", "prism"}) {
+    SECTION(cells) {
+      // Every level, the finest without and with weak links dropped, the denser coarse ones filtered
+      // as the hierarchy filters them (a few of their links are positive).
+      const amg::HostHierarchy h = amg::build_hierarchy(box_poisson(cells, 24), {.coarse_rows = 50});
+      REQUIRE(h.levels.size() >= 3);
+      same_as_host(h.levels[0].a, h.levels[0].diagonal);
+      for (std::size_t l = 0; l < h.levels.size(); ++l) {
+        const amg::HostLevel& level = h.levels[l];
+        same_as_host(amg::filtered_matrix(level.a, level.diagonal, 0.08 * std::pow(0.5, static_cast<double>(l))),
+                     level.diagonal);
+      }
+    }
+  }
+  SECTION("rows without strong links are aggregates of their own") {
+    CsrMatrix a = tet_box_poisson(8);
+    const std::vector<double> d = positive_diagonal(a, "test");
+    // Rows 0-99 keep only their diagonal.
+    const CsrMatrix f = amg::filtered_matrix(a, d, 0.08);
+    std::vector<Triplet> kept;
+    for (index_t i = 0; i < f.rows; ++i)
+      for (index_t k = f.row_ptr[i]; k < f.row_ptr[i + 1]; ++k)
+        if (f.col[k] == i || (i >= 100 && f.col[k] >= 100)) kept.push_back({i, f.col[k], f.val[k]});
+    const CsrMatrix g = csr_from_triplets(f.rows, f.cols, std::move(kept));
+    same_as_host(g, d);
+    CHECK(amg::aggregate(g, d).of_row[7] == 7);  // the first 100 rows' aggregates come first, one each
+  }
+  SECTION("another backend: nothing") {
+    CHECK_FALSE(amg::device_aggregate(DeviceCsr(cpu, tet_box_poisson(4)), std::vector<double>(384, 1.0)).has_value());
+  }
+}
+
+TEST_CASE("On a CUDA device a level's eigenvalue bound, prolongation and transpose are the host's bit for bit",
+          "[amg][cuda]") {
+  if (cuda::device_count() == 0) {
+    WARN("skipped: no CUDA device (or a build without CUDA)");
+    return;
+  }
+  const Executor gpu = Executor::cuda();
+  const auto same_double = [](double x, double y) { return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y); };
+  for (const std::string cells : {"hex", "tet", "prism"}) {
+    SECTION(cells) {
+      const amg::HostHierarchy h = amg::build_hierarchy(box_poisson(cells, 24), {.coarse_rows = 50});
+      REQUIRE(h.levels.size() >= 3);
+      for (std::size_t l = 0; l < h.levels.size(); ++l) {
+        const amg::HostLevel& level = h.levels[l];
+        const DeviceCsr a(gpu, level.a);
+        const Vector d = Vector::from_host(gpu, level.diagonal);
+        // The power iterations run to the cap on the coarse levels, where Gershgorin's bound is loose.
+        CHECK(same_double(amg::device_eigenvalue_bound(a, d), amg::largest_eigenvalue_bound(level.a, level.diagonal)));
+        const CsrMatrix f = amg::filtered_matrix(level.a, level.diagonal, 0.08 * std::pow(0.5, static_cast<double>(l)));
+        const amg::Aggregates aggregates = amg::aggregate(f, level.diagonal);
+        // A_F's own bound (filtered), and a bound given (as for an unfiltered level).
+        for (const std::optional<double> known : {std::optional<double>(), std::optional<double>(level.lambda_max)}) {
+          const std::optional<DeviceCsr> p = amg::device_smoothed_prolongation(DeviceCsr(gpu, f), aggregates, known);
+          REQUIRE(p.has_value());
+          const CsrMatrix host_p = amg::smoothed_prolongation(f, aggregates, known);
+          CHECK(same_bits(p->to_host(), host_p));
+          const std::optional<DeviceCsr> r = amg::device_transpose(*p);
+          REQUIRE(r.has_value());
+          CHECK(same_bits(r->to_host(), transpose(host_p)));
+        }
+      }
+    }
+  }
+  SECTION("an empty matrix's transpose") {
+    const std::optional<DeviceCsr> r = amg::device_transpose(DeviceCsr(gpu, CsrMatrix{3, 5, {0, 0, 0, 0}, {}, {}}));
+    REQUIRE(r.has_value());
+    CHECK(same_bits(r->to_host(), CsrMatrix{5, 3, {0, 0, 0, 0, 0, 0}, {}, {}}));
   }
 }

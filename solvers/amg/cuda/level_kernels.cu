@@ -1,0 +1,177 @@
+// The eigenvalue bound's power iterations, the prolongation's smoothing and the transpose of AMG's
+// set-up on the device (level_kernels.hpp). Every sum runs in the host code's order and every
+// operation is rounded on its own (__dmul_rn, __dadd_rn, __ddiv_rn: nvcc would otherwise fuse a
+// product and a sum), so the results are the host's bits.
+#include "solvers/amg/cuda/level_kernels.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
+
+#include "operators/backend/cuda/check.cuh"
+#include "solvers/amg/aggregation_rules.hpp"  // mix_bits
+#include "solvers/amg/cuda/setup_launch.cuh"
+
+namespace miniapp::amg::cuda {
+namespace {
+
+using miniapp::cuda::detail::as_stream;
+using miniapp::cuda::detail::global_thread;
+using detail::per_item;
+using detail::read_one;
+using detail::Scratch;
+
+__global__ void gershgorin_rows(CsrView a, const double* __restrict__ d, double* __restrict__ bound) {
+  const std::int64_t i = global_thread();
+  if (i >= a.rows) return;
+  double sum = 0;
+  for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) sum = __dadd_rn(sum, fabs(a.val[k]));
+  bound[i] = __ddiv_rn(sum, d[i]);
+}
+
+__global__ void start_vector(index_t n, const double* __restrict__ d, double* __restrict__ scale, double* __restrict__ v) {
+  const std::int64_t i = global_thread();
+  if (i >= n) return;
+  scale[i] = __ddiv_rn(1.0, __dsqrt_rn(d[i]));
+  const auto bits = static_cast<double>(mix_bits(static_cast<std::uint64_t>(i)) >> 11);
+  v[i] = __dsub_rn(__dmul_rn(bits, 0x1p-52), 1.0);
+}
+
+__global__ void scaled_product_rows(CsrView a, const double* __restrict__ scale, const double* __restrict__ u,
+                                    double* __restrict__ v) {
+  const std::int64_t i = global_thread();
+  if (i >= a.rows) return;
+  double sum = 0;
+  for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) sum = __dadd_rn(sum, __dmul_rn(a.val[k], u[a.col[k]]));
+  v[i] = __dmul_rn(scale[i], sum);
+}
+
+// One thread per chunk, adding its entries in order: slow per thread, but a handful of passes over
+// one vector per level.
+__global__ void chunk_squares(index_t n, index_t chunk, const double* __restrict__ v, double* __restrict__ partial) {
+  const std::int64_t c = global_thread();
+  const std::int64_t first = c * chunk;
+  if (first >= n) return;
+  const std::int64_t last = first + chunk < n ? first + chunk : n;
+  double s = 0;
+  for (std::int64_t i = first; i < last; ++i) s = __dadd_rn(s, __dmul_rn(v[i], v[i]));
+  partial[c] = s;
+}
+
+__global__ void scale_divide(index_t n, const double* __restrict__ scale, const double* __restrict__ v, double length,
+                             double* __restrict__ u) {
+  const std::int64_t i = global_thread();
+  if (i < n) u[i] = __ddiv_rn(__dmul_rn(scale[i], v[i]), length);
+}
+
+__global__ void diagonal_of_rows(CsrView a, double* __restrict__ d) {
+  const std::int64_t i = global_thread();
+  if (i >= a.rows) return;
+  double value = 0;
+  for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+    if (a.col[k] == i) value = a.val[k];
+  d[i] = value;
+}
+
+__global__ void smooth_rows(CsrView p, double* __restrict__ val, const double* __restrict__ d, double omega,
+                            const index_t* __restrict__ of_row) {
+  const std::int64_t i = global_thread();
+  if (i >= p.rows) return;
+  const double scale = __ddiv_rn(-omega, d[i]);
+  for (index_t k = p.row_ptr[i]; k < p.row_ptr[i + 1]; ++k)
+    val[k] = __dadd_rn(__dmul_rn(val[k], scale), p.col[k] == of_row[i] ? 1.0 : 0.0);
+}
+
+__global__ void count_columns(CsrView a, index_t* __restrict__ count) {
+  const std::int64_t k = global_thread();
+  const index_t entries = a.row_ptr[a.rows];
+  if (k < entries) atomicAdd(&count[a.col[k]], 1);
+}
+
+// Each entry (i, j) of a to the next free place of row j of the transpose, in no particular order.
+__global__ void scatter_entries(CsrView a, index_t* __restrict__ cursor, index_t* __restrict__ col,
+                                double* __restrict__ val) {
+  const std::int64_t i = global_thread();
+  if (i >= a.rows) return;
+  for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+    const index_t at = atomicAdd(&cursor[a.col[k]], 1);
+    col[at] = static_cast<index_t>(i);
+    val[at] = a.val[k];
+  }
+}
+
+}  // namespace
+
+double gershgorin_bound(void* stream, const CsrView& a, const double* d) {
+  if (a.rows == 0) return 0;
+  const cudaStream_t s = as_stream(stream);
+  Scratch<double> row_bound(s, a.rows), bound(s, 1);
+  per_item(s, "gershgorin_rows", gershgorin_rows, a.rows, a, d, row_bound.get());
+  std::size_t bytes = 0;
+  MINIAPP_CUDA_CHECK(cub::DeviceReduce::Max(nullptr, bytes, row_bound.get(), bound.get(), a.rows, s));
+  Scratch<unsigned char> space(s, bytes);
+  MINIAPP_CUDA_CHECK(cub::DeviceReduce::Max(space.get(), bytes, row_bound.get(), bound.get(), a.rows, s));
+  return std::max(0.0, read_one(s, bound.get()));  // the host's maximum starts from 0
+}
+
+void start_power_iterations(void* stream, index_t n, const double* d, double* scale, double* v) {
+  if (n > 0) per_item(as_stream(stream), "start_vector", start_vector, n, n, d, scale, v);
+}
+
+void scaled_product(void* stream, const CsrView& a, const double* scale, const double* u, double* v) {
+  if (a.rows > 0) per_item(as_stream(stream), "scaled_product_rows", scaled_product_rows, a.rows, a, scale, u, v);
+}
+
+void chunk_sums_of_squares(void* stream, index_t n, index_t chunk, const double* v, double* partial) {
+  if (n > 0) per_item(as_stream(stream), "chunk_squares", chunk_squares, (n + chunk - 1) / chunk, n, chunk, v, partial);
+}
+
+void scale_and_divide(void* stream, index_t n, const double* scale, const double* v, double length, double* u) {
+  if (n > 0) per_item(as_stream(stream), "scale_divide", scale_divide, n, n, scale, v, length, u);
+}
+
+void row_diagonal(void* stream, const CsrView& a, double* d) {
+  if (a.rows > 0) per_item(as_stream(stream), "diagonal_of_rows", diagonal_of_rows, a.rows, a, d);
+}
+
+void smooth_prolongation_rows(void* stream, const CsrView& product, double* val, const double* d, double omega,
+                              const index_t* of_row) {
+  if (product.rows > 0) per_item(as_stream(stream), "smooth_rows", smooth_rows, product.rows, product, val, d, omega, of_row);
+}
+
+void transpose(void* stream, const CsrView& a, index_t* row_ptr, index_t* col, double* val) {
+  const cudaStream_t s = as_stream(stream);
+  const index_t entries = read_one(s, a.row_ptr + a.rows);
+  // Row lengths of the transpose, then their exclusive sums (one more, zero, entry gives the total).
+  Scratch<index_t> count(s, static_cast<std::size_t>(a.cols) + 1), cursor(s, a.cols);
+  MINIAPP_CUDA_CHECK(cudaMemsetAsync(count.get(), 0, sizeof(index_t) * (static_cast<std::size_t>(a.cols) + 1), s));
+  if (entries > 0) per_item(s, "count_columns", count_columns, entries, a, count.get());
+  std::size_t scan_bytes = 0;
+  MINIAPP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, count.get(), row_ptr, a.cols + 1, s));
+  {
+    Scratch<unsigned char> space(s, scan_bytes);
+    MINIAPP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(space.get(), scan_bytes, count.get(), row_ptr, a.cols + 1, s));
+  }
+  if (entries == 0) {
+    MINIAPP_CUDA_CHECK(cudaStreamSynchronize(s));
+    return;
+  }
+  MINIAPP_CUDA_CHECK(cudaMemcpyAsync(cursor.get(), row_ptr, sizeof(index_t) * static_cast<std::size_t>(a.cols),
+                                     cudaMemcpyDeviceToDevice, s));
+  Scratch<index_t> scattered_col(s, entries);
+  Scratch<double> scattered_val(s, entries);
+  per_item(s, "scatter_entries", scatter_entries, a.rows, a, cursor.get(), scattered_col.get(), scattered_val.get());
+  // Each row's columns are distinct, so sorting them by column leaves one order: the host's.
+  std::size_t sort_bytes = 0;
+  MINIAPP_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(nullptr, sort_bytes, scattered_col.get(), col, scattered_val.get(),
+                                                         val, entries, a.cols, row_ptr, row_ptr + 1, s));
+  Scratch<unsigned char> space(s, sort_bytes);
+  MINIAPP_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(space.get(), sort_bytes, scattered_col.get(), col,
+                                                         scattered_val.get(), val, entries, a.cols, row_ptr, row_ptr + 1, s));
+  MINIAPP_CUDA_CHECK(cudaStreamSynchronize(s));
+}
+
+}  // namespace miniapp::amg::cuda

@@ -1,0 +1,24 @@
+#pragma once
+#include <optional>
+
+#include "operators/backend/device_matrix.hpp"
+#include "solvers/amg/aggregation.hpp"
+
+namespace miniapp::amg {
+
+// A level's set-up steps on a CUDA device, its matrices already there (docs/amg.md): each gives the
+// host code's result bit for bit, the same sums in the same order.
+
+// largest_eigenvalue_bound(a, d) without ranks; d: the diagonal in device memory.
+double device_eigenvalue_bound(const DeviceCsr& a, const Vector& d);
+
+// smoothed_prolongation(a_f, aggregates, known_bound), or nothing when a row of A_F T has more
+// aggregates than the device's per-row table holds or the device lacks the memory: the caller then
+// builds P on the host.
+std::optional<DeviceCsr> device_smoothed_prolongation(const DeviceCsr& a_f, const Aggregates& aggregates,
+                                                      std::optional<double> known_bound);
+
+// transpose(m) (each row's columns increasing), or nothing when the device lacks the memory.
+std::optional<DeviceCsr> device_transpose(const DeviceCsr& m);
+
+}  // namespace miniapp::amg
