@@ -1,6 +1,7 @@
 #pragma once
-// The aggregation's rules, shared by the host code (aggregation.cpp) and the device code
-// (cuda/aggregation.cu), which make the same aggregates from them.
+// The rules of the aggregation and of the weak links' filter, shared by the host code (aggregation.cpp,
+// prolongation.cpp) and the device code (cuda/aggregation.cu, cuda/level_kernels.cu), which make the
+// same aggregates and filtered matrices from them.
 #include <cstdint>
 
 #include "core/types.hpp"
@@ -37,6 +38,16 @@ MINIAPP_HOST_DEVICE inline bool undecided(std::uint64_t state) { return state !=
 // complexity up to 2.2 on tetrahedra) for at most one iteration less; 5 kept the complexity of the
 // sequential aggregation it replaced, within one iteration on hex, tet and prism meshes.
 inline constexpr int second_root_neighbours = 5;
+
+// The strength test |a_ij| ≥ θ √(a_ii a_jj) failed, in squares (no root per entry), the products in
+// this order on both sides.
+MINIAPP_HOST_DEVICE inline bool weak_link(double a_ij, double a_ii, double a_jj, double threshold_squared) {
+#ifdef __CUDA_ARCH__
+  return __dmul_rn(a_ij, a_ij) < __dmul_rn(__dmul_rn(threshold_squared, a_ii), a_jj);
+#else
+  return a_ij * a_ij < threshold_squared * a_ii * a_jj;
+#endif
+}
 
 // How strongly a left-over row is linked to neighbour j: a_ij² / a_jj (a_ii is common to the row).
 // Each operation rounded on its own on both sides (no fused multiply-add).

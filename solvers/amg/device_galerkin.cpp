@@ -1,32 +1,26 @@
 #include "solvers/amg/device_galerkin.hpp"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/error.hpp"
 #include "operators/backend/cuda/device.hpp"
+#include "solvers/amg/cuda/level_kernels.hpp"
 #include "solvers/amg/cuda/sparse_product.hpp"
 
 namespace miniapp::amg {
 
-// The offsets are summed on the host: one copy of a count per row each way, against the product's own
-// arrays.
 std::optional<DeviceCsr> device_sparse_product(const DeviceCsr& a, const DeviceCsr& b) {
   const Executor& exec = a.executor();
-  Array<index_t> counts(exec, a.rows());
+  Array<index_t> counts(exec, a.rows()), offsets(exec, a.rows() + 1);
   if (!cuda::product_row_counts(exec.stream(), a.view(), b.view(), counts.data())) return std::nullopt;
-  const std::vector<index_t> row_counts = counts.to_host();
-  std::size_t entries = 0;
-  for (index_t count : row_counts) entries += static_cast<std::size_t>(count);
-  checked_index(entries, "AMG: entries of a sparse product");
-  std::vector<index_t> row_ptr(row_counts.size() + 1, 0);
-  for (std::size_t i = 0; i < row_counts.size(); ++i) row_ptr[i + 1] = row_ptr[i] + row_counts[i];
-  if (!device_has_room(exec, entries * (sizeof(index_t) + sizeof(double)) + row_ptr.size() * sizeof(index_t)))
-    return std::nullopt;
-  Array<index_t> col(exec, row_ptr.back());
-  Vector val(exec, row_ptr.back());
-  Array<index_t> offsets = Array<index_t>::from_host(exec, row_ptr);
+  const std::int64_t entries = cuda::row_offsets(exec.stream(), a.rows(), counts.data(), offsets.data());
+  const index_t nnz = checked_index(static_cast<std::size_t>(entries), "AMG: entries of a sparse product");
+  if (!device_has_room(exec, static_cast<std::size_t>(nnz) * (sizeof(index_t) + sizeof(double)))) return std::nullopt;
+  Array<index_t> col(exec, nnz);
+  Vector val(exec, nnz);
   cuda::product_rows(exec.stream(), a.view(), b.view(), offsets.data(), col.data(), val.data());
   return DeviceCsr(a.rows(), b.cols(), std::move(offsets), std::move(col), std::move(val));
 }

@@ -7,7 +7,7 @@
 #include "solvers/amg/cuda/level_kernels.hpp"
 #include "solvers/amg/device_galerkin.hpp"
 #include "solvers/amg/parallel_setup.hpp"
-#include "solvers/amg/prolongation.hpp"
+#include "solvers/amg/prolongation.hpp"  // jacobi_weight
 #include "solvers/amg/spectral_bound.hpp"
 
 namespace miniapp::amg {
@@ -22,6 +22,19 @@ double ordered_norm(const Vector& v, Vector& partial) {
 }
 
 }  // namespace
+
+std::optional<DeviceCsr> device_filtered_matrix(const DeviceCsr& a, const Vector& d, double threshold) {
+  const Executor& exec = a.executor();
+  const double threshold_squared = threshold * threshold;
+  Array<index_t> counts(exec, a.rows()), row_ptr(exec, a.rows() + 1);
+  if (!cuda::filtered_row_counts(exec.stream(), a.view(), d.data(), threshold_squared, counts.data())) return std::nullopt;
+  // At most A's entries: the offsets fit.
+  const auto nnz = static_cast<index_t>(cuda::row_offsets(exec.stream(), a.rows(), counts.data(), row_ptr.data()));
+  Array<index_t> col(exec, nnz);
+  Vector val(exec, nnz);
+  cuda::filtered_rows(exec.stream(), a.view(), d.data(), threshold_squared, row_ptr.data(), col.data(), val.data());
+  return DeviceCsr(a.rows(), a.cols(), std::move(row_ptr), std::move(col), std::move(val));
+}
 
 double device_eigenvalue_bound(const DeviceCsr& a, const Vector& d) {
   const Executor& exec = a.executor();
@@ -42,20 +55,23 @@ double device_eigenvalue_bound(const DeviceCsr& a, const Vector& d) {
   return std::min(bound_safety * estimate, gershgorin);
 }
 
-std::optional<DeviceCsr> device_smoothed_prolongation(const DeviceCsr& a_f, const Aggregates& aggregates,
+std::optional<DeviceCsr> device_smoothed_prolongation(const DeviceCsr& a_f, const Array<index_t>& of_row, index_t count,
                                                       std::optional<double> known_bound) {
   const Executor& exec = a_f.executor();
-  const std::size_t rows = static_cast<std::size_t>(a_f.rows());
-  if (!device_has_room(exec, rows * (2 * sizeof(index_t) + 2 * sizeof(double)))) return std::nullopt;
-  Vector fd(exec, a_f.rows());
+  const index_t rows = a_f.rows();
+  if (!device_has_room(exec, static_cast<std::size_t>(rows) * (2 * sizeof(index_t) + 2 * sizeof(double))))
+    return std::nullopt;
+  Vector fd(exec, rows);
   cuda::row_diagonal(exec.stream(), a_f.view(), fd.data());
   const double bound = known_bound ? *known_bound : device_eigenvalue_bound(a_f, fd);
-  const DeviceCsr t(exec, tentative_prolongation(aggregates));
+  Array<index_t> t_row_ptr(exec, rows + 1), t_col(exec, rows);
+  Vector t_val(exec, rows);
+  cuda::tentative_rows(exec.stream(), rows, of_row.data(), t_row_ptr.data(), t_col.data(), t_val.data());
+  const DeviceCsr t(rows, count, std::move(t_row_ptr), std::move(t_col), std::move(t_val));
   std::optional<DeviceCsr> p = device_sparse_product(a_f, t);  // A_F T: the sums of each row's aggregates
   if (!p) return std::nullopt;
-  // T's columns are each row's aggregate.
   cuda::smooth_prolongation_rows(exec.stream(), p->view(), p->values().data(), fd.data(), jacobi_weight(bound),
-                                 t.view().col);
+                                 of_row.data());
   return p;
 }
 

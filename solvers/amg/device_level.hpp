@@ -9,13 +9,17 @@ namespace miniapp::amg {
 // A level's set-up steps on a CUDA device, its matrices already there (docs/amg.md): each gives the
 // host code's result bit for bit, the same sums in the same order.
 
+// filtered_matrix(a, d, threshold) where drops_no_link(a, d, threshold) is false; nothing where
+// filtering drops no link (A_F is then A). d: the diagonal in device memory.
+std::optional<DeviceCsr> device_filtered_matrix(const DeviceCsr& a, const Vector& d, double threshold);
+
 // largest_eigenvalue_bound(a, d) without ranks; d: the diagonal in device memory.
 double device_eigenvalue_bound(const DeviceCsr& a, const Vector& d);
 
-// smoothed_prolongation(a_f, aggregates, known_bound), or nothing when a row of A_F T has more
-// aggregates than the device's per-row table holds or the device lacks the memory: the caller then
-// builds P on the host.
-std::optional<DeviceCsr> device_smoothed_prolongation(const DeviceCsr& a_f, const Aggregates& aggregates,
+// smoothed_prolongation(a_f, aggregates, known_bound) for the aggregates of_row (in device memory) of
+// `count` aggregates, or nothing when a row of A_F T has more aggregates than the device's per-row
+// table holds or the device lacks the memory: the caller then builds P on the host.
+std::optional<DeviceCsr> device_smoothed_prolongation(const DeviceCsr& a_f, const Array<index_t>& of_row, index_t count,
                                                       std::optional<double> known_bound);
 
 // transpose(m) (each row's columns increasing), or nothing when the device lacks the memory.

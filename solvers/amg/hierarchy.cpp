@@ -36,10 +36,12 @@ namespace {
 // links): the level is kept as the coarsest when it is small enough for a dense inverse.
 constexpr double stalled_ratio = 0.9;
 
-// A level's matrices in device memory, for the set-up steps that run there: A, and A_F where filtering
-// dropped links.
-struct DeviceMatrices {
+// A level in device memory, for the set-up steps that run there: A, A_F where filtering dropped links,
+// A's diagonal and the aggregates of its rows.
+struct DeviceLevel {
   std::optional<DeviceCsr> a, filtered;
+  Vector d;
+  Array<index_t> of_row;
   const DeviceCsr& a_f() const { return filtered ? *filtered : *a; }
 };
 
@@ -61,34 +63,46 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
   while (current.rows > options.coarse_rows && static_cast<int>(h.levels.size()) + 1 < options.max_levels) {
     // Halved per level (Vaněk et al.): Galerkin products spread a row's weight over more, smaller entries.
     const double threshold = options.strength_threshold * std::pow(0.5, static_cast<double>(h.levels.size()));
-    std::optional<CsrMatrix> filtered;  // empty where filtering would drop no link: A is then A_F, and A's bound A_F's
-    const auto a_f = [&]() -> const CsrMatrix& { return filtered ? *filtered : current; };
-    DeviceMatrices device;
+    HostLevel level;
+    level.diagonal = std::move(diagonal);
+    const std::vector<double>& d = level.diagonal;
+    // A_F on the host, made where the host needs it: empty where filtering would drop no link (A is
+    // then A_F, and A's bound A_F's).
+    std::optional<std::optional<CsrMatrix>> host_filtered;
+    const auto a_f = [&]() -> const CsrMatrix& {
+      if (!host_filtered)
+        host_filtered.emplace(drops_no_link(current, d, threshold) ? std::nullopt
+                                                                   : std::optional(filtered_matrix(current, d, threshold, &buffers)));
+      return *host_filtered ? **host_filtered : current;
+    };
+    // Large levels on the device, with A, A_F, d and the aggregates there; each step on the host where
+    // the device cannot take it.
+    DeviceLevel device;
     std::optional<Aggregates> aggregates;
     {
       StageClock clock(h.profile, SetupStage::aggregation);
-      if (!drops_no_link(current, diagonal, threshold)) filtered = filtered_matrix(current, diagonal, threshold, &buffers);
       if (exec && current.rows >= device_setup_rows &&
-          device_has_room(*exec, device_bytes(current) + (filtered ? device_bytes(*filtered) : 0))) {
+          device_has_room(*exec, 2 * device_bytes(current) + current.row_ptr.size() * sizeof(double))) {
         device.a.emplace(*exec, current);
-        if (filtered) device.filtered.emplace(*exec, *filtered);
-        aggregates = device_aggregate(device.a_f(), diagonal);
+        device.d = Vector::from_host(*exec, d);
+        device.filtered = device_filtered_matrix(*device.a, device.d, threshold);
+        aggregates = device_aggregate(device.a_f(), device.d, &device.of_row);
       }
-      if (!aggregates) aggregates = aggregate(a_f(), diagonal);
+      if (!aggregates) aggregates = aggregate(a_f(), d);
     }
     if (aggregates->count > stalled_ratio * current.rows) break;
-    HostLevel level;
-    level.diagonal = std::move(diagonal);
+    const bool drops_links = device.a ? device.filtered.has_value() : host_filtered->has_value();
     {
       StageClock clock(h.profile, SetupStage::spectral_bound);
-      level.lambda_max = device.a ? device_eigenvalue_bound(*device.a, Vector::from_host(*exec, level.diagonal))
-                                  : largest_eigenvalue_bound(current, level.diagonal);
+      level.lambda_max = device.a ? device_eigenvalue_bound(*device.a, device.d)
+                                  : largest_eigenvalue_bound(current, d);
     }
     std::optional<DeviceCsr> device_p, device_r;
     {
       StageClock clock(h.profile, SetupStage::prolongation);
-      const std::optional<double> known_bound = filtered ? std::nullopt : std::optional(level.lambda_max);
-      if (device.a && options.smoothed) device_p = device_smoothed_prolongation(device.a_f(), *aggregates, known_bound);
+      const std::optional<double> known_bound = drops_links ? std::nullopt : std::optional(level.lambda_max);
+      if (device.of_row.size() > 0 && options.smoothed)
+        device_p = device_smoothed_prolongation(device.a_f(), device.of_row, aggregates->count, known_bound);
       if (device_p) device_r = device_transpose(*device_p);
       if (device_r) {
         level.prolongation = device_p->to_host();

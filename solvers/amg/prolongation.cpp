@@ -5,6 +5,7 @@
 
 #include "operators/sparse/csr_rows.hpp"
 #include "operators/backend/cpu/parallel.hpp"
+#include "solvers/amg/aggregation_rules.hpp"
 #include "solvers/amg/spectral_bound.hpp"
 
 namespace miniapp::amg {
@@ -20,14 +21,7 @@ CsrMatrix tentative_prolongation(const Aggregates& aggregates) {
   return t;
 }
 
-namespace {
-
-// The strength test |a_ij| ≥ θ √(a_ii a_jj) failed, in squares (no root per entry).
-bool weak_link(double a_ij, double a_ii, double a_jj, double threshold_squared) {
-  return a_ij * a_ij < threshold_squared * a_ii * a_jj;
-}
-
-}  // namespace
+using aggregation_rules::weak_link;
 
 bool drops_no_link(const CsrMatrix& a, const std::vector<double>& d, double threshold) {
   const double threshold_squared = threshold * threshold;

@@ -273,7 +273,7 @@ TEST_CASE("On a CUDA device the aggregation makes the host's aggregates", "[amg]
   const Executor gpu = Executor::cuda(), cpu = Executor::cpu();
   const auto same_as_host = [&](const CsrMatrix& g, const std::vector<double>& d) {
     const amg::Aggregates host = amg::aggregate(g, d);
-    const std::optional<amg::Aggregates> device = amg::device_aggregate(DeviceCsr(gpu, g), d);
+    const std::optional<amg::Aggregates> device = amg::device_aggregate(DeviceCsr(gpu, g), Vector::from_host(gpu, d));
     REQUIRE(device.has_value());
     CHECK(device->count == host.count);
     CHECK(device->of_row == host.of_row);
@@ -307,11 +307,13 @@ TEST_CASE("On a CUDA device the aggregation makes the host's aggregates", "[amg]
     CHECK(amg::aggregate(g, d).of_row[7] == 7);  // the first 100 rows' aggregates come first, one each
   }
   SECTION("another backend: nothing") {
-    CHECK_FALSE(amg::device_aggregate(DeviceCsr(cpu, tet_box_poisson(4)), std::vector<double>(384, 1.0)).has_value());
+    CHECK_FALSE(amg::device_aggregate(DeviceCsr(cpu, tet_box_poisson(4)), Vector::from_host(cpu, std::vector<double>(384, 1.0)))
+                    .has_value());
   }
 }
 
-TEST_CASE("On a CUDA device a level's eigenvalue bound, prolongation and transpose are the host's bit for bit",
+TEST_CASE("On a CUDA device a level's filtered matrix, eigenvalue bound, prolongation and transpose are the host's bit "
+          "for bit",
           "[amg][cuda]") {
   if (cuda::device_count() == 0) {
     WARN("skipped: no CUDA device (or a build without CUDA)");
@@ -329,11 +331,21 @@ TEST_CASE("On a CUDA device a level's eigenvalue bound, prolongation and transpo
         const Vector d = Vector::from_host(gpu, level.diagonal);
         // The power iterations run to the cap on the coarse levels, where Gershgorin's bound is loose.
         CHECK(same_double(amg::device_eigenvalue_bound(a, d), amg::largest_eigenvalue_bound(level.a, level.diagonal)));
-        const CsrMatrix f = amg::filtered_matrix(level.a, level.diagonal, 0.08 * std::pow(0.5, static_cast<double>(l)));
+        const double threshold = 0.08 * std::pow(0.5, static_cast<double>(l));
+        const CsrMatrix f = amg::filtered_matrix(level.a, level.diagonal, threshold);
+        const std::optional<DeviceCsr> device_f = amg::device_filtered_matrix(a, d, threshold);
+        CHECK(device_f.has_value() == !amg::drops_no_link(level.a, level.diagonal, threshold));
+        if (device_f) CHECK(same_bits(device_f->to_host(), f));
+        // A threshold that drops every off-diagonal link: only the lumped diagonals are left.
+        const std::optional<DeviceCsr> diagonal_only = amg::device_filtered_matrix(a, d, 2.0);
+        REQUIRE(diagonal_only.has_value());
+        CHECK(same_bits(diagonal_only->to_host(), amg::filtered_matrix(level.a, level.diagonal, 2.0)));
         const amg::Aggregates aggregates = amg::aggregate(f, level.diagonal);
+        const auto of_row = Array<index_t>::from_host(gpu, aggregates.of_row);
         // A_F's own bound (filtered), and a bound given (as for an unfiltered level).
         for (const std::optional<double> known : {std::optional<double>(), std::optional<double>(level.lambda_max)}) {
-          const std::optional<DeviceCsr> p = amg::device_smoothed_prolongation(DeviceCsr(gpu, f), aggregates, known);
+          const std::optional<DeviceCsr> p =
+              amg::device_smoothed_prolongation(DeviceCsr(gpu, f), of_row, aggregates.count, known);
           REQUIRE(p.has_value());
           const CsrMatrix host_p = amg::smoothed_prolongation(f, aggregates, known);
           CHECK(same_bits(p->to_host(), host_p));

@@ -6,13 +6,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 
 #include "operators/backend/cuda/check.cuh"
-#include "solvers/amg/aggregation_rules.hpp"  // mix_bits
+#include "solvers/amg/aggregation_rules.hpp"  // mix_bits, weak_link
 #include "solvers/amg/cuda/setup_launch.cuh"
 
 namespace miniapp::amg::cuda {
@@ -23,6 +24,7 @@ using miniapp::cuda::detail::global_thread;
 using detail::per_item;
 using detail::read_one;
 using detail::Scratch;
+using aggregation_rules::weak_link;
 
 __global__ void gershgorin_rows(CsrView a, const double* __restrict__ d, double* __restrict__ bound) {
   const std::int64_t i = global_thread();
@@ -103,7 +105,93 @@ __global__ void scatter_entries(CsrView a, index_t* __restrict__ cursor, index_t
   }
 }
 
+__global__ void add_counts(index_t n, const index_t* __restrict__ counts, unsigned long long* __restrict__ total) {
+  const std::int64_t i = global_thread();
+  const unsigned count = i < n ? static_cast<unsigned>(counts[i]) : 0u;
+  // A warp's counts fit in 32 bits (each row's below 2³¹ / 32 in every use here); the total may not.
+  const unsigned warp_sum = __reduce_add_sync(0xffffffffu, count);
+  if (threadIdx.x % 32 == 0 && warp_sum > 0) atomicAdd(total, static_cast<unsigned long long>(warp_sum));
+}
+
+__global__ void filter_counts(CsrView a, const double* __restrict__ d, double threshold_squared,
+                              index_t* __restrict__ counts, int* __restrict__ dropped_any) {
+  const std::int64_t i = global_thread();
+  if (i >= a.rows) return;
+  index_t kept = 0;
+  for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+    const index_t j = a.col[k];
+    kept += j == i || !weak_link(a.val[k], d[i], d[j], threshold_squared);
+  }
+  counts[i] = kept;
+  if (kept < a.row_ptr[i + 1] - a.row_ptr[i]) *dropped_any = 1;
+}
+
+__global__ void filter_rows(CsrView a, const double* __restrict__ d, double threshold_squared,
+                            const index_t* __restrict__ row_ptr, index_t* __restrict__ col, double* __restrict__ val) {
+  const std::int64_t i = global_thread();
+  if (i >= a.rows) return;
+  double dropped = 0;
+  index_t at = row_ptr[i], diagonal = at;
+  for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+    const index_t j = a.col[k];
+    if (j != i && weak_link(a.val[k], d[i], d[j], threshold_squared)) {
+      dropped = __dadd_rn(dropped, a.val[k]);
+      continue;
+    }
+    if (j == i) diagonal = at;
+    col[at] = j;
+    val[at++] = a.val[k];
+  }
+  const double lumped = __dadd_rn(val[diagonal], dropped);
+  if (lumped > 0) val[diagonal] = lumped;
+}
+
+__global__ void tentative(index_t n, const index_t* __restrict__ of_row, index_t* __restrict__ row_ptr,
+                          index_t* __restrict__ col, double* __restrict__ val) {
+  const std::int64_t i = global_thread();
+  if (i > n) return;
+  row_ptr[i] = static_cast<index_t>(i);
+  if (i == n) return;
+  col[i] = of_row[i];
+  val[i] = 1.0;
+}
+
 }  // namespace
+
+std::int64_t row_offsets(void* stream, index_t rows, const index_t* counts, index_t* row_ptr) {
+  const cudaStream_t s = as_stream(stream);
+  MINIAPP_CUDA_CHECK(cudaMemsetAsync(row_ptr, 0, sizeof(index_t), s));
+  if (rows == 0) return 0;
+  Scratch<unsigned long long> total(s, 1);
+  MINIAPP_CUDA_CHECK(cudaMemsetAsync(total.get(), 0, sizeof(unsigned long long), s));
+  per_item(s, "add_counts", add_counts, rows, rows, counts, total.get());
+  const auto entries = static_cast<std::int64_t>(read_one(s, total.get()));
+  if (entries > std::numeric_limits<index_t>::max()) return entries;
+  std::size_t bytes = 0;
+  MINIAPP_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, counts, row_ptr + 1, rows, s));
+  Scratch<unsigned char> space(s, bytes);
+  MINIAPP_CUDA_CHECK(cub::DeviceScan::InclusiveSum(space.get(), bytes, counts, row_ptr + 1, rows, s));
+  MINIAPP_CUDA_CHECK(cudaStreamSynchronize(s));
+  return entries;
+}
+
+bool filtered_row_counts(void* stream, const CsrView& a, const double* d, double threshold_squared, index_t* counts) {
+  if (a.rows == 0) return false;
+  const cudaStream_t s = as_stream(stream);
+  Scratch<int> dropped_any(s, 1);
+  MINIAPP_CUDA_CHECK(cudaMemsetAsync(dropped_any.get(), 0, sizeof(int), s));
+  per_item(s, "filter_counts", filter_counts, a.rows, a, d, threshold_squared, counts, dropped_any.get());
+  return read_one(s, dropped_any.get()) != 0;
+}
+
+void filtered_rows(void* stream, const CsrView& a, const double* d, double threshold_squared, const index_t* row_ptr,
+                   index_t* col, double* val) {
+  if (a.rows > 0) per_item(as_stream(stream), "filter_rows", filter_rows, a.rows, a, d, threshold_squared, row_ptr, col, val);
+}
+
+void tentative_rows(void* stream, index_t n, const index_t* of_row, index_t* row_ptr, index_t* col, double* val) {
+  per_item(as_stream(stream), "tentative", tentative, static_cast<std::int64_t>(n) + 1, n, of_row, row_ptr, col, val);
+}
 
 double gershgorin_bound(void* stream, const CsrView& a, const double* d) {
   if (a.rows == 0) return 0;

@@ -1,4 +1,6 @@
 #pragma once
+#include <cstdint>
+
 #include "operators/backend/device_matrix.hpp"
 
 // CUDA part of AMG's set-up (solvers/amg/device_level.hpp): the power iterations of the eigenvalue
@@ -7,6 +9,22 @@
 // bits. All pointers are device memory; the calls are asynchronous unless they say otherwise. In a
 // build without CUDA stubs that throw miniapp::Error.
 namespace miniapp::amg::cuda {
+
+// The offsets of rows of the given lengths: returns Σ counts (in 64 bits) and, when it fits in index_t,
+// writes its exclusive sums to row_ptr (rows + 1 entries). Synchronous.
+std::int64_t row_offsets(void* stream, index_t rows, const index_t* counts, index_t* row_ptr);
+
+// The weak links' filter of amg::filtered_matrix: counts[i] = the entries row i keeps (the links with
+// a_ij² ≥ threshold² a_ii a_jj, and the diagonal); returns whether any row drops one. Synchronous.
+bool filtered_row_counts(void* stream, const CsrView& a, const double* d, double threshold_squared, index_t* counts);
+
+// The kept entries of each row at its offset in row_ptr, the dropped ones added to the diagonal where
+// that leaves it positive: amg::filtered_matrix's bits.
+void filtered_rows(void* stream, const CsrView& a, const double* d, double threshold_squared, const index_t* row_ptr,
+                   index_t* col, double* val);
+
+// The tentative prolongation T of n rows: row i holds 1 in column of_row[i].
+void tentative_rows(void* stream, index_t n, const index_t* of_row, index_t* row_ptr, index_t* col, double* val);
 
 // max over rows of Σ_j |a_ij| / d_i (Gershgorin's bound of D⁻¹A). Synchronous.
 double gershgorin_bound(void* stream, const CsrView& a, const double* d);

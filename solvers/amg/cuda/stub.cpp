@@ -14,6 +14,10 @@ namespace {
 bool product_row_counts(void*, const CsrView&, const CsrView&, index_t*) { not_built(); }
 void product_rows(void*, const CsrView&, const CsrView&, const index_t*, index_t*, double*) { not_built(); }
 index_t aggregate_rows(void*, const CsrView&, const double*, index_t*, index_t*) { not_built(); }
+std::int64_t row_offsets(void*, index_t, const index_t*, index_t*) { not_built(); }
+bool filtered_row_counts(void*, const CsrView&, const double*, double, index_t*) { not_built(); }
+void filtered_rows(void*, const CsrView&, const double*, double, const index_t*, index_t*, double*) { not_built(); }
+void tentative_rows(void*, index_t, const index_t*, index_t*, index_t*, double*) { not_built(); }
 double gershgorin_bound(void*, const CsrView&, const double*) { not_built(); }
 void start_power_iterations(void*, index_t, const double*, double*, double*) { not_built(); }
 void scaled_product(void*, const CsrView&, const double*, const double*, double*) { not_built(); }
