@@ -66,6 +66,22 @@ DeviceSell::DeviceSell(const Executor& exec, const CsrMatrix& host, index_t slic
   else fill_sell_on_device(exec, host, slice_height, slice_count_, slice_ptr_, col_, val_);
 }
 
+DeviceSell::DeviceSell(const DeviceCsr& csr, index_t slice_height)
+    : rows_(csr.rows()), cols_(csr.cols()), slice_height_(slice_height), slice_count_(0), nnz_(csr.nnz()) {
+  const Executor& exec = csr.executor();
+  if (exec.backend() != Backend::cuda) throw Error("DeviceSell: a CSR matrix in device memory needs the CUDA backend");
+  if (slice_height < 1) throw Error("to_sell: slice height " + std::to_string(slice_height) + " must be at least 1");
+  slice_count_ = (rows_ + slice_height - 1) / slice_height;
+  slice_ptr_ = Array<index_t>(exec, slice_count_ + 1);
+  const CsrView m = csr.view();
+  const index_t stored = cuda::sell_slice_offsets(exec.stream(), m.row_ptr, rows_, slice_height, slice_ptr_.data());
+  col_ = Array<index_t>(exec, stored);
+  val_ = Vector(exec, stored);
+  cuda::fill_sell(exec.stream(), {0, slice_count_ * slice_height, rows_, cols_, slice_height, 0}, slice_ptr_.data(),
+                  m.row_ptr, m.col, m.val, col_.data(), val_.data());
+  exec.synchronize();
+}
+
 DeviceSell::DeviceSell(const DeviceSell& structure, const Vector& values)
     : rows_(structure.rows_),
       cols_(structure.cols_),

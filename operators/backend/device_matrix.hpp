@@ -19,6 +19,8 @@ struct CsrView {
   const double* val;
 };
 
+class DeviceCsr;
+
 // A sELL matrix in executor memory, uploaded once at pre-processing. Its values may be rewritten in
 // place by a coefficient-update SpMV (E_C us → values()), its structure never changes.
 class DeviceSell {
@@ -27,6 +29,8 @@ class DeviceSell {
   // to_sell(host, slice_height) in executor memory, with no host sELL copy: on the CPU backend written
   // there directly, on CUDA from the CSR rows copied as they are, laid out on the device.
   DeviceSell(const Executor& exec, const CsrMatrix& host, index_t slice_height);
+  // The same of a CSR matrix already in CUDA device memory, laid out there (no host copy either way).
+  DeviceSell(const DeviceCsr& csr, index_t slice_height);
   // A matrix of this one's structure with other values (e.g. one of the operators summed into a
   // matrix of a shared pattern), without a copy: it reads this matrix's structure and `values`
   // (stored_entries() of them), which must outlive it and are never written through it.

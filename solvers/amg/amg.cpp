@@ -43,6 +43,16 @@ std::unique_ptr<amg::LevelMatrix> upload(const Executor& exec, const CsrMatrix& 
   return std::make_unique<amg::LevelMatrix>(exec, sell, float_values);
 }
 
+// A level's P or R: laid out from the set-up's device copy where it left one, else uploaded.
+std::unique_ptr<amg::LevelMatrix> transfer(const Executor& exec, const CsrMatrix& host,
+                                            const std::optional<DeviceCsr>& on_device, index_t slice_height,
+                                            bool float_values, amg::SetupProfile& profile) {
+  if (!on_device) return upload(exec, host, slice_height, float_values, profile);
+  if (float_values) return upload(exec, on_device->to_host(), slice_height, float_values, profile);
+  amg::StageClock clock(profile, amg::SetupStage::upload);
+  return std::make_unique<amg::LevelMatrix>(*on_device, slice_height);
+}
+
 }  // namespace
 
 Amg::Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& options, index_t slice_height,
@@ -56,11 +66,14 @@ std::size_t Amg::device_bytes(const amg::HostHierarchy& h, index_t slice_height,
   std::size_t bytes = amg::sell_device_bytes(h.coarse_inverse, slice_height, float_storage);
   if (shared_fine && !float_storage && !h.levels.empty())
     bytes -= amg::sell_device_bytes(h.levels.front().a, slice_height, float_storage);
+  const auto transfer_bytes = [&](const CsrMatrix& host, const std::optional<DeviceCsr>& device) {
+    return device ? amg::sell_device_bytes(*device, slice_height, float_storage)
+                  : amg::sell_device_bytes(host, slice_height, float_storage);
+  };
   for (const amg::HostLevel& l : h.levels)
     bytes += amg::sell_device_bytes(l.a, slice_height, float_storage) +
-             amg::sell_device_bytes(l.prolongation, slice_height, float_storage) +
-             amg::sell_device_bytes(l.restriction, slice_height, float_storage) +
-             sizeof(double) * (7 * static_cast<std::size_t>(l.a.rows) + 2 * static_cast<std::size_t>(l.restriction.rows));
+             transfer_bytes(l.prolongation, l.device_prolongation) + transfer_bytes(l.restriction, l.device_restriction) +
+             sizeof(double) * (7 * static_cast<std::size_t>(l.a.rows) + 2 * static_cast<std::size_t>(l.coarse_rows()));
   return bytes;
 }
 
@@ -77,11 +90,11 @@ Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOption
     std::unique_ptr<amg::LevelMatrix> a = share && levels_.empty()
                                               ? std::make_unique<amg::LevelMatrix>(exec, *fine)
                                               : upload(exec, l.a, slice_height, float_values, profile_);
-    std::unique_ptr<amg::LevelMatrix> p = upload(exec, l.prolongation, slice_height, float_values, profile_);
-    std::unique_ptr<amg::LevelMatrix> r = upload(exec, l.restriction, slice_height, float_values, profile_);
+    std::unique_ptr<amg::LevelMatrix> p = transfer(exec, l.prolongation, l.device_prolongation, slice_height, float_values, profile_);
+    std::unique_ptr<amg::LevelMatrix> r = transfer(exec, l.restriction, l.device_restriction, slice_height, float_values, profile_);
     amg::StageClock clock(profile_, amg::SetupStage::upload);
     levels_.push_back(std::make_unique<Level>(exec, std::move(a), std::move(p), std::move(r), l.diagonal,
-                                              l.lambda_max, l.restriction.rows, options));
+                                              l.lambda_max, l.coarse_rows(), options));
     sizes_.push_back({l.a.rows, l.a.nnz()});
   }
   sizes_.push_back({h.coarsest.rows, h.coarsest.nnz()});

@@ -1,6 +1,8 @@
 #pragma once
+#include <optional>
 #include <vector>
 
+#include "operators/backend/device_matrix.hpp"
 #include "operators/backend/executor.hpp"
 #include "operators/sparse/csr_matrix.hpp"
 #include "solvers/amg/amg_options.hpp"
@@ -9,12 +11,19 @@
 namespace miniapp::amg {
 
 // One level above the coarsest: its matrix, the diagonal's largest-eigenvalue bound of D⁻¹A for the
-// smoother, and the transfers to the next coarser level (P: rows × coarse rows, R = Pᵀ).
+// smoother, and the transfers to the next coarser level (P: rows × coarse rows, R = Pᵀ). A level built
+// on a CUDA device (build_hierarchy) leaves P and R there (prolongation and restriction are then
+// empty): Amg lays them out from there, with no round trip through the host.
 struct HostLevel {
   CsrMatrix a;
   std::vector<double> diagonal;
   double lambda_max = 0;
   CsrMatrix prolongation, restriction;
+  std::optional<DeviceCsr> device_prolongation, device_restriction;
+  index_t coarse_rows() const { return device_restriction ? device_restriction->rows() : restriction.rows; }
+  // P and R on the host, copied from the device where they are there.
+  CsrMatrix prolongation_on_host() const { return device_prolongation ? device_prolongation->to_host() : prolongation; }
+  CsrMatrix restriction_on_host() const { return device_restriction ? device_restriction->to_host() : restriction; }
 };
 
 // The hierarchy built on the host from the matrix alone: levels from the finest down, then the
@@ -35,7 +44,7 @@ void check_options(const AmgOptions& options);
 // executor the steps of levels of at least device_setup_rows rows (aggregation, eigenvalue bound,
 // prolongation and its transpose, Galerkin products) run on its device (device_aggregation.hpp,
 // device_level.hpp, device_galerkin.hpp), each on the host where the device cannot take it: the
-// same hierarchy, bit for bit.
+// same hierarchy, bit for bit; with double storage their P and R stay there (HostLevel).
 HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Executor* exec = nullptr);
 
 // Below this many rows a level's set-up takes a few milliseconds on the host, about what the copies to

@@ -1,5 +1,6 @@
 #include "solvers/amg/level_matrix.hpp"
 
+#include "operators/backend/cuda/kernels.hpp"
 #include "operators/kernels/spmv.hpp"
 
 namespace miniapp::amg {
@@ -26,11 +27,24 @@ std::size_t sell_device_bytes(const CsrMatrix& m, index_t slice_height, bool flo
   return sizeof(index_t) * (slices + 1) + (sizeof(index_t) + (float_values ? sizeof(float) : sizeof(double))) * stored;
 }
 
+std::size_t sell_device_bytes(const DeviceCsr& m, index_t slice_height, bool float_values) {
+  const Executor& exec = m.executor();
+  const index_t slices = (m.rows() + slice_height - 1) / slice_height;
+  Array<index_t> slice_ptr(exec, slices + 1);
+  const auto stored = static_cast<std::size_t>(
+      cuda::sell_slice_offsets(exec.stream(), m.view().row_ptr, m.rows(), slice_height, slice_ptr.data()));
+  return sizeof(index_t) * (static_cast<std::size_t>(slices) + 1) +
+         (sizeof(index_t) + (float_values ? sizeof(float) : sizeof(double))) * stored;
+}
+
 LevelMatrix::LevelMatrix(const Executor& exec, const SellMatrix& host, bool float_values)
     : exec_(exec), matrix_(upload(exec, host, float_values)) {}
 
 LevelMatrix::LevelMatrix(const Executor& exec, const CsrMatrix& host, index_t slice_height)
     : exec_(exec), matrix_(std::in_place_type<DeviceSell>, exec, host, slice_height) {}
+
+LevelMatrix::LevelMatrix(const DeviceCsr& on_device, index_t slice_height)
+    : exec_(on_device.executor()), matrix_(std::in_place_type<DeviceSell>, on_device, slice_height) {}
 
 void LevelMatrix::apply(const Executor& exec, const Vector& x, Vector& y) const {
   std::visit([&](const auto& a) { spmv(exec, matrix(a), x, y); }, matrix_);

@@ -14,6 +14,8 @@ namespace miniapp::amg {
 // Executor bytes of m once converted to sELL and uploaded: slice pointers, a column index and a value
 // (float or double) per stored entry.
 std::size_t sell_device_bytes(const CsrMatrix& m, index_t slice_height, bool float_values);
+// The same of a matrix already in CUDA device memory (its row lengths read there).
+std::size_t sell_device_bytes(const DeviceCsr& m, index_t slice_height, bool float_values);
 
 class LevelMatrix final : public LevelOperator, public CoarseSolve {
  public:
@@ -21,6 +23,8 @@ class LevelMatrix final : public LevelOperator, public CoarseSolve {
   // to_sell(host, slice_height) with double values, laid out in executor memory without a host sELL
   // copy (DeviceSell's CSR upload).
   LevelMatrix(const Executor& exec, const CsrMatrix& host, index_t slice_height);
+  // The same of a matrix already in CUDA device memory, laid out there.
+  LevelMatrix(const DeviceCsr& on_device, index_t slice_height);
   // The level's matrix already on the executor (the solver's own A), used in place: no second copy.
   // It must outlive this object.
   LevelMatrix(const Executor& exec, const DeviceSell& borrowed) : exec_(exec), matrix_(&borrowed) {}

@@ -241,13 +241,26 @@ TEST_CASE("On a CUDA device the Galerkin products are the host's bit for bit", "
     REQUIRE(with_device.levels.size() == on_host.levels.size());
     for (std::size_t l = 0; l < on_host.levels.size(); ++l) {
       CHECK(same_bits(with_device.levels[l].a, on_host.levels[l].a));
-      CHECK(same_bits(with_device.levels[l].prolongation, on_host.levels[l].prolongation));
-      CHECK(same_bits(with_device.levels[l].restriction, on_host.levels[l].restriction));
+      CHECK(same_bits(with_device.levels[l].prolongation_on_host(), on_host.levels[l].prolongation));
+      CHECK(same_bits(with_device.levels[l].restriction_on_host(), on_host.levels[l].restriction));
       CHECK(std::bit_cast<std::uint64_t>(with_device.levels[l].lambda_max) ==
             std::bit_cast<std::uint64_t>(on_host.levels[l].lambda_max));
     }
     CHECK(same_bits(with_device.coarsest, on_host.coarsest));
     CHECK(with_device.profile[amg::SetupStage::galerkin] > 0);
+    // The finest level's P and R stay on the device, and the preconditioner lays them out from there:
+    // the same cycle as from the host's hierarchy.
+    REQUIRE(with_device.levels[0].device_prolongation.has_value());
+    CHECK(with_device.levels[0].prolongation.nnz() == 0);
+    CHECK(Amg::device_bytes(with_device, 32, false) == Amg::device_bytes(on_host, 32, false));
+    const Amg from_device(gpu, with_device, {}, 32), from_host(gpu, on_host, {}, 32);
+    std::vector<double> host_r(static_cast<std::size_t>(a.rows));
+    for (std::size_t i = 0; i < host_r.size(); ++i) host_r[i] = std::cos(0.11 * static_cast<double>(i));
+    const Vector r = Vector::from_host(gpu, host_r);
+    Vector z_device(gpu, a.rows), z_host(gpu, a.rows);
+    from_device.apply(r, z_device);
+    from_host.apply(r, z_host);
+    CHECK(z_device.to_host() == z_host.to_host());
   }
   SECTION("a row with more columns than the device's table: nothing, and the host multiplies") {
     // R = [1 … 1] (one row), A = I, P = I: R A P has one row of n columns.

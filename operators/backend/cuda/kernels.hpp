@@ -86,6 +86,11 @@ struct SellFillRows {
 void fill_sell(void* stream, const SellFillRows& rows, const index_t* slice_ptr, const index_t* row_ptr,
                const index_t* csr_col, const double* csr_val, index_t* col, double* val);
 
+// The slice offsets of sell_slice_offsets for a CSR matrix whose offsets row_ptr (rows + 1) are on the
+// device: written to slice_ptr (one per slice and one more); returns the stored entries, padding
+// included, or throws miniapp::Error when they do not fit in index_t. Synchronous.
+index_t sell_slice_offsets(void* stream, const index_t* row_ptr, index_t rows, index_t slice_height, index_t* slice_ptr);
+
 }  // namespace miniapp::cuda
 
 // Indexed copies (operators/kernels/gather.hpp), asynchronous on `stream`.

@@ -1,6 +1,12 @@
 // The sELL layout written on the device from CSR rows copied there as they are (DeviceSell's
-// upload): one thread per row, as fill_sell does on the host (operators/sparse/sell_matrix.cpp).
+// upload) or made there: one thread per row, as fill_sell does on the host (operators/sparse/
+// sell_matrix.cpp), and the slice offsets as sell_slice_offsets makes them.
 #include "operators/backend/cuda/kernels.hpp"
+
+#include <limits>
+
+#include <cub/device/device_scan.cuh>
+
 #include "operators/backend/cuda/check.cuh"
 
 namespace miniapp::cuda {
@@ -33,7 +39,51 @@ __global__ void __launch_bounds__(block_size)
   }
 }
 
+// width[s] = slice s's longest row times the slice height, in 64 bits (the sum may pass index_t).
+__global__ void slice_widths(const index_t* __restrict__ row_ptr, index_t rows, index_t h, long long* __restrict__ width) {
+  const std::int64_t s = detail::global_thread();
+  const std::int64_t first = s * h;
+  if (first >= rows) return;
+  const std::int64_t last = first + h < rows ? first + h : rows;
+  index_t longest = 0;
+  for (std::int64_t r = first; r < last; ++r) longest = max(longest, row_ptr[r + 1] - row_ptr[r]);
+  width[s] = static_cast<long long>(longest) * h;
+}
+
+__global__ void narrow_offsets(index_t n, const long long* __restrict__ wide, index_t* __restrict__ narrow) {
+  const std::int64_t i = detail::global_thread();
+  if (i < n) narrow[i] = static_cast<index_t>(wide[i]);
+}
+
 }  // namespace
+
+index_t sell_slice_offsets(void* stream, const index_t* row_ptr, index_t rows, index_t slice_height, index_t* slice_ptr) {
+  const cudaStream_t s = detail::as_stream(stream);
+  const index_t slices = (rows + slice_height - 1) / slice_height;
+  MINIAPP_CUDA_CHECK(cudaMemsetAsync(slice_ptr, 0, sizeof(index_t), s));
+  if (slices == 0) return 0;
+  long long* wide = nullptr;  // widths, then their inclusive sums
+  void* space = nullptr;
+  std::size_t bytes = 0;
+  MINIAPP_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, wide, wide, slices, s));
+  MINIAPP_CUDA_CHECK(cudaMallocAsync(&wide, sizeof(long long) * static_cast<std::size_t>(slices), s));
+  MINIAPP_CUDA_CHECK(cudaMallocAsync(&space, bytes, s));
+  slice_widths<<<detail::blocks_for(slices), block_size, 0, s>>>(row_ptr, rows, slice_height, wide);
+  MINIAPP_CUDA_CHECK_LAUNCH("slice_widths");
+  MINIAPP_CUDA_CHECK(cub::DeviceScan::InclusiveSum(space, bytes, wide, wide, slices, s));
+  long long total = 0;
+  MINIAPP_CUDA_CHECK(cudaMemcpyAsync(&total, wide + slices - 1, sizeof(long long), cudaMemcpyDeviceToHost, s));
+  MINIAPP_CUDA_CHECK(cudaStreamSynchronize(s));
+  if (total <= std::numeric_limits<index_t>::max()) {
+    narrow_offsets<<<detail::blocks_for(slices), block_size, 0, s>>>(slices, wide, slice_ptr + 1);
+    MINIAPP_CUDA_CHECK_LAUNCH("narrow_offsets");
+  }
+  MINIAPP_CUDA_CHECK(cudaFreeAsync(space, s));
+  MINIAPP_CUDA_CHECK(cudaFreeAsync(wide, s));
+  MINIAPP_CUDA_CHECK(cudaStreamSynchronize(s));
+  checked_index(static_cast<std::size_t>(total), "to_sell: stored entries with padding");
+  return static_cast<index_t>(total);
+}
 
 void fill_sell(void* stream, const SellFillRows& rows, const index_t* slice_ptr, const index_t* row_ptr,
                const index_t* csr_col, const double* csr_val, index_t* col, double* val) {

@@ -68,6 +68,7 @@ void fill_sell(void*, const SellFillRows&, const index_t*, const index_t*, const
                double*) {
   not_built();
 }
+index_t sell_slice_offsets(void*, const index_t*, index_t, index_t, index_t*) { not_built(); }
 void gather(void*, index_t, const index_t*, const double*, double*) { not_built(); }
 void scatter(void*, index_t, const index_t*, const double*, double*) { not_built(); }
 
