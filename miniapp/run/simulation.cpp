@@ -255,7 +255,7 @@ AmgHierarchy amg_hierarchy(const Simulation& sim, const parallel::Communicator* 
   const auto& n = sim.config.numerics;
   AmgHierarchy h;
   if (n.preconditioner != cases::Preconditioner::amg || n.poisson == cases::PoissonSolver::fft) return h;
-  StageTimer t(log, "AMG hierarchy (host)");
+  StageTimer t(log, "AMG hierarchy");
   if (numbering)
     h.ranks = amg::build_rank_hierarchy(
         *comm, *numbering,

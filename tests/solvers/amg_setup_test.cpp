@@ -59,6 +59,30 @@ bool same_bits(const CsrMatrix& a, const CsrMatrix& b) {
   return true;
 }
 
+// Calls check(l, level) on every level l of the hierarchies of hex, tet and prism boxes (a section
+// each), the denser coarse levels included.
+template <class Check>
+void on_every_box_level(Check check) {
+  for (const std::string cells : {"hex", "tet", "prism"}) {
+    SECTION(cells) {
+      const amg::HostHierarchy h = amg::build_hierarchy(box_poisson(cells, 24), {.coarse_rows = 50});
+      REQUIRE(h.levels.size() >= 3);
+      for (std::size_t l = 0; l < h.levels.size(); ++l) check(l, h.levels[l]);
+    }
+  }
+}
+
+// Whether two preconditioners on `exec` give the same bits on one vector of `rows` entries.
+bool same_apply(const Executor& exec, const Amg& x, const Amg& y, index_t rows) {
+  std::vector<double> host_r(static_cast<std::size_t>(rows));
+  for (std::size_t i = 0; i < host_r.size(); ++i) host_r[i] = std::sin(0.37 * static_cast<double>(i));
+  const Vector r = Vector::from_host(exec, host_r);
+  Vector zx(exec, rows), zy(exec, rows);
+  x.apply(r, zx);
+  y.apply(r, zy);
+  return zx.to_host() == zy.to_host();
+}
+
 // Rows within `links` links of row i in g (i included).
 std::vector<index_t> within_links(const CsrMatrix& g, index_t i, int links) {
   std::vector<index_t> rows{i};
@@ -203,13 +227,7 @@ TEST_CASE("AMG on the solver's own finest matrix applies exactly as with its own
   const Amg own(exec, h, {}, 8), shared(exec, h, {}, 8, &device_a);
   CHECK(Amg::device_bytes(h, 8, false, true) ==
         Amg::device_bytes(h, 8, false) - (4 * (a.rows / 8 + 1) + 12 * to_sell(a, 8).stored_entries()));
-  std::vector<double> host_r(static_cast<std::size_t>(a.rows));
-  for (std::size_t i = 0; i < host_r.size(); ++i) host_r[i] = std::sin(0.37 * static_cast<double>(i));
-  const Vector r = Vector::from_host(exec, host_r);
-  Vector z_own(exec, a.rows), z_shared(exec, a.rows);
-  own.apply(r, z_own);
-  shared.apply(r, z_shared);
-  CHECK(z_own.to_host() == z_shared.to_host());
+  CHECK(same_apply(exec, own, shared, a.rows));
   const DeviceSell other(exec, to_sell(tet_box_poisson(6), 8));
   CHECK_THROWS_WITH(Amg(exec, h, {}, 8, &other), Catch::Contains("not the hierarchy's"));
 }
@@ -221,19 +239,11 @@ TEST_CASE("On a CUDA device the Galerkin products are the host's bit for bit", "
   }
   const Executor gpu = Executor::cuda(), cpu = Executor::cpu();
   CHECK_FALSE(amg::device_galerkin_product(cpu, CsrMatrix{}, CsrMatrix{}, CsrMatrix{}).has_value());
-  for (const std::string cells : {"hex", "tet", "prism"}) {
-    SECTION(cells) {
-      // Every level's products, the denser coarse ones included, against the host's.
-      const amg::HostHierarchy h = amg::build_hierarchy(box_poisson(cells, 24), {.coarse_rows = 50});
-      REQUIRE(h.levels.size() >= 3);
-      for (std::size_t l = 0; l < h.levels.size(); ++l) {
-        const amg::HostLevel& level = h.levels[l];
-        const auto on_device = amg::device_galerkin_product(gpu, level.restriction, level.a, level.prolongation);
-        REQUIRE(on_device.has_value());
-        CHECK(same_bits(*on_device, amg::galerkin_product(level.restriction, level.a, level.prolongation)));
-      }
-    }
-  }
+  on_every_box_level([&](std::size_t, const amg::HostLevel& level) {
+    const auto on_device = amg::device_galerkin_product(gpu, level.restriction, level.a, level.prolongation);
+    REQUIRE(on_device.has_value());
+    CHECK(same_bits(*on_device, amg::galerkin_product(level.restriction, level.a, level.prolongation)));
+  });
   SECTION("a hierarchy whose finest level has its products on the device equals the host's") {
     const CsrMatrix a = box_poisson("hex", 40);
     REQUIRE(a.rows >= amg::device_setup_rows);
@@ -253,14 +263,7 @@ TEST_CASE("On a CUDA device the Galerkin products are the host's bit for bit", "
     REQUIRE(with_device.levels[0].device_prolongation.has_value());
     CHECK(with_device.levels[0].prolongation.nnz() == 0);
     CHECK(Amg::device_bytes(with_device, 32, false) == Amg::device_bytes(on_host, 32, false));
-    const Amg from_device(gpu, with_device, {}, 32), from_host(gpu, on_host, {}, 32);
-    std::vector<double> host_r(static_cast<std::size_t>(a.rows));
-    for (std::size_t i = 0; i < host_r.size(); ++i) host_r[i] = std::cos(0.11 * static_cast<double>(i));
-    const Vector r = Vector::from_host(gpu, host_r);
-    Vector z_device(gpu, a.rows), z_host(gpu, a.rows);
-    from_device.apply(r, z_device);
-    from_host.apply(r, z_host);
-    CHECK(z_device.to_host() == z_host.to_host());
+    CHECK(same_apply(gpu, Amg(gpu, with_device, {}, 32), Amg(gpu, on_host, {}, 32), a.rows));
   }
   SECTION("a row with more columns than the device's table: nothing, and the host multiplies") {
     // R = [1 … 1] (one row), A = I, P = I: R A P has one row of n columns.
@@ -292,20 +295,13 @@ TEST_CASE("On a CUDA device the aggregation makes the host's aggregates", "[amg]
     CHECK(device->of_row == host.of_row);
     CHECK(device->root == host.root);
   };
-  for (const std::string cells : {"hex", "tet", "prism"}) {
-    SECTION(cells) {
-      // Every level, the finest without and with weak links dropped, the denser coarse ones filtered
-      // as the hierarchy filters them (a few of their links are positive).
-      const amg::HostHierarchy h = amg::build_hierarchy(box_poisson(cells, 24), {.coarse_rows = 50});
-      REQUIRE(h.levels.size() >= 3);
-      same_as_host(h.levels[0].a, h.levels[0].diagonal);
-      for (std::size_t l = 0; l < h.levels.size(); ++l) {
-        const amg::HostLevel& level = h.levels[l];
-        same_as_host(amg::filtered_matrix(level.a, level.diagonal, 0.08 * std::pow(0.5, static_cast<double>(l))),
-                     level.diagonal);
-      }
-    }
-  }
+  // Every level, the finest without and with weak links dropped, the denser coarse ones filtered as
+  // the hierarchy filters them (a few of their links are positive).
+  on_every_box_level([&](std::size_t l, const amg::HostLevel& level) {
+    if (l == 0) same_as_host(level.a, level.diagonal);
+    same_as_host(amg::filtered_matrix(level.a, level.diagonal, 0.08 * std::pow(0.5, static_cast<double>(l))),
+                 level.diagonal);
+  });
   SECTION("rows without strong links are aggregates of their own") {
     CsrMatrix a = tet_box_poisson(8);
     const std::vector<double> d = positive_diagonal(a, "test");
@@ -334,41 +330,34 @@ TEST_CASE("On a CUDA device a level's filtered matrix, eigenvalue bound, prolong
   }
   const Executor gpu = Executor::cuda();
   const auto same_double = [](double x, double y) { return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y); };
-  for (const std::string cells : {"hex", "tet", "prism"}) {
-    SECTION(cells) {
-      const amg::HostHierarchy h = amg::build_hierarchy(box_poisson(cells, 24), {.coarse_rows = 50});
-      REQUIRE(h.levels.size() >= 3);
-      for (std::size_t l = 0; l < h.levels.size(); ++l) {
-        const amg::HostLevel& level = h.levels[l];
-        const DeviceCsr a(gpu, level.a);
-        const Vector d = Vector::from_host(gpu, level.diagonal);
-        // The power iterations run to the cap on the coarse levels, where Gershgorin's bound is loose.
-        CHECK(same_double(amg::device_eigenvalue_bound(a, d), amg::largest_eigenvalue_bound(level.a, level.diagonal)));
-        const double threshold = 0.08 * std::pow(0.5, static_cast<double>(l));
-        const CsrMatrix f = amg::filtered_matrix(level.a, level.diagonal, threshold);
-        const std::optional<DeviceCsr> device_f = amg::device_filtered_matrix(a, d, threshold);
-        CHECK(device_f.has_value() == !amg::drops_no_link(level.a, level.diagonal, threshold));
-        if (device_f) CHECK(same_bits(device_f->to_host(), f));
-        // A threshold that drops every off-diagonal link: only the lumped diagonals are left.
-        const std::optional<DeviceCsr> diagonal_only = amg::device_filtered_matrix(a, d, 2.0);
-        REQUIRE(diagonal_only.has_value());
-        CHECK(same_bits(diagonal_only->to_host(), amg::filtered_matrix(level.a, level.diagonal, 2.0)));
-        const amg::Aggregates aggregates = amg::aggregate(f, level.diagonal);
-        const auto of_row = Array<index_t>::from_host(gpu, aggregates.of_row);
-        // A_F's own bound (filtered), and a bound given (as for an unfiltered level).
-        for (const std::optional<double> known : {std::optional<double>(), std::optional<double>(level.lambda_max)}) {
-          const std::optional<DeviceCsr> p =
-              amg::device_smoothed_prolongation(DeviceCsr(gpu, f), of_row, aggregates.count, known);
-          REQUIRE(p.has_value());
-          const CsrMatrix host_p = amg::smoothed_prolongation(f, aggregates, known);
-          CHECK(same_bits(p->to_host(), host_p));
-          const std::optional<DeviceCsr> r = amg::device_transpose(*p);
-          REQUIRE(r.has_value());
-          CHECK(same_bits(r->to_host(), transpose(host_p)));
-        }
-      }
+  on_every_box_level([&](std::size_t l, const amg::HostLevel& level) {
+    const DeviceCsr a(gpu, level.a);
+    const Vector d = Vector::from_host(gpu, level.diagonal);
+    // On the coarse levels, where Gershgorin's bound is loose, the power iterations do not stop early.
+    CHECK(same_double(amg::device_eigenvalue_bound(a, d), amg::largest_eigenvalue_bound(level.a, level.diagonal)));
+    const double threshold = 0.08 * std::pow(0.5, static_cast<double>(l));
+    const CsrMatrix f = amg::filtered_matrix(level.a, level.diagonal, threshold);
+    const std::optional<DeviceCsr> device_f = amg::device_filtered_matrix(a, d, threshold);
+    CHECK(device_f.has_value() == !amg::drops_no_link(level.a, level.diagonal, threshold));
+    if (device_f) CHECK(same_bits(device_f->to_host(), f));
+    // A threshold that drops every off-diagonal link: only the lumped diagonals are left.
+    const std::optional<DeviceCsr> diagonal_only = amg::device_filtered_matrix(a, d, 2.0);
+    REQUIRE(diagonal_only.has_value());
+    CHECK(same_bits(diagonal_only->to_host(), amg::filtered_matrix(level.a, level.diagonal, 2.0)));
+    const amg::Aggregates aggregates = amg::aggregate(f, level.diagonal);
+    const auto of_row = Array<index_t>::from_host(gpu, aggregates.of_row);
+    // A_F's own bound (filtered), and a bound given (as for an unfiltered level).
+    for (const std::optional<double> known : {std::optional<double>(), std::optional<double>(level.lambda_max)}) {
+      const std::optional<DeviceCsr> p =
+          amg::device_smoothed_prolongation(DeviceCsr(gpu, f), of_row, aggregates.count, known);
+      REQUIRE(p.has_value());
+      const CsrMatrix host_p = amg::smoothed_prolongation(f, aggregates, known);
+      CHECK(same_bits(p->to_host(), host_p));
+      const std::optional<DeviceCsr> r = amg::device_transpose(*p);
+      REQUIRE(r.has_value());
+      CHECK(same_bits(r->to_host(), transpose(host_p)));
     }
-  }
+  });
   SECTION("an empty matrix's transpose") {
     const std::optional<DeviceCsr> r = amg::device_transpose(DeviceCsr(gpu, CsrMatrix{3, 5, {0, 0, 0, 0}, {}, {}}));
     REQUIRE(r.has_value());
