@@ -119,9 +119,12 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
       std::optional<CsrMatrix> product;
       if (device_r) {
         product = device_galerkin_product(*device_r, *device.a, *device_p);
-        if (!options.float_storage) {
+        if (product && !options.float_storage) {  // P and R stay there for the preconditioner
           level.device_prolongation = std::move(device_p);
           level.device_restriction = std::move(device_r);
+        } else if (!options.float_storage) {  // the host multiplies, with its own P and R
+          level.prolongation = device_p->to_host();
+          level.restriction = device_r->to_host();
         }
       } else if (device.a) {
         device = {};  // room for the products' copies of A, P and R
