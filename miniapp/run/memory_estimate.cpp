@@ -173,12 +173,31 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
   e.observers = vector_bytes(cells, 13) + (config.statistics.enabled ? vector_bytes(cells, 11) : 0) +
                 vector_bytes(wall_face_count(config, mesh), 13);
   if (les) e.observers += value_bytes * sell_entries(row_lengths(ops.momentum_pattern), slice_height);
+  if (amg)
+    for (const amg::HostLevel& l : amg->levels)
+      for (const auto* m : {&l.device_prolongation, &l.device_restriction})
+        if (*m) e.held_by_setup += sizeof(index_t) * (static_cast<std::size_t>((*m)->rows()) + 1) +
+                                   (sizeof(index_t) + sizeof(double)) * static_cast<std::size_t>((*m)->nnz());
   return e;
 }
 
+namespace {
+
+// The estimate's bytes before the set-up's held bytes are freed (with all of the solver's vectors,
+// some of which come later).
+std::size_t while_held(const MemoryEstimate& e) { return e.operators + e.preconditioner + e.solver; }
+
+}  // namespace
+
 long long cells_that_fit(const MemoryEstimate& estimate, index_t cells, std::size_t free_bytes) {
-  const double per_cell = static_cast<double>(estimate.total()) / std::max<index_t>(cells, 1);
-  return per_cell > 0 ? static_cast<long long>(static_cast<double>(free_bytes) / per_cell) : 0;
+  const double n = std::max<index_t>(cells, 1);
+  // What the device had before the set-up held anything, against the bytes per cell at the end and
+  // while the set-up's are still held.
+  const double device = static_cast<double>(free_bytes) + static_cast<double>(estimate.held_by_setup);
+  const double at_end = static_cast<double>(estimate.total()) / n;
+  const double meanwhile = static_cast<double>(while_held(estimate) + estimate.held_by_setup) / n;
+  const double per_cell = std::max(at_end, meanwhile);
+  return per_cell > 0 ? static_cast<long long>(device / per_cell) : 0;
 }
 
 void check_memory(const MemoryEstimate& estimate, index_t cells, const Executor& exec, std::ostream& log) {
@@ -189,11 +208,14 @@ void check_memory(const MemoryEstimate& estimate, index_t cells, const Executor&
   const cuda::MemoryInfo info = cuda::memory_info(exec.device());
   const std::string room = "room for about " + std::to_string(cells_that_fit(estimate, cells, info.free_bytes)) +
                            " cells like these";
-  if (total > info.free_bytes)
+  const std::string held =
+      estimate.held_by_setup > 0 ? " and " + gigabytes(estimate.held_by_setup) + " that AMG's set-up frees" : "";
+  if (total > info.free_bytes + estimate.held_by_setup || while_held(estimate) > info.free_bytes)
     throw Error("mesh needs " + gigabytes(total) + " of device memory, " + gigabytes(info.free_bytes) + " free on " +
-                exec.description() + " (" + gigabytes(info.total_bytes) + " in all, " + room +
+                exec.description() + held + " (" + gigabytes(info.total_bytes) + " in all, " + room +
                 "): use a coarser mesh or a device with more memory");
-  log << "  fits on " << exec.description() << ": " << gigabytes(info.free_bytes) << " free, " << room << "\n";
+  log << "  fits on " << exec.description() << ": " << gigabytes(info.free_bytes) << " free" << held << ", " << room
+      << "\n";
 }
 
 void check_host_memory(const cases::MeshConfig& m, int ranks, int rank) {

@@ -24,6 +24,9 @@ struct MemoryEstimate {
   // [statistics], the wall faces' vectors; not their samplers (probe and wall-face rows: a surface's worth).
   std::size_t observers = 0;
   std::size_t total() const { return operators + preconditioner + solver + fields + observers; }
+  // Already in device memory when the estimate is checked, not part of the total: AMG's P and R as its
+  // device set-up left them, freed once the preconditioner is laid out from them.
+  std::size_t held_by_setup = 0;
 };
 
 // The estimate for `config` on `mesh`, from the host operators before any upload: each uploaded
@@ -38,8 +41,10 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
                                const AipHostMatrices* aip = nullptr,
                                std::optional<std::size_t> rank_amg_bytes = std::nullopt);
 
-// The number of cells that `free_bytes` holds at the estimate's bytes per cell (of `cells` cells):
-// the largest mesh of the same kind that would fit.
+// The number of cells that `free_bytes` (free while the set-up holds held_by_setup) holds at the
+// estimate's bytes per cell (of `cells` cells): the largest mesh of the same kind that would fit, both
+// while the preconditioner is built (operators, preconditioner and solver vectors beside what the
+// set-up holds) and once the set-up's bytes are freed (the total).
 long long cells_that_fit(const MemoryEstimate& estimate, index_t cells, std::size_t free_bytes);
 
 // Prints "device memory: N bytes per cell (total X GB)" to `log`; on CUDA then "fits on <device>: Y GB

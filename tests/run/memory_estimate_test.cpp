@@ -71,6 +71,18 @@ TEST_CASE("the cells that fit: free bytes over the estimate's bytes per cell", "
   CHECK(cells_that_fit(e, 4, 80'000'000'000) == 160'000'000);  // 500 bytes per cell
   CHECK(cells_that_fit(e, 4, 499) == 0);
   CHECK(cells_that_fit(MemoryEstimate{}, 4, 1000) == 0);  // nothing to hold: no meaningful count
+  // Bytes held by AMG's set-up count as free at the end (2000 bytes per cell on 10⁹ + 400 bytes)...
+  e.preconditioner = 500;
+  e.operators = 1000;
+  e.fields = 500;
+  e.held_by_setup = 400;
+  CHECK(cells_that_fit(e, 1, 1'000'000'000) == 500'000);
+  // ... unless the operators, the preconditioner and the solver's vectors beside them need more.
+  e.operators = 100;
+  e.preconditioner = 1500;
+  e.fields = 400;
+  e.held_by_setup = 1000;
+  CHECK(cells_that_fit(e, 1, 1'000'000'000) == 384'615);  // (10⁹ + 1000) / 2600
 }
 
 TEST_CASE("Executor::bytes_allocated counts live allocations", "[run][memory]") {
