@@ -66,14 +66,15 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
     HostLevel level;
     level.diagonal = std::move(diagonal);
     const std::vector<double>& d = level.diagonal;
-    // A_F on the host, made where the host needs it: empty where filtering would drop no link (A is
-    // then A_F, and A's bound A_F's).
-    std::optional<std::optional<CsrMatrix>> host_filtered;
+    // A_F on the host, made the first time the host needs it: empty where filtering would drop no link
+    // (A is then A_F, and A's bound A_F's).
+    bool host_filter_applied = false;
+    std::optional<CsrMatrix> host_filtered;
     const auto a_f = [&]() -> const CsrMatrix& {
-      if (!host_filtered)
-        host_filtered.emplace(drops_no_link(current, d, threshold) ? std::nullopt
-                                                                   : std::optional(filtered_matrix(current, d, threshold, &buffers)));
-      return *host_filtered ? **host_filtered : current;
+      if (!host_filter_applied && !drops_no_link(current, d, threshold))
+        host_filtered = filtered_matrix(current, d, threshold, &buffers);
+      host_filter_applied = true;
+      return host_filtered ? *host_filtered : current;
     };
     // Large levels on the device, with A, A_F, d and the aggregates there; each step on the host where
     // the device cannot take it.
@@ -91,7 +92,7 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
       if (!aggregates) aggregates = aggregate(a_f(), d);
     }
     if (aggregates->count > stalled_ratio * current.rows) break;
-    const bool drops_links = device.a ? device.filtered.has_value() : host_filtered->has_value();
+    const bool drops_links = device.a ? device.filtered.has_value() : host_filtered.has_value();
     {
       StageClock clock(h.profile, SetupStage::spectral_bound);
       level.lambda_max = device.a ? device_eigenvalue_bound(*device.a, device.d)

@@ -8,6 +8,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "operators/backend/cuda/check.cuh"
+#include "operators/backend/cuda/stream_scratch.cuh"
 
 namespace miniapp::cuda {
 namespace {
@@ -62,25 +63,19 @@ index_t sell_slice_offsets(void* stream, const index_t* row_ptr, index_t rows, i
   const index_t slices = (rows + slice_height - 1) / slice_height;
   MINIAPP_CUDA_CHECK(cudaMemsetAsync(slice_ptr, 0, sizeof(index_t), s));
   if (slices == 0) return 0;
-  long long* wide = nullptr;  // widths, then their inclusive sums
-  void* space = nullptr;
+  const detail::StreamScratch<long long> wide(s, slices);  // widths, then their inclusive sums
   std::size_t bytes = 0;
-  MINIAPP_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, wide, wide, slices, s));
-  MINIAPP_CUDA_CHECK(cudaMallocAsync(&wide, sizeof(long long) * static_cast<std::size_t>(slices), s));
-  MINIAPP_CUDA_CHECK(cudaMallocAsync(&space, bytes, s));
-  slice_widths<<<detail::blocks_for(slices), block_size, 0, s>>>(row_ptr, rows, slice_height, wide);
+  MINIAPP_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, wide.get(), wide.get(), slices, s));
+  const detail::StreamScratch<unsigned char> space(s, bytes);
+  slice_widths<<<detail::blocks_for(slices), block_size, 0, s>>>(row_ptr, rows, slice_height, wide.get());
   MINIAPP_CUDA_CHECK_LAUNCH("slice_widths");
-  MINIAPP_CUDA_CHECK(cub::DeviceScan::InclusiveSum(space, bytes, wide, wide, slices, s));
-  long long total = 0;
-  MINIAPP_CUDA_CHECK(cudaMemcpyAsync(&total, wide + slices - 1, sizeof(long long), cudaMemcpyDeviceToHost, s));
-  MINIAPP_CUDA_CHECK(cudaStreamSynchronize(s));
+  MINIAPP_CUDA_CHECK(cub::DeviceScan::InclusiveSum(space.get(), bytes, wide.get(), wide.get(), slices, s));
+  const long long total = detail::read_one(s, wide.get() + slices - 1);
   if (total <= std::numeric_limits<index_t>::max()) {
-    narrow_offsets<<<detail::blocks_for(slices), block_size, 0, s>>>(slices, wide, slice_ptr + 1);
+    narrow_offsets<<<detail::blocks_for(slices), block_size, 0, s>>>(slices, wide.get(), slice_ptr + 1);
     MINIAPP_CUDA_CHECK_LAUNCH("narrow_offsets");
+    MINIAPP_CUDA_CHECK(cudaStreamSynchronize(s));
   }
-  MINIAPP_CUDA_CHECK(cudaFreeAsync(space, s));
-  MINIAPP_CUDA_CHECK(cudaFreeAsync(wide, s));
-  MINIAPP_CUDA_CHECK(cudaStreamSynchronize(s));
   checked_index(static_cast<std::size_t>(total), "to_sell: stored entries with padding");
   return static_cast<index_t>(total);
 }

@@ -59,51 +59,51 @@ void parallel_copy(void* dst, const void* src, std::size_t bytes) {
   }
 }
 
+// Calls staged_copy(staging) with the current device's staging held, or where it cannot be had makes
+// the driver's own copy (synchronous for the caller when to the host, as a staged one is).
+template <class StagedCopy>
+void copy_with_staging(cudaStream_t s, void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
+                       StagedCopy staged_copy) {
+  const std::lock_guard lock(staging_mutex);
+  if (Staging* st = staging()) return staged_copy(*st);
+  MINIAPP_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, s));
+  if (kind == cudaMemcpyDeviceToHost) MINIAPP_CUDA_CHECK(cudaStreamSynchronize(s));
+}
+
 }  // namespace
 
 void staged_copy_to_device(void* stream, void* dst, const void* src, std::size_t bytes) {
-  const std::lock_guard lock(staging_mutex);
   const auto s = static_cast<cudaStream_t>(stream);
-  Staging* staged = staging();
-  if (!staged) {
-    MINIAPP_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
-    return;
-  }
-  Staging& st = *staged;
-  for (std::size_t at = 0, c = 0; at < bytes; at += chunk_bytes, ++c) {
-    const std::size_t b = c % 2, n = std::min(chunk_bytes, bytes - at);
-    MINIAPP_CUDA_CHECK(cudaEventSynchronize(st.done[b]));  // the chunk's last copy has read it
-    parallel_copy(st.buffer[b], static_cast<const char*>(src) + at, n);
-    MINIAPP_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(dst) + at, st.buffer[b], n, cudaMemcpyHostToDevice, s));
-    MINIAPP_CUDA_CHECK(cudaEventRecord(st.done[b], s));
-  }
+  copy_with_staging(s, dst, src, bytes, cudaMemcpyHostToDevice, [&](Staging& st) {
+    for (std::size_t at = 0, c = 0; at < bytes; at += chunk_bytes, ++c) {
+      const std::size_t b = c % 2, n = std::min(chunk_bytes, bytes - at);
+      MINIAPP_CUDA_CHECK(cudaEventSynchronize(st.done[b]));  // the chunk's last copy has read it
+      parallel_copy(st.buffer[b], static_cast<const char*>(src) + at, n);
+      MINIAPP_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(dst) + at, st.buffer[b], n, cudaMemcpyHostToDevice, s));
+      MINIAPP_CUDA_CHECK(cudaEventRecord(st.done[b], s));
+    }
+  });
 }
 
 void staged_copy_to_host(void* stream, void* dst, const void* src, std::size_t bytes) {
-  const std::lock_guard lock(staging_mutex);
   const auto s = static_cast<cudaStream_t>(stream);
-  Staging* staged = staging();
-  if (!staged) {
-    MINIAPP_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
-    MINIAPP_CUDA_CHECK(cudaStreamSynchronize(s));
-    return;
-  }
-  Staging& st = *staged;
-  const std::size_t chunks = (bytes + chunk_bytes - 1) / chunk_bytes;
-  const auto fetch = [&](std::size_t c) {  // chunk c into its buffer, once the buffer's last copy is done
-    const std::size_t b = c % 2, at = c * chunk_bytes;
-    MINIAPP_CUDA_CHECK(cudaEventSynchronize(st.done[b]));
-    MINIAPP_CUDA_CHECK(cudaMemcpyAsync(st.buffer[b], static_cast<const char*>(src) + at,
-                                       std::min(chunk_bytes, bytes - at), cudaMemcpyDeviceToHost, s));
-    MINIAPP_CUDA_CHECK(cudaEventRecord(st.done[b], s));
-  };
-  for (std::size_t c = 0; c < std::min<std::size_t>(2, chunks); ++c) fetch(c);
-  for (std::size_t c = 0; c < chunks; ++c) {
-    const std::size_t b = c % 2, at = c * chunk_bytes;
-    MINIAPP_CUDA_CHECK(cudaEventSynchronize(st.done[b]));
-    parallel_copy(static_cast<char*>(dst) + at, st.buffer[b], std::min(chunk_bytes, bytes - at));
-    if (c + 2 < chunks) fetch(c + 2);
-  }
+  copy_with_staging(s, dst, src, bytes, cudaMemcpyDeviceToHost, [&](Staging& st) {
+    const std::size_t chunks = (bytes + chunk_bytes - 1) / chunk_bytes;
+    const auto fetch = [&](std::size_t c) {  // chunk c into its buffer, once the buffer's last copy is done
+      const std::size_t b = c % 2, at = c * chunk_bytes;
+      MINIAPP_CUDA_CHECK(cudaEventSynchronize(st.done[b]));
+      MINIAPP_CUDA_CHECK(cudaMemcpyAsync(st.buffer[b], static_cast<const char*>(src) + at,
+                                         std::min(chunk_bytes, bytes - at), cudaMemcpyDeviceToHost, s));
+      MINIAPP_CUDA_CHECK(cudaEventRecord(st.done[b], s));
+    };
+    for (std::size_t c = 0; c < std::min<std::size_t>(2, chunks); ++c) fetch(c);
+    for (std::size_t c = 0; c < chunks; ++c) {
+      const std::size_t b = c % 2, at = c * chunk_bytes;
+      MINIAPP_CUDA_CHECK(cudaEventSynchronize(st.done[b]));
+      parallel_copy(static_cast<char*>(dst) + at, st.buffer[b], std::min(chunk_bytes, bytes - at));
+      if (c + 2 < chunks) fetch(c + 2);
+    }
+  });
 }
 
 }  // namespace miniapp::cuda::detail

@@ -11,6 +11,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "operators/backend/cuda/check.cuh"
+#include "operators/backend/cuda/stream_scratch.cuh"
 #include "solvers/amg/cuda/setup_launch.cuh"
 #include "solvers/amg/aggregation_rules.hpp"
 
@@ -21,8 +22,8 @@ using namespace aggregation_rules;
 using miniapp::cuda::detail::as_stream;
 using miniapp::cuda::detail::global_thread;
 using detail::per_item;
-using detail::read_one;
-using detail::Scratch;
+using miniapp::cuda::detail::read_one;
+using miniapp::cuda::detail::StreamScratch;
 
 __global__ void start_states(index_t n, const index_t* __restrict__ candidate, std::uint64_t* __restrict__ state) {
   const std::int64_t i = global_thread();
@@ -173,10 +174,10 @@ class Aggregation {
   cudaStream_t s;
   CsrView g;
   index_t n;
-  Scratch<std::uint64_t> state, near, within_two;
-  Scratch<index_t> counted, left;
+  StreamScratch<std::uint64_t> state, near, within_two;
+  StreamScratch<index_t> counted, left;
   std::size_t scan_bytes = 0;
-  std::optional<Scratch<unsigned char>> scan_space;
+  std::optional<StreamScratch<unsigned char>> scan_space;
 };
 
 }  // namespace
@@ -186,7 +187,7 @@ index_t aggregate_rows(void* stream, const CsrView& g, const double* d, index_t*
   if (n == 0) return 0;
   const cudaStream_t s = as_stream(stream);
   Aggregation work(s, g);
-  Scratch<index_t> first_root(s, n), second_root(s, n), candidate(s, n), id(s, n), rooted(s, n);
+  StreamScratch<index_t> first_root(s, n), second_root(s, n), candidate(s, n), id(s, n), rooted(s, n);
   MINIAPP_CUDA_CHECK(cudaMemsetAsync(of_row, 0xff, sizeof(index_t) * static_cast<std::size_t>(n), s));  // free_row
   // The host's steps (aggregation.cpp), in its order.
   work.independent_set(nullptr, first_root.get());

@@ -14,6 +14,7 @@
 
 #include "operators/backend/cuda/check.cuh"
 #include "solvers/amg/aggregation_rules.hpp"  // mix_bits, weak_link
+#include "operators/backend/cuda/stream_scratch.cuh"
 #include "solvers/amg/cuda/setup_launch.cuh"
 
 namespace miniapp::amg::cuda {
@@ -22,8 +23,8 @@ namespace {
 using miniapp::cuda::detail::as_stream;
 using miniapp::cuda::detail::global_thread;
 using detail::per_item;
-using detail::read_one;
-using detail::Scratch;
+using miniapp::cuda::detail::read_one;
+using miniapp::cuda::detail::StreamScratch;
 using aggregation_rules::weak_link;
 
 __global__ void gershgorin_rows(CsrView a, const double* __restrict__ d, double* __restrict__ bound) {
@@ -162,14 +163,14 @@ std::int64_t row_offsets(void* stream, index_t rows, const index_t* counts, inde
   const cudaStream_t s = as_stream(stream);
   MINIAPP_CUDA_CHECK(cudaMemsetAsync(row_ptr, 0, sizeof(index_t), s));
   if (rows == 0) return 0;
-  Scratch<unsigned long long> total(s, 1);
+  StreamScratch<unsigned long long> total(s, 1);
   MINIAPP_CUDA_CHECK(cudaMemsetAsync(total.get(), 0, sizeof(unsigned long long), s));
   per_item(s, "add_counts", add_counts, rows, rows, counts, total.get());
   const auto entries = static_cast<std::int64_t>(read_one(s, total.get()));
   if (entries > std::numeric_limits<index_t>::max()) return entries;
   std::size_t bytes = 0;
   MINIAPP_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, counts, row_ptr + 1, rows, s));
-  Scratch<unsigned char> space(s, bytes);
+  StreamScratch<unsigned char> space(s, bytes);
   MINIAPP_CUDA_CHECK(cub::DeviceScan::InclusiveSum(space.get(), bytes, counts, row_ptr + 1, rows, s));
   MINIAPP_CUDA_CHECK(cudaStreamSynchronize(s));
   return entries;
@@ -178,7 +179,7 @@ std::int64_t row_offsets(void* stream, index_t rows, const index_t* counts, inde
 bool filtered_row_counts(void* stream, const CsrView& a, const double* d, double threshold_squared, index_t* counts) {
   if (a.rows == 0) return false;
   const cudaStream_t s = as_stream(stream);
-  Scratch<int> dropped_any(s, 1);
+  StreamScratch<int> dropped_any(s, 1);
   MINIAPP_CUDA_CHECK(cudaMemsetAsync(dropped_any.get(), 0, sizeof(int), s));
   per_item(s, "filter_counts", filter_counts, a.rows, a, d, threshold_squared, counts, dropped_any.get());
   return read_one(s, dropped_any.get()) != 0;
@@ -196,11 +197,11 @@ void tentative_rows(void* stream, index_t n, const index_t* of_row, index_t* row
 double gershgorin_bound(void* stream, const CsrView& a, const double* d) {
   if (a.rows == 0) return 0;
   const cudaStream_t s = as_stream(stream);
-  Scratch<double> row_bound(s, a.rows), bound(s, 1);
+  StreamScratch<double> row_bound(s, a.rows), bound(s, 1);
   per_item(s, "gershgorin_rows", gershgorin_rows, a.rows, a, d, row_bound.get());
   std::size_t bytes = 0;
   MINIAPP_CUDA_CHECK(cub::DeviceReduce::Max(nullptr, bytes, row_bound.get(), bound.get(), a.rows, s));
-  Scratch<unsigned char> space(s, bytes);
+  StreamScratch<unsigned char> space(s, bytes);
   MINIAPP_CUDA_CHECK(cub::DeviceReduce::Max(space.get(), bytes, row_bound.get(), bound.get(), a.rows, s));
   return std::max(0.0, read_one(s, bound.get()));  // the host's maximum starts from 0
 }
@@ -234,13 +235,13 @@ void transpose(void* stream, const CsrView& a, index_t* row_ptr, index_t* col, d
   const cudaStream_t s = as_stream(stream);
   const index_t entries = read_one(s, a.row_ptr + a.rows);
   // Row lengths of the transpose, then their exclusive sums (one more, zero, entry gives the total).
-  Scratch<index_t> count(s, static_cast<std::size_t>(a.cols) + 1), cursor(s, a.cols);
+  StreamScratch<index_t> count(s, static_cast<std::size_t>(a.cols) + 1), cursor(s, a.cols);
   MINIAPP_CUDA_CHECK(cudaMemsetAsync(count.get(), 0, sizeof(index_t) * (static_cast<std::size_t>(a.cols) + 1), s));
   if (entries > 0) per_item(s, "count_columns", count_columns, entries, a, count.get());
   std::size_t scan_bytes = 0;
   MINIAPP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, count.get(), row_ptr, a.cols + 1, s));
   {
-    Scratch<unsigned char> space(s, scan_bytes);
+    StreamScratch<unsigned char> space(s, scan_bytes);
     MINIAPP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(space.get(), scan_bytes, count.get(), row_ptr, a.cols + 1, s));
   }
   if (entries == 0) {
@@ -249,14 +250,14 @@ void transpose(void* stream, const CsrView& a, index_t* row_ptr, index_t* col, d
   }
   MINIAPP_CUDA_CHECK(cudaMemcpyAsync(cursor.get(), row_ptr, sizeof(index_t) * static_cast<std::size_t>(a.cols),
                                      cudaMemcpyDeviceToDevice, s));
-  Scratch<index_t> scattered_col(s, entries);
-  Scratch<double> scattered_val(s, entries);
+  StreamScratch<index_t> scattered_col(s, entries);
+  StreamScratch<double> scattered_val(s, entries);
   per_item(s, "scatter_entries", scatter_entries, a.rows, a, cursor.get(), scattered_col.get(), scattered_val.get());
   // Each row's columns are distinct, so sorting them by column leaves one order: the host's.
   std::size_t sort_bytes = 0;
   MINIAPP_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(nullptr, sort_bytes, scattered_col.get(), col, scattered_val.get(),
                                                          val, entries, a.cols, row_ptr, row_ptr + 1, s));
-  Scratch<unsigned char> space(s, sort_bytes);
+  StreamScratch<unsigned char> space(s, sort_bytes);
   MINIAPP_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(space.get(), sort_bytes, scattered_col.get(), col,
                                                          scattered_val.get(), val, entries, a.cols, row_ptr, row_ptr + 1, s));
   MINIAPP_CUDA_CHECK(cudaStreamSynchronize(s));

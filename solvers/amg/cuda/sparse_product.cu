@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "operators/backend/cuda/check.cuh"
+#include "operators/backend/cuda/stream_scratch.cuh"
 
 namespace miniapp::amg::cuda {
 namespace {
@@ -145,16 +146,11 @@ unsigned blocks_for_rows(index_t rows) {
 bool product_row_counts(void* stream, const CsrView& a, const CsrView& b, index_t* counts) {
   if (a.rows == 0) return true;
   const cudaStream_t s = as_stream(stream);
-  int* overflow = nullptr;
-  MINIAPP_CUDA_CHECK(cudaMallocAsync(&overflow, sizeof(int), s));
-  MINIAPP_CUDA_CHECK(cudaMemsetAsync(overflow, 0, sizeof(int), s));
-  count_kernel<<<blocks_for_rows(a.rows), warp * warps_per_block, 0, s>>>(a, b, counts, overflow);
+  const miniapp::cuda::detail::StreamScratch<int> overflow(s, 1);
+  MINIAPP_CUDA_CHECK(cudaMemsetAsync(overflow.get(), 0, sizeof(int), s));
+  count_kernel<<<blocks_for_rows(a.rows), warp * warps_per_block, 0, s>>>(a, b, counts, overflow.get());
   MINIAPP_CUDA_CHECK_LAUNCH("count_kernel");
-  int host_overflow = 0;
-  MINIAPP_CUDA_CHECK(cudaMemcpyAsync(&host_overflow, overflow, sizeof(int), cudaMemcpyDeviceToHost, s));
-  MINIAPP_CUDA_CHECK(cudaFreeAsync(overflow, s));
-  MINIAPP_CUDA_CHECK(cudaStreamSynchronize(s));
-  return host_overflow == 0;
+  return miniapp::cuda::detail::read_one(s, overflow.get()) == 0;
 }
 
 void product_rows(void* stream, const CsrView& a, const CsrView& b, const index_t* row_ptr, index_t* col, double* val) {
