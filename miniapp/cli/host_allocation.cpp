@@ -1,6 +1,7 @@
 // How the binary allocates host memory: glibc's malloc kept from returning freed memory, and a
-// replacement of the global operator new (a replaceable function of the standard) that records the
-// size of a request that fails, so that an out-of-memory message can say how much was asked for.
+// replacement of the global operator new (a replaceable function of the standard) that puts large
+// blocks on transparent huge pages and records the size of a request that fails, so that an
+// out-of-memory message can say how much was asked for.
 #include "miniapp/cli/host_allocation.hpp"
 
 #include <malloc.h>
@@ -11,6 +12,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "core/host_memory.hpp"
 #include "core/parallel_exceptions.hpp"
 
 namespace {
@@ -18,7 +20,10 @@ std::atomic<std::size_t> failed_bytes{0};
 }
 
 void* operator new(std::size_t bytes) {
-  if (void* p = std::malloc(bytes == 0 ? 1 : bytes)) return p;
+  if (void* p = std::malloc(bytes == 0 ? 1 : bytes)) {
+    miniapp::advise_huge_pages(p, bytes);
+    return p;
+  }
   failed_bytes.store(bytes, std::memory_order_relaxed);
   // An exception may not leave an OpenMP region (it would end the process with std::terminate and a
   // core dump, also from a team of one thread): outside the work of a ParallelExceptions guard, which

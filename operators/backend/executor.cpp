@@ -96,6 +96,7 @@ void* Executor::allocate(std::size_t bytes) const {
     if (!p)
       throw Error("out of host memory allocating " + std::to_string(bytes) + " bytes (" +
                   describe_host_memory_available() + ")");
+    advise_huge_pages(p, bytes);
   }
   try {
     state_->count(p, bytes);
