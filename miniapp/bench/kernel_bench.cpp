@@ -197,7 +197,8 @@ void bench_convection(const Executor& exec, const mesh::Mesh& m, const mesh::Mes
   SellMatrix layout = to_sell(ops.momentum_pattern, exec.default_slice_height());
   const CsrMatrix update_map = fv::convection_map(m, geometry, ops, layout);
   const std::vector<double> face_velocity = random_values(m.face_count(), 4);
-  layout.val = reference_spmv(update_map, face_velocity);
+  const std::vector<double> values = reference_spmv(update_map, face_velocity);
+  layout.val.assign(values.begin(), values.end());
   const CsrMatrix c = to_csr(layout);
   const std::string_view matrix = name(BenchMatrix::convection);
 

@@ -21,7 +21,7 @@ constexpr double agreement = 1e-12;
 // every entry of the rows of the last slice past a.rows): cuSPARSE's sliced-ELL convention, where
 // ours repeats a valid column instead.
 std::vector<index_t> cusparse_padded_columns(const SellMatrix& a) {
-  std::vector<index_t> col = a.col;
+  std::vector<index_t> col(a.col.begin(), a.col.end());
   for (index_t s = 0; s < a.slice_count(); ++s)
     for (index_t local = 0; local < a.slice_height; ++local) {
       const index_t row = s * a.slice_height + local;

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <numbers>
 #include <optional>
+#include <span>
 
 #include <nlohmann/json.hpp>
 
@@ -203,7 +204,7 @@ std::unique_ptr<Preconditioner> make_preconditioner(const std::string& name, con
 
 // The raw bytes of `values` (little-endian on every platform we build for) to `path`.
 template <class T>
-void write_raw(const std::string& path, const std::vector<T>& values) {
+void write_raw(const std::string& path, std::span<const T> values) {
   std::ofstream out(path, std::ios::binary);
   if (!out) throw file_error(path, std::string("cannot open for writing (given by --export-matrix): ") +
                                        std::strerror(errno));
@@ -214,10 +215,10 @@ void write_raw(const std::string& path, const std::vector<T>& values) {
 // PREFIX.row_ptr.i32 (rows + 1 int32), PREFIX.col.i32 (nnz int32), PREFIX.val.f64 (nnz float64),
 // PREFIX.rhs.f64 (rows float64), and PREFIX.json with the sizes and the tolerance.
 void export_problem(const std::string& prefix, const PoissonProblem& problem, const PoissonSettings& s) {
-  write_raw(prefix + ".row_ptr.i32", problem.a.row_ptr);
-  write_raw(prefix + ".col.i32", problem.a.col);
-  write_raw(prefix + ".val.f64", problem.a.val);
-  write_raw(prefix + ".rhs.f64", problem.rhs);
+  write_raw<index_t>(prefix + ".row_ptr.i32", problem.a.row_ptr);
+  write_raw<index_t>(prefix + ".col.i32", problem.a.col);
+  write_raw<double>(prefix + ".val.f64", problem.a.val);
+  write_raw<double>(prefix + ".rhs.f64", problem.rhs);
   bench::write_json_file(prefix + ".json",
                          {{"rows", problem.a.rows}, {"nnz", problem.a.nnz()}, {"tolerance", s.pcg.tolerance},
                           {"max_iterations", s.pcg.max_iterations}, {"mesh", describe(s.mesh)}},

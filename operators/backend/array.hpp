@@ -48,8 +48,10 @@ class Array {
     if (host.size() != static_cast<std::size_t>(size_)) throw Error("Array::copy_from_host: size mismatch");
     if (size_ > 0) exec_.copy_from_host(data_, host.data(), sizeof(T) * host.size());
   }
-  std::vector<T> to_host() const {
-    std::vector<T> host(static_cast<std::size_t>(size_));
+  // Into a std::vector, or another host container (e.g. UninitializedVector) given as `Host`.
+  template <class Host = std::vector<T>>
+  Host to_host() const {
+    Host host(static_cast<std::size_t>(size_));
     if (size_ > 0) exec_.copy_to_host(host.data(), data_, sizeof(T) * host.size());
     return host;
   }

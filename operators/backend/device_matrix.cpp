@@ -117,7 +117,10 @@ DeviceCsr::DeviceCsr(index_t rows, index_t cols, Array<index_t> row_ptr, Array<i
                 std::to_string(col_.size()) + " columns for " + std::to_string(val_.size()) + " values");
 }
 
-CsrMatrix DeviceCsr::to_host() const { return {rows_, cols_, row_ptr_.to_host(), col_.to_host(), val_.to_host()}; }
+CsrMatrix DeviceCsr::to_host() const {
+  return {rows_, cols_, row_ptr_.to_host<UninitializedVector<index_t>>(), col_.to_host<UninitializedVector<index_t>>(),
+          val_.to_host<UninitializedVector<double>>()};
+}
 
 CsrView DeviceCsr::view() const { return {rows_, cols_, row_ptr_.data(), col_.data(), val_.data()}; }
 

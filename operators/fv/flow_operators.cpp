@@ -118,7 +118,8 @@ FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGe
   }
   {
     StageProfile::Part part(profile, "cell-to-face maps, G");
-    assemble_vector_operators(mesh, geometry, convective_interpolation_matrix(mesh, boundaries, cells), ops);
+    ops.convective_interpolation = convective_interpolation_matrix(mesh, boundaries, cells);
+    assemble_vector_operators(mesh, geometry, ops.convective_interpolation, ops);
   }
   StageProfile::Part part(profile, "face maps, sources");
   ops.face_interpolation = detail::face_interpolation_matrix(mesh, cells);

@@ -27,6 +27,8 @@ struct FlowOperators {
   CsrMatrix face_gradient;  // Gs, faces × cells: (p_nb − p_own)/δn on interior faces; −p_own/δn on
                             // outlet faces (p = 0 there); zero rows on walls, slip faces and inlets
   CsrMatrix laplacian;      // L = M Gs, cells × cells: symmetric, negative semi-definite
+  CsrMatrix convective_interpolation;         // Π_c, faces × cells (convective_interpolation_matrix): Γ_d
+                                             // and E_C are made from it; the upload releases it
   std::array<CsrMatrix, 3> cell_to_face;     // Γc→s per component d, faces × cells: ½ n_d at owner and
                                              // neighbour of interior faces, n_d at the owner of outlet
                                              // faces, zero rows on walls, slip faces and inlets

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <span>
 
 #include "mesh/mesh_report.hpp"
 #include "operators/fv/convection_operator.hpp"
@@ -16,7 +17,7 @@ namespace {
 // few products, so a correct assembly stays within a few ulps.
 constexpr double matrix_tolerance = 1e-12;
 
-double max_abs(const std::vector<double>& v) {
+double max_abs(std::span<const double> v) {
   double m = 0;
   for (double x : v) m = std::max(m, std::abs(x));
   return m;
@@ -57,7 +58,8 @@ OperatorCheck convection_skew_symmetry(const mesh::Mesh& mesh, const mesh::MeshG
     max_flux = std::max(max_flux, geometry.face_area[f] * std::abs(face_velocity[f]));
   }
   SellMatrix layout = to_sell(ops.momentum_pattern, 1);
-  layout.val = reference_spmv(convection_map(mesh, geometry, ops, layout), face_velocity);
+  const std::vector<double> values = reference_spmv(convection_map(mesh, geometry, ops, layout), face_velocity);
+  layout.val.assign(values.begin(), values.end());
   CsrMatrix off_diagonal = to_csr(layout);
   for (index_t r = 0; r < off_diagonal.rows; ++r)
     for (index_t p = off_diagonal.row_ptr[r]; p < off_diagonal.row_ptr[r + 1]; ++p)

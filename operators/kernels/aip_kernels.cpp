@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 #include <tuple>
+#include <span>
 #include <vector>
 
 #include "operators/backend/cpu/aip_kernels.hpp"
@@ -13,7 +14,7 @@
 namespace miniapp {
 namespace {
 
-std::vector<float> to_float(const std::vector<double>& v) { return {v.begin(), v.end()}; }
+std::vector<float> to_float(std::span<const double> v) { return {v.begin(), v.end()}; }
 
 // Stored entries and slices of `a` in sELL with this slice height (as to_sell pads them).
 std::size_t sell_float_bytes(const CsrMatrix& a, index_t h) {

@@ -2,17 +2,19 @@
 #include <utility>
 #include <vector>
 
+#include "core/default_init_allocator.hpp"
 #include "core/types.hpp"
 
 namespace miniapp {
 
 // Compressed sparse row matrix on the host: the assembly format of every operator. Column indices
-// are sorted within each row and unique.
+// are sorted within each row and unique. Its arrays' resize(n) leaves new entries unwritten (the
+// builders write every entry, in parallel): resize(n, 0) where zeros are meant.
 struct CsrMatrix {
   index_t rows = 0, cols = 0;
-  std::vector<index_t> row_ptr{0};  // size rows + 1
-  std::vector<index_t> col;
-  std::vector<double> val;
+  UninitializedVector<index_t> row_ptr{0};  // size rows + 1
+  UninitializedVector<index_t> col;
+  UninitializedVector<double> val;
 
   index_t nnz() const { return static_cast<index_t>(col.size()); }
   index_t row_length(index_t r) const { return row_ptr[r + 1] - row_ptr[r]; }

@@ -11,10 +11,9 @@ namespace miniapp {
 
 // Sizes col and val of `a` for `entries` non-zeros (and row_ptr for a.rows rows, unless it has that size
 // already), called by every thread of a parallel region (an orphaned worksharing construct; it ends at
-// the team's barrier). A std::vector zero-fills what it is resized to on the thread that resizes it,
-// and first touches those pages there: the arrays are sized by different threads at once, not one
-// after another on one. Their contents are then zeros, to be overwritten (row_ptr[0] stays 0). An
-// allocation failure is kept in `errors`.
+// the team's barrier). The new entries are left unwritten (CsrMatrix's arrays do not zero-fill): the
+// threads that write them first touch their pages, in parallel; row_ptr[0] stays 0. An allocation
+// failure is kept in `errors`.
 inline void resize_entries_in_team(CsrMatrix& a, std::size_t entries, ParallelExceptions& errors) {
 #pragma omp sections
   {
@@ -31,7 +30,7 @@ inline void resize_entries_in_team(CsrMatrix& a, std::size_t entries, ParallelEx
 // every thread of a parallel region: running sums over one block of rows per thread, then each block's
 // start added. Integer sums, so the offsets are those of the serial loop on any thread count.
 // `block_sum` (shared) holds omp_get_num_threads() + 1 entries. Ends at the team's barrier.
-inline void lengths_to_offsets_in_team(std::vector<index_t>& row_ptr, std::vector<index_t>& block_sum) {
+inline void lengths_to_offsets_in_team(UninitializedVector<index_t>& row_ptr, std::vector<index_t>& block_sum) {
   const auto t = static_cast<std::size_t>(omp_get_thread_num()), n = static_cast<std::size_t>(omp_get_num_threads());
   const std::size_t rows = row_ptr.size() - 1, begin = rows * t / n + 1, end = rows * (t + 1) / n + 1;
   index_t sum = 0;
@@ -84,7 +83,7 @@ CsrMatrix csr_from_rows(index_t rows, index_t cols, MakeRowFn make_row_fn, RowBl
   CsrMatrix a;
   a.rows = rows;
   a.cols = cols;
-  a.row_ptr.assign(static_cast<std::size_t>(rows) + 1, 0);
+  a.row_ptr.resize(static_cast<std::size_t>(rows) + 1);  // row_ptr[0] is 0; the threads write the rest
   RowBlocks own;
   RowBlocks& blocks = reuse ? *reuse : own;
   blocks.resize(static_cast<std::size_t>(omp_get_max_threads()));

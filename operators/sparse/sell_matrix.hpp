@@ -15,8 +15,8 @@ struct SellMatrix {
   index_t rows = 0, cols = 0, slice_height = 32;
   index_t nnz = 0;  // true non-zeros, without padding
   std::vector<index_t> slice_ptr{0};
-  std::vector<index_t> col;
-  std::vector<double> val;
+  UninitializedVector<index_t> col;  // resize(n) leaves entries unwritten: fill_sell writes them all
+  UninitializedVector<double> val;
   // True entries per row (host only): tells padding from explicitly stored zeros in to_csr.
   std::vector<index_t> row_length;
 

@@ -16,7 +16,7 @@ CsrMatrix tentative_prolongation(const Aggregates& aggregates) {
   t.cols = aggregates.count;
   t.row_ptr.resize(static_cast<std::size_t>(t.rows) + 1);
   for (index_t i = 0; i <= t.rows; ++i) t.row_ptr[i] = i;
-  t.col = aggregates.of_row;
+  t.col.assign(aggregates.of_row.begin(), aggregates.of_row.end());
   t.val.assign(aggregates.of_row.size(), 1.0);
   return t;
 }

@@ -18,7 +18,8 @@ namespace {
 
 // The operator whose values `map` lays out for the face field `face_values`, back in CSR.
 CsrMatrix operator_from_map(const CsrMatrix& map, const std::vector<double>& face_values, SellMatrix layout) {
-  layout.val = reference_spmv(map, face_values);
+  const std::vector<double> values = reference_spmv(map, face_values);
+  layout.val.assign(values.begin(), values.end());
   return to_csr(layout);
 }
 

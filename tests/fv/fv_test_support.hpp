@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <span>
 #include <vector>
 
 #include "mesh/generators.hpp"
@@ -88,7 +89,7 @@ inline double dot(const std::vector<double>& a, const std::vector<double>& b) {
   return sum;
 }
 
-inline double max_abs(const std::vector<double>& v) {
+inline double max_abs(std::span<const double> v) {
   double m = 0;
   for (double x : v) m = std::max(m, std::abs(x));
   return m;

@@ -1,5 +1,6 @@
 // Large host blocks are advised onto transparent huge pages (core/host_memory.hpp): the CPU executor's
 // arrays carry the advice in the kernel's view of the process's mappings; small blocks are left alone.
+// The CPU executor's transfers of large arrays, split over the threads, copy every byte.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -7,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/host_memory.hpp"
 #include "operators/backend/array.hpp"
@@ -59,6 +61,14 @@ TEST_CASE("A block smaller than two huge pages gets no advice", "[host-memory]")
   CHECK_FALSE(advise_huge_pages(small, std::size_t{3} << 20));
   std::free(small);
   CHECK_FALSE(advise_huge_pages(nullptr, std::size_t{64} << 20));
+}
+
+TEST_CASE("A CPU transfer of a large array, split over the threads, copies every entry", "[host-memory]") {
+  // Five and a bit of the 1 MiB pieces it is split into: the last one partial.
+  std::vector<double> host((std::size_t{5} << 17) + 3);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = 0.5 * static_cast<double>(i) + 1.0;
+  const Vector on_executor = Vector::from_host(Executor::cpu(), host);
+  CHECK(on_executor.to_host() == host);
 }
 
 }  // namespace
