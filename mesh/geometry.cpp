@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <span>
 
 #include "mesh/face_geometry.hpp"
 
@@ -11,23 +12,32 @@ namespace miniapp::mesh {
 namespace {
 
 // Node average of every cell: the apex of the tetrahedra that decompose the cell.
-std::vector<Vec3> cell_averages(const Mesh& m) {
-  std::vector<Vec3> avg(m.cell_count());
+UninitializedVector<Vec3> cell_averages(const Mesh& m) {
+  UninitializedVector<Vec3> avg(m.cell_count());
 #pragma omp parallel for schedule(static)
   for (index_t c = 0; c < m.cell_count(); ++c) {
     const index_t begin = m.cell_node_offsets[c], end = m.cell_node_offsets[c + 1];
-    for (index_t i = begin; i < end; ++i) avg[c] += m.nodes[m.cell_nodes[i]];
-    avg[c] *= 1.0 / (end - begin);
+    Vec3 sum{};
+    for (index_t i = begin; i < end; ++i) sum += m.nodes[m.cell_nodes[i]];
+    avg[c] = sum * (1.0 / (end - begin));
   }
   return avg;
 }
 
 // Where the neighbour of each interior face sees the face: +translation on periodic faces (the face
-// nodes are those of the owner's side), zero elsewhere.
-std::vector<Vec3> neighbour_shifts(const Mesh& m) {
-  std::vector<Vec3> shift(m.interior_face_count);
+// nodes are those of the owner's side), zero elsewhere; empty for a mesh without periodic faces.
+UninitializedVector<Vec3> neighbour_shifts(const Mesh& m) {
+  UninitializedVector<Vec3> shift;
+  if (m.periodic_faces.empty()) return shift;
+  shift.resize(m.interior_face_count);
+#pragma omp parallel for schedule(static)
+  for (index_t f = 0; f < m.interior_face_count; ++f) shift[f] = Vec3{};
   for (const PeriodicFace& p : m.periodic_faces) shift[p.face] = m.periodic_links[p.link].translation;
   return shift;
+}
+
+Vec3 shift_of(std::span<const Vec3> shift, index_t interior_face) {
+  return shift.empty() ? Vec3{} : shift[interior_face];
 }
 
 // Adds to a cell with apex c the tetrahedra (c, p, x_i, x_{i+1}) of face f's triangle fan about its
@@ -107,9 +117,8 @@ CellFaces cell_faces(const Mesh& m) {
 
 // Each cell sums its faces' tetrahedra in face order, as a loop over faces scattering to owner and
 // neighbour would, so the cells are independent (computed in parallel) and the sums the same.
-void compute_cells(const Mesh& m, const std::vector<Vec3>& face_average, const std::vector<Vec3>& shift,
-                   MeshGeometry& g) {
-  const std::vector<Vec3> avg = cell_averages(m);
+void compute_cells(const Mesh& m, std::span<const Vec3> face_average, std::span<const Vec3> shift, MeshGeometry& g) {
+  const UninitializedVector<Vec3> avg = cell_averages(m);
   const CellFaces cf = cell_faces(m);
 #pragma omp parallel for schedule(static)
   for (index_t c = 0; c < m.cell_count(); ++c) {
@@ -119,7 +128,7 @@ void compute_cells(const Mesh& m, const std::vector<Vec3>& face_average, const s
       const index_t side = cf.sides[k];
       // The neighbour of a periodic face lies one translation away: move its apex back to this side.
       if (side >= 0) add_face_tets(m, side, face_average[side], avg[c], 1.0, volume, moment);
-      else add_face_tets(m, ~side, face_average[~side], avg[c] - shift[~side], -1.0, volume, moment);
+      else add_face_tets(m, ~side, face_average[~side], avg[c] - shift_of(shift, ~side), -1.0, volume, moment);
     }
     g.cell_volume[c] = volume;
     g.cell_centroid[c] = volume != 0 ? avg[c] + moment * (1.0 / volume) : avg[c];
@@ -131,14 +140,14 @@ void compute_cells(const Mesh& m, const std::vector<Vec3>& face_average, const s
 MeshGeometry compute_geometry(const Mesh& m) {
   MeshGeometry g;
   const std::size_t nc = m.cell_count(), nf = m.face_count();
-  g.cell_volume.assign(nc, 0.0);
-  g.cell_centroid.assign(nc, Vec3{});
+  g.cell_volume.resize(nc);
+  g.cell_centroid.resize(nc);
   g.face_area.resize(nf);
   g.face_normal.resize(nf);
   g.face_centroid.resize(nf);
   g.face_delta.resize(nf);
   g.face_delta_n.resize(nf);
-  std::vector<Vec3> face_average(nf);
+  UninitializedVector<Vec3> face_average(nf);
   // Faces are independent here and in the last loop (the cells loop in between scatters to cells).
 #pragma omp parallel for
   for (index_t f = 0; f < m.face_count(); ++f) {
@@ -149,13 +158,13 @@ MeshGeometry compute_geometry(const Mesh& m) {
     g.face_centroid[f] = s.centroid;
     face_average[f] = s.average;
   }
-  const std::vector<Vec3> shift = neighbour_shifts(m);
+  const UninitializedVector<Vec3> shift = neighbour_shifts(m);
   compute_cells(m, face_average, shift, g);
 #pragma omp parallel for
   for (index_t f = 0; f < m.face_count(); ++f) {
     const Vec3& own = g.cell_centroid[m.face_owner[f]];
     g.face_delta[f] =
-        m.is_boundary(f) ? g.face_centroid[f] - own : g.cell_centroid[m.face_neighbour[f]] - shift[f] - own;
+        m.is_boundary(f) ? g.face_centroid[f] - own : g.cell_centroid[m.face_neighbour[f]] - shift_of(shift, f) - own;
     g.face_delta_n[f] = std::abs(dot(g.face_normal[f], g.face_delta[f]));
   }
   return g;

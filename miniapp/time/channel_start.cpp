@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 namespace miniapp::time {
 namespace {
@@ -25,13 +26,14 @@ double reichardt_velocity(double y_plus) {
          7.8 * (1.0 - std::exp(-y_plus / 11.0) - (y_plus / 11.0) * std::exp(-y_plus / 3.0));
 }
 
-HostVelocity turbulent_channel_start(const std::vector<Vec3>& points, const ChannelBox& box, double streak_amplitude) {
+HostVelocity turbulent_channel_start(std::span<const Vec3> points, const ChannelBox& box, double streak_amplitude) {
   const double wall_unit = box.viscosity / box.friction_velocity;
   const double kz = two_pi * wave_count(box.length_z / wall_unit, 200.0) / box.length_z;
   const double kx = two_pi * wave_count(box.length_x / wall_unit, 600.0) / box.length_x;
   const double a = streak_amplitude * box.friction_velocity;
   HostVelocity u;
   for (auto& c : u) c.resize(points.size());
+#pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < points.size(); ++i) {
     const Vec3& x = points[i];
     const double wall_distance = std::max(0.0, std::min(x.y - box.wall_low, box.wall_high - x.y));

@@ -1,4 +1,5 @@
 #pragma once
+#include <span>
 #include <vector>
 
 #include "core/vec3.hpp"
@@ -21,7 +22,7 @@ struct ChannelBox {
 // w' = ½ a u_τ g(y⁺) sin(2π n x/L_x), g = (y⁺/30) e^(½(1 − (y⁺/30)²)) peaking at y⁺ = 30 near each wall.
 // m and n are the whole numbers of wavelengths nearest L_z⁺/200 and L_x⁺/600 (at least 1), so the
 // field is periodic; both perturbations are divergence-free. a = `streak_amplitude`.
-HostVelocity turbulent_channel_start(const std::vector<Vec3>& points, const ChannelBox& box, double streak_amplitude);
+HostVelocity turbulent_channel_start(std::span<const Vec3> points, const ChannelBox& box, double streak_amplitude);
 
 // Reichardt's U⁺(y⁺), exposed for the tests.
 double reichardt_velocity(double y_plus);

@@ -64,7 +64,7 @@ std::vector<double> checked_volumes(const mesh::Mesh& mesh, const mesh::MeshGeom
     if (!(geometry.cell_volume[c] > 0))
       throw Error("assemble_flow_operators: cell " + std::to_string(c) + " has volume " +
                   std::to_string(geometry.cell_volume[c]) + " (a valid mesh has positive volumes)");
-  return geometry.cell_volume;
+  return {geometry.cell_volume.begin(), geometry.cell_volume.end()};
 }
 
 // M Γ_d and G_d = −Ω⁻¹ (M Γ_d)ᵀ per component, from the convective interpolation (in cell order).
