@@ -1,6 +1,7 @@
 #include "miniapp/run/memory_estimate.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <iomanip>
 #include <ostream>
@@ -22,14 +23,18 @@ std::size_t vector_bytes(index_t n, int count = 1) { return count * value_bytes 
 
 std::vector<index_t> row_lengths(const CsrMatrix& a) {
   std::vector<index_t> lengths(static_cast<std::size_t>(a.rows));
+#pragma omp parallel for schedule(static)
   for (index_t r = 0; r < a.rows; ++r) lengths[r] = a.row_length(r);
   return lengths;
 }
 
 // Entries to_sell stores for rows of these lengths: each slice as wide as its longest row.
 std::size_t sell_entries(const std::vector<index_t>& lengths, index_t slice_height) {
+  const auto slices = static_cast<std::int64_t>((lengths.size() + slice_height - 1) / slice_height);
   std::size_t entries = 0;
-  for (std::size_t first = 0; first < lengths.size(); first += slice_height) {
+#pragma omp parallel for schedule(static) reduction(+ : entries)
+  for (std::int64_t s = 0; s < slices; ++s) {
+    const std::size_t first = static_cast<std::size_t>(s) * slice_height;
     const auto last = lengths.begin() + std::min(lengths.size(), first + slice_height);
     entries += static_cast<std::size_t>(*std::max_element(lengths.begin() + first, last)) * slice_height;
   }
@@ -51,7 +56,8 @@ std::size_t csr_bytes(std::size_t rows, std::size_t nnz) { return index_bytes * 
 // (i, f) of M and column of B's row f, none merging (distinct f or distinct positions).
 std::size_t coefficient_map_entries(const CsrMatrix& m, const std::vector<index_t>& b_row_length) {
   std::size_t entries = 0;
-  for (index_t f : m.col) entries += b_row_length[f];
+#pragma omp parallel for schedule(static) reduction(+ : entries)
+  for (std::size_t p = 0; p < m.col.size(); ++p) entries += b_row_length[m.col[p]];
   return entries;
 }
 
@@ -62,14 +68,15 @@ std::size_t coefficient_map_entries(const CsrMatrix& m, const std::vector<index_
 std::array<std::vector<index_t>, 2> map_face_lengths(const mesh::Mesh& mesh, const fv::FlowBoundaries& boundaries) {
   std::array<std::vector<index_t>, 2> lengths;
   for (auto& l : lengths) l.resize(static_cast<std::size_t>(mesh.face_count()));
-  for (index_t f = 0; f < mesh.face_count(); ++f) {
-    if (!mesh.is_boundary(f)) {
-      lengths[0][f] = lengths[1][f] = mesh.face_owner[f] == mesh.face_neighbour[f] ? 1 : 2;
-      continue;
-    }
-    const BoundaryKind kind = boundaries.of_face(mesh, f).kind;
-    lengths[0][f] = fv::fixes_face_velocity(kind) ? 0 : 1;
-    lengths[1][f] = fv::fixes_velocity(kind) ? 1 : 0;
+#pragma omp parallel for schedule(static)
+  for (index_t f = 0; f < mesh.interior_face_count; ++f)
+    lengths[0][f] = lengths[1][f] = mesh.face_owner[f] == mesh.face_neighbour[f] ? 1 : 2;
+  boundaries.require_matches(mesh);
+  for (std::size_t p = 0; p < mesh.patches.size(); ++p) {
+    const mesh::Patch& patch = mesh.patches[p];
+    const BoundaryKind kind = boundaries.by_patch[p].kind;
+    std::fill_n(lengths[0].begin() + patch.first_face, patch.face_count, fv::fixes_face_velocity(kind) ? 0 : 1);
+    std::fill_n(lengths[1].begin() + patch.first_face, patch.face_count, fv::fixes_velocity(kind) ? 1 : 0);
   }
   return lengths;
 }
