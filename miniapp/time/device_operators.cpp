@@ -1,19 +1,33 @@
 #include "miniapp/time/device_operators.hpp"
 
-#include <algorithm>
+#include <span>
 
 #include "miniapp/time/time_step_control.hpp"
 
 namespace miniapp::time {
 namespace {
 
-CsrMatrix negated(CsrMatrix a) {
-  for (auto& v : a.val) v = -v;
-  return a;
+// −A, its entries written by the threads in parallel (the first touch of a matrix as large as L).
+CsrMatrix negated(const CsrMatrix& a) {
+  CsrMatrix n;
+  n.rows = a.rows;
+  n.cols = a.cols;
+  n.row_ptr = a.row_ptr;
+  n.col.resize(a.col.size());
+  n.val.resize(a.val.size());
+#pragma omp parallel for schedule(static)
+  for (std::size_t p = 0; p < a.col.size(); ++p) {
+    n.col[p] = a.col[p];
+    n.val[p] = -a.val[p];
+  }
+  return n;
 }
 
-bool any_non_zero(const std::vector<double>& v) {
-  return std::any_of(v.begin(), v.end(), [](double x) { return x != 0.0; });
+bool any_non_zero(std::span<const double> v) {
+  bool found = false;
+#pragma omp parallel for schedule(static) reduction(|| : found)
+  for (std::size_t i = 0; i < v.size(); ++i) found = found || v[i] != 0.0;
+  return found;
 }
 
 template <class T>
@@ -80,12 +94,16 @@ DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, c
 
   bool viscous_source_needed = false;
   for (int d = 0; d < 3; ++d) {
-    std::vector<double> source = ops.inlet_convection_source[d];
+    const std::vector<double>& inlet = ops.inlet_convection_source[d];
     const std::vector<double> viscous = reference_spmv(ops.boundary_diffusion_source[d], nu_faces);
     viscous_source_needed = viscous_source_needed || any_non_zero(viscous);
+    UninitializedVector<double> source(inlet.size());
+#pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < source.size(); ++i) {
-      source[i] -= ops.volume[i] * body_force[d];
-      if (!les) source[i] += viscous[i];
+      double s = inlet[i];
+      s -= ops.volume[i] * body_force[d];
+      if (!les) s += viscous[i];
+      source[i] = s;
     }
     has_sources = has_sources || any_non_zero(source);
     constant_source[d] = Vector::from_host(exec, source);
