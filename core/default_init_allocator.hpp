@@ -8,11 +8,11 @@
 namespace miniapp {
 
 // An allocator whose value-initialization (vector(n), resize(n)) writes nothing: elements of trivially
-// copyable types (doubles, indices, and aggregates such as Vec3 whose members have default values) are
-// left as the allocation gives them, objects of implicit lifetime. A large array that is about to be written in parallel is then
-// neither zero-filled nor first touched by the one thread that sizes it (which, for the set-up's
-// matrices of hundreds of millions of entries, kept the other threads waiting). resize(n, value),
-// assign and every other construction with a value still write it.
+// copyable types (doubles, indices, and aggregates such as Vec3 whose members have default values)
+// are left as the allocation gives them, objects of implicit lifetime. A large array that is about to
+// be written in parallel is then neither zero-filled nor first touched by the one thread that sizes it
+// (which, for the set-up's matrices of hundreds of millions of entries, kept the other threads
+// waiting). resize(n, value), assign and every other construction with a value still write it.
 template <class T>
 struct DefaultInitAllocator : std::allocator<T> {
   template <class U>
@@ -25,7 +25,8 @@ struct DefaultInitAllocator : std::allocator<T> {
 
   template <class U>
   void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
-    if constexpr (!(std::is_trivially_copyable_v<U> && std::is_trivially_destructible_v<U>)) ::new (static_cast<void*>(p)) U;
+    if constexpr (!(std::is_trivially_copyable_v<U> && std::is_trivially_destructible_v<U>))
+      ::new (static_cast<void*>(p)) U;
   }
   template <class U, class... Args>
   void construct(U* p, Args&&... args) {
@@ -33,7 +34,7 @@ struct DefaultInitAllocator : std::allocator<T> {
   }
 };
 
-// A host array whose resize(n) leaves new elements of trivial types unwritten (DefaultInitAllocator).
+// A host array whose resize(n) leaves new trivially copyable elements unwritten (DefaultInitAllocator).
 template <class T>
 using UninitializedVector = std::vector<T, DefaultInitAllocator<T>>;
 

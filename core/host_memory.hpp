@@ -1,11 +1,10 @@
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
-
-#include <cstdint>
 
 #include <sys/mman.h>
 #include <sys/resource.h>
