@@ -1,7 +1,5 @@
 #include "operators/backend/executor.hpp"
 
-#include <algorithm>
-#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -11,33 +9,12 @@
 
 #include "core/error.hpp"
 #include "core/host_memory.hpp"
+#include "core/parallel_copy.hpp"
 #include "operators/backend/cuda/device.hpp"
 
 namespace miniapp {
 
 std::string_view name(Backend backend) { return backend == Backend::cpu ? "cpu" : "cuda"; }
-
-namespace {
-
-// The CPU backend's transfers: a large one is split over the threads, which fault its new pages in
-// parallel (and, on a NUMA host, place them by the threads' static shares, as the kernels' loops
-// split their work) instead of one thread faulting them all.
-void copy_between_host_arrays(void* dst, const void* src, std::size_t bytes) {
-  constexpr std::size_t chunk = std::size_t{1} << 20;
-  if (bytes < 4 * chunk || omp_in_parallel()) {
-    std::memcpy(dst, src, bytes);
-    return;
-  }
-  const auto chunks = static_cast<std::int64_t>((bytes + chunk - 1) / chunk);
-#pragma omp parallel for schedule(static)
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    const std::size_t offset = static_cast<std::size_t>(c) * chunk;
-    std::memcpy(static_cast<char*>(dst) + offset, static_cast<const char*>(src) + offset,
-                std::min(chunk, bytes - offset));
-  }
-}
-
-}  // namespace
 
 struct Executor::State {
   Backend backend = Backend::cpu;
@@ -145,13 +122,13 @@ std::size_t Executor::bytes_allocated() const {
 
 void Executor::copy_from_host(void* dst, const void* src, std::size_t bytes) const {
   if (backend() == Backend::cuda) cuda::copy_from_host(stream(), dst, src, bytes);
-  else copy_between_host_arrays(dst, src, bytes);
+  else copy_in_parallel(dst, src, bytes);
 }
 
 void Executor::copy_to_host(void* dst, const void* src, std::size_t bytes) const {
   counters().add_host_read();
   if (backend() == Backend::cuda) cuda::copy_to_host(stream(), dst, src, bytes);
-  else copy_between_host_arrays(dst, src, bytes);
+  else copy_in_parallel(dst, src, bytes);
 }
 
 void Executor::copy(void* dst, const void* src, std::size_t bytes) const {

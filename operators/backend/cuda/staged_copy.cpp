@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdint>
-#include <cstring>
 #include <mutex>
 
+#include "core/parallel_copy.hpp"
 #include "operators/backend/cuda/runtime_check.hpp"
 
 namespace miniapp::cuda::detail {
@@ -49,16 +48,6 @@ Staging* staging() {
   return per_device[device];
 }
 
-void parallel_copy(void* dst, const void* src, std::size_t bytes) {
-  constexpr std::size_t piece = std::size_t{1} << 20;
-  const auto pieces = static_cast<std::int64_t>((bytes + piece - 1) / piece);
-#pragma omp parallel for schedule(static)
-  for (std::int64_t k = 0; k < pieces; ++k) {
-    const std::size_t at = static_cast<std::size_t>(k) * piece;
-    std::memcpy(static_cast<char*>(dst) + at, static_cast<const char*>(src) + at, std::min(piece, bytes - at));
-  }
-}
-
 // Calls staged_copy(staging) with the current device's staging held, or where it cannot be had makes
 // the driver's own copy (synchronous for the caller when to the host, as a staged one is).
 template <class StagedCopy>
@@ -78,7 +67,7 @@ void staged_copy_to_device(void* stream, void* dst, const void* src, std::size_t
     for (std::size_t at = 0, c = 0; at < bytes; at += chunk_bytes, ++c) {
       const std::size_t b = c % 2, n = std::min(chunk_bytes, bytes - at);
       MINIAPP_CUDA_CHECK(cudaEventSynchronize(st.done[b]));  // the chunk's last copy has read it
-      parallel_copy(st.buffer[b], static_cast<const char*>(src) + at, n);
+      copy_in_parallel(st.buffer[b], static_cast<const char*>(src) + at, n);
       MINIAPP_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(dst) + at, st.buffer[b], n, cudaMemcpyHostToDevice, s));
       MINIAPP_CUDA_CHECK(cudaEventRecord(st.done[b], s));
     }
@@ -100,7 +89,7 @@ void staged_copy_to_host(void* stream, void* dst, const void* src, std::size_t b
     for (std::size_t c = 0; c < chunks; ++c) {
       const std::size_t b = c % 2, at = c * chunk_bytes;
       MINIAPP_CUDA_CHECK(cudaEventSynchronize(st.done[b]));
-      parallel_copy(static_cast<char*>(dst) + at, st.buffer[b], std::min(chunk_bytes, bytes - at));
+      copy_in_parallel(static_cast<char*>(dst) + at, st.buffer[b], std::min(chunk_bytes, bytes - at));
       if (c + 2 < chunks) fetch(c + 2);
     }
   });
