@@ -303,6 +303,49 @@ CsrMatrix multiply(const CsrMatrix& a, const CsrMatrix& b) {
   });
 }
 
+std::vector<CsrMatrix> split_interleaved_columns(const CsrMatrix& a, index_t k) {
+  if (k < 1 || a.cols % k != 0)
+    throw Error("split_interleaved_columns: " + std::to_string(a.cols) + " columns are not " + std::to_string(k) +
+                " interleaved matrices");
+  const auto parts_count = static_cast<std::size_t>(k);
+  std::vector<CsrMatrix> parts(parts_count);
+  for (CsrMatrix& part : parts) {
+    part.rows = a.rows;
+    part.cols = a.cols / k;
+    part.row_ptr.resize(static_cast<std::size_t>(a.rows) + 1);  // row_ptr[0] is 0
+  }
+  std::vector<std::vector<index_t>> block_sums(parts_count,
+                                               std::vector<index_t>(static_cast<std::size_t>(omp_get_max_threads()) + 1));
+  ParallelExceptions errors;  // the arrays' allocations
+#pragma omp parallel
+  {
+#pragma omp for schedule(static)
+    for (index_t r = 0; r < a.rows; ++r) {
+      for (CsrMatrix& part : parts) part.row_ptr[r + 1] = 0;
+      for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) ++parts[static_cast<std::size_t>(a.col[p] % k)].row_ptr[r + 1];
+    }
+    for (std::size_t d = 0; d < parts_count; ++d) {
+      lengths_to_offsets_in_team(parts[d].row_ptr, block_sums[d]);
+      resize_entries_in_team(parts[d], static_cast<std::size_t>(parts[d].row_ptr[a.rows]), errors);
+    }
+    if (!errors.failed()) {
+      std::vector<index_t> next(parts_count);  // per part, where row r's next entry goes
+#pragma omp for schedule(static)
+      for (index_t r = 0; r < a.rows; ++r) {
+        for (std::size_t d = 0; d < parts_count; ++d) next[d] = parts[d].row_ptr[r];
+        for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) {
+          const auto d = static_cast<std::size_t>(a.col[p] % k);
+          const index_t q = next[d]++;
+          parts[d].col[q] = a.col[p] / k;
+          parts[d].val[q] = a.val[p];
+        }
+      }
+    }
+  }
+  errors.rethrow();
+  return parts;
+}
+
 std::vector<double> reference_spmv(const CsrMatrix& a, const std::vector<double>& x) {
   if (x.size() != static_cast<std::size_t>(a.cols))
     throw Error("reference_spmv: x has " + std::to_string(x.size()) + " entries, the " + shape(a) +

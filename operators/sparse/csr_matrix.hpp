@@ -35,6 +35,10 @@ index_t sort_and_merge_entries(index_t* col, double* val, index_t n, std::vector
 CsrMatrix transpose(const CsrMatrix& a);
 // C = A · B (host sparse product, for building operators at pre-processing).
 CsrMatrix multiply(const CsrMatrix& a, const CsrMatrix& b);
+// The k matrices whose columns `a` interleaves (a.cols = k · n): part d holds a's entries of the columns
+// k·j + d as its column j, in their order. Lets one product build k matrices that share a left factor,
+// A [B_0 B_1 …] with B's columns interleaved, reading A and each row of B once instead of k times.
+std::vector<CsrMatrix> split_interleaved_columns(const CsrMatrix& a, index_t k);
 // y = A x on the host: the plain reference the backends are tested against.
 std::vector<double> reference_spmv(const CsrMatrix& a, const std::vector<double>& x);
 

@@ -73,6 +73,42 @@ TEST_CASE("multiply matches the dense product", "[csr]") {
   }
 }
 
+TEST_CASE("One product with interleaved columns, split, is each product bitwise", "[csr]") {
+  // A [B_0 B_1 B_2] with B's columns interleaved: each part sums the same products in the same order
+  // as A B_d (rows of up to 24 products, past multiply's linear search for a row's few columns).
+  const int threads = GENERATE(1, 3);
+  CAPTURE(threads);
+  const CsrMatrix a = test::random_csr(300, 50, 6, 7);
+  std::vector<CsrMatrix> b;
+  std::vector<Triplet> interleaved_entries;
+  for (index_t d = 0; d < 3; ++d) {
+    b.push_back(test::random_csr(50, 40, 4, 20 + static_cast<unsigned>(d)));
+    for (index_t r = 0; r < 50; ++r)
+      for (index_t p = b[d].row_ptr[r]; p < b[d].row_ptr[r + 1]; ++p)
+        interleaved_entries.push_back({r, 3 * b[d].col[p] + d, b[d].val[p]});
+  }
+  const CsrMatrix interleaved = csr_from_triplets(50, 120, interleaved_entries);
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(threads);
+  const std::vector<CsrMatrix> products = split_interleaved_columns(multiply(a, interleaved), 3);
+  const std::vector<CsrMatrix> factors = split_interleaved_columns(interleaved, 3);
+  omp_set_num_threads(saved);
+  REQUIRE(products.size() == 3);
+  for (std::size_t d = 0; d < 3; ++d) {
+    CAPTURE(d);
+    const CsrMatrix alone = multiply(a, b[d]);
+    CHECK(products[d].rows == 300);
+    CHECK(products[d].cols == 40);
+    CHECK(products[d].row_ptr == alone.row_ptr);
+    CHECK(products[d].col == alone.col);
+    CHECK(products[d].val == alone.val);
+    CHECK(factors[d].row_ptr == b[d].row_ptr);
+    CHECK(factors[d].col == b[d].col);
+    CHECK(factors[d].val == b[d].val);
+  }
+  CHECK_THROWS_AS(split_interleaved_columns(test::random_csr(4, 5, 2, 1), 3), Error);
+}
+
 TEST_CASE("multiply rejects mismatched inner dimensions", "[csr]") {
   CHECK_THROWS_AS(multiply(test::random_csr(3, 4, 2, 1), test::random_csr(5, 3, 2, 2)), Error);
 }
