@@ -271,3 +271,35 @@ TEST_CASE("slip faces carry no flux and no viscous term; walls have a viscous te
     }
   }
 }
+
+TEST_CASE("viscous_rate holds A_f/δn_f at the cells of every face that diffuses", "[fv][flow]") {
+  std::vector<FlowCase> cases = all_cases();
+  // One cell thick and periodic in z: each z face is its cell's own neighbour and diffuses nothing.
+  cases.push_back(make_case("hex one cell thick", mesh::make_hex_box({.cells = {3, 2, 1}, .periodic = {false, false, true}})));
+  for (const FlowCase& c : cases) {
+    SECTION(c.name) {
+      const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
+      const CsrMatrix rate_by_face = transpose(ops.viscous_rate);
+      REQUIRE(rate_by_face.rows == c.mesh.face_count());
+      index_t self_faces = 0;
+      for (index_t f = 0; f < c.mesh.face_count(); ++f) {
+        const bool interior = !c.mesh.is_boundary(f);
+        const bool self = interior && c.mesh.face_owner[f] == c.mesh.face_neighbour[f];
+        self_faces += self ? 1 : 0;
+        std::vector<index_t> cells;
+        if (!self && (interior || fixes_velocity(c.boundaries.of_face(c.mesh, f).kind))) {
+          cells.push_back(ops.cell_order.old_to_new[c.mesh.face_owner[f]]);
+          if (interior) cells.push_back(ops.cell_order.old_to_new[c.mesh.face_neighbour[f]]);
+          std::sort(cells.begin(), cells.end());
+        }
+        REQUIRE(rate_by_face.row_length(f) == static_cast<index_t>(cells.size()));
+        const double rate = c.geometry.face_area[f] / c.geometry.face_delta_n[f];
+        for (std::size_t k = 0; k < cells.size(); ++k) {
+          CHECK(rate_by_face.col[rate_by_face.row_ptr[f] + static_cast<index_t>(k)] == cells[k]);
+          CHECK(rate_by_face.val[rate_by_face.row_ptr[f] + static_cast<index_t>(k)] == Approx(rate).epsilon(1e-15));
+        }
+      }
+      CHECK((self_faces > 0) == (c.name == "hex one cell thick"));
+    }
+  }
+}
