@@ -9,7 +9,6 @@
 #include "operators/fv/divergence.hpp"
 #include "operators/fv/face_gradient.hpp"
 #include "operators/fv/flow_assembly.hpp"
-#include "operators/fv/laplacian.hpp"
 #include "operators/sparse/csr_rows.hpp"
 
 namespace miniapp::fv {
@@ -90,22 +89,26 @@ void assemble_vector_operators(const CsrMatrix& interpolation, const mesh::MeshG
 
 }  // namespace
 
-// The order comes from the Laplacian in mesh order; every other operator is then assembled directly
-// in it (renumbering the cells of each entry, which gives the same matrices as assembling in mesh
-// order and permuting, without the permutations).
+// The order comes from the Laplacian in mesh order; M, Gs and L are permuted into it, every other
+// operator is assembled directly in it (renumbering the cells of each entry, which gives the same
+// matrices as assembling in mesh order and permuting, without the permutations).
 FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
                                       const FlowBoundaries& boundaries, const std::optional<Permutation>& cell_order,
                                       StageProfile* profile) {
   boundaries.require_matches(mesh);
   FlowOperators ops;
   ops.boundaries = boundaries;
-  std::optional<CsrMatrix> mesh_order_laplacian;
+  // Without a given order, M, Gs and L are built in mesh order (where the product reads nearby faces)
+  // for the order to come from L.
+  std::optional<CsrMatrix> mesh_order_divergence, mesh_order_face_gradient, mesh_order_laplacian;
   if (cell_order) {
     ops.cell_order = *cell_order;
   } else {
     {
       StageProfile::Part part(profile, "L in mesh order");
-      mesh_order_laplacian = laplacian_matrix(mesh, geometry, &boundaries);
+      mesh_order_divergence = divergence_matrix(mesh, geometry);
+      mesh_order_face_gradient = face_gradient_matrix(mesh, geometry, &boundaries, GradientOf::pressure);
+      mesh_order_laplacian = multiply(*mesh_order_divergence, *mesh_order_face_gradient);
     }
     StageProfile::Part part(profile, "RCM order");
     ops.cell_order = row_grouping_rcm(*mesh_order_laplacian);
@@ -116,13 +119,20 @@ FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGe
     ops.volume = permute_vector(checked_volumes(mesh, geometry), cells);
     ops.inverse_volume = ops.volume;
     for (double& v : ops.inverse_volume) v = 1.0 / v;
-    ops.divergence = divergence_matrix(mesh, geometry, &cells);
-    ops.face_gradient = face_gradient_matrix(mesh, geometry, &boundaries, GradientOf::pressure, &cells);
-    // L in cell order from the mesh-order L the order came from: each entry sums the same products
-    // M_if Gs_fj in face order either way, so P L Pᵀ is bitwise M Gs, and a permutation reads each row
-    // once where the product in cell order reads the faces of each cell from all over the mesh.
-    ops.laplacian = mesh_order_laplacian ? permute_symmetric(*mesh_order_laplacian, cells)
-                                         : multiply(ops.divergence, ops.face_gradient);
+    if (mesh_order_laplacian) {
+      // P L Pᵀ is bitwise M Gs in cell order: each entry sums the same products M_if Gs_fj in face
+      // order either way, and a permutation reads each row once where the product in cell order reads
+      // the faces of each cell from all over the mesh.
+      ops.divergence = permute_rows(*mesh_order_divergence, cells);
+      ops.face_gradient = permute_columns(*mesh_order_face_gradient, cells);
+      ops.laplacian = permute_symmetric(*mesh_order_laplacian, cells);
+    } else {
+      ops.divergence = divergence_matrix(mesh, geometry, &cells);
+      ops.face_gradient = face_gradient_matrix(mesh, geometry, &boundaries, GradientOf::pressure, &cells);
+      ops.laplacian = multiply(ops.divergence, ops.face_gradient);
+    }
+    mesh_order_divergence.reset();
+    mesh_order_face_gradient.reset();
     mesh_order_laplacian.reset();
   }
   {

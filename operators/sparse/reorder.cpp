@@ -296,14 +296,13 @@ Permutation row_grouping_rcm(const CsrMatrix& a, const std::vector<index_t>* gro
   return Permutation::from_new_to_old(std::move(new_to_old));
 }
 
-CsrMatrix permute(const CsrMatrix& a, const Permutation& rows, const Permutation& cols) {
-  if (rows.size() != a.rows || cols.size() != a.cols)
-    throw Error("permute: permutations of sizes " + std::to_string(rows.size()) + " and " +
-                std::to_string(cols.size()) + " for a " + std::to_string(a.rows) + "x" + std::to_string(a.cols) +
-                " matrix");
-  // Row r is the old row rows.new_to_old[r] with its columns renumbered and sorted again (they stay
-  // unique: nothing merges). The arrays are sized by different threads at once, the offsets summed
-  // in blocks and the rows filled in place, all in parallel.
+namespace {
+
+// Row r of the result is the old row old_row(r) with its columns renumbered by new_col and sorted again
+// (they stay unique: nothing merges). The arrays are sized by different threads at once, the offsets
+// summed in blocks and the rows filled in place, all in parallel.
+template <class OldRow, class NewCol>
+CsrMatrix permuted(const CsrMatrix& a, OldRow old_row, NewCol new_col) {
   CsrMatrix b;
   b.rows = a.rows;
   b.cols = a.cols;
@@ -314,15 +313,15 @@ CsrMatrix permute(const CsrMatrix& a, const Permutation& rows, const Permutation
     resize_entries_in_team(b, a.col.size(), errors);
     if (!errors.failed()) {
 #pragma omp for schedule(static)
-      for (index_t r = 0; r < a.rows; ++r) b.row_ptr[r + 1] = a.row_length(rows.new_to_old[r]);
+      for (index_t r = 0; r < a.rows; ++r) b.row_ptr[r + 1] = a.row_length(old_row(r));
       lengths_to_offsets_in_team(b.row_ptr, block_sum);
       std::vector<std::pair<index_t, double>> scratch;
 #pragma omp for
       for (index_t r = 0; r < a.rows; ++r)
         errors.guard([&] {
-          const index_t old = rows.new_to_old[r], begin = b.row_ptr[r];
+          const index_t old = old_row(r), begin = b.row_ptr[r];
           for (index_t p = a.row_ptr[old]; p < a.row_ptr[old + 1]; ++p) {
-            b.col[begin + p - a.row_ptr[old]] = cols.old_to_new[a.col[p]];
+            b.col[begin + p - a.row_ptr[old]] = new_col(a.col[p]);
             b.val[begin + p - a.row_ptr[old]] = a.val[p];
           }
           sort_and_merge_entries(b.col.data() + begin, b.val.data() + begin, b.row_length(r), scratch);
@@ -331,6 +330,30 @@ CsrMatrix permute(const CsrMatrix& a, const Permutation& rows, const Permutation
   }
   errors.rethrow();
   return b;
+}
+
+void require_size(index_t permutation, index_t dimension, const char* what, const CsrMatrix& a) {
+  if (permutation != dimension)
+    throw Error(std::string("permute: a permutation of ") + std::to_string(permutation) + " " + what + " for a " +
+                std::to_string(a.rows) + "x" + std::to_string(a.cols) + " matrix");
+}
+
+}  // namespace
+
+CsrMatrix permute(const CsrMatrix& a, const Permutation& rows, const Permutation& cols) {
+  require_size(rows.size(), a.rows, "rows", a);
+  require_size(cols.size(), a.cols, "columns", a);
+  return permuted(a, [&](index_t r) { return rows.new_to_old[r]; }, [&](index_t c) { return cols.old_to_new[c]; });
+}
+
+CsrMatrix permute_rows(const CsrMatrix& a, const Permutation& rows) {
+  require_size(rows.size(), a.rows, "rows", a);
+  return permuted(a, [&](index_t r) { return rows.new_to_old[r]; }, [](index_t c) { return c; });
+}
+
+CsrMatrix permute_columns(const CsrMatrix& a, const Permutation& cols) {
+  require_size(cols.size(), a.cols, "columns", a);
+  return permuted(a, [](index_t r) { return r; }, [&](index_t c) { return cols.old_to_new[c]; });
 }
 
 CsrMatrix permute_symmetric(const CsrMatrix& a, const Permutation& p) { return permute(a, p, p); }

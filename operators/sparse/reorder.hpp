@@ -25,6 +25,9 @@ Permutation row_grouping_rcm(const CsrMatrix& a, const std::vector<index_t>* gro
 CsrMatrix permute_symmetric(const CsrMatrix& a, const Permutation& p);
 // Rows renumbered by `rows`, columns by `cols` (for rectangular operators such as cells × faces).
 CsrMatrix permute(const CsrMatrix& a, const Permutation& rows, const Permutation& cols);
+// Rows renumbered, columns as they are; columns renumbered (each row sorted again), rows as they are.
+CsrMatrix permute_rows(const CsrMatrix& a, const Permutation& rows);
+CsrMatrix permute_columns(const CsrMatrix& a, const Permutation& cols);
 // y[new] = x[old].
 std::vector<double> permute_vector(const std::vector<double>& x, const Permutation& p);
 // x[old] = y[new].

@@ -143,3 +143,20 @@ TEST_CASE("permute renumbers rows and columns of a rectangular matrix", "[reorde
   CHECK_THROWS_AS(permute(a, cols, rows), Error);
   CHECK_THROWS_AS(row_grouping_rcm(a), Error);
 }
+
+TEST_CASE("permute_rows and permute_columns renumber one side only", "[reorder]") {
+  const CsrMatrix a = test::random_csr(60, 90, 6, 13);
+  const Permutation rows = random_permutation(60, 3), cols = random_permutation(90, 4);
+  const CsrMatrix by_rows = permute_rows(a, rows), by_cols = permute_columns(a, cols);
+  const auto da = test::to_dense(a), dr = test::to_dense(by_rows), dc = test::to_dense(by_cols);
+  for (index_t i = 0; i < 60; ++i)
+    for (index_t j = 0; j < 90; ++j) {
+      CHECK(dr[i][j] == da[rows.new_to_old[i]][j]);
+      CHECK(dc[i][j] == da[i][cols.new_to_old[j]]);
+    }
+  for (const CsrMatrix* m : {&by_rows, &by_cols})
+    for (index_t r = 0; r < m->rows; ++r)
+      for (index_t p = m->row_ptr[r] + 1; p < m->row_ptr[r + 1]; ++p) CHECK(m->col[p - 1] < m->col[p]);
+  CHECK_THROWS_AS(permute_rows(a, cols), Error);
+  CHECK_THROWS_AS(permute_columns(a, rows), Error);
+}
