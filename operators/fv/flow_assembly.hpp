@@ -9,9 +9,9 @@ namespace miniapp::fv::detail {
 // Π (faces × cells): ½, ½ on interior faces; 1 at the owner of every boundary face.
 CsrMatrix face_interpolation_matrix(const mesh::Mesh& mesh, const Permutation& cells);
 // cells × faces: A_f/δn_f at owner and neighbour of interior faces and at the owner of faces that fix
-// the velocity; from `divergence`, M in the same cell order, whose rows list each cell's faces.
+// the velocity.
 CsrMatrix viscous_rate_matrix(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                              const FlowBoundaries& boundaries, const CsrMatrix& divergence);
+                              const FlowBoundaries& boundaries, const Permutation& cells);
 
 // Fills boundary_face_velocity, inlet_convection_source and boundary_diffusion_source of `ops`
 // (whose boundaries and cell_order are set), cells in ops.cell_order.

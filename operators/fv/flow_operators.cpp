@@ -143,7 +143,7 @@ FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGe
   StageProfile::Part part(profile, "face maps, sources");
   ops.face_interpolation = detail::face_interpolation_matrix(mesh, cells);
   ops.flux_magnitude_sum = absolute(ops.divergence);
-  ops.viscous_rate = detail::viscous_rate_matrix(mesh, geometry, boundaries, ops.divergence);
+  ops.viscous_rate = detail::viscous_rate_matrix(mesh, geometry, boundaries, cells);
   detail::assemble_boundary_sources(mesh, geometry, ops);
   ops.momentum_pattern = neighbour_pattern(ops.laplacian);
   return ops;
