@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "core/parallel_copy.hpp"
 #include "operators/fv/convection_operator.hpp"
 #include "operators/fv/divergence.hpp"
 #include "operators/fv/face_gradient.hpp"
@@ -22,10 +23,20 @@ CsrMatrix scale_rows(CsrMatrix a, const std::vector<double>& s) {
   return a;
 }
 
-CsrMatrix absolute(CsrMatrix a) {
+// |A|: the pattern copied and the absolute values written by the threads (a copy of A by its arrays'
+// copy constructors would be one thread's).
+CsrMatrix absolute(const CsrMatrix& a) {
+  CsrMatrix b;
+  b.rows = a.rows;
+  b.cols = a.cols;
+  b.row_ptr.resize(a.row_ptr.size());
+  b.col.resize(a.col.size());
+  b.val.resize(a.val.size());
+  copy_in_parallel(b.row_ptr.data(), a.row_ptr.data(), sizeof(index_t) * a.row_ptr.size());
+  copy_in_parallel(b.col.data(), a.col.data(), sizeof(index_t) * a.col.size());
 #pragma omp parallel for schedule(static)
-  for (index_t p = 0; p < a.nnz(); ++p) a.val[p] = std::abs(a.val[p]);
-  return a;
+  for (std::size_t p = 0; p < a.val.size(); ++p) b.val[p] = std::abs(a.val[p]);
+  return b;
 }
 
 // Γ = [Γ_0 Γ_1 Γ_2] with its columns interleaved (column 3j + d is Γ_d's column j), Γ_d = diag(n_d) Π_c.
@@ -83,7 +94,7 @@ void assemble_vector_operators(const CsrMatrix& interpolation, const mesh::MeshG
   for (std::size_t d = 0; d < 3; ++d) {
     ops.cell_to_face[d] = std::move(cell_to_face[d]);
     ops.cell_divergence[d] = std::move(divergences[d]);
-    ops.cell_gradient[d] = scale_rows(transpose(ops.cell_divergence[d]), minus_inverse_volume);
+    ops.cell_gradient[d] = scale_rows(transpose_symmetric_pattern(ops.cell_divergence[d]), minus_inverse_volume);
   }
 }
 

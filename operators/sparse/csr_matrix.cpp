@@ -11,6 +11,7 @@
 #include <tuple>
 #include <utility>
 
+#include "core/parallel_copy.hpp"
 #include "core/parallel_exceptions.hpp"
 #include "operators/sparse/csr_compare.hpp"
 #include "operators/sparse/csr_rows.hpp"
@@ -283,6 +284,32 @@ CsrMatrix transpose(const CsrMatrix& a) {
   }
   errors.rethrow();
   return t;
+}
+
+CsrMatrix transpose_symmetric_pattern(const CsrMatrix& a) {
+  if (a.rows != a.cols) return transpose(a);
+  CsrMatrix t;
+  t.rows = a.rows;
+  t.cols = a.cols;
+  t.row_ptr.resize(a.row_ptr.size());
+  t.col.resize(a.col.size());
+  t.val.resize(a.val.size());
+  copy_in_parallel(t.row_ptr.data(), a.row_ptr.data(), sizeof(index_t) * a.row_ptr.size());
+  copy_in_parallel(t.col.data(), a.col.data(), sizeof(index_t) * a.col.size());
+  bool mirrored = true;
+#pragma omp parallel for schedule(static) reduction(&& : mirrored)
+  for (index_t i = 0; i < a.rows; ++i)
+    for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) {
+      const index_t j = a.col[p];
+      const auto first = a.col.begin() + a.row_ptr[j], last = a.col.begin() + a.row_ptr[j + 1];
+      const auto mirror = std::lower_bound(first, last, i);
+      if (mirror == last || *mirror != i) {
+        mirrored = false;
+        continue;
+      }
+      t.val[p] = a.val[static_cast<std::size_t>(mirror - a.col.begin())];
+    }
+  return mirrored ? t : transpose(a);
 }
 
 // Row i of C = A·B sums, per column j, the products a_ik b_kj in the order (p, q) of the two loops,

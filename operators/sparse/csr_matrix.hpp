@@ -33,6 +33,11 @@ CsrMatrix csr_from_triplets(index_t rows, index_t cols, std::vector<Triplet> tri
 index_t sort_and_merge_entries(index_t* col, double* val, index_t n, std::vector<std::pair<index_t, double>>& scratch);
 
 CsrMatrix transpose(const CsrMatrix& a);
+// transpose(a), bitwise, for a square matrix whose pattern is symmetric ((i, j) stored where (j, i) is,
+// as in the finite-volume operators between cells): the same offsets and columns, each value read from
+// its mirror entry, every row in parallel without counting or scattering; where an entry has no
+// mirror, transpose(a).
+CsrMatrix transpose_symmetric_pattern(const CsrMatrix& a);
 // C = A · B (host sparse product, for building operators at pre-processing).
 CsrMatrix multiply(const CsrMatrix& a, const CsrMatrix& b);
 // The k matrices whose columns `a` interleaves (a.cols = k · n): part d holds a's entries of the columns

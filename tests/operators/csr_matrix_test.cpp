@@ -54,6 +54,34 @@ TEST_CASE("transpose is the same on any thread count", "[csr]") {
     for (index_t j = 0; j < a.cols; ++j) REQUIRE(dt[j][i] == da[i][j]);
 }
 
+TEST_CASE("transpose_symmetric_pattern is transpose, bitwise", "[csr]") {
+  // A symmetric pattern with unrelated values (its own path), and patterns without a mirror for some
+  // entry, rectangular or square (transpose's), on 1 and 3 threads.
+  const int threads = GENERATE(1, 3);
+  CAPTURE(threads);
+  const CsrMatrix one_sided = test::random_csr(200, 200, 5, 9);
+  std::vector<Triplet> both_sides;
+  unsigned value = 1;
+  for (index_t r = 0; r < one_sided.rows; ++r)
+    for (index_t p = one_sided.row_ptr[r]; p < one_sided.row_ptr[r + 1]; ++p) {
+      both_sides.push_back({r, one_sided.col[p], 0.25 * value++});
+      both_sides.push_back({one_sided.col[p], r, -0.5 * value++});
+    }
+  const CsrMatrix symmetric_pattern = csr_from_triplets(200, 200, both_sides);
+  const CsrMatrix rectangular = test::random_csr(30, 50, 4, 10);
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(threads);
+  for (const CsrMatrix* a : {&symmetric_pattern, &one_sided, &rectangular}) {
+    const CsrMatrix fast = transpose_symmetric_pattern(*a), reference = transpose(*a);
+    CHECK(fast.rows == reference.rows);
+    CHECK(fast.cols == reference.cols);
+    CHECK(fast.row_ptr == reference.row_ptr);
+    CHECK(fast.col == reference.col);
+    CHECK(fast.val == reference.val);
+  }
+  omp_set_num_threads(saved);
+}
+
 TEST_CASE("multiply matches the dense product", "[csr]") {
   for (unsigned seed = 1; seed <= 5; ++seed) {
     const CsrMatrix a = test::random_csr(7, 5, 4, seed);
