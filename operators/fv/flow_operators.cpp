@@ -5,7 +5,6 @@
 #include <string>
 #include <utility>
 
-#include "core/parallel_copy.hpp"
 #include "operators/fv/convection_operator.hpp"
 #include "operators/fv/divergence.hpp"
 #include "operators/fv/face_gradient.hpp"
@@ -23,17 +22,10 @@ CsrMatrix scale_rows(CsrMatrix a, const std::vector<double>& s) {
   return a;
 }
 
-// |A|: the pattern copied and the absolute values written by the threads (a copy of A by its arrays'
-// copy constructors would be one thread's).
+// |A|, all of it written by the threads (a copy of A by its arrays' copy constructors would be one
+// thread's).
 CsrMatrix absolute(const CsrMatrix& a) {
-  CsrMatrix b;
-  b.rows = a.rows;
-  b.cols = a.cols;
-  b.row_ptr.resize(a.row_ptr.size());
-  b.col.resize(a.col.size());
-  b.val.resize(a.val.size());
-  copy_in_parallel(b.row_ptr.data(), a.row_ptr.data(), sizeof(index_t) * a.row_ptr.size());
-  copy_in_parallel(b.col.data(), a.col.data(), sizeof(index_t) * a.col.size());
+  CsrMatrix b = with_pattern_of(a);
 #pragma omp parallel for schedule(static)
   for (std::size_t p = 0; p < a.val.size(); ++p) b.val[p] = std::abs(a.val[p]);
   return b;

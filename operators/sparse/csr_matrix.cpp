@@ -286,16 +286,21 @@ CsrMatrix transpose(const CsrMatrix& a) {
   return t;
 }
 
+CsrMatrix with_pattern_of(const CsrMatrix& a) {
+  CsrMatrix b;
+  b.rows = a.rows;
+  b.cols = a.cols;
+  b.row_ptr.resize(a.row_ptr.size());
+  b.col.resize(a.col.size());
+  b.val.resize(a.val.size());
+  copy_in_parallel(b.row_ptr.data(), a.row_ptr.data(), sizeof(index_t) * a.row_ptr.size());
+  copy_in_parallel(b.col.data(), a.col.data(), sizeof(index_t) * a.col.size());
+  return b;
+}
+
 CsrMatrix transpose_symmetric_pattern(const CsrMatrix& a) {
   if (a.rows != a.cols) return transpose(a);
-  CsrMatrix t;
-  t.rows = a.rows;
-  t.cols = a.cols;
-  t.row_ptr.resize(a.row_ptr.size());
-  t.col.resize(a.col.size());
-  t.val.resize(a.val.size());
-  copy_in_parallel(t.row_ptr.data(), a.row_ptr.data(), sizeof(index_t) * a.row_ptr.size());
-  copy_in_parallel(t.col.data(), a.col.data(), sizeof(index_t) * a.col.size());
+  CsrMatrix t = with_pattern_of(a);
   bool mirrored = true;
 #pragma omp parallel for schedule(static) reduction(&& : mirrored)
   for (index_t i = 0; i < a.rows; ++i)

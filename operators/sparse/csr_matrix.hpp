@@ -32,6 +32,8 @@ CsrMatrix csr_from_triplets(index_t rows, index_t cols, std::vector<Triplet> tri
 // in that order, as csr_from_triplets does. Returns how many entries remain. `scratch` is reused space.
 index_t sort_and_merge_entries(index_t* col, double* val, index_t n, std::vector<std::pair<index_t, double>>& scratch);
 
+// A matrix of a's shape, offsets and columns (copied by the threads), its values sized and unwritten.
+CsrMatrix with_pattern_of(const CsrMatrix& a);
 CsrMatrix transpose(const CsrMatrix& a);
 // transpose(a), bitwise, for a square matrix whose pattern is symmetric ((i, j) stored where (j, i) is,
 // as in the finite-volume operators between cells): the same offsets and columns, each value read from
