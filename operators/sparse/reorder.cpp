@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -21,15 +22,30 @@ Permutation Permutation::identity(index_t n) {
   return from_new_to_old(std::move(order));
 }
 
+// In parallel: every index in range, the inverse scattered, then each entry checked to be its own
+// inverse's (a repeated index leaves one of its entries unmatched); only a failed check runs the
+// serial loop, for the message naming the first entry in order that is out of range or repeated.
 Permutation Permutation::from_new_to_old(std::vector<index_t> new_to_old) {
   const index_t n = checked_index(new_to_old.size(), "Permutation");
-  std::vector<index_t> old_to_new(static_cast<std::size_t>(n), -1);
-  for (index_t i = 0; i < n; ++i) {
-    const index_t old = new_to_old[i];
-    if (old < 0 || old >= n || old_to_new[old] != -1)
-      throw Error("Permutation: entry " + std::to_string(i) + " maps to old index " + std::to_string(old) +
-                  ", which is out of [0, " + std::to_string(n) + ") or already taken");
-    old_to_new[old] = i;
+  std::vector<index_t> old_to_new(static_cast<std::size_t>(n));
+  bool valid = true;
+#pragma omp parallel for schedule(static) reduction(&& : valid)
+  for (index_t i = 0; i < n; ++i) valid = valid && new_to_old[i] >= 0 && new_to_old[i] < n;
+  if (valid) {
+#pragma omp parallel for schedule(static)
+    for (index_t i = 0; i < n; ++i) old_to_new[new_to_old[i]] = i;
+#pragma omp parallel for schedule(static) reduction(&& : valid)
+    for (index_t i = 0; i < n; ++i) valid = valid && old_to_new[new_to_old[i]] == i;
+  }
+  if (!valid) {
+    std::fill(old_to_new.begin(), old_to_new.end(), -1);
+    for (index_t i = 0; i < n; ++i) {
+      const index_t old = new_to_old[i];
+      if (old < 0 || old >= n || old_to_new[old] != -1)
+        throw Error("Permutation: entry " + std::to_string(i) + " maps to old index " + std::to_string(old) +
+                    ", which is out of [0, " + std::to_string(n) + ") or already taken");
+      old_to_new[old] = i;
+    }
   }
   return Permutation{std::move(new_to_old), std::move(old_to_new)};
 }
@@ -249,16 +265,66 @@ void cuthill_mckee(index_t root, std::vector<char>& placed, LevelExpansion& leve
   levels.finish(out, first, out.size());
 }
 
-// Rows sorted by (coarse group, decreasing length); bucket[r] numbers the distinct (group, length).
+// Rows sorted by (coarse group, decreasing length), stably; bucket[r] numbers the distinct (group,
+// length) in that order. The keys are few (row lengths of a mesh operator, a handful of groups), so a
+// counting sort in parallel: per thread and key the rows of its block, each thread's share of a key
+// after those of the threads before it, which is the stable order. A range of keys too large for
+// that (labels far apart) goes through a stable sort instead; the same result.
 std::vector<index_t> sort_into_buckets(const CsrMatrix& a, const std::vector<index_t>* groups,
                                        std::vector<index_t>& bucket) {
-  auto key = [&](index_t r) { return std::make_pair(groups ? (*groups)[r] : 0, -a.row_length(r)); };
+  index_t lowest_group = 0, highest_group = 0, longest = 0;
+  if (groups && !groups->empty())
+    lowest_group = highest_group = groups->front();
+#pragma omp parallel for schedule(static) reduction(min : lowest_group) reduction(max : highest_group, longest)
+  for (index_t r = 0; r < a.rows; ++r) {
+    if (groups) {
+      lowest_group = std::min(lowest_group, (*groups)[r]);
+      highest_group = std::max(highest_group, (*groups)[r]);
+    }
+    longest = std::max(longest, a.row_length(r));
+  }
+  // Key k orders as (group, −length): rows of a lower group first, longer rows first within one.
+  const auto group_span = static_cast<std::int64_t>(highest_group) - lowest_group + 1;
+  const std::int64_t lengths = static_cast<std::int64_t>(longest) + 1, keys = group_span * lengths;
+  const auto key = [&](index_t r) {
+    return static_cast<std::size_t>((groups ? (*groups)[r] - static_cast<std::int64_t>(lowest_group) : 0) * lengths +
+                                    (longest - a.row_length(r)));
+  };
   std::vector<index_t> rows(static_cast<std::size_t>(a.rows));
-  std::iota(rows.begin(), rows.end(), 0);
-  std::stable_sort(rows.begin(), rows.end(), [&](index_t u, index_t v) { return key(u) < key(v); });
   bucket.assign(rows.size(), 0);
-  for (std::size_t i = 1; i < rows.size(); ++i)
-    bucket[rows[i]] = bucket[rows[i - 1]] + (key(rows[i]) != key(rows[i - 1]) ? 1 : 0);
+  const auto threads = static_cast<std::size_t>(omp_get_max_threads());
+  if (keys > 4096 || static_cast<std::size_t>(keys) * threads > rows.size() + 4096) {
+    std::iota(rows.begin(), rows.end(), 0);
+    std::stable_sort(rows.begin(), rows.end(), [&](index_t u, index_t v) { return key(u) < key(v); });
+    for (std::size_t i = 1; i < rows.size(); ++i)
+      bucket[rows[i]] = bucket[rows[i - 1]] + (key(rows[i]) != key(rows[i - 1]) ? 1 : 0);
+    return rows;
+  }
+  const auto k = static_cast<std::size_t>(keys);
+  std::vector<index_t> slot(k * threads, 0);  // per (key, thread): a count, then the first position
+  std::vector<index_t> key_bucket(k, 0);
+#pragma omp parallel num_threads(static_cast<int>(threads))
+  {
+    const auto t = static_cast<std::size_t>(omp_get_thread_num()), n = static_cast<std::size_t>(omp_get_num_threads());
+    const auto begin = static_cast<index_t>(rows.size() * t / n), end = static_cast<index_t>(rows.size() * (t + 1) / n);
+    for (index_t r = begin; r < end; ++r) ++slot[key(r) * threads + t];
+#pragma omp barrier
+#pragma omp single
+    {
+      index_t position = 0, distinct = 0;
+      for (std::size_t c = 0; c < k; ++c) {
+        const index_t first = position;
+        for (std::size_t b = 0; b < threads; ++b) position += std::exchange(slot[c * threads + b], position);
+        key_bucket[c] = distinct;
+        if (position > first) ++distinct;
+      }
+    }
+    for (index_t r = begin; r < end; ++r) {
+      const std::size_t c = key(r);
+      rows[static_cast<std::size_t>(slot[c * threads + t]++)] = r;
+      bucket[static_cast<std::size_t>(r)] = key_bucket[c];
+    }
+  }
   return rows;
 }
 

@@ -43,6 +43,16 @@ TEST_CASE("Permutation::from_new_to_old rejects repeated or out-of-range indices
   CHECK_THROWS_AS(Permutation::from_new_to_old({0, 0, 1}), Error);
   CHECK_THROWS_AS(Permutation::from_new_to_old({0, 3, 1}), Error);
   check_is_permutation(Permutation::identity(5), 5);
+  // Large enough for the threads' checks: the message names the first entry in order that repeats.
+  std::vector<index_t> repeated(100000);
+  std::iota(repeated.begin(), repeated.end(), 0);
+  repeated[70000] = 5;
+  CHECK_THROWS_WITH(Permutation::from_new_to_old(repeated), Catch::Contains("entry 70000 maps to old index 5"));
+  repeated[70000] = -2;
+  CHECK_THROWS_WITH(Permutation::from_new_to_old(repeated), Catch::Contains("entry 70000 maps to old index -2"));
+  std::vector<index_t> reversed(100000);
+  std::iota(reversed.rbegin(), reversed.rend(), 0);
+  check_is_permutation(Permutation::from_new_to_old(reversed), 100000);
 }
 
 TEST_CASE("row_grouping_rcm groups rows by length, longest first", "[reorder]") {
