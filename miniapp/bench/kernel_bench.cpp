@@ -91,8 +91,7 @@ std::pair<double, double> time_pcg_solve(const Executor& exec, Pcg& pcg, const D
 // likewise. "pcg_aip1" replays the iterations as CUDA Graphs (CUDA only), "pcg_aip1_plain" launches
 // them one by one. The bandwidth-bound time of an iteration is its bytes / copy bandwidth.
 std::vector<KernelRecord> bench_pcg(const Executor& exec, const CsrMatrix& l, int repeat, std::ostream& log) {
-  CsrMatrix minus_l = l;
-  for (double& v : minus_l.val) v = -v;
+  const CsrMatrix minus_l = negated(l);
   const index_t n = l.rows;
   log << "    AIP-1 set-up (host)\n" << std::flush;
   const Aip m(exec, minus_l, 1, exec.default_slice_height());

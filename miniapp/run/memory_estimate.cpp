@@ -141,9 +141,7 @@ std::size_t preconditioner_bytes(const cases::CaseConfig& config, const fv::Flow
       return !hierarchy.levels.empty() && hierarchy.levels.front().a.nnz() == ops.laplacian.nnz();
     };
     if (amg) return Amg::device_bytes(*amg, h, float_values, shares_fine(*amg));
-    CsrMatrix minus_laplacian = ops.laplacian;
-    for (double& v : minus_laplacian.val) v = -v;
-    const amg::HostHierarchy built = amg::build_hierarchy(std::move(minus_laplacian), {});
+    const amg::HostHierarchy built = amg::build_hierarchy(negated(ops.laplacian), {});
     return Amg::device_bytes(built, h, float_values, shares_fine(built));
   }
   if (aip) return DeviceAipFactor::device_bytes(*aip, h);

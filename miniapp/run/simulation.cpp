@@ -236,11 +236,6 @@ RankMesh make_rank_mesh(cases::CaseConfig& c, const std::string& case_path, cons
   return distribute_mesh(std::move(whole), comm, log, lines ? &*lines : nullptr, &profile);
 }
 
-CsrMatrix negated(CsrMatrix a) {
-  for (auto& v : a.val) v = -v;
-  return a;
-}
-
 // The matrix the PCG path's preconditioner is built from: −L, or its block of owned rows and columns
 // on several ranks (block Jacobi across ranks).
 CsrMatrix preconditioned_matrix(const Simulation& sim, const parallel::LocalNumbering* numbering) {

@@ -7,22 +7,6 @@
 namespace miniapp::time {
 namespace {
 
-// −A, its entries written by the threads in parallel (the first touch of a matrix as large as L).
-CsrMatrix negated(const CsrMatrix& a) {
-  CsrMatrix n;
-  n.rows = a.rows;
-  n.cols = a.cols;
-  n.row_ptr = a.row_ptr;
-  n.col.resize(a.col.size());
-  n.val.resize(a.val.size());
-#pragma omp parallel for schedule(static)
-  for (std::size_t p = 0; p < a.col.size(); ++p) {
-    n.col[p] = a.col[p];
-    n.val[p] = -a.val[p];
-  }
-  return n;
-}
-
 bool any_non_zero(std::span<const double> v) {
   bool found = false;
 #pragma omp parallel for schedule(static) reduction(|| : found)

@@ -1,6 +1,5 @@
 #include "operators/fv/flow_operators.hpp"
 
-#include <cmath>
 #include <optional>
 #include <string>
 #include <utility>
@@ -20,15 +19,6 @@ CsrMatrix scale_rows(CsrMatrix a, const std::vector<double>& s) {
   for (index_t r = 0; r < a.rows; ++r)
     for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) a.val[p] *= s[r];
   return a;
-}
-
-// |A|, all of it written by the threads (a copy of A by its arrays' copy constructors would be one
-// thread's).
-CsrMatrix absolute(const CsrMatrix& a) {
-  CsrMatrix b = with_pattern_of(a);
-#pragma omp parallel for schedule(static)
-  for (std::size_t p = 0; p < a.val.size(); ++p) b.val[p] = std::abs(a.val[p]);
-  return b;
 }
 
 // Γ = [Γ_0 Γ_1 Γ_2] with its columns interleaved (column 3j + d is Γ_d's column j), Γ_d = diag(n_d) Π_c.

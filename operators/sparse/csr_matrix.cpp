@@ -298,6 +298,27 @@ CsrMatrix with_pattern_of(const CsrMatrix& a) {
   return b;
 }
 
+namespace {
+
+// a's pattern with each value f(a's value).
+template <class F>
+CsrMatrix with_mapped_values(const CsrMatrix& a, F f) {
+  CsrMatrix b = with_pattern_of(a);
+#pragma omp parallel for schedule(static)
+  for (std::size_t p = 0; p < a.val.size(); ++p) b.val[p] = f(a.val[p]);
+  return b;
+}
+
+}  // namespace
+
+CsrMatrix negated(const CsrMatrix& a) {
+  return with_mapped_values(a, [](double v) { return -v; });
+}
+
+CsrMatrix absolute(const CsrMatrix& a) {
+  return with_mapped_values(a, [](double v) { return std::abs(v); });
+}
+
 CsrMatrix transpose_symmetric_pattern(const CsrMatrix& a) {
   if (a.rows != a.cols) return transpose(a);
   CsrMatrix t = with_pattern_of(a);

@@ -34,6 +34,10 @@ index_t sort_and_merge_entries(index_t* col, double* val, index_t n, std::vector
 
 // A matrix of a's shape, offsets and columns (copied by the threads), its values sized and unwritten.
 CsrMatrix with_pattern_of(const CsrMatrix& a);
+// −A and |A|, every array written by the threads (a copy by the arrays' copy constructors is one
+// thread's, and first touches the pages there).
+CsrMatrix negated(const CsrMatrix& a);
+CsrMatrix absolute(const CsrMatrix& a);
 CsrMatrix transpose(const CsrMatrix& a);
 // transpose(a), bitwise, for a square matrix whose pattern is symmetric ((i, j) stored where (j, i) is,
 // as in the finite-volume operators between cells): the same offsets and columns, each value read from

@@ -22,11 +22,6 @@ std::vector<double> system_shifts(index_t planes) {
   return shifts;
 }
 
-CsrMatrix negated(CsrMatrix a) {
-  for (double& v : a.val) v = -v;
-  return a;
-}
-
 // Position i = c · Nper + j of the 1D-block order → index of that cell in the caller's vectors, for
 // the first `lines` 2D cells.
 std::vector<index_t> block_order(const Extrusion& e, const Permutation* cell_order, index_t lines) {
