@@ -107,10 +107,8 @@ std::size_t operator_bytes(const cases::CaseConfig& config, const mesh::Mesh& me
   const bool les = config.physics.les != LesModel::none;
   std::size_t bytes = sell_bytes(ops.divergence, h) + sell_bytes(ops.face_gradient, h) + sell_bytes(ops.laplacian, h) +
                       sell_bytes(ops.face_interpolation, h) + sell_bytes(ops.flux_magnitude_sum, h) +
-                      sell_bytes(ops.viscous_rate, h);
-  for (int d = 0; d < 3; ++d)
-    bytes += sell_bytes(ops.cell_to_face[d], h) + sell_bytes(ops.cell_divergence[d], h) +
-             sell_bytes(ops.cell_gradient[d], h);
+                      sell_bytes(ops.viscous_rate, h) + sell_bytes(ops.cell_to_face, h);
+  for (int d = 0; d < 3; ++d) bytes += sell_bytes(ops.cell_divergence[d], h) + sell_bytes(ops.cell_gradient[d], h);
   // R = C + D on the momentum pattern, its values array also held as values(D), and the maps E_C, E_D.
   const std::vector<index_t> momentum_lengths = row_lengths(ops.momentum_pattern);
   const std::size_t momentum_entries = sell_entries(momentum_lengths, h);

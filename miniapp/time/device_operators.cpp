@@ -53,7 +53,7 @@ DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, c
       divergence(upload(exec, ops.divergence, s, profile)),
       face_gradient(upload_releasing(exec, ops.face_gradient, s, profile)),
       pressure_matrix(upload(exec, negated(ops.laplacian), s, profile)),
-      cell_to_face(upload_three_releasing(exec, ops.cell_to_face, s, profile)),
+      cell_to_face(upload_releasing(exec, ops.cell_to_face, s, profile)),
       cell_divergence(upload_three_releasing(exec, ops.cell_divergence, s, profile)),
       cell_gradient(upload_three(exec, ops.cell_gradient, s, profile)),
       face_interpolation(upload_releasing(exec, ops.face_interpolation, s, profile)),

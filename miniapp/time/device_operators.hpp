@@ -26,7 +26,7 @@ struct DeviceOperators {
   DeviceSell divergence;                       // M
   DeviceSell face_gradient;                    // Gs
   DeviceSell pressure_matrix;                  // −L (symmetric positive semi-definite)
-  std::array<DeviceSell, 3> cell_to_face;      // Γc→s
+  DeviceSell cell_to_face;                     // Γc→s, its components' columns interleaved
   std::array<DeviceSell, 3> cell_divergence;   // M Γc→s
   std::array<DeviceSell, 3> cell_gradient;     // G
   DeviceSell face_interpolation;               // Π

@@ -1,5 +1,7 @@
 #include "miniapp/time/flow_rate_hold.hpp"
 
+#include <array>
+
 #include "operators/kernels/spmv.hpp"
 #include "operators/kernels/vector_ops.hpp"
 
@@ -14,15 +16,16 @@ FlowRateHold::FlowRateHold(const Executor& exec, const DeviceOperators& ops, par
   ones_ = Vector(exec, cells);
   fill(exec, 1.0, ones_);
   volume_ = domain.dot(exec, ops.volume, ones_);
-  // Γ_d applied to a uniform 1 gives n_d on the faces where u_s follows the cells.
-  face_flux_ = Vector(exec, ops.cell_to_face[0].rows());
-  Vector normal(exec, face_flux_.size());
-  fill(exec, 0.0, face_flux_);
+  // Γ applied to the uniform velocity `direction` gives direction · n on the faces where u_s follows
+  // the cells.
+  face_flux_ = Vector(exec, ops.cell_to_face.rows());
+  std::array<Vector, 3> uniform;
   for (int d = 0; d < 3; ++d) {
-    if (direction_[d] == 0) continue;
-    spmv(exec, ops.cell_to_face[d], ones_, normal);
-    axpby(exec, direction_[d], normal, 1.0, face_flux_);
+    uniform[d] = Vector(exec, cells);
+    fill(exec, direction_[d], uniform[d]);
   }
+  spmv_interleaved(exec, ops.cell_to_face, std::array<const Vector*, 3>{&uniform[0], &uniform[1], &uniform[2]},
+                   face_flux_);
 }
 
 double FlowRateHold::bulk_velocity(const FlowFields& f) const {

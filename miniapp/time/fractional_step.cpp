@@ -1,6 +1,7 @@
 #include "miniapp/time/fractional_step.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "operators/kernels/spmv.hpp"
@@ -38,11 +39,8 @@ FractionalStep::FractionalStep(const Executor& exec, DeviceOperators& ops, paral
 
 void FractionalStep::initialise(FlowFields& f) {
   // u_s = Γ u + u_bc, ν_s = ν (+ Π ν_t).
-  spmv(exec_, ops_.cell_to_face[0], f.u[0], f.face_velocity);
-  for (int d = 1; d < 3; ++d) {
-    spmv(exec_, ops_.cell_to_face[d], f.u[d], face_work_);
-    axpby(exec_, 1.0, face_work_, 1.0, f.face_velocity);
-  }
+  spmv_interleaved(exec_, ops_.cell_to_face, std::array<const Vector*, 3>{&f.u[0], &f.u[1], &f.u[2]},
+                   f.face_velocity);
   axpby(exec_, 1.0, ops_.boundary_face_velocity, 1.0, f.face_velocity);
   copy(exec_, face_base_viscosity_, f.face_viscosity);
   fill(exec_, 0.0, f.eddy_viscosity);
@@ -161,11 +159,8 @@ void FractionalStep::correct(FlowFields& f) {
 
 // Step 4 (thesis eq. 2.9): u_s = Γ uⁿ⁺¹ − Δt (Gs p − Γ g) + u_bc = Γ uᵖ − Δt Gs p + u_bc.
 void FractionalStep::update_face_velocity(FlowFields& f) {
-  spmv(exec_, ops_.cell_to_face[0], u_pred_[0], f.face_velocity);
-  for (int d = 1; d < 3; ++d) {
-    spmv(exec_, ops_.cell_to_face[d], u_pred_[d], face_work_);
-    axpby(exec_, 1.0, face_work_, 1.0, f.face_velocity);
-  }
+  spmv_interleaved(exec_, ops_.cell_to_face, std::array<const Vector*, 3>{&u_pred_[0], &u_pred_[1], &u_pred_[2]},
+                   f.face_velocity);
   spmv(exec_, ops_.face_gradient, f.pressure, face_work_);
   axpby(exec_, step_scalar(minus_dt), face_work_, 1.0, f.face_velocity);
   axpby(exec_, 1.0, ops_.boundary_face_velocity, 1.0, f.face_velocity);

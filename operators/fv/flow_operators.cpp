@@ -61,20 +61,17 @@ std::vector<double> checked_volumes(const mesh::Mesh& mesh, const mesh::MeshGeom
   return {geometry.cell_volume.begin(), geometry.cell_volume.end()};
 }
 
-// Γ_d, M Γ_d and G_d = −Ω⁻¹ (M Γ_d)ᵀ per component, from the convective interpolation (in cell order).
-// The three M Γ_d come from one product M Γ with Γ's columns interleaved: each entry sums the same
+// Γ (interleaved), M Γ_d and G_d = −Ω⁻¹ (M Γ_d)ᵀ per component, from the convective interpolation (in
+// cell order). The three M Γ_d come from one product M Γ, cut into three: each entry sums the same
 // products in the same order as M Γ_d alone, and the faces' rows, read from all over the mesh, are
 // read once instead of three times.
 void assemble_vector_operators(const CsrMatrix& interpolation, const mesh::MeshGeometry& geometry, FlowOperators& ops) {
   std::vector<double> minus_inverse_volume(ops.inverse_volume);
   for (double& v : minus_inverse_volume) v = -v;
-  // Each interleaved matrix is released once split: no more held at once than the three of each.
-  CsrMatrix interleaved = interleaved_normal_components(interpolation, geometry);
-  CsrMatrix products = multiply(ops.divergence, interleaved);
-  std::vector<CsrMatrix> cell_to_face = split_interleaved_columns(std::exchange(interleaved, {}), 3);
-  std::vector<CsrMatrix> divergences = split_interleaved_columns(std::exchange(products, {}), 3);
+  ops.cell_to_face = interleaved_normal_components(interpolation, geometry);
+  // The product is released once split: no more held at once than it and its three parts.
+  std::vector<CsrMatrix> divergences = split_interleaved_columns(multiply(ops.divergence, ops.cell_to_face), 3);
   for (std::size_t d = 0; d < 3; ++d) {
-    ops.cell_to_face[d] = std::move(cell_to_face[d]);
     ops.cell_divergence[d] = std::move(divergences[d]);
     ops.cell_gradient[d] = scale_rows(transpose_symmetric_pattern(ops.cell_divergence[d]), minus_inverse_volume);
   }

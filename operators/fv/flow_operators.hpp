@@ -27,11 +27,14 @@ struct FlowOperators {
   CsrMatrix face_gradient;  // Gs, faces × cells: (p_nb − p_own)/δn on interior faces; −p_own/δn on
                             // outlet faces (p = 0 there); zero rows on walls, slip faces and inlets
   CsrMatrix laplacian;      // L = M Gs, cells × cells: symmetric, negative semi-definite
-  CsrMatrix convective_interpolation;         // Π_c, faces × cells (convective_interpolation_matrix): Γ_d
+  CsrMatrix convective_interpolation;         // Π_c, faces × cells (convective_interpolation_matrix): Γ
                                              // and E_C are made from it; the upload releases it
-  std::array<CsrMatrix, 3> cell_to_face;     // Γc→s per component d, faces × cells: ½ n_d at owner and
-                                             // neighbour of interior faces, n_d at the owner of outlet
-                                             // faces, zero rows on walls, slip faces and inlets
+  CsrMatrix cell_to_face;                    // Γc→s = [Γ_0 Γ_1 Γ_2], faces × 3 cells, the components'
+                                             // columns interleaved (column 3j + d is Γ_d's column j; the
+                                             // time loop applies it by spmv_interleaved): Γ_d holds ½ n_d
+                                             // at owner and neighbour of interior faces, n_d at the owner
+                                             // of outlet faces, nothing on walls, slip faces and inlets;
+                                             // entries with n_d = 0 are not stored
   std::array<CsrMatrix, 3> cell_divergence;  // M Γc→s per component, cells × cells
   std::array<CsrMatrix, 3> cell_gradient;    // G_d = −Ω⁻¹ (M Γ_d)ᵀ, cells × cells (ΩG = −Mᵀ duality)
   CsrMatrix face_interpolation;  // faces × cells: ½, ½ on interior faces, 1 at the owner of boundary

@@ -49,6 +49,27 @@ void spmv(const Executor& exec, const DeviceCsr& a, const Vector& x, Vector& y) 
   exec.counters().add(KernelKind::spmv, bytes, 2.0 * a.nnz(), seconds);
 }
 
+void spmv_interleaved(const Executor& exec, const DeviceSell& a, std::span<const Vector* const> x, Vector& y) {
+  constexpr const char* kernel = "spmv_interleaved";
+  detail::check_executor(exec, a.executor(), kernel, "the matrix");
+  const auto k = static_cast<int>(x.size());
+  if (k < 1 || k > max_spmv_vectors || a.cols() % k != 0)
+    throw Error(std::string(kernel) + ": " + std::to_string(k) + " input vectors for a matrix of " +
+                std::to_string(a.cols()) + " columns; expected 1 to " + std::to_string(max_spmv_vectors) +
+                " vectors that divide the columns");
+  std::vector<const double*> xs(static_cast<std::size_t>(k));
+  for (int d = 0; d < k; ++d) {
+    if (!x[d]) throw Error(std::string(kernel) + ": input vector " + std::to_string(d) + " is a null pointer");
+    check_operands(exec, a.rows(), a.cols() / k, *x[d], y, kernel);
+    xs[d] = x[d]->data();
+  }
+  const SellView view = a.view();
+  const double seconds = detail::run_timed(
+      exec, [&] { cpu::spmv_sell_interleaved(view, k, xs.data(), y.data()); },
+      [&] { cuda::spmv_sell_interleaved(exec.stream(), view, k, xs.data(), y.data()); });
+  exec.counters().add(KernelKind::spmv, sell_bytes(a, 1), 2.0 * a.nnz(), seconds);
+}
+
 void spmv_multi(const Executor& exec, const DeviceSell& a, std::span<const Vector* const> x,
                 std::span<Vector* const> y) {
   constexpr const char* kernel = "spmv_multi";

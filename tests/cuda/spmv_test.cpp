@@ -95,6 +95,29 @@ TEST_CASE("CUDA generalized sELL SpMV matches the CPU reference for 1 to 4 vecto
   }
 }
 
+TEST_CASE("CUDA interleaved-block SpMV matches the CPU reference for 1 to 4 blocks", "[cuda][spmv]") {
+  const int k = GENERATE(1, 2, 3, 4);
+  const index_t slice_height = GENERATE(32, 7);
+  CAPTURE(k, slice_height);
+  const Executor cpu = Executor::cpu(), gpu = Executor::cuda();
+  const index_t n = test::large_n / 2 + 3;  // each block's columns
+  const CsrMatrix csr = test_matrix(test::large_n, k * n, 8);
+  const SellMatrix sell = to_sell(csr, slice_height);
+  const DeviceSell a_cpu(cpu, sell), a_gpu(gpu, sell);
+  std::vector<test::Mirrored> x;
+  std::vector<const double*> x_cpu, x_gpu;
+  for (int d = 0; d < k; ++d) x.emplace_back(cpu, gpu, test::random_vector(n, 20 + d));
+  for (int d = 0; d < k; ++d) x_cpu.push_back(x[d].cpu.data()), x_gpu.push_back(x[d].gpu.data());
+  test::Mirrored y(cpu, gpu, test::nan_vector(csr.rows));
+  cpu::spmv_sell_interleaved(a_cpu.view(), k, x_cpu.data(), y.cpu.data());
+  cuda::spmv_sell_interleaved(gpu.stream(), a_gpu.view(), k, x_gpu.data(), y.gpu.data());
+  const std::vector<double> got = y.gpu.to_host();
+  CHECK(test::relative_difference(got, y.cpu.to_host()) <= test::tolerance);
+  for (index_t r = 256; r < 512; ++r) REQUIRE(got[r] == 0.0);
+  CHECK_THROWS_WITH(cuda::spmv_sell_interleaved(gpu.stream(), a_gpu.view(), 5, x_gpu.data(), y.gpu.data()),
+                    Catch::Contains("5 vectors"));
+}
+
 TEST_CASE("CUDA generalized SpMV rejects 0 or more than 4 vectors", "[cuda][spmv]") {
   const Executor gpu = Executor::cuda();
   const DeviceSell a(gpu, to_sell(test::random_csr(10, 10, 3, 5), 32));

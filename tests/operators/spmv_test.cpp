@@ -74,6 +74,29 @@ TEST_CASE("spmv_multi equals separate SpMVs", "[spmv]") {
   }
 }
 
+TEST_CASE("spmv_interleaved is the SpMV of the matrix with the vectors interleaved", "[spmv]") {
+  const Executor exec = Executor::cpu();
+  const index_t slice_height = GENERATE(1, 8, 32);
+  for (int k = 1; k <= max_spmv_vectors; ++k) {
+    CAPTURE(slice_height, k);
+    const index_t n = 61;  // each block's columns
+    const CsrMatrix host = test::random_csr(203, k * n, 7, 30 + k);
+    std::vector<Vector> x;
+    std::vector<double> interleaved(static_cast<std::size_t>(k * n));
+    for (int d = 0; d < k; ++d) {
+      const std::vector<double> xd = test::random_vector(n, 40 + d);
+      for (index_t j = 0; j < n; ++j) interleaved[static_cast<std::size_t>(k * j + d)] = xd[j];
+      x.push_back(Vector::from_host(exec, xd));
+    }
+    std::array<const Vector*, max_spmv_vectors> xp{};
+    for (int d = 0; d < k; ++d) xp[d] = &x[d];
+    Vector y(exec, host.rows);
+    spmv_interleaved(exec, DeviceSell(exec, to_sell(host, slice_height)), std::span(xp.data(), k), y);
+    // Each row summed in its stored order, as reference_spmv sums it.
+    CHECK(y.to_host() == reference_spmv(host, interleaved));
+  }
+}
+
 TEST_CASE("SpMV rejects mismatched sizes, aliasing and vector counts", "[spmv]") {
   const Executor exec = Executor::cpu();
   const CsrMatrix host = test::random_csr(10, 8, 3, 1);
@@ -87,4 +110,10 @@ TEST_CASE("SpMV rejects mismatched sizes, aliasing and vector counts", "[spmv]")
   std::array<const Vector*, 2> xs{&x, &x};
   std::array<Vector*, 1> ys{&y};
   CHECK_THROWS_AS(spmv_multi(exec, a, xs, ys), Error);
+  // Interleaved blocks: their count must divide the columns, each x_d hold cols / k entries.
+  Vector half(exec, 4), third(exec, 3);
+  CHECK_THROWS_WITH(spmv_interleaved(exec, a, std::array<const Vector*, 3>{&third, &third, &third}, y),
+                    Catch::Contains("divide the columns"));
+  CHECK_THROWS_WITH(spmv_interleaved(exec, a, std::array<const Vector*, 2>{&half, &third}, y),
+                    Catch::Contains("spmv_interleaved") && Catch::Contains("3"));
 }

@@ -72,7 +72,7 @@ std::array<Counts, time::phase_count> expected_counts(const Features& f, std::ui
   const std::uint64_t rz = f.jacobi ? 0 : 1;
   e[2] = {2 + pre_spmv + k * (1 + pre_spmv), 1 + 3 * sing + k, 2 + 3 * sing + rz * k, pre_pointwise, 2};
   e[3] = {3, 3, 0, 0, 0};  // 3: G p and uⁿ⁺¹ = uᵖ − Δt g per component
-  e[4] = {4, 4, 0, 0, 0};  // 4: Γ uᵖ (3), Gs p; sums, −Δt Gs p, + u_bc
+  e[4] = {2, 2, 0, 0, 0};  // 4: Γ uᵖ (one interleaved SpMV), Gs p; −Δt Gs p, + u_bc
   if (f.les) e[5] = {4, 1, 0, 1, 0};  // 5: ∇u (3 generalized SpMVs), model, Π ν_t, + ν
   // 6: |u_s|, |M| |u_s| (+ the lid's speed), viscous rate; "cfl": their sum, one min ratio;
   // "eigenvalue": a min ratio of each. Before them the held flow rate: U_b (a DOT per held component),

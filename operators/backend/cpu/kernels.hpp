@@ -10,6 +10,7 @@ namespace miniapp::cpu {
 void spmv_sell(const SellView& a, const double* x, double* y);
 void spmv_csr(const CsrView& a, const double* x, double* y);
 void spmv_sell_multi(const SellView& a, int k, const double* const* x, double* const* y);
+void spmv_sell_interleaved(const SellView& a, int k, const double* const* x, double* y);
 
 void axpby(index_t n, double a, const double* x, double b, double* y);
 void waxpby(index_t n, double a, const double* x, double b, const double* y, double* w);

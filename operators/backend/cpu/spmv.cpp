@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <string>
 
 #include "operators/backend/cpu/kernels.hpp"
 #include "operators/backend/cpu/parallel.hpp"
@@ -146,6 +147,40 @@ void spmv_sell_multi(const SellView& a, int k, const double* const* x, double* c
 }
 
 void spmv_sell(const SellView& a, const double* x, double* y) { spmv_sell_multi(a, 1, &x, &y); }
+
+namespace {
+
+// Row by row in stored order (padding adds exact zeros); column c reads x[c % K][c / K], K a
+// constant so that the division is a multiplication.
+template <int K>
+void sell_interleaved(const SellView& a, const double* const* x, double* y) {
+#pragma omp parallel for schedule(static) if (worth_parallel(a.rows))
+  for (index_t s = 0; s < a.slice_count; ++s) {
+    const index_t begin = a.slice_ptr[s], height = a.slice_height;
+    const index_t width = (a.slice_ptr[s + 1] - begin) / height;
+    const index_t live = std::min(height, a.rows - s * height);
+    for (index_t r = 0; r < live; ++r) {
+      double sum = 0.0;
+      for (index_t e = 0; e < width; ++e) {
+        const index_t p = begin + e * height + r, c = a.col[p];
+        sum += a.val[p] * x[c % K][c / K];
+      }
+      y[s * height + r] = sum;
+    }
+  }
+}
+
+}  // namespace
+
+void spmv_sell_interleaved(const SellView& a, int k, const double* const* x, double* y) {
+  switch (k) {
+    case 1: return sell_interleaved<1>(a, x, y);
+    case 2: return sell_interleaved<2>(a, x, y);
+    case 3: return sell_interleaved<3>(a, x, y);
+    case 4: return sell_interleaved<4>(a, x, y);
+    default: throw Error("cpu::spmv_sell_interleaved: " + std::to_string(k) + " vectors requested, 1 to 4 supported");
+  }
+}
 
 void spmv_csr(const CsrView& a, const double* x, double* y) {
 #pragma omp parallel for schedule(static) if (worth_parallel(a.rows))

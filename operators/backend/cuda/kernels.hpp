@@ -13,6 +13,7 @@ namespace miniapp::cuda {
 void spmv_sell(void* stream, const SellView& a, const double* x, double* y);
 void spmv_csr(void* stream, const CsrView& a, const double* x, double* y);
 void spmv_sell_multi(void* stream, const SellView& a, int k, const double* const* x, double* const* y);
+void spmv_sell_interleaved(void* stream, const SellView& a, int k, const double* const* x, double* y);
 
 void axpby(void* stream, index_t n, Coefficient a, const double* x, Coefficient b, double* y);
 void waxpby(void* stream, index_t n, Coefficient a, const double* x, Coefficient b, const double* y, double* w);

@@ -13,8 +13,15 @@
 // Generalized SpMV: each matrix entry is loaded once and applied to k vectors, so k products cost
 // one matrix read plus k x/y streams instead of k matrix reads (thesis §2.4).
 //
+// Interleaved blocks: one sELL matrix whose column k·j + d reads x_d[j], the row product of the plain
+// SpMV with that gather (the vector chosen by predicated loads, not an indexed parameter array, which
+// would go through local memory).
+//
 // CSR, one thread per row: uncoalesced (neighbouring threads read different rows' runs); a simple
 // reference path for matrices not converted to sELL, not tuned.
+#include <string>
+#include <type_traits>
+
 #include "operators/backend/cuda/check.cuh"
 #include "operators/backend/cuda/kernels.hpp"
 #include "operators/backend/cuda/sell_row.cuh"
@@ -63,6 +70,49 @@ __global__ void spmv_sell_multi_kernel(SellView a, VectorSet<K> v) {
   for (int k = 0; k < K; ++k) v.y[k][row] = sum[k];
 }
 
+template <int K>
+struct InputSet {
+  const double* x[K];
+};
+
+template <int K>
+__global__ void __launch_bounds__(block_size) spmv_sell_interleaved_kernel(SellView a, InputSet<K> v,
+                                                                             double* __restrict__ y) {
+  const std::int64_t row = detail::global_thread();
+  if (row >= a.rows) return;
+  y[row] = detail::sell_row_sum<true>(a.slice_ptr, a.col, a.val, a.slice_height, static_cast<index_t>(row),
+                                      [v](index_t c) {
+                                        const index_t j = c / K;
+                                        const index_t d = c - j * K;
+                                        double value = 0.0;
+#pragma unroll
+                                        for (int k = 0; k < K; ++k)
+                                          if (d == k) value = __ldg(v.x[k] + j);
+                                        return value;
+                                      });
+}
+
+template <int K>
+void launch_interleaved(cudaStream_t stream, const SellView& a, const double* const* x, double* y) {
+  InputSet<K> v{};
+  for (int k = 0; k < K; ++k) v.x[k] = x[k];
+  spmv_sell_interleaved_kernel<K><<<detail::blocks_for(a.rows), block_size, 0, stream>>>(a, v, y);
+  MINIAPP_CUDA_CHECK_LAUNCH("spmv_sell_interleaved_kernel");
+}
+
+// launch(std::integral_constant<int, k>) for the vector counts the kernels are built for, 1 to 4.
+template <class Launch>
+void with_vector_count(int k, const char* kernel, Launch launch) {
+  if (k < 1 || k > 4)
+    throw Error(std::string("cuda::") + kernel + ": " + std::to_string(k) + " vectors requested, 1 to 4 supported");
+  switch (k) {
+    case 1: return launch(std::integral_constant<int, 1>{});
+    case 2: return launch(std::integral_constant<int, 2>{});
+    case 3: return launch(std::integral_constant<int, 3>{});
+    default: return launch(std::integral_constant<int, 4>{});
+  }
+}
+
 __global__ void spmv_csr_kernel(CsrView a, const double* __restrict__ x, double* __restrict__ y) {
   const std::int64_t row = detail::global_thread();
   if (row >= a.rows) return;
@@ -99,18 +149,18 @@ void spmv_csr(void* stream, const CsrView& a, const double* x, double* y) {
   MINIAPP_CUDA_CHECK_LAUNCH("spmv_csr_kernel");
 }
 
+// y = Σ_d A_d x_d, 1 ≤ k ≤ 4 blocks interleaved by column in A. y may not alias an x_d.
+void spmv_sell_interleaved(void* stream, const SellView& a, int k, const double* const* x, double* y) {
+  with_vector_count(k, "spmv_sell_interleaved", [&](auto count) {
+    if (a.rows > 0) launch_interleaved<decltype(count)::value>(detail::as_stream(stream), a, x, y);
+  });
+}
+
 // y[i] = A x[i], i < k, 1 ≤ k ≤ 4, in one pass over A. No y[i] may alias an x[j].
 void spmv_sell_multi(void* stream, const SellView& a, int k, const double* const* x, double* const* y) {
-  if (k < 1 || k > 4)
-    throw Error("cuda::spmv_sell_multi: " + std::to_string(k) + " vectors requested, 1 to 4 supported");
-  if (a.rows == 0) return;
-  const cudaStream_t s = detail::as_stream(stream);
-  switch (k) {
-    case 1: launch_multi<1>(s, a, x, y); break;
-    case 2: launch_multi<2>(s, a, x, y); break;
-    case 3: launch_multi<3>(s, a, x, y); break;
-    default: launch_multi<4>(s, a, x, y); break;
-  }
+  with_vector_count(k, "spmv_sell_multi", [&](auto count) {
+    if (a.rows > 0) launch_multi<decltype(count)::value>(detail::as_stream(stream), a, x, y);
+  });
 }
 
 }  // namespace miniapp::cuda
