@@ -10,7 +10,6 @@
 #include "operators/sparse/csr_rows.hpp"
 
 namespace miniapp::fv::detail {
-namespace {
 
 void require_layout_of(const CsrMatrix& pattern, const SellMatrix& layout, const char* caller) {
   bool same = layout.rows == pattern.rows && layout.cols == pattern.cols &&
@@ -21,6 +20,8 @@ void require_layout_of(const CsrMatrix& pattern, const SellMatrix& layout, const
                 std::to_string(layout.cols) + ") is not a conversion of the momentum pattern (" +
                 std::to_string(pattern.rows) + "x" + std::to_string(pattern.cols) + ", same row lengths)");
 }
+
+namespace {
 
 // ord_i(j): the rank of column j in the sorted row i of the pattern, or −1 when (i, j) is not in it.
 index_t rank_in_row(const CsrMatrix& pattern, index_t i, index_t j) {
@@ -137,29 +138,6 @@ CsrMatrix coefficient_map(const CsrMatrix& m, const CsrMatrix& b, const FlowOper
   errors.rethrow();
   if (first_missing < m.rows) throw_missing(m, b, pattern, first_missing, caller);
   return e;
-}
-
-// The same terms as coefficient_map, each times φ_f, summed at its position from 0.0 in the order of
-// E's row: bitwise E φ of reference_spmv, without E.
-std::vector<double> coefficient_values(const CsrMatrix& m, const CsrMatrix& b, const FlowOperators& ops,
-                                       const SellMatrix& layout, const std::vector<double>& face_values,
-                                       const char* caller) {
-  const CsrMatrix& pattern = ops.momentum_pattern;
-  require_layout_of(pattern, layout, caller);
-  if (face_values.size() != static_cast<std::size_t>(m.cols))
-    throw Error(std::string(caller) + ": " + std::to_string(face_values.size()) + " face values for " +
-                std::to_string(m.cols) + " faces");
-  std::vector<double> values(static_cast<std::size_t>(layout.stored_entries()), 0.0);
-  const index_t h = layout.slice_height;
-  index_t first_missing = m.rows;
-#pragma omp parallel for reduction(min : first_missing)
-  for (index_t i = 0; i < m.rows; ++i) {
-    double* row = values.data() + layout.position(i, 0);
-    if (for_each_term(m, b, pattern, i, [&](index_t f, index_t k, double v) { row[k * h] += v * face_values[f]; }) >= 0)
-      first_missing = std::min(first_missing, i);
-  }
-  if (first_missing < m.rows) throw_missing(m, b, pattern, first_missing, caller);
-  return values;
 }
 
 }  // namespace miniapp::fv::detail
