@@ -24,8 +24,8 @@ ConvectionDiffusionOperator::ConvectionDiffusionOperator(const Executor& exec, c
   // values(D) for ν_s = ν; E_D itself only where ν_s changes (LES).
   if (les) {
     const CsrMatrix e_d = fv::diffusion_map(mesh, geometry, ops, layout);
-    diffusion_values =
-        Vector::from_host(exec, reference_spmv(e_d, std::vector<double>(static_cast<std::size_t>(mesh.face_count()), viscosity)));
+    const std::vector<double> nu(static_cast<std::size_t>(mesh.face_count()), viscosity);
+    diffusion_values = Vector::from_host(exec, reference_spmv(e_d, nu));
     diffusion_map.emplace(exec, e_d);
   } else {
     diffusion_values = Vector::from_host(exec, fv::diffusion_values(mesh, geometry, ops, layout, viscosity));

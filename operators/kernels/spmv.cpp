@@ -1,5 +1,6 @@
 #include "operators/kernels/spmv.hpp"
 
+#include <array>
 #include <vector>
 
 #include "operators/backend/cpu/kernels.hpp"
@@ -57,7 +58,7 @@ void spmv_interleaved(const Executor& exec, const DeviceSell& a, std::span<const
     throw Error(std::string(kernel) + ": " + std::to_string(k) + " input vectors for a matrix of " +
                 std::to_string(a.cols()) + " columns; expected 1 to " + std::to_string(max_spmv_vectors) +
                 " vectors that divide the columns");
-  std::vector<const double*> xs(static_cast<std::size_t>(k));
+  std::array<const double*, max_spmv_vectors> xs{};  // twice a step: no heap allocation
   for (int d = 0; d < k; ++d) {
     if (!x[d]) throw Error(std::string(kernel) + ": input vector " + std::to_string(d) + " is a null pointer");
     check_operands(exec, a.rows(), a.cols() / k, *x[d], y, kernel);

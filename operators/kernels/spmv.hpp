@@ -18,10 +18,10 @@ void spmv_multi(const Executor& exec, const DeviceSell& a, std::span<const Vecto
 
 // y = Σ_d A_d x_d for k = x.size() blocks A_d (1 ≤ k ≤ max_spmv_vectors) stored as one sELL matrix A
 // with their columns interleaved: column k·j + d is A_d's column j and reads x_d[j]. Each row holds
-// only its blocks' non-zeros together, where k separate matrices would each pad their short rows
-// (Γ's three components: two entries per hexahedral face instead of three rows of two, two of them
-// zeros); the k products are summed in one pass, in the row's stored order. Counted as one SpMV:
-// A once, every x_d and y once.
+// only its blocks' non-zeros together, where k separate matrices would each keep a row and pad it to
+// its slice's width (Γ's three components: on a hexahedral face two of the three rows are empty);
+// the k products are summed in one pass, in the row's stored order. Counted as one SpMV: A once,
+// every x_d and y once.
 void spmv_interleaved(const Executor& exec, const DeviceSell& a, std::span<const Vector* const> x, Vector& y);
 
 }  // namespace miniapp
