@@ -11,6 +11,7 @@
 #include "core/host_memory.hpp"
 #include "operators/backend/cuda/device.hpp"
 #include "operators/kernels/aip_kernels.hpp"
+#include "operators/sparse/sell_matrix.hpp"
 #include "solvers/aip_factor.hpp"
 #include "solvers/amg/amg.hpp"
 
@@ -21,33 +22,11 @@ constexpr std::size_t index_bytes = sizeof(index_t), value_bytes = sizeof(double
 
 std::size_t vector_bytes(index_t n, int count = 1) { return count * value_bytes * static_cast<std::size_t>(n); }
 
-std::vector<index_t> row_lengths(const CsrMatrix& a) {
-  std::vector<index_t> lengths(static_cast<std::size_t>(a.rows));
-#pragma omp parallel for schedule(static)
-  for (index_t r = 0; r < a.rows; ++r) lengths[r] = a.row_length(r);
-  return lengths;
-}
-
-// Entries to_sell stores for rows of these lengths: each slice as wide as its longest row.
-std::size_t sell_entries(const std::vector<index_t>& lengths, index_t slice_height) {
-  const auto slices = static_cast<std::int64_t>((lengths.size() + slice_height - 1) / slice_height);
-  std::size_t entries = 0;
-#pragma omp parallel for schedule(static) reduction(+ : entries)
-  for (std::int64_t s = 0; s < slices; ++s) {
-    const std::size_t first = static_cast<std::size_t>(s) * slice_height;
-    const auto last = lengths.begin() + std::min(lengths.size(), first + slice_height);
-    entries += static_cast<std::size_t>(*std::max_element(lengths.begin() + first, last)) * slice_height;
-  }
-  return entries;
-}
-
 // DeviceSell: slice pointers, then a column index and a value per stored entry.
-std::size_t sell_bytes(const std::vector<index_t>& lengths, index_t slice_height) {
-  const std::size_t slices = (lengths.size() + slice_height - 1) / slice_height;
-  return index_bytes * (slices + 1) + (index_bytes + value_bytes) * sell_entries(lengths, slice_height);
+std::size_t sell_bytes(const CsrMatrix& a, index_t slice_height) {
+  const std::size_t slices = (static_cast<std::size_t>(a.rows) + slice_height - 1) / slice_height;
+  return index_bytes * (slices + 1) + (index_bytes + value_bytes) * sell_stored_entries(a, slice_height);
 }
-
-std::size_t sell_bytes(const CsrMatrix& a, index_t slice_height) { return sell_bytes(row_lengths(a), slice_height); }
 
 // DeviceCsr of `rows` rows and `nnz` entries.
 std::size_t csr_bytes(std::size_t rows, std::size_t nnz) { return index_bytes * (rows + 1) + (index_bytes + value_bytes) * nnz; }
@@ -110,9 +89,8 @@ std::size_t operator_bytes(const cases::CaseConfig& config, const mesh::Mesh& me
                       sell_bytes(ops.viscous_rate, h) + sell_bytes(ops.cell_to_face, h);
   for (int d = 0; d < 3; ++d) bytes += sell_bytes(ops.cell_divergence[d], h) + sell_bytes(ops.cell_gradient[d], h);
   // R = C + D on the momentum pattern, its values array also held as values(D), and the maps E_C, E_D.
-  const std::vector<index_t> momentum_lengths = row_lengths(ops.momentum_pattern);
-  const std::size_t momentum_entries = sell_entries(momentum_lengths, h);
-  bytes += sell_bytes(momentum_lengths, h) + value_bytes * momentum_entries;
+  const std::size_t momentum_entries = sell_stored_entries(ops.momentum_pattern, h);
+  bytes += sell_bytes(ops.momentum_pattern, h) + value_bytes * momentum_entries;
   const auto face_lengths = map_face_lengths(mesh, ops.boundaries);
   bytes += csr_bytes(momentum_entries, coefficient_map_entries(ops.divergence, face_lengths[0]));
   if (les) bytes += csr_bytes(momentum_entries, coefficient_map_entries(ops.divergence, face_lengths[1]));
@@ -175,7 +153,7 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
   // sampled velocity, τ and y⁺.
   e.observers = vector_bytes(cells, 13) + (config.statistics.enabled ? vector_bytes(cells, 11) : 0) +
                 vector_bytes(wall_face_count(config, mesh), 13);
-  if (les) e.observers += value_bytes * sell_entries(row_lengths(ops.momentum_pattern), slice_height);
+  if (les) e.observers += value_bytes * sell_stored_entries(ops.momentum_pattern, slice_height);
   if (amg)
     for (const amg::HostLevel& l : amg->levels)
       for (const auto* m : {&l.device_prolongation, &l.device_restriction})

@@ -10,19 +10,27 @@ namespace {
 // inside the column range of a rectangular matrix so that the read stays in bounds.
 index_t empty_row_column(index_t r, index_t cols) { return std::min(r, cols - 1); }
 
+void require_slice_height(index_t slice_height) {
+  if (slice_height < 1) throw Error("to_sell: slice height " + std::to_string(slice_height) + " must be at least 1");
+}
+
+index_t longest_row_of_slice(const CsrMatrix& a, index_t s, index_t slice_height) {
+  const index_t first = s * slice_height;
+  const index_t last = std::min(first + slice_height, a.rows);
+  index_t longest = 0;
+  for (index_t r = first; r < last; ++r) longest = std::max(longest, a.row_length(r));
+  return longest;
+}
+
 }  // namespace
 
 // From the widest row of each slice (found in parallel); checks the padded size fits the index type.
 std::vector<index_t> sell_slice_offsets(const CsrMatrix& a, index_t slice_height) {
-  if (slice_height < 1) throw Error("to_sell: slice height " + std::to_string(slice_height) + " must be at least 1");
+  require_slice_height(slice_height);
   const index_t slices = (a.rows + slice_height - 1) / slice_height;
   std::vector<index_t> width(static_cast<std::size_t>(slices), 0);
 #pragma omp parallel for schedule(static)
-  for (index_t s = 0; s < slices; ++s) {
-    const index_t first = s * slice_height;
-    const index_t last = std::min(first + slice_height, a.rows);
-    for (index_t r = first; r < last; ++r) width[s] = std::max(width[s], a.row_length(r));
-  }
+  for (index_t s = 0; s < slices; ++s) width[s] = longest_row_of_slice(a, s, slice_height);
   std::vector<index_t> slice_ptr(static_cast<std::size_t>(slices) + 1, 0);
   std::size_t total = 0;
   for (index_t s = 0; s < slices; ++s) {
@@ -30,6 +38,16 @@ std::vector<index_t> sell_slice_offsets(const CsrMatrix& a, index_t slice_height
     slice_ptr[s + 1] = checked_index(total, "to_sell: stored entries with padding");
   }
   return slice_ptr;
+}
+
+std::size_t sell_stored_entries(const CsrMatrix& a, index_t slice_height) {
+  require_slice_height(slice_height);
+  const index_t slices = (a.rows + slice_height - 1) / slice_height;
+  std::size_t entries = 0;
+#pragma omp parallel for schedule(static) reduction(+ : entries)
+  for (index_t s = 0; s < slices; ++s)
+    entries += static_cast<std::size_t>(longest_row_of_slice(a, s, slice_height)) * static_cast<std::size_t>(slice_height);
+  return entries;
 }
 
 // Rows own disjoint positions: filled in parallel, padding written here rather than by a pass before.

@@ -39,6 +39,9 @@ SellMatrix to_sell(const CsrMatrix& a, index_t slice_height);
 std::vector<index_t> sell_slice_offsets(const CsrMatrix& a, index_t slice_height);
 void fill_sell(const CsrMatrix& a, index_t slice_height, const std::vector<index_t>& slice_ptr, index_t* col,
                double* val);
+// The entries to_sell stores for `a` (sell_slice_offsets(a, slice_height).back(), in 64 bits and
+// without its arrays): what a memory estimate needs.
+std::size_t sell_stored_entries(const CsrMatrix& a, index_t slice_height);
 // The inverse of to_sell: padding dropped, explicitly stored zeros kept.
 CsrMatrix to_csr(const SellMatrix& a);
 

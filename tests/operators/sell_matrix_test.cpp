@@ -41,6 +41,17 @@ TEST_CASE("sELL positions follow eq. 2.14 and slices are as wide as their longes
     offset += width * S;
   }
   CHECK(s.stored_entries() == offset);
+  // The count without the conversion (memory estimates) is the one the conversion stores.
+  CHECK(sell_stored_entries(a, S) == static_cast<std::size_t>(offset));
+}
+
+TEST_CASE("sell_stored_entries counts each slice's padding, for any slice height", "[sell]") {
+  const CsrMatrix a = test::random_csr(37, 29, 7, 3);
+  for (index_t h : {1, 2, 5, 8, 32, 64})
+    CHECK(sell_stored_entries(a, h) == static_cast<std::size_t>(to_sell(a, h).stored_entries()));
+  // A matrix without rows stores nothing; a slice height below 1 is refused as to_sell refuses it.
+  CHECK(sell_stored_entries(csr_from_triplets(0, 4, {}), 8) == 0);
+  CHECK_THROWS_AS(sell_stored_entries(a, 0), Error);
 }
 
 TEST_CASE("sELL padding is zero and repeats a valid column", "[sell]") {
