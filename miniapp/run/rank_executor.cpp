@@ -22,16 +22,4 @@ Executor rank_executor(std::string_view backend, const parallel::Communicator* c
   return Executor::cuda(place.rank % devices);
 }
 
-std::future<Executor> begin_rank_executor(std::string_view backend, const parallel::Communicator* comm) {
-  const std::string name(backend);
-  if (name == "cpu" || !cuda::built()) {
-    std::promise<Executor> made;
-    made.set_value(rank_executor(name, comm));
-    return made.get_future();
-  }
-  const bool one_rank = !comm || comm->size() == 1;
-  return std::async(one_rank ? std::launch::async : std::launch::deferred,
-                    [name, comm] { return rank_executor(name, comm); });
-}
-
 }  // namespace miniapp::run
