@@ -23,12 +23,16 @@ CsrMatrix minus_velocity_gradient(const mesh::Mesh& mesh, const mesh::MeshGeomet
 // the face's condition fixes that unknown. Interior faces are the same in both.
 std::vector<double> boundary_diagonal_difference(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
                                                  const FlowOperators& ops) {
+  ops.boundaries.require_matches(mesh);
   std::vector<double> difference(static_cast<std::size_t>(mesh.cell_count()), 0.0);
-  for (index_t f = mesh.interior_face_count; f < mesh.face_count(); ++f) {
-    const BoundaryKind kind = ops.boundaries.of_face(mesh, f).kind;
+  for (std::size_t p = 0; p < mesh.patches.size(); ++p) {
+    const BoundaryKind kind = ops.boundaries.by_patch[p].kind;
     if (fixes_velocity(kind) == fixes_pressure(kind)) continue;
-    const double g = -geometry.face_area[f] * inverse_normal_distance(mesh, geometry, f);
-    difference[ops.cell_order.old_to_new[mesh.face_owner[f]]] += fixes_velocity(kind) ? g : -g;
+    const mesh::Patch& patch = mesh.patches[p];
+    for (index_t f = patch.first_face; f < patch.first_face + patch.face_count; ++f) {
+      const double g = -geometry.face_area[f] * inverse_normal_distance(mesh, geometry, f);
+      difference[ops.cell_order.old_to_new[mesh.face_owner[f]]] += fixes_velocity(kind) ? g : -g;
+    }
   }
   return difference;
 }
