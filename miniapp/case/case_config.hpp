@@ -96,7 +96,7 @@ struct NumericsConfig {
   Preconditioner preconditioner = Preconditioner::automatic;
   std::string preconditioner_choice;  // what "auto" chose and why; for the log
   AipFormChoice aip_form = AipFormChoice::automatic;
-  AmgStorage amg_storage = AmgStorage::double_values;
+  AmgStorage amg_storage = AmgStorage::float_values;
   // AMG on several ranks: levels below the finest of at most this many rows gathered onto every rank
   // (solvers/amg/amg_options.hpp); unset: AmgOptions' default.
   std::optional<index_t> amg_redundant_rows;

@@ -77,7 +77,8 @@ cxxopts::Options poisson_options() {
       ("amg-strength", "amg: strength-of-connection threshold", cxxopts::value<std::string>()->default_value("0.08"))
       ("amg-ratio", "amg: the smoother damps eigenvalues of D^-1 A in [lambda_max / RATIO, lambda_max]",
        cxxopts::value<std::string>()->default_value("10"))
-      ("amg-float", "amg: the hierarchy's matrices with float values")
+      ("amg-float", "amg: the hierarchy's matrices with float values, the time loop's default "
+       "(numerics.amg_storage); without it double values, as docs/amg.md's solves were measured")
       ("level-kernels", "amg: after the solve, time each kernel call of the V-cycle on the two finest levels alone, "
        "on the level's own matrices and vectors, in GB/s and % of the copy bandwidth measured in the same run")
       ("tol", "relative residual tolerance ‖r‖/‖b‖", cxxopts::value<std::string>()->default_value("1e-8"))

@@ -77,6 +77,18 @@ DeviceSellFloat::DeviceSellFloat(const Executor& exec, const SellMatrix& host)
       slice_ptr_(Array<index_t>::from_host(exec, host.slice_ptr)), col_(Array<index_t>::from_host(exec, host.col)),
       val_(Array<float>::from_host(exec, to_float(host.val))) {}
 
+DeviceSellFloat::DeviceSellFloat(const DeviceSell& a)
+    : rows_(a.rows()), cols_(a.cols()), slice_height_(a.view().slice_height), slice_count_(a.slice_count()),
+      nnz_(a.nnz()), slice_ptr_(a.executor(), a.slice_count() + 1), col_(a.executor(), a.stored_entries()),
+      val_(a.executor(), a.stored_entries()) {
+  const Executor& exec = a.executor();
+  const SellView v = a.view();
+  exec.copy(slice_ptr_.data(), v.slice_ptr, sizeof(index_t) * static_cast<std::size_t>(slice_count_ + 1));
+  exec.copy(col_.data(), v.col, sizeof(index_t) * static_cast<std::size_t>(val_.size()));
+  if (exec.backend() == Backend::cuda) cuda::narrow_to_float(exec.stream(), val_.size(), v.val, val_.data());
+  else cpu::narrow_to_float(val_.size(), v.val, val_.data());
+}
+
 SellFloatView DeviceSellFloat::view() const {
   return {rows_, cols_, slice_height_, slice_count_, slice_ptr_.data(), col_.data(), val_.data()};
 }

@@ -33,6 +33,9 @@ enum class AipForm {
 class DeviceSellFloat {
  public:
   DeviceSellFloat(const Executor& exec, const SellMatrix& host);
+  // The same matrix as `a`, its values rounded to float on a's executor (no host round trip): the same
+  // values as from a's host sELL.
+  explicit DeviceSellFloat(const DeviceSell& a);
   SellFloatView view() const;
   index_t rows() const { return rows_; }
   index_t cols() const { return cols_; }

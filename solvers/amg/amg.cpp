@@ -29,18 +29,21 @@ void check_fits(const Executor& exec, std::size_t bytes) {
                 ": use numerics.preconditioner = \"aip1\", a coarser mesh or a device with more memory");
 }
 
-// Uploads a host matrix as sELL, each step's time added to the profile: with double values laid out
-// in executor memory from its CSR rows, with float values converted on the host first.
+// A matrix laid out in executor memory, kept with double values or narrowed there to float (the
+// narrowing timed as the set-up's conversion).
+std::unique_ptr<amg::LevelMatrix> stored(DeviceSell&& laid_out, bool float_values, amg::SetupProfile& profile) {
+  if (!float_values) return std::make_unique<amg::LevelMatrix>(std::move(laid_out));
+  amg::StageClock clock(profile, amg::SetupStage::conversion);
+  return std::make_unique<amg::LevelMatrix>(DeviceSellFloat(laid_out));
+}
+
+// Uploads a host matrix, laid out as sELL in executor memory from its CSR rows (no host sELL copy).
 std::unique_ptr<amg::LevelMatrix> upload(const Executor& exec, const CsrMatrix& m, index_t slice_height,
                                           bool float_values, amg::SetupProfile& profile) {
-  if (!float_values) {
-    amg::StageClock clock(profile, amg::SetupStage::upload);
-    return std::make_unique<amg::LevelMatrix>(exec, m, slice_height);
-  }
-  std::optional<amg::StageClock> clock(std::in_place, profile, amg::SetupStage::conversion);
-  const SellMatrix sell = to_sell(m, slice_height);
-  clock.emplace(profile, amg::SetupStage::upload);
-  return std::make_unique<amg::LevelMatrix>(exec, sell, float_values);
+  std::optional<amg::StageClock> clock(std::in_place, profile, amg::SetupStage::upload);
+  DeviceSell laid_out(exec, m, slice_height);
+  clock.reset();
+  return stored(std::move(laid_out), float_values, profile);
 }
 
 // A level's P or R: laid out from the set-up's device copy where it left one, else uploaded.
@@ -48,9 +51,19 @@ std::unique_ptr<amg::LevelMatrix> transfer(const Executor& exec, const CsrMatrix
                                             const std::optional<DeviceCsr>& on_device, index_t slice_height,
                                             bool float_values, amg::SetupProfile& profile) {
   if (!on_device) return upload(exec, host, slice_height, float_values, profile);
-  if (float_values) return upload(exec, on_device->to_host(), slice_height, float_values, profile);
-  amg::StageClock clock(profile, amg::SetupStage::upload);
-  return std::make_unique<amg::LevelMatrix>(*on_device, slice_height);
+  std::optional<amg::StageClock> clock(std::in_place, profile, amg::SetupStage::upload);
+  DeviceSell laid_out(*on_device, slice_height);
+  clock.reset();
+  return stored(std::move(laid_out), float_values, profile);
+}
+
+// The finest level's A from the solver's own matrix: used in place with double values, narrowed into
+// a float copy otherwise.
+std::unique_ptr<amg::LevelMatrix> finest(const Executor& exec, const DeviceSell& fine, bool float_values,
+                                          amg::SetupProfile& profile) {
+  if (!float_values) return std::make_unique<amg::LevelMatrix>(exec, fine);
+  amg::StageClock clock(profile, amg::SetupStage::conversion);
+  return std::make_unique<amg::LevelMatrix>(DeviceSellFloat(fine));
 }
 
 }  // namespace
@@ -82,13 +95,13 @@ Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOption
          const DeviceSell* fine)
     : exec_(exec), operator_complexity_(amg::operator_complexity(h)), float_storage_(options.float_storage),
       profile_(h.profile) {
-  const bool float_values = options.float_storage, share = fine && !float_values && !h.levels.empty();
+  const bool float_values = options.float_storage, share = fine && !h.levels.empty();
   if (share && (fine->rows() != h.levels.front().a.rows || fine->nnz() != h.levels.front().a.nnz()))
     throw Error("AMG: the shared finest matrix is not the hierarchy's (" + std::to_string(fine->rows()) + " rows)");
   check_fits(exec, device_bytes(h, slice_height, float_values, share));
   for (const amg::HostLevel& l : h.levels) {
     std::unique_ptr<amg::LevelMatrix> a = share && levels_.empty()
-                                              ? std::make_unique<amg::LevelMatrix>(exec, *fine)
+                                              ? finest(exec, *fine, float_values, profile_)
                                               : upload(exec, l.a, slice_height, float_values, profile_);
     std::unique_ptr<amg::LevelMatrix> p = transfer(exec, l.prolongation, l.device_prolongation, slice_height, float_values, profile_);
     std::unique_ptr<amg::LevelMatrix> r = transfer(exec, l.restriction, l.device_restriction, slice_height, float_values, profile_);

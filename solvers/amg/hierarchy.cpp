@@ -105,10 +105,7 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
       if (device.of_row.size() > 0 && options.smoothed)
         device_p = device_smoothed_prolongation(device.a_f(), device.of_row, aggregates->count, known_bound);
       if (device_p) device_r = device_transpose(*device_p);
-      if (device_r && options.float_storage) {  // Amg converts float values on the host
-        level.prolongation = device_p->to_host();
-        level.restriction = device_r->to_host();
-      } else if (!device_r) {
+      if (!device_r) {
         level.prolongation = options.smoothed ? smoothed_prolongation(a_f(), *aggregates, known_bound, &buffers)
                                               : tentative_prolongation(*aggregates);
         level.restriction = transpose(level.prolongation);
@@ -120,10 +117,10 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
       std::optional<CsrMatrix> product;
       if (device_r) {
         product = device_galerkin_product(*device_r, *device.a, *device_p);
-        if (product && !options.float_storage) {  // P and R stay there for the preconditioner
+        if (product) {  // P and R stay there for the preconditioner
           level.device_prolongation = std::move(device_p);
           level.device_restriction = std::move(device_r);
-        } else if (!options.float_storage) {  // the host multiplies, with its own P and R
+        } else {  // the host multiplies, with its own P and R
           level.prolongation = device_p->to_host();
           level.restriction = device_r->to_host();
         }

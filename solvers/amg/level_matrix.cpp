@@ -40,12 +40,6 @@ std::size_t sell_device_bytes(const DeviceCsr& m, index_t slice_height, bool flo
 LevelMatrix::LevelMatrix(const Executor& exec, const SellMatrix& host, bool float_values)
     : exec_(exec), matrix_(upload(exec, host, float_values)) {}
 
-LevelMatrix::LevelMatrix(const Executor& exec, const CsrMatrix& host, index_t slice_height)
-    : exec_(exec), matrix_(std::in_place_type<DeviceSell>, exec, host, slice_height) {}
-
-LevelMatrix::LevelMatrix(const DeviceCsr& on_device, index_t slice_height)
-    : exec_(on_device.executor()), matrix_(std::in_place_type<DeviceSell>, on_device, slice_height) {}
-
 void LevelMatrix::apply(const Executor& exec, const Vector& x, Vector& y) const {
   std::visit([&](const auto& a) { spmv(exec, matrix(a), x, y); }, matrix_);
 }

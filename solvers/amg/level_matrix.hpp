@@ -20,11 +20,10 @@ std::size_t sell_device_bytes(const DeviceCsr& m, index_t slice_height, bool flo
 class LevelMatrix final : public LevelOperator, public CoarseSolve {
  public:
   LevelMatrix(const Executor& exec, const SellMatrix& host, bool float_values);
-  // to_sell(host, slice_height) with double values, laid out in executor memory without a host sELL
-  // copy (DeviceSell's CSR upload).
-  LevelMatrix(const Executor& exec, const CsrMatrix& host, index_t slice_height);
-  // The same of a matrix already in CUDA device memory, laid out there.
-  LevelMatrix(const DeviceCsr& on_device, index_t slice_height);
+  // A matrix laid out in executor memory (e.g. from CSR rows, DeviceSell's CSR upload), kept as it is
+  // or, with float values, narrowed there.
+  explicit LevelMatrix(DeviceSell&& laid_out) : exec_(laid_out.executor()), matrix_(std::move(laid_out)) {}
+  explicit LevelMatrix(DeviceSellFloat&& narrowed) : exec_(narrowed.executor()), matrix_(std::move(narrowed)) {}
   // The level's matrix already on the executor (the solver's own A), used in place: no second copy.
   // It must outlive this object.
   LevelMatrix(const Executor& exec, const DeviceSell& borrowed) : exec_(exec), matrix_(&borrowed) {}

@@ -20,10 +20,12 @@
 namespace miniapp::predict {
 namespace {
 
-// The bytes the SpMV front end counts for one vector (operators/kernels/spmv.cpp).
-double spmv_bytes(const CsrMatrix& m, index_t slice_height) {
+// The bytes the SpMV front end counts for one vector (operators/kernels/spmv.cpp; with float values
+// operators/kernels/aip_kernels.cpp).
+double spmv_bytes(const CsrMatrix& m, index_t slice_height, bool float_values) {
   const SellMatrix s = to_sell(m, slice_height);
-  return 12.0 * s.stored_entries() + 4.0 * (s.slice_count() + 1) + 8.0 * (double(s.cols) + s.rows);
+  return (float_values ? 8.0 : 12.0) * s.stored_entries() + 4.0 * (s.slice_count() + 1) +
+         8.0 * (double(s.cols) + s.rows);
 }
 
 // The SpMV bytes of one iteration of the pressure PCG itself (singular, as on a closed box), by the
@@ -60,13 +62,15 @@ TEST_CASE("Predict's AMG iteration follows from the hierarchy's level sizes", "[
   const amg::HostHierarchy h = amg::build_hierarchy(minus_laplacian, {});
   REQUIRE(h.levels.size() >= 2);
   const index_t slices = sim.exec.default_slice_height();
-  double cycle_bytes = spmv_bytes(h.coarse_inverse, slices);
+  const bool f = sim.config.numerics.amg_storage == cases::AmgStorage::float_values;
+  double cycle_bytes = spmv_bytes(h.coarse_inverse, slices, f);
   for (const amg::HostLevel& l : h.levels)
-    cycle_bytes += 2 * spmv_bytes(l.a, slices) + spmv_bytes(l.restriction, slices) + spmv_bytes(l.prolongation, slices);
+    cycle_bytes += 2 * spmv_bytes(l.a, slices, f) + spmv_bytes(l.restriction, slices, f) +
+                   spmv_bytes(l.prolongation, slices, f);
   const double cycle_calls = 4.0 * static_cast<double>(h.levels.size()) + 1;
 
   // One V-cycle applied alone counts exactly those SpMVs.
-  const Amg amg(sim.exec, h, {}, slices);
+  const Amg amg(sim.exec, h, {.float_storage = f}, slices);
   const Vector r = Vector::from_host(sim.exec, std::vector<double>(static_cast<std::size_t>(minus_laplacian.rows), 1.0));
   Vector z(sim.exec, minus_laplacian.rows);
   const KernelCounters before = sim.exec.counters();

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <omp.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -283,6 +284,39 @@ TEST_CASE("A float-stored level matrix multiplies like the double one to float p
   }
 }
 
+TEST_CASE("Float values narrowed on the executor are the host's conversion, bit for bit", "[amg]") {
+  const Executor exec = Executor::cpu();
+  const CsrMatrix a = box_poisson("prism", 6);
+  const index_t h = 8;
+  const SellMatrix sell = to_sell(a, h);
+  const DeviceSellFloat from_host(exec, sell), narrowed{DeviceSell(exec, a, h)};
+  const SellFloatView x = from_host.view(), y = narrowed.view();
+  REQUIRE(y.rows == x.rows);
+  REQUIRE(y.slice_count == x.slice_count);
+  REQUIRE(narrowed.stored_entries() == from_host.stored_entries());
+  CHECK(std::equal(x.slice_ptr, x.slice_ptr + x.slice_count + 1, y.slice_ptr));
+  CHECK(std::equal(x.col, x.col + from_host.stored_entries(), y.col));
+  bool same_bits = true;
+  for (index_t k = 0; k < from_host.stored_entries(); ++k)
+    same_bits = same_bits && std::bit_cast<std::uint32_t>(x.val[k]) == std::bit_cast<std::uint32_t>(y.val[k]);
+  CHECK(same_bits);
+}
+
+TEST_CASE("AMG's finest float level narrowed from the solver's matrix applies as one uploaded from the host",
+          "[amg]") {
+  const Executor exec = Executor::cpu();
+  const CsrMatrix a = box_poisson("tet", 8);
+  const index_t h = 8;
+  const DeviceSell solver_matrix(exec, a, h);
+  const amg::AmgOptions options{.float_storage = true};
+  const Amg shared(exec, a, options, h, &solver_matrix), uploaded(exec, a, options, h);
+  const Vector r = Vector::from_host(exec, random_vector(a.rows, 31));
+  Vector z_shared(exec, a.rows), z_uploaded(exec, a.rows);
+  shared.apply(r, z_shared);
+  uploaded.apply(r, z_uploaded);
+  CHECK(z_shared.to_host() == z_uploaded.to_host());
+}
+
 TEST_CASE("AMG with float matrices stays symmetric and converges like double", "[amg]") {
   const Executor exec = Executor::cpu();
   const CsrMatrix a = box_poisson("tet", 10);
@@ -296,7 +330,7 @@ TEST_CASE("AMG with float matrices stays symmetric and converges like double", "
   CHECK(host_dot(x, mx) > 0);
   std::vector<double> x_float, x_double;
   const PcgResult f = solve(a, in_float, x, x_float, true);
-  const PcgResult d = solve(a, Amg(exec, a, {}, 8), x, x_double, true);
+  const PcgResult d = solve(a, Amg(exec, a, {.float_storage = false}, 8), x, x_double, true);
   REQUIRE(f.converged);
   CHECK(f.iterations <= d.iterations + 1);
 }
@@ -378,11 +412,12 @@ TEST_CASE("The AMG apply is made of counted front-end kernels", "[amg]") {
   CHECK(exec.counters().tally(KernelKind::axpy).calls > 0);
 }
 
-// Bytes the counters add for one SpMV with m in sELL (docs/cost-model.md): 12 per stored entry, the
-// slice pointers, 8 per entry of x and of y.
-double sell_spmv_bytes(const CsrMatrix& m, index_t slice_height) {
+// Bytes the counters add for one SpMV with m in sELL (docs/cost-model.md): 12 per stored entry with
+// double values, 8 with float ones, the slice pointers, 8 per entry of x and of y.
+double sell_spmv_bytes(const CsrMatrix& m, index_t slice_height, bool float_values) {
   const SellMatrix sell = to_sell(m, slice_height);
-  return 12.0 * sell.stored_entries() + 4.0 * (sell.slice_count() + 1) + 8.0 * (m.cols + m.rows);
+  return (float_values ? 8.0 : 12.0) * sell.stored_entries() + 4.0 * (sell.slice_count() + 1) +
+         8.0 * (m.cols + m.rows);
 }
 
 TEST_CASE("Each level's kernel calls, made in order with the coarser levels' in their place, are the V-cycle",
@@ -390,9 +425,10 @@ TEST_CASE("Each level's kernel calls, made in order with the coarser levels' in 
   const Executor exec = Executor::cpu();
   const CsrMatrix a = box_poisson("hex", 12);
   const index_t slice_height = 8;
+  const bool float_storage = GENERATE(false, true);
   for (int degree : {1, 2, 3}) {
-    INFO("smoother degree " << degree);
-    const amg::AmgOptions options{.smoother_degree = degree, .coarse_rows = 50};
+    INFO("smoother degree " << degree << (float_storage ? ", float matrices" : ", double matrices"));
+    const amg::AmgOptions options{.smoother_degree = degree, .coarse_rows = 50, .float_storage = float_storage};
     const amg::HostHierarchy h = amg::build_hierarchy(a, options);
     const Amg m(exec, h, options, slice_height);
     const std::size_t levels = m.level_sizes().size();
@@ -440,7 +476,7 @@ TEST_CASE("Each level's kernel calls, made in order with the coarser levels' in 
           const CsrMatrix* matrix = coarsest ? &h.coarse_inverse : &h.levels[l].a;
           if (call.operation.starts_with("b_c = R")) matrix = &h.levels[l].restriction;
           if (call.operation.starts_with("e = P")) matrix = &h.levels[l].prolongation;
-          bytes = sell_spmv_bytes(*matrix, slice_height);
+          bytes = sell_spmv_bytes(*matrix, slice_height, float_storage);
           CHECK(call.rows == matrix->rows);
         }
         CHECK(one.total().bytes == bytes);

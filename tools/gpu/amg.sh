@@ -5,7 +5,8 @@
 # with set-up time, iterations and solve time; the LES step (WALE, Taylor–Green on PCG) on 3.1·10⁶
 # tets; cavity-3d at 128³ in the time loop (20 steps); then 10⁷ and 3·10⁷ cells.
 # `MINIAPP_AMG_PART=choices` times AMG's choices instead (docs/amg.md, chosen on the CPU by bytes):
-# degree 1 against 2, double against float matrices, on 3·10⁶ hex and tet cells and in the LES step.
+# degree 1 against 2, double against float matrices, on 3·10⁶ hex and tet cells, and double against float
+# in the time loop (the LES step on 3.1·10⁶ tets, cavity-3d at 128³).
 # `MINIAPP_AMG_PART=setup` times the hierarchy's set-up instead: the "set-up stages" lines of `miniapp
 # poisson` (checks, aggregation, λmax, prolongation, Galerkin, coarse inverse, sELL conversion, upload)
 # on 3·10⁶ hex and tet cells and 10⁷ tets with all the host's cores, and on 3·10⁶ tets with one.
@@ -76,10 +77,19 @@ if [[ ${MINIAPP_AMG_PART:-} == choices ]]; then
         --preconditioner amg $options --json "$out/choice_$1_$name.json"
     done
   done
-  step les_step_tet80_amg_float 90 "$bin" bench step taylor-green-3d --set 'physics.les="wale"' \
-    --set 'mesh.generator="tet"' --set 'mesh.cells=[80,80,80]' --set 'numerics.poisson="pcg"' \
-    --set 'numerics.preconditioner="amg"' --set 'numerics.amg_storage="float"' --backend cuda --steps 5 \
-    --json "$out/les_step_tet80_amg_float.json"
+  # The time loop with double and with float matrices, alternated twice (machines drift): the LES step
+  # on 3.1·10⁶ tets and cavity-3d at 128³ (2.1·10⁶ hexahedra).
+  for round in 1 2; do
+    for storage in double float; do
+      step "les_step_tet80_amg_${storage}_$round" 90 "$bin" bench step taylor-green-3d --set 'physics.les="wale"' \
+        --set 'mesh.generator="tet"' --set 'mesh.cells=[80,80,80]' --set 'numerics.poisson="pcg"' \
+        --set 'numerics.preconditioner="amg"' --set "numerics.amg_storage=\"$storage\"" --backend cuda \
+        --warmup 10 --steps 20 --json "$out/les_step_tet80_amg_${storage}_$round.json"
+      step "cavity3d_128_amg_${storage}_$round" 90 "$bin" bench step cavity-3d --set 'mesh.cells=[128,128,128]' \
+        --set 'numerics.preconditioner="amg"' --set "numerics.amg_storage=\"$storage\"" --backend cuda \
+        --warmup 10 --steps 20 --json "$out/cavity3d_128_amg_${storage}_$round.json"
+    done
+  done
   exit 0
 fi
 poisson hex_1e5 hex 46 30

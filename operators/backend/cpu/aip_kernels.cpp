@@ -108,4 +108,9 @@ void aip_apply(const AipFactorView& f, const double* r, double* z, const cg::Sca
   cg::finish_rho(s.slots, rho);
 }
 
+void narrow_to_float(index_t n, const double* x, float* y) {
+#pragma omp parallel for schedule(static) if (worth_parallel(n))
+  for (index_t i = 0; i < n; ++i) y[i] = static_cast<float>(x[i]);
+}
+
 }  // namespace miniapp::cpu

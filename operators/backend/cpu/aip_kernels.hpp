@@ -7,5 +7,7 @@
 namespace miniapp::cpu {
 
 void aip_apply(const AipFactorView& g, const double* r, double* z, const cg::ScalarsView& s);
+// y[i] = static_cast<float>(x[i]), i < n: a double matrix's values narrowed for float storage.
+void narrow_to_float(index_t n, const double* x, float* y);
 
 }  // namespace miniapp::cpu

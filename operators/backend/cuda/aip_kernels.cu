@@ -158,4 +158,16 @@ void aip_apply_advancing(void* stream, const AipFactorView& f, const double* p, 
                                               "sell_float_rho_kernel (Gt y, r·z, r·r)");
 }
 
+__global__ void __launch_bounds__(block_size) narrow_to_float_kernel(index_t n, const double* __restrict__ x,
+                                                                     float* __restrict__ y) {
+  const std::int64_t i = detail::global_thread();
+  if (i < n) y[i] = __double2float_rn(x[i]);
+}
+
+void narrow_to_float(void* stream, index_t n, const double* x, float* y) {
+  if (n == 0) return;
+  narrow_to_float_kernel<<<detail::blocks_for(n), block_size, 0, detail::as_stream(stream)>>>(n, x, y);
+  MINIAPP_CUDA_CHECK_LAUNCH("narrow_to_float_kernel");
+}
+
 }  // namespace miniapp::cuda

@@ -88,6 +88,7 @@ void cg_subtract_mean(void*, index_t, double*, const cg::ScalarsView&) { not_bui
 void cg_start(void*, index_t, const double*, const double*, const cg::ScalarsView&, double, double) { not_built(); }
 void cg_loop_test(void*, const cg::ScalarsView&, int, std::uint64_t) { not_built(); }
 void aip_apply(void*, const AipFactorView&, const double*, double*, const cg::ScalarsView&) { not_built(); }
+void narrow_to_float(void*, index_t, const double*, float*) { not_built(); }
 void aip_apply_advancing(void*, const AipFactorView&, const double*, const double*, double*, const double*, double*,
                          double*, const cg::ScalarsView&) {
   not_built();
