@@ -92,6 +92,12 @@ DeviceSell::DeviceSell(const DeviceSell& structure, const Vector& values)
       col_(structure.col_.window(0, structure.col_.size())),
       val_(values.window(0, values.size())) {}
 
+DeviceSell::Structure DeviceSell::structure_window() const {
+  return {slice_ptr_.window(0, slice_ptr_.size()), col_.window(0, col_.size())};
+}
+
+DeviceSell::Structure DeviceSell::take_structure() && { return {std::move(slice_ptr_), std::move(col_)}; }
+
 DeviceSell DeviceSell::with_values(const Vector& values) const {
   if (values.size() != stored_entries())
     throw Error("DeviceSell::with_values: " + std::to_string(values.size()) + " values for a matrix of " +

@@ -35,6 +35,14 @@ class DeviceSell {
   // matrix of a shared pattern), without a copy: it reads this matrix's structure and `values`
   // (stored_entries() of them), which must outlive it and are never written through it.
   DeviceSell with_values(const Vector& values) const;
+  // The slice offsets and column indices, for a matrix of this structure with values of another type
+  // (DeviceSellFloat): windows into this matrix's arrays (it must outlive them and is not changed), or
+  // its own arrays moved out (the matrix keeps its values but no structure: only destroy it then).
+  struct Structure {
+    Array<index_t> slice_ptr, col;
+  };
+  Structure structure_window() const;
+  Structure take_structure() &&;
   SellView view() const;
   Vector& values() { return val_; }
   const Vector& values() const { return val_; }

@@ -77,17 +77,20 @@ DeviceSellFloat::DeviceSellFloat(const Executor& exec, const SellMatrix& host)
       slice_ptr_(Array<index_t>::from_host(exec, host.slice_ptr)), col_(Array<index_t>::from_host(exec, host.col)),
       val_(Array<float>::from_host(exec, to_float(host.val))) {}
 
-DeviceSellFloat::DeviceSellFloat(const DeviceSell& a)
-    : rows_(a.rows()), cols_(a.cols()), slice_height_(a.view().slice_height), slice_count_(a.slice_count()),
-      nnz_(a.nnz()), slice_ptr_(a.executor(), a.slice_count() + 1), col_(a.executor(), a.stored_entries()),
-      val_(a.executor(), a.stored_entries()) {
-  const Executor& exec = a.executor();
-  const SellView v = a.view();
-  exec.copy(slice_ptr_.data(), v.slice_ptr, sizeof(index_t) * static_cast<std::size_t>(slice_count_ + 1));
-  exec.copy(col_.data(), v.col, sizeof(index_t) * static_cast<std::size_t>(val_.size()));
-  if (exec.backend() == Backend::cuda) cuda::narrow_to_float(exec.stream(), val_.size(), v.val, val_.data());
-  else cpu::narrow_to_float(val_.size(), v.val, val_.data());
+DeviceSellFloat::DeviceSellFloat(const DeviceSell& values_of, DeviceSell::Structure structure)
+    : rows_(values_of.rows()), cols_(values_of.cols()), slice_height_(values_of.view().slice_height),
+      slice_count_(values_of.slice_count()), nnz_(values_of.nnz()), slice_ptr_(std::move(structure.slice_ptr)),
+      col_(std::move(structure.col)), val_(values_of.executor(), values_of.stored_entries()) {
+  const Executor& exec = values_of.executor();
+  const double* values = values_of.values().data();
+  if (exec.backend() == Backend::cuda) cuda::narrow_to_float(exec.stream(), val_.size(), values, val_.data());
+  else cpu::narrow_to_float(val_.size(), values, val_.data());
 }
+
+// a's structure is moved out before the values are read; a keeps its values until the caller drops it.
+DeviceSellFloat::DeviceSellFloat(DeviceSell&& a) : DeviceSellFloat(a, std::move(a).take_structure()) {}
+
+DeviceSellFloat DeviceSellFloat::sharing_structure(const DeviceSell& a) { return {a, a.structure_window()}; }
 
 SellFloatView DeviceSellFloat::view() const {
   return {rows_, cols_, slice_height_, slice_count_, slice_ptr_.data(), col_.data(), val_.data()};

@@ -33,9 +33,11 @@ enum class AipForm {
 class DeviceSellFloat {
  public:
   DeviceSellFloat(const Executor& exec, const SellMatrix& host);
-  // The same matrix as `a`, its values rounded to float on a's executor (no host round trip): the same
-  // values as from a's host sELL.
-  explicit DeviceSellFloat(const DeviceSell& a);
+  // The matrix `a` with its values rounded to float on a's executor (no host round trip; the same values
+  // as from a's host sELL), taking a's slice offsets and columns.
+  explicit DeviceSellFloat(DeviceSell&& a);
+  // The same, reading a's slice offsets and columns in place: a must outlive this matrix.
+  static DeviceSellFloat sharing_structure(const DeviceSell& a);
   SellFloatView view() const;
   index_t rows() const { return rows_; }
   index_t cols() const { return cols_; }
@@ -45,6 +47,8 @@ class DeviceSellFloat {
   const Executor& executor() const { return val_.executor(); }
 
  private:
+  DeviceSellFloat(const DeviceSell& values_of, DeviceSell::Structure structure);
+
   index_t rows_, cols_, slice_height_, slice_count_, nnz_;
   Array<index_t> slice_ptr_, col_;
   Array<float> val_;

@@ -34,7 +34,7 @@ void check_fits(const Executor& exec, std::size_t bytes) {
 std::unique_ptr<amg::LevelMatrix> stored(DeviceSell&& laid_out, bool float_values, amg::SetupProfile& profile) {
   if (!float_values) return std::make_unique<amg::LevelMatrix>(std::move(laid_out));
   amg::StageClock clock(profile, amg::SetupStage::conversion);
-  return std::make_unique<amg::LevelMatrix>(DeviceSellFloat(laid_out));
+  return std::make_unique<amg::LevelMatrix>(DeviceSellFloat(std::move(laid_out)));
 }
 
 // Uploads a host matrix, laid out as sELL in executor memory from its CSR rows (no host sELL copy).
@@ -57,13 +57,13 @@ std::unique_ptr<amg::LevelMatrix> transfer(const Executor& exec, const CsrMatrix
   return stored(std::move(laid_out), float_values, profile);
 }
 
-// The finest level's A from the solver's own matrix: used in place with double values, narrowed into
-// a float copy otherwise.
+// The finest level's A from the solver's own matrix: used in place with double values; otherwise its
+// values narrowed into a float copy that reads the solver's slice offsets and columns.
 std::unique_ptr<amg::LevelMatrix> finest(const Executor& exec, const DeviceSell& fine, bool float_values,
                                           amg::SetupProfile& profile) {
   if (!float_values) return std::make_unique<amg::LevelMatrix>(exec, fine);
   amg::StageClock clock(profile, amg::SetupStage::conversion);
-  return std::make_unique<amg::LevelMatrix>(DeviceSellFloat(fine));
+  return std::make_unique<amg::LevelMatrix>(DeviceSellFloat::sharing_structure(fine));
 }
 
 }  // namespace
@@ -77,8 +77,11 @@ Amg::Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& option
 std::size_t Amg::device_bytes(const amg::HostHierarchy& h, index_t slice_height, bool float_storage,
                               bool shared_fine) {
   std::size_t bytes = amg::sell_device_bytes(h.coarse_inverse, slice_height, float_storage);
-  if (shared_fine && !float_storage && !h.levels.empty())
-    bytes -= amg::sell_device_bytes(h.levels.front().a, slice_height, float_storage);
+  if (shared_fine && !h.levels.empty()) {  // the solver's matrix: all of it, or its structure under float values
+    const CsrMatrix& fine = h.levels.front().a;
+    bytes -= amg::sell_device_bytes(fine, slice_height, float_storage) -
+             (float_storage ? sizeof(float) * sell_stored_entries(fine, slice_height) : 0);
+  }
   const auto transfer_bytes = [&](const CsrMatrix& host, const std::optional<DeviceCsr>& device) {
     return device ? amg::sell_device_bytes(*device, slice_height, float_storage)
                   : amg::sell_device_bytes(host, slice_height, float_storage);

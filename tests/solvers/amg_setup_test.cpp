@@ -224,10 +224,22 @@ TEST_CASE("AMG on the solver's own finest matrix applies exactly as with its own
   const CsrMatrix a = tet_box_poisson(8);
   const amg::HostHierarchy h = amg::build_hierarchy(a, {.coarse_rows = 50});
   const DeviceSell device_a(exec, to_sell(a, 8));
-  const Amg own(exec, h, {}, 8), shared(exec, h, {}, 8, &device_a);
-  CHECK(Amg::device_bytes(h, 8, false, true) ==
-        Amg::device_bytes(h, 8, false) - (4 * (a.rows / 8 + 1) + 12 * to_sell(a, 8).stored_entries()));
-  CHECK(same_apply(exec, own, shared, a.rows));
+  const std::size_t structure_bytes = 4 * (a.rows / 8 + 1) + 4 * to_sell(a, 8).stored_entries();
+  for (const bool float_storage : {false, true}) {
+    INFO((float_storage ? "float" : "double") << " matrices");
+    const amg::AmgOptions options{.float_storage = float_storage};
+    const std::size_t before = exec.bytes_allocated();
+    const Amg own(exec, h, options, 8);
+    const std::size_t own_bytes = exec.bytes_allocated() - before;
+    const Amg shared(exec, h, options, 8, &device_a);
+    const std::size_t shared_bytes = exec.bytes_allocated() - before - own_bytes;
+    // Shared: with double values none of the finest matrix, with float ones its values alone.
+    const std::size_t fine_bytes = float_storage ? structure_bytes : structure_bytes + 8 * to_sell(a, 8).stored_entries();
+    CHECK(Amg::device_bytes(h, 8, float_storage, true) == Amg::device_bytes(h, 8, float_storage) - fine_bytes);
+    CHECK(own_bytes == Amg::device_bytes(h, 8, float_storage));
+    CHECK(shared_bytes == Amg::device_bytes(h, 8, float_storage, true));
+    CHECK(same_apply(exec, own, shared, a.rows));
+  }
   const DeviceSell other(exec, to_sell(tet_box_poisson(6), 8));
   CHECK_THROWS_WITH(Amg(exec, h, {}, 8, &other), Catch::Contains("not the hierarchy's"));
 }

@@ -289,17 +289,25 @@ TEST_CASE("Float values narrowed on the executor are the host's conversion, bit 
   const CsrMatrix a = box_poisson("prism", 6);
   const index_t h = 8;
   const SellMatrix sell = to_sell(a, h);
-  const DeviceSellFloat from_host(exec, sell), narrowed{DeviceSell(exec, a, h)};
-  const SellFloatView x = from_host.view(), y = narrowed.view();
-  REQUIRE(y.rows == x.rows);
-  REQUIRE(y.slice_count == x.slice_count);
-  REQUIRE(narrowed.stored_entries() == from_host.stored_entries());
-  CHECK(std::equal(x.slice_ptr, x.slice_ptr + x.slice_count + 1, y.slice_ptr));
-  CHECK(std::equal(x.col, x.col + from_host.stored_entries(), y.col));
-  bool same_bits = true;
-  for (index_t k = 0; k < from_host.stored_entries(); ++k)
-    same_bits = same_bits && std::bit_cast<std::uint32_t>(x.val[k]) == std::bit_cast<std::uint32_t>(y.val[k]);
-  CHECK(same_bits);
+  const DeviceSellFloat from_host(exec, sell);
+  const DeviceSell solver_matrix(exec, a, h);
+  // Narrowed taking a matrix's structure, and reading the solver matrix's in place.
+  const DeviceSellFloat taking{DeviceSell(exec, a, h)}, sharing = DeviceSellFloat::sharing_structure(solver_matrix);
+  CHECK(sharing.view().col == solver_matrix.view().col);
+  CHECK(sharing.view().slice_ptr == solver_matrix.view().slice_ptr);
+  const SellFloatView x = from_host.view();
+  for (const DeviceSellFloat* narrowed : {&taking, &sharing}) {
+    const SellFloatView y = narrowed->view();
+    REQUIRE(y.rows == x.rows);
+    REQUIRE(y.slice_count == x.slice_count);
+    REQUIRE(narrowed->stored_entries() == from_host.stored_entries());
+    CHECK(std::equal(x.slice_ptr, x.slice_ptr + x.slice_count + 1, y.slice_ptr));
+    CHECK(std::equal(x.col, x.col + from_host.stored_entries(), y.col));
+    bool same_bits = true;
+    for (index_t k = 0; k < from_host.stored_entries(); ++k)
+      same_bits = same_bits && std::bit_cast<std::uint32_t>(x.val[k]) == std::bit_cast<std::uint32_t>(y.val[k]);
+    CHECK(same_bits);
+  }
 }
 
 TEST_CASE("AMG's finest float level narrowed from the solver's matrix applies as one uploaded from the host",
