@@ -8,12 +8,13 @@
 namespace miniapp::predict {
 
 // Version 7: the pcg_amg unit timed on a hierarchy with float matrices (the time loop's default since
-// 2026-12-02; version 6 timed double ones, which move a third more bytes per matrix entry at much the
-// same time, so their per-byte prices would under-price a case). Version 6: each point of the
-// iteration_curves holds the iteration's kernel calls (it is priced by its calls and bytes). Version 5 had iteration points without calls; version 4 no iteration_curves (a
-// Poisson iteration timed whole, per IterationUnit); version 3 no graph_curves (calls replayed from a
-// kernel graph; null on the CPU); version 2 no communication section; version 1 timed every call alone
-// and synchronised. All are rejected with a request to re-calibrate.
+// 2026-12-02; version 6 timed double ones, whose third more bytes per entry at much the same time
+// would under-price a case's float iteration). Version 6: each point of the iteration_curves holds the
+// iteration's kernel calls (it is priced by its calls and bytes). Version 5 had iteration points
+// without calls; version 4 no iteration_curves (a Poisson iteration timed whole, per IterationUnit);
+// version 3 no graph_curves (calls replayed from a kernel graph; null on the CPU); version 2 no
+// communication section; version 1 timed every call alone and synchronised. All are rejected with a
+// request to re-calibrate.
 inline constexpr const char* calibration_format = "miniapp-calibration 7";
 
 // The default file for a device: "miniapp-calibration-<description>.json" in the working directory,
