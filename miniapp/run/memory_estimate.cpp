@@ -22,11 +22,8 @@ constexpr std::size_t index_bytes = sizeof(index_t), value_bytes = sizeof(double
 
 std::size_t vector_bytes(index_t n, int count = 1) { return count * value_bytes * static_cast<std::size_t>(n); }
 
-// DeviceSell: slice pointers, then a column index and a value per stored entry.
-std::size_t sell_bytes(const CsrMatrix& a, index_t slice_height) {
-  const std::size_t slices = (static_cast<std::size_t>(a.rows) + slice_height - 1) / slice_height;
-  return index_bytes * (slices + 1) + (index_bytes + value_bytes) * sell_stored_entries(a, slice_height);
-}
+// A DeviceSell (double values).
+std::size_t sell_bytes(const CsrMatrix& a, index_t slice_height) { return sell_device_bytes(a, slice_height, false); }
 
 // DeviceCsr of `rows` rows and `nnz` entries.
 std::size_t csr_bytes(std::size_t rows, std::size_t nnz) { return index_bytes * (rows + 1) + (index_bytes + value_bytes) * nnz; }

@@ -16,17 +16,6 @@ namespace {
 
 std::vector<float> to_float(std::span<const double> v) { return {v.begin(), v.end()}; }
 
-// Stored entries and slices of `a` in sELL with this slice height (as to_sell pads them).
-std::size_t sell_float_bytes(const CsrMatrix& a, index_t h) {
-  std::size_t entries = 0, slices = 0;
-  for (index_t first = 0; first < a.rows; first += h, ++slices) {
-    index_t width = 0;
-    for (index_t i = first; i < std::min(a.rows, first + h); ++i) width = std::max(width, a.row_length(i));
-    entries += static_cast<std::size_t>(width) * static_cast<std::size_t>(h);
-  }
-  return (sizeof(index_t) + sizeof(float)) * entries + sizeof(index_t) * (slices + 1);
-}
-
 const CsrMatrix& checked_square(const CsrMatrix& g) {
   if (g.rows != g.cols)
     throw Error("DeviceAipFactor: G is " + std::to_string(g.rows) + " × " + std::to_string(g.cols) +
@@ -44,7 +33,7 @@ double product_gathers(const CsrMatrix& g) {
 
 // Bytes of two passes that the product does not move: G and Gᵀ, y written and read.
 double two_pass_bytes(const CsrMatrix& g, const CsrMatrix& gt, index_t h) {
-  return static_cast<double>(sell_float_bytes(g, h) + sell_float_bytes(gt, h)) + 16.0 * g.rows;
+  return static_cast<double>(sell_device_bytes(g, h, true) + sell_device_bytes(gt, h, true)) + 16.0 * g.rows;
 }
 
 // The counts of an apply: one SpMV per pass (apply_bytes() and apply_flops() shared between them); with
@@ -105,7 +94,7 @@ AipHostMatrices aip_host_matrices(CsrMatrix g, index_t h, AipForm form) {
   if (form == AipForm::two_pass) return m;
   if (form == AipForm::fewer_bytes && product_gathers(m.g) > gather_limit * m.g.nnz()) return m;
   CsrMatrix product = multiply(m.gt, m.g);
-  if (form == AipForm::product || static_cast<double>(sell_float_bytes(product, h)) <= two_pass_bytes(m.g, m.gt, h))
+  if (form == AipForm::product || static_cast<double>(sell_device_bytes(product, h, true)) <= two_pass_bytes(m.g, m.gt, h))
     m.product = std::move(product);
   return m;
 }
@@ -135,8 +124,8 @@ std::size_t DeviceAipFactor::device_bytes(const CsrMatrix& pattern, index_t slic
 }
 
 std::size_t DeviceAipFactor::device_bytes(const AipHostMatrices& m, index_t slice_height) {
-  if (m.product) return sell_float_bytes(*m.product, slice_height);
-  return sell_float_bytes(m.g, slice_height) + sell_float_bytes(m.gt, slice_height) +
+  if (m.product) return sell_device_bytes(*m.product, slice_height, true);
+  return sell_device_bytes(m.g, slice_height, true) + sell_device_bytes(m.gt, slice_height, true) +
          sizeof(double) * static_cast<std::size_t>(m.g.rows);
 }
 

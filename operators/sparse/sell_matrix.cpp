@@ -50,6 +50,12 @@ std::size_t sell_stored_entries(const CsrMatrix& a, index_t slice_height) {
   return entries;
 }
 
+std::size_t sell_device_bytes(const CsrMatrix& a, index_t slice_height, bool float_values) {
+  const auto slices = static_cast<std::size_t>((a.rows + slice_height - 1) / slice_height);
+  return sizeof(index_t) * (slices + 1) +
+         (sizeof(index_t) + (float_values ? sizeof(float) : sizeof(double))) * sell_stored_entries(a, slice_height);
+}
+
 // Rows own disjoint positions: filled in parallel, padding written here rather than by a pass before.
 void fill_sell(const CsrMatrix& a, index_t slice_height, const std::vector<index_t>& slice_ptr, index_t* col,
                double* val) {

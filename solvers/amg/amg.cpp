@@ -40,9 +40,10 @@ std::unique_ptr<amg::LevelMatrix> stored(DeviceSell&& laid_out, bool float_value
 // Uploads a host matrix, laid out as sELL in executor memory from its CSR rows (no host sELL copy).
 std::unique_ptr<amg::LevelMatrix> upload(const Executor& exec, const CsrMatrix& m, index_t slice_height,
                                           bool float_values, amg::SetupProfile& profile) {
-  std::optional<amg::StageClock> clock(std::in_place, profile, amg::SetupStage::upload);
-  DeviceSell laid_out(exec, m, slice_height);
-  clock.reset();
+  DeviceSell laid_out = [&] {
+    amg::StageClock clock(profile, amg::SetupStage::upload);
+    return DeviceSell(exec, m, slice_height);
+  }();
   return stored(std::move(laid_out), float_values, profile);
 }
 
@@ -51,9 +52,10 @@ std::unique_ptr<amg::LevelMatrix> transfer(const Executor& exec, const CsrMatrix
                                             const std::optional<DeviceCsr>& on_device, index_t slice_height,
                                             bool float_values, amg::SetupProfile& profile) {
   if (!on_device) return upload(exec, host, slice_height, float_values, profile);
-  std::optional<amg::StageClock> clock(std::in_place, profile, amg::SetupStage::upload);
-  DeviceSell laid_out(*on_device, slice_height);
-  clock.reset();
+  DeviceSell laid_out = [&] {
+    amg::StageClock clock(profile, amg::SetupStage::upload);
+    return DeviceSell(*on_device, slice_height);
+  }();
   return stored(std::move(laid_out), float_values, profile);
 }
 

@@ -21,12 +21,6 @@ const M& matrix(const M& owned) {
 
 }  // namespace
 
-std::size_t sell_device_bytes(const CsrMatrix& m, index_t slice_height, bool float_values) {
-  const auto slices = static_cast<std::size_t>((m.rows + slice_height - 1) / slice_height);
-  return sizeof(index_t) * (slices + 1) +
-         (sizeof(index_t) + (float_values ? sizeof(float) : sizeof(double))) * sell_stored_entries(m, slice_height);
-}
-
 std::size_t sell_device_bytes(const DeviceCsr& m, index_t slice_height, bool float_values) {
   const Executor& exec = m.executor();
   const index_t slices = (m.rows() + slice_height - 1) / slice_height;

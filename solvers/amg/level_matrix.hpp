@@ -11,10 +11,9 @@ namespace miniapp::amg {
 // float_storage: 8 instead of 12 bytes per stored entry; a preconditioner needs no double precision,
 // and every vector and sum stays double). Float rounding keeps R = Pᵀ and A symmetric exactly (equal
 // values round alike), so the cycle stays symmetric.
-// Executor bytes of m once converted to sELL and uploaded: slice pointers, a column index and a value
-// (float or double) per stored entry.
-std::size_t sell_device_bytes(const CsrMatrix& m, index_t slice_height, bool float_values);
-// The same of a matrix already in CUDA device memory (its row lengths read there).
+// Executor bytes of a matrix once laid out as sELL: of a host CSR matrix (operators/sparse), and of one
+// already in CUDA device memory (its row lengths read there).
+using miniapp::sell_device_bytes;
 std::size_t sell_device_bytes(const DeviceCsr& m, index_t slice_height, bool float_values);
 
 class LevelMatrix final : public LevelOperator, public CoarseSolve {
