@@ -72,9 +72,10 @@ std::string kernel_base_name(std::string_view mangled_name) { return function_na
 
 std::optional<KernelKind> backend_kernel_kind(std::string_view mangled_name) {
   static const std::unordered_map<std::string, KernelKind> kinds = {
-      // SpMV: sELL and CSR products, the CG product with its dot, the AIP factors (the first pass with the
-      // CG update joined), the batched planes.
+      // SpMV: sELL and CSR products (AMG's with their epilogues), the CG product with its dot, the AIP
+      // factors (the first pass with the CG update joined), the batched planes.
       {"spmv_sell_kernel", KernelKind::spmv}, {"spmv_sell_multi_kernel", KernelKind::spmv},
+      {"spmv_fused_kernel", KernelKind::spmv},
       {"spmv_csr_kernel", KernelKind::spmv}, {"spmv_dot_kernel", KernelKind::spmv},
       {"direction_spmv_dot_kernel", KernelKind::spmv},
       {"sell_float_kernel", KernelKind::spmv}, {"sell_float_rho_kernel", KernelKind::spmv},

@@ -6,7 +6,6 @@
 
 #include "core/error.hpp"
 #include "operators/backend/cuda/device.hpp"
-#include "operators/kernels/vector_ops.hpp"
 #include "solvers/amg/amg_level.hpp"
 
 namespace miniapp {
@@ -130,19 +129,20 @@ void Amg::apply(const Vector& r, Vector& z) const {
 }
 
 // The cycle on level l as its kernel calls: smooth, restrict the residual, recurse, prolong the correction,
-// smooth again.
+// smooth again; the residual, the correction's addition and (degree 1) the post-smoothing formed in
+// their SpMVs' passes.
 template <class Step, class Coarser>
 void Amg::level_steps(std::size_t l, const Vector& b, Vector& x, Step&& step, Coarser&& coarser) const {
   const Level& level = *levels_[l];
   const index_t n = level.residual.size(), coarse_n = level.coarse_b.size();
   level.smoother.steps(b, x, true, step);
-  step("spmv", "t = A x", n, [&] { level.a->apply(x, level.correction); });  // in e's vector until e is formed
-  step("waxpby", "r = b - t", n, [&] { waxpby(exec_, 1.0, b, -1.0, level.correction, level.residual); });
+  step("spmv_axpby", "r = b - A x", n, [&] { level.a->apply_axpby(x, 1.0, b, -1.0, level.residual); });
   step("spmv", "b_c = R r", coarse_n, [&] { level.restriction->apply(level.residual, level.coarse_b); });
   coarser();
-  step("spmv", "e = P x_c", n, [&] { level.prolongation->apply(level.coarse_x, level.correction); });
-  step("axpby", "x = x + e", n, [&] { axpby(exec_, 1.0, level.correction, 1.0, x); });
-  level.smoother.steps(b, x, false, step);
+  // The corrected iterate in e's vector, smoothed from there back into x.
+  step("spmv_axpby", "e = x + P x_c", n,
+       [&] { level.prolongation->apply_axpby(level.coarse_x, 1.0, x, 1.0, level.correction); });
+  level.smoother.steps_from(b, level.correction, x, step);
 }
 
 // x = V(b) from x = 0.

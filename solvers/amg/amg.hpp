@@ -74,8 +74,8 @@ class Amg final : public Preconditioner {
 
   // One front-end kernel call of the cycle, to be made alone (miniapp poisson --level-kernels times each).
   struct KernelCall {
-    std::string kernel;     // the front end: spmv, pointwise, waxpby, axpby or copy
-    std::string operation;  // what it computes, e.g. "r = b - t" (b, x: the level's right-hand side and iterate)
+    std::string kernel;     // the front end: spmv, spmv_axpby, jacobi_step, pointwise, axpby or copy
+    std::string operation;  // what it computes, e.g. "r = b - A x" (b, x: the level's right-hand side and iterate)
     index_t rows = 0;       // entries it writes
     std::function<void()> run;  // the call, on the operands the cycle passes it
   };

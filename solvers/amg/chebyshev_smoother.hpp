@@ -21,8 +21,8 @@ struct RunNow {
 // fixed polynomial q, so the error propagation I − q(D⁻¹A) D⁻¹A is self-adjoint in the A inner product:
 // the same smoother before and after the coarse correction keeps the V-cycle symmetric. λmax must not
 // be below the true largest eigenvalue (a larger one only weakens the smoothing). Degree 1 is damped
-// Jacobi with ω = 2 / (λmax (1 + 1 / ratio)). Front-end kernels only (spmv, axpby, waxpby,
-// pointwise_multiply, copy).
+// Jacobi with ω = 2 / (λmax (1 + 1 / ratio)). Front-end kernels only (the SpMVs fused with the
+// residual's update, spmv_axpby and jacobi_step; axpby, pointwise_multiply, copy).
 class ChebyshevSmoother {
  public:
   // a: the level's matrix on exec (kept by reference: it must outlive the smoother); d its diagonal, one
@@ -38,6 +38,10 @@ class ChebyshevSmoother {
   // alone. The callables capture b, x and the smoother by reference and their scalars by value.
   template <class Step>
   void steps(const Vector& b, Vector& x, bool zero_guess, Step&& step) const;
+  // x ← the smoothed iterate from `start` (which it may overwrite), into x ≠ start, as calls to `step`:
+  // with degree 1 one damped-Jacobi pass (LevelOperator::jacobi_step) that reads start and writes x.
+  template <class Step>
+  void steps_from(const Vector& b, Vector& start, Vector& x, Step&& step) const;
   int degree() const { return degree_; }
 
  private:
@@ -65,8 +69,7 @@ void ChebyshevSmoother::steps(const Vector& b, Vector& x, bool zero_guess, Step&
          [&] { pointwise_multiply(exec_, scaled_inverse_diagonal_, b, direction_); });
     step("copy", "x = d", n, [&] { copy(exec_, direction_, x); });
   } else {
-    step("spmv", "t = A x", n, [&] { a_.apply(x, work_); });
-    step("waxpby", "r = b - t", n, [&] { waxpby(exec_, 1.0, b, -1.0, work_, residual_); });
+    step("spmv_axpby", "r = b - A x", n, [&] { a_.apply_axpby(x, 1.0, b, -1.0, residual_); });
     residual_is_b = false;
     step("pointwise", "d = D^-1 r / theta", n,
          [&] { pointwise_multiply(exec_, scaled_inverse_diagonal_, residual_, direction_); });
@@ -74,9 +77,9 @@ void ChebyshevSmoother::steps(const Vector& b, Vector& x, bool zero_guess, Step&
   }
   double rho = delta_ / theta_;
   for (int k = 1; k < degree_; ++k) {
-    step("spmv", "t = A d", n, [&] { a_.apply(direction_, work_); });
-    if (residual_is_b) step("waxpby", "r = b - t", n, [&] { waxpby(exec_, 1.0, b, -1.0, work_, residual_); });
-    else step("axpby", "r = r - t", n, [&] { axpby(exec_, -1.0, work_, 1.0, residual_); });
+    const Vector* from = residual_is_b ? &b : &residual_;
+    step("spmv_axpby", residual_is_b ? "r = b - A d" : "r = r - A d", n,
+         [&, from] { a_.apply_axpby(direction_, 1.0, *from, -1.0, residual_); });
     residual_is_b = false;
     const double rho_next = 1.0 / (2.0 * theta_ / delta_ - rho);
     step("pointwise", "t = D^-1 r", n, [&] { pointwise_multiply(exec_, inverse_diagonal_, residual_, work_); });
@@ -86,6 +89,18 @@ void ChebyshevSmoother::steps(const Vector& b, Vector& x, bool zero_guess, Step&
     step("axpby", "x = x + d", n, [&] { axpby(exec_, 1.0, direction_, 1.0, x); });
     rho = rho_next;
   }
+}
+
+template <class Step>
+void ChebyshevSmoother::steps_from(const Vector& b, Vector& start, Vector& x, Step&& step) const {
+  const index_t n = inverse_diagonal_.size();
+  if (degree_ == 1) {
+    step("jacobi_step", "x = e + D^-1 (b - A e) / theta", n,
+         [&] { a_.jacobi_step(start, b, scaled_inverse_diagonal_, x); });
+    return;
+  }
+  step("copy", "x = e", n, [&] { copy(exec_, start, x); });
+  steps(b, x, false, step);
 }
 
 }  // namespace miniapp::amg

@@ -1,6 +1,7 @@
 #include "solvers/amg/level_matrix.hpp"
 
 #include "operators/backend/cuda/kernels.hpp"
+#include "operators/kernels/fused_spmv.hpp"
 #include "operators/kernels/spmv.hpp"
 
 namespace miniapp::amg {
@@ -36,6 +37,14 @@ LevelMatrix::LevelMatrix(const Executor& exec, const SellMatrix& host, bool floa
 
 void LevelMatrix::apply(const Executor& exec, const Vector& x, Vector& y) const {
   std::visit([&](const auto& a) { spmv(exec, matrix(a), x, y); }, matrix_);
+}
+
+void LevelMatrix::apply_axpby(Vector& x, double alpha, const Vector& u, double beta, Vector& y) const {
+  std::visit([&](const auto& a) { spmv_axpby(exec_, matrix(a), x, alpha, u, beta, y); }, matrix_);
+}
+
+void LevelMatrix::jacobi_step(const Vector& x, const Vector& v, const Vector& b, const Vector& w, Vector& y) const {
+  std::visit([&](const auto& a) { miniapp::jacobi_step(exec_, matrix(a), x, v, b, w, y); }, matrix_);
 }
 
 index_t LevelMatrix::rows() const {

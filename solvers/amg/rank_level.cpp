@@ -11,17 +11,33 @@ RankOperator::RankOperator(const Executor& exec, const CsrMatrix& rows, index_t 
       inner_(exec, to_sell(parallel::row_block(rows, 0, inner), slice_height), float_values),
       other_(exec, to_sell(parallel::row_block(rows, inner, rows.rows), slice_height), float_values) {}
 
-void RankOperator::apply(Vector& x, Vector& y) const {
+template <class Pass>
+void RankOperator::overlapped(Vector& x, Pass&& pass) const {
   if (x_domain_) x_domain_->start_halo_update(x);
-  if (inner_rows_ > 0) {
-    Vector rows = y.window(0, inner_rows_);
-    inner_.apply(x, rows);
-  }
+  if (inner_rows_ > 0) pass(inner_, 0, inner_rows_);
   if (x_domain_) x_domain_->finish_halo_update(x);
-  if (other_rows_ > 0) {
-    Vector rows = y.window(inner_rows_, other_rows_);
-    other_.apply(x, rows);
-  }
+  if (other_rows_ > 0) pass(other_, inner_rows_, other_rows_);
+}
+
+void RankOperator::apply(Vector& x, Vector& y) const {
+  overlapped(x, [&](const LevelMatrix& block, index_t first, index_t count) {
+    Vector rows = y.window(first, count);
+    block.apply(x, rows);
+  });
+}
+
+void RankOperator::apply_axpby(Vector& x, double alpha, const Vector& u, double beta, Vector& y) const {
+  overlapped(x, [&](const LevelMatrix& block, index_t first, index_t count) {
+    Vector rows = y.window(first, count);
+    block.apply_axpby(x, alpha, u.window(first, count), beta, rows);
+  });
+}
+
+void RankOperator::jacobi_step(Vector& x, const Vector& b, const Vector& w, Vector& y) const {
+  overlapped(x, [&](const LevelMatrix& block, index_t first, index_t count) {
+    Vector rows = y.window(first, count);
+    block.jacobi_step(x, x.window(first, count), b.window(first, count), w.window(first, count), rows);
+  });
 }
 
 GatheredCoarseSolve::GatheredCoarseSolve(const Executor& exec, parallel::Subdomain& domain,

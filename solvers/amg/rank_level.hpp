@@ -18,8 +18,14 @@ class RankOperator final : public LevelOperator {
   RankOperator(const Executor& exec, const CsrMatrix& rows, index_t inner, parallel::Subdomain* x_domain,
                index_t slice_height, bool float_values);
   void apply(Vector& x, Vector& y) const override;
+  void apply_axpby(Vector& x, double alpha, const Vector& u, double beta, Vector& y) const override;
+  void jacobi_step(Vector& x, const Vector& b, const Vector& w, Vector& y) const override;
 
  private:
+  // pass(block, first, count) for the inner rows while x's halo travels, then for the others.
+  template <class Pass>
+  void overlapped(Vector& x, Pass&& pass) const;
+
   parallel::Subdomain* x_domain_;
   index_t inner_rows_, other_rows_;
   LevelMatrix inner_, other_;

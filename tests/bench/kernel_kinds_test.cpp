@@ -13,6 +13,9 @@ TEST_CASE("Backend kernels are classed as their front ends count them", "[bench]
   // The AIP's first pass with the CG update joined: a product first.
   CHECK(backend_kernel_kind("_ZN7miniapp4cuda47_GLOBAL__N__abc10e39_14_aip_kernels_cu_ad9337f425sell_float_advance_"
                             "kernelENS_13SellFloatViewENS1_14AdvanceVectorsEPdPKd") == KernelKind::spmv);
+  // AMG's fused SpMVs: one template over the matrix's view and the epilogue.
+  CHECK(backend_kernel_kind("_ZN7miniapp4cuda46_GLOBAL__N__5c1e0a77_13_fused_spmv_cu_2b9c5d1e17spmv_fused_kernelINS_"
+                            "13SellFloatViewENS_14JacobiEpilogueEEEvT_PKdT0_") == KernelKind::spmv);
   CHECK(backend_kernel_kind("_ZN7miniapp4cuda46_GLOBAL__N__4640d6e1_13_cg_kernels_cu_8571656910rho_kernelILb0EEEviPKdS4_"
                             "NS_2cg11ScalarsViewE") == KernelKind::dot);
   // map_kernel serves several front ends: its functor decides.

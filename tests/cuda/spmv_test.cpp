@@ -3,7 +3,9 @@
 // counts that are not a multiple of the slice height.
 #include <catch2/catch.hpp>
 
+#include "operators/backend/cpu/aip_kernels.hpp"
 #include "operators/backend/cpu/kernels.hpp"
+#include "operators/kernels/aip_kernels.hpp"
 #include "operators/backend/cuda/kernels.hpp"
 #include "operators/sparse/sell_matrix.hpp"
 #include "tests/cuda/cuda_test_support.hpp"
@@ -116,6 +118,31 @@ TEST_CASE("CUDA interleaved-block SpMV matches the CPU reference for 1 to 4 bloc
   for (index_t r = 256; r < 512; ++r) REQUIRE(got[r] == 0.0);
   CHECK_THROWS_WITH(cuda::spmv_sell_interleaved(gpu.stream(), a_gpu.view(), 5, x_gpu.data(), y.gpu.data()),
                     Catch::Contains("5 vectors"));
+}
+
+TEST_CASE("CUDA fused SpMVs (AMG's residual, correction and Jacobi step) match the CPU reference", "[cuda][spmv]") {
+  const index_t slice_height = GENERATE(32, 7);
+  CAPTURE(slice_height);
+  const Executor cpu = Executor::cpu(), gpu = Executor::cuda();
+  const CsrMatrix csr = test_matrix(test::large_n, test::large_n, 5);
+  const SellMatrix sell = to_sell(csr, slice_height);
+  const DeviceSell a_cpu(cpu, sell), a_gpu(gpu, sell);
+  const DeviceSellFloat f_cpu(cpu, sell), f_gpu(gpu, sell);
+  const test::Mirrored x(cpu, gpu, test::random_vector(csr.cols, 21)), u(cpu, gpu, test::random_vector(csr.rows, 22)),
+      w(cpu, gpu, test::random_vector(csr.rows, 23));
+  test::Mirrored y(cpu, gpu, test::nan_vector(csr.rows)), step(cpu, gpu, test::nan_vector(csr.rows));
+  // Each storage's pass on both backends, from NaN-filled outputs so that a skipped row shows up.
+  const auto check = [&](const auto& on_cpu, const auto& on_gpu) {
+    cpu::spmv_fused(on_cpu.view(), x.cpu.data(), AxpbyEpilogue{1.0, u.cpu.data(), -1.0, y.cpu.data()});
+    cuda::spmv_fused(gpu.stream(), on_gpu.view(), x.gpu.data(), AxpbyEpilogue{1.0, u.gpu.data(), -1.0, y.gpu.data()});
+    CHECK(test::relative_difference(y.gpu.to_host(), y.cpu.to_host()) <= test::tolerance);
+    cpu::spmv_fused(on_cpu.view(), x.cpu.data(), JacobiEpilogue{x.cpu.data(), u.cpu.data(), w.cpu.data(), step.cpu.data()});
+    cuda::spmv_fused(gpu.stream(), on_gpu.view(), x.gpu.data(),
+                     JacobiEpilogue{x.gpu.data(), u.gpu.data(), w.gpu.data(), step.gpu.data()});
+    CHECK(test::relative_difference(step.gpu.to_host(), step.cpu.to_host()) <= test::tolerance);
+  };
+  check(a_cpu, a_gpu);
+  check(f_cpu, f_gpu);
 }
 
 TEST_CASE("CUDA generalized SpMV rejects 0 or more than 4 vectors", "[cuda][spmv]") {

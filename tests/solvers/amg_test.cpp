@@ -469,8 +469,10 @@ TEST_CASE("Each level's kernel calls, made in order with the coarser levels' in 
     // Per call: one kernel, whose counted bytes are those of its matrix and vectors.
     for (std::size_t l = 0; l < levels; ++l) {
       const bool coarsest = l + 1 == levels;
-      // Smoothing from zero (the copy x = d from degree 2), residual, R, P, correction, smoothing.
-      const auto per_level = static_cast<std::size_t>(10 * degree + (degree > 1 ? 1 : 0));
+      // Degree 1: smoothing from zero, the residual with A, R, the correction with P, one Jacobi pass.
+      // Degree d > 1: smoothing from zero (2 + 4 (d − 1) calls), residual, R, P, the copy of the
+      // corrected iterate and smoothing from it (3 + 4 (d − 1)).
+      const auto per_level = static_cast<std::size_t>(degree == 1 ? 5 : 8 * degree + 1);
       CHECK(calls[l].calls.size() == (coarsest ? 1 : per_level));
       for (const Amg::KernelCall& call : calls[l].calls) {
         INFO("level " << l << ": " << call.kernel << " " << call.operation);
@@ -478,13 +480,15 @@ TEST_CASE("Each level's kernel calls, made in order with the coarser levels' in 
         call.run();
         const KernelCounters one = exec.counters().since(before);
         CHECK(one.total().calls == 1);
-        double bytes = 24.0 * call.rows;  // pointwise, waxpby, axpby: two vectors read, one written
+        double bytes = 24.0 * call.rows;  // pointwise, axpby: two vectors read, one written
         if (call.kernel == "copy") bytes = 16.0 * call.rows;
-        if (call.kernel == "spmv") {
+        if (call.kernel.starts_with("spmv") || call.kernel == "jacobi_step") {
           const CsrMatrix* matrix = coarsest ? &h.coarse_inverse : &h.levels[l].a;
           if (call.operation.starts_with("b_c = R")) matrix = &h.levels[l].restriction;
-          if (call.operation.starts_with("e = P")) matrix = &h.levels[l].prolongation;
-          bytes = sell_spmv_bytes(*matrix, slice_height, float_storage);
+          if (call.operation.starts_with("e = x + P")) matrix = &h.levels[l].prolongation;
+          // The fused passes also read u (spmv_axpby), or b and ω D⁻¹ (jacobi_step; x's rows are x's).
+          const double others = call.kernel == "spmv_axpby" ? 1 : call.kernel == "jacobi_step" ? 2 : 0;
+          bytes = sell_spmv_bytes(*matrix, slice_height, float_storage) + 8.0 * others * matrix->rows;
           CHECK(call.rows == matrix->rows);
         }
         CHECK(one.total().bytes == bytes);

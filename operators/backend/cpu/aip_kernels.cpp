@@ -2,9 +2,11 @@
 // r·z, sELL passes over float values. The r·z partial sums belong to fixed blocks of slices (set by
 // the size alone) and are added in block order, so ρ does not depend on the number of OpenMP threads.
 #include <algorithm>
+#include <type_traits>
 
 #include "operators/backend/cpu/aip_kernels.hpp"
 #include "operators/backend/cpu/parallel.hpp"
+#include "operators/backend/cpu/row_store.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -14,9 +16,10 @@
 namespace miniapp::cpu {
 namespace {
 
-// y for the rows of slice s (rows past a.rows not written), portable: one accumulator per row of the
-// slice in chunks of 8 rows, entries in stored order.
-void slice_portable(const SellFloatView& a, index_t s, const double* x, double* y) {
+// The products of the rows of slice s (rows past a.rows left out) to `store`, portable: one accumulator
+// per row of the slice in chunks of 8 rows, entries in stored order.
+template <class Store>
+void slice_portable(const SellFloatView& a, index_t s, const double* x, const Store& store) {
   const index_t h = a.slice_height, begin = a.slice_ptr[s], width = (a.slice_ptr[s + 1] - begin) / h;
   const index_t live = std::min(h, a.rows - s * h);
   for (index_t first = 0; first < live; first += 8) {
@@ -27,14 +30,16 @@ void slice_portable(const SellFloatView& a, index_t s, const double* x, double* 
         const index_t k = begin + e * h + first + r;
         acc[r] += static_cast<double>(a.val[k]) * x[a.col[k]];
       }
-    std::copy_n(acc, m, y + s * h + first);
+    store(0, s * h + first, acc, m);
   }
 }
 
 #ifdef MINIAPP_AIP_AVX2
 // The same for a full slice of height 8 with AVX2 + FMA: per entry column, 2 × (4 floats widened to
 // doubles, a 4-index gather of x, an FMA). Same products and order as the portable loop, but fused.
-__attribute__((target("avx2,fma"))) void slice8_avx2(const SellFloatView& a, index_t s, const double* x, double* y) {
+template <class Store>
+__attribute__((target("avx2,fma"))) void slice8_avx2(const SellFloatView& a, index_t s, const double* x,
+                                                     const Store& store) {
   const index_t begin = a.slice_ptr[s], width = (a.slice_ptr[s + 1] - begin) / 8;
   const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
   __m256d lo = _mm256_setzero_pd(), hi = _mm256_setzero_pd();
@@ -46,8 +51,15 @@ __attribute__((target("avx2,fma"))) void slice8_avx2(const SellFloatView& a, ind
     lo = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(val)), _mm256_mask_i32gather_pd(_mm256_setzero_pd(), x, c0, all, 8), lo);
     hi = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(val + 4)), _mm256_mask_i32gather_pd(_mm256_setzero_pd(), x, c1, all, 8), hi);
   }
-  _mm256_storeu_pd(y + 8 * s, lo);
-  _mm256_storeu_pd(y + 8 * s + 4, hi);
+  if constexpr (std::is_same_v<Store, PlainStore>) {
+    _mm256_storeu_pd(store.y[0] + 8 * s, lo);
+    _mm256_storeu_pd(store.y[0] + 8 * s + 4, hi);
+  } else {
+    double out[8];
+    _mm256_storeu_pd(out, lo);
+    _mm256_storeu_pd(out + 4, hi);
+    store(0, 8 * s, out, 8);
+  }
 }
 
 bool use_avx2(const SellFloatView& a, index_t s) {
@@ -56,17 +68,22 @@ bool use_avx2(const SellFloatView& a, index_t s) {
 }
 #endif
 
-// y = A x over slices [first, last).
-void slices(const SellFloatView& a, index_t first, index_t last, const double* x, double* y) {
+// The products A x over slices [first, last), to `store`.
+template <class Store>
+void slices(const SellFloatView& a, index_t first, index_t last, const double* x, const Store& store) {
   for (index_t s = first; s < last; ++s) {
 #ifdef MINIAPP_AIP_AVX2
     if (use_avx2(a, s)) {
-      slice8_avx2(a, s, x, y);
+      slice8_avx2(a, s, x, store);
       continue;
     }
 #endif
-    slice_portable(a, s, x, y);
+    slice_portable(a, s, x, store);
   }
+}
+// y = A x over slices [first, last).
+void slices(const SellFloatView& a, index_t first, index_t last, const double* x, double* y) {
+  slices(a, first, last, x, PlainStore{&y});
 }
 
 // Slices per block: ≥ 4096 rows (the per-block overhead is noise) and at most cg::max_partials blocks.
@@ -107,6 +124,22 @@ void aip_apply(const AipFactorView& f, const double* r, double* z, const cg::Sca
   for (index_t b = 0; b < blocks; ++b) rho += s.partials[b];
   cg::finish_rho(s.slots, rho);
 }
+
+namespace {
+
+// A product whose rows go to an epilogue, in the plain apply's blocks of slices.
+template <class Epilogue>
+void fused_product(const SellFloatView& a, const double* x, const Epilogue& e) {
+  const index_t per_block = block_slices(a), blocks = (a.slice_count + per_block - 1) / per_block;
+#pragma omp parallel for schedule(static) if (worth_parallel(a.rows))
+  for (index_t b = 0; b < blocks; ++b)
+    slices(a, b * per_block, std::min(a.slice_count, (b + 1) * per_block), x, EpilogueStore<Epilogue>{e});
+}
+
+}  // namespace
+
+void spmv_fused(const SellFloatView& a, const double* x, const AxpbyEpilogue& e) { fused_product(a, x, e); }
+void spmv_fused(const SellFloatView& a, const double* x, const JacobiEpilogue& e) { fused_product(a, x, e); }
 
 void narrow_to_float(index_t n, const double* x, float* y) {
 #pragma omp parallel for schedule(static) if (worth_parallel(n))

@@ -1,6 +1,7 @@
 #pragma once
 #include "core/physics.hpp"
 #include "operators/backend/device_matrix.hpp"
+#include "operators/backend/spmv_epilogue.hpp"
 #include "operators/backend/wall_shear.hpp"
 
 // CPU (OpenMP) implementations of the kernel families declared in operators/kernels/. The reference
@@ -11,6 +12,9 @@ void spmv_sell(const SellView& a, const double* x, double* y);
 void spmv_csr(const CsrView& a, const double* x, double* y);
 void spmv_sell_multi(const SellView& a, int k, const double* const* x, double* const* y);
 void spmv_sell_interleaved(const SellView& a, int k, const double* const* x, double* y);
+// One pass of A x, each row's product handed to the epilogue (the same sums as spmv_sell).
+void spmv_fused(const SellView& a, const double* x, const AxpbyEpilogue& e);
+void spmv_fused(const SellView& a, const double* x, const JacobiEpilogue& e);
 
 void axpby(index_t n, double a, const double* x, double b, double* y);
 void waxpby(index_t n, double a, const double* x, double b, const double* y, double* w);

@@ -1,9 +1,12 @@
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 #include "operators/backend/cpu/kernels.hpp"
 #include "operators/backend/cpu/parallel.hpp"
+#include "operators/backend/cpu/row_store.hpp"
 #include "operators/backend/kernel_types.hpp"
+#include "operators/backend/spmv_epilogue.hpp"
 
 // On x86-64 the fixed-height kernels gather x with AVX2 (vgatherdpd takes the 32-bit column indices
 // as they are stored), chosen at run time so that the default build stays portable (no -march).
@@ -27,9 +30,9 @@ constexpr index_t chunk_rows = 64;
 // vector stay in registers; entry e of the slice's rows is contiguous, so each step is an H-wide load
 // of val and col, H loads from x and H multiply-adds. A second vector re-reads the slice
 // (12 · H · width bytes, under 1 KiB for a Laplacian) from L1, not DRAM.
-template <index_t H>
+template <index_t H, class Store>
 void sell_slices_portable(const SellView& a, index_t first, index_t last, int k, const double* const* x,
-                          double* const* y) {
+                          const Store& store) {
   for (index_t s = first; s < last; ++s) {
     const index_t begin = a.slice_ptr[s];
     const index_t width = (a.slice_ptr[s + 1] - begin) / H;
@@ -41,7 +44,7 @@ void sell_slices_portable(const SellView& a, index_t first, index_t last, int k,
 #pragma omp simd
         for (index_t r = 0; r < H; ++r) acc[r] += val[r] * x[j][col[r]];
       }
-      std::copy_n(acc, H, y[j] + s * H);
+      store(j, s * H, acc, H);
     }
   }
 }
@@ -50,9 +53,9 @@ void sell_slices_portable(const SellView& a, index_t first, index_t last, int k,
 // The same with AVX2 + FMA, H a multiple of 4: per step and group of 4 rows, a load of 4 values,
 // a load of 4 indices, one vgatherdpd of x and one FMA into one of H/4 register accumulators.
 // Used where the build allows it: faster than the compiler's scalar-load gather of the portable loop.
-template <index_t H>
+template <index_t H, class Store>
 __attribute__((target("avx2,fma"))) void sell_slices_avx2(const SellView& a, index_t first, index_t last, int k,
-                                                          const double* const* x, double* const* y) {
+                                                          const double* const* x, const Store& store) {
   static_assert(H % 4 == 0);
   // The masked form with an explicit zero source: GCC 12 warns that the unmasked one reads an
   // uninitialised register (it does not; same instruction).
@@ -72,7 +75,13 @@ __attribute__((target("avx2,fma"))) void sell_slices_avx2(const SellView& a, ind
           acc[q] = _mm256_fmadd_pd(_mm256_loadu_pd(val + 4 * q), xc, acc[q]);
         }
       }
-      for (index_t q = 0; q < H / 4; ++q) _mm256_storeu_pd(y[j] + s * H + 4 * q, acc[q]);
+      if constexpr (std::is_same_v<Store, PlainStore>) {  // straight from the registers: the hot path
+        for (index_t q = 0; q < H / 4; ++q) _mm256_storeu_pd(store.y[j] + s * H + 4 * q, acc[q]);
+      } else {
+        double out[H];
+        for (index_t q = 0; q < H / 4; ++q) _mm256_storeu_pd(out + 4 * q, acc[q]);
+        store(j, s * H, out, H);
+      }
     }
   }
 }
@@ -83,29 +92,31 @@ bool cpu_has_avx2() {
 }
 #endif
 
-template <index_t H>
-void sell_slices(const SellView& a, index_t first, index_t last, int k, const double* const* x, double* const* y) {
+template <index_t H, class Store>
+void sell_slices(const SellView& a, index_t first, index_t last, int k, const double* const* x, const Store& store) {
 #ifdef MINIAPP_SELL_AVX2
-  if (cpu_has_avx2()) return sell_slices_avx2<H>(a, first, last, k, x, y);
+  if (cpu_has_avx2()) return sell_slices_avx2<H>(a, first, last, k, x, store);
 #endif
-  sell_slices_portable<H>(a, first, last, k, x, y);
+  sell_slices_portable<H>(a, first, last, k, x, store);
 }
 
 // Full slices [first, last) for the heights with a fixed-size kernel; returns false for others.
+template <class Store>
 bool sell_fixed_height(const SellView& a, index_t first, index_t last, int k, const double* const* x,
-                       double* const* y) {
+                       const Store& store) {
   switch (a.slice_height) {
-    case 4: sell_slices<4>(a, first, last, k, x, y); return true;
-    case 8: sell_slices<8>(a, first, last, k, x, y); return true;
-    case 16: sell_slices<16>(a, first, last, k, x, y); return true;
-    case 32: sell_slices<32>(a, first, last, k, x, y); return true;
+    case 4: sell_slices<4>(a, first, last, k, x, store); return true;
+    case 8: sell_slices<8>(a, first, last, k, x, store); return true;
+    case 16: sell_slices<16>(a, first, last, k, x, store); return true;
+    case 32: sell_slices<32>(a, first, last, k, x, store); return true;
     default: return false;
   }
 }
 
 // y[j] for `m` rows of one slice starting at row `first` of the slice, any slice height.
+template <class Store>
 void sell_chunk(const SellView& a, index_t slice, index_t first, index_t m, int k, const double* const* x,
-                double* const* y) {
+                const Store& store) {
   const index_t height = a.slice_height;
   const index_t begin = a.slice_ptr[slice];
   const index_t width = (a.slice_ptr[slice + 1] - begin) / height;
@@ -122,31 +133,46 @@ void sell_chunk(const SellView& a, index_t slice, index_t first, index_t m, int 
     }
   }
   const index_t row0 = slice * height + first;
-  for (int j = 0; j < k; ++j) std::copy(acc[j], acc[j] + m, y[j] + row0);
+  for (int j = 0; j < k; ++j) store(j, row0, acc[j], m);
 }
 
 // One slice of any height; rows past a.rows (padding of the last slice) are not written.
-void sell_any_slice(const SellView& a, index_t s, int k, const double* const* x, double* const* y) {
+template <class Store>
+void sell_any_slice(const SellView& a, index_t s, int k, const double* const* x, const Store& store) {
   const index_t live = std::min(a.slice_height, a.rows - s * a.slice_height);
   for (index_t first = 0; first < live; first += chunk_rows)
-    sell_chunk(a, s, first, std::min(chunk_rows, live - first), k, x, y);
+    sell_chunk(a, s, first, std::min(chunk_rows, live - first), k, x, store);
 }
 
-}  // namespace
-
-void spmv_sell_multi(const SellView& a, int k, const double* const* x, double* const* y) {
+// The products A x[j], j < k, of every row, handed to `store`.
+template <class Store>
+void sell_product(const SellView& a, int k, const double* const* x, const Store& store) {
   const index_t full_slices = a.rows / a.slice_height;  // slices without padding rows
 #pragma omp parallel for schedule(static) if (worth_parallel(a.rows))
   for (index_t b = 0; b < a.slice_count; b += slice_block) {
     const index_t end = std::min(b + slice_block, a.slice_count);
     index_t s = b;
-    if (std::min(end, full_slices) > b && sell_fixed_height(a, b, std::min(end, full_slices), k, x, y))
+    if (std::min(end, full_slices) > b && sell_fixed_height(a, b, std::min(end, full_slices), k, x, store))
       s = std::min(end, full_slices);
-    for (; s < end; ++s) sell_any_slice(a, s, k, x, y);
+    for (; s < end; ++s) sell_any_slice(a, s, k, x, store);
   }
 }
 
+}  // namespace
+
+void spmv_sell_multi(const SellView& a, int k, const double* const* x, double* const* y) {
+  sell_product(a, k, x, PlainStore{y});
+}
+
 void spmv_sell(const SellView& a, const double* x, double* y) { spmv_sell_multi(a, 1, &x, &y); }
+
+void spmv_fused(const SellView& a, const double* x, const AxpbyEpilogue& e) {
+  sell_product(a, 1, &x, EpilogueStore<AxpbyEpilogue>{e});
+}
+
+void spmv_fused(const SellView& a, const double* x, const JacobiEpilogue& e) {
+  sell_product(a, 1, &x, EpilogueStore<JacobiEpilogue>{e});
+}
 
 namespace {
 

@@ -2,6 +2,8 @@
 #include "core/physics.hpp"
 #include "operators/backend/coefficient.hpp"
 #include "operators/backend/device_matrix.hpp"
+#include "operators/backend/kernel_types.hpp"
+#include "operators/backend/spmv_epilogue.hpp"
 #include "operators/backend/wall_shear.hpp"
 
 // CUDA implementations of the kernel families declared in operators/kernels/, same contracts as the
@@ -14,6 +16,10 @@ void spmv_sell(void* stream, const SellView& a, const double* x, double* y);
 void spmv_csr(void* stream, const CsrView& a, const double* x, double* y);
 void spmv_sell_multi(void* stream, const SellView& a, int k, const double* const* x, double* const* y);
 void spmv_sell_interleaved(void* stream, const SellView& a, int k, const double* const* x, double* y);
+void spmv_fused(void* stream, const SellView& a, const double* x, const AxpbyEpilogue& e);
+void spmv_fused(void* stream, const SellView& a, const double* x, const JacobiEpilogue& e);
+void spmv_fused(void* stream, const SellFloatView& a, const double* x, const AxpbyEpilogue& e);
+void spmv_fused(void* stream, const SellFloatView& a, const double* x, const JacobiEpilogue& e);
 
 void axpby(void* stream, index_t n, Coefficient a, const double* x, Coefficient b, double* y);
 void waxpby(void* stream, index_t n, Coefficient a, const double* x, Coefficient b, const double* y, double* w);

@@ -44,6 +44,10 @@ void spmv_sell(void*, const SellView&, const double*, double*) { not_built(); }
 void spmv_csr(void*, const CsrView&, const double*, double*) { not_built(); }
 void spmv_sell_multi(void*, const SellView&, int, const double* const*, double* const*) { not_built(); }
 void spmv_sell_interleaved(void*, const SellView&, int, const double* const*, double*) { not_built(); }
+void spmv_fused(void*, const SellView&, const double*, const AxpbyEpilogue&) { not_built(); }
+void spmv_fused(void*, const SellView&, const double*, const JacobiEpilogue&) { not_built(); }
+void spmv_fused(void*, const SellFloatView&, const double*, const AxpbyEpilogue&) { not_built(); }
+void spmv_fused(void*, const SellFloatView&, const double*, const JacobiEpilogue&) { not_built(); }
 void axpby(void*, index_t, Coefficient, const double*, Coefficient, double*) { not_built(); }
 void waxpby(void*, index_t, Coefficient, const double*, Coefficient, const double*, double*) { not_built(); }
 void pointwise_multiply(void*, index_t, const double*, const double*, double*) { not_built(); }
