@@ -76,7 +76,8 @@ std::optional<KernelKind> backend_kernel_kind(std::string_view mangled_name) {
       // factors (the first pass with the CG update joined), the batched planes.
       {"spmv_sell_kernel", KernelKind::spmv}, {"spmv_sell_multi_kernel", KernelKind::spmv},
       {"spmv_fused_kernel", KernelKind::spmv},
-      {"spmv_csr_kernel", KernelKind::spmv}, {"spmv_dot_kernel", KernelKind::spmv},
+      {"spmv_csr_kernel", KernelKind::spmv}, {"spmv_csr_warp_kernel", KernelKind::spmv},
+      {"spmv_dot_kernel", KernelKind::spmv},
       {"direction_spmv_dot_kernel", KernelKind::spmv},
       {"sell_float_kernel", KernelKind::spmv}, {"sell_float_rho_kernel", KernelKind::spmv},
       {"sell_float_advance_kernel", KernelKind::spmv},  // G (r − α q) with x += α p: the SpMV's bytes lead

@@ -129,6 +129,12 @@ std::size_t DeviceAipFactor::device_bytes(const AipHostMatrices& m, index_t slic
          sizeof(double) * static_cast<std::size_t>(m.g.rows);
 }
 
+void round_to_float(const Executor& exec, Vector& v) {
+  detail::check_executor(exec, v.executor(), "round_to_float", "v");
+  if (exec.backend() == Backend::cuda) cuda::round_to_float(exec.stream(), v.size(), v.data());
+  else cpu::round_to_float(v.size(), v.data());
+}
+
 void spmv(const Executor& exec, const DeviceSellFloat& a, const Vector& x, Vector& y) {
   constexpr const char* kernel = "spmv (float matrix)";
   detail::check_executor(exec, a.executor(), kernel, "the matrix");

@@ -102,6 +102,11 @@ class DeviceAipFactor {
   mutable Vector work_;  // y of every two-pass apply; empty for the product
 };
 
+// v's entries rounded to float and kept as doubles, in place: the values of a double-valued matrix that
+// must equal a float-valued one's (AMG's restriction kept in CSR beside its float prolongation). Set-up
+// work, not counted.
+void round_to_float(const Executor& exec, Vector& v);
+
 // y = A x with a float-valued sELL matrix (AMG's hierarchy stored in float): the one-pass apply's
 // kernel without ρ. x: a.cols() entries, y: a.rows(), on exec, distinct. Counted as one SpMV: 8 bytes
 // per stored entry, 4 per slice pointer, x read once, y written; 2 flops per true non-zero.

@@ -43,9 +43,13 @@ void spmv(const Executor& exec, const DeviceCsr& a, const Vector& x, Vector& y) 
   detail::check_executor(exec, a.executor(), kernel, "the matrix");
   check_operands(exec, a.rows(), a.cols(), x, y, kernel);
   const CsrView view = a.view();
+  const bool long_rows = a.nnz() >= csr_warp_row_entries * static_cast<double>(a.rows());
   const double seconds = detail::run_timed(
       exec, [&] { cpu::spmv_csr(view, x.data(), y.data()); },
-      [&] { cuda::spmv_csr(exec.stream(), view, x.data(), y.data()); });
+      [&] {
+        if (long_rows) cuda::spmv_csr_warp_rows(exec.stream(), view, x.data(), y.data());
+        else cuda::spmv_csr(exec.stream(), view, x.data(), y.data());
+      });
   const double bytes = 12.0 * a.nnz() + 4.0 * (a.rows() + 1) + 8.0 * (double(a.cols()) + a.rows());
   exec.counters().add(KernelKind::spmv, bytes, 2.0 * a.nnz(), seconds);
 }

@@ -10,6 +10,9 @@ namespace miniapp {
 // pointers, x once, y once. Flops: 2 per true non-zero.
 void spmv(const Executor& exec, const DeviceSell& a, const Vector& x, Vector& y);
 void spmv(const Executor& exec, const DeviceCsr& a, const Vector& x, Vector& y);
+// Rows of at least this many entries on average: the CUDA backend multiplies a CSR matrix a warp per
+// row (its sums then in another order than the CPU's: equal to round-off), else a thread per row.
+inline constexpr double csr_warp_row_entries = 16;
 
 // Generalized SpMV: y[i] = A x[i] for up to max_spmv_vectors vectors in one pass over the matrix (thesis §2.4),
 // counted as one SpMV call reading the matrix once and every x and y once.

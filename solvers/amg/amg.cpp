@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "operators/backend/cuda/device.hpp"
+#include "operators/kernels/aip_kernels.hpp"
 #include "solvers/amg/amg_level.hpp"
 
 namespace miniapp {
@@ -58,6 +59,33 @@ std::unique_ptr<amg::LevelMatrix> transfer(const Executor& exec, const CsrMatrix
   return stored(std::move(laid_out), float_values, profile);
 }
 
+// A copy in executor memory of a CSR matrix there.
+DeviceCsr copied(const DeviceCsr& m) {
+  const Executor& exec = m.executor();
+  const CsrView v = m.view();
+  Array<index_t> row_ptr(exec, m.rows() + 1), col(exec, m.nnz());
+  Vector val(exec, m.nnz());
+  exec.copy(row_ptr.data(), v.row_ptr, sizeof(index_t) * static_cast<std::size_t>(m.rows() + 1));
+  exec.copy(col.data(), v.col, sizeof(index_t) * static_cast<std::size_t>(m.nnz()));
+  exec.copy(val.data(), v.val, sizeof(double) * static_cast<std::size_t>(m.nnz()));
+  return DeviceCsr(m.rows(), m.cols(), std::move(row_ptr), std::move(col), std::move(val));
+}
+
+// A matrix the cycle only multiplies by (R, the coarse inverse): kept in CSR where amg::kept_in_csr
+// says so (copied from the set-up's device copy where it left one), else as P and A are. CSR holds
+// double values: with float storage they are rounded to float, so that R stays Pᵀ value for value and
+// the cycle symmetric.
+std::unique_ptr<amg::LevelMatrix> multiplier(const Executor& exec, const CsrMatrix& host,
+                                              const std::optional<DeviceCsr>& on_device, index_t slice_height,
+                                              bool float_values, amg::SetupProfile& profile) {
+  const index_t rows = on_device ? on_device->rows() : host.rows, nnz = on_device ? on_device->nnz() : host.nnz();
+  if (!amg::kept_in_csr(rows, nnz)) return transfer(exec, host, on_device, slice_height, float_values, profile);
+  amg::StageClock clock(profile, amg::SetupStage::upload);
+  DeviceCsr csr = on_device ? copied(*on_device) : DeviceCsr(exec, host);
+  if (float_values) round_to_float(exec, csr.values());
+  return std::make_unique<amg::LevelMatrix>(std::move(csr));
+}
+
 // The finest level's A from the solver's own matrix: used in place with double values; otherwise its
 // values narrowed into a float copy that reads the solver's slice offsets and columns.
 std::unique_ptr<amg::LevelMatrix> finest(const Executor& exec, const DeviceSell& fine, bool float_values,
@@ -77,19 +105,22 @@ Amg::Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& option
 // correction, and the coarser level's b and x.
 std::size_t Amg::device_bytes(const amg::HostHierarchy& h, index_t slice_height, bool float_storage,
                               bool shared_fine) {
-  std::size_t bytes = amg::sell_device_bytes(h.coarse_inverse, slice_height, float_storage);
+  std::size_t bytes = amg::multiplier_device_bytes(h.coarse_inverse, slice_height, float_storage);
   if (shared_fine && !h.levels.empty()) {  // the solver's matrix: all of it, or its structure under float values
     const CsrMatrix& fine = h.levels.front().a;
     bytes -= amg::sell_device_bytes(fine, slice_height, float_storage) -
              (float_storage ? sizeof(float) * sell_stored_entries(fine, slice_height) : 0);
   }
-  const auto transfer_bytes = [&](const CsrMatrix& host, const std::optional<DeviceCsr>& device) {
-    return device ? amg::sell_device_bytes(*device, slice_height, float_storage)
-                  : amg::sell_device_bytes(host, slice_height, float_storage);
+  const auto prolongation_bytes = [&](const amg::HostLevel& l) {
+    return l.device_prolongation ? amg::sell_device_bytes(*l.device_prolongation, slice_height, float_storage)
+                                 : amg::sell_device_bytes(l.prolongation, slice_height, float_storage);
+  };
+  const auto restriction_bytes = [&](const amg::HostLevel& l) {
+    return l.device_restriction ? amg::multiplier_device_bytes(*l.device_restriction, slice_height, float_storage)
+                                : amg::multiplier_device_bytes(l.restriction, slice_height, float_storage);
   };
   for (const amg::HostLevel& l : h.levels)
-    bytes += amg::sell_device_bytes(l.a, slice_height, float_storage) +
-             transfer_bytes(l.prolongation, l.device_prolongation) + transfer_bytes(l.restriction, l.device_restriction) +
+    bytes += amg::sell_device_bytes(l.a, slice_height, float_storage) + prolongation_bytes(l) + restriction_bytes(l) +
              sizeof(double) * (7 * static_cast<std::size_t>(l.a.rows) + 2 * static_cast<std::size_t>(l.coarse_rows()));
   return bytes;
 }
@@ -108,14 +139,15 @@ Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOption
                                               ? finest(exec, *fine, float_values, profile_)
                                               : upload(exec, l.a, slice_height, float_values, profile_);
     std::unique_ptr<amg::LevelMatrix> p = transfer(exec, l.prolongation, l.device_prolongation, slice_height, float_values, profile_);
-    std::unique_ptr<amg::LevelMatrix> r = transfer(exec, l.restriction, l.device_restriction, slice_height, float_values, profile_);
+    std::unique_ptr<amg::LevelMatrix> r =
+        multiplier(exec, l.restriction, l.device_restriction, slice_height, float_values, profile_);
     amg::StageClock clock(profile_, amg::SetupStage::upload);
     levels_.push_back(std::make_unique<Level>(exec, std::move(a), std::move(p), std::move(r), l.diagonal,
                                               l.lambda_max, l.coarse_rows(), options));
     sizes_.push_back({l.a.rows, l.a.nnz()});
   }
   sizes_.push_back({h.coarsest.rows, h.coarsest.nnz()});
-  coarse_solve_ = upload(exec, h.coarse_inverse, slice_height, float_values, profile_);
+  coarse_solve_ = multiplier(exec, h.coarse_inverse, std::nullopt, slice_height, float_values, profile_);
   amg::StageClock clock(profile_, amg::SetupStage::upload);
   exec.synchronize();
 }

@@ -1,5 +1,8 @@
 #include "solvers/amg/level_matrix.hpp"
 
+#include <type_traits>
+
+#include "core/error.hpp"
 #include "operators/backend/cuda/kernels.hpp"
 #include "operators/kernels/fused_spmv.hpp"
 #include "operators/kernels/spmv.hpp"
@@ -7,7 +10,10 @@
 namespace miniapp::amg {
 namespace {
 
-using Stored = std::variant<DeviceSell, DeviceSellFloat, const DeviceSell*>;
+using Stored = std::variant<DeviceSell, DeviceSellFloat, const DeviceSell*, DeviceCsr>;
+
+// At most this many rows, of at least csr_warp_row_entries entries on average.
+constexpr index_t csr_rows_limit = 1 << 15;
 
 Stored upload(const Executor& exec, const SellMatrix& host, bool float_values) {
   if (float_values) return Stored(std::in_place_type<DeviceSellFloat>, exec, host);
@@ -32,6 +38,24 @@ std::size_t sell_device_bytes(const DeviceCsr& m, index_t slice_height, bool flo
          (sizeof(index_t) + (float_values ? sizeof(float) : sizeof(double))) * stored;
 }
 
+bool kept_in_csr(index_t rows, index_t nnz) {
+  return rows <= csr_rows_limit && nnz >= csr_warp_row_entries * static_cast<double>(rows);
+}
+
+std::size_t csr_device_bytes(index_t rows, index_t nnz) {
+  return sizeof(index_t) * (static_cast<std::size_t>(rows) + 1) +
+         (sizeof(index_t) + sizeof(double)) * static_cast<std::size_t>(nnz);
+}
+
+std::size_t multiplier_device_bytes(const CsrMatrix& m, index_t slice_height, bool float_values) {
+  return kept_in_csr(m.rows, m.nnz()) ? csr_device_bytes(m.rows, m.nnz()) : sell_device_bytes(m, slice_height, float_values);
+}
+
+std::size_t multiplier_device_bytes(const DeviceCsr& m, index_t slice_height, bool float_values) {
+  return kept_in_csr(m.rows(), m.nnz()) ? csr_device_bytes(m.rows(), m.nnz())
+                                        : sell_device_bytes(m, slice_height, float_values);
+}
+
 LevelMatrix::LevelMatrix(const Executor& exec, const SellMatrix& host, bool float_values)
     : exec_(exec), matrix_(upload(exec, host, float_values)) {}
 
@@ -39,12 +63,28 @@ void LevelMatrix::apply(const Executor& exec, const Vector& x, Vector& y) const 
   std::visit([&](const auto& a) { spmv(exec, matrix(a), x, y); }, matrix_);
 }
 
+namespace {
+
+// The fused passes on a matrix in sELL, the layout they are written for.
+template <class Pass>
+void fused(const Stored& m, Pass&& pass) {
+  std::visit(
+      [&](const auto& a) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(a)>, DeviceCsr>)
+          throw Error("AMG: a fused SpMV on a matrix kept in CSR (a level's A and P are kept in sELL)");
+        else pass(matrix(a));
+      },
+      m);
+}
+
+}  // namespace
+
 void LevelMatrix::apply_axpby(Vector& x, double alpha, const Vector& u, double beta, Vector& y) const {
-  std::visit([&](const auto& a) { spmv_axpby(exec_, matrix(a), x, alpha, u, beta, y); }, matrix_);
+  fused(matrix_, [&](const auto& a) { spmv_axpby(exec_, a, x, alpha, u, beta, y); });
 }
 
 void LevelMatrix::jacobi_step(const Vector& x, const Vector& v, const Vector& b, const Vector& w, Vector& y) const {
-  std::visit([&](const auto& a) { miniapp::jacobi_step(exec_, matrix(a), x, v, b, w, y); }, matrix_);
+  fused(matrix_, [&](const auto& a) { miniapp::jacobi_step(exec_, a, x, v, b, w, y); });
 }
 
 index_t LevelMatrix::rows() const {

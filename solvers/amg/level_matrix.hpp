@@ -16,6 +16,16 @@ namespace miniapp::amg {
 using miniapp::sell_device_bytes;
 std::size_t sell_device_bytes(const DeviceCsr& m, index_t slice_height, bool float_values);
 
+// Whether a matrix that the cycle only multiplies by (a restriction, the coarse inverse) is kept in CSR
+// rather than sELL: few rows of many entries, whose one-thread-per-row sELL product is a chain of loads
+// as long as the row; from CSR the CUDA backend gives each such row a warp (spmv, csr_warp_row_entries).
+bool kept_in_csr(index_t rows, index_t nnz);
+// Executor bytes of a CSR matrix (row offsets, 4-byte columns, double values).
+std::size_t csr_device_bytes(index_t rows, index_t nnz);
+// Executor bytes of a matrix the cycle only multiplies by, as it is kept (kept_in_csr, else sELL).
+std::size_t multiplier_device_bytes(const CsrMatrix& m, index_t slice_height, bool float_values);
+std::size_t multiplier_device_bytes(const DeviceCsr& m, index_t slice_height, bool float_values);
+
 class LevelMatrix final : public LevelOperator, public CoarseSolve {
  public:
   LevelMatrix(const Executor& exec, const SellMatrix& host, bool float_values);
@@ -23,6 +33,8 @@ class LevelMatrix final : public LevelOperator, public CoarseSolve {
   // or, with float values, narrowed there.
   explicit LevelMatrix(DeviceSell&& laid_out) : exec_(laid_out.executor()), matrix_(std::move(laid_out)) {}
   explicit LevelMatrix(DeviceSellFloat&& narrowed) : exec_(narrowed.executor()), matrix_(std::move(narrowed)) {}
+  // A matrix kept in CSR (kept_in_csr): multiplied only (apply, solve), never by a fused pass.
+  explicit LevelMatrix(DeviceCsr&& csr) : exec_(csr.executor()), matrix_(std::move(csr)) {}
   // The level's matrix already on the executor (the solver's own A), used in place: no second copy.
   // It must outlive this object.
   LevelMatrix(const Executor& exec, const DeviceSell& borrowed) : exec_(exec), matrix_(&borrowed) {}
@@ -39,7 +51,7 @@ class LevelMatrix final : public LevelOperator, public CoarseSolve {
 
  private:
   Executor exec_;
-  std::variant<DeviceSell, DeviceSellFloat, const DeviceSell*> matrix_;
+  std::variant<DeviceSell, DeviceSellFloat, const DeviceSell*, DeviceCsr> matrix_;
 };
 
 }  // namespace miniapp::amg

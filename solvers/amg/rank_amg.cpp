@@ -35,7 +35,7 @@ std::size_t Amg::device_bytes(const amg::RankHierarchy& h, index_t slice_height,
   const auto doubles = [](index_t n) { return sizeof(double) * static_cast<std::size_t>(n); };
   // The gathered right-hand side, and the solve from it down.
   std::size_t bytes = doubles(h.gathered.local_count());
-  bytes += h.redundant.levels.empty() ? amg::sell_device_bytes(stored_inverse(h), slice_height, float_storage)
+  bytes += h.redundant.levels.empty() ? amg::multiplier_device_bytes(stored_inverse(h), slice_height, float_storage)
                                       : device_bytes(h.redundant, slice_height, float_storage);
   for (std::size_t l = 0; l < h.levels.size(); ++l) {
     const amg::RankLevel& level = h.levels[l];
@@ -83,7 +83,10 @@ Amg::Amg(const Executor& exec, parallel::Subdomain& fine, const amg::RankHierarc
   if (h.redundant.levels.empty()) {
     const CsrMatrix inverse = stored_inverse(h);
     rows = inverse.rows;
-    whole = std::make_unique<amg::LevelMatrix>(exec, to_sell(inverse, slice_height), f);
+    // The coarse inverse is symmetric in either precision: kept in CSR with its double values.
+    whole = amg::kept_in_csr(inverse.rows, inverse.nnz())
+                ? std::make_unique<amg::LevelMatrix>(DeviceCsr(exec, inverse))
+                : std::make_unique<amg::LevelMatrix>(exec, to_sell(inverse, slice_height), f);
   } else {
     whole = std::make_unique<RedundantCycle>(exec, h.redundant, options, slice_height);
   }

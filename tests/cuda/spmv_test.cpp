@@ -169,5 +169,24 @@ TEST_CASE("CUDA CSR SpMV matches the CPU reference", "[cuda][spmv]") {
   CHECK(test::relative_difference(y.gpu.to_host(), y.cpu.to_host()) <= test::tolerance);
 }
 
+TEST_CASE("CUDA CSR SpMV a warp per row matches the CPU reference on long and short rows", "[cuda][spmv]") {
+  // Dense rows as the coarse inverse's (longer than a warp, not a multiple of it), random rows of up
+  // to 12 entries with empty ones, and no rows.
+  const Executor cpu = Executor::cpu(), gpu = Executor::cuda();
+  std::vector<Triplet> dense;
+  for (index_t i = 0; i < 397; ++i)
+    for (index_t j = 0; j < 397; ++j) dense.push_back({i, j, 1.0 / (1.0 + i + j)});
+  for (const CsrMatrix& csr : {csr_from_triplets(397, 397, dense), test_matrix(test::large_n, test::large_n, 9),
+                               csr_from_triplets(0, 5, {})}) {
+    CAPTURE(csr.rows);
+    const DeviceCsr a_cpu(cpu, csr), a_gpu(gpu, csr);
+    const test::Mirrored x(cpu, gpu, test::random_vector(csr.cols, 8));
+    test::Mirrored y(cpu, gpu, test::nan_vector(csr.rows));
+    cpu::spmv_csr(a_cpu.view(), x.cpu.data(), y.cpu.data());
+    cuda::spmv_csr_warp_rows(gpu.stream(), a_gpu.view(), x.gpu.data(), y.gpu.data());
+    CHECK(test::relative_difference(y.gpu.to_host(), y.cpu.to_host()) <= test::tolerance);
+  }
+}
+
 }  // namespace
 }  // namespace miniapp

@@ -141,6 +141,11 @@ void fused_product(const SellFloatView& a, const double* x, const Epilogue& e) {
 void spmv_fused(const SellFloatView& a, const double* x, const AxpbyEpilogue& e) { fused_product(a, x, e); }
 void spmv_fused(const SellFloatView& a, const double* x, const JacobiEpilogue& e) { fused_product(a, x, e); }
 
+void round_to_float(index_t n, double* x) {
+#pragma omp parallel for schedule(static) if (worth_parallel(n))
+  for (index_t i = 0; i < n; ++i) x[i] = static_cast<float>(x[i]);
+}
+
 void narrow_to_float(index_t n, const double* x, float* y) {
 #pragma omp parallel for schedule(static) if (worth_parallel(n))
   for (index_t i = 0; i < n; ++i) y[i] = static_cast<float>(x[i]);

@@ -164,6 +164,17 @@ __global__ void __launch_bounds__(block_size) narrow_to_float_kernel(index_t n, 
   if (i < n) y[i] = __double2float_rn(x[i]);
 }
 
+__global__ void __launch_bounds__(block_size) round_to_float_kernel(index_t n, double* __restrict__ x) {
+  const std::int64_t i = detail::global_thread();
+  if (i < n) x[i] = static_cast<double>(__double2float_rn(x[i]));
+}
+
+void round_to_float(void* stream, index_t n, double* x) {
+  if (n == 0) return;
+  round_to_float_kernel<<<detail::blocks_for(n), block_size, 0, detail::as_stream(stream)>>>(n, x);
+  MINIAPP_CUDA_CHECK_LAUNCH("round_to_float_kernel");
+}
+
 void narrow_to_float(void* stream, index_t n, const double* x, float* y) {
   if (n == 0) return;
   narrow_to_float_kernel<<<detail::blocks_for(n), block_size, 0, detail::as_stream(stream)>>>(n, x, y);

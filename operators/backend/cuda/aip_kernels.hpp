@@ -10,6 +10,8 @@ void aip_apply(void* stream, const AipFactorView& g, const double* r, double* z,
 // y[i] = x[i] rounded to the nearest float, i < n: a double matrix's values narrowed for float storage
 // on the device (as static_cast<float> on the host).
 void narrow_to_float(void* stream, index_t n, const double* x, float* y);
+// x[i] rounded to the nearest float and kept as a double, in place.
+void round_to_float(void* stream, index_t n, double* x);
 void aip_apply_advancing(void* stream, const AipFactorView& g, const double* p, const double* q, double* x,
                          const double* r, double* r_new, double* z, const cg::ScalarsView& s);
 

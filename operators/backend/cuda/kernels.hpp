@@ -14,6 +14,8 @@ namespace miniapp::cuda {
 
 void spmv_sell(void* stream, const SellView& a, const double* x, double* y);
 void spmv_csr(void* stream, const CsrView& a, const double* x, double* y);
+// The same a warp per row (for rows of many entries; a.rows · 32 threads).
+void spmv_csr_warp_rows(void* stream, const CsrView& a, const double* x, double* y);
 void spmv_sell_multi(void* stream, const SellView& a, int k, const double* const* x, double* const* y);
 void spmv_sell_interleaved(void* stream, const SellView& a, int k, const double* const* x, double* y);
 void spmv_fused(void* stream, const SellView& a, const double* x, const AxpbyEpilogue& e);

@@ -30,6 +30,7 @@ namespace miniapp::cuda {
 namespace {
 
 using detail::block_size;
+constexpr int warp_size = 32;
 
 // Reads slice s's range and the lane of `row`; the thread then walks p = first, first + h, ... < end.
 struct RowRange {
@@ -122,6 +123,23 @@ __global__ void spmv_csr_kernel(CsrView a, const double* __restrict__ x, double*
   y[row] = sum;
 }
 
+// The same a warp per row, for rows of many entries (the AMG hierarchy's coarse inverse and small
+// restrictions): the lanes read the row's entries side by side, 32 at a time, and their partial sums
+// are added across the warp, so a row's time is a few rounds of loads instead of one chain as long as
+// the row.
+__global__ void __launch_bounds__(block_size) spmv_csr_warp_kernel(CsrView a, const double* __restrict__ x,
+                                                                     double* __restrict__ y) {
+  const std::int64_t row = detail::global_thread() / warp_size;
+  const int lane = static_cast<int>(threadIdx.x % warp_size);
+  if (row >= a.rows) return;  // the whole warp: rows are warp-uniform
+  const index_t end = __ldg(a.row_ptr + row + 1);
+  double sum = 0.0;
+  for (index_t p = __ldg(a.row_ptr + row) + lane; p < end; p += warp_size)
+    sum += __ldg(a.val + p) * __ldg(x + __ldg(a.col + p));
+  for (int offset = warp_size / 2; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+  if (lane == 0) y[row] = sum;
+}
+
 template <int K>
 void launch_multi(cudaStream_t stream, const SellView& a, const double* const* x, double* const* y) {
   VectorSet<K> v{};
@@ -147,6 +165,13 @@ void spmv_csr(void* stream, const CsrView& a, const double* x, double* y) {
   if (a.rows == 0) return;
   spmv_csr_kernel<<<detail::blocks_for(a.rows), block_size, 0, detail::as_stream(stream)>>>(a, x, y);
   MINIAPP_CUDA_CHECK_LAUNCH("spmv_csr_kernel");
+}
+
+void spmv_csr_warp_rows(void* stream, const CsrView& a, const double* x, double* y) {
+  if (a.rows == 0) return;
+  const auto blocks = static_cast<unsigned>((static_cast<std::int64_t>(a.rows) * warp_size + block_size - 1) / block_size);
+  spmv_csr_warp_kernel<<<blocks, block_size, 0, detail::as_stream(stream)>>>(a, x, y);
+  MINIAPP_CUDA_CHECK_LAUNCH("spmv_csr_warp_kernel");
 }
 
 // y = Σ_d A_d x_d, 1 ≤ k ≤ 4 blocks interleaved by column in A. y may not alias an x_d.

@@ -42,6 +42,7 @@ void Graph::abort_loop_capture(void*) noexcept {}
 
 void spmv_sell(void*, const SellView&, const double*, double*) { not_built(); }
 void spmv_csr(void*, const CsrView&, const double*, double*) { not_built(); }
+void spmv_csr_warp_rows(void*, const CsrView&, const double*, double*) { not_built(); }
 void spmv_sell_multi(void*, const SellView&, int, const double* const*, double* const*) { not_built(); }
 void spmv_sell_interleaved(void*, const SellView&, int, const double* const*, double*) { not_built(); }
 void spmv_fused(void*, const SellView&, const double*, const AxpbyEpilogue&) { not_built(); }
@@ -93,6 +94,7 @@ void cg_start(void*, index_t, const double*, const double*, const cg::ScalarsVie
 void cg_loop_test(void*, const cg::ScalarsView&, int, std::uint64_t) { not_built(); }
 void aip_apply(void*, const AipFactorView&, const double*, double*, const cg::ScalarsView&) { not_built(); }
 void narrow_to_float(void*, index_t, const double*, float*) { not_built(); }
+void round_to_float(void*, index_t, double*) { not_built(); }
 void aip_apply_advancing(void*, const AipFactorView&, const double*, const double*, double*, const double*, double*,
                          double*, const cg::ScalarsView&) {
   not_built();
