@@ -12,9 +12,10 @@
 namespace miniapp {
 namespace {
 
-// The matrix's counted bytes: its stored entries (value and column) and slice pointers.
+// The matrix's counted bytes: its stored entries (value and column) and slice pointers or row offsets.
 double matrix_bytes(const DeviceSell& a) { return 12.0 * a.stored_entries() + 4.0 * (a.slice_count() + 1); }
 double matrix_bytes(const DeviceSellFloat& a) { return 8.0 * a.stored_entries() + 4.0 * (a.slice_count() + 1); }
+double matrix_bytes(const DeviceCsr& a) { return 12.0 * a.nnz() + 4.0 * (a.rows() + 1); }
 
 // Checks the matrix, x and y (as spmv does) and each row vector, runs the backends' pass and counts it
 // with `row_vectors` vectors read besides x.
@@ -68,6 +69,16 @@ void jacobi_step(const Executor& exec, const DeviceSell& a, const Vector& x, con
 }
 
 void jacobi_step(const Executor& exec, const DeviceSellFloat& a, const Vector& x, const Vector& v, const Vector& b,
+                 const Vector& w, Vector& y) {
+  jacobi_pass(exec, a, x, v, b, w, y);
+}
+
+void spmv_axpby(const Executor& exec, const DeviceCsr& a, const Vector& x, double alpha, const Vector& u, double beta,
+                Vector& y) {
+  axpby_pass(exec, a, x, alpha, u, beta, y);
+}
+
+void jacobi_step(const Executor& exec, const DeviceCsr& a, const Vector& x, const Vector& v, const Vector& b,
                  const Vector& w, Vector& y) {
   jacobi_pass(exec, a, x, v, b, w, y);
 }

@@ -37,24 +37,14 @@ std::unique_ptr<amg::LevelMatrix> stored(DeviceSell&& laid_out, bool float_value
   return std::make_unique<amg::LevelMatrix>(DeviceSellFloat(std::move(laid_out)));
 }
 
-// Uploads a host matrix, laid out as sELL in executor memory from its CSR rows (no host sELL copy).
-std::unique_ptr<amg::LevelMatrix> upload(const Executor& exec, const CsrMatrix& m, index_t slice_height,
-                                          bool float_values, amg::SetupProfile& profile) {
+// A matrix laid out as sELL in executor memory: from the set-up's device copy where it left one, else
+// from the host matrix's CSR rows (no host sELL copy).
+std::unique_ptr<amg::LevelMatrix> in_sell(const Executor& exec, const CsrMatrix& host,
+                                           const std::optional<DeviceCsr>& on_device, index_t slice_height,
+                                           bool float_values, amg::SetupProfile& profile) {
   DeviceSell laid_out = [&] {
     amg::StageClock clock(profile, amg::SetupStage::upload);
-    return DeviceSell(exec, m, slice_height);
-  }();
-  return stored(std::move(laid_out), float_values, profile);
-}
-
-// A level's P or R: laid out from the set-up's device copy where it left one, else uploaded.
-std::unique_ptr<amg::LevelMatrix> transfer(const Executor& exec, const CsrMatrix& host,
-                                            const std::optional<DeviceCsr>& on_device, index_t slice_height,
-                                            bool float_values, amg::SetupProfile& profile) {
-  if (!on_device) return upload(exec, host, slice_height, float_values, profile);
-  DeviceSell laid_out = [&] {
-    amg::StageClock clock(profile, amg::SetupStage::upload);
-    return DeviceSell(*on_device, slice_height);
+    return on_device ? DeviceSell(*on_device, slice_height) : DeviceSell(exec, host, slice_height);
   }();
   return stored(std::move(laid_out), float_values, profile);
 }
@@ -71,15 +61,15 @@ DeviceCsr copied(const DeviceCsr& m) {
   return DeviceCsr(m.rows(), m.cols(), std::move(row_ptr), std::move(col), std::move(val));
 }
 
-// A matrix the cycle only multiplies by (R, the coarse inverse): kept in CSR where amg::kept_in_csr
-// says so (copied from the set-up's device copy where it left one), else as P and A are. CSR holds
-// double values: with float storage they are rounded to float, so that R stays Pᵀ value for value and
-// the cycle symmetric.
-std::unique_ptr<amg::LevelMatrix> multiplier(const Executor& exec, const CsrMatrix& host,
-                                              const std::optional<DeviceCsr>& on_device, index_t slice_height,
-                                              bool float_values, amg::SetupProfile& profile) {
+// A matrix of the hierarchy (A, P, R, the coarse inverse) in executor memory: kept in CSR where
+// amg::kept_in_csr says so (copied from the set-up's device copy where it left one), else in sELL. CSR
+// holds double values: with float storage they are rounded to float, the values the matrix would have
+// in float sELL, so that R stays Pᵀ and A symmetric value for value and the cycle symmetric.
+std::unique_ptr<amg::LevelMatrix> level_matrix(const Executor& exec, const CsrMatrix& host,
+                                                const std::optional<DeviceCsr>& on_device, index_t slice_height,
+                                                bool float_values, amg::SetupProfile& profile) {
   const index_t rows = on_device ? on_device->rows() : host.rows, nnz = on_device ? on_device->nnz() : host.nnz();
-  if (!amg::kept_in_csr(rows, nnz)) return transfer(exec, host, on_device, slice_height, float_values, profile);
+  if (!amg::kept_in_csr(rows, nnz)) return in_sell(exec, host, on_device, slice_height, float_values, profile);
   amg::StageClock clock(profile, amg::SetupStage::upload);
   DeviceCsr csr = on_device ? copied(*on_device) : DeviceCsr(exec, host);
   if (float_values) round_to_float(exec, csr.values());
@@ -105,23 +95,19 @@ Amg::Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& option
 // correction, and the coarser level's b and x.
 std::size_t Amg::device_bytes(const amg::HostHierarchy& h, index_t slice_height, bool float_storage,
                               bool shared_fine) {
-  std::size_t bytes = amg::multiplier_device_bytes(h.coarse_inverse, slice_height, float_storage);
-  if (shared_fine && !h.levels.empty()) {  // the solver's matrix: all of it, or its structure under float values
-    const CsrMatrix& fine = h.levels.front().a;
-    bytes -= amg::sell_device_bytes(fine, slice_height, float_storage) -
-             (float_storage ? sizeof(float) * sell_stored_entries(fine, slice_height) : 0);
-  }
-  const auto prolongation_bytes = [&](const amg::HostLevel& l) {
-    return l.device_prolongation ? amg::sell_device_bytes(*l.device_prolongation, slice_height, float_storage)
-                                 : amg::sell_device_bytes(l.prolongation, slice_height, float_storage);
+  const auto matrix_bytes = [&](const CsrMatrix& host, const std::optional<DeviceCsr>& device) {
+    return device ? amg::level_device_bytes(*device, slice_height, float_storage)
+                  : amg::level_device_bytes(host, slice_height, float_storage);
   };
-  const auto restriction_bytes = [&](const amg::HostLevel& l) {
-    return l.device_restriction ? amg::multiplier_device_bytes(*l.device_restriction, slice_height, float_storage)
-                                : amg::multiplier_device_bytes(l.restriction, slice_height, float_storage);
-  };
-  for (const amg::HostLevel& l : h.levels)
-    bytes += amg::sell_device_bytes(l.a, slice_height, float_storage) + prolongation_bytes(l) + restriction_bytes(l) +
+  std::size_t bytes = matrix_bytes(h.coarse_inverse, std::nullopt);
+  for (const amg::HostLevel& l : h.levels) {
+    // The solver's matrix in place of the finest A: none of it, or a float copy of its values.
+    const bool shared = shared_fine && &l == &h.levels.front();
+    bytes += shared ? (float_storage ? sizeof(float) * sell_stored_entries(l.a, slice_height) : 0)
+                    : matrix_bytes(l.a, std::nullopt);
+    bytes += matrix_bytes(l.prolongation, l.device_prolongation) + matrix_bytes(l.restriction, l.device_restriction) +
              sizeof(double) * (7 * static_cast<std::size_t>(l.a.rows) + 2 * static_cast<std::size_t>(l.coarse_rows()));
+  }
   return bytes;
 }
 
@@ -135,19 +121,20 @@ Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOption
     throw Error("AMG: the shared finest matrix is not the hierarchy's (" + std::to_string(fine->rows()) + " rows)");
   check_fits(exec, device_bytes(h, slice_height, float_values, share));
   for (const amg::HostLevel& l : h.levels) {
-    std::unique_ptr<amg::LevelMatrix> a = share && levels_.empty()
-                                              ? finest(exec, *fine, float_values, profile_)
-                                              : upload(exec, l.a, slice_height, float_values, profile_);
-    std::unique_ptr<amg::LevelMatrix> p = transfer(exec, l.prolongation, l.device_prolongation, slice_height, float_values, profile_);
+    std::unique_ptr<amg::LevelMatrix> a =
+        share && levels_.empty() ? finest(exec, *fine, float_values, profile_)
+                                 : level_matrix(exec, l.a, std::nullopt, slice_height, float_values, profile_);
+    std::unique_ptr<amg::LevelMatrix> p =
+        level_matrix(exec, l.prolongation, l.device_prolongation, slice_height, float_values, profile_);
     std::unique_ptr<amg::LevelMatrix> r =
-        multiplier(exec, l.restriction, l.device_restriction, slice_height, float_values, profile_);
+        level_matrix(exec, l.restriction, l.device_restriction, slice_height, float_values, profile_);
     amg::StageClock clock(profile_, amg::SetupStage::upload);
     levels_.push_back(std::make_unique<Level>(exec, std::move(a), std::move(p), std::move(r), l.diagonal,
                                               l.lambda_max, l.coarse_rows(), options));
     sizes_.push_back({l.a.rows, l.a.nnz()});
   }
   sizes_.push_back({h.coarsest.rows, h.coarsest.nnz()});
-  coarse_solve_ = multiplier(exec, h.coarse_inverse, std::nullopt, slice_height, float_values, profile_);
+  coarse_solve_ = level_matrix(exec, h.coarse_inverse, std::nullopt, slice_height, float_values, profile_);
   amg::StageClock clock(profile_, amg::SetupStage::upload);
   exec.synchronize();
 }

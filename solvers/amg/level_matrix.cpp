@@ -1,8 +1,5 @@
 #include "solvers/amg/level_matrix.hpp"
 
-#include <type_traits>
-
-#include "core/error.hpp"
 #include "operators/backend/cuda/kernels.hpp"
 #include "operators/kernels/fused_spmv.hpp"
 #include "operators/kernels/spmv.hpp"
@@ -47,11 +44,11 @@ std::size_t csr_device_bytes(index_t rows, index_t nnz) {
          (sizeof(index_t) + sizeof(double)) * static_cast<std::size_t>(nnz);
 }
 
-std::size_t multiplier_device_bytes(const CsrMatrix& m, index_t slice_height, bool float_values) {
+std::size_t level_device_bytes(const CsrMatrix& m, index_t slice_height, bool float_values) {
   return kept_in_csr(m.rows, m.nnz()) ? csr_device_bytes(m.rows, m.nnz()) : sell_device_bytes(m, slice_height, float_values);
 }
 
-std::size_t multiplier_device_bytes(const DeviceCsr& m, index_t slice_height, bool float_values) {
+std::size_t level_device_bytes(const DeviceCsr& m, index_t slice_height, bool float_values) {
   return kept_in_csr(m.rows(), m.nnz()) ? csr_device_bytes(m.rows(), m.nnz())
                                         : sell_device_bytes(m, slice_height, float_values);
 }
@@ -63,28 +60,12 @@ void LevelMatrix::apply(const Executor& exec, const Vector& x, Vector& y) const 
   std::visit([&](const auto& a) { spmv(exec, matrix(a), x, y); }, matrix_);
 }
 
-namespace {
-
-// The fused passes on a matrix in sELL, the layout they are written for.
-template <class Pass>
-void fused(const Stored& m, Pass&& pass) {
-  std::visit(
-      [&](const auto& a) {
-        if constexpr (std::is_same_v<std::decay_t<decltype(a)>, DeviceCsr>)
-          throw Error("AMG: a fused SpMV on a matrix kept in CSR (a level's A and P are kept in sELL)");
-        else pass(matrix(a));
-      },
-      m);
-}
-
-}  // namespace
-
 void LevelMatrix::apply_axpby(Vector& x, double alpha, const Vector& u, double beta, Vector& y) const {
-  fused(matrix_, [&](const auto& a) { spmv_axpby(exec_, a, x, alpha, u, beta, y); });
+  std::visit([&](const auto& a) { spmv_axpby(exec_, matrix(a), x, alpha, u, beta, y); }, matrix_);
 }
 
 void LevelMatrix::jacobi_step(const Vector& x, const Vector& v, const Vector& b, const Vector& w, Vector& y) const {
-  fused(matrix_, [&](const auto& a) { miniapp::jacobi_step(exec_, a, x, v, b, w, y); });
+  std::visit([&](const auto& a) { miniapp::jacobi_step(exec_, matrix(a), x, v, b, w, y); }, matrix_);
 }
 
 index_t LevelMatrix::rows() const {

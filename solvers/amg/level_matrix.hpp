@@ -16,15 +16,16 @@ namespace miniapp::amg {
 using miniapp::sell_device_bytes;
 std::size_t sell_device_bytes(const DeviceCsr& m, index_t slice_height, bool float_values);
 
-// Whether a matrix that the cycle only multiplies by (a restriction, the coarse inverse) is kept in CSR
+// Whether a matrix of the hierarchy (a small level's A, P or R, the coarse inverse) is kept in CSR
 // rather than sELL: few rows of many entries, whose one-thread-per-row sELL product is a chain of loads
-// as long as the row; from CSR the CUDA backend gives each such row a warp (spmv, csr_warp_row_entries).
+// as long as the row; from CSR the CUDA backend gives each such row a warp (spmv, csr_warp_row_entries;
+// the fused passes likewise).
 bool kept_in_csr(index_t rows, index_t nnz);
 // Executor bytes of a CSR matrix (row offsets, 4-byte columns, double values).
 std::size_t csr_device_bytes(index_t rows, index_t nnz);
-// Executor bytes of a matrix the cycle only multiplies by, as it is kept (kept_in_csr, else sELL).
-std::size_t multiplier_device_bytes(const CsrMatrix& m, index_t slice_height, bool float_values);
-std::size_t multiplier_device_bytes(const DeviceCsr& m, index_t slice_height, bool float_values);
+// Executor bytes of a matrix of the hierarchy as it is kept (kept_in_csr, else sELL).
+std::size_t level_device_bytes(const CsrMatrix& m, index_t slice_height, bool float_values);
+std::size_t level_device_bytes(const DeviceCsr& m, index_t slice_height, bool float_values);
 
 class LevelMatrix final : public LevelOperator, public CoarseSolve {
  public:
@@ -33,7 +34,7 @@ class LevelMatrix final : public LevelOperator, public CoarseSolve {
   // or, with float values, narrowed there.
   explicit LevelMatrix(DeviceSell&& laid_out) : exec_(laid_out.executor()), matrix_(std::move(laid_out)) {}
   explicit LevelMatrix(DeviceSellFloat&& narrowed) : exec_(narrowed.executor()), matrix_(std::move(narrowed)) {}
-  // A matrix kept in CSR (kept_in_csr): multiplied only (apply, solve), never by a fused pass.
+  // A matrix kept in CSR (kept_in_csr).
   explicit LevelMatrix(DeviceCsr&& csr) : exec_(csr.executor()), matrix_(std::move(csr)) {}
   // The level's matrix already on the executor (the solver's own A), used in place: no second copy.
   // It must outlive this object.

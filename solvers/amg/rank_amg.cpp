@@ -35,7 +35,7 @@ std::size_t Amg::device_bytes(const amg::RankHierarchy& h, index_t slice_height,
   const auto doubles = [](index_t n) { return sizeof(double) * static_cast<std::size_t>(n); };
   // The gathered right-hand side, and the solve from it down.
   std::size_t bytes = doubles(h.gathered.local_count());
-  bytes += h.redundant.levels.empty() ? amg::multiplier_device_bytes(stored_inverse(h), slice_height, float_storage)
+  bytes += h.redundant.levels.empty() ? amg::level_device_bytes(stored_inverse(h), slice_height, float_storage)
                                       : device_bytes(h.redundant, slice_height, float_storage);
   for (std::size_t l = 0; l < h.levels.size(); ++l) {
     const amg::RankLevel& level = h.levels[l];

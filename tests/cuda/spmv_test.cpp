@@ -120,7 +120,7 @@ TEST_CASE("CUDA interleaved-block SpMV matches the CPU reference for 1 to 4 bloc
                     Catch::Contains("5 vectors"));
 }
 
-TEST_CASE("CUDA fused SpMVs (AMG's residual, correction and Jacobi step) match the CPU reference", "[cuda][spmv]") {
+TEST_CASE("CUDA fused SpMVs (AMG's residual, correction and Jacobi step) match the CPU reference on sELL and CSR", "[cuda][spmv]") {
   const index_t slice_height = GENERATE(32, 7);
   CAPTURE(slice_height);
   const Executor cpu = Executor::cpu(), gpu = Executor::cuda();
@@ -143,6 +143,8 @@ TEST_CASE("CUDA fused SpMVs (AMG's residual, correction and Jacobi step) match t
   };
   check(a_cpu, a_gpu);
   check(f_cpu, f_gpu);
+  const DeviceCsr c_cpu(cpu, csr), c_gpu(gpu, csr);  // a warp per row on CUDA
+  check(c_cpu, c_gpu);
 }
 
 TEST_CASE("CUDA generalized SpMV rejects 0 or more than 4 vectors", "[cuda][spmv]") {

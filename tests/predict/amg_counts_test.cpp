@@ -30,8 +30,8 @@ double spmv_bytes(const CsrMatrix& m, index_t slice_height, bool float_values) {
          8.0 * (double(s.cols) + s.rows);
 }
 
-// The same for R or the coarse inverse: in CSR where few, long rows keep them there (amg::kept_in_csr).
-double multiplier_bytes(const CsrMatrix& m, index_t slice_height, bool float_values) {
+// The same for a matrix of the hierarchy: in CSR where few, long rows keep it there (amg::kept_in_csr).
+double level_bytes(const CsrMatrix& m, index_t slice_height, bool float_values) {
   if (!amg::kept_in_csr(m.rows, m.nnz())) return spmv_bytes(m, slice_height, float_values);
   return 12.0 * m.nnz() + 4.0 * (m.rows + 1) + 8.0 * (double(m.cols) + m.rows);
 }
@@ -71,11 +71,11 @@ TEST_CASE("Predict's AMG iteration follows from the hierarchy's level sizes", "[
   REQUIRE(h.levels.size() >= 2);
   const index_t slices = sim.exec.default_slice_height();
   const bool f = sim.config.numerics.amg_storage == cases::AmgStorage::float_values;
-  double cycle_bytes = multiplier_bytes(h.coarse_inverse, slices, f);
+  double cycle_bytes = level_bytes(h.coarse_inverse, slices, f);
   // The fused SpMVs also read b (b − A x), x (x + P x_c), and b and ω D⁻¹ (the Jacobi step): 4 vectors.
   for (const amg::HostLevel& l : h.levels)
-    cycle_bytes += 2 * spmv_bytes(l.a, slices, f) + multiplier_bytes(l.restriction, slices, f) +
-                   spmv_bytes(l.prolongation, slices, f) + 4 * 8.0 * l.a.rows;
+    cycle_bytes += 2 * level_bytes(l.a, slices, f) + level_bytes(l.restriction, slices, f) +
+                   level_bytes(l.prolongation, slices, f) + 4 * 8.0 * l.a.rows;
   const double cycle_calls = 4.0 * static_cast<double>(h.levels.size()) + 1;
 
   // One V-cycle applied alone counts exactly those SpMVs.

@@ -488,11 +488,11 @@ TEST_CASE("Each level's kernel calls, made in order with the coarser levels' in 
           if (call.operation.starts_with("e = x + P")) matrix = &h.levels[l].prolongation;
           // The fused passes also read u (spmv_axpby), or b and ω D⁻¹ (jacobi_step; x's rows are x's).
           const double others = call.kernel == "spmv_axpby" ? 1 : call.kernel == "jacobi_step" ? 2 : 0;
-          bytes = sell_spmv_bytes(*matrix, slice_height, float_storage) + 8.0 * others * matrix->rows;
-          // R and the coarse inverse with few, long rows: CSR, 12 bytes an entry and the row offsets.
-          const bool multiplier = coarsest || call.operation.starts_with("b_c = R");
-          if (multiplier && amg::kept_in_csr(matrix->rows, matrix->nnz()))
-            bytes = 12.0 * matrix->nnz() + 4.0 * (matrix->rows + 1) + 8.0 * (matrix->cols + matrix->rows);
+          // A matrix of few, long rows in CSR: 12 bytes an entry and the row offsets.
+          const bool csr = amg::kept_in_csr(matrix->rows, matrix->nnz());
+          bytes = (csr ? 12.0 * matrix->nnz() + 4.0 * (matrix->rows + 1) + 8.0 * (matrix->cols + matrix->rows)
+                       : sell_spmv_bytes(*matrix, slice_height, float_storage)) +
+                  8.0 * others * matrix->rows;
           CHECK(call.rows == matrix->rows);
         }
         CHECK(one.total().bytes == bytes);

@@ -15,6 +15,8 @@ void spmv_sell_interleaved(const SellView& a, int k, const double* const* x, dou
 // One pass of A x, each row's product handed to the epilogue (the same sums as spmv_sell).
 void spmv_fused(const SellView& a, const double* x, const AxpbyEpilogue& e);
 void spmv_fused(const SellView& a, const double* x, const JacobiEpilogue& e);
+void spmv_fused(const CsrView& a, const double* x, const AxpbyEpilogue& e);
+void spmv_fused(const CsrView& a, const double* x, const JacobiEpilogue& e);
 
 void axpby(index_t n, double a, const double* x, double b, double* y);
 void waxpby(index_t n, double a, const double* x, double b, const double* y, double* w);

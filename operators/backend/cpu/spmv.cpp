@@ -208,13 +208,26 @@ void spmv_sell_interleaved(const SellView& a, int k, const double* const* x, dou
   }
 }
 
-void spmv_csr(const CsrView& a, const double* x, double* y) {
+namespace {
+
+// Each row's product, in stored order, handed to store(r, sum).
+template <class Store>
+void csr_product(const CsrView& a, const double* x, const Store& store) {
 #pragma omp parallel for schedule(static) if (worth_parallel(a.rows))
   for (index_t r = 0; r < a.rows; ++r) {
     double sum = 0.0;
     for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) sum += a.val[p] * x[a.col[p]];
-    y[r] = sum;
+    store(r, sum);
   }
 }
+
+}  // namespace
+
+void spmv_csr(const CsrView& a, const double* x, double* y) {
+  csr_product(a, x, [y](index_t r, double sum) { y[r] = sum; });
+}
+
+void spmv_fused(const CsrView& a, const double* x, const AxpbyEpilogue& e) { csr_product(a, x, e); }
+void spmv_fused(const CsrView& a, const double* x, const JacobiEpilogue& e) { csr_product(a, x, e); }
 
 }  // namespace miniapp::cpu

@@ -22,6 +22,9 @@ void spmv_fused(void* stream, const SellView& a, const double* x, const AxpbyEpi
 void spmv_fused(void* stream, const SellView& a, const double* x, const JacobiEpilogue& e);
 void spmv_fused(void* stream, const SellFloatView& a, const double* x, const AxpbyEpilogue& e);
 void spmv_fused(void* stream, const SellFloatView& a, const double* x, const JacobiEpilogue& e);
+// CSR: a warp per row (for rows of many entries).
+void spmv_fused(void* stream, const CsrView& a, const double* x, const AxpbyEpilogue& e);
+void spmv_fused(void* stream, const CsrView& a, const double* x, const JacobiEpilogue& e);
 
 void axpby(void* stream, index_t n, Coefficient a, const double* x, Coefficient b, double* y);
 void waxpby(void* stream, index_t n, Coefficient a, const double* x, Coefficient b, const double* y, double* w);

@@ -23,6 +23,7 @@
 #include <type_traits>
 
 #include "operators/backend/cuda/check.cuh"
+#include "operators/backend/cuda/csr_row.cuh"
 #include "operators/backend/cuda/kernels.hpp"
 #include "operators/backend/cuda/sell_row.cuh"
 
@@ -30,7 +31,6 @@ namespace miniapp::cuda {
 namespace {
 
 using detail::block_size;
-constexpr int warp_size = 32;
 
 // Reads slice s's range and the lane of `row`; the thread then walks p = first, first + h, ... < end.
 struct RowRange {
@@ -123,21 +123,13 @@ __global__ void spmv_csr_kernel(CsrView a, const double* __restrict__ x, double*
   y[row] = sum;
 }
 
-// The same a warp per row, for rows of many entries (the AMG hierarchy's coarse inverse and small
-// restrictions): the lanes read the row's entries side by side, 32 at a time, and their partial sums
-// are added across the warp, so a row's time is a few rounds of loads instead of one chain as long as
-// the row.
+// The same a warp per row (csr_row.cuh), for rows of many entries.
 __global__ void __launch_bounds__(block_size) spmv_csr_warp_kernel(CsrView a, const double* __restrict__ x,
                                                                      double* __restrict__ y) {
-  const std::int64_t row = detail::global_thread() / warp_size;
-  const int lane = static_cast<int>(threadIdx.x % warp_size);
-  if (row >= a.rows) return;  // the whole warp: rows are warp-uniform
-  const index_t end = __ldg(a.row_ptr + row + 1);
-  double sum = 0.0;
-  for (index_t p = __ldg(a.row_ptr + row) + lane; p < end; p += warp_size)
-    sum += __ldg(a.val + p) * __ldg(x + __ldg(a.col + p));
-  for (int offset = warp_size / 2; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
-  if (lane == 0) y[row] = sum;
+  const detail::WarpRow w = detail::warp_row();
+  if (w.row >= a.rows) return;
+  const double sum = detail::csr_row_sum_warp(a, w.row, w.lane, x);
+  if (w.lane == 0) y[w.row] = sum;
 }
 
 template <int K>
@@ -169,8 +161,7 @@ void spmv_csr(void* stream, const CsrView& a, const double* x, double* y) {
 
 void spmv_csr_warp_rows(void* stream, const CsrView& a, const double* x, double* y) {
   if (a.rows == 0) return;
-  const auto blocks = static_cast<unsigned>((static_cast<std::int64_t>(a.rows) * warp_size + block_size - 1) / block_size);
-  spmv_csr_warp_kernel<<<blocks, block_size, 0, detail::as_stream(stream)>>>(a, x, y);
+  spmv_csr_warp_kernel<<<detail::warp_row_blocks(a.rows), block_size, 0, detail::as_stream(stream)>>>(a, x, y);
   MINIAPP_CUDA_CHECK_LAUNCH("spmv_csr_warp_kernel");
 }
 

@@ -49,6 +49,8 @@ void spmv_fused(void*, const SellView&, const double*, const AxpbyEpilogue&) { n
 void spmv_fused(void*, const SellView&, const double*, const JacobiEpilogue&) { not_built(); }
 void spmv_fused(void*, const SellFloatView&, const double*, const AxpbyEpilogue&) { not_built(); }
 void spmv_fused(void*, const SellFloatView&, const double*, const JacobiEpilogue&) { not_built(); }
+void spmv_fused(void*, const CsrView&, const double*, const AxpbyEpilogue&) { not_built(); }
+void spmv_fused(void*, const CsrView&, const double*, const JacobiEpilogue&) { not_built(); }
 void axpby(void*, index_t, Coefficient, const double*, Coefficient, double*) { not_built(); }
 void waxpby(void*, index_t, Coefficient, const double*, Coefficient, const double*, double*) { not_built(); }
 void pointwise_multiply(void*, index_t, const double*, const double*, double*) { not_built(); }
