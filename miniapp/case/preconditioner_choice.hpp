@@ -4,10 +4,10 @@
 namespace miniapp::cases {
 
 // From this many cells of the whole mesh up, numerics.preconditioner = "auto" takes AMG on the PCG
-// path (docs/amg.md: its steps are faster than AIP-1's from about 10⁴ cells on the CPU, and its solves
-// on one H100 from 10⁵ cells, the smallest size measured there; below, a GPU solve is bound by kernel
-// launches, of which an AMG iteration makes about ten times as many).
-inline constexpr long long amg_default_cells = 100'000;
+// path (docs/amg.md: cavity-3d at 32³ steps faster with it on the CPU and on one H200, the smallest size
+// measured on both; below it a GPU solve is bound by kernel launches, of which an AMG iteration makes
+// about three times as many as AIP-1's).
+inline constexpr long long amg_default_cells = 32'768;
 // The same for a mesh one cell thick (one_cell_thick): its pressure system is a 2D Laplacian, on which
 // AIP-1's iterations grow with the cells across, √cells instead of ∛cells, so that AMG pays from fewer
 // cells (docs/amg.md).

@@ -22,10 +22,10 @@ NumericsConfig resolved(Preconditioner p, PoissonSolver poisson, long long cells
 TEST_CASE("The automatic preconditioner takes AMG on large PCG meshes and the FFT path, AIP-1 elsewhere", "[case]") {
   const NumericsConfig large = resolved(Preconditioner::automatic, PoissonSolver::pcg, amg_default_cells);
   CHECK(large.preconditioner == Preconditioner::amg);
-  CHECK(large.preconditioner_choice == "numerics.preconditioner = auto: amg (100000 cells, at least 100000)");
+  CHECK(large.preconditioner_choice == "numerics.preconditioner = auto: amg (32768 cells, at least 32768)");
   const NumericsConfig small = resolved(Preconditioner::automatic, PoissonSolver::pcg, amg_default_cells - 1);
   CHECK(small.preconditioner == Preconditioner::aip1);
-  CHECK(small.preconditioner_choice == "numerics.preconditioner = auto: aip1 (99999 cells, fewer than 100000)");
+  CHECK(small.preconditioner_choice == "numerics.preconditioner = auto: aip1 (32767 cells, fewer than 32768)");
   const NumericsConfig fft = resolved(Preconditioner::automatic, PoissonSolver::fft, 100 * amg_default_cells);
   CHECK(fft.preconditioner == Preconditioner::amg);
   CHECK(fft.preconditioner_choice == "numerics.preconditioner = auto: amg (the FFT path's low frequencies)");
@@ -45,7 +45,9 @@ TEST_CASE("On a mesh one cell thick the automatic preconditioner takes AMG from 
   CHECK(small.preconditioner == Preconditioner::aip1);
   CHECK(small.preconditioner_choice ==
         "numerics.preconditioner = auto: aip1 (4096 cells one cell thick, fewer than 16384)");
-  CHECK(resolved(Preconditioner::automatic, PoissonSolver::pcg, 256 * 256, false).preconditioner ==
+  CHECK(resolved(Preconditioner::automatic, PoissonSolver::pcg, 128 * 128, true).preconditioner ==
+        Preconditioner::amg);
+  CHECK(resolved(Preconditioner::automatic, PoissonSolver::pcg, 128 * 128, false).preconditioner ==
         Preconditioner::aip1);
 
   MeshConfig box;
