@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/host_memory.hpp"
+#include "miniapp/run/case_amg_options.hpp"
 #include "operators/backend/cuda/device.hpp"
 #include "operators/kernels/aip_kernels.hpp"
 #include "operators/sparse/sell_matrix.hpp"
@@ -107,15 +108,15 @@ std::size_t preconditioner_bytes(const cases::CaseConfig& config, const fv::Flow
   if (kind == P::jacobi) return vector_bytes(cells);
   if (kind == P::amg) {
     if (config.numerics.poisson == cases::PoissonSolver::fft) return 0;  // the FFT path builds no AMG
-    const bool float_values = config.numerics.amg_storage == cases::AmgStorage::float_values;
+    const amg::AmgOptions options = amg_options(config.numerics);
     // On one rank the finest level is the pressure solver's −L itself (not stored twice); a rank's
     // owned block (several ranks) has fewer entries and is stored.
     const auto shares_fine = [&](const amg::HostHierarchy& hierarchy) {
       return !hierarchy.levels.empty() && hierarchy.levels.front().a.nnz() == ops.laplacian.nnz();
     };
-    if (amg) return Amg::device_bytes(*amg, h, float_values, shares_fine(*amg));
-    const amg::HostHierarchy built = amg::build_hierarchy(negated(ops.laplacian), {});
-    return Amg::device_bytes(built, h, float_values, shares_fine(built));
+    if (amg) return Amg::device_bytes(*amg, h, options, shares_fine(*amg));
+    const amg::HostHierarchy built = amg::build_hierarchy(negated(ops.laplacian), options);
+    return Amg::device_bytes(built, h, options, shares_fine(built));
   }
   if (aip) return DeviceAipFactor::device_bytes(*aip, h);
   const int level = kind == P::aip1 ? 1 : kind == P::aip2 ? 2 : 3;

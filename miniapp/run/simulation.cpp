@@ -6,6 +6,7 @@
 
 #include "miniapp/case/case_mesh.hpp"
 #include "miniapp/case/case_validation.hpp"
+#include "miniapp/run/case_amg_options.hpp"
 #include "miniapp/run/host_memory_report.hpp"
 #include "miniapp/case/preconditioner_choice.hpp"
 #include "miniapp/run/memory_estimate.hpp"
@@ -29,12 +30,6 @@ namespace {
 
 index_t slice_height(const cases::CaseConfig& config, const Executor& exec) {
   return config.numerics.slice_height > 0 ? config.numerics.slice_height : exec.default_slice_height();
-}
-
-amg::AmgOptions amg_options(const cases::NumericsConfig& n) {
-  amg::AmgOptions options{.float_storage = n.amg_storage == cases::AmgStorage::float_values};
-  if (n.amg_redundant_rows) options.redundant_rows = *n.amg_redundant_rows;
-  return options;
 }
 
 // "  AMG: 4 levels, rows 262144 32768 ...; operator complexity 1.6" (rows over every rank; on several
@@ -391,7 +386,7 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   AmgHierarchy amg = amg_hierarchy(sim, comm, numbering ? &*numbering : nullptr, log);
   std::optional<AipHostMatrices> aip = aip_matrices(sim, numbering ? &*numbering : nullptr, slices, log);
   std::optional<std::size_t> rank_amg_bytes;
-  if (amg.ranks) rank_amg_bytes = Amg::device_bytes(*amg.ranks, slices, amg_options(c.numerics).float_storage);
+  if (amg.ranks) rank_amg_bytes = Amg::device_bytes(*amg.ranks, slices, amg_options(c.numerics));
   sim.memory_estimate = estimate_memory(c, sim.mesh, sim.host_operators, slices,
                                         amg.one_rank ? &*amg.one_rank : nullptr, aip ? &*aip : nullptr, rank_amg_bytes);
   check_memory(sim.memory_estimate, sim.cells(), sim.exec, log);

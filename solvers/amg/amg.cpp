@@ -91,10 +91,12 @@ Amg::Amg(const Executor& exec, const CsrMatrix& a, const amg::AmgOptions& option
          const DeviceSell* fine)
     : Amg(exec, amg::build_hierarchy(a, options, &exec), options, slice_height, fine) {}
 
-// Per level above the coarsest also D⁻¹ and D⁻¹/θ, the smoother's three vectors, residual and
-// correction, and the coarser level's b and x.
-std::size_t Amg::device_bytes(const amg::HostHierarchy& h, index_t slice_height, bool float_storage,
+// Per level above the coarsest also the smoother's vectors, residual and correction, and the coarser
+// level's b and x.
+std::size_t Amg::device_bytes(const amg::HostHierarchy& h, index_t slice_height, const amg::AmgOptions& options,
                               bool shared_fine) {
+  const bool float_storage = options.float_storage;
+  const auto level_vectors = static_cast<std::size_t>(amg::ChebyshevSmoother::vectors(options.smoother_degree) + 2);
   const auto matrix_bytes = [&](const CsrMatrix& host, const std::optional<DeviceCsr>& device) {
     return device ? amg::level_device_bytes(*device, slice_height, float_storage)
                   : amg::level_device_bytes(host, slice_height, float_storage);
@@ -106,7 +108,7 @@ std::size_t Amg::device_bytes(const amg::HostHierarchy& h, index_t slice_height,
     bytes += shared ? (float_storage ? sizeof(float) * sell_stored_entries(l.a, slice_height) : 0)
                     : matrix_bytes(l.a, std::nullopt);
     bytes += matrix_bytes(l.prolongation, l.device_prolongation) + matrix_bytes(l.restriction, l.device_restriction) +
-             sizeof(double) * (7 * static_cast<std::size_t>(l.a.rows) + 2 * static_cast<std::size_t>(l.coarse_rows()));
+             sizeof(double) * (level_vectors * static_cast<std::size_t>(l.a.rows) + 2 * static_cast<std::size_t>(l.coarse_rows()));
   }
   return bytes;
 }
@@ -119,7 +121,7 @@ Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOption
   const bool float_values = options.float_storage, share = fine && !h.levels.empty();
   if (share && (fine->rows() != h.levels.front().a.rows || fine->nnz() != h.levels.front().a.nnz()))
     throw Error("AMG: the shared finest matrix is not the hierarchy's (" + std::to_string(fine->rows()) + " rows)");
-  check_fits(exec, device_bytes(h, slice_height, float_values, share));
+  check_fits(exec, device_bytes(h, slice_height, options, share));
   for (const amg::HostLevel& l : h.levels) {
     std::unique_ptr<amg::LevelMatrix> a =
         share && levels_.empty() ? finest(exec, *fine, float_values, profile_)

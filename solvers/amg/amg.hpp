@@ -45,14 +45,15 @@ class Amg final : public Preconditioner {
   // updated. Collective, to make and to apply.
   Amg(const Executor& exec, parallel::Subdomain& fine, const amg::RankHierarchy& hierarchy,
       const amg::AmgOptions& options, index_t slice_height, parallel::HaloTransport transport);
-  // Executor bytes the constructor allocates for this hierarchy: its sELL matrices (with `shared_fine`
-  // the finest one's float values alone, or nothing of it with double ones), the smoothers' diagonals
-  // and every level's vectors.
-  static std::size_t device_bytes(const amg::HostHierarchy& hierarchy, index_t slice_height, bool float_storage,
-                                  bool shared_fine = false);
+  // Executor bytes the constructor allocates for this hierarchy with these options (storage, smoother
+  // degree): its matrices (with `shared_fine` the finest one's float values alone, or nothing of it
+  // with double ones), the smoothers' vectors and every level's own.
+  static std::size_t device_bytes(const amg::HostHierarchy& hierarchy, index_t slice_height,
+                                  const amg::AmgOptions& options, bool shared_fine = false);
   // The same for this rank's share of a hierarchy of several ranks, the gathered levels whole (its
   // halo-exchange buffers aside).
-  static std::size_t device_bytes(const amg::RankHierarchy& hierarchy, index_t slice_height, bool float_storage);
+  static std::size_t device_bytes(const amg::RankHierarchy& hierarchy, index_t slice_height,
+                                  const amg::AmgOptions& options);
   ~Amg() override;
   // Not safe to call concurrently on one object (the levels' vectors are shared).
   void apply(const Vector& r, Vector& z) const override;

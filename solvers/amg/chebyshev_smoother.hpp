@@ -29,13 +29,16 @@ class ChebyshevSmoother {
   // entry per entry of the level's vectors.
   ChebyshevSmoother(const Executor& exec, const LevelOperator& a, const std::vector<double>& d, double lambda_max,
                     double ratio, int degree);
-  // x ← the smoothed iterate, from x = 0 when zero_guess (x is then not read), else from x. b and x:
-  // the level's rows, distinct.
-  void smooth(const Vector& b, Vector& x, bool zero_guess) const { steps(b, x, zero_guess, RunNow{}); }
-  // The same smoothing as its kernel calls in order, each handed to step(kernel, operation, rows, call)
-  // (the front end's name, what it computes, the entries it writes, and a callable that makes the call)
-  // instead of being made here: RunNow makes them (smooth); Amg::level_calls keeps them to time each one
-  // alone. The callables capture b, x and the smoother by reference and their scalars by value.
+  // Vectors of the level's length a smoother of this degree holds: D⁻¹/θ, and from degree 2 also D⁻¹
+  // and its residual, step and work vector (degree 1 is one pointwise product from zero, or one fused
+  // Jacobi pass from a start).
+  static int vectors(int degree) { return degree > 1 ? 5 : 1; }
+  // x ← the smoothed iterate, from x = 0 when zero_guess (x is then not read), else from x (degree 2 and
+  // more), as its kernel calls in order, each handed to step(kernel, operation, rows, call) (the front
+  // end's name, what it computes, the entries it writes, and a callable that makes the call) instead of
+  // being made here: RunNow makes them (the cycle); Amg::level_calls keeps them to time each one alone.
+  // b and x: the level's rows, distinct. The callables capture b, x and the smoother by reference and
+  // their scalars by value.
   template <class Step>
   void steps(const Vector& b, Vector& x, bool zero_guess, Step&& step) const;
   // x ← the smoothed iterate from `start` (which it may overwrite), into x ≠ start, as calls to `step`:
@@ -49,7 +52,7 @@ class ChebyshevSmoother {
   const LevelOperator& a_;
   int degree_;
   double theta_, delta_;           // centre and half-width of the interval
-  Vector inverse_diagonal_;        // D⁻¹
+  Vector inverse_diagonal_;        // D⁻¹ (empty with degree 1, as the three below)
   Vector scaled_inverse_diagonal_; // D⁻¹ / θ: the first step's
   mutable Vector residual_, direction_, work_;
 };
@@ -58,7 +61,7 @@ class ChebyshevSmoother {
 // with ρ₀ = δ / θ, ρ_k = 1 / (2 θ / δ − ρ_{k−1}); x ← x + d_k and r ← r − A d_k after each.
 template <class Step>
 void ChebyshevSmoother::steps(const Vector& b, Vector& x, bool zero_guess, Step&& step) const {
-  const index_t n = inverse_diagonal_.size();
+  const index_t n = scaled_inverse_diagonal_.size();
   bool residual_is_b = true;  // r₀ = b from x = 0
   if (zero_guess) {
     if (degree_ == 1) {
@@ -93,7 +96,7 @@ void ChebyshevSmoother::steps(const Vector& b, Vector& x, bool zero_guess, Step&
 
 template <class Step>
 void ChebyshevSmoother::steps_from(const Vector& b, Vector& start, Vector& x, Step&& step) const {
-  const index_t n = inverse_diagonal_.size();
+  const index_t n = scaled_inverse_diagonal_.size();
   if (degree_ == 1) {
     step("jacobi_step", "x = e + D^-1 (b - A e) / theta", n,
          [&] { a_.jacobi_step(start, b, scaled_inverse_diagonal_, x); });

@@ -31,24 +31,26 @@ class RedundantCycle final : public amg::CoarseSolve {
 
 }  // namespace
 
-std::size_t Amg::device_bytes(const amg::RankHierarchy& h, index_t slice_height, bool float_storage) {
+std::size_t Amg::device_bytes(const amg::RankHierarchy& h, index_t slice_height, const amg::AmgOptions& options) {
+  const bool float_storage = options.float_storage;
   const auto doubles = [](index_t n) { return sizeof(double) * static_cast<std::size_t>(n); };
+  const int level_vectors = amg::ChebyshevSmoother::vectors(options.smoother_degree) + 2;
   // The gathered right-hand side, and the solve from it down.
   std::size_t bytes = doubles(h.gathered.local_count());
   bytes += h.redundant.levels.empty() ? amg::level_device_bytes(stored_inverse(h), slice_height, float_storage)
-                                      : device_bytes(h.redundant, slice_height, float_storage);
+                                      : device_bytes(h.redundant, slice_height, options);
   for (std::size_t l = 0; l < h.levels.size(); ++l) {
     const amg::RankLevel& level = h.levels[l];
     const index_t inner = level.matrix.numbering.inner_count, owned = level.matrix.a.rows;
     const index_t coarse = l + 1 < h.levels.size() ? h.levels[l + 1].matrix.numbering.local_count()
                                                    : h.gathered.local_count();
-    // A in its inner and interface rows, P, R; the smoother's 5 vectors, residual and correction, and
+    // A in its inner and interface rows, P, R; the smoother's vectors, residual and correction, and
     // the coarser level's b and x.
     bytes += amg::sell_device_bytes(parallel::row_block(level.matrix.a, 0, inner), slice_height, float_storage) +
              amg::sell_device_bytes(parallel::row_block(level.matrix.a, inner, owned), slice_height, float_storage) +
              amg::sell_device_bytes(level.prolongation, slice_height, float_storage) +
              amg::sell_device_bytes(level.restriction, slice_height, float_storage) +
-             7 * doubles(level.matrix.numbering.local_count()) + 2 * doubles(coarse);
+             level_vectors * doubles(level.matrix.numbering.local_count()) + 2 * doubles(coarse);
   }
   return bytes;
 }

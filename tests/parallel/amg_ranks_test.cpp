@@ -168,7 +168,7 @@ TEST_CASE("AMG across ranks allocates what Amg::device_bytes says, gathered leve
   const std::size_t before = exec.bytes_allocated();
   const Amg amg(exec, domain, h, options, 4, HaloTransport::mpi);
   const std::size_t allocated = exec.bytes_allocated() - before,
-                    estimate = Amg::device_bytes(h, 4, options.float_storage);
+                    estimate = Amg::device_bytes(h, 4, options);
   // Each coarser level's halo exchange: an index and a value per entry sent, at most every local
   // entry to every other rank.
   std::size_t halo_bound = 0;

@@ -235,10 +235,18 @@ TEST_CASE("AMG on the solver's own finest matrix applies exactly as with its own
     const std::size_t shared_bytes = exec.bytes_allocated() - before - own_bytes;
     // Shared: with double values none of the finest matrix, with float ones its values alone.
     const std::size_t fine_bytes = float_storage ? structure_bytes : structure_bytes + 8 * to_sell(a, 8).stored_entries();
-    CHECK(Amg::device_bytes(h, 8, float_storage, true) == Amg::device_bytes(h, 8, float_storage) - fine_bytes);
-    CHECK(own_bytes == Amg::device_bytes(h, 8, float_storage));
-    CHECK(shared_bytes == Amg::device_bytes(h, 8, float_storage, true));
+    CHECK(Amg::device_bytes(h, 8, options, true) == Amg::device_bytes(h, 8, options) - fine_bytes);
+    CHECK(own_bytes == Amg::device_bytes(h, 8, options));
+    CHECK(shared_bytes == Amg::device_bytes(h, 8, options, true));
     CHECK(same_apply(exec, own, shared, a.rows));
+    // A smoother of degree 2 holds four more vectors a level than degree 1's single D⁻¹/θ.
+    const amg::AmgOptions degree2{.smoother_degree = 2, .float_storage = float_storage};
+    const std::size_t before2 = exec.bytes_allocated();
+    const Amg smoother2(exec, h, degree2, 8);
+    CHECK(exec.bytes_allocated() - before2 == Amg::device_bytes(h, 8, degree2));
+    std::size_t level_rows = 0;
+    for (const amg::HostLevel& l : h.levels) level_rows += static_cast<std::size_t>(l.a.rows);
+    CHECK(Amg::device_bytes(h, 8, degree2) - Amg::device_bytes(h, 8, options) == 4 * sizeof(double) * level_rows);
   }
   const DeviceSell other(exec, to_sell(tet_box_poisson(6), 8));
   CHECK_THROWS_WITH(Amg(exec, h, {}, 8, &other), Catch::Contains("not the hierarchy's"));
@@ -274,7 +282,8 @@ TEST_CASE("On a CUDA device the Galerkin products are the host's bit for bit", "
     // the same cycle as from the host's hierarchy.
     REQUIRE(with_device.levels[0].device_prolongation.has_value());
     CHECK(with_device.levels[0].prolongation.nnz() == 0);
-    CHECK(Amg::device_bytes(with_device, 32, false) == Amg::device_bytes(on_host, 32, false));
+    CHECK(Amg::device_bytes(with_device, 32, {.float_storage = false}) ==
+          Amg::device_bytes(on_host, 32, {.float_storage = false}));
     CHECK(same_apply(gpu, Amg(gpu, with_device, {}, 32), Amg(gpu, on_host, {}, 32), a.rows));
   }
   SECTION("a row with more columns than the device's table: nothing, and the host multiplies") {
