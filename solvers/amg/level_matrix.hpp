@@ -7,10 +7,11 @@
 
 namespace miniapp::amg {
 
-// A matrix of the hierarchy in executor memory, its values stored in double or in float (AmgOptions::
-// float_storage: 8 instead of 12 bytes per stored entry; a preconditioner needs no double precision,
-// and every vector and sum stays double). Float rounding keeps R = Pᵀ and A symmetric exactly (equal
-// values round alike), so the cycle stays symmetric.
+// A matrix of the hierarchy in executor memory: sELL with its values stored in double or in float
+// (AmgOptions::float_storage: 8 instead of 12 bytes per stored entry; a preconditioner needs no double
+// precision, and every vector and sum stays double), or CSR with double values (kept_in_csr), rounded
+// to float under float storage. Float rounding keeps R = Pᵀ and A symmetric exactly (equal values round
+// alike), so the cycle stays symmetric.
 // Executor bytes of a matrix once laid out as sELL: of a host CSR matrix (operators/sparse), and of one
 // already in CUDA device memory (its row lengths read there).
 using miniapp::sell_device_bytes;
