@@ -1,5 +1,6 @@
 #include "miniapp/run/simulation.hpp"
 
+#include <functional>
 #include <iomanip>
 #include <optional>
 #include <ostream>
@@ -64,13 +65,15 @@ struct AmgHierarchy {
 
 // The case's preconditioner; an AIP's form is kept in sim.aip_form and printed. With AMG, from the
 // hierarchy built beforehand (amg_hierarchy), on several ranks over sim.domain's halo updates; with
-// AIP, from G's host matrices (aip_matrices).
-std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const CsrMatrix& pressure_matrix, index_t slices,
-                                                    const AmgHierarchy& hierarchy, const AipHostMatrices* aip_matrices,
+// AIP, from G's host matrices (aip_matrices); only Jacobi reads −L's rows (`pressure_matrix`, made when
+// called: a copy of the whole matrix).
+std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const std::function<CsrMatrix()>& pressure_matrix,
+                                                    index_t slices, const AmgHierarchy& hierarchy,
+                                                    const AipHostMatrices* aip_matrices,
                                                     parallel::HaloTransport transport, std::ostream& log) {
   using P = cases::Preconditioner;
   const P kind = sim.config.numerics.preconditioner;
-  if (kind == P::jacobi) return std::make_unique<Jacobi>(sim.exec, pressure_matrix);
+  if (kind == P::jacobi) return std::make_unique<Jacobi>(sim.exec, pressure_matrix());
   if (kind == P::amg) {
     const amg::AmgOptions options = amg_options(sim.config.numerics);
     // On one rank the finest level is the pressure solver's own −L; on several, the owned block.
@@ -78,7 +81,7 @@ std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const CsrMa
     std::unique_ptr<Amg> amg;
     if (hierarchy.ranks) amg = std::make_unique<Amg>(sim.exec, *sim.domain, *hierarchy.ranks, options, slices, transport);
     else if (hierarchy.one_rank) amg = std::make_unique<Amg>(sim.exec, *hierarchy.one_rank, options, slices, fine);
-    else amg = std::make_unique<Amg>(sim.exec, pressure_matrix, options, slices, fine);
+    else amg = std::make_unique<Amg>(sim.exec, pressure_matrix(), options, slices, fine);
     print_amg(*amg, log, hierarchy.ranks ? sim.domain->ranks() : 1);
     return amg;
   }
@@ -294,8 +297,8 @@ std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, inde
                                                      frequency_preconditioning(c.numerics), &log,
                                                      ranks ? &*ranks : nullptr);
   }
-  auto preconditioner =
-      make_preconditioner(sim, preconditioned_matrix(sim, numbering), slices, amg_hierarchy, aip_host, transport, log);
+  auto preconditioner = make_preconditioner(
+      sim, [&] { return preconditioned_matrix(sim, numbering); }, slices, amg_hierarchy, aip_host, transport, log);
   if (sim.domain->distributed())
     return std::make_unique<time::DistributedPcgPressureSolver>(sim.exec, *sim.domain,
                                                                 negated(sim.host_operators.laplacian), slices,
