@@ -1,6 +1,5 @@
 #include "miniapp/run/simulation.hpp"
 
-#include <functional>
 #include <iomanip>
 #include <optional>
 #include <ostream>
@@ -63,17 +62,24 @@ struct AmgHierarchy {
   std::optional<amg::RankHierarchy> ranks;
 };
 
+// The matrix the PCG path's preconditioner is built from: −L, or its block of owned rows and columns
+// on several ranks (block Jacobi across ranks).
+CsrMatrix preconditioned_matrix(const Simulation& sim, const parallel::LocalNumbering* numbering) {
+  CsrMatrix minus_laplacian = negated(sim.host_operators.laplacian);
+  return numbering ? block_of_owned_rows(minus_laplacian, numbering->owned_count()) : minus_laplacian;
+}
+
 // The case's preconditioner; an AIP's form is kept in sim.aip_form and printed. With AMG, from the
 // hierarchy built beforehand (amg_hierarchy), on several ranks over sim.domain's halo updates; with
-// AIP, from G's host matrices (aip_matrices); only Jacobi reads −L's rows (`pressure_matrix`, made when
-// called: a copy of the whole matrix).
-std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const std::function<CsrMatrix()>& pressure_matrix,
+// AIP, from G's host matrices (aip_matrices); only Jacobi makes the preconditioned matrix (a copy of
+// −L, `numbering`: the rank's cells on several ranks).
+std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const parallel::LocalNumbering* numbering,
                                                     index_t slices, const AmgHierarchy& hierarchy,
                                                     const AipHostMatrices* aip_matrices,
                                                     parallel::HaloTransport transport, std::ostream& log) {
   using P = cases::Preconditioner;
   const P kind = sim.config.numerics.preconditioner;
-  if (kind == P::jacobi) return std::make_unique<Jacobi>(sim.exec, pressure_matrix());
+  if (kind == P::jacobi) return std::make_unique<Jacobi>(sim.exec, preconditioned_matrix(sim, numbering));
   if (kind == P::amg) {
     const amg::AmgOptions options = amg_options(sim.config.numerics);
     // On one rank the finest level is the pressure solver's own −L; on several, the owned block.
@@ -81,7 +87,7 @@ std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const std::
     std::unique_ptr<Amg> amg;
     if (hierarchy.ranks) amg = std::make_unique<Amg>(sim.exec, *sim.domain, *hierarchy.ranks, options, slices, transport);
     else if (hierarchy.one_rank) amg = std::make_unique<Amg>(sim.exec, *hierarchy.one_rank, options, slices, fine);
-    else amg = std::make_unique<Amg>(sim.exec, pressure_matrix(), options, slices, fine);
+    else amg = std::make_unique<Amg>(sim.exec, preconditioned_matrix(sim, numbering), options, slices, fine);
     print_amg(*amg, log, hierarchy.ranks ? sim.domain->ranks() : 1);
     return amg;
   }
@@ -234,13 +240,6 @@ RankMesh make_rank_mesh(cases::CaseConfig& c, const std::string& case_path, cons
   return distribute_mesh(std::move(whole), comm, log, lines ? &*lines : nullptr, &profile);
 }
 
-// The matrix the PCG path's preconditioner is built from: −L, or its block of owned rows and columns
-// on several ranks (block Jacobi across ranks).
-CsrMatrix preconditioned_matrix(const Simulation& sim, const parallel::LocalNumbering* numbering) {
-  CsrMatrix minus_laplacian = negated(sim.host_operators.laplacian);
-  return numbering ? block_of_owned_rows(minus_laplacian, numbering->owned_count()) : minus_laplacian;
-}
-
 // The AMG hierarchy of the PCG path (nothing without AMG): on several ranks (`numbering`: the rank's
 // cells) from the owned rows of −L, coupled across the ranks of `comm`.
 AmgHierarchy amg_hierarchy(const Simulation& sim, const parallel::Communicator* comm,
@@ -297,8 +296,7 @@ std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, inde
                                                      frequency_preconditioning(c.numerics), &log,
                                                      ranks ? &*ranks : nullptr);
   }
-  auto preconditioner = make_preconditioner(
-      sim, [&] { return preconditioned_matrix(sim, numbering); }, slices, amg_hierarchy, aip_host, transport, log);
+  auto preconditioner = make_preconditioner(sim, numbering, slices, amg_hierarchy, aip_host, transport, log);
   if (sim.domain->distributed())
     return std::make_unique<time::DistributedPcgPressureSolver>(sim.exec, *sim.domain,
                                                                 negated(sim.host_operators.laplacian), slices,

@@ -10,6 +10,7 @@
 #include "operators/backend/cpu/kernels.hpp"
 #include "operators/backend/cuda/aip_kernels.hpp"
 #include "operators/kernels/dispatch.hpp"
+#include "operators/kernels/matrix_bytes.hpp"
 
 namespace miniapp {
 namespace {
@@ -114,9 +115,8 @@ AipFactorView DeviceAipFactor::view() const {
 }
 
 double DeviceAipFactor::apply_bytes() const {
-  const auto matrix = [](const DeviceSellFloat& a) { return 8.0 * a.stored_entries() + 4.0 * (a.slice_count() + 1); };
-  const double one_pass = matrix(first_) + 16.0 * rows_;  // r read, z written
-  return second_ ? one_pass + matrix(*second_) + 16.0 * rows_ : one_pass;
+  const double one_pass = detail::matrix_bytes(first_) + 16.0 * rows_;  // r read, z written
+  return second_ ? one_pass + detail::matrix_bytes(*second_) + 16.0 * rows_ : one_pass;
 }
 
 std::size_t DeviceAipFactor::device_bytes(const CsrMatrix& pattern, index_t slice_height) {
@@ -146,7 +146,7 @@ void spmv(const Executor& exec, const DeviceSellFloat& a, const Vector& x, Vecto
   const double seconds = detail::run_timed(
       exec, [&] { cpu::aip_apply(view, x.data(), y.data(), none); },
       [&] { cuda::aip_apply(exec.stream(), view, x.data(), y.data(), none); });
-  exec.counters().add(KernelKind::spmv, 8.0 * a.stored_entries() + 4.0 * (a.slice_count() + 1) + 8.0 * a.cols() + 8.0 * a.rows(),
+  exec.counters().add(KernelKind::spmv, detail::matrix_bytes(a) + 8.0 * a.cols() + 8.0 * a.rows(),
                       2.0 * a.nnz(), seconds);
 }
 

@@ -8,6 +8,7 @@
 #include "operators/backend/cpu/kernels.hpp"
 #include "operators/backend/cuda/kernels.hpp"
 #include "operators/kernels/dispatch.hpp"
+#include "operators/kernels/matrix_bytes.hpp"
 
 namespace miniapp {
 
@@ -60,7 +61,7 @@ void cg_spmv_dot(const Executor& exec, const DeviceSell& a, const Vector& p, Vec
   const double seconds = detail::run_timed(
       exec, [&] { cpu::cg_spmv_dot(view, p.data(), q.data(), v); },
       [&] { cuda::cg_spmv_dot(exec.stream(), view, p.data(), q.data(), v); });
-  const double bytes = 12.0 * a.stored_entries() + 4.0 * (a.slice_count() + 1) + 16.0 * a.rows();
+  const double bytes = detail::matrix_bytes(a) + 16.0 * a.rows();
   exec.counters().add(KernelKind::spmv, bytes, 2.0 * a.nnz() + 2.0 * a.rows(), seconds);
 }
 
@@ -81,7 +82,7 @@ void cg_direction_spmv_dot(const Executor& exec, const DeviceSell& a, const Vect
   const double seconds = detail::run_timed(
       exec, [&] { cpu::cg_direction_spmv_dot(view, z.data(), p.data(), q.data(), v); },
       [&] { cuda::cg_direction_spmv_dot(exec.stream(), view, z.data(), p.data(), q.data(), v); });
-  const double bytes = 12.0 * a.stored_entries() + 4.0 * (a.slice_count() + 1) + 40.0 * a.rows();
+  const double bytes = detail::matrix_bytes(a) + 40.0 * a.rows();
   exec.counters().add(KernelKind::spmv, bytes, 2.0 * a.nnz() + 6.0 * a.rows(), seconds);
 }
 

@@ -8,14 +8,10 @@
 #include "operators/backend/cpu/kernels.hpp"
 #include "operators/backend/cuda/kernels.hpp"
 #include "operators/kernels/dispatch.hpp"
+#include "operators/kernels/matrix_bytes.hpp"
 
 namespace miniapp {
 namespace {
-
-// The matrix's counted bytes: its stored entries (value and column) and slice pointers or row offsets.
-double matrix_bytes(const DeviceSell& a) { return 12.0 * a.stored_entries() + 4.0 * (a.slice_count() + 1); }
-double matrix_bytes(const DeviceSellFloat& a) { return 8.0 * a.stored_entries() + 4.0 * (a.slice_count() + 1); }
-double matrix_bytes(const DeviceCsr& a) { return 12.0 * a.nnz() + 4.0 * (a.rows() + 1); }
 
 // Checks the matrix, x and y (as spmv does) and each row vector, runs the backends' pass and counts it
 // with `row_vectors` vectors read besides x.
@@ -31,7 +27,7 @@ void run_fused(const Executor& exec, const Matrix& a, const Vector& x, Vector& y
   const auto view = a.view();
   const double seconds = detail::run_timed(
       exec, [&] { cpu::spmv_fused(view, x.data(), e); }, [&] { cuda::spmv_fused(exec.stream(), view, x.data(), e); });
-  exec.counters().add(KernelKind::spmv, matrix_bytes(a) + 8.0 * a.cols() + 8.0 * (1 + row_vectors) * a.rows(),
+  exec.counters().add(KernelKind::spmv, detail::matrix_bytes(a) + 8.0 * a.cols() + 8.0 * (1 + row_vectors) * a.rows(),
                       2.0 * a.nnz() + 3.0 * a.rows(), seconds);
 }
 

@@ -6,14 +6,15 @@
 #include "operators/backend/cpu/kernels.hpp"
 #include "operators/backend/cuda/kernels.hpp"
 #include "operators/kernels/dispatch.hpp"
+#include "operators/kernels/matrix_bytes.hpp"
 
 namespace miniapp {
 namespace {
 
-// Matrix read once (8-byte value + 4-byte column per stored entry, padding included, plus the slice
-// pointers), then every x and y once: 8 · (cols + rows) per vector.
+// Matrix read once (matrix_bytes: padding included), then every x and y once: 8 · (cols + rows) per
+// vector.
 double sell_bytes(const DeviceSell& a, int vectors) {
-  return 12.0 * a.stored_entries() + 4.0 * (a.slice_count() + 1) + 8.0 * vectors * (double(a.cols()) + a.rows());
+  return detail::matrix_bytes(a) + 8.0 * vectors * (double(a.cols()) + a.rows());
 }
 
 // x needs `cols` entries, y `rows`, both on `exec`, and y must not overwrite x while it is read.
@@ -50,7 +51,7 @@ void spmv(const Executor& exec, const DeviceCsr& a, const Vector& x, Vector& y) 
         if (long_rows) cuda::spmv_csr_warp_rows(exec.stream(), view, x.data(), y.data());
         else cuda::spmv_csr(exec.stream(), view, x.data(), y.data());
       });
-  const double bytes = 12.0 * a.nnz() + 4.0 * (a.rows() + 1) + 8.0 * (double(a.cols()) + a.rows());
+  const double bytes = detail::matrix_bytes(a) + 8.0 * (double(a.cols()) + a.rows());
   exec.counters().add(KernelKind::spmv, bytes, 2.0 * a.nnz(), seconds);
 }
 

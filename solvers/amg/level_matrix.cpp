@@ -56,8 +56,8 @@ std::size_t level_device_bytes(const DeviceCsr& m, index_t slice_height, bool fl
 LevelMatrix::LevelMatrix(const Executor& exec, const SellMatrix& host, bool float_values)
     : exec_(exec), matrix_(upload(exec, host, float_values)) {}
 
-void LevelMatrix::apply(const Executor& exec, const Vector& x, Vector& y) const {
-  std::visit([&](const auto& a) { spmv(exec, matrix(a), x, y); }, matrix_);
+void LevelMatrix::multiply(const Vector& x, Vector& y) const {
+  std::visit([&](const auto& a) { spmv(exec_, matrix(a), x, y); }, matrix_);
 }
 
 void LevelMatrix::apply_axpby(Vector& x, double alpha, const Vector& u, double beta, Vector& y) const {
@@ -66,10 +66,6 @@ void LevelMatrix::apply_axpby(Vector& x, double alpha, const Vector& u, double b
 
 void LevelMatrix::jacobi_step(const Vector& x, const Vector& v, const Vector& b, const Vector& w, Vector& y) const {
   std::visit([&](const auto& a) { miniapp::jacobi_step(exec_, matrix(a), x, v, b, w, y); }, matrix_);
-}
-
-index_t LevelMatrix::rows() const {
-  return std::visit([](const auto& a) { return matrix(a).rows(); }, matrix_);
 }
 
 }  // namespace miniapp::amg

@@ -40,16 +40,14 @@ class LevelMatrix final : public LevelOperator, public CoarseSolve {
   // The level's matrix already on the executor (the solver's own A), used in place: no second copy.
   // It must outlive this object.
   LevelMatrix(const Executor& exec, const DeviceSell& borrowed) : exec_(exec), matrix_(&borrowed) {}
-  // y = A x through the front end of its storage (spmv), counted as one SpMV.
-  void apply(const Executor& exec, const Vector& x, Vector& y) const;
-  // The same on the executor it was uploaded to.
-  void apply(Vector& x, Vector& y) const override { apply(exec_, x, y); }
+  // y = A x through the front end of its storage (spmv), counted as one SpMV; x is only read.
+  void multiply(const Vector& x, Vector& y) const;
+  void apply(Vector& x, Vector& y) const override { multiply(x, y); }
   void apply_axpby(Vector& x, double alpha, const Vector& u, double beta, Vector& y) const override;
   void jacobi_step(Vector& x, const Vector& b, const Vector& w, Vector& y) const override { jacobi_step(x, x, b, w, y); }
   // y = v + w ⊙ (b − A x), v holding x's entries at y's rows (a block of rows of a level split over ranks).
   void jacobi_step(const Vector& x, const Vector& v, const Vector& b, const Vector& w, Vector& y) const;
-  void solve(const Vector& b, Vector& x) const override { apply(exec_, b, x); }
-  index_t rows() const;
+  void solve(const Vector& b, Vector& x) const override { multiply(b, x); }
 
  private:
   Executor exec_;

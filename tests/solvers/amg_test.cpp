@@ -274,9 +274,9 @@ TEST_CASE("A float-stored level matrix multiplies like the double one to float p
     const Vector x = Vector::from_host(exec, random_vector(m->cols, 4));
     Vector y_double(exec, m->rows), y_float(exec, m->rows);
     exec.counters().reset();
-    in_double.apply(exec, x, y_double);
+    in_double.multiply(x, y_double);
     const double double_bytes = exec.counters().tally(KernelKind::spmv).bytes;
-    in_float.apply(exec, x, y_float);
+    in_float.multiply(x, y_float);
     CHECK(exec.counters().tally(KernelKind::spmv).calls == 2);
     CHECK(exec.counters().tally(KernelKind::spmv).bytes - double_bytes == Approx(double_bytes - 4.0 * sell.stored_entries()));
     const auto yd = y_double.to_host(), yf = y_float.to_host();
