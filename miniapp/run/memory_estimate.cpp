@@ -154,7 +154,7 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
   if (les) e.observers += value_bytes * sell_stored_entries(ops.momentum_pattern, slice_height);
   if (amg)
     for (const amg::HostLevel& l : amg->levels)
-      for (const auto* m : {&l.device_prolongation, &l.device_restriction})
+      for (const auto* m : {&l.device_a, &l.device_prolongation, &l.device_restriction})
         if (*m) e.held_by_setup += sizeof(index_t) * (static_cast<std::size_t>((*m)->rows()) + 1) +
                                    (sizeof(index_t) + sizeof(double)) * static_cast<std::size_t>((*m)->nnz());
   return e;

@@ -24,8 +24,8 @@ struct MemoryEstimate {
   // [statistics], the wall faces' vectors; not their samplers (probe and wall-face rows: a surface's worth).
   std::size_t observers = 0;
   std::size_t total() const { return operators + preconditioner + solver + fields + observers; }
-  // Already in device memory when the estimate is checked, not part of the total: AMG's P and R as its
-  // device set-up left them, freed once the preconditioner is laid out from them.
+  // Already in device memory when the estimate is checked, not part of the total: AMG's P, R and
+  // coarser A as its device set-up left them, freed once the preconditioner is laid out from them.
   std::size_t held_by_setup = 0;
 };
 

@@ -125,7 +125,7 @@ Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOption
   for (const amg::HostLevel& l : h.levels) {
     std::unique_ptr<amg::LevelMatrix> a =
         share && levels_.empty() ? finest(exec, *fine, float_values, profile_)
-                                 : level_matrix(exec, l.a, std::nullopt, slice_height, float_values, profile_);
+                                 : level_matrix(exec, l.a, l.device_a, slice_height, float_values, profile_);
     std::unique_ptr<amg::LevelMatrix> p =
         level_matrix(exec, l.prolongation, l.device_prolongation, slice_height, float_values, profile_);
     std::unique_ptr<amg::LevelMatrix> r =

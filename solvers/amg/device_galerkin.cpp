@@ -33,19 +33,17 @@ bool device_has_room(const Executor& exec, std::size_t bytes) {
   return exec.backend() == Backend::cuda && bytes <= miniapp::cuda::memory_info(exec.device()).free_bytes;
 }
 
-std::optional<CsrMatrix> device_galerkin_product(const DeviceCsr& r, const DeviceCsr& a, const DeviceCsr& p) {
+std::optional<DeviceCsr> device_galerkin_product(const DeviceCsr& r, const DeviceCsr& a, const DeviceCsr& p) {
   if (a.cols() != p.rows() || r.cols() != a.rows())
     throw Error("AMG: the Galerkin product's dimensions differ (R " + std::to_string(r.rows()) + "x" +
                 std::to_string(r.cols()) + ", A " + std::to_string(a.rows()) + "x" + std::to_string(a.cols()) + ", P " +
                 std::to_string(p.rows()) + "x" + std::to_string(p.cols()) + ")");
   std::optional<DeviceCsr> ap = device_sparse_product(a, p);
   if (!ap) return std::nullopt;
-  std::optional<DeviceCsr> rap = device_sparse_product(r, *ap);
-  if (!rap) return std::nullopt;
-  return rap->to_host();
+  return device_sparse_product(r, *ap);
 }
 
-std::optional<CsrMatrix> device_galerkin_product(const Executor& exec, const CsrMatrix& r, const CsrMatrix& a,
+std::optional<DeviceCsr> device_galerkin_product(const Executor& exec, const CsrMatrix& r, const CsrMatrix& a,
                                                  const CsrMatrix& p) {
   if (exec.backend() != Backend::cuda) return std::nullopt;
   if (!device_has_room(exec, device_bytes(r) + device_bytes(a) + device_bytes(p))) return std::nullopt;

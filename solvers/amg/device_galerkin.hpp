@@ -16,10 +16,11 @@ std::optional<DeviceCsr> device_sparse_product(const DeviceCsr& a, const DeviceC
 // galerkin_product bit for bit, in a fraction of the host's time on large levels (docs/amg.md).
 // Nothing when the executor is not CUDA, when a row of A P or of R (A P) has more columns than the
 // device's per-row table holds, or when the device lacks the memory for the products: the caller then
-// multiplies on the host. The second form takes the three matrices already in device memory.
-std::optional<CsrMatrix> device_galerkin_product(const Executor& exec, const CsrMatrix& r, const CsrMatrix& a,
+// multiplies on the host. The product stays in device memory (the next level's A there). The second
+// form takes the three matrices already in device memory.
+std::optional<DeviceCsr> device_galerkin_product(const Executor& exec, const CsrMatrix& r, const CsrMatrix& a,
                                                  const CsrMatrix& p);
-std::optional<CsrMatrix> device_galerkin_product(const DeviceCsr& r, const DeviceCsr& a, const DeviceCsr& p);
+std::optional<DeviceCsr> device_galerkin_product(const DeviceCsr& r, const DeviceCsr& a, const DeviceCsr& p);
 
 // The bytes of m's arrays in device memory.
 std::size_t device_bytes(const CsrMatrix& m);

@@ -1,6 +1,7 @@
 #include "solvers/amg/hierarchy.hpp"
 
 #include <cmath>
+#include <future>
 #include <optional>
 #include <string>
 #include <utility>
@@ -51,12 +52,26 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
   check_options(options);
   HostHierarchy h;
   std::vector<double> diagonal;
+  // Where a device sets up the finest level, the finest graph's connectivity check (which that does not
+  // need) runs beside it on another host thread, joined before `current` moves, and by the future's
+  // destructor, which runs before current's, when the set-up throws. Elsewhere the host's cores have
+  // the set-up's own work, and it runs first.
+  const bool beside_device = exec && exec->backend() == Backend::cuda && a.rows >= device_setup_rows;
   {
     StageClock clock(h.profile, SetupStage::checks);
     diagonal = positive_diagonal(a, "AMG");
-    check_single_null_vector(a, "AMG");
+    if (!beside_device) check_single_null_vector(a, "AMG");
   }
   CsrMatrix current = std::move(a);
+  std::future<void> connectivity;
+  if (beside_device) connectivity = std::async(std::launch::async, [&current] { check_single_null_vector(current, "AMG"); });
+  const auto connectivity_checked = [&] {
+    if (!connectivity.valid()) return;
+    StageClock clock(h.profile, SetupStage::checks);
+    connectivity.get();
+  };
+  // A's Galerkin product where the device made it: the next level's A there, not uploaded again.
+  std::optional<DeviceCsr> device_coarse;
   // For every level's matrices, their memory faulted in once; with room for the largest, the finest
   // level's A P, which has somewhat more entries than A.
   RowBlocks buffers = row_blocks_with_room(2 * static_cast<std::size_t>(current.nnz()));
@@ -79,12 +94,16 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
     // Large levels on the device, with A, A_F, d and the aggregates there; each step on the host where
     // the device cannot take it.
     DeviceLevel device;
+    std::optional<DeviceCsr> a_on_device = std::exchange(device_coarse, std::nullopt);
     std::optional<Aggregates> aggregates;
     {
       StageClock clock(h.profile, SetupStage::aggregation);
+      // Room for A (unless there already), A_F and d.
+      const std::size_t copies = a_on_device ? 1 : 2;
       if (exec && current.rows >= device_setup_rows &&
-          device_has_room(*exec, 2 * device_bytes(current) + current.row_ptr.size() * sizeof(double))) {
-        device.a.emplace(*exec, current);
+          device_has_room(*exec, copies * device_bytes(current) + current.row_ptr.size() * sizeof(double))) {
+        if (a_on_device) device.a = std::move(a_on_device);
+        else device.a.emplace(*exec, current);
         device.d = Vector::from_host(*exec, d);
         device.filtered = device_filtered_matrix(*device.a, device.d, threshold);
         aggregates = device_aggregate(device.a_f(), device.d, &device.of_row);
@@ -114,10 +133,9 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
     CsrMatrix coarse;
     {
       StageClock clock(h.profile, SetupStage::galerkin);
-      std::optional<CsrMatrix> product;
       if (device_r) {
-        product = device_galerkin_product(*device_r, *device.a, *device_p);
-        if (product) {  // P and R stay there for the preconditioner
+        device_coarse = device_galerkin_product(*device_r, *device.a, *device_p);
+        if (device_coarse) {  // P and R stay there for the preconditioner
           level.device_prolongation = std::move(device_p);
           level.device_restriction = std::move(device_r);
         } else {  // the host multiplies, with its own P and R
@@ -126,21 +144,27 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
         }
       } else if (device.a) {
         device = {};  // room for the products' copies of A, P and R
-        product = device_galerkin_product(*exec, level.restriction, current, level.prolongation);
+        device_coarse = device_galerkin_product(*exec, level.restriction, current, level.prolongation);
       }
       device_p.reset();
       device_r.reset();
+      // A coarser level's A stays where its product left it, for the preconditioner (the finest is the
+      // solver's own matrix).
+      if (!h.levels.empty()) level.device_a = device.a ? std::move(device.a) : std::move(a_on_device);
       device = {};
-      coarse = product ? std::move(*product) : galerkin_product(level.restriction, current, level.prolongation, &buffers);
+      coarse = device_coarse ? device_coarse->to_host()
+                             : galerkin_product(level.restriction, current, level.prolongation, &buffers);
     }
     {
       StageClock clock(h.profile, SetupStage::checks);
       diagonal = positive_diagonal(coarse, "AMG (a coarse level)");
     }
+    connectivity_checked();
     level.a = std::move(current);
     current = std::move(coarse);
     h.levels.push_back(std::move(level));
   }
+  connectivity_checked();
   if (current.rows > 5000)
     throw Error("AMG: coarsening stalled at " + std::to_string(current.rows) +
                 " rows, too many for the dense coarse solve (the matrix has too few strong connections)");

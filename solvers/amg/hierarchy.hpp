@@ -13,9 +13,11 @@ namespace miniapp::amg {
 // One level above the coarsest: its matrix, the diagonal's largest-eigenvalue bound of D⁻¹A for the
 // smoother, and the transfers to the next coarser level (P: rows × coarse rows, R = Pᵀ). A level built
 // on a CUDA device (build_hierarchy) leaves P and R there (prolongation and restriction are then
-// empty): Amg lays them out from there, with no round trip through the host.
+// empty), and a coarser level whose A a device multiplied keeps that copy too (beside `a`): Amg lays
+// them out from there, with no round trip through the host.
 struct HostLevel {
   CsrMatrix a;
+  std::optional<DeviceCsr> device_a;
   std::vector<double> diagonal;
   double lambda_max = 0;
   CsrMatrix prolongation, restriction;
