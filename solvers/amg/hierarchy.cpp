@@ -53,9 +53,10 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
   HostHierarchy h;
   std::vector<double> diagonal;
   // Where a device sets up the finest level, the finest graph's connectivity check (which that does not
-  // need) runs beside it on another host thread, joined before `current` moves, and by the future's
-  // destructor, which runs before current's, when the set-up throws. Elsewhere the host's cores have
-  // the set-up's own work, and it runs first.
+  // need) runs beside it on another host thread once A is uploaded (the upload's staging takes the
+  // host's threads), joined before `current` moves, and by the future's destructor, which runs before
+  // current's, when the set-up throws. Elsewhere the host's cores have the set-up's own work, and it
+  // runs first.
   const bool beside_device = exec && exec->backend() == Backend::cuda && a.rows >= device_setup_rows;
   {
     StageClock clock(h.profile, SetupStage::checks);
@@ -64,11 +65,17 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
   }
   CsrMatrix current = std::move(a);
   std::future<void> connectivity;
-  if (beside_device) connectivity = std::async(std::launch::async, [&current] { check_single_null_vector(current, "AMG"); });
+  bool connectivity_pending = beside_device;
+  const auto check_connectivity_beside = [&] {
+    if (!connectivity_pending) return;
+    connectivity = std::async(std::launch::async, [&current] { check_single_null_vector(current, "AMG"); });
+    connectivity_pending = false;
+  };
   const auto connectivity_checked = [&] {
-    if (!connectivity.valid()) return;
     StageClock clock(h.profile, SetupStage::checks);
-    connectivity.get();
+    if (connectivity.valid()) connectivity.get();
+    if (connectivity_pending) check_single_null_vector(current, "AMG");  // no level was set up
+    connectivity_pending = false;
   };
   // A's Galerkin product where the device made it: the next level's A there, not uploaded again.
   std::optional<DeviceCsr> device_coarse;
@@ -110,6 +117,7 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
       }
       if (!aggregates) aggregates = aggregate(a_f(), d);
     }
+    check_connectivity_beside();
     if (aggregates->count > stalled_ratio * current.rows) break;
     const bool drops_links = device.a ? device.filtered.has_value() : host_filtered.has_value();
     {

@@ -49,9 +49,10 @@ void check_options(const AmgOptions& options);
 // same hierarchy, bit for bit; with double storage their P and R stay there (HostLevel).
 HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Executor* exec = nullptr);
 
-// Below this many rows a level's set-up takes a few milliseconds on the host, about what the copies to
-// and from a device cost.
-inline constexpr index_t device_setup_rows = 50000;
+// Below this many rows a level's set-up takes a few milliseconds on the host, about what its kernels'
+// launches and host reads cost on a device (one such level of 3·10⁴ rows took 27 ms on 16 host
+// threads and about 10 on an H200, docs/amg.md).
+inline constexpr index_t device_setup_rows = 10000;
 
 // Σ nnz(A_l) / nnz(A_0) over every level, the coarsest included: the hierarchy's matrices' size
 // against the fine one's (operator complexity).

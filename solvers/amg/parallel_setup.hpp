@@ -12,19 +12,27 @@
 // (the small coarse levels).
 namespace miniapp::amg {
 
-// Σ v_i², summed per chunk of square_sum_chunk entries in parallel, then over the chunks in order: the
-// same rounding on any number of threads (and on a device: device_eigenvalue_bound).
+// Σ v_i² in a fixed order: per chunk of square_sum_chunk entries (in parallel), square_sum_lanes sums
+// of every lane-th entry, each in order, then the lanes' sums in order; then the chunks' sums in order.
+// The same rounding on any number of threads, and on a device, whose warp per chunk reads the chunk
+// coalesced (device_eigenvalue_bound).
 inline constexpr index_t square_sum_chunk = 4096;
+inline constexpr index_t square_sum_lanes = 32;
+inline double chunk_sum_of_squares(const double* v, std::size_t count) {
+  constexpr auto lanes = static_cast<std::size_t>(square_sum_lanes);
+  double lane[lanes] = {};
+  for (std::size_t i = 0; i < count; ++i) lane[i % lanes] += v[i] * v[i];
+  double sum = 0;
+  for (double s : lane) sum += s;
+  return sum;
+}
 inline double ordered_sum_of_squares(const std::vector<double>& v) {
   constexpr auto chunk = static_cast<std::size_t>(square_sum_chunk);
   const std::size_t chunks = (v.size() + chunk - 1) / chunk;
   std::vector<double> partial(chunks, 0.0);
 #pragma omp parallel for schedule(static) if (cpu::worth_parallel(static_cast<index_t>(v.size())))
-  for (std::size_t c = 0; c < chunks; ++c) {
-    double s = 0;
-    for (std::size_t i = c * chunk; i < std::min(v.size(), (c + 1) * chunk); ++i) s += v[i] * v[i];
-    partial[c] = s;
-  }
+  for (std::size_t c = 0; c < chunks; ++c)
+    partial[c] = chunk_sum_of_squares(v.data() + c * chunk, std::min(chunk, v.size() - c * chunk));
   double sum = 0;
   for (double s : partial) sum += s;
   return sum;

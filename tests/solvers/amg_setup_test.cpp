@@ -307,6 +307,28 @@ TEST_CASE("On a CUDA device the Galerkin products are the host's bit for bit", "
   }
 }
 
+TEST_CASE("With a CUDA device the finest level's connectivity check, run beside its set-up, refuses a disconnected mesh",
+          "[amg][cuda]") {
+  if (cuda::device_count() == 0) {
+    WARN("skipped: no CUDA device (or a build without CUDA)");
+    return;
+  }
+  const Executor gpu = Executor::cuda();
+  // Two closed boxes side by side, with no link: two floating pieces, large enough for the device.
+  const CsrMatrix one = box_poisson("hex", 18);
+  std::vector<Triplet> t;
+  for (int copy = 0; copy < 2; ++copy)
+    for (index_t i = 0; i < one.rows; ++i)
+      for (index_t k = one.row_ptr[i]; k < one.row_ptr[i + 1]; ++k)
+        t.push_back({i + copy * one.rows, one.col[k] + copy * one.rows, one.val[k]});
+  const CsrMatrix two = csr_from_triplets(2 * one.rows, 2 * one.rows, std::move(t));
+  REQUIRE(two.rows >= amg::device_setup_rows);
+  CHECK_THROWS_WITH(amg::build_hierarchy(two, {}, &gpu), Catch::Contains("2 disconnected pieces"));
+  // No level set up (one level allowed): checked all the same.
+  CHECK_THROWS_WITH(amg::build_hierarchy(two, {.max_levels = 1}, &gpu), Catch::Contains("2 disconnected pieces"));
+  CHECK_NOTHROW(amg::build_hierarchy(one, {}, &gpu));
+}
+
 TEST_CASE("On a CUDA device the aggregation makes the host's aggregates", "[amg][cuda]") {
   if (cuda::device_count() == 0) {
     WARN("skipped: no CUDA device (or a build without CUDA)");

@@ -52,16 +52,19 @@ __global__ void scaled_product_rows(CsrView a, const double* __restrict__ scale,
   v[i] = __dmul_rn(scale[i], sum);
 }
 
-// One thread per chunk, adding its entries in order: slow per thread, but a handful of passes over
-// one vector per level.
+// A warp per chunk: lane l adds the squares of the chunk's entries l, l + 32, ... in order, lane 0
+// then the lanes' sums in order (amg::chunk_sum_of_squares).
 __global__ void chunk_squares(index_t n, index_t chunk, const double* __restrict__ v, double* __restrict__ partial) {
-  const std::int64_t c = global_thread();
+  const std::int64_t c = global_thread() / 32;
+  const int lane = static_cast<int>(threadIdx.x % 32);
   const std::int64_t first = c * chunk;
   if (first >= n) return;
   const std::int64_t last = first + chunk < n ? first + chunk : n;
   double s = 0;
-  for (std::int64_t i = first; i < last; ++i) s = __dadd_rn(s, __dmul_rn(v[i], v[i]));
-  partial[c] = s;
+  for (std::int64_t i = first + lane; i < last; i += 32) s = __dadd_rn(s, __dmul_rn(v[i], v[i]));
+  double sum = 0;
+  for (int l = 0; l < 32; ++l) sum = __dadd_rn(sum, __shfl_sync(0xffffffffu, s, l));
+  if (lane == 0) partial[c] = sum;
 }
 
 __global__ void scale_divide(index_t n, const double* __restrict__ scale, const double* __restrict__ v, double length,
@@ -215,7 +218,9 @@ void scaled_product(void* stream, const CsrView& a, const double* scale, const d
 }
 
 void chunk_sums_of_squares(void* stream, index_t n, index_t chunk, const double* v, double* partial) {
-  if (n > 0) per_item(as_stream(stream), "chunk_squares", chunk_squares, (n + chunk - 1) / chunk, n, chunk, v, partial);
+  if (n > 0)
+    per_item(as_stream(stream), "chunk_squares", chunk_squares, 32 * ((static_cast<std::int64_t>(n) + chunk - 1) / chunk), n,
+             chunk, v, partial);
 }
 
 void scale_and_divide(void* stream, index_t n, const double* scale, const double* v, double length, double* u) {

@@ -35,7 +35,8 @@ void start_power_iterations(void* stream, index_t n, const double* d, double* sc
 // v_i = scale_i Σ_k a_ik u_k, summed in row order.
 void scaled_product(void* stream, const CsrView& a, const double* scale, const double* u, double* v);
 
-// partial[c] = Σ v_i² over entries [c · chunk, (c + 1) · chunk) of v, in order.
+// partial[c] = Σ v_i² over entries [c · chunk, (c + 1) · chunk) of v, in amg::chunk_sum_of_squares's
+// order (a warp per chunk).
 void chunk_sums_of_squares(void* stream, index_t n, index_t chunk, const double* v, double* partial);
 
 // u_i = scale_i v_i / length.
