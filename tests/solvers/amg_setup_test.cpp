@@ -29,27 +29,16 @@
 #include "solvers/amg/prolongation.hpp"
 #include "solvers/amg/spectral_bound.hpp"
 #include "solvers/matrix_checks.hpp"
+#include "tests/solvers/box_poisson.hpp"
 #include "tests/thread_counts.hpp"
 
 using namespace miniapp;
+using test::box_poisson;
+using test::side_by_side;
 
 namespace {
 
-CsrMatrix tet_box_poisson(index_t n, double stretch = 1.5) {
-  const mesh::Mesh m = mesh::make_tet_box({.cells = {n, n, n}, .stretch = {stretch, 0, 0}});
-  CsrMatrix a = fv::laplacian_matrix(m, mesh::compute_geometry(m));
-  for (double& v : a.val) v = -v;
-  return a;
-}
-
-CsrMatrix box_poisson(const std::string& cells, index_t n) {
-  if (cells == "tet") return tet_box_poisson(n);
-  const mesh::Mesh m = cells == "hex" ? mesh::make_hex_box({.cells = {n, n, n}, .stretch = {1.5, 0, 0}})
-                                      : mesh::extrude(mesh::make_tri_rect({.cells = {n, n}}), {.layers = n, .periodic = false});
-  CsrMatrix a = fv::laplacian_matrix(m, mesh::compute_geometry(m));
-  for (double& v : a.val) v = -v;
-  return a;
-}
+CsrMatrix tet_box_poisson(index_t n, double stretch = 1.5) { return box_poisson("tet", n, stretch); }
 
 // The same shape, pattern and value bits (−0.0 is not +0.0).
 bool same_bits(const CsrMatrix& a, const CsrMatrix& b) {
@@ -315,13 +304,7 @@ TEST_CASE("With a CUDA device the finest level's connectivity check, run beside 
   }
   const Executor gpu = Executor::cuda();
   // Two closed boxes side by side, with no link: two floating pieces, large enough for the device.
-  const CsrMatrix one = box_poisson("hex", 18);
-  std::vector<Triplet> t;
-  for (int copy = 0; copy < 2; ++copy)
-    for (index_t i = 0; i < one.rows; ++i)
-      for (index_t k = one.row_ptr[i]; k < one.row_ptr[i + 1]; ++k)
-        t.push_back({i + copy * one.rows, one.col[k] + copy * one.rows, one.val[k]});
-  const CsrMatrix two = csr_from_triplets(2 * one.rows, 2 * one.rows, std::move(t));
+  const CsrMatrix one = box_poisson("hex", 18), two = side_by_side(one);
   REQUIRE(two.rows >= amg::device_setup_rows);
   CHECK_THROWS_WITH(amg::build_hierarchy(two, {}, &gpu), Catch::Contains("2 disconnected pieces"));
   // No level set up (one level allowed): checked all the same.

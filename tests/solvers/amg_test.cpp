@@ -28,24 +28,14 @@
 #include "solvers/jacobi.hpp"
 #include "solvers/matrix_checks.hpp"
 #include "solvers/pcg.hpp"
+#include "tests/solvers/box_poisson.hpp"
 
 using namespace miniapp;
+using test::box_poisson;
+using test::minus_laplacian;
+using test::side_by_side;
 
 namespace {
-
-CsrMatrix minus_laplacian(const mesh::Mesh& m) {
-  CsrMatrix a = fv::laplacian_matrix(m, mesh::compute_geometry(m));
-  for (double& v : a.val) v = -v;
-  return a;
-}
-
-// A closed box: every boundary a wall, so −L is singular with the constants as null space.
-CsrMatrix box_poisson(const std::string& cells, index_t n) {
-  const mesh::BoxSpec spec{.cells = {n, n, n}, .stretch = {1.5, 0, 0}};
-  if (cells == "hex") return minus_laplacian(mesh::make_hex_box(spec));
-  if (cells == "tet") return minus_laplacian(mesh::make_tet_box(spec));
-  return minus_laplacian(mesh::extrude(mesh::make_tri_rect({.cells = {n, n}}), {.layers = n, .periodic = false}));
-}
 
 // −L plus a positive diagonal shift on the first row: symmetric positive definite.
 CsrMatrix definite(CsrMatrix a) {
@@ -389,13 +379,7 @@ TEST_CASE("AMG refuses a non-positive diagonal and a disconnected mesh", "[amg]"
     if (a.col[k] == 5) a.val[k] = 0.0;
   CHECK_THROWS_WITH(Amg(exec, a), Catch::Contains("row 5 has diagonal 0"));
   // Two closed boxes side by side, with no link: two floating pieces.
-  const CsrMatrix one = box_poisson("hex", 4);
-  std::vector<Triplet> t;
-  for (int copy = 0; copy < 2; ++copy)
-    for (index_t i = 0; i < one.rows; ++i)
-      for (index_t k = one.row_ptr[i]; k < one.row_ptr[i + 1]; ++k)
-        t.push_back({i + copy * one.rows, one.col[k] + copy * one.rows, one.val[k]});
-  const CsrMatrix two = csr_from_triplets(2 * one.rows, 2 * one.rows, std::move(t));
+  const CsrMatrix two = side_by_side(box_poisson("hex", 4));
   CHECK_THROWS_WITH(Amg(exec, two), Catch::Contains("2 disconnected pieces") && Catch::Contains("not connected"));
   CHECK_NOTHROW(Amg(exec, definite(two)));  // one piece fixed: the constants of the other are the null space
   // A positive diagonal but an indefinite matrix (eigenvalues −1 and 3).
