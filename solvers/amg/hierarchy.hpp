@@ -46,7 +46,7 @@ void check_options(const AmgOptions& options);
 // executor the steps of levels of at least device_setup_rows rows (aggregation, eigenvalue bound,
 // prolongation and its transpose, Galerkin products) run on its device (device_aggregation.hpp,
 // device_level.hpp, device_galerkin.hpp), each on the host where the device cannot take it: the
-// same hierarchy, bit for bit; with double storage their P and R stay there (HostLevel).
+// same hierarchy, bit for bit; their P and R, and the coarser levels' A, stay there (HostLevel).
 HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Executor* exec = nullptr);
 
 // Below this many rows a level's set-up takes a few milliseconds on the host, about what its kernels'
