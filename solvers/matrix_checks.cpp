@@ -17,20 +17,27 @@ std::vector<double> positive_diagonal(const CsrMatrix& a, std::string_view who) 
     throw Error(std::string(who) + ": the matrix is " + std::to_string(a.rows) + " × " + std::to_string(a.cols) +
                 ", a preconditioner needs a square one");
   std::vector<double> diag(static_cast<std::size_t>(a.rows));
-  index_t first_bad = a.rows;
-#pragma omp parallel for schedule(static) reduction(min : first_bad) if (cpu::worth_parallel(a.nnz()))
+#pragma omp parallel for schedule(static) if (cpu::worth_parallel(a.nnz()))
   for (index_t r = 0; r < a.rows; ++r) {
     double d = 0;
     for (index_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
       if (a.col[k] == r) d = a.val[k];
-    if (!(d > 0)) first_bad = std::min(first_bad, r);
     diag[r] = d;
   }
-  if (first_bad < a.rows)
+  require_positive_diagonal(diag, who);
+  return diag;
+}
+
+void require_positive_diagonal(const std::vector<double>& diag, std::string_view who) {
+  const auto n = static_cast<index_t>(diag.size());
+  index_t first_bad = n;
+#pragma omp parallel for schedule(static) reduction(min : first_bad) if (cpu::worth_parallel(n))
+  for (index_t r = 0; r < n; ++r)
+    if (!(diag[r] > 0)) first_bad = std::min(first_bad, r);
+  if (first_bad < n)
     throw Error(std::string(who) + ": row " + std::to_string(first_bad) + " has diagonal " +
                 std::to_string(diag[first_bad]) +
                 "; the matrix must have a positive diagonal (solve −L p = b, not L p = b)");
-  return diag;
 }
 
 namespace {

@@ -10,6 +10,9 @@ namespace miniapp {
 // Laplacian). Throws miniapp::Error, prefixed by `who`, naming the first row that is not.
 std::vector<double> positive_diagonal(const CsrMatrix& a, std::string_view who);
 
+// The same check of a diagonal already extracted (0 where a row has no diagonal entry).
+void require_positive_diagonal(const std::vector<double>& diagonal, std::string_view who);
+
 // The connected components of a symmetric matrix's graph that are "floating": every row of the
 // component sums to zero (relative to its diagonal), so the constants on it are a null vector, as on
 // a Laplacian with only Neumann or periodic boundaries. Returns one row of each such component.

@@ -112,7 +112,7 @@ std::size_t preconditioner_bytes(const cases::CaseConfig& config, const fv::Flow
     // On one rank the finest level is the pressure solver's −L itself (not stored twice); a rank's
     // owned block (several ranks) has fewer entries and is stored.
     const auto shares_fine = [&](const amg::HostHierarchy& hierarchy) {
-      return !hierarchy.levels.empty() && hierarchy.levels.front().a.nnz() == ops.laplacian.nnz();
+      return !hierarchy.levels.empty() && hierarchy.levels.front().nnz() == ops.laplacian.nnz();
     };
     if (amg) return Amg::device_bytes(*amg, h, options, shares_fine(*amg));
     const amg::HostHierarchy built = amg::build_hierarchy(negated(ops.laplacian), options);

@@ -106,9 +106,9 @@ std::size_t Amg::device_bytes(const amg::HostHierarchy& h, index_t slice_height,
     // The solver's matrix in place of the finest A: none of it, or a float copy of its values.
     const bool shared = shared_fine && &l == &h.levels.front();
     bytes += shared ? (float_storage ? sizeof(float) * sell_stored_entries(l.a, slice_height) : 0)
-                    : matrix_bytes(l.a, std::nullopt);
+                    : matrix_bytes(l.a, l.device_a);
     bytes += matrix_bytes(l.prolongation, l.device_prolongation) + matrix_bytes(l.restriction, l.device_restriction) +
-             sizeof(double) * (level_vectors * static_cast<std::size_t>(l.a.rows) + 2 * static_cast<std::size_t>(l.coarse_rows()));
+             sizeof(double) * (level_vectors * static_cast<std::size_t>(l.rows()) + 2 * static_cast<std::size_t>(l.coarse_rows()));
   }
   return bytes;
 }
@@ -119,7 +119,7 @@ Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOption
     : exec_(exec), operator_complexity_(amg::operator_complexity(h)), float_storage_(options.float_storage),
       profile_(h.profile) {
   const bool float_values = options.float_storage, share = fine && !h.levels.empty();
-  if (share && (fine->rows() != h.levels.front().a.rows || fine->nnz() != h.levels.front().a.nnz()))
+  if (share && (fine->rows() != h.levels.front().rows() || fine->nnz() != h.levels.front().nnz()))
     throw Error("AMG: the shared finest matrix is not the hierarchy's (" + std::to_string(fine->rows()) + " rows)");
   check_fits(exec, device_bytes(h, slice_height, options, share));
   for (const amg::HostLevel& l : h.levels) {
@@ -133,7 +133,7 @@ Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOption
     amg::StageClock clock(profile_, amg::SetupStage::upload);
     levels_.push_back(std::make_unique<Level>(exec, std::move(a), std::move(p), std::move(r), l.diagonal,
                                               l.lambda_max, l.coarse_rows(), options));
-    sizes_.push_back({l.a.rows, l.a.nnz()});
+    sizes_.push_back({l.rows(), l.nnz()});
   }
   sizes_.push_back({h.coarsest.rows, h.coarsest.nnz()});
   coarse_solve_ = level_matrix(exec, h.coarse_inverse, std::nullopt, slice_height, float_values, profile_);

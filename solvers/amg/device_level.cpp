@@ -9,6 +9,7 @@
 #include "solvers/amg/parallel_setup.hpp"
 #include "solvers/amg/prolongation.hpp"  // jacobi_weight
 #include "solvers/amg/spectral_bound.hpp"
+#include "solvers/matrix_checks.hpp"
 
 namespace miniapp::amg {
 namespace {
@@ -34,6 +35,14 @@ std::optional<DeviceCsr> device_filtered_matrix(const DeviceCsr& a, const Vector
   Vector val(exec, nnz);
   cuda::filtered_rows(exec.stream(), a.view(), d.data(), threshold_squared, row_ptr.data(), col.data(), val.data());
   return DeviceCsr(a.rows(), a.cols(), std::move(row_ptr), std::move(col), std::move(val));
+}
+
+std::vector<double> device_positive_diagonal(const DeviceCsr& a, std::string_view who) {
+  Vector d(a.executor(), a.rows());
+  cuda::row_diagonal(a.executor().stream(), a.view(), d.data());
+  std::vector<double> diagonal = d.to_host();
+  require_positive_diagonal(diagonal, who);
+  return diagonal;
 }
 
 double device_eigenvalue_bound(const DeviceCsr& a, const Vector& d) {

@@ -1,5 +1,7 @@
 #pragma once
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "operators/backend/device_matrix.hpp"
 #include "solvers/amg/aggregation.hpp"
@@ -12,6 +14,9 @@ namespace miniapp::amg {
 // filtered_matrix(a, d, threshold) where drops_no_link(a, d, threshold) is false; nothing where
 // filtering drops no link (A_F is then A). d: the diagonal in device memory.
 std::optional<DeviceCsr> device_filtered_matrix(const DeviceCsr& a, const Vector& d, double threshold);
+
+// positive_diagonal(a, who): the diagonal taken on the device, checked on the host.
+std::vector<double> device_positive_diagonal(const DeviceCsr& a, std::string_view who);
 
 // largest_eigenvalue_bound(a, d) without ranks; d: the diagonal in device memory.
 double device_eigenvalue_bound(const DeviceCsr& a, const Vector& d);

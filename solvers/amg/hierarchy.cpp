@@ -12,6 +12,7 @@
 #include "solvers/amg/device_level.hpp"
 #include "solvers/amg/device_galerkin.hpp"
 #include "solvers/amg/galerkin.hpp"
+#include "solvers/amg/level_matrix.hpp"  // csr_device_bytes
 #include "solvers/amg/prolongation.hpp"
 #include "solvers/amg/spectral_bound.hpp"
 #include "solvers/matrix_checks.hpp"
@@ -37,13 +38,30 @@ namespace {
 // links): the level is kept as the coarsest when it is small enough for a dense inverse.
 constexpr double stalled_ratio = 0.9;
 
-// A level in device memory, for the set-up steps that run there: A, A_F where filtering dropped links,
-// A's diagonal and the aggregates of its rows.
+// A level in device memory, for the set-up steps that run there: A (the level's device copy), A_F where
+// filtering dropped links, A's diagonal and the aggregates of its rows.
 struct DeviceLevel {
-  std::optional<DeviceCsr> a, filtered;
+  const DeviceCsr* a = nullptr;
+  std::optional<DeviceCsr> filtered;
   Vector d;
   Array<index_t> of_row;
   const DeviceCsr& a_f() const { return filtered ? *filtered : *a; }
+};
+
+// The current level's A: on the host, or (a coarser level's) only where the device's Galerkin product
+// left it, copied to the host the first time a host step reads it.
+struct CurrentMatrix {
+  CsrMatrix host;                   // empty while only the device holds A
+  std::optional<DeviceCsr> device;  // the level's device copy, uploaded or the product
+  bool on_host() const { return host.rows > 0 || !device; }
+  index_t rows() const { return on_host() ? host.rows : device->rows(); }
+  std::size_t bytes() const {
+    return on_host() ? device_bytes(host) : csr_device_bytes(device->rows(), device->nnz());
+  }
+  const CsrMatrix& host_copy() {
+    if (!on_host()) host = device->to_host();
+    return host;
+  }
 };
 
 }  // namespace
@@ -63,26 +81,24 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
     diagonal = positive_diagonal(a, "AMG");
     if (!beside_device) check_single_null_vector(a, "AMG");
   }
-  CsrMatrix current = std::move(a);
+  CurrentMatrix current{std::move(a), std::nullopt};
   std::future<void> connectivity;
   bool connectivity_pending = beside_device;
   const auto check_connectivity_beside = [&] {
     if (!connectivity_pending) return;
-    connectivity = std::async(std::launch::async, [&current] { check_single_null_vector(current, "AMG"); });
+    connectivity = std::async(std::launch::async, [&current] { check_single_null_vector(current.host, "AMG"); });
     connectivity_pending = false;
   };
   const auto connectivity_checked = [&] {
     StageClock clock(h.profile, SetupStage::checks);
     if (connectivity.valid()) connectivity.get();
-    if (connectivity_pending) check_single_null_vector(current, "AMG");  // no level was set up
+    if (connectivity_pending) check_single_null_vector(current.host, "AMG");  // no level was set up
     connectivity_pending = false;
   };
-  // A's Galerkin product where the device made it: the next level's A there, not uploaded again.
-  std::optional<DeviceCsr> device_coarse;
   // For every level's matrices, their memory faulted in once; with room for the largest, the finest
   // level's A P, which has somewhat more entries than A.
-  RowBlocks buffers = row_blocks_with_room(2 * static_cast<std::size_t>(current.nnz()));
-  while (current.rows > options.coarse_rows && static_cast<int>(h.levels.size()) + 1 < options.max_levels) {
+  RowBlocks buffers = row_blocks_with_room(2 * static_cast<std::size_t>(current.host.nnz()));
+  while (current.rows() > options.coarse_rows && static_cast<int>(h.levels.size()) + 1 < options.max_levels) {
     // Halved per level (Vaněk et al.): Galerkin products spread a row's weight over more, smaller entries.
     const double threshold = options.strength_threshold * std::pow(0.5, static_cast<double>(h.levels.size()));
     HostLevel level;
@@ -93,24 +109,25 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
     bool host_filter_applied = false;
     std::optional<CsrMatrix> host_filtered;
     const auto a_f = [&]() -> const CsrMatrix& {
-      if (!host_filter_applied && !drops_no_link(current, d, threshold))
-        host_filtered = filtered_matrix(current, d, threshold, &buffers);
+      const CsrMatrix& a_host = current.host_copy();
+      if (!host_filter_applied && !drops_no_link(a_host, d, threshold))
+        host_filtered = filtered_matrix(a_host, d, threshold, &buffers);
       host_filter_applied = true;
-      return host_filtered ? *host_filtered : current;
+      return host_filtered ? *host_filtered : a_host;
     };
     // Large levels on the device, with A, A_F, d and the aggregates there; each step on the host where
     // the device cannot take it.
     DeviceLevel device;
-    std::optional<DeviceCsr> a_on_device = std::exchange(device_coarse, std::nullopt);
     std::optional<Aggregates> aggregates;
     {
       StageClock clock(h.profile, SetupStage::aggregation);
       // Room for A (unless there already), A_F and d.
-      const std::size_t copies = a_on_device ? 1 : 2;
-      if (exec && current.rows >= device_setup_rows &&
-          device_has_room(*exec, copies * device_bytes(current) + current.row_ptr.size() * sizeof(double))) {
-        if (a_on_device) device.a = std::move(a_on_device);
-        else device.a.emplace(*exec, current);
+      const std::size_t copies = current.device ? 1 : 2;
+      const index_t rows = current.rows();
+      if (exec && rows >= device_setup_rows &&
+          device_has_room(*exec, copies * current.bytes() + (static_cast<std::size_t>(rows) + 1) * sizeof(double))) {
+        if (!current.device) current.device.emplace(*exec, current.host);
+        device.a = &*current.device;
         device.d = Vector::from_host(*exec, d);
         device.filtered = device_filtered_matrix(*device.a, device.d, threshold);
         aggregates = device_aggregate(device.a_f(), device.d, &device.of_row);
@@ -118,12 +135,12 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
       if (!aggregates) aggregates = aggregate(a_f(), d);
     }
     check_connectivity_beside();
-    if (aggregates->count > stalled_ratio * current.rows) break;
+    if (aggregates->count > stalled_ratio * current.rows()) break;
     const bool drops_links = device.a ? device.filtered.has_value() : host_filtered.has_value();
     {
       StageClock clock(h.profile, SetupStage::spectral_bound);
       level.lambda_max = device.a ? device_eigenvalue_bound(*device.a, device.d)
-                                  : largest_eigenvalue_bound(current, d);
+                                  : largest_eigenvalue_bound(current.host_copy(), d);
     }
     std::optional<DeviceCsr> device_p, device_r;
     {
@@ -138,6 +155,9 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
         level.restriction = transpose(level.prolongation);
       }
     }
+    // A's Galerkin product where the device made it: the next level's A there, copied to the host only
+    // where a host step reads it.
+    std::optional<DeviceCsr> device_coarse;
     CsrMatrix coarse;
     {
       StageClock clock(h.profile, SetupStage::galerkin);
@@ -151,43 +171,46 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
           level.restriction = device_r->to_host();
         }
       } else if (device.a) {
-        device = {};  // room for the products' copies of A, P and R
-        device_coarse = device_galerkin_product(*exec, level.restriction, current, level.prolongation);
+        current.host_copy();
+        device = {};
+        current.device.reset();  // room for the products' copies of A, P and R
+        device_coarse = device_galerkin_product(*exec, level.restriction, current.host, level.prolongation);
       }
       device_p.reset();
       device_r.reset();
-      // A coarser level's A stays where its product left it, for the preconditioner (the finest is the
-      // solver's own matrix).
-      if (!h.levels.empty()) level.device_a = device.a ? std::move(device.a) : std::move(a_on_device);
       device = {};
-      coarse = device_coarse ? device_coarse->to_host()
-                             : galerkin_product(level.restriction, current, level.prolongation, &buffers);
+      if (!device_coarse) coarse = galerkin_product(level.restriction, current.host_copy(), level.prolongation, &buffers);
     }
     {
       StageClock clock(h.profile, SetupStage::checks);
-      diagonal = positive_diagonal(coarse, "AMG (a coarse level)");
+      diagonal = device_coarse ? device_positive_diagonal(*device_coarse, "AMG (a coarse level)")
+                               : positive_diagonal(coarse, "AMG (a coarse level)");
     }
     connectivity_checked();
-    level.a = std::move(current);
-    current = std::move(coarse);
+    // A coarser level's A stays on the device, for the preconditioner (the finest is the solver's own
+    // matrix); on the host only where a host step made or read it.
+    level.a = std::move(current.host);
+    if (!h.levels.empty()) level.device_a = std::move(current.device);
+    current = {std::move(coarse), std::move(device_coarse)};
     h.levels.push_back(std::move(level));
   }
   connectivity_checked();
-  if (current.rows > 5000)
-    throw Error("AMG: coarsening stalled at " + std::to_string(current.rows) +
+  if (current.rows() > 5000)
+    throw Error("AMG: coarsening stalled at " + std::to_string(current.rows()) +
                 " rows, too many for the dense coarse solve (the matrix has too few strong connections)");
+  current.host_copy();
+  h.coarsest = std::move(current.host);
   {
     StageClock clock(h.profile, SetupStage::coarse_inverse);
-    h.coarse_inverse = dense_pseudo_inverse(current);
+    h.coarse_inverse = dense_pseudo_inverse(h.coarsest);
   }
-  h.coarsest = std::move(current);
   return h;
 }
 
 double operator_complexity(const HostHierarchy& h) {
-  const double fine = h.levels.empty() ? h.coarsest.nnz() : h.levels.front().a.nnz();
+  const double fine = h.levels.empty() ? h.coarsest.nnz() : h.levels.front().nnz();
   double sum = h.coarsest.nnz();
-  for (const HostLevel& l : h.levels) sum += l.a.nnz();
+  for (const HostLevel& l : h.levels) sum += l.nnz();
   return sum / fine;
 }
 

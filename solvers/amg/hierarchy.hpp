@@ -13,11 +13,15 @@ namespace miniapp::amg {
 // One level above the coarsest: its matrix, the diagonal's largest-eigenvalue bound of D⁻¹A for the
 // smoother, and the transfers to the next coarser level (P: rows × coarse rows, R = Pᵀ). A level built
 // on a CUDA device (build_hierarchy) leaves P and R there (prolongation and restriction are then
-// empty), and a coarser level whose A a device multiplied keeps that copy too (beside `a`): Amg lays
-// them out from there, with no round trip through the host.
+// empty), and a coarser level whose A a device multiplied keeps it there too (`a` is then empty unless
+// a host step read it): Amg lays them out from there, with no round trip through the host.
 struct HostLevel {
   CsrMatrix a;
   std::optional<DeviceCsr> device_a;
+  index_t rows() const { return a.rows > 0 || !device_a ? a.rows : device_a->rows(); }
+  index_t nnz() const { return a.rows > 0 || !device_a ? a.nnz() : device_a->nnz(); }
+  // A on the host, copied from the device where it is only there.
+  CsrMatrix a_on_host() const { return a.rows > 0 || !device_a ? a : device_a->to_host(); }
   std::vector<double> diagonal;
   double lambda_max = 0;
   CsrMatrix prolongation, restriction;
@@ -46,7 +50,8 @@ void check_options(const AmgOptions& options);
 // executor the steps of levels of at least device_setup_rows rows (aggregation, eigenvalue bound,
 // prolongation and its transpose, Galerkin products) run on its device (device_aggregation.hpp,
 // device_level.hpp, device_galerkin.hpp), each on the host where the device cannot take it: the
-// same hierarchy, bit for bit; their P and R, and the coarser levels' A, stay there (HostLevel).
+// same hierarchy, bit for bit; their P and R, and the coarser levels' A, stay there (HostLevel), the
+// host copying a coarser A only where one of its steps reads it.
 HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Executor* exec = nullptr);
 
 // Below this many rows a level's set-up takes a few milliseconds on the host, about what its kernels'

@@ -139,7 +139,7 @@ RankHierarchy build_rank_hierarchy(const parallel::Communicator& comm, const par
       gather_below(comm, current, options, split, small_enough ? options.max_levels - split : 1);
   if (!h.levels.empty()) renumber_columns(h.levels.back().prolongation, current.numbering, gathered);
   for (std::size_t l = 1; l < redundant.levels.size(); ++l)
-    h.sizes.push_back({redundant.levels[l].a.rows, redundant.levels[l].a.nnz()});
+    h.sizes.push_back({redundant.levels[l].rows(), redundant.levels[l].nnz()});
   if (!redundant.levels.empty()) h.sizes.push_back({redundant.coarsest.rows, redundant.coarsest.nnz()});
   h.gathered = std::move(gathered);
   h.redundant = std::move(redundant);

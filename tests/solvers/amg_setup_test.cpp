@@ -234,7 +234,7 @@ TEST_CASE("AMG on the solver's own finest matrix applies exactly as with its own
     const Amg smoother2(exec, h, degree2, 8);
     CHECK(exec.bytes_allocated() - before2 == Amg::device_bytes(h, 8, degree2));
     std::size_t level_rows = 0;
-    for (const amg::HostLevel& l : h.levels) level_rows += static_cast<std::size_t>(l.a.rows);
+    for (const amg::HostLevel& l : h.levels) level_rows += static_cast<std::size_t>(l.rows());
     CHECK(Amg::device_bytes(h, 8, degree2) - Amg::device_bytes(h, 8, options) == 4 * sizeof(double) * level_rows);
   }
   const DeviceSell other(exec, to_sell(tet_box_poisson(6), 8));
@@ -259,7 +259,7 @@ TEST_CASE("On a CUDA device the Galerkin products are the host's bit for bit", "
     const amg::HostHierarchy on_host = amg::build_hierarchy(a, {}), with_device = amg::build_hierarchy(a, {}, &gpu);
     REQUIRE(with_device.levels.size() == on_host.levels.size());
     for (std::size_t l = 0; l < on_host.levels.size(); ++l) {
-      CHECK(same_bits(with_device.levels[l].a, on_host.levels[l].a));
+      CHECK(same_bits(with_device.levels[l].a_on_host(), on_host.levels[l].a));
       CHECK(same_bits(with_device.levels[l].prolongation_on_host(), on_host.levels[l].prolongation));
       CHECK(same_bits(with_device.levels[l].restriction_on_host(), on_host.levels[l].restriction));
       CHECK(std::bit_cast<std::uint64_t>(with_device.levels[l].lambda_max) ==
@@ -278,6 +278,25 @@ TEST_CASE("On a CUDA device the Galerkin products are the host's bit for bit", "
     CHECK(same_bits(with_device.levels[1].device_a->to_host(), on_host.levels[1].a));
     CHECK(Amg::device_bytes(with_device, 32, {.float_storage = false}) ==
           Amg::device_bytes(on_host, 32, {.float_storage = false}));
+    CHECK(same_apply(gpu, Amg(gpu, with_device, {}, 32), Amg(gpu, on_host, {}, 32), a.rows));
+  }
+  SECTION("a coarser level set up on the device keeps its A there only, the host's bit for bit") {
+    const CsrMatrix a = box_poisson("tet", 30);
+    const amg::HostHierarchy on_host = amg::build_hierarchy(a, {}), with_device = amg::build_hierarchy(a, {}, &gpu);
+    REQUIRE(with_device.levels.size() == on_host.levels.size());
+    REQUIRE(with_device.levels.size() > 2);
+    REQUIRE(with_device.levels[1].rows() >= amg::device_setup_rows);
+    CHECK(with_device.levels[1].a.nnz() == 0);  // no host step read it
+    REQUIRE(with_device.levels[1].device_a.has_value());
+    for (std::size_t l = 0; l < on_host.levels.size(); ++l) {
+      CHECK(with_device.levels[l].rows() == on_host.levels[l].rows());
+      CHECK(with_device.levels[l].nnz() == on_host.levels[l].nnz());
+      CHECK(same_bits(with_device.levels[l].a_on_host(), on_host.levels[l].a));
+      CHECK(with_device.levels[l].diagonal == on_host.levels[l].diagonal);
+    }
+    CHECK(same_bits(with_device.coarsest, on_host.coarsest));
+    CHECK(amg::operator_complexity(with_device) == amg::operator_complexity(on_host));
+    CHECK(Amg::device_bytes(with_device, 32, {}) == Amg::device_bytes(on_host, 32, {}));
     CHECK(same_apply(gpu, Amg(gpu, with_device, {}, 32), Amg(gpu, on_host, {}, 32), a.rows));
   }
   SECTION("a row with more columns than the device's table: nothing, and the host multiplies") {
