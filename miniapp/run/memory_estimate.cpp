@@ -15,6 +15,7 @@
 #include "operators/sparse/sell_matrix.hpp"
 #include "solvers/aip_factor.hpp"
 #include "solvers/amg/amg.hpp"
+#include "solvers/amg/level_matrix.hpp"  // csr_device_bytes
 
 namespace miniapp::run {
 namespace {
@@ -155,8 +156,7 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
   if (amg)
     for (const amg::HostLevel& l : amg->levels)
       for (const auto* m : {&l.device_a, &l.device_prolongation, &l.device_restriction})
-        if (*m) e.held_by_setup += sizeof(index_t) * (static_cast<std::size_t>((*m)->rows()) + 1) +
-                                   (sizeof(index_t) + sizeof(double)) * static_cast<std::size_t>((*m)->nnz());
+        if (*m) e.held_by_setup += amg::csr_device_bytes((*m)->rows(), (*m)->nnz());
   return e;
 }
 

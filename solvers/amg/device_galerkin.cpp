@@ -9,6 +9,7 @@
 #include "operators/backend/cuda/device.hpp"
 #include "solvers/amg/cuda/level_kernels.hpp"
 #include "solvers/amg/cuda/sparse_product.hpp"
+#include "solvers/amg/level_matrix.hpp"  // csr_device_bytes
 
 namespace miniapp::amg {
 
@@ -25,9 +26,7 @@ std::optional<DeviceCsr> device_sparse_product(const DeviceCsr& a, const DeviceC
   return DeviceCsr(a.rows(), b.cols(), std::move(offsets), std::move(col), std::move(val));
 }
 
-std::size_t device_bytes(const CsrMatrix& m) {
-  return static_cast<std::size_t>(m.nnz()) * (sizeof(index_t) + sizeof(double)) + m.row_ptr.size() * sizeof(index_t);
-}
+std::size_t device_bytes(const CsrMatrix& m) { return csr_device_bytes(m.rows, m.nnz()); }
 
 bool device_has_room(const Executor& exec, std::size_t bytes) {
   return exec.backend() == Backend::cuda && bytes <= miniapp::cuda::memory_info(exec.device()).free_bytes;

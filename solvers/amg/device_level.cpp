@@ -37,8 +37,7 @@ std::optional<DeviceCsr> device_filtered_matrix(const DeviceCsr& a, const Vector
   return DeviceCsr(a.rows(), a.cols(), std::move(row_ptr), std::move(col), std::move(val));
 }
 
-std::vector<double> device_positive_diagonal(const DeviceCsr& a, std::string_view who) {
-  Vector d(a.executor(), a.rows());
+std::vector<double> device_positive_diagonal(const DeviceCsr& a, std::string_view who, Vector& d) {
   cuda::row_diagonal(a.executor().stream(), a.view(), d.data());
   std::vector<double> diagonal = d.to_host();
   require_positive_diagonal(diagonal, who);

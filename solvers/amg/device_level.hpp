@@ -15,8 +15,9 @@ namespace miniapp::amg {
 // filtering drops no link (A_F is then A). d: the diagonal in device memory.
 std::optional<DeviceCsr> device_filtered_matrix(const DeviceCsr& a, const Vector& d, double threshold);
 
-// positive_diagonal(a, who): the diagonal taken on the device, checked on the host.
-std::vector<double> device_positive_diagonal(const DeviceCsr& a, std::string_view who);
+// positive_diagonal(a, who): the diagonal taken on the device into `d` (a.rows() entries, kept there for
+// the level's device steps), checked on the host.
+std::vector<double> device_positive_diagonal(const DeviceCsr& a, std::string_view who, Vector& d);
 
 // largest_eigenvalue_bound(a, d) without ranks; d: the diagonal in device memory.
 double device_eigenvalue_bound(const DeviceCsr& a, const Vector& d);

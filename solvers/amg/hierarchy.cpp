@@ -55,9 +55,7 @@ struct CurrentMatrix {
   std::optional<DeviceCsr> device;  // the level's device copy, uploaded or the product
   bool on_host() const { return host.rows > 0 || !device; }
   index_t rows() const { return on_host() ? host.rows : device->rows(); }
-  std::size_t bytes() const {
-    return on_host() ? device_bytes(host) : csr_device_bytes(device->rows(), device->nnz());
-  }
+  std::size_t bytes() const { return csr_device_bytes(rows(), on_host() ? host.nnz() : device->nnz()); }
   const CsrMatrix& host_copy() {
     if (!on_host()) host = device->to_host();
     return host;
@@ -90,11 +88,14 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
     connectivity_pending = false;
   };
   const auto connectivity_checked = [&] {
+    if (!connectivity.valid() && !connectivity_pending) return;
     StageClock clock(h.profile, SetupStage::checks);
     if (connectivity.valid()) connectivity.get();
     if (connectivity_pending) check_single_null_vector(current.host, "AMG");  // no level was set up
     connectivity_pending = false;
   };
+  // The current level's diagonal in device memory where the device took it from its product.
+  std::optional<Vector> device_diagonal;
   // For every level's matrices, their memory faulted in once; with room for the largest, the finest
   // level's A P, which has somewhat more entries than A.
   RowBlocks buffers = row_blocks_with_room(2 * static_cast<std::size_t>(current.host.nnz()));
@@ -128,7 +129,7 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
           device_has_room(*exec, copies * current.bytes() + (static_cast<std::size_t>(rows) + 1) * sizeof(double))) {
         if (!current.device) current.device.emplace(*exec, current.host);
         device.a = &*current.device;
-        device.d = Vector::from_host(*exec, d);
+        device.d = device_diagonal ? std::move(*device_diagonal) : Vector::from_host(*exec, d);
         device.filtered = device_filtered_matrix(*device.a, device.d, threshold);
         aggregates = device_aggregate(device.a_f(), device.d, &device.of_row);
       }
@@ -181,10 +182,15 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
       device = {};
       if (!device_coarse) coarse = galerkin_product(level.restriction, current.host_copy(), level.prolongation, &buffers);
     }
+    device_diagonal.reset();
     {
       StageClock clock(h.profile, SetupStage::checks);
-      diagonal = device_coarse ? device_positive_diagonal(*device_coarse, "AMG (a coarse level)")
-                               : positive_diagonal(coarse, "AMG (a coarse level)");
+      if (device_coarse) {
+        device_diagonal.emplace(*exec, device_coarse->rows());
+        diagonal = device_positive_diagonal(*device_coarse, "AMG (a coarse level)", *device_diagonal);
+      } else {
+        diagonal = positive_diagonal(coarse, "AMG (a coarse level)");
+      }
     }
     connectivity_checked();
     // A coarser level's A stays on the device, for the preconditioner (the finest is the solver's own

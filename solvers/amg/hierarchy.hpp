@@ -18,10 +18,11 @@ namespace miniapp::amg {
 struct HostLevel {
   CsrMatrix a;
   std::optional<DeviceCsr> device_a;
-  index_t rows() const { return a.rows > 0 || !device_a ? a.rows : device_a->rows(); }
-  index_t nnz() const { return a.rows > 0 || !device_a ? a.nnz() : device_a->nnz(); }
+  bool a_on_host() const { return a.rows > 0 || !device_a; }
+  index_t rows() const { return a_on_host() ? a.rows : device_a->rows(); }
+  index_t nnz() const { return a_on_host() ? a.nnz() : device_a->nnz(); }
   // A on the host, copied from the device where it is only there.
-  CsrMatrix a_on_host() const { return a.rows > 0 || !device_a ? a : device_a->to_host(); }
+  CsrMatrix a_host_copy() const { return a_on_host() ? a : device_a->to_host(); }
   std::vector<double> diagonal;
   double lambda_max = 0;
   CsrMatrix prolongation, restriction;
