@@ -40,7 +40,8 @@ def wake_probes(span, lines=4):
 def full_set():
     """Issue 20's set on one GPU: Taylor-Green at 64³ with each LES model and at 128³ and 256³ without,
     the channel at its three resolutions, the cylinder at Re 100 (on its mesh and on the medium one of
-    the resolution study) and 3900 (on its mesh and on the Re-100 one, coarser in the near wake); the
+    the resolution study) and 3900 (on its mesh, on the Re-100 one, coarser in the near wake, and on one
+    with the boundary layer resolved by quadrangles at the wall); the
     channel and the cylinder at Re 3900 also with the 3D PCG pressure (AMG) in place of the FFT path,
     to compare the two within their statistical uncertainty."""
     runs = [_taylor_green(64, m, 14.0) for m in LES_MODELS + ("none",)]  # none: the mesh's share of the miss
@@ -59,7 +60,10 @@ def full_set():
              Run("cylinder-3900", "cylinder-3900", 350.0, cylinder_3900),
              Run("cylinder-3900-pcg", "cylinder-3900", 350.0, cylinder_3900 + PCG),
              Run("cylinder-3900-re100-mesh", "cylinder-3900", 150.0,
-                 ["mesh.file=meshes/cylinder.msh"] + cylinder_3900)]
+                 ["mesh.file=meshes/cylinder.msh"] + cylinder_3900),
+             Run("cylinder-3900-boundary-layer", "cylinder-3900", 350.0,
+                 ["mesh.file=meshes/cylinder_boundary_layer.msh", "output.fields=[]", "output.diagnostics_interval=10"]
+                 + wake_probes(3.141592653589793))]
     return runs
 
 

@@ -66,6 +66,35 @@ TEST_CASE("the cylinder mesh: CCW triangles and quadrangles, named edges, area",
       for (index_t k : m.boundary_edges[e]) CHECK(std::hypot(m.nodes[k][0] - 1, m.nodes[k][1] - 1) == Approx(r));
 }
 
+TEST_CASE("the boundary-layer cylinder mesh: rings of quadrangles at the wall, the first as thick as asked",
+          "[gmsh]") {
+  const Mesh2d m = read_gmsh_2d(mesh_file("cylinder_boundary_layer.msh"));
+  // cylinder.geo with bl_first = 0.002, bl_ratio = 1.15, bl_thickness = 0.06 (cases/meshes/README.md):
+  // quadrangles only in rings around the cylinder (radius 0.5), of radial extents 0.002 · 1.15^k.
+  int quads = 0;
+  double thinnest = 1, outermost = 0;
+  bool all_ccw = true;
+  for (index_t c = 0; c < m.cell_count(); ++c) {
+    all_ccw = all_ccw && twice_area(m, c) > 0;
+    if (m.cell_node_offsets[c + 1] - m.cell_node_offsets[c] != 4) continue;
+    ++quads;
+    double inner = 1e9, outer = 0;
+    for (index_t k = m.cell_node_offsets[c]; k < m.cell_node_offsets[c + 1]; ++k) {
+      const double r = std::hypot(m.nodes[m.cell_nodes[k]][0], m.nodes[m.cell_nodes[k]][1]);
+      inner = std::min(inner, r);
+      outer = std::max(outer, r);
+    }
+    thinnest = std::min(thinnest, outer - inner);
+    outermost = std::max(outermost, outer);
+  }
+  const int around = edges_by_patch(m).at("cylinder");
+  CHECK(all_ccw);
+  CHECK(quads > 0);
+  CHECK(quads % around == 0);  // whole rings
+  CHECK(thinnest == Approx(0.002).epsilon(0.05));
+  CHECK(outermost < 0.5 + 0.06 + 0.02);
+}
+
 TEST_CASE("ASCII and binary files of the cylinder mesh give identical 2D meshes", "[gmsh]") {
   const Mesh2d a = read_gmsh_2d(mesh_file("cylinder_2d.msh"));
   const Mesh2d b = read_gmsh_2d(mesh_file("cylinder_2d_binary.msh"));
