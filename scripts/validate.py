@@ -82,15 +82,17 @@ def analyse(selected, work, doc, set_name=""):
     for case, title in (("cylinder", "Cylinder, Re 100"), ("cylinder-3900", "Cylinder, Re 3900 (LES)")):
         # The runs of one case (a resolution study's meshes, the pressure paths) share a table, a row
         # per run and quantity, and a plot per run.
-        rows, images = [], []
+        rows, images, histories = [], [], []
         for r in [r for r in selected if r.case == case]:
             found, forces_file = cylinder.analyse(r, os.path.join(work, r.name))
             rows += found
+            histories.append(cylinder.history(r, os.path.join(work, r.name)))
             path, link = report.image_path(doc, f"{r.name}.png")
             cylinder.plot(r, os.path.join(work, r.name), forces_file, path)
             images.append((f"{title}: {r.name}", link))
         if rows:
-            families.append((title, " ".join(cylinder.__doc__.split()), rows, images, ""))
+            families.append((title, " ".join(cylinder.__doc__.split()), rows, images,
+                             "\n\n".join(h for h in histories if h)))
     for title, text in pressure_paths.analyse(selected, work):
         families.append((title, " ".join(pressure_paths.__doc__.split()), [], [], text))
     return families

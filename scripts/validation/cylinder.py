@@ -21,6 +21,8 @@ TARGETS = {  # reference ranges and tolerances of issue 20
     "cylinder-3900": {"St": (0.208, 0.215, 0.05), "mean Cd": (0.99, 1.04, 0.10), "Lr/D": (1.51, 1.51, 0.15)},
 }
 WINDOW = 0.4  # without statistics.start_time: the last 40 % of the run
+HISTORY_WINDOW = 20.0  # time units per row of a Re-3900 wake's history (four or so shedding periods)
+HISTORY_X = 1.6  # the wake probes' x (in D from the centre) whose spanwise correlation the history shows
 
 
 def window_start(run, t):
@@ -84,3 +86,42 @@ def recirculation_length(run, probes_file):
     wake probes' rows."""
     t, lines = wake.read_probes(run, probes_file)
     return wake.recirculation_length(t, lines, window_start(run, t))
+
+
+def _time_weighted(t, y, start, end):
+    """(mean, r.m.s. about the mean) of y over [start, end], each row weighted by its spacing."""
+    lo, w = wake.weights(t, start, end)
+    total = sum(w)
+    window = y[lo:lo + len(w)]
+    mean = sum(a * b for a, b in zip(w, window)) / total
+    return mean, (sum(a * (b - mean) ** 2 for a, b in zip(w, window)) / total) ** 0.5
+
+
+def history(run, out):
+    """Markdown: the Re-3900 wake's state in windows of HISTORY_WINDOW time units from the start, so that
+    a reader sees when the wake turned three-dimensional and whether the averaging window is stationary:
+    the mean C_d and the r.m.s. of C_l (forces_cylinder.csv), L_r/D with its standard error from 5 batch
+    means, and the spanwise correlation of u at x = HISTORY_X (wake.spanwise_correlation: near 1 while
+    the wake sheds two-dimensionally). "" without the forces and the wake probes, or for a run shorter
+    than one window."""
+    forces_file, probes_file = data.statistics_file(out, "forces_cylinder.csv"), data.statistics_file(out, "probes.csv")
+    if run.case != "cylinder-3900" or not forces_file or not probes_file:
+        return ""
+    f = data.read_csv_columns(forces_file)
+    t, lines = wake.read_probes(run, probes_file)
+    x = min(lines, key=lambda p: abs(p - HISTORY_X)) if lines else None
+    end = min(f["time"][-1], t[-1])
+    rows = [f"Wake history of `{run.name}` (windows of {HISTORY_WINDOW:g} time units; the spanwise correlation of u "
+            f"at x = {x:.1f} D between the probe lines, each pair once):", "",
+            "| t | mean C_d | C_l r.m.s. | L_r/D | spanwise correlation of u |", "| --- | ---: | ---: | ---: | ---: |"]
+    a = 0.0
+    while a + HISTORY_WINDOW <= end + 1e-9:
+        b = a + HISTORY_WINDOW
+        cd, _ = _time_weighted(f["time"], f["cd"], a, b)
+        _, cl = _time_weighted(f["time"], f["cl"], a, b)
+        lr = wake.recirculation_length(t, lines, a, b, batches=5)
+        lr_text = "—" if lr.value is None else (f"{lr.value:.2f}" + (f" ± {lr.sigma:.2f}" if lr.sigma is not None else ""))
+        corr = wake.spanwise_correlation(t, lines, x, a, b)
+        rows.append(f"| {a:g}–{b:g} | {cd:.3f} | {cl:.3f} | {lr_text} | {'—' if corr is None else f'{corr:.2f}'} |")
+        a = b
+    return "\n".join(rows) if a > 0 else ""  # a run shorter than one window has none

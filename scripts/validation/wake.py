@@ -15,6 +15,7 @@ does not cross leaves σ undefined (the reason is kept) rather than dropped: dro
 the batch that differs most.
 """
 import bisect
+import math
 from dataclasses import dataclass
 
 from . import data
@@ -122,3 +123,32 @@ def recirculation_length(t, lines, start, end=None, batches=BATCHES):
         spans = ", ".join(f"t = {start + b * step:.4g}–{start + (b + 1) * step:.4g}" for b in missing)
         return WakeLength(value, None, batches, window, f"no crossing in {len(missing)} of {batches} batches ({spans})")
     return WakeLength(value, batch_sigma(found), batches, window)
+
+
+def spanwise_correlation(t, lines, x, start, end):
+    """The mean correlation coefficient of u's fluctuations between the probes at x (each pair of
+    spanwise lines once), time-weighted over [start, end]: 1 where the wake is two-dimensional, near 0
+    where its turbulence on lines a quarter span apart is independent. None with fewer than two probes
+    at x or a probe whose u does not vary."""
+    us = lines.get(x, [])
+    if len(us) < 2:
+        return None
+    lo, w = weights(t, start, end)
+    total = sum(w)
+    if total <= 0:
+        raise ValueError(f"no samples in t = {start}..{end}")
+    fluctuations = []
+    for u in us:
+        window = u[lo:lo + len(w)]
+        mean = sum(a * b for a, b in zip(w, window)) / total
+        fluctuations.append([v - mean for v in window])
+
+    def covariance(a, b):
+        return sum(wi * ai * bi for wi, ai, bi in zip(w, a, b)) / total
+
+    variances = [covariance(f, f) for f in fluctuations]
+    if min(variances) <= 0:
+        return None
+    pairs = [(i, j) for i in range(len(us)) for j in range(i + 1, len(us))]
+    return sum(covariance(fluctuations[i], fluctuations[j]) / math.sqrt(variances[i] * variances[j])
+               for i, j in pairs) / len(pairs)

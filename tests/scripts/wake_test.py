@@ -200,5 +200,65 @@ class PairTest(unittest.TestCase):
         self.assertIn("PCG: 1.500 ± — (no crossing in 1 of 8 batches", missing)
 
 
+class SpanwiseCorrelationTest(unittest.TestCase):
+    def test_a_two_dimensional_wake_correlates_fully_and_independent_lines_not_at_all(self):
+        rng = random.Random(3)
+        times = irregular_times(rng, 400.0, 0.05)
+        shedding = [math.sin(2 * math.pi * 0.21 * s) for s in times]
+        noise = [ar1(rng, len(times), 0.5) for _ in range(LINES)]
+        x = XS[10]
+        same = {x: [[0.2 + 0.3 * v for v in shedding] for _ in range(LINES)]}
+        self.assertAlmostEqual(wake.spanwise_correlation(times, same, x, 0.0, 400.0), 1.0, delta=1e-9)
+        apart = {x: [list(n) for n in noise]}
+        self.assertLess(abs(wake.spanwise_correlation(times, apart, x, 0.0, 400.0)), 0.1)
+        # The shedding a third of each line's variance (0.5 of 1.5): a correlation of one third.
+        half = {x: [[s + n for s, n in zip(shedding, noise[j])] for j in range(LINES)]}
+        self.assertAlmostEqual(wake.spanwise_correlation(times, half, x, 0.0, 400.0), 1 / 3, delta=0.1)
+
+    def test_a_probe_without_fluctuations_or_a_single_line_has_none(self):
+        t = [0.1 * i for i in range(100)]
+        x = XS[0]
+        self.assertIsNone(wake.spanwise_correlation(t, {x: [[1.0] * 100, [math.sin(s) for s in t]]}, x, 0.0, 9.9))
+        self.assertIsNone(wake.spanwise_correlation(t, {x: [[math.sin(s) for s in t]]}, x, 0.0, 9.9))
+
+
+class HistoryTest(unittest.TestCase):
+    def test_each_window_s_drag_lift_length_and_correlation(self):
+        # C_d = 1.1, C_l = 0.4 sin(ωt) (r.m.s. 0.4/√2), the mean u = 0.5 (x − 1.9) (L_r = 1.4), the
+        # lines alike for t < 20 (a two-dimensional wake) and independent after.
+        rng = random.Random(5)
+        times = irregular_times(rng, 61.0, 0.02)
+        noise = [ar1(rng, len(times), 0.3) for _ in range(LINES)]
+        run = Run("cylinder-3900", "cylinder-3900", 60.0, list(PROBES))
+        with tempfile.TemporaryDirectory() as work:
+            folder = os.path.join(work, run.name)
+            write_probes(folder, times, lambda x, j, i: 0.5 * (x - 1.9) + 0.1 * (
+                math.sin(2 * math.pi * 0.21 * times[i]) if times[i] < 20 else noise[j][i]))
+            with open(os.path.join(folder, "forces_cylinder.csv"), "w") as f:
+                f.write("step,time,cd,cl\n")
+                for i, s in enumerate(times):
+                    f.write(f"{i},{s!r},1.1,{0.4 * math.sin(2 * math.pi * 0.21 * s)!r}\n")
+            text = cylinder.history(run, folder)
+        rows = [r.split("|")[1:-1] for r in text.split("\n") if r.startswith("| ") and "–" in r]
+        self.assertEqual([r[0].strip() for r in rows], ["0–20", "20–40", "40–60"])
+        for r in rows:
+            self.assertAlmostEqual(float(r[1]), 1.1, delta=1e-3)
+            self.assertAlmostEqual(float(r[2]), 0.4 / math.sqrt(2), delta=0.01)
+            self.assertAlmostEqual(float(r[3].split("±")[0]), 1.4, delta=0.02)
+        self.assertGreater(float(rows[0][4]), 0.99)
+        self.assertLess(abs(float(rows[1][4])), 0.2)
+
+    def test_a_run_without_probes_or_shorter_than_a_window_has_no_history(self):
+        with tempfile.TemporaryDirectory() as work:
+            self.assertEqual(cylinder.history(Run("c", "cylinder-3900", 60.0, []), work), "")
+            run = Run("short", "cylinder-3900", 10.0, list(PROBES))
+            folder = os.path.join(work, run.name)
+            times = [0.1 * i for i in range(101)]
+            write_probes(folder, times, lambda x, j, i: x - 1.9 + 0.1 * math.sin(times[i] + j))
+            with open(os.path.join(folder, "forces_cylinder.csv"), "w") as f:
+                f.write("step,time,cd,cl\n" + "".join(f"{i},{s!r},1.0,0.0\n" for i, s in enumerate(times)))
+            self.assertEqual(cylinder.history(run, folder), "")
+
+
 if __name__ == "__main__":
     unittest.main()
