@@ -91,10 +91,9 @@ def recirculation_length(run, probes_file):
 def _time_weighted(t, y, start, end):
     """(mean, r.m.s. about the mean) of y over [start, end], each row weighted by its spacing."""
     lo, w = wake.weights(t, start, end)
-    total = sum(w)
     window = y[lo:lo + len(w)]
-    mean = sum(a * b for a, b in zip(w, window)) / total
-    return mean, (sum(a * (b - mean) ** 2 for a, b in zip(w, window)) / total) ** 0.5
+    mean = wake.weighted_mean(w, window)
+    return mean, wake.weighted_mean(w, [(v - mean) ** 2 for v in window]) ** 0.5
 
 
 def history(run, out):
@@ -102,14 +101,16 @@ def history(run, out):
     a reader sees when the wake turned three-dimensional and whether the averaging window is stationary:
     the mean C_d and the r.m.s. of C_l (forces_cylinder.csv), L_r/D with its standard error from 5 batch
     means, and the spanwise correlation of u at x = HISTORY_X (wake.spanwise_correlation: near 1 while
-    the wake sheds two-dimensionally). "" without the forces and the wake probes, or for a run shorter
+    the wake sheds two-dimensionally). "" without the forces or the wake probes, or for a run shorter
     than one window."""
     forces_file, probes_file = data.statistics_file(out, "forces_cylinder.csv"), data.statistics_file(out, "probes.csv")
     if run.case != "cylinder-3900" or not forces_file or not probes_file:
         return ""
     f = data.read_csv_columns(forces_file)
     t, lines = wake.read_probes(run, probes_file)
-    x = min(lines, key=lambda p: abs(p - HISTORY_X)) if lines else None
+    if not lines:
+        return ""
+    x = min(lines, key=lambda p: abs(p - HISTORY_X))
     end = min(f["time"][-1], t[-1])
     rows = [f"Wake history of `{run.name}` (windows of {HISTORY_WINDOW:g} time units; the spanwise correlation of u "
             f"at x = {x:.1f} D between the probe lines, each pair once):", "",

@@ -78,17 +78,17 @@ def weights(t, start, end):
     return lo, w
 
 
+def weighted_mean(w, values):
+    """Σ w_i v_i / Σ w_i over the weights' length (weights from `weights`, values from its first index)."""
+    return sum(a * b for a, b in zip(w, values)) / sum(w)
+
+
 def profile(t, lines, start, end):
     """[(x, ⟨u⟩)] sorted by x: each probe's time mean over [start, end], averaged over the probes at x."""
     lo, w = weights(t, start, end)
-    total = sum(w)
-    if total <= 0:
+    if sum(w) <= 0:
         raise ValueError(f"no samples in t = {start}..{end}")
-
-    def mean(u):
-        return sum(a * b for a, b in zip(w, u[lo:lo + len(w)])) / total
-
-    return sorted((x, sum(mean(u) for u in us) / len(us)) for x, us in lines.items())
+    return sorted((x, sum(weighted_mean(w, u[lo:lo + len(w)]) for u in us) / len(us)) for x, us in lines.items())
 
 
 def crossing(line):
@@ -134,17 +134,16 @@ def spanwise_correlation(t, lines, x, start, end):
     if len(us) < 2:
         return None
     lo, w = weights(t, start, end)
-    total = sum(w)
-    if total <= 0:
+    if sum(w) <= 0:
         raise ValueError(f"no samples in t = {start}..{end}")
     fluctuations = []
     for u in us:
         window = u[lo:lo + len(w)]
-        mean = sum(a * b for a, b in zip(w, window)) / total
+        mean = weighted_mean(w, window)
         fluctuations.append([v - mean for v in window])
 
     def covariance(a, b):
-        return sum(wi * ai * bi for wi, ai, bi in zip(w, a, b)) / total
+        return weighted_mean(w, [ai * bi for ai, bi in zip(a, b)])
 
     variances = [covariance(f, f) for f in fluctuations]
     if min(variances) <= 0:
