@@ -84,9 +84,9 @@ def analyse(selected, work, doc, set_name=""):
         # per run and quantity, and a plot per run.
         rows, images, histories = [], [], []
         for r in [r for r in selected if r.case == case]:
-            found, forces_file = cylinder.analyse(r, os.path.join(work, r.name))
+            found, forces_file, history = cylinder.analyse(r, os.path.join(work, r.name))
             rows += found
-            histories.append(cylinder.history(r, os.path.join(work, r.name)))
+            histories.append(history)
             path, link = report.image_path(doc, f"{r.name}.png")
             cylinder.plot(r, os.path.join(work, r.name), forces_file, path)
             images.append((f"{title}: {r.name}", link))

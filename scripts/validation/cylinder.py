@@ -38,25 +38,30 @@ def _window(start, t, *ys):
 
 
 def analyse(run, out):
+    """(comparison rows, the forces file or None, the wake history: `history`'s text), each file read once."""
     targets = TARGETS[run.case]
     forces_file = data.statistics_file(out, "forces_cylinder.csv")
-    values, note = {}, "no forces_cylinder.csv: the run had no [forces.cylinder]"
+    values, note, forces = {}, "no forces_cylinder.csv: the run had no [forces.cylinder]", None
     if forces_file:
-        f = data.read_csv_columns(forces_file)
-        t, cd, cl = _window(window_start(run, f["time"]), f["time"], f["cd"], f["cl"])
+        forces = data.read_csv_columns(forces_file)
+        t, cd, cl = _window(window_start(run, forces["time"]), forces["time"], forces["cd"], forces["cl"])
         values["St"] = STROUHAL[run.case](t, cl)  # U = D = 1
         values["mean Cd"] = sum(cd) / len(cd)
         values["Cl amplitude"] = (max(cl) - min(cl)) / 2
         note = f"t = {t[0]:.0f}–{t[-1]:.0f}, {os.path.basename(forces_file)}"
     notes = {q: note for q in targets}
     probes = data.statistics_file(out, "probes.csv")
+    wake_history = ""
     if "Lr/D" in targets and probes:
-        lr = recirculation_length(run, probes)
+        t, lines = wake.read_probes(run, probes)
+        lr = recirculation_length(run, t, lines)
         values["Lr/D"] = lr.value
         notes["Lr/D"] = (f"Lr/D {lr.text()}, t = {lr.window[0]:.0f}–{lr.window[1]:.0f}, "
                          f"{os.path.basename(probes)}")
+        if forces:
+            wake_history = history(run, forces, t, lines)
     rows = [Comparison(run.name, q, values.get(q), lo, hi, tol, notes[q]) for q, (lo, hi, tol) in targets.items()]
-    return rows, forces_file
+    return rows, forces_file, wake_history
 
 
 def plot(run, out, forces_file, path):
@@ -81,10 +86,9 @@ def plot(run, out, forces_file, path):
     plt.close(fig)
 
 
-def recirculation_length(run, probes_file):
+def recirculation_length(run, t, lines):
     """Lr/D with its standard error (wake.WakeLength) from the case's averaging start to the end of the
-    wake probes' rows."""
-    t, lines = wake.read_probes(run, probes_file)
+    wake probes' rows (t, lines: wake.read_probes)."""
     return wake.recirculation_length(t, lines, window_start(run, t))
 
 
@@ -96,30 +100,25 @@ def _time_weighted(t, y, start, end):
     return mean, wake.weighted_mean(w, [(v - mean) ** 2 for v in window]) ** 0.5
 
 
-def history(run, out):
+def history(run, forces, t, lines):
     """Markdown: the Re-3900 wake's state in windows of HISTORY_WINDOW time units from the start, so that
     a reader sees when the wake turned three-dimensional and whether the averaging window is stationary:
-    the mean C_d and the r.m.s. of C_l (forces_cylinder.csv), L_r/D with its standard error from 5 batch
-    means, and the spanwise correlation of u at x = HISTORY_X (wake.spanwise_correlation: near 1 while
-    the wake sheds two-dimensionally). "" without the forces or the wake probes, or for a run shorter
-    than one window."""
-    forces_file, probes_file = data.statistics_file(out, "forces_cylinder.csv"), data.statistics_file(out, "probes.csv")
-    if run.case != "cylinder-3900" or not forces_file or not probes_file:
-        return ""
-    f = data.read_csv_columns(forces_file)
-    t, lines = wake.read_probes(run, probes_file)
+    the mean C_d and the r.m.s. of C_l (`forces`, forces_cylinder.csv's columns), L_r/D with its
+    standard error from 5 batch means, and the spanwise correlation of u at x = HISTORY_X
+    (wake.spanwise_correlation: near 1 while the wake sheds two-dimensionally); (t, lines) are the wake
+    probes (wake.read_probes). "" without wake probes or for a run shorter than one window."""
     if not lines:
         return ""
     x = min(lines, key=lambda p: abs(p - HISTORY_X))
-    end = min(f["time"][-1], t[-1])
+    end = min(forces["time"][-1], t[-1])
     rows = [f"Wake history of `{run.name}` (windows of {HISTORY_WINDOW:g} time units; the spanwise correlation of u "
             f"at x = {x:.1f} D between the probe lines, each pair once):", "",
             "| t | mean C_d | C_l r.m.s. | L_r/D | spanwise correlation of u |", "| --- | ---: | ---: | ---: | ---: |"]
     a = 0.0
     while a + HISTORY_WINDOW <= end + 1e-9:
         b = a + HISTORY_WINDOW
-        cd, _ = _time_weighted(f["time"], f["cd"], a, b)
-        _, cl = _time_weighted(f["time"], f["cl"], a, b)
+        cd, _ = _time_weighted(forces["time"], forces["cd"], a, b)
+        _, cl = _time_weighted(forces["time"], forces["cl"], a, b)
         lr = wake.recirculation_length(t, lines, a, b, batches=5)
         lr_text = "—" if lr.value is None else (f"{lr.value:.2f}" + (f" ± {lr.sigma:.2f}" if lr.sigma is not None else ""))
         corr = wake.spanwise_correlation(t, lines, x, a, b)

@@ -53,7 +53,7 @@ def measured(folder, path, end_time):
     """cylinder.py's recirculation length of the file, as validate.py takes it (from the case's
     statistics.start_time, 110, unless the run's end comes first)."""
     run = Run(os.path.basename(folder), "cylinder-3900", end_time, list(PROBES))
-    return cylinder.recirculation_length(run, path)
+    return cylinder.recirculation_length(run, *wake.read_probes(run, path))
 
 
 class RecirculationLengthTest(unittest.TestCase):
@@ -106,7 +106,7 @@ class RecirculationLengthTest(unittest.TestCase):
             folder = os.path.join(work, "cylinder-3900")
             path = write_probes(folder, times, u)
             run = Run("cylinder-3900", "cylinder-3900", 100.0, list(PROBES) + ["statistics.start_time=0"])
-            lr = cylinder.recirculation_length(run, path)
+            lr = cylinder.recirculation_length(run, *wake.read_probes(run, path))
         self.assertAlmostEqual(lr.value, 1.4, delta=0.01)
         plain = [(x, sum(u(x, 0, i) for i in range(len(times))) / len(times)) for x in XS]
         self.assertLess(wake.crossing(plain), 1.2)  # what a plain sum of the samples gives
@@ -238,7 +238,7 @@ class HistoryTest(unittest.TestCase):
                 f.write("step,time,cd,cl\n")
                 for i, s in enumerate(times):
                     f.write(f"{i},{s!r},1.1,{0.4 * math.sin(2 * math.pi * 0.21 * s)!r}\n")
-            text = cylinder.history(run, folder)
+            text = cylinder.analyse(run, folder)[2]
         rows = [r.split("|")[1:-1] for r in text.split("\n") if r.startswith("| ") and "–" in r]
         self.assertEqual([r[0].strip() for r in rows], ["0–20", "20–40", "40–60"])
         for r in rows:
@@ -250,14 +250,14 @@ class HistoryTest(unittest.TestCase):
 
     def test_a_run_without_probes_or_shorter_than_a_window_has_no_history(self):
         with tempfile.TemporaryDirectory() as work:
-            self.assertEqual(cylinder.history(Run("c", "cylinder-3900", 60.0, []), work), "")
+            self.assertEqual(cylinder.analyse(Run("c", "cylinder-3900", 60.0, []), work)[2], "")
             run = Run("short", "cylinder-3900", 10.0, list(PROBES))
             folder = os.path.join(work, run.name)
             times = [0.1 * i for i in range(101)]
             write_probes(folder, times, lambda x, j, i: x - 1.9 + 0.1 * math.sin(times[i] + j))
             with open(os.path.join(folder, "forces_cylinder.csv"), "w") as f:
                 f.write("step,time,cd,cl\n" + "".join(f"{i},{s!r},1.0,0.0\n" for i, s in enumerate(times)))
-            self.assertEqual(cylinder.history(run, folder), "")
+            self.assertEqual(cylinder.analyse(run, folder)[2], "")
 
 
 if __name__ == "__main__":
