@@ -179,6 +179,18 @@ long long cells_that_fit(const MemoryEstimate& estimate, index_t cells, std::siz
   return per_cell > 0 ? static_cast<long long>(device / per_cell) : 0;
 }
 
+namespace {
+
+bool fits(const MemoryEstimate& estimate, const cuda::MemoryInfo& info) {
+  return estimate.total() <= info.free_bytes + estimate.held_by_setup && while_held(estimate) <= info.free_bytes;
+}
+
+}  // namespace
+
+bool fits_device(const MemoryEstimate& estimate, const Executor& exec) {
+  return exec.backend() != Backend::cuda || fits(estimate, cuda::memory_info(exec.device()));
+}
+
 void check_memory(const MemoryEstimate& estimate, index_t cells, const Executor& exec, std::ostream& log) {
   const std::size_t total = estimate.total();
   log << "  device memory: " << total / static_cast<std::size_t>(std::max<index_t>(cells, 1)) << " bytes per cell (total "
@@ -189,7 +201,7 @@ void check_memory(const MemoryEstimate& estimate, index_t cells, const Executor&
                            " cells like these";
   const std::string held =
       estimate.held_by_setup > 0 ? " and " + gigabytes(estimate.held_by_setup) + " that AMG's set-up frees" : "";
-  if (total > info.free_bytes + estimate.held_by_setup || while_held(estimate) > info.free_bytes)
+  if (!fits(estimate, info))
     throw Error("mesh needs " + gigabytes(total) + " of device memory, " + gigabytes(info.free_bytes) + " free on " +
                 exec.description() + held + " (" + gigabytes(info.total_bytes) + " in all, " + room +
                 "): use a coarser mesh or a device with more memory");

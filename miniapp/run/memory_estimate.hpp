@@ -47,6 +47,9 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
 // set-up holds) and once the set-up's bytes are freed (the total).
 long long cells_that_fit(const MemoryEstimate& estimate, index_t cells, std::size_t free_bytes);
 
+// Whether the estimate fits in the executor's free memory (always on the CPU), as check_memory tests.
+bool fits_device(const MemoryEstimate& estimate, const Executor& exec);
+
 // Prints "device memory: N bytes per cell (total X GB)" to `log`; on CUDA then "fits on <device>: Y GB
 // free, room for about M cells like these", or throws miniapp::Error ("mesh needs X GB of device
 // memory, Y GB free on <device> (..., room for about M cells like these)") when the estimate exceeds

@@ -10,95 +10,23 @@
 #include "miniapp/run/host_memory_report.hpp"
 #include "miniapp/case/preconditioner_choice.hpp"
 #include "miniapp/run/memory_estimate.hpp"
+#include "miniapp/run/pressure_path_choice.hpp"
+#include "miniapp/run/pressure_solver_setup.hpp"
 #include "miniapp/run/rank_executor.hpp"
 #include "miniapp/run/rank_mesh.hpp"
 #include "miniapp/run/startup_report.hpp"
-#include "miniapp/time/distributed_pressure_solver.hpp"
 #include "parallel/local_mesh.hpp"
-#include "parallel/overlapped_operator.hpp"
 #include "solvers/fft/extrusion.hpp"
 #include "miniapp/time/analytic_fields.hpp"
 #include "miniapp/time/channel_start.hpp"
 #include "operators/kernels/vector_ops.hpp"
-#include "solvers/aip.hpp"
-#include "solvers/aip_factor.hpp"
 #include "solvers/amg/amg.hpp"
-#include "solvers/jacobi.hpp"
 
 namespace miniapp::run {
 namespace {
 
 index_t slice_height(const cases::CaseConfig& config, const Executor& exec) {
   return config.numerics.slice_height > 0 ? config.numerics.slice_height : exec.default_slice_height();
-}
-
-// "  AMG: 4 levels, rows 262144 32768 ...; operator complexity 1.6" (rows over every rank; on several
-// ranks also how many levels are split over them), then, on one rank, the set-up stages' times.
-void print_amg(const Amg& amg, std::ostream& log, int coupled_ranks) {
-  log << "  AMG: " << amg.level_sizes().size() << " levels, rows";
-  for (const auto& level : amg.level_sizes()) log << " " << level.rows;
-  log << "; operator complexity " << std::setprecision(3) << amg.operator_complexity() << std::defaultfloat
-      << (amg.float_storage() ? "; float matrices" : "");
-  if (coupled_ranks > 1)
-    log << "; coupled across " << coupled_ranks << " ranks, " << amg.split_levels() << " split, the others gathered";
-  log << "\n";
-  if (coupled_ranks <= 1) amg::print_setup_profile(amg.setup_profile(), log);
-}
-
-int aip_level(cases::Preconditioner kind) {
-  using P = cases::Preconditioner;
-  return kind == P::aip1 ? 1 : kind == P::aip2 ? 2 : kind == P::aip3 ? 3 : 0;
-}
-
-AipForm aip_form(cases::AipFormChoice choice) {
-  using F = cases::AipFormChoice;
-  return choice == F::two_pass ? AipForm::two_pass : choice == F::product ? AipForm::product : AipForm::fewer_bytes;
-}
-
-// With AMG on the PCG path, its hierarchy, built on the host before the memory check so that the check
-// counts it: of −L on one rank, coupled across the ranks on several (docs/amg.md).
-struct AmgHierarchy {
-  std::optional<amg::HostHierarchy> one_rank;
-  std::optional<amg::RankHierarchy> ranks;
-};
-
-// The matrix the PCG path's preconditioner is built from: −L, or its block of owned rows and columns
-// on several ranks (block Jacobi across ranks).
-CsrMatrix preconditioned_matrix(const Simulation& sim, const parallel::LocalNumbering* numbering) {
-  CsrMatrix minus_laplacian = negated(sim.host_operators.laplacian);
-  return numbering ? block_of_owned_rows(minus_laplacian, numbering->owned_count()) : minus_laplacian;
-}
-
-// The case's preconditioner; an AIP's form is kept in sim.aip_form and printed. With AMG, from the
-// hierarchy built beforehand (amg_hierarchy), on several ranks over sim.domain's halo updates; with
-// AIP, from G's host matrices (aip_matrices); only Jacobi makes the preconditioned matrix (a copy of
-// −L, `numbering`: the rank's cells on several ranks).
-std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const parallel::LocalNumbering* numbering,
-                                                    index_t slices, const AmgHierarchy& hierarchy,
-                                                    const AipHostMatrices* aip_matrices,
-                                                    parallel::HaloTransport transport, std::ostream& log) {
-  using P = cases::Preconditioner;
-  const P kind = sim.config.numerics.preconditioner;
-  if (kind == P::jacobi) return std::make_unique<Jacobi>(sim.exec, preconditioned_matrix(sim, numbering));
-  if (kind == P::amg) {
-    const amg::AmgOptions options = amg_options(sim.config.numerics);
-    // On one rank the finest level is the pressure solver's own −L; on several, the owned block.
-    const DeviceSell* fine = sim.domain->distributed() ? nullptr : &sim.operators->pressure_matrix;
-    std::unique_ptr<Amg> amg;
-    if (hierarchy.ranks) amg = std::make_unique<Amg>(sim.exec, *sim.domain, *hierarchy.ranks, options, slices, transport);
-    else if (hierarchy.one_rank) amg = std::make_unique<Amg>(sim.exec, *hierarchy.one_rank, options, slices, fine);
-    else amg = std::make_unique<Amg>(sim.exec, preconditioned_matrix(sim, numbering), options, slices, fine);
-    print_amg(*amg, log, hierarchy.ranks ? sim.domain->ranks() : 1);
-    return amg;
-  }
-  auto aip = std::make_unique<Aip>(sim.exec, *aip_matrices, aip_level(kind), slices);
-  sim.aip_form = aip->factor().form();
-  log << "  AIP-" << aip->level()
-      << (sim.aip_form == AipForm::product ? ": one pass with the product Gᵀ G" : ": two passes, G then Gᵀ")
-      << (sim.config.numerics.aip_form == cases::AipFormChoice::automatic
-              ? " (the form that moves fewer bytes on this matrix)\n"
-              : " (numerics.aip_form)\n");
-  return aip;
 }
 
 time::FlowParameters flow_parameters(const cases::CaseConfig& c) {
@@ -114,13 +42,6 @@ time::FlowParameters flow_parameters(const cases::CaseConfig& c) {
   p.time_step.max_kappa = c.numerics.max_kappa;
   p.bulk_velocity = c.physics.bulk_velocity;
   return p;
-}
-
-PcgOptions pressure_solve_options(const cases::CaseConfig& c) {
-  PcgOptions o;
-  o.tolerance = c.numerics.poisson_tolerance;
-  o.max_iterations = c.numerics.poisson_max_iterations;
-  return o;
 }
 
 // The generated box of a channel case (validate_initial checked its walls in y and periods in x, z);
@@ -240,72 +161,58 @@ RankMesh make_rank_mesh(cases::CaseConfig& c, const std::string& case_path, cons
   return distribute_mesh(std::move(whole), comm, log, lines ? &*lines : nullptr, &profile);
 }
 
-// The AMG hierarchy of the PCG path (nothing without AMG): on several ranks (`numbering`: the rank's
-// cells) from the owned rows of −L, coupled across the ranks of `comm`.
-AmgHierarchy amg_hierarchy(const Simulation& sim, const parallel::Communicator* comm,
-                           const parallel::LocalNumbering* numbering, std::ostream& log) {
-  const auto& n = sim.config.numerics;
-  AmgHierarchy h;
-  if (n.preconditioner != cases::Preconditioner::amg || n.poisson == cases::PoissonSolver::fft) return h;
-  StageTimer t(log, "AMG hierarchy");
-  if (numbering)
-    h.ranks = amg::build_rank_hierarchy(
-        *comm, *numbering,
-        parallel::row_block(negated(sim.host_operators.laplacian), 0, numbering->owned_count()), amg_options(n));
-  else h.one_rank = amg::build_hierarchy(negated(sim.host_operators.laplacian), amg_options(n), &sim.exec);
-  return h;
+// The executor memory of the run with `parts`' pressure solver.
+MemoryEstimate memory_estimate(const Simulation& sim, const PressureSolverParts& parts, index_t slices) {
+  cases::CaseConfig config = sim.config;
+  config.numerics = parts.numerics;
+  std::optional<std::size_t> rank_amg_bytes;
+  if (parts.amg_ranks) rank_amg_bytes = Amg::device_bytes(*parts.amg_ranks, slices, amg_options(parts.numerics));
+  return estimate_memory(config, sim.mesh, sim.host_operators, slices,
+                         parts.amg_one_rank ? &*parts.amg_one_rank : nullptr, parts.aip ? &*parts.aip : nullptr,
+                         rank_amg_bytes);
 }
 
-// With AIP on the PCG path, G's host matrices, built before the memory check so that the check sizes
-// them exactly and the solver uploads them without building them again; nothing otherwise.
-std::optional<AipHostMatrices> aip_matrices(const Simulation& sim, const parallel::LocalNumbering* numbering,
-                                            index_t slices, std::ostream& log) {
-  const auto& n = sim.config.numerics;
-  const int level = aip_level(n.preconditioner);
-  if (level == 0 || n.poisson == cases::PoissonSolver::fft) return std::nullopt;
-  StageTimer t(log, "AIP factor (host)");
-  return aip_host_matrices(aip_factor(preconditioned_matrix(sim, numbering), level), slices, aip_form(n.aip_form));
+bool fits_on_every_rank(const MemoryEstimate& estimate, const Executor& exec, const parallel::Communicator* comm) {
+  const long long fits = fits_device(estimate, exec) ? 1 : 0;
+  return (comm ? comm->allreduce(fits, parallel::ReduceOp::min) : fits) == 1;
 }
 
-// The FFT path's low frequencies take AMG with numerics.preconditioner = "amg", else AIP-1 (the
-// others' choices are the PCG path's).
-fft::FrequencyPreconditioning frequency_preconditioning(const cases::NumericsConfig& n) {
-  fft::FrequencyPreconditioning p;
-  if (n.preconditioner == cases::Preconditioner::amg) p.leading = fft::LeadingPreconditioner::amg;
-  p.leading_blocks = n.fft_low_frequency_blocks;
-  return p;
-}
-
-// numerics.poisson: PCG with the case's preconditioner, or the FFT path along a periodic z. On several
-// ranks: the distributed PCG, its preconditioner built on the owned block (block Jacobi across ranks)
-// but AMG's, coupled across them, or the FFT path on the rank's whole periodic lines (`numbering`: the
-// rank's cells).
-std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, index_t slices, bool singular,
+// The solver of the one path prepared, or, where "auto" prepared both, the one whose timed solves are
+// faster (PressurePathChoice), whose numerics the case then takes.
+std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, const std::vector<PressureSolverParts>& paths,
+                                                           index_t slices, bool singular,
                                                            const parallel::LocalNumbering* numbering,
-                                                           parallel::HaloTransport transport,
-                                                           const AmgHierarchy& amg_hierarchy,
-                                                           const AipHostMatrices* aip_host, std::ostream& log) {
-  auto& c = sim.config;
-  PcgOptions options = pressure_solve_options(c);
-  options.singular = singular;
-  if (c.numerics.poisson == cases::PoissonSolver::fft) {
-    std::optional<time::FftPressureSolver::Ranks> ranks;
-    if (sim.domain->distributed()) ranks.emplace(*sim.domain->communicator(), *numbering, transport);
-    return std::make_unique<time::FftPressureSolver>(sim.exec, sim.mesh, sim.geometry, sim.host_operators.laplacian,
-                                                     sim.host_operators.cell_order, options,
-                                                     frequency_preconditioning(c.numerics), &log,
-                                                     ranks ? &*ranks : nullptr);
+                                                           parallel::HaloTransport transport, std::ostream& log) {
+  std::vector<PressurePathChoice::Path> built;
+  {
+    StageTimer t(log, "pressure solver");
+    for (const PressureSolverParts& parts : paths) {
+      BuiltPressureSolver b = make_pressure_solver(sim, parts, slices, singular, numbering, transport, log);
+      built.push_back({parts.numerics, b.aip_form, std::move(b.solver)});
+    }
   }
-  auto preconditioner = make_preconditioner(sim, numbering, slices, amg_hierarchy, aip_host, transport, log);
-  if (sim.domain->distributed())
-    return std::make_unique<time::DistributedPcgPressureSolver>(sim.exec, *sim.domain,
-                                                                negated(sim.host_operators.laplacian), slices,
-                                                                std::move(preconditioner), options);
-  return std::make_unique<time::PcgPressureSolver>(sim.exec, sim.operators->pressure_matrix, std::move(preconditioner),
-                                                   options);
+  if (built.size() == 1) {
+    sim.aip_form = built[0].aip_form;
+    return std::move(built[0].solver);
+  }
+  StageTimer t(log, "pressure paths timed");
+  auto choice = std::make_unique<PressurePathChoice>(sim.exec, sim.cells(), sim.domain->owned_count(),
+                                                     sim.domain->communicator(), std::move(built[0]),
+                                                     std::move(built[1]));
+  sim.pressure_path = choice.get();
+  take_pressure_path(sim);
+  return choice;
 }
 
 }  // namespace
+
+void take_pressure_path(Simulation& sim) {
+  if (!sim.pressure_path) return;
+  const PressurePathChoice::Path& path = sim.pressure_path->chosen();
+  sim.config.numerics = path.numerics;
+  sim.config.numerics.poisson_choice = sim.pressure_path->describe();
+  sim.aip_form = path.aip_form;
+}
 
 // The cut patch of a rank's mesh (where its halo ends) gets a wall: it only closes halo rows, which
 // are never used.
@@ -369,7 +276,14 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   mesh_parts.print(log);
   // On several ranks: the reader's peak, while it held the whole mesh, apart from the others'.
   print_host_memory_peak(log, comm, numbering ? numbering->owned_count() : sim.cells());
-  // Once the mesh's size is known and numerics.poisson final (it may have fallen back to pcg).
+  // Once the mesh's size is known and numerics.poisson final (it may have fallen back to pcg). Where
+  // "auto" took the FFT path, the PCG is prepared beside it, with its own preconditioner, and timed.
+  std::optional<cases::NumericsConfig> pcg_path;
+  if (fft_chosen_by_auto(c.numerics)) {
+    pcg_path = c.numerics;
+    pcg_path->poisson = cases::PoissonSolver::pcg;
+    cases::resolve_preconditioner(*pcg_path, sim.global_cells, cases::one_cell_thick(c.mesh));
+  }
   cases::resolve_preconditioner(c.numerics, sim.global_cells, cases::one_cell_thick(c.mesh));
   const fv::FlowBoundaries boundaries = flow_boundaries(c, sim.mesh);
   const bool les = c.physics.les != LesModel::none;
@@ -383,13 +297,19 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   }
   operator_parts.print(log);
   const index_t slices = slice_height(c, sim.exec);
+  const parallel::LocalNumbering* rank_cells = numbering ? &*numbering : nullptr;
+  std::vector<PressureSolverParts> paths;
+  paths.push_back(prepare_pressure_solver(sim, c.numerics, comm, rank_cells, slices, log));
+  if (pcg_path) paths.push_back(prepare_pressure_solver(sim, *pcg_path, comm, rank_cells, slices, log));
+  // The PCG's parts where both paths are prepared (the FFT path's own arrays are not estimated); a
+  // PCG that does not fit beside the FFT path is not timed.
+  sim.memory_estimate = memory_estimate(sim, paths.back(), slices);
+  if (paths.size() == 2 && !fits_on_every_rank(sim.memory_estimate, sim.exec, comm)) {
+    paths.pop_back();
+    c.numerics.poisson_choice += " (pcg not timed: it does not fit on the device beside it)";
+    sim.memory_estimate = memory_estimate(sim, paths.back(), slices);
+  }
   // Fails here, before the first upload, when the mesh does not fit on the device.
-  AmgHierarchy amg = amg_hierarchy(sim, comm, numbering ? &*numbering : nullptr, log);
-  std::optional<AipHostMatrices> aip = aip_matrices(sim, numbering ? &*numbering : nullptr, slices, log);
-  std::optional<std::size_t> rank_amg_bytes;
-  if (amg.ranks) rank_amg_bytes = Amg::device_bytes(*amg.ranks, slices, amg_options(c.numerics));
-  sim.memory_estimate = estimate_memory(c, sim.mesh, sim.host_operators, slices,
-                                        amg.one_rank ? &*amg.one_rank : nullptr, aip ? &*aip : nullptr, rank_amg_bytes);
   check_memory(sim.memory_estimate, sim.cells(), sim.exec, log);
   StageProfile upload_parts;
   {
@@ -402,16 +322,11 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
                            : std::make_unique<parallel::Subdomain>(sim.cells());
   }
   upload_parts.print(log);
-  std::unique_ptr<time::PressureSolver> pressure_solver;
-  {
-    StageTimer t(log, "pressure solver");
-    pressure_solver = make_pressure_solver(sim, slices, singular, numbering ? &*numbering : nullptr, transport,
-                                           amg, aip ? &*aip : nullptr, log);
-  }
+  std::unique_ptr<time::PressureSolver> pressure_solver =
+      make_pressure_solver(sim, paths, slices, singular, rank_cells, transport, log);
   // Uploaded: released before the integrator's vectors are allocated, which then take this memory,
   // already faulted in.
-  amg = AmgHierarchy{};
-  aip.reset();
+  paths.clear();
   // After the mesh is made: on several ranks it may have changed what "auto" chose.
   if (!c.numerics.poisson_choice.empty()) log << "  " << c.numerics.poisson_choice << "\n";
   if (!c.numerics.preconditioner_choice.empty()) log << "  " << c.numerics.preconditioner_choice << "\n";

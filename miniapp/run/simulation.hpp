@@ -12,6 +12,8 @@
 
 namespace miniapp::run {
 
+class PressurePathChoice;
+
 // A case made ready to integrate: mesh, operators on the executor, integrator and fields. Built by
 // set_up_simulation in the order of the method: whole input checked first, then pre-processing on the
 // host, then one upload. On several ranks each holds its part of the mesh (owned cells, then halo).
@@ -37,6 +39,9 @@ struct Simulation {
   // The form the pressure solver's AIP took (DeviceAipFactor: the one that moves fewer bytes on this
   // matrix); empty for Jacobi and the FFT path.
   std::optional<AipForm> aip_form;
+  // numerics.poisson = "auto" with both paths timed: the solver that holds them (the integrator owns
+  // it); nullptr otherwise.
+  PressurePathChoice* pressure_path = nullptr;
 
   index_t cells() const { return mesh.cell_count(); }  // this rank's, halo included
   int rank() const { return domain->rank(); }
@@ -52,6 +57,11 @@ struct Simulation {
 Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_path, std::ostream& log,
                              const parallel::Communicator* comm = nullptr,
                              parallel::HaloTransport transport = parallel::HaloTransport::mpi);
+
+// The case's numerics (poisson and preconditioner, what "auto" chose and why) and sim.aip_form from
+// the path sim.pressure_path keeps; nothing without one. After set-up and after a restart has
+// repeated the checkpointed run's choice.
+void take_pressure_path(Simulation& sim);
 
 // One condition per patch of `mesh` (the whole mesh or a rank's), from the case, whose boundary tables
 // validate_boundaries has checked against the whole mesh.

@@ -115,7 +115,9 @@ std::string repeat_timed_choices(Simulation& sim, const output::CheckpointData& 
   time::PressureSolver::Choices choices;
   for (const auto& [name, value] : data.scalars)
     if (name.starts_with(solver_choice_prefix)) choices.emplace_back(name.substr(solver_choice_prefix.size()), value);
-  return sim.scheme->pressure_solver().repeat_choices(choices);
+  const std::string repeated = sim.scheme->pressure_solver().repeat_choices(choices);
+  take_pressure_path(sim);
+  return repeated;
 }
 
 void finish_restore(Simulation& sim) {

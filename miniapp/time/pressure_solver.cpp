@@ -120,4 +120,9 @@ void FftPressureSolver::print_report(std::ostream& out) const {
   out << std::defaultfloat << "\n  (" << configuration() << ")\n";
 }
 
+void FftPressureSolver::forget_solves() {
+  frequency_iterations_.clear();
+  solves_ = 0;
+}
+
 }  // namespace miniapp::time

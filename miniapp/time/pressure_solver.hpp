@@ -33,6 +33,8 @@ class PressureSolver {
   virtual std::string repeat_choices(const Choices& /*choices*/) { return ""; }
   // What the run's summary adds about the solves (nothing by default).
   virtual void print_report(std::ostream&) const {}
+  // Leaves out of that report the solves so far (set-up's timed solves, not the run's).
+  virtual void forget_solves() {}
 };
 
 // PCG on the whole mesh with a preconditioner, warm-started from the previous pressure; any backend.
@@ -86,6 +88,7 @@ class FftPressureSolver final : public PressureSolver {
   PcgResult solve(const Vector& rhs, Vector& pressure) override;
   // The iterations per solve of each frequency, averaged over the solves so far.
   void print_report(std::ostream& out) const override;
+  void forget_solves() override;
   const std::string& configuration() const { return poisson_->configuration(); }
   // The frequency preconditioner's leading blocks ("fft_leading_blocks": their number, negative when
   // they are AMG's).

@@ -1,8 +1,11 @@
-// numerics.poisson on several ranks: "auto" keeps the FFT path where every periodic line can stay on
-// one rank, falls back to PCG (saying why) where it cannot, and an explicit "fft" there is refused on
+// numerics.poisson on several ranks: "auto" times the FFT path against PCG where every periodic line
+// can stay on one rank, falls back to PCG (saying why) where it cannot, and an explicit "fft" there is refused on
 // every rank with the reason.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
+#include "miniapp/run/pressure_path_choice.hpp"
 #include "tests/run/run_test_support.hpp"
 
 using namespace miniapp;
@@ -27,10 +30,18 @@ TEST_CASE("numerics.poisson on several ranks: fft where lines stay whole, else p
   std::ostringstream log;
   if (comm.size() == 1) return;  // one rank holds every line: the single-rank choice (tests/fft)
 
-  SECTION("auto keeps fft, the mesh partitioned by lines") {
+  SECTION("auto partitions the mesh by lines and keeps the path faster on the slowest rank") {
     const Simulation sim = set_up(comm, {"mesh.cells=[6,6,8]"}, log);
-    CHECK(sim.config.numerics.poisson == cases::PoissonSolver::fft);
     CHECK_THAT(log.str(), Catch::Contains("whole periodic lines on each of " + std::to_string(comm.size()) + " ranks"));
+    REQUIRE(sim.pressure_path);
+    // Both paths ran on every rank; each rank kept the same one, with the same (slowest rank's) times.
+    const auto& paths = sim.pressure_path->paths();
+    const double fft = paths[0].seconds, pcg = paths[1].seconds;
+    CHECK(comm.allreduce(fft, parallel::ReduceOp::max) == comm.allreduce(fft, parallel::ReduceOp::min));
+    CHECK(comm.allreduce(pcg, parallel::ReduceOp::max) == comm.allreduce(pcg, parallel::ReduceOp::min));
+    const double kept = sim.config.numerics.poisson == cases::PoissonSolver::fft ? 1 : 0;
+    CHECK(comm.allreduce(kept, parallel::ReduceOp::max) == comm.allreduce(kept, parallel::ReduceOp::min));
+    CHECK(sim.pressure_path->chosen().seconds == std::min(fft, pcg));
   }
   SECTION("fewer periodic lines than ranks") {
     const Simulation sim = set_up(comm, {"mesh.cells=[1,1,8]"}, log);

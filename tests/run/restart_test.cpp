@@ -126,6 +126,27 @@ TEST_CASE("Restart on the FFT path keeps the checkpointed run's timed preconditi
                            use_other_choice);
 }
 
+TEST_CASE("Restart keeps the checkpointed run's pressure path where numerics.poisson = auto timed both",
+          "[run][restart][fft]") {
+  // The set-up times the FFT path against PCG and keeps the faster; the interrupted run is made to use
+  // the other one: the restart must take it back from the checkpoint, whatever its own timing chose.
+  std::optional<time::PressureSolver::Choices> other;
+  const auto use_other_path = [&](Simulation& sim) {
+    time::PressureSolver& solver = sim.scheme->pressure_solver();
+    if (!other) {
+      const auto timed = solver.timed_choices();
+      REQUIRE(timed.at(0).first == "poisson_path");
+      solver.repeat_choices({{"poisson_path", timed[0].second == 0 ? 1 : 0}});
+      other = solver.timed_choices();
+    }
+    solver.repeat_choices(*other);
+    take_pressure_path(sim);
+    REQUIRE(solver.timed_choices() == *other);
+  };
+  check_restart_is_bitwise("taylor-green-3d", {"mesh.cells=[8,8,8]", "output.interval=0", "output.checkpoint_interval=0"},
+                           use_other_path);
+}
+
 TEST_CASE("Restart reproduces the uninterrupted run bitwise in the lid-driven cavity", "[run][restart]") {
   // With every observer: averages from the start (samples in both halves), forces on the lid, a probe.
   check_restart_is_bitwise("cavity", {"mesh.cells=[16,16,1]", "output.interval=0", "statistics.start_time=0",

@@ -1,0 +1,139 @@
+#include "miniapp/run/pressure_solver_setup.hpp"
+
+#include <iomanip>
+#include <ostream>
+
+#include "miniapp/run/case_amg_options.hpp"
+#include "miniapp/run/startup_report.hpp"
+#include "miniapp/time/distributed_pressure_solver.hpp"
+#include "parallel/overlapped_operator.hpp"
+#include "solvers/aip.hpp"
+#include "solvers/aip_factor.hpp"
+#include "solvers/amg/amg.hpp"
+#include "solvers/jacobi.hpp"
+
+namespace miniapp::run {
+namespace {
+
+// "  AMG: 4 levels, rows 262144 32768 ...; operator complexity 1.6" (rows over every rank; on several
+// ranks also how many levels are split over them), then, on one rank, the set-up stages' times.
+void print_amg(const Amg& amg, std::ostream& log, int coupled_ranks) {
+  log << "  AMG: " << amg.level_sizes().size() << " levels, rows";
+  for (const auto& level : amg.level_sizes()) log << " " << level.rows;
+  log << "; operator complexity " << std::setprecision(3) << amg.operator_complexity() << std::defaultfloat
+      << (amg.float_storage() ? "; float matrices" : "");
+  if (coupled_ranks > 1)
+    log << "; coupled across " << coupled_ranks << " ranks, " << amg.split_levels() << " split, the others gathered";
+  log << "\n";
+  if (coupled_ranks <= 1) amg::print_setup_profile(amg.setup_profile(), log);
+}
+
+int aip_level(cases::Preconditioner kind) {
+  using P = cases::Preconditioner;
+  return kind == P::aip1 ? 1 : kind == P::aip2 ? 2 : kind == P::aip3 ? 3 : 0;
+}
+
+AipForm aip_form(cases::AipFormChoice choice) {
+  using F = cases::AipFormChoice;
+  return choice == F::two_pass ? AipForm::two_pass : choice == F::product ? AipForm::product : AipForm::fewer_bytes;
+}
+
+// The matrix the PCG path's preconditioner is built from: −L, or its block of owned rows and columns
+// on several ranks (block Jacobi across ranks).
+CsrMatrix preconditioned_matrix(const Simulation& sim, const parallel::LocalNumbering* numbering) {
+  CsrMatrix minus_laplacian = negated(sim.host_operators.laplacian);
+  return numbering ? block_of_owned_rows(minus_laplacian, numbering->owned_count()) : minus_laplacian;
+}
+
+// The PCG path's preconditioner. With AMG, from the hierarchy built beforehand, on several ranks over
+// sim.domain's halo updates; with AIP, from G's host matrices, its form kept in `form` and printed;
+// only Jacobi makes the preconditioned matrix.
+std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const PressureSolverParts& parts,
+                                                    const parallel::LocalNumbering* numbering, index_t slices,
+                                                    parallel::HaloTransport transport, std::optional<AipForm>& form,
+                                                    std::ostream& log) {
+  using P = cases::Preconditioner;
+  const cases::NumericsConfig& n = parts.numerics;
+  if (n.preconditioner == P::jacobi) return std::make_unique<Jacobi>(sim.exec, preconditioned_matrix(sim, numbering));
+  if (n.preconditioner == P::amg) {
+    const amg::AmgOptions options = amg_options(n);
+    // On one rank the finest level is the pressure solver's own −L; on several, the owned block.
+    const DeviceSell* fine = sim.domain->distributed() ? nullptr : &sim.operators->pressure_matrix;
+    std::unique_ptr<Amg> amg;
+    if (parts.amg_ranks) amg = std::make_unique<Amg>(sim.exec, *sim.domain, *parts.amg_ranks, options, slices, transport);
+    else if (parts.amg_one_rank) amg = std::make_unique<Amg>(sim.exec, *parts.amg_one_rank, options, slices, fine);
+    else amg = std::make_unique<Amg>(sim.exec, preconditioned_matrix(sim, numbering), options, slices, fine);
+    print_amg(*amg, log, parts.amg_ranks ? sim.domain->ranks() : 1);
+    return amg;
+  }
+  auto aip = std::make_unique<Aip>(sim.exec, *parts.aip, aip_level(n.preconditioner), slices);
+  form = aip->factor().form();
+  log << "  AIP-" << aip->level()
+      << (form == AipForm::product ? ": one pass with the product Gᵀ G" : ": two passes, G then Gᵀ")
+      << (n.aip_form == cases::AipFormChoice::automatic ? " (the form that moves fewer bytes on this matrix)\n"
+                                                        : " (numerics.aip_form)\n");
+  return aip;
+}
+
+// The FFT path's low frequencies take AMG with numerics.preconditioner = "amg", else AIP-1 (the
+// others' choices are the PCG path's).
+fft::FrequencyPreconditioning frequency_preconditioning(const cases::NumericsConfig& n) {
+  fft::FrequencyPreconditioning p;
+  if (n.preconditioner == cases::Preconditioner::amg) p.leading = fft::LeadingPreconditioner::amg;
+  p.leading_blocks = n.fft_low_frequency_blocks;
+  return p;
+}
+
+}  // namespace
+
+PressureSolverParts prepare_pressure_solver(const Simulation& sim, const cases::NumericsConfig& numerics,
+                                            const parallel::Communicator* comm,
+                                            const parallel::LocalNumbering* numbering, index_t slices,
+                                            std::ostream& log) {
+  PressureSolverParts parts{numerics, {}, {}, {}};
+  if (numerics.poisson == cases::PoissonSolver::fft) return parts;
+  if (numerics.preconditioner == cases::Preconditioner::amg) {
+    StageTimer t(log, "AMG hierarchy");
+    const CsrMatrix minus_laplacian = negated(sim.host_operators.laplacian);
+    if (numbering)
+      parts.amg_ranks = amg::build_rank_hierarchy(*comm, *numbering,
+                                                  parallel::row_block(minus_laplacian, 0, numbering->owned_count()),
+                                                  amg_options(numerics));
+    else parts.amg_one_rank = amg::build_hierarchy(minus_laplacian, amg_options(numerics), &sim.exec);
+  }
+  if (const int level = aip_level(numerics.preconditioner); level > 0) {
+    StageTimer t(log, "AIP factor (host)");
+    parts.aip = aip_host_matrices(aip_factor(preconditioned_matrix(sim, numbering), level), slices,
+                                  aip_form(numerics.aip_form));
+  }
+  return parts;
+}
+
+BuiltPressureSolver make_pressure_solver(Simulation& sim, const PressureSolverParts& parts, index_t slices,
+                                         bool singular, const parallel::LocalNumbering* numbering,
+                                         parallel::HaloTransport transport, std::ostream& log) {
+  const cases::NumericsConfig& n = parts.numerics;
+  PcgOptions options;
+  options.tolerance = n.poisson_tolerance;
+  options.max_iterations = n.poisson_max_iterations;
+  options.singular = singular;
+  BuiltPressureSolver built;
+  if (n.poisson == cases::PoissonSolver::fft) {
+    std::optional<time::FftPressureSolver::Ranks> ranks;
+    if (sim.domain->distributed()) ranks.emplace(*sim.domain->communicator(), *numbering, transport);
+    built.solver = std::make_unique<time::FftPressureSolver>(
+        sim.exec, sim.mesh, sim.geometry, sim.host_operators.laplacian, sim.host_operators.cell_order, options,
+        frequency_preconditioning(n), &log, ranks ? &*ranks : nullptr);
+    return built;
+  }
+  auto preconditioner = make_preconditioner(sim, parts, numbering, slices, transport, built.aip_form, log);
+  if (sim.domain->distributed())
+    built.solver = std::make_unique<time::DistributedPcgPressureSolver>(
+        sim.exec, *sim.domain, negated(sim.host_operators.laplacian), slices, std::move(preconditioner), options);
+  else
+    built.solver = std::make_unique<time::PcgPressureSolver>(sim.exec, sim.operators->pressure_matrix,
+                                                             std::move(preconditioner), options);
+  return built;
+}
+
+}  // namespace miniapp::run
