@@ -91,6 +91,7 @@ CommLoad StepCounts::comm(time::Phase phase, double it) const {
 
 StepCounts count_step(run::Simulation& sim, int steps) {
   if (steps < 1) throw Error("kernel counts: " + std::to_string(steps) + " counted steps; need at least 1");
+  run::settle_pressure_path(sim);  // the steps that time both pressure paths are no step of the run's
   std::vector<double> iterations, queued, solve_reads;
   std::vector<PhaseLoad> solves;
   std::vector<CommLoad> solve_comm;
@@ -134,6 +135,7 @@ StepCounts count_step(run::Simulation& sim, int steps) {
 
 StepMeasurement measure_steps(run::Simulation& sim, int steps) {
   if (steps < 1) throw Error("measurement: " + std::to_string(steps) + " measured steps; need at least 1");
+  run::settle_pressure_path(sim);
   StepMeasurement m;
   m.steps = steps;
   const bool asynchronous = sim.exec.backend() != Backend::cpu;

@@ -48,7 +48,8 @@ struct StepCounts {
   CommLoad comm(time::Phase phase, double it) const;
 };
 
-// Advances `sim` by one warm-up step (first touch, Euler start) and then `steps` counted steps
+// Advances `sim` through the steps that time both pressure paths, if it has yet to choose one
+// (run::settle_pressure_path), by one warm-up step (first touch, Euler start) and then `steps` counted steps
 // (steps ≥ 1), and returns their mean kernel load per phase, and on several ranks this rank's
 // communication (reported by sim.domain, comm_recorder.hpp; collective then). The per-iteration part
 // of the solve is the least-squares slope of its counters against the queued iteration count
@@ -56,7 +57,8 @@ struct StepCounts {
 // linear in it); with a single count it cannot be separated (iteration_split).
 StepCounts count_step(run::Simulation& sim, int steps);
 
-// Measured time per step of 3 × `steps` further steps: the wall time of FractionalStep::advance; per
+// Measured time per step of 3 × `steps` further steps (after the pressure path's choice, as
+// count_step): the wall time of FractionalStep::advance; per
 // phase its time on the executor (a second pass with a timing StepMeter: device time between
 // events on CUDA, wall time on the CPU); and per phase and kind the kernels' own seconds (CPU: every
 // kernel is timed in the first pass; CUDA: a third pass with profiling on, which synchronises after

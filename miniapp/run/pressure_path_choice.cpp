@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <random>
 #include <sstream>
 
 #include "operators/kernels/vector_ops.hpp"
@@ -18,41 +17,50 @@ const char* path_name(const cases::NumericsConfig& n) {
 
 }  // namespace
 
-PressurePathChoice::PressurePathChoice(const Executor& exec, index_t rows, index_t owned,
-                                       const parallel::Communicator* comm, Path fft_path, Path pcg_path)
-    : paths_{std::move(fft_path), std::move(pcg_path)} {
-  std::vector<double> host(static_cast<std::size_t>(rows), 0.0);
-  std::mt19937 engine(2024 + (comm ? comm->rank() : 0));
-  std::uniform_real_distribution<double> value(-1, 1);
-  std::generate(host.begin(), host.begin() + owned, [&] { return value(engine); });
-  Vector rhs(exec, rows), pressure(exec, rows);
-  for (Path& path : paths_) {
-    const auto timed_solve = [&] {
-      rhs.copy_from_host(host);
-      fill(exec, 0.0, pressure);
-      exec.synchronize();
-      const auto start = std::chrono::steady_clock::now();
-      path.solver->solve(rhs, pressure);
-      exec.synchronize();
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      return comm ? comm->allreduce(seconds, parallel::ReduceOp::max) : seconds;
-    };
-    timed_solve();
-    const double first = timed_solve();
-    path.seconds = std::min(first, timed_solve());
-    path.solver->forget_solves();
+PressurePathChoice::PressurePathChoice(const Executor& exec, const parallel::Communicator* comm, Path fft_path,
+                                       Path pcg_path)
+    : exec_(exec), comm_(comm), paths_{std::move(fft_path), std::move(pcg_path)},
+      fft_choices_(paths_[fft].solver->timed_choices()) {}
+
+PcgResult PressurePathChoice::solve(const Vector& rhs, Vector& pressure, long step) {
+  if (step > last_timed_step && chosen_) {
+    paths_[1 - *chosen_].solver.reset();
+    return paths_[*chosen_].solver->solve(rhs, pressure, step);
   }
-  chosen_ = paths_[pcg].seconds < paths_[fft].seconds ? pcg : fft;
+  if (step < first_timed_step || chosen_) return paths_[fft].solver->solve(rhs, pressure, step);
+  return timed_solves(rhs, pressure, step);
 }
 
-PcgResult PressurePathChoice::solve(const Vector& rhs, Vector& pressure) {
-  paths_[1 - chosen_].solver.reset();
-  return paths_[chosen_].solver->solve(rhs, pressure);
+// Both paths from the same warm start; the FFT path's solution is the step's.
+PcgResult PressurePathChoice::timed_solves(const Vector& rhs, Vector& pressure, long step) {
+  if (start_.size() != pressure.size()) start_ = Vector(exec_, pressure.size()), scratch_ = Vector(exec_, pressure.size());
+  copy(exec_, pressure, start_);
+  copy(exec_, pressure, scratch_);
+  const auto timed = [&](Path& path, Vector& solution) {
+    exec_.synchronize();
+    const auto start = std::chrono::steady_clock::now();
+    PcgResult result = path.solver->solve(rhs, solution, step);
+    exec_.synchronize();
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (comm_) seconds = comm_->allreduce(seconds, parallel::ReduceOp::max);
+    path.seconds = path.seconds > 0 ? std::min(path.seconds, seconds) : seconds;
+    return result;
+  };
+  const PcgResult result = timed(paths_[fft], pressure);
+  timed(paths_[pcg], scratch_);
+  if (step >= last_timed_step) {
+    chosen_ = paths_[pcg].seconds < paths_[fft].seconds ? pcg : fft;
+    paths_[1 - *chosen_].solver.reset();
+    start_ = Vector();
+    scratch_ = Vector();
+  }
+  return result;
 }
 
 PressurePathChoice::Choices PressurePathChoice::timed_choices() const {
-  Choices choices{{path_choice, chosen_ == fft ? 1.0 : 0.0}};
-  for (auto& choice : chosen().solver->timed_choices()) choices.push_back(std::move(choice));
+  Choices choices;
+  if (chosen_) choices.emplace_back(path_choice, *chosen_ == fft ? 1.0 : 0.0);
+  choices.insert(choices.end(), fft_choices_.begin(), fft_choices_.end());
   return choices;
 }
 
@@ -60,28 +68,45 @@ std::string PressurePathChoice::repeat_choices(const Choices& choices) {
   std::string repeated;
   for (const auto& [name, value] : choices) {
     const int path = value != 0 ? fft : pcg;
-    if (name != path_choice || path == chosen_) continue;
+    if (name != path_choice || chosen_ == path) continue;
     if (!paths_[path].solver)
       throw Error("PressurePathChoice::repeat_choices: the " + std::string(path_name(paths_[path].numerics)) +
-                  " path was released at the first solve");
-    repeated = std::string("numerics.poisson = auto: ") + path_name(paths_[path].numerics) + " (set-up's timing chose " +
-               path_name(chosen().numerics) + ")";
+                  " path was released once the other was chosen");
+    repeated = std::string("numerics.poisson = auto: ") + path_name(paths_[path].numerics) + " from step " +
+               std::to_string(last_timed_step + 1) +
+               (chosen_ ? std::string(" (this run's timing chose ") + path_name(paths_[*chosen_].numerics) + ")" : "");
     chosen_ = path;
     repeated_ = true;
   }
-  const std::string own = chosen().solver->repeat_choices(choices);
-  return repeated.empty() ? own : own.empty() ? repeated : repeated + "; " + own;
+  if (paths_[fft].solver) {
+    const std::string own = paths_[fft].solver->repeat_choices(choices);
+    fft_choices_ = paths_[fft].solver->timed_choices();
+    if (!own.empty()) repeated += (repeated.empty() ? "" : "; ") + own;
+  }
+  return repeated;
 }
 
-void PressurePathChoice::print_report(std::ostream& out) const { chosen().solver->print_report(out); }
+void PressurePathChoice::print_report(std::ostream& out) const {
+  out << describe() << "\n";
+  if (path().solver) path().solver->print_report(out);
+}
 
 std::string PressurePathChoice::describe() const {
-  const Path& other = paths_[1 - chosen_];
   std::ostringstream text;
   text.precision(3);
-  text << "numerics.poisson = auto: " << path_name(chosen().numerics) << (repeated_ ? ", as the checkpointed run chose" : "")
-       << " (timed solves: " << path_name(chosen().numerics) << " " << 1e3 * chosen().seconds << " ms, "
-       << path_name(other.numerics) << " " << 1e3 * other.seconds << " ms)";
+  text << "numerics.poisson = auto: ";
+  if (!chosen_) {
+    text << "fft, with pcg beside it: from step " << last_timed_step + 1 << " the faster on the solves of steps "
+         << first_timed_step << "-" << last_timed_step;
+    return text.str();
+  }
+  const Path& kept = path();
+  const Path& other = paths_[1 - *chosen_];
+  text << path_name(kept.numerics) << " from step " << last_timed_step + 1;
+  if (repeated_) text << ", as the checkpointed run chose";
+  if (kept.seconds > 0)
+    text << " (timed solves of steps " << first_timed_step << "-" << last_timed_step << ": " << path_name(kept.numerics)
+         << " " << 1e3 * kept.seconds << " ms, " << path_name(other.numerics) << " " << 1e3 * other.seconds << " ms)";
   return text.str();
 }
 

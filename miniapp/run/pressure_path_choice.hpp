@@ -13,43 +13,52 @@
 namespace miniapp::run {
 
 // numerics.poisson = "auto" on a mesh the FFT path takes: that path and the PCG on the whole mesh are
-// both built and the one whose timed solves are faster is kept, since the FFT path is not the faster
-// one everywhere (docs/fft-poisson.md). Both are kept until the first solve, so that a restart can
-// take the choice of the run it continues (repeat_choices); the other is then released.
+// both built, since the FFT path is not the faster one everywhere (docs/fft-poisson.md), and the
+// solves of the time loop choose: the FFT path solves the first steps; at steps 2 and 3, whose
+// previous pressure is the warm start of a run's solves (a solve from zero, as at set-up, favours
+// the other method on some meshes), PCG also solves each system from the same start into scratch
+// space, both timed; from step 4 the faster one solves and the other is released. The steps up to 3
+// are therefore the FFT path's whatever is chosen, and a restart repeats the checkpointed run's choice.
 class PressurePathChoice final : public time::PressureSolver {
  public:
   struct Path {
     cases::NumericsConfig numerics;  // poisson and preconditioner resolved for the path
     std::optional<AipForm> aip_form;  // the form its AIP took, if it has one
     std::unique_ptr<time::PressureSolver> solver;
-    double seconds = 0;  // its timed solve
+    double seconds = 0;  // its fastest timed solve; 0 before the timed steps
   };
+  static constexpr long first_timed_step = 2, last_timed_step = 3;
 
-  // Times each path's solve of one fixed random right-hand side from a zero guess, the faster of two
-  // after an untimed one (a machine shared with other work adds delays, never removes them), and keeps
-  // the faster path. `rows`: the rank's cells, halo included, the first `owned` of them its own; on
-  // several ranks (`comm`, collective) the slowest rank's time, so that every rank keeps the same path.
-  PressurePathChoice(const Executor& exec, index_t rows, index_t owned, const parallel::Communicator* comm,
-                     Path fft, Path pcg);
+  // `comm` (several ranks; the solves are collective): each timed solve counts as the slowest
+  // rank's, so that every rank keeps the same path.
+  PressurePathChoice(const Executor& exec, const parallel::Communicator* comm, Path fft, Path pcg);
 
-  PcgResult solve(const Vector& rhs, Vector& pressure) override;
-  // "poisson_path" (1: the FFT path, 0: PCG), then the kept path's own choices.
+  PcgResult solve(const Vector& rhs, Vector& pressure, long step) override;
+  // "poisson_path" (1: the FFT path, 0: PCG) once chosen, then the FFT path's own choices.
   Choices timed_choices() const override;
   std::string repeat_choices(const Choices& choices) override;
   void print_report(std::ostream& out) const override;
 
-  const Path& chosen() const { return paths_[chosen_]; }
-  // The FFT path, then PCG; the other than chosen() without its solver after the first solve.
+  bool chosen() const { return chosen_.has_value(); }
+  // The path that solves from step 4 once chosen, the FFT path before.
+  const Path& path() const { return paths_[chosen_.value_or(fft)]; }
+  // The FFT path, then PCG; the one not chosen without its solver from step 4.
   const std::array<Path, 2>& paths() const { return paths_; }
-  // "numerics.poisson = auto: pcg (timed solves: pcg 12.1 ms, fft 15.3 ms)", and where a restart
-  // repeated another choice, that it did.
+  // What the case's numerics.poisson_choice says: before the choice, how it is made; then, e.g.,
+  // "numerics.poisson = auto: pcg from step 4 (timed solves of steps 2-3: pcg 1.28 ms, fft 4.87 ms)".
   std::string describe() const;
 
  private:
   static constexpr int fft = 0, pcg = 1;
+  PcgResult timed_solves(const Vector& rhs, Vector& pressure, long step);
+
+  Executor exec_;
+  const parallel::Communicator* comm_;
   std::array<Path, 2> paths_;
-  int chosen_ = fft;
-  bool repeated_ = false;  // chosen_ is the checkpointed run's choice, not this set-up's timing
+  std::optional<int> chosen_;
+  bool repeated_ = false;  // chosen_ is the checkpointed run's choice, not this run's timing
+  Choices fft_choices_;  // the FFT path's, kept when it is released
+  Vector start_, scratch_;     // the timed steps' warm start and PCG's solution
 };
 
 }  // namespace miniapp::run

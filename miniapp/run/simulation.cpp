@@ -177,8 +177,8 @@ bool fits_on_every_rank(const MemoryEstimate& estimate, const Executor& exec, co
   return (comm ? comm->allreduce(fits, parallel::ReduceOp::min) : fits) == 1;
 }
 
-// The solver of the one path prepared, or, where "auto" prepared both, the one whose timed solves are
-// faster (PressurePathChoice), whose numerics the case then takes.
+// The solver of the one path prepared, or, where "auto" prepared both, the two for the time loop's
+// solves to choose from (PressurePathChoice).
 std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, const std::vector<PressureSolverParts>& paths,
                                                            index_t slices, bool singular,
                                                            const parallel::LocalNumbering* numbering,
@@ -195,9 +195,7 @@ std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, cons
     sim.aip_form = built[0].aip_form;
     return std::move(built[0].solver);
   }
-  StageTimer t(log, "pressure paths timed");
-  auto choice = std::make_unique<PressurePathChoice>(sim.exec, sim.cells(), sim.domain->owned_count(),
-                                                     sim.domain->communicator(), std::move(built[0]),
+  auto choice = std::make_unique<PressurePathChoice>(sim.exec, sim.domain->communicator(), std::move(built[0]),
                                                      std::move(built[1]));
   sim.pressure_path = choice.get();
   take_pressure_path(sim);
@@ -206,12 +204,20 @@ std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, cons
 
 }  // namespace
 
-void take_pressure_path(Simulation& sim) {
-  if (!sim.pressure_path) return;
-  const PressurePathChoice::Path& path = sim.pressure_path->chosen();
+std::string take_pressure_path(Simulation& sim) {
+  if (!sim.pressure_path) return "";
+  std::string why = sim.pressure_path->describe();
+  if (why == sim.config.numerics.poisson_choice) return "";
+  const PressurePathChoice::Path& path = sim.pressure_path->path();
   sim.config.numerics = path.numerics;
-  sim.config.numerics.poisson_choice = sim.pressure_path->describe();
+  sim.config.numerics.poisson_choice = why;
   sim.aip_form = path.aip_form;
+  return why;
+}
+
+void settle_pressure_path(Simulation& sim) {
+  while (sim.pressure_path && !sim.pressure_path->chosen()) sim.scheme->advance(*sim.fields);
+  take_pressure_path(sim);
 }
 
 // The cut patch of a rank's mesh (where its halo ends) gets a wall: it only closes halo rows, which

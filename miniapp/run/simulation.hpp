@@ -39,8 +39,8 @@ struct Simulation {
   // The form the pressure solver's AIP took (DeviceAipFactor: the one that moves fewer bytes on this
   // matrix); empty for Jacobi and the FFT path.
   std::optional<AipForm> aip_form;
-  // numerics.poisson = "auto" with both paths timed: the solver that holds them (the integrator owns
-  // it); nullptr otherwise.
+  // numerics.poisson = "auto" with both paths built: the solver that holds them and chooses (the
+  // integrator owns it); nullptr otherwise.
   PressurePathChoice* pressure_path = nullptr;
 
   index_t cells() const { return mesh.cell_count(); }  // this rank's, halo included
@@ -59,9 +59,15 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
                              parallel::HaloTransport transport = parallel::HaloTransport::mpi);
 
 // The case's numerics (poisson and preconditioner, what "auto" chose and why) and sim.aip_form from
-// the path sim.pressure_path keeps; nothing without one. After set-up and after a restart has
-// repeated the checkpointed run's choice.
-void take_pressure_path(Simulation& sim);
+// the path sim.pressure_path solves with (the FFT path until it has chosen); returns the new
+// poisson_choice where it changed, "" otherwise or without sim.pressure_path. After set-up, after a
+// restart has repeated the checkpointed run's choice, and after each step.
+std::string take_pressure_path(Simulation& sim);
+
+// Where sim.pressure_path has yet to choose, advances the fields until it has (steps up to
+// PressurePathChoice::last_timed_step), for the measurements that time a step of the path the run
+// will keep; then take_pressure_path.
+void settle_pressure_path(Simulation& sim);
 
 // One condition per patch of `mesh` (the whole mesh or a rank's), from the case, whose boundary tables
 // validate_boundaries has checked against the whole mesh.

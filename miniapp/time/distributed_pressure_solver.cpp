@@ -11,7 +11,7 @@ DistributedPcgPressureSolver::DistributedPcgPressureSolver(const Executor& exec,
       options_(options),
       pcg_(exec, domain) {}
 
-PcgResult DistributedPcgPressureSolver::solve(const Vector& rhs, Vector& pressure) {
+PcgResult DistributedPcgPressureSolver::solve(const Vector& rhs, Vector& pressure, long /*step*/) {
   return pcg_.solve(matrix_, *preconditioner_, rhs, pressure, options_);
 }
 

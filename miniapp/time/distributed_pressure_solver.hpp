@@ -16,7 +16,7 @@ class DistributedPcgPressureSolver final : public PressureSolver {
   DistributedPcgPressureSolver(const Executor& exec, parallel::Subdomain& domain, const CsrMatrix& minus_laplacian,
                                index_t slice_height, std::unique_ptr<Preconditioner> preconditioner,
                                const PcgOptions& options);
-  PcgResult solve(const Vector& rhs, Vector& pressure) override;
+  PcgResult solve(const Vector& rhs, Vector& pressure, long step) override;
 
  private:
   parallel::OverlappedOperator matrix_;

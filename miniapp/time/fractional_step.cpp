@@ -142,7 +142,7 @@ void FractionalStep::assemble_pressure_rhs() {
 
 // Step 2.2: −L p = b by the pressure solver (PCG from the previous pressure, or the FFT path).
 PcgResult FractionalStep::solve_pressure(FlowFields& f) {
-  const PcgResult result = pressure_solver_->solve(rhs_, f.pressure);
+  const PcgResult result = pressure_solver_->solve(rhs_, f.pressure, f.step + 1);
   domain_.update_halo(f.pressure);  // read by G p and Gs p
   return result;
 }

@@ -17,7 +17,7 @@ PcgPressureSolver::PcgPressureSolver(const Executor& exec, const DeviceSell& min
   options_.keep_recording = true;  // the matrix and the preconditioner stay the same for the solver's life
 }
 
-PcgResult PcgPressureSolver::solve(const Vector& rhs, Vector& pressure) {
+PcgResult PcgPressureSolver::solve(const Vector& rhs, Vector& pressure, long /*step*/) {
   return pcg_.solve(matrix_, *preconditioner_, rhs, pressure, options_);
 }
 
@@ -88,7 +88,7 @@ std::string FftPressureSolver::repeat_choices(const Choices& choices) {
   return "";
 }
 
-PcgResult FftPressureSolver::solve(const Vector& rhs, Vector& pressure) {
+PcgResult FftPressureSolver::solve(const Vector& rhs, Vector& pressure, long /*step*/) {
   const fft::FftPoissonResult r = poisson_->solve(rhs, pressure, true);
   const std::vector<int> per_frequency = fft::iterations_per_frequency(r.frequencies);
   frequency_iterations_.resize(per_frequency.size(), 0);
@@ -118,11 +118,6 @@ void FftPressureSolver::print_report(std::ostream& out) const {
       << std::fixed << std::setprecision(1);
   for (long long total : frequency_iterations_) out << " " << static_cast<double>(total) / static_cast<double>(solves_);
   out << std::defaultfloat << "\n  (" << configuration() << ")\n";
-}
-
-void FftPressureSolver::forget_solves() {
-  frequency_iterations_.clear();
-  solves_ = 0;
 }
 
 }  // namespace miniapp::time

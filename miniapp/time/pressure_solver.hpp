@@ -20,8 +20,9 @@ class PressureSolver {
  public:
   virtual ~PressureSolver() = default;
   // Overwrites `pressure` (its incoming value is the previous step's pressure, a starting guess for
-  // the methods that can use one). Does not throw when the iteration cap is hit: the result says so.
-  virtual PcgResult solve(const Vector& rhs, Vector& pressure) = 0;
+  // the methods that can use one) with step `step`'s (fields' step + 1: a solver may treat given
+  // steps apart). Does not throw when the iteration cap is hit: the result says so.
+  virtual PcgResult solve(const Vector& rhs, Vector& pressure, long step) = 0;
 
   // Choices made at set-up by timing, which another run on a busy machine may make otherwise: a
   // checkpoint carries them so that a restart solves as the run it continues (bitwise). Named values;
@@ -33,8 +34,6 @@ class PressureSolver {
   virtual std::string repeat_choices(const Choices& /*choices*/) { return ""; }
   // What the run's summary adds about the solves (nothing by default).
   virtual void print_report(std::ostream&) const {}
-  // Leaves out of that report the solves so far (set-up's timed solves, not the run's).
-  virtual void forget_solves() {}
 };
 
 // PCG on the whole mesh with a preconditioner, warm-started from the previous pressure; any backend.
@@ -43,7 +42,7 @@ class PcgPressureSolver final : public PressureSolver {
   // `minus_laplacian` (−L on `exec`) must outlive the solver; options.singular as in PcgOptions.
   PcgPressureSolver(const Executor& exec, const DeviceSell& minus_laplacian,
                     std::unique_ptr<Preconditioner> preconditioner, const PcgOptions& options);
-  PcgResult solve(const Vector& rhs, Vector& pressure) override;
+  PcgResult solve(const Vector& rhs, Vector& pressure, long step) override;
 
  private:
   const DeviceSell& matrix_;
@@ -85,10 +84,9 @@ class FftPressureSolver final : public PressureSolver {
                     const CsrMatrix& laplacian, const Permutation& cell_order, const PcgOptions& options,
                     const fft::FrequencyPreconditioning& preconditioning, std::ostream* log = nullptr,
                     const Ranks* ranks = nullptr);
-  PcgResult solve(const Vector& rhs, Vector& pressure) override;
+  PcgResult solve(const Vector& rhs, Vector& pressure, long step) override;
   // The iterations per solve of each frequency, averaged over the solves so far.
   void print_report(std::ostream& out) const override;
-  void forget_solves() override;
   const std::string& configuration() const { return poisson_->configuration(); }
   // The frequency preconditioner's leading blocks ("fft_leading_blocks": their number, negative when
   // they are AMG's).

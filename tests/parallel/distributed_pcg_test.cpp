@@ -49,7 +49,7 @@ TEST_CASE("distributed PCG converges to the single-rank solution", "[mpi][pcg]")
   time::DistributedPcgPressureSolver solver(exec, domain, local, 4, std::move(m), options);
   Vector x(exec, n.local_count());
   fill(exec, 0.0, x);
-  const PcgResult r = solver.solve(Vector::from_host(exec, local_values(b, n)), x);
+  const PcgResult r = solver.solve(Vector::from_host(exec, local_values(b, n)), x, 1);
   CHECK(r.converged);
   const auto got = x.to_host();
   double scale = 0;

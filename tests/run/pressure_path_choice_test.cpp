@@ -1,6 +1,9 @@
-// numerics.poisson = "auto" on a mesh the FFT path takes: both paths built and timed at set-up, the
-// faster kept and named in the case's numerics, the choice a restart can repeat before the first solve.
+// numerics.poisson = "auto" on a mesh the FFT path takes: both paths built, the FFT path solving the
+// first steps, the faster on the solves of steps 2 and 3 kept from step 4 and named in the case's
+// numerics; a restart's repeated choice in its place.
 #include <catch2/catch.hpp>
+
+#include <cstring>
 
 #include "miniapp/run/pressure_path_choice.hpp"
 #include "tests/run/run_test_support.hpp"
@@ -12,40 +15,71 @@ using cases::PoissonSolver;
 
 const std::vector<std::string> small_box = {"mesh.cells=[8,8,8]", "output.interval=0"};
 
-PoissonSolver other(PoissonSolver path) { return path == PoissonSolver::fft ? PoissonSolver::pcg : PoissonSolver::fft; }
+std::vector<std::string> with_poisson(const std::string& poisson) {
+  std::vector<std::string> overrides = small_box;
+  overrides.push_back("numerics.poisson=\"" + poisson + "\"");
+  return overrides;
+}
 
-TEST_CASE("numerics.poisson = auto times both pressure paths and keeps the faster", "[run][fft]") {
+void advance(Simulation& sim, int steps) {
+  for (int s = 0; s < steps; ++s) REQUIRE(sim.scheme->advance(*sim.fields).poisson.converged);
+}
+
+bool same_velocity_bits(const Simulation& a, const Simulation& b) {
+  for (int d = 0; d < 3; ++d) {
+    const auto x = a.fields->u[d].to_host(), y = b.fields->u[d].to_host();
+    if (x.size() != y.size() || std::memcmp(x.data(), y.data(), x.size() * sizeof(double)) != 0) return false;
+  }
+  return true;
+}
+
+TEST_CASE("numerics.poisson = auto keeps the pressure path faster on the solves of steps 2 and 3", "[run][fft]") {
   Simulation sim = make_simulation("taylor-green-3d", small_box);
   REQUIRE(sim.pressure_path);
   const PressurePathChoice& choice = *sim.pressure_path;
-  const PressurePathChoice::Path& kept = choice.chosen();
-  const PressurePathChoice::Path& dropped = choice.paths()[kept.numerics.poisson == PoissonSolver::fft ? 1 : 0];
-  CHECK(dropped.numerics.poisson == other(kept.numerics.poisson));
-  CHECK(kept.seconds > 0);
-  CHECK(kept.seconds <= dropped.seconds);
-  // The case's numerics name the kept path, its preconditioner and the timing.
-  const auto& n = sim.config.numerics;
-  CHECK(n.poisson == kept.numerics.poisson);
-  CHECK(n.preconditioner == kept.numerics.preconditioner);
-  CHECK_THAT(n.poisson_choice, Catch::Contains("timed solves") && Catch::Contains(" fft ") && Catch::Contains(" pcg "));
+  CHECK(!choice.chosen());
+  CHECK(sim.config.numerics.poisson == PoissonSolver::fft);
+  CHECK_THAT(sim.config.numerics.poisson_choice, Catch::Contains("from step 4 the faster"));
+  // Each path takes its own preconditioner: AMG on the FFT path's low frequencies, AIP-1 for PCG on 512 cells.
+  CHECK(choice.paths()[0].numerics.poisson == PoissonSolver::fft);
+  CHECK(choice.paths()[0].numerics.preconditioner == cases::Preconditioner::amg);
+  CHECK(choice.paths()[1].numerics.poisson == PoissonSolver::pcg);
+  CHECK(choice.paths()[1].numerics.preconditioner == cases::Preconditioner::aip1);
+  advance(sim, 2);
+  CHECK(!choice.chosen());
+  CHECK(choice.paths()[0].seconds > 0);
+  CHECK(choice.paths()[1].seconds > 0);
+  advance(sim, 1);
+  REQUIRE(choice.chosen());
+  const PressurePathChoice::Path& kept = choice.path();
+  const PressurePathChoice::Path& other = choice.paths()[kept.numerics.poisson == PoissonSolver::fft ? 1 : 0];
+  CHECK(kept.solver);
+  CHECK(!other.solver);  // released
+  CHECK(kept.seconds <= other.seconds);
+  // The case's numerics name the kept path, its preconditioner and the timing, once.
+  CHECK_THAT(take_pressure_path(sim), Catch::Contains("timed solves of steps 2-3"));
+  CHECK(take_pressure_path(sim).empty());
+  CHECK(sim.config.numerics.poisson == kept.numerics.poisson);
+  CHECK(sim.config.numerics.preconditioner == kept.numerics.preconditioner);
   const time::PressureSolver::Choices choices = sim.scheme->pressure_solver().timed_choices();
   REQUIRE(!choices.empty());
-  CHECK(choices[0] == std::pair<std::string, double>{"poisson_path", n.poisson == PoissonSolver::fft ? 1.0 : 0.0});
-  // The PCG path takes its own preconditioner: AMG on the FFT path's low frequencies, AIP-1 for PCG on 512 cells.
-  const auto& pcg = choice.paths()[1].numerics;
-  CHECK(pcg.poisson == PoissonSolver::pcg);
-  CHECK(pcg.preconditioner == cases::Preconditioner::aip1);
-  CHECK(choice.paths()[0].numerics.preconditioner == cases::Preconditioner::amg);
-  const time::StepReport report = sim.scheme->advance(*sim.fields);
-  CHECK(report.poisson.converged);
-  CHECK(report.poisson.iterations > 0);
+  CHECK(choices[0] == std::pair<std::string, double>{"poisson_path", kept.numerics.poisson == PoissonSolver::fft});
+  advance(sim, 1);
 }
 
-TEST_CASE("numerics.poisson = auto times nothing where one path is named or the mesh is no extrusion", "[run][fft]") {
+TEST_CASE("numerics.poisson = auto solves the steps up to the choice as the FFT path does, bitwise", "[run][fft]") {
+  Simulation fft = make_simulation("taylor-green-3d", with_poisson("fft"));
+  Simulation automatic = make_simulation("taylor-green-3d", small_box);
+  // The FFT path's own timed choice (its low-frequency blocks) made alike in both.
+  automatic.scheme->pressure_solver().repeat_choices(fft.scheme->pressure_solver().timed_choices());
+  advance(fft, 3);
+  advance(automatic, 3);
+  CHECK(same_velocity_bits(fft, automatic));
+}
+
+TEST_CASE("numerics.poisson = auto builds one path where one is named or the mesh is no extrusion", "[run][fft]") {
   for (const std::string poisson : {"fft", "pcg"}) {
-    std::vector<std::string> overrides = small_box;
-    overrides.push_back("numerics.poisson=\"" + poisson + "\"");
-    const Simulation sim = make_simulation("taylor-green-3d", overrides);
+    const Simulation sim = make_simulation("taylor-green-3d", with_poisson(poisson));
     CHECK(!sim.pressure_path);
     CHECK(sim.config.numerics.poisson == (poisson == "fft" ? PoissonSolver::fft : PoissonSolver::pcg));
   }
@@ -54,23 +88,20 @@ TEST_CASE("numerics.poisson = auto times nothing where one path is named or the 
   CHECK(cavity.config.numerics.poisson == PoissonSolver::pcg);
 }
 
-TEST_CASE("A restart's repeated pressure path replaces the timed one until the first solve", "[run][fft]") {
+TEST_CASE("A repeated pressure path is kept from step 4 without timing", "[run][fft]") {
   Simulation sim = make_simulation("taylor-green-3d", small_box);
   REQUIRE(sim.pressure_path);
-  const PoissonSolver timed = sim.config.numerics.poisson;
-  const double repeated = timed == PoissonSolver::fft ? 0.0 : 1.0;
   time::PressureSolver& solver = sim.scheme->pressure_solver();
-  const std::string message = solver.repeat_choices({{"poisson_path", repeated}});
-  CHECK_THAT(message, Catch::Contains("set-up's timing chose"));
-  take_pressure_path(sim);
-  CHECK(sim.config.numerics.poisson == other(timed));
-  CHECK(sim.config.numerics.preconditioner == sim.pressure_path->chosen().numerics.preconditioner);
-  CHECK_THAT(sim.config.numerics.poisson_choice, Catch::Contains("as the checkpointed run chose"));
-  CHECK(solver.timed_choices()[0].second == repeated);
-  CHECK(sim.scheme->advance(*sim.fields).poisson.converged);
-  // The other path is released at the first solve: asking for it then is a programming error.
-  CHECK(solver.repeat_choices({{"poisson_path", repeated}}).empty());
-  CHECK_THROWS_WITH(solver.repeat_choices({{"poisson_path", 1.0 - repeated}}), Catch::Contains("released"));
+  CHECK_THAT(solver.repeat_choices({{"poisson_path", 0.0}}), Catch::Contains("pcg from step 4"));
+  CHECK_THAT(take_pressure_path(sim), Catch::Contains("as the checkpointed run chose"));
+  CHECK(sim.config.numerics.poisson == PoissonSolver::pcg);
+  CHECK(sim.config.numerics.preconditioner == cases::Preconditioner::aip1);
+  advance(sim, 4);
+  CHECK(sim.pressure_path->paths()[1].seconds == 0);  // nothing timed
+  CHECK(!sim.pressure_path->paths()[0].solver);       // the FFT path released from step 4
+  CHECK(solver.timed_choices()[0] == std::pair<std::string, double>{"poisson_path", 0.0});
+  CHECK(solver.repeat_choices({{"poisson_path", 0.0}}).empty());
+  CHECK_THROWS_WITH(solver.repeat_choices({{"poisson_path", 1.0}}), Catch::Contains("released"));
 }
 
 }  // namespace
