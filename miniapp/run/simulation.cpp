@@ -161,6 +161,26 @@ RankMesh make_rank_mesh(cases::CaseConfig& c, const std::string& case_path, cons
   return distribute_mesh(std::move(whole), comm, log, lines ? &*lines : nullptr, &profile);
 }
 
+// The PCG path's parts where "auto" builds it beside the FFT path, or nothing where they cannot be made
+// (an AIP factor on a tiny periodic mesh, say), which the case's poisson_choice then says: the FFT path
+// runs alone, as it would have without the choice.
+std::optional<PressureSolverParts> prepare_beside_fft(Simulation& sim, const cases::NumericsConfig& pcg,
+                                                      const parallel::Communicator* comm,
+                                                      const parallel::LocalNumbering* numbering, index_t slices,
+                                                      std::ostream& log) {
+  std::optional<PressureSolverParts> parts;
+  const auto prepare = [&] { parts = prepare_pressure_solver(sim, pcg, comm, numbering, slices, log); };
+  try {
+    // AMG's coupled hierarchy fails on every rank together; the other preconditioners are each rank's own.
+    if (comm && pcg.preconditioner != cases::Preconditioner::amg) comm->run_collectively(prepare);
+    else prepare();
+  } catch (const Error& e) {
+    sim.config.numerics.poisson_choice += "; pcg not built beside it: " + std::string(e.what());
+    return std::nullopt;
+  }
+  return parts;
+}
+
 // The executor memory of the run with `parts`' pressure solver.
 MemoryEstimate memory_estimate(const Simulation& sim, const PressureSolverParts& parts, index_t slices) {
   cases::CaseConfig config = sim.config;
@@ -306,7 +326,8 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   const parallel::LocalNumbering* rank_cells = numbering ? &*numbering : nullptr;
   std::vector<PressureSolverParts> paths;
   paths.push_back(prepare_pressure_solver(sim, c.numerics, comm, rank_cells, slices, log));
-  if (pcg_path) paths.push_back(prepare_pressure_solver(sim, *pcg_path, comm, rank_cells, slices, log));
+  if (pcg_path)
+    if (auto parts = prepare_beside_fft(sim, *pcg_path, comm, rank_cells, slices, log)) paths.push_back(std::move(*parts));
   // The PCG's parts where both paths are prepared (the FFT path's own arrays are not estimated); a
   // PCG that does not fit beside the FFT path is not timed.
   sim.memory_estimate = memory_estimate(sim, paths.back(), slices);

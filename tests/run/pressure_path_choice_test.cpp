@@ -88,6 +88,17 @@ TEST_CASE("numerics.poisson = auto builds one path where one is named or the mes
   CHECK(cavity.config.numerics.poisson == PoissonSolver::pcg);
 }
 
+TEST_CASE("numerics.poisson = auto runs the FFT path alone where the PCG path cannot be built", "[run][fft]") {
+  // AIP-3's factor of a periodic Laplacian on 8 cells covers the whole mesh, which is singular: no
+  // factor; the FFT path takes AIP-1 on its low frequencies where it can, Jacobi elsewhere.
+  std::vector<std::string> overrides = {"mesh.cells=[2,2,2]", "numerics.preconditioner=\"aip3\"", "output.interval=0"};
+  Simulation sim = make_simulation("taylor-green-3d", overrides);
+  CHECK(!sim.pressure_path);
+  CHECK(sim.config.numerics.poisson == PoissonSolver::fft);
+  CHECK_THAT(sim.config.numerics.poisson_choice, Catch::Contains("pcg not built beside it") && Catch::Contains("aip_factor"));
+  advance(sim, 4);
+}
+
 TEST_CASE("A repeated pressure path is kept from step 4 without timing", "[run][fft]") {
   Simulation sim = make_simulation("taylor-green-3d", small_box);
   REQUIRE(sim.pressure_path);
