@@ -2,8 +2,9 @@
 # On a one-GPU machine, after tools/gpu/build.sh BUILD: the cost model on cases that use AMG. One
 # calibration (`--calibrate`, on cavity-3d 32³ with AMG), then `miniapp predict --measure` on that
 # calibration for cavity-3d 128³ (AMG by default), the LES Taylor-Green vortex at 64³ (WALE, 3D PCG
-# with AMG) and cavity-3d 32³ with AIP-1 (the control: a unit whose calls per iteration do not change
-# with the mesh). Each run's console output and report.md land in OUT_DIR, with steps.txt and
+# with AMG), cavity-3d 32³ with AIP-1 (the control: a unit whose calls per iteration do not change
+# with the mesh) and the channel as shipped (numerics.poisson = "auto": the path it keeps, PCG with AMG
+# on a GPU, counted after the steps that choose it). Each run's console output and report.md land in OUT_DIR, with steps.txt and
 # summary.txt (predicted against measured step time). About 4 minutes; steps are skipped once
 # MINIAPP_GPU_BUDGET seconds (default 300) are spent.
 # Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=300] tools/gpu/predict-amg.sh OUT_DIR
@@ -32,4 +33,5 @@ predict cavity3d128_amg 60 cavity-3d --set 'mesh.cells=[128,128,128]'
 predict tg64_les_amg 40 taylor-green-3d --set 'mesh.cells=[64,64,64]' --set 'physics.les="wale"' \
   --set 'numerics.poisson="pcg"' "${amg[@]}"
 predict cavity3d_aip1 40 cavity-3d --set 'numerics.preconditioner="aip1"'
+predict channel_auto 60 channel
 cat "$out/steps.txt" "$out/summary.txt"
