@@ -15,9 +15,9 @@ namespace miniapp::run {
 // numerics.poisson = "auto" on a mesh the FFT path takes: that path and the PCG on the whole mesh are
 // both built, since the FFT path is not the faster one everywhere (docs/fft-poisson.md), and the
 // solves of the time loop choose: the FFT path solves the first steps; at steps 2 and 3, whose
-// previous pressure is the warm start of a run's solves (a solve from zero, as at set-up, favours
-// the other method on some meshes), PCG also solves each system from the same start into scratch
-// space, both timed; from step 4 the faster one solves and the other is released. The steps up to 3
+// previous pressure is the warm start of a run's solves (solves from zero, as at set-up, favoured
+// PCG where the FFT path steps faster), PCG also solves each system from the same start into scratch
+// space, both timed; the slower path is then released and from step 4 the faster one solves. The steps up to 3
 // are therefore the FFT path's whatever is chosen, and a restart repeats the checkpointed run's choice.
 class PressurePathChoice final : public time::PressureSolver {
  public:
