@@ -31,10 +31,9 @@ PcgResult PressurePathChoice::solve(const Vector& rhs, Vector& pressure, long st
   return timed_solves(rhs, pressure, step);
 }
 
-// Both paths from the same warm start; the FFT path's solution is the step's.
+// Both paths from the same warm start (PCG's in scratch space); the FFT path's solution is the step's.
 PcgResult PressurePathChoice::timed_solves(const Vector& rhs, Vector& pressure, long step) {
-  if (start_.size() != pressure.size()) start_ = Vector(exec_, pressure.size()), scratch_ = Vector(exec_, pressure.size());
-  copy(exec_, pressure, start_);
+  if (scratch_.size() != pressure.size()) scratch_ = Vector(exec_, pressure.size());
   copy(exec_, pressure, scratch_);
   const auto timed = [&](Path& path, Vector& solution) {
     exec_.synchronize();
@@ -51,8 +50,8 @@ PcgResult PressurePathChoice::timed_solves(const Vector& rhs, Vector& pressure, 
   if (step >= last_timed_step) {
     chosen_ = paths_[pcg].seconds < paths_[fft].seconds ? pcg : fft;
     paths_[1 - *chosen_].solver.reset();
-    start_ = Vector();
     scratch_ = Vector();
+    ++changes_;
   }
   return result;
 }
@@ -77,6 +76,7 @@ std::string PressurePathChoice::repeat_choices(const Choices& choices) {
                (chosen_ ? std::string(" (this run's timing chose ") + path_name(paths_[*chosen_].numerics) + ")" : "");
     chosen_ = path;
     repeated_ = true;
+    ++changes_;
   }
   if (paths_[fft].solver) {
     const std::string own = paths_[fft].solver->repeat_choices(choices);
@@ -89,6 +89,12 @@ std::string PressurePathChoice::repeat_choices(const Choices& choices) {
 void PressurePathChoice::print_report(std::ostream& out) const {
   out << describe() << "\n";
   if (path().solver) path().solver->print_report(out);
+}
+
+std::string PressurePathChoice::unreported_change() {
+  if (reported_changes_ == changes_) return "";
+  reported_changes_ = changes_;
+  return describe();
 }
 
 std::string PressurePathChoice::describe() const {

@@ -47,6 +47,9 @@ class PressurePathChoice final : public time::PressureSolver {
   // What the case's numerics.poisson_choice says: before the choice, how it is made; then, e.g.,
   // "numerics.poisson = auto: pcg from step 4 (timed solves of steps 2-3: pcg 1.28 ms, fft 4.87 ms)".
   std::string describe() const;
+  // describe() where the kept path changed (the timing chose, a restart repeated a choice) since the
+  // last call, and at the first call; "" otherwise. Cheap, for the run loop's every step.
+  std::string unreported_change();
 
  private:
   static constexpr int fft = 0, pcg = 1;
@@ -57,8 +60,9 @@ class PressurePathChoice final : public time::PressureSolver {
   std::array<Path, 2> paths_;
   std::optional<int> chosen_;
   bool repeated_ = false;  // chosen_ is the checkpointed run's choice, not this run's timing
+  int changes_ = 0, reported_changes_ = -1;  // of the kept path: made, and told by unreported_change
   Choices fft_choices_;  // the FFT path's, kept when it is released
-  Vector start_, scratch_;     // the timed steps' warm start and PCG's solution
+  Vector scratch_;       // PCG's solution in the timed steps
 };
 
 }  // namespace miniapp::run

@@ -199,10 +199,11 @@ bool fits_on_every_rank(const MemoryEstimate& estimate, const Executor& exec, co
 
 // The solver of the one path prepared, or, where "auto" prepared both, the two for the time loop's
 // solves to choose from (PressurePathChoice).
-std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, const std::vector<PressureSolverParts>& paths,
-                                                           index_t slices, bool singular,
-                                                           const parallel::LocalNumbering* numbering,
-                                                           parallel::HaloTransport transport, std::ostream& log) {
+std::unique_ptr<time::PressureSolver> pressure_solver_of_paths(Simulation& sim,
+                                                               const std::vector<PressureSolverParts>& paths,
+                                                               index_t slices, bool singular,
+                                                               const parallel::LocalNumbering* numbering,
+                                                               parallel::HaloTransport transport, std::ostream& log) {
   std::vector<PressurePathChoice::Path> built;
   {
     StageTimer t(log, "pressure solver");
@@ -226,8 +227,8 @@ std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, cons
 
 std::string take_pressure_path(Simulation& sim) {
   if (!sim.pressure_path) return "";
-  std::string why = sim.pressure_path->describe();
-  if (why == sim.config.numerics.poisson_choice) return "";
+  std::string why = sim.pressure_path->unreported_change();
+  if (why.empty()) return "";
   const PressurePathChoice::Path& path = sim.pressure_path->path();
   sim.config.numerics = path.numerics;
   sim.config.numerics.poisson_choice = why;
@@ -350,7 +351,7 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   }
   upload_parts.print(log);
   std::unique_ptr<time::PressureSolver> pressure_solver =
-      make_pressure_solver(sim, paths, slices, singular, rank_cells, transport, log);
+      pressure_solver_of_paths(sim, paths, slices, singular, rank_cells, transport, log);
   // Uploaded: released before the integrator's vectors are allocated, which then take this memory,
   // already faulted in.
   paths.clear();

@@ -95,9 +95,8 @@ def recirculation_length(run, t, lines):
 def _time_weighted(t, y, start, end):
     """(mean, r.m.s. about the mean) of y over [start, end], each row weighted by its spacing."""
     lo, w = wake.weights(t, start, end)
-    window = y[lo:lo + len(w)]
-    mean = wake.weighted_mean(w, window)
-    return mean, wake.weighted_mean(w, [(v - mean) ** 2 for v in window]) ** 0.5
+    mean, f = wake.fluctuations(w, y[lo:lo + len(w)])
+    return mean, wake.weighted_mean(w, [v * v for v in f]) ** 0.5
 
 
 def history(run, forces, t, lines):

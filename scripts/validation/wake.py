@@ -83,6 +83,12 @@ def weighted_mean(w, values):
     return sum(a * b for a, b in zip(w, values)) / sum(w)
 
 
+def fluctuations(w, values):
+    """(the weighted mean of values, each value less it) over the weights' length."""
+    mean = weighted_mean(w, values)
+    return mean, [v - mean for v in values[:len(w)]]
+
+
 def profile(t, lines, start, end):
     """[(x, ⟨u⟩)] sorted by x: each probe's time mean over [start, end], averaged over the probes at x."""
     lo, w = weights(t, start, end)
@@ -136,18 +142,13 @@ def spanwise_correlation(t, lines, x, start, end):
     lo, w = weights(t, start, end)
     if sum(w) <= 0:
         raise ValueError(f"no samples in t = {start}..{end}")
-    fluctuations = []
-    for u in us:
-        window = u[lo:lo + len(w)]
-        mean = weighted_mean(w, window)
-        fluctuations.append([v - mean for v in window])
+    f = [fluctuations(w, u[lo:lo + len(w)])[1] for u in us]
 
     def covariance(a, b):
         return weighted_mean(w, [ai * bi for ai, bi in zip(a, b)])
 
-    variances = [covariance(f, f) for f in fluctuations]
+    variances = [covariance(a, a) for a in f]
     if min(variances) <= 0:
         return None
     pairs = [(i, j) for i in range(len(us)) for j in range(i + 1, len(us))]
-    return sum(covariance(fluctuations[i], fluctuations[j]) / math.sqrt(variances[i] * variances[j])
-               for i, j in pairs) / len(pairs)
+    return sum(covariance(f[i], f[j]) / math.sqrt(variances[i] * variances[j]) for i, j in pairs) / len(pairs)
