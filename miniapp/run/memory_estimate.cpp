@@ -155,8 +155,8 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
   if (les) e.observers += value_bytes * sell_stored_entries(ops.momentum_pattern, slice_height);
   if (amg)
     for (const amg::HostLevel& l : amg->levels)
-      for (const auto* m : {&l.device_a, &l.device_prolongation, &l.device_restriction})
-        if (*m) e.held_by_setup += amg::csr_device_bytes((*m)->rows(), (*m)->nnz());
+      for (const amg::SetupMatrix* m : {&l.a, &l.prolongation, &l.restriction})
+        if (m->device) e.held_by_setup += amg::csr_device_bytes(m->device->rows(), m->device->nnz());
   return e;
 }
 

@@ -1,7 +1,6 @@
 #include "solvers/amg/amg.hpp"
 
 #include <cstdio>
-#include <optional>
 #include <string>
 
 #include "core/error.hpp"
@@ -39,9 +38,8 @@ std::unique_ptr<amg::LevelMatrix> stored(DeviceSell&& laid_out, bool float_value
 
 // A matrix laid out as sELL in executor memory: from the set-up's device copy where it left one, else
 // from the host matrix's CSR rows (no host sELL copy).
-std::unique_ptr<amg::LevelMatrix> in_sell(const Executor& exec, const CsrMatrix& host,
-                                           const std::optional<DeviceCsr>& on_device, index_t slice_height,
-                                           bool float_values, amg::SetupProfile& profile) {
+std::unique_ptr<amg::LevelMatrix> in_sell(const Executor& exec, const CsrMatrix& host, const DeviceCsr* on_device,
+                                           index_t slice_height, bool float_values, amg::SetupProfile& profile) {
   DeviceSell laid_out = [&] {
     amg::StageClock clock(profile, amg::SetupStage::upload);
     return on_device ? DeviceSell(*on_device, slice_height) : DeviceSell(exec, host, slice_height);
@@ -65,15 +63,19 @@ DeviceCsr copied(const DeviceCsr& m) {
 // amg::kept_in_csr says so (copied from the set-up's device copy where it left one), else in sELL. CSR
 // holds double values: with float storage they are rounded to float, the values the matrix would have
 // in float sELL, so that R stays Pᵀ and A symmetric value for value and the cycle symmetric.
-std::unique_ptr<amg::LevelMatrix> level_matrix(const Executor& exec, const CsrMatrix& host,
-                                                const std::optional<DeviceCsr>& on_device, index_t slice_height,
-                                                bool float_values, amg::SetupProfile& profile) {
+std::unique_ptr<amg::LevelMatrix> level_matrix(const Executor& exec, const CsrMatrix& host, const DeviceCsr* on_device,
+                                                index_t slice_height, bool float_values, amg::SetupProfile& profile) {
   const index_t rows = on_device ? on_device->rows() : host.rows, nnz = on_device ? on_device->nnz() : host.nnz();
   if (!amg::kept_in_csr(rows, nnz)) return in_sell(exec, host, on_device, slice_height, float_values, profile);
   amg::StageClock clock(profile, amg::SetupStage::upload);
   DeviceCsr csr = on_device ? copied(*on_device) : DeviceCsr(exec, host);
   if (float_values) round_to_float(exec, csr.values());
   return std::make_unique<amg::LevelMatrix>(std::move(csr));
+}
+
+std::unique_ptr<amg::LevelMatrix> level_matrix(const Executor& exec, const amg::SetupMatrix& m, index_t slice_height,
+                                                bool float_values, amg::SetupProfile& profile) {
+  return level_matrix(exec, m.host, m.device ? &*m.device : nullptr, slice_height, float_values, profile);
 }
 
 // The finest level's A from the solver's own matrix: used in place with double values; otherwise its
@@ -97,17 +99,17 @@ std::size_t Amg::device_bytes(const amg::HostHierarchy& h, index_t slice_height,
                               bool shared_fine) {
   const bool float_storage = options.float_storage;
   const auto level_vectors = static_cast<std::size_t>(amg::ChebyshevSmoother::vectors(options.smoother_degree) + 2);
-  const auto matrix_bytes = [&](const CsrMatrix& host, const std::optional<DeviceCsr>& device) {
-    return device ? amg::level_device_bytes(*device, slice_height, float_storage)
-                  : amg::level_device_bytes(host, slice_height, float_storage);
+  const auto matrix_bytes = [&](const amg::SetupMatrix& m) {
+    return m.device ? amg::level_device_bytes(*m.device, slice_height, float_storage)
+                    : amg::level_device_bytes(m.host, slice_height, float_storage);
   };
-  std::size_t bytes = matrix_bytes(h.coarse_inverse, std::nullopt);
+  std::size_t bytes = amg::level_device_bytes(h.coarse_inverse, slice_height, float_storage);
   for (const amg::HostLevel& l : h.levels) {
     // The solver's matrix in place of the finest A: none of it, or a float copy of its values.
     const bool shared = shared_fine && &l == &h.levels.front();
-    bytes += shared ? (float_storage ? sizeof(float) * sell_stored_entries(l.a, slice_height) : 0)
-                    : matrix_bytes(l.a, l.device_a);
-    bytes += matrix_bytes(l.prolongation, l.device_prolongation) + matrix_bytes(l.restriction, l.device_restriction) +
+    bytes += shared ? (float_storage ? sizeof(float) * sell_stored_entries(l.a.host, slice_height) : 0)
+                    : matrix_bytes(l.a);
+    bytes += matrix_bytes(l.prolongation) + matrix_bytes(l.restriction) +
              sizeof(double) * (level_vectors * static_cast<std::size_t>(l.rows()) + 2 * static_cast<std::size_t>(l.coarse_rows()));
   }
   return bytes;
@@ -125,18 +127,16 @@ Amg::Amg(const Executor& exec, const amg::HostHierarchy& h, const amg::AmgOption
   for (const amg::HostLevel& l : h.levels) {
     std::unique_ptr<amg::LevelMatrix> a =
         share && levels_.empty() ? finest(exec, *fine, float_values, profile_)
-                                 : level_matrix(exec, l.a, l.device_a, slice_height, float_values, profile_);
-    std::unique_ptr<amg::LevelMatrix> p =
-        level_matrix(exec, l.prolongation, l.device_prolongation, slice_height, float_values, profile_);
-    std::unique_ptr<amg::LevelMatrix> r =
-        level_matrix(exec, l.restriction, l.device_restriction, slice_height, float_values, profile_);
+                                 : level_matrix(exec, l.a, slice_height, float_values, profile_);
+    std::unique_ptr<amg::LevelMatrix> p = level_matrix(exec, l.prolongation, slice_height, float_values, profile_);
+    std::unique_ptr<amg::LevelMatrix> r = level_matrix(exec, l.restriction, slice_height, float_values, profile_);
     amg::StageClock clock(profile_, amg::SetupStage::upload);
     levels_.push_back(std::make_unique<Level>(exec, std::move(a), std::move(p), std::move(r), l.diagonal,
                                               l.lambda_max, l.coarse_rows(), options));
     sizes_.push_back({l.rows(), l.nnz()});
   }
   sizes_.push_back({h.coarsest.rows, h.coarsest.nnz()});
-  coarse_solve_ = level_matrix(exec, h.coarse_inverse, std::nullopt, slice_height, float_values, profile_);
+  coarse_solve_ = level_matrix(exec, h.coarse_inverse, nullptr, slice_height, float_values, profile_);
   amg::StageClock clock(profile_, amg::SetupStage::upload);
   exec.synchronize();
 }

@@ -48,20 +48,6 @@ struct DeviceLevel {
   const DeviceCsr& a_f() const { return filtered ? *filtered : *a; }
 };
 
-// The current level's A: on the host, or (a coarser level's) only where the device's Galerkin product
-// left it, copied to the host the first time a host step reads it.
-struct CurrentMatrix {
-  CsrMatrix host;                   // empty while only the device holds A
-  std::optional<DeviceCsr> device;  // the level's device copy, uploaded or the product
-  bool on_host() const { return host.rows > 0 || !device; }
-  index_t rows() const { return on_host() ? host.rows : device->rows(); }
-  std::size_t bytes() const { return csr_device_bytes(rows(), on_host() ? host.nnz() : device->nnz()); }
-  const CsrMatrix& host_copy() {
-    if (!on_host()) host = device->to_host();
-    return host;
-  }
-};
-
 }  // namespace
 
 HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Executor* exec) {
@@ -79,7 +65,7 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
     diagonal = positive_diagonal(a, "AMG");
     if (!beside_device) check_single_null_vector(a, "AMG");
   }
-  CurrentMatrix current{std::move(a), std::nullopt};
+  SetupMatrix current{std::move(a), std::nullopt};
   std::future<void> connectivity;
   bool connectivity_pending = beside_device;
   const auto check_connectivity_beside = [&] {
@@ -110,7 +96,7 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
     bool host_filter_applied = false;
     std::optional<CsrMatrix> host_filtered;
     const auto a_f = [&]() -> const CsrMatrix& {
-      const CsrMatrix& a_host = current.host_copy();
+      const CsrMatrix& a_host = current.fetch();
       if (!host_filter_applied && !drops_no_link(a_host, d, threshold))
         host_filtered = filtered_matrix(a_host, d, threshold, &buffers);
       host_filter_applied = true;
@@ -126,7 +112,8 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
       const std::size_t copies = current.device ? 1 : 2;
       const index_t rows = current.rows();
       if (exec && rows >= device_setup_rows &&
-          device_has_room(*exec, copies * current.bytes() + (static_cast<std::size_t>(rows) + 1) * sizeof(double))) {
+          device_has_room(*exec, copies * csr_device_bytes(rows, current.nnz()) +
+                                     (static_cast<std::size_t>(rows) + 1) * sizeof(double))) {
         if (!current.device) current.device.emplace(*exec, current.host);
         device.a = &*current.device;
         device.d = device_diagonal ? std::move(*device_diagonal) : Vector::from_host(*exec, d);
@@ -141,7 +128,7 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
     {
       StageClock clock(h.profile, SetupStage::spectral_bound);
       level.lambda_max = device.a ? device_eigenvalue_bound(*device.a, device.d)
-                                  : largest_eigenvalue_bound(current.host_copy(), d);
+                                  : largest_eigenvalue_bound(current.fetch(), d);
     }
     std::optional<DeviceCsr> device_p, device_r;
     {
@@ -151,9 +138,9 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
         device_p = device_smoothed_prolongation(device.a_f(), device.of_row, aggregates->count, known_bound);
       if (device_p) device_r = device_transpose(*device_p);
       if (!device_r) {
-        level.prolongation = options.smoothed ? smoothed_prolongation(a_f(), *aggregates, known_bound, &buffers)
-                                              : tentative_prolongation(*aggregates);
-        level.restriction = transpose(level.prolongation);
+        level.prolongation.host = options.smoothed ? smoothed_prolongation(a_f(), *aggregates, known_bound, &buffers)
+                                                   : tentative_prolongation(*aggregates);
+        level.restriction.host = transpose(level.prolongation.host);
       }
     }
     // A's Galerkin product where the device made it: the next level's A there, copied to the host only
@@ -165,22 +152,26 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
       if (device_r) {
         device_coarse = device_galerkin_product(*device_r, *device.a, *device_p);
         if (device_coarse) {  // P and R stay there for the preconditioner
-          level.device_prolongation = std::move(device_p);
-          level.device_restriction = std::move(device_r);
+          level.prolongation.device = std::move(device_p);
+          level.restriction.device = std::move(device_r);
         } else {  // the host multiplies, with its own P and R
-          level.prolongation = device_p->to_host();
-          level.restriction = device_r->to_host();
+          level.prolongation.host = device_p->to_host();
+          level.restriction.host = device_r->to_host();
         }
       } else if (device.a) {
-        current.host_copy();
-        device = {};
-        current.device.reset();  // room for the products' copies of A, P and R
-        device_coarse = device_galerkin_product(*exec, level.restriction, current.host, level.prolongation);
+        // P and R made on the host, A already on the device: only they travel.
+        device = {};  // room for P, R and the products
+        const std::size_t transfers = csr_device_bytes(level.prolongation.rows(), level.prolongation.nnz()) +
+                                      csr_device_bytes(level.restriction.rows(), level.restriction.nnz());
+        if (device_has_room(*exec, transfers))
+          device_coarse = device_galerkin_product(DeviceCsr(*exec, level.restriction.host), *current.device,
+                                                  DeviceCsr(*exec, level.prolongation.host));
       }
       device_p.reset();
       device_r.reset();
       device = {};
-      if (!device_coarse) coarse = galerkin_product(level.restriction, current.host_copy(), level.prolongation, &buffers);
+      if (!device_coarse)
+        coarse = galerkin_product(level.restriction.host, current.fetch(), level.prolongation.host, &buffers);
     }
     device_diagonal.reset();
     {
@@ -195,8 +186,8 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
     connectivity_checked();
     // A coarser level's A stays on the device, for the preconditioner (the finest is the solver's own
     // matrix); on the host only where a host step made or read it.
-    level.a = std::move(current.host);
-    if (!h.levels.empty()) level.device_a = std::move(current.device);
+    level.a = std::move(current);
+    if (h.levels.empty()) level.a.device.reset();
     current = {std::move(coarse), std::move(device_coarse)};
     h.levels.push_back(std::move(level));
   }
@@ -204,7 +195,7 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
   if (current.rows() > 5000)
     throw Error("AMG: coarsening stalled at " + std::to_string(current.rows()) +
                 " rows, too many for the dense coarse solve (the matrix has too few strong connections)");
-  current.host_copy();
+  current.fetch();
   h.coarsest = std::move(current.host);
   {
     StageClock clock(h.profile, SetupStage::coarse_inverse);

@@ -1,36 +1,27 @@
 #pragma once
-#include <optional>
 #include <vector>
 
-#include "operators/backend/device_matrix.hpp"
 #include "operators/backend/executor.hpp"
 #include "operators/sparse/csr_matrix.hpp"
 #include "solvers/amg/amg_options.hpp"
+#include "solvers/amg/setup_matrix.hpp"
 #include "solvers/amg/setup_profile.hpp"
 
 namespace miniapp::amg {
 
 // One level above the coarsest: its matrix, the diagonal's largest-eigenvalue bound of D⁻¹A for the
 // smoother, and the transfers to the next coarser level (P: rows × coarse rows, R = Pᵀ). A level built
-// on a CUDA device (build_hierarchy) leaves P and R there (prolongation and restriction are then
-// empty), and a coarser level whose A a device multiplied keeps it there too (`a` is then empty unless
-// a host step read it): Amg lays them out from there, with no round trip through the host.
+// on a CUDA device (build_hierarchy) leaves P and R there, and a coarser level whose A a device
+// multiplied keeps it there too (on the host as well only where a host step read it): Amg lays them
+// out from there, with no round trip through the host.
 struct HostLevel {
-  CsrMatrix a;
-  std::optional<DeviceCsr> device_a;
-  bool a_on_host() const { return a.rows > 0 || !device_a; }
-  index_t rows() const { return a_on_host() ? a.rows : device_a->rows(); }
-  index_t nnz() const { return a_on_host() ? a.nnz() : device_a->nnz(); }
-  // A on the host, copied from the device where it is only there.
-  CsrMatrix a_host_copy() const { return a_on_host() ? a : device_a->to_host(); }
+  SetupMatrix a;
   std::vector<double> diagonal;
   double lambda_max = 0;
-  CsrMatrix prolongation, restriction;
-  std::optional<DeviceCsr> device_prolongation, device_restriction;
-  index_t coarse_rows() const { return device_restriction ? device_restriction->rows() : restriction.rows; }
-  // P and R on the host, copied from the device where they are there.
-  CsrMatrix prolongation_on_host() const { return device_prolongation ? device_prolongation->to_host() : prolongation; }
-  CsrMatrix restriction_on_host() const { return device_restriction ? device_restriction->to_host() : restriction; }
+  SetupMatrix prolongation, restriction;
+  index_t rows() const { return a.rows(); }
+  index_t nnz() const { return a.nnz(); }
+  index_t coarse_rows() const { return restriction.rows(); }
 };
 
 // The hierarchy built on the host from the matrix alone: levels from the finest down, then the

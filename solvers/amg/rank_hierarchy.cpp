@@ -79,10 +79,13 @@ std::pair<HostHierarchy, parallel::LocalNumbering> gather_below(const parallel::
     h.coarse_inverse = permute_symmetric(h.coarse_inverse, order);
   } else {
     HostLevel& first = h.levels.front();
-    first.a = permute_symmetric(first.a, order);
+    // Built on the host alone: every matrix is there.
+    first.a.host = permute_symmetric(first.a.host, order);
     first.diagonal = permute_vector(first.diagonal, order);
-    first.prolongation = permute(first.prolongation, order, Permutation::identity(first.prolongation.cols));
-    first.restriction = permute(first.restriction, Permutation::identity(first.restriction.rows), order);
+    CsrMatrix& p = first.prolongation.host;
+    p = permute(p, order, Permutation::identity(p.cols));
+    CsrMatrix& r = first.restriction.host;
+    r = permute(r, Permutation::identity(r.rows), order);
   }
   return {std::move(h), std::move(numbering)};
 }

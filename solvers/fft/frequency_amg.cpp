@@ -27,10 +27,10 @@ std::vector<double> multiply_magnitudes(const CsrMatrix& a, const std::vector<do
 // Galerkin row sums may then vanish or turn negative, and the shifted systems of the block would lose
 // their definiteness on the coarse levels. The magnitudes keep the lumped w positive.
 std::vector<double> lumped_coarse_w(const amg::HostLevel& level, const std::vector<double>& w) {
-  std::vector<double> weighted =
-      multiply_magnitudes(level.prolongation, std::vector<double>(level.prolongation.cols, 1.0));
+  const CsrMatrix& p = level.prolongation.host;  // a hierarchy built on the host: every matrix there
+  std::vector<double> weighted = multiply_magnitudes(p, std::vector<double>(p.cols, 1.0));
   for (std::size_t i = 0; i < weighted.size(); ++i) weighted[i] *= w[i];
-  return multiply_magnitudes(level.restriction, weighted);
+  return multiply_magnitudes(level.restriction.host, weighted);
 }
 
 std::vector<double> scaled(std::vector<double> v, double factor) {
@@ -78,13 +78,13 @@ FrequencyAmg::FrequencyAmg(const Executor& exec, const ShiftedSystems& systems, 
   const double smoother_interval = 1 + 1 / options.smoother_ratio;
   for (const amg::HostLevel& host : h.levels) {
     const double omega = 2 / (host.lambda_max * smoother_interval);  // degree-1 Chebyshev: damped Jacobi
-    const index_t coarse = host.restriction.rows, n = batched_size(coarse, systems_);
+    const index_t coarse = host.coarse_rows(), n = batched_size(coarse, systems_);
     levels_.push_back(std::make_unique<Level>(Level{
-        DeviceCsr(exec, host.a), Vector::from_host(exec, host.diagonal), Vector::from_host(exec, w),
+        DeviceCsr(exec, host.a.host), Vector::from_host(exec, host.diagonal), Vector::from_host(exec, w),
         Vector::from_host(exec, scaled(host.diagonal, 1 / omega)), Vector::from_host(exec, scaled(w, 1 / omega)),
-        DeviceCsr(exec, host.restriction), DeviceCsr(exec, host.prolongation), Vector(exec, n), Vector(exec, n),
+        DeviceCsr(exec, host.restriction.host), DeviceCsr(exec, host.prolongation.host), Vector(exec, n), Vector(exec, n),
         Vector(exec, n), Vector(exec, n)}));
-    rows_.push_back(host.a.rows);
+    rows_.push_back(host.rows());
     w = lumped_coarse_w(host, w);
   }
   rows_.push_back(h.coarsest.rows);

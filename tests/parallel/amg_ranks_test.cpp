@@ -58,7 +58,7 @@ amg::AmgOptions options_gathering(Gathered g, const CsrMatrix& a) {
   if (g == Gathered::from_third) {
     const amg::HostHierarchy h = amg::build_hierarchy(a, o);
     REQUIRE(h.levels.size() >= 3);
-    o.redundant_rows = static_cast<index_t>(std::sqrt(double(h.levels[1].a.rows) * double(h.levels[2].a.rows)));
+    o.redundant_rows = static_cast<index_t>(std::sqrt(double(h.levels[1].rows()) * double(h.levels[2].rows())));
   }
   return o;
 }

@@ -74,8 +74,8 @@ TEST_CASE("Predict's AMG iteration follows from the hierarchy's level sizes", "[
   double cycle_bytes = level_bytes(h.coarse_inverse, slices, f);
   // The fused SpMVs also read b (b − A x), x (x + P x_c), and b and ω D⁻¹ (the Jacobi step): 4 vectors.
   for (const amg::HostLevel& l : h.levels)
-    cycle_bytes += 2 * level_bytes(l.a, slices, f) + level_bytes(l.restriction, slices, f) +
-                   level_bytes(l.prolongation, slices, f) + 4 * 8.0 * l.a.rows;
+    cycle_bytes += 2 * level_bytes(l.a.host, slices, f) + level_bytes(l.restriction.host, slices, f) +
+                   level_bytes(l.prolongation.host, slices, f) + 4 * 8.0 * l.rows();
   const double cycle_calls = 4.0 * static_cast<double>(h.levels.size()) + 1;
 
   // One V-cycle applied alone counts exactly those SpMVs.

@@ -168,14 +168,14 @@ TEST_CASE("Each level's prolongation is the one its filtered matrix gives, where
   for (std::size_t l = 0; l < h.levels.size(); ++l) {
     const amg::HostLevel& level = h.levels[l];
     const double threshold = options.strength_threshold * std::pow(0.5, static_cast<double>(l));
-    const CsrMatrix f = amg::filtered_matrix(level.a, level.diagonal, threshold);
-    const bool unfiltered = amg::drops_no_link(level.a, level.diagonal, threshold);
-    CHECK(unfiltered == (f.nnz() == level.a.nnz()));
-    if (unfiltered) CHECK(f.val == level.a.val);
+    const CsrMatrix f = amg::filtered_matrix(level.a.host, level.diagonal, threshold);
+    const bool unfiltered = amg::drops_no_link(level.a.host, level.diagonal, threshold);
+    CHECK(unfiltered == (f.nnz() == level.a.host.nnz()));
+    if (unfiltered) CHECK(f.val == level.a.host.val);
     unfiltered_levels += unfiltered;
     const CsrMatrix p = amg::smoothed_prolongation(f, amg::aggregate(f, level.diagonal));
-    CHECK(level.prolongation.col == p.col);
-    CHECK(level.prolongation.val == p.val);
+    CHECK(level.prolongation.host.col == p.col);
+    CHECK(level.prolongation.host.val == p.val);
   }
   CHECK(unfiltered_levels >= 1);
   CHECK(unfiltered_levels < static_cast<int>(h.levels.size()));
@@ -249,9 +249,10 @@ TEST_CASE("On a CUDA device the Galerkin products are the host's bit for bit", "
   const Executor gpu = Executor::cuda(), cpu = Executor::cpu();
   CHECK_FALSE(amg::device_galerkin_product(cpu, CsrMatrix{}, CsrMatrix{}, CsrMatrix{}).has_value());
   on_every_box_level([&](std::size_t, const amg::HostLevel& level) {
-    const auto on_device = amg::device_galerkin_product(gpu, level.restriction, level.a, level.prolongation);
+    const CsrMatrix &r = level.restriction.host, &a = level.a.host, &p = level.prolongation.host;
+    const auto on_device = amg::device_galerkin_product(gpu, r, a, p);
     REQUIRE(on_device.has_value());
-    CHECK(same_bits(on_device->to_host(), amg::galerkin_product(level.restriction, level.a, level.prolongation)));
+    CHECK(same_bits(on_device->to_host(), amg::galerkin_product(r, a, p)));
   });
   SECTION("a hierarchy whose finest level has its products on the device equals the host's") {
     const CsrMatrix a = box_poisson("hex", 40);
@@ -259,9 +260,9 @@ TEST_CASE("On a CUDA device the Galerkin products are the host's bit for bit", "
     const amg::HostHierarchy on_host = amg::build_hierarchy(a, {}), with_device = amg::build_hierarchy(a, {}, &gpu);
     REQUIRE(with_device.levels.size() == on_host.levels.size());
     for (std::size_t l = 0; l < on_host.levels.size(); ++l) {
-      CHECK(same_bits(with_device.levels[l].a_host_copy(), on_host.levels[l].a));
-      CHECK(same_bits(with_device.levels[l].prolongation_on_host(), on_host.levels[l].prolongation));
-      CHECK(same_bits(with_device.levels[l].restriction_on_host(), on_host.levels[l].restriction));
+      CHECK(same_bits(with_device.levels[l].a.host_copy(), on_host.levels[l].a.host));
+      CHECK(same_bits(with_device.levels[l].prolongation.host_copy(), on_host.levels[l].prolongation.host));
+      CHECK(same_bits(with_device.levels[l].restriction.host_copy(), on_host.levels[l].restriction.host));
       CHECK(std::bit_cast<std::uint64_t>(with_device.levels[l].lambda_max) ==
             std::bit_cast<std::uint64_t>(on_host.levels[l].lambda_max));
     }
@@ -269,13 +270,13 @@ TEST_CASE("On a CUDA device the Galerkin products are the host's bit for bit", "
     CHECK(with_device.profile[amg::SetupStage::galerkin] > 0);
     // The finest level's P and R stay on the device, and the preconditioner lays them out from there:
     // the same cycle as from the host's hierarchy.
-    REQUIRE(with_device.levels[0].device_prolongation.has_value());
-    CHECK(with_device.levels[0].prolongation.nnz() == 0);
+    REQUIRE(with_device.levels[0].prolongation.device.has_value());
+    CHECK(with_device.levels[0].prolongation.host.nnz() == 0);
     // The coarser levels' A stay where the device multiplied them (the finest is the solver's).
-    CHECK_FALSE(with_device.levels[0].device_a.has_value());
+    CHECK_FALSE(with_device.levels[0].a.device.has_value());
     REQUIRE(with_device.levels.size() > 1);
-    REQUIRE(with_device.levels[1].device_a.has_value());
-    CHECK(same_bits(with_device.levels[1].device_a->to_host(), on_host.levels[1].a));
+    REQUIRE(with_device.levels[1].a.device.has_value());
+    CHECK(same_bits(with_device.levels[1].a.device->to_host(), on_host.levels[1].a.host));
     CHECK(Amg::device_bytes(with_device, 32, {.float_storage = false}) ==
           Amg::device_bytes(on_host, 32, {.float_storage = false}));
     CHECK(same_apply(gpu, Amg(gpu, with_device, {}, 32), Amg(gpu, on_host, {}, 32), a.rows));
@@ -286,18 +287,37 @@ TEST_CASE("On a CUDA device the Galerkin products are the host's bit for bit", "
     REQUIRE(with_device.levels.size() == on_host.levels.size());
     REQUIRE(with_device.levels.size() > 2);
     REQUIRE(with_device.levels[1].rows() >= amg::device_setup_rows);
-    CHECK(with_device.levels[1].a.nnz() == 0);  // no host step read it
-    REQUIRE(with_device.levels[1].device_a.has_value());
+    CHECK(with_device.levels[1].a.host.nnz() == 0);  // no host step read it
+    REQUIRE(with_device.levels[1].a.device.has_value());
     for (std::size_t l = 0; l < on_host.levels.size(); ++l) {
       CHECK(with_device.levels[l].rows() == on_host.levels[l].rows());
       CHECK(with_device.levels[l].nnz() == on_host.levels[l].nnz());
-      CHECK(same_bits(with_device.levels[l].a_host_copy(), on_host.levels[l].a));
+      CHECK(same_bits(with_device.levels[l].a.host_copy(), on_host.levels[l].a.host));
       CHECK(with_device.levels[l].diagonal == on_host.levels[l].diagonal);
     }
     CHECK(same_bits(with_device.coarsest, on_host.coarsest));
     CHECK(amg::operator_complexity(with_device) == amg::operator_complexity(on_host));
     CHECK(Amg::device_bytes(with_device, 32, {}) == Amg::device_bytes(on_host, 32, {}));
     CHECK(same_apply(gpu, Amg(gpu, with_device, {}, 32), Amg(gpu, on_host, {}, 32), a.rows));
+  }
+  SECTION("P made on the host (plain aggregation): the device multiplies with the A it holds, never the host's copy") {
+    const CsrMatrix a = box_poisson("tet", 30);
+    const amg::AmgOptions plain{.smoothed = false};
+    const amg::HostHierarchy on_host = amg::build_hierarchy(a, plain),
+                             with_device = amg::build_hierarchy(a, plain, &gpu);
+    REQUIRE(with_device.levels.size() == on_host.levels.size());
+    REQUIRE(with_device.levels.size() > 2);
+    REQUIRE(with_device.levels[1].rows() >= amg::device_setup_rows);
+    // Level 1's A, the device's product, stayed there through its own level's set-up and product.
+    CHECK(with_device.levels[1].a.host.nnz() == 0);
+    REQUIRE(with_device.levels[1].a.device.has_value());
+    REQUIRE(with_device.levels[2].a.device.has_value());
+    for (std::size_t l = 0; l < on_host.levels.size(); ++l) {
+      CHECK(same_bits(with_device.levels[l].a.host_copy(), on_host.levels[l].a.host));
+      CHECK(same_bits(with_device.levels[l].prolongation.host_copy(), on_host.levels[l].prolongation.host));
+    }
+    CHECK(same_bits(with_device.coarsest, on_host.coarsest));
+    CHECK(same_apply(gpu, Amg(gpu, with_device, plain, 32), Amg(gpu, on_host, plain, 32), a.rows));
   }
   SECTION("a row with more columns than the device's table: nothing, and the host multiplies") {
     // R = [1 … 1] (one row), A = I, P = I: R A P has one row of n columns.
@@ -348,8 +368,8 @@ TEST_CASE("On a CUDA device the aggregation makes the host's aggregates", "[amg]
   // Every level, the finest without and with weak links dropped, the denser coarse ones filtered as
   // the hierarchy filters them (a few of their links are positive).
   on_every_box_level([&](std::size_t l, const amg::HostLevel& level) {
-    if (l == 0) same_as_host(level.a, level.diagonal);
-    same_as_host(amg::filtered_matrix(level.a, level.diagonal, 0.08 * std::pow(0.5, static_cast<double>(l))),
+    if (l == 0) same_as_host(level.a.host, level.diagonal);
+    same_as_host(amg::filtered_matrix(level.a.host, level.diagonal, 0.08 * std::pow(0.5, static_cast<double>(l))),
                  level.diagonal);
   });
   SECTION("rows without strong links are aggregates of their own") {
@@ -381,19 +401,19 @@ TEST_CASE("On a CUDA device a level's filtered matrix, eigenvalue bound, prolong
   const Executor gpu = Executor::cuda();
   const auto same_double = [](double x, double y) { return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y); };
   on_every_box_level([&](std::size_t l, const amg::HostLevel& level) {
-    const DeviceCsr a(gpu, level.a);
+    const DeviceCsr a(gpu, level.a.host);
     const Vector d = Vector::from_host(gpu, level.diagonal);
     // On the coarse levels, where Gershgorin's bound is loose, the power iterations do not stop early.
-    CHECK(same_double(amg::device_eigenvalue_bound(a, d), amg::largest_eigenvalue_bound(level.a, level.diagonal)));
+    CHECK(same_double(amg::device_eigenvalue_bound(a, d), amg::largest_eigenvalue_bound(level.a.host, level.diagonal)));
     const double threshold = 0.08 * std::pow(0.5, static_cast<double>(l));
-    const CsrMatrix f = amg::filtered_matrix(level.a, level.diagonal, threshold);
+    const CsrMatrix f = amg::filtered_matrix(level.a.host, level.diagonal, threshold);
     const std::optional<DeviceCsr> device_f = amg::device_filtered_matrix(a, d, threshold);
-    CHECK(device_f.has_value() == !amg::drops_no_link(level.a, level.diagonal, threshold));
+    CHECK(device_f.has_value() == !amg::drops_no_link(level.a.host, level.diagonal, threshold));
     if (device_f) CHECK(same_bits(device_f->to_host(), f));
     // A threshold that drops every off-diagonal link: only the lumped diagonals are left.
     const std::optional<DeviceCsr> diagonal_only = amg::device_filtered_matrix(a, d, 2.0);
     REQUIRE(diagonal_only.has_value());
-    CHECK(same_bits(diagonal_only->to_host(), amg::filtered_matrix(level.a, level.diagonal, 2.0)));
+    CHECK(same_bits(diagonal_only->to_host(), amg::filtered_matrix(level.a.host, level.diagonal, 2.0)));
     const amg::Aggregates aggregates = amg::aggregate(f, level.diagonal);
     const auto of_row = Array<index_t>::from_host(gpu, aggregates.of_row);
     // A_F's own bound (filtered), and a bound given (as for an unfiltered level).

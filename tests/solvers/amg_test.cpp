@@ -192,7 +192,7 @@ TEST_CASE("The hierarchy does not depend on the thread count", "[amg]") {
   REQUIRE(one.levels.size() >= 2);
   for (std::size_t l = 0; l < one.levels.size(); ++l) {
     CHECK(one.levels[l].lambda_max == three.levels[l].lambda_max);
-    CHECK(one.levels[l].prolongation.val == three.levels[l].prolongation.val);
+    CHECK(one.levels[l].prolongation.host.val == three.levels[l].prolongation.host.val);
   }
   CHECK(one.coarse_inverse.val == three.coarse_inverse.val);
 }
@@ -467,9 +467,9 @@ TEST_CASE("Each level's kernel calls, made in order with the coarser levels' in 
         double bytes = 24.0 * call.rows;  // pointwise, axpby: two vectors read, one written
         if (call.kernel == "copy") bytes = 16.0 * call.rows;
         if (call.kernel.starts_with("spmv") || call.kernel == "jacobi_step") {
-          const CsrMatrix* matrix = coarsest ? &h.coarse_inverse : &h.levels[l].a;
-          if (call.operation.starts_with("b_c = R")) matrix = &h.levels[l].restriction;
-          if (call.operation.starts_with("e = x + P")) matrix = &h.levels[l].prolongation;
+          const CsrMatrix* matrix = coarsest ? &h.coarse_inverse : &h.levels[l].a.host;
+          if (call.operation.starts_with("b_c = R")) matrix = &h.levels[l].restriction.host;
+          if (call.operation.starts_with("e = x + P")) matrix = &h.levels[l].prolongation.host;
           // The fused passes also read u (spmv_axpby), or b and ω D⁻¹ (jacobi_step; x's rows are x's).
           const double others = call.kernel == "spmv_axpby" ? 1 : call.kernel == "jacobi_step" ? 2 : 0;
           // A matrix of few, long rows in CSR: 12 bytes an entry and the row offsets.
