@@ -40,8 +40,11 @@ double CostCurve::bandwidth(double bytes) const {
   const auto upper = std::upper_bound(points_.begin(), points_.end(), bytes,
                                       [](double b, const CostPoint& p) { return b < p.bytes; });
   const std::size_t i = static_cast<std::size_t>(upper - points_.begin());
+  // Seconds per byte, not bytes per second, interpolated: a point whose calls' latency alone covers
+  // its time (its B_i clamped very large) then prices the interval's bytes at the other point's rate
+  // scaled down, instead of making them all but free.
   const double w = std::log(bytes / points_[i - 1].bytes) / std::log(points_[i].bytes / points_[i - 1].bytes);
-  return (1 - w) * bandwidths_[i - 1] + w * bandwidths_[i];
+  return 1 / ((1 - w) / bandwidths_[i - 1] + w / bandwidths_[i]);
 }
 
 double CostCurve::seconds(double bytes, double calls) const {

@@ -24,8 +24,9 @@ class CostCurve {
   explicit CostCurve(std::vector<CostPoint> points);
 
   double latency() const { return latency_; }  // per call
-  // B(b) in bytes/s: measured B_i = b_i / (t_i − L · calls_i) at the calibrated sizes, interpolated
-  // linearly in log b between them and held constant beyond the smallest and largest.
+  // B(b) in bytes/s: measured B_i = b_i / (t_i − L · calls_i) at the calibrated sizes, its inverse
+  // (seconds per byte) interpolated linearly in log b between them, held constant beyond the smallest
+  // and largest.
   double bandwidth(double bytes) const;
   // t = L · calls + b / B(b); 0 for b ≤ 0.
   double seconds(double bytes, double calls = 1) const;

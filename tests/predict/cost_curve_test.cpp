@@ -1,3 +1,4 @@
+#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -55,6 +56,24 @@ TEST_CASE("A measured curve goes through every calibration point", "[predict]") 
   const double b = curve.bandwidth(1e6);
   CHECK(b <= std::max(curve.bandwidth(1e5), curve.bandwidth(1e7)));
   CHECK(b >= std::min(curve.bandwidth(1e5), curve.bandwidth(1e7)));
+}
+
+TEST_CASE("A point that its calls' latency covers does not make its interval free", "[predict]") {
+  // An iteration unit: the two smallest points fix the latency per call; the third's 20 calls take
+  // all of its time at that latency, so its own bandwidth is clamped very large; the fourth moves
+  // bytes at 1e12 bytes/s besides its calls.
+  const double per_call = 3e-6, bandwidth = 1e12;
+  const std::vector<CostPoint> points{{1e5, 10 * per_call + 1e5 / bandwidth, 10},
+                                      {2e5, 10 * per_call + 2e5 / bandwidth, 10},
+                                      {4e7, 20 * per_call, 20},
+                                      {8e7, 20 * per_call + 8e7 / bandwidth, 20}};
+  const CostCurve curve(points);
+  // Every point reproduced, the third within the clamp (its bytes keep 0.1 % of its time).
+  for (const CostPoint& p : points) CHECK(curve.seconds(p.bytes, p.calls) == Approx(p.seconds).epsilon(1.5e-3));
+  // Midway (in log b) the bytes cost half the fourth point's seconds per byte: 1 / (0.5 / B_3 + 0.5 / B_4)
+  // with B_3 all but infinite.
+  const double b = std::sqrt(4e7 * 8e7);
+  CHECK(curve.seconds(b, 20) - 20 * curve.latency() == Approx(0.5 * b / bandwidth).epsilon(2e-3));
 }
 
 TEST_CASE("Scaling a curve scales its bandwidth and replaces its latency", "[predict]") {
