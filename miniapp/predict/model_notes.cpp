@@ -3,13 +3,24 @@
 namespace miniapp::predict {
 namespace {
 
-// The share of the step spent in per-call latency and host round trips.
-double latency_share(const StepPrediction& s, const Calibration& c) {
+// The share of the step spent in per-call latency and host round trips, each call at the latency of
+// the curve that priced it: launched, replayed from a graph, or its iteration unit's per call.
+double latency_share(const StepPrediction& s, const PredictionReport& r) {
+  const Calibration& c = r.calibration;
+  const auto kernel_latency = [&](int k, bool replayed, CacheLevel level) {
+    const KernelVariant v = priced_variant(static_cast<KernelKind>(k));
+    return replayed ? c.graph_curve(v, level).latency() : c.curve(v, level).latency();
+  };
+  constexpr int solve = static_cast<int>(time::Phase::poisson_solve);
   double latency = 0;
-  for (const PhasePrediction& p : s.phases) {
-    latency += p.host_reads * c.sync_seconds;
-    for (int k = 0; k < kernel_kind_count; ++k)
-      latency += p.kinds[k].calls * c.curve(priced_variant(static_cast<KernelKind>(k)), s.cache).latency();
+  for (int p = 0; p < time::phase_count; ++p) {
+    latency += s.phases[p].host_reads * c.sync_seconds;
+    for (int k = 0; k < kernel_kind_count; ++k) {
+      const double iteration_calls = p == solve ? s.iterations * r.counts.per_iteration[k].calls : 0.0;
+      latency += (s.phases[p].kinds[k].calls - iteration_calls) * kernel_latency(k, s.phase_graph_curves[p], s.cache);
+      latency += iteration_calls * (s.iteration_unit ? c.iteration_curve(*s.iteration_unit)->latency()
+                                                     : kernel_latency(k, s.iteration_graph_curves, s.iteration_cache));
+    }
   }
   return s.seconds > 0 ? latency / s.seconds : 0.0;
 }
@@ -33,7 +44,7 @@ std::vector<std::string> model_notes(const PredictionReport& r) {
   const StepPrediction& one = r.at_measured ? *r.at_measured : r.scaling.front();
   if (one.cache != CacheLevel::streaming || one.iteration_cache != CacheLevel::streaming)
     notes.push_back(cache_note(r, one));
-  const double share = latency_share(one, r.calibration);
+  const double share = latency_share(one, r);
   if (share > 0.2)
     notes.push_back("Small mesh: " + fixed(100 * share, 0) +
                     " % of the predicted step is per-call latency (kernel launch, host round trips, OpenMP fork/join), which does not "

@@ -2,6 +2,7 @@
 // plots where python3 with matplotlib is present.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
@@ -86,6 +87,38 @@ TEST_CASE("The plots are drawn where matplotlib is present", "[predict][report]"
     INFO(png);
     CHECK(std::filesystem::file_size(dir.path() / png) > 1000);
   }
+}
+
+TEST_CASE("The latency note counts each call at the latency of the curve that priced it", "[predict][report]") {
+  // Sub-steps replayed from graphs and Poisson iterations timed whole as the AMG unit: a sub-step's call
+  // costs its graph curve's latency, an iteration's call the unit's latency per call, not a launched call's.
+  PredictionReport r;
+  r.calibration = test::with_iteration_curves(test::with_graph_curves(test::synthetic_calibration()));
+  StepCounts& c = r.counts;
+  c.fixed[static_cast<int>(time::Phase::predictor)][static_cast<int>(KernelKind::axpy)] = {10, 1e4, 0};
+  c.fixed[static_cast<int>(time::Phase::poisson_solve)][static_cast<int>(KernelKind::spmv)] = {2, 1e4, 0};
+  c.per_iteration[static_cast<int>(KernelKind::spmv)] = {14, 1e5, 0};
+  c.per_iteration[static_cast<int>(KernelKind::pointwise)] = {5, 1e4, 0};
+  c.iterations = 15;
+  c.iteration_unit = IterationUnit::pcg_amg;
+  c.iteration_graphs = true;
+  c.fixed_graphs.fill(true);
+  r.scaling.push_back(predict_step(c, r.calibration, 15, 1e3, 1));
+  const StepPrediction& s = r.scaling.front();
+  REQUIRE(s.iteration_unit == IterationUnit::pcg_amg);
+  const auto graph_latency = [&](KernelKind k) {
+    return test::graph_cost(priced_variant(k), s.cache).latency;
+  };
+  const double latency = 10 * graph_latency(KernelKind::axpy) + 2 * graph_latency(KernelKind::spmv) +
+                         15 * 19 * test::iteration_cost(IterationUnit::pcg_amg).latency;
+  const double share = latency / s.seconds;
+  REQUIRE(share > 0.2);
+  REQUIRE(share < 1);
+  const std::vector<std::string> notes = model_notes(r);
+  const auto note =
+      std::find_if(notes.begin(), notes.end(), [](const std::string& n) { return n.starts_with("Small mesh"); });
+  REQUIRE(note != notes.end());
+  CHECK_THAT(*note, Catch::StartsWith("Small mesh: " + fixed(100 * share, 0) + " % of the predicted step"));
 }
 
 }  // namespace
