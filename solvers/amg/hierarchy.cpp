@@ -161,9 +161,7 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
       } else if (device.a) {
         // P and R made on the host, A already on the device: only they travel.
         device = {};  // room for P, R and the products
-        const std::size_t transfers = csr_device_bytes(level.prolongation.rows(), level.prolongation.nnz()) +
-                                      csr_device_bytes(level.restriction.rows(), level.restriction.nnz());
-        if (device_has_room(*exec, transfers))
+        if (device_has_room(*exec, device_bytes(level.prolongation.host) + device_bytes(level.restriction.host)))
           device_coarse = device_galerkin_product(DeviceCsr(*exec, level.restriction.host), *current.device,
                                                   DeviceCsr(*exec, level.prolongation.host));
       }
