@@ -94,12 +94,13 @@ PressureSolverParts prepare_pressure_solver(const Simulation& sim, const cases::
   if (numerics.poisson == cases::PoissonSolver::fft) return parts;
   if (numerics.preconditioner == cases::Preconditioner::amg) {
     StageTimer t(log, "AMG hierarchy");
-    const CsrMatrix minus_laplacian = negated(sim.host_operators.laplacian);
+    // −L made once and handed over: the finest level keeps the matrix it is given, so a named copy
+    // would be copied once more.
     if (numbering)
-      parts.amg_ranks = amg::build_rank_hierarchy(*comm, *numbering,
-                                                  parallel::row_block(minus_laplacian, 0, numbering->owned_count()),
-                                                  amg_options(numerics));
-    else parts.amg_one_rank = amg::build_hierarchy(minus_laplacian, amg_options(numerics), &sim.exec);
+      parts.amg_ranks = amg::build_rank_hierarchy(
+          *comm, *numbering, parallel::row_block(negated(sim.host_operators.laplacian), 0, numbering->owned_count()),
+          amg_options(numerics));
+    else parts.amg_one_rank = amg::build_hierarchy(negated(sim.host_operators.laplacian), amg_options(numerics), &sim.exec);
   }
   if (const int level = aip_level(numerics.preconditioner); level > 0) {
     StageTimer t(log, "AIP factor (host)");
