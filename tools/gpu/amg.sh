@@ -12,7 +12,11 @@
 # on 3·10⁶ hex and tet cells and 10⁷ tets with all the host's cores, and on 3·10⁶ tets with one.
 # `MINIAPP_AMG_PART=threshold` times the time loop with AIP-1 and with AMG on the 2D cavity at 64²–256²
 # and on cavity-3d at 24³–40³, for the thresholds of numerics.preconditioner = "auto".
-# Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=470] [MINIAPP_AMG_PART=choices|setup|threshold] tools/gpu/amg.sh OUT_DIR
+# `MINIAPP_AMG_PART=prism` runs `miniapp poisson` with AIP-1 and AMG on closed prism boxes (extruded
+# triangles) of 10⁵, 10⁶, 3·10⁶, 10⁷ and 3·10⁷ cells.
+# `MINIAPP_AMG_PART=timeloop` times the time loop with AIP-1 and with AMG, alternated twice on the same
+# machine: the LES step on 3.1·10⁶ tets, cavity-3d at 128³, 144³ (3·10⁶) and 215³ (10⁷) hexahedra.
+# Usage: MINIAPP_GPU_BUILD=BUILD [MINIAPP_GPU_BUDGET=470] [MINIAPP_AMG_PART=choices|setup|threshold|prism|timeloop] tools/gpu/amg.sh OUT_DIR
 # BUILD holds miniapp and tests/solvers/amg_test, built by tools/gpu/build.sh (whose .debs/ must hold
 # libeigen3-dev).
 set -uo pipefail
@@ -43,6 +47,57 @@ if [[ ${MINIAPP_AMG_PART:-} == setup ]]; then
   step setup_tet_80_one_thread 150 env OMP_NUM_THREADS=1 "$bin" poisson --backend cuda --mesh tet --cells 80,80,80 \
     --periodic none --preconditioner amg --json "$out/setup_tet_80_one_thread.json"
   grep -H -A9 "set-up stages" "$out"/setup_*.txt >"$out/setup_stages.txt"
+  exit 0
+fi
+if [[ ${MINIAPP_AMG_PART:-} == prism ]]; then
+  # 2 N² × N prisms: 10⁵, 10⁶, 3·10⁶, 10⁷, 3·10⁷.
+  for size in "37 30" "79 45" "115 70" "171 150" "247 300"; do
+    set -- $size
+    poisson "prism_$1" prism "$1" "$2"
+  done
+  exit 0
+fi
+if [[ ${MINIAPP_AMG_PART:-} == timeloop ]]; then
+  for round in 1 2; do
+    for p in aip1 amg; do
+      step "les_step_tet80_${p}_$round" 60 "$bin" bench step taylor-green-3d --set 'physics.les="wale"' \
+        --set 'mesh.generator="tet"' --set 'mesh.cells=[80,80,80]' --set 'numerics.poisson="pcg"' \
+        --set "numerics.preconditioner=\"$p\"" --backend cuda --warmup 5 --steps 10 \
+        --json "$out/les_step_tet80_${p}_$round.json"
+      for size in "128 60" "144 60" "215 120"; do
+        set -- $size
+        step "cavity3d_$1_${p}_$round" "$2" "$bin" bench step cavity-3d --set "mesh.cells=[$1,$1,$1]" \
+          --set "numerics.preconditioner=\"$p\"" --backend cuda --warmup 5 --steps 10 \
+          --json "$out/cavity3d_$1_${p}_$round.json"
+      done
+    done
+  done
+  # The solve's time in the loop: the step's less the other sub-steps' kernel time (profiled), which is
+  # the same with either preconditioner.
+  python3 - "$out" >"$out/timeloop.md" <<'PY'
+import glob, os, re, statistics, sys
+runs = {}
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*_[12].txt"))):
+    text = open(path).read()
+    step = re.search(r"time per step\s+([\d.]+) ms", text)
+    if not step:
+        continue
+    other = sum(float(m.group(2)) for m in re.finditer(r"^(\d[.\d]* [a-z ]+?)\s+[\d.]+\s+[\d.e+]+\s+([\d.]+)\s+[\d.]+$", text, re.M)
+                if "Poisson solve" not in m.group(1))
+    iterations = float(re.search(r"PCG iterations per step\s+([\d.]+)", text).group(1))
+    case, preconditioner, _ = os.path.basename(path)[:-4].rsplit("_", 2)
+    runs.setdefault(case, {}).setdefault(preconditioner, []).append((float(step.group(1)), other, iterations))
+print("| case | AIP-1 step, iterations | AMG step, iterations | step ratio | solve AIP-1 / AMG | solve ratio |")
+print("| --- | ---: | ---: | ---: | ---: | ---: |")
+for case, by in runs.items():
+    if "aip1" not in by or "amg" not in by:
+        continue
+    other = statistics.mean(r[1] for r in by["aip1"] + by["amg"])
+    step = {p: statistics.mean(r[0] for r in by[p]) for p in ("aip1", "amg")}
+    spread = {p: f"{min(r[0] for r in by[p]):.2f}–{max(r[0] for r in by[p]):.2f} ms, {by[p][0][2]:.1f}" for p in by}
+    print(f"| {case} | {spread['aip1']} | {spread['amg']} | {step['aip1'] / step['amg']:.2f} | "
+          f"{step['aip1'] - other:.1f} / {step['amg'] - other:.2f} ms | {(step['aip1'] - other) / (step['amg'] - other):.1f} |")
+PY
   exit 0
 fi
 step amg_cuda_test 60 "$build/tests/solvers/amg_test" "[cuda]"
