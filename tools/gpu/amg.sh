@@ -73,20 +73,17 @@ if [[ ${MINIAPP_AMG_PART:-} == timeloop ]]; then
     done
   done
   # The solve's time in the loop: the step's less the other sub-steps' kernel time (profiled), which is
-  # the same with either preconditioner.
+  # the same with either preconditioner; from the runs' --json.
   python3 - "$out" >"$out/timeloop.md" <<'PY'
-import glob, os, re, statistics, sys
+import glob, json, os, statistics, sys
 runs = {}
-for path in sorted(glob.glob(os.path.join(sys.argv[1], "*_[12].txt"))):
-    text = open(path).read()
-    step = re.search(r"time per step\s+([\d.]+) ms", text)
-    if not step:
-        continue
-    other = sum(float(m.group(2)) for m in re.finditer(r"^(\d[.\d]* [a-z ]+?)\s+[\d.]+\s+[\d.e+]+\s+([\d.]+)\s+[\d.]+$", text, re.M)
-                if "Poisson solve" not in m.group(1))
-    iterations = float(re.search(r"PCG iterations per step\s+([\d.]+)", text).group(1))
-    case, preconditioner, _ = os.path.basename(path)[:-4].rsplit("_", 2)
-    runs.setdefault(case, {}).setdefault(preconditioner, []).append((float(step.group(1)), other, iterations))
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*_[12].json"))):
+    run = json.load(open(path))
+    other = sum(kind["profiled_seconds"] for phase in run["phases"] if phase["phase"] != "2.2 Poisson solve"
+                for name, kind in phase.items() if name != "phase") / run["steps"]
+    case, preconditioner, _ = os.path.basename(path)[:-5].rsplit("_", 2)
+    runs.setdefault(case, {}).setdefault(preconditioner, []).append(
+        (1e3 * run["step_seconds"], 1e3 * other, run["pcg_iterations_per_step"]))
 print("| case | AIP-1 step, iterations | AMG step, iterations | step ratio | solve AIP-1 / AMG | solve ratio |")
 print("| --- | ---: | ---: | ---: | ---: | ---: |")
 for case, by in runs.items():
