@@ -42,13 +42,13 @@ for name in names:
     t, d = taylor_green.dissipation_curve(os.path.join(out, name))
     when, peak = series.peak(t, d)
     diag = data.read_diagnostics(os.path.join(out, name, "diagnostics.csv"))
+    nearest = lambda at: min(range(len(diag["time"])), key=lambda k: abs(diag["time"][k] - at))
     deficits = []
-    for at in (6, 8, 10):
-        i = min(range(len(diag["time"])), key=lambda k: abs(diag["time"][k] - at))
+    for i in map(nearest, (6, 8, 10)):
         e = diag["kinetic_energy"][i] / taylor_green.VOLUME
         deficits.append(f"{100 * (e / e_ref[bisect.bisect_left(t_ref, diag['time'][i])] - 1):+.1f} %")
     # The budget's row nearest the peak: its parts as shares of −dE/dt there.
-    i = min(range(len(diag["time"])), key=lambda k: abs(diag["time"][k] - when))
+    i = nearest(when)
     shares = [100 * diag[c][i] / diag["energy_decay_rate"][i]
               for c in ("viscous_dissipation", "model_dissipation", "numerical_dissipation")]
     print(f"| {name} | {peak:.5f} | {100 * (peak / ref_peak - 1):+.1f} % | {when:.2f} | {' / '.join(deficits)} | "

@@ -27,7 +27,7 @@ python3 - "$out" >"$out/summary.md" <<'PY'
 import csv, os, sys
 for mesh in ("hex", "tet"):
     path = os.path.join(sys.argv[1], f"ncu_{mesh}.txt")
-    rows = list(csv.reader(line for line in open(path) if line.startswith('"')))
+    rows = list(csv.reader(line for line in open(path) if line.startswith('"'))) if os.path.exists(path) else []
     if not rows:
         continue
     header, rows = rows[0], rows[1:]
