@@ -1,0 +1,130 @@
+// How AMG's restriction R reads the finer vector, for thinking about its layout on a GPU (docs/amg.md,
+// What bounds R): on the CPU, for −L of an n³ box in the solver's row order (row_grouping_rcm) and its
+// hierarchy with float storage, for R₀ and R₁
+// - how much blocks of B consecutive rows share: Σ over blocks of the distinct columns a block reads,
+//   per non-zero (1: nothing shared), and how many 32-byte sectors of x those columns fill, per column;
+//   also with R's rows numbered by the next level's aggregates (AMG's own numbering of its levels);
+// - a simple count of what one warp-wide load instruction of its gathers touches: distinct sectors of
+//   x per non-zero with a thread per row (sELL's slices of 32, padding included) and with G lanes per
+//   row (a row's entries side by side), as numbered and with the finer rows numbered by aggregate (each
+//   column's largest entry). The count ignores the L1, which on an H200 already serves the repeats
+//   between a warp's instructions: it did not predict the L2 traffic of G = 8 lanes (docs/amg.md).
+// Usage: restriction_layout hex|tet N
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "operators/sparse/reorder.hpp"
+#include "solvers/amg/amg_options.hpp"
+#include "solvers/amg/hierarchy.hpp"
+#include "tests/solvers/box_poisson.hpp"
+
+using namespace miniapp;
+
+namespace {
+
+constexpr index_t doubles_per_sector = 4;
+
+index_t distinct(std::vector<index_t>& v) {
+  std::sort(v.begin(), v.end());
+  return static_cast<index_t>(std::unique(v.begin(), v.end()) - v.begin());
+}
+
+void block_sharing(const CsrMatrix& r, const char* rows) {
+  std::printf("  blocks of B rows, %s: distinct columns per non-zero, sectors per column, widest block\n", rows);
+  std::vector<index_t> cols, sectors;
+  for (const index_t block : {64, 128, 256, 512}) {
+    double columns = 0, sector_count = 0;
+    index_t widest = 0;
+    for (index_t first = 0; first < r.rows; first += block) {
+      const index_t end = std::min(r.rows, first + block);
+      cols.assign(r.col.begin() + r.row_ptr[first], r.col.begin() + r.row_ptr[end]);
+      const index_t u = distinct(cols);
+      sectors.resize(static_cast<std::size_t>(u));
+      for (index_t k = 0; k < u; ++k) sectors[k] = cols[k] / doubles_per_sector;
+      columns += u;
+      sector_count += distinct(sectors);
+      widest = std::max(widest, u);
+    }
+    std::printf("    B = %3d: %.3f, %.2f, %d\n", block, columns / r.nnz(), sector_count / columns, widest);
+  }
+}
+
+// Distinct sectors per non-zero touched by each warp-wide instruction: a thread per row (step k of 32 rows)
+// or `lanes` lanes per row (32 / lanes rows a warp, a row's entries side by side), columns renumbered by `map`.
+double sectors_per_nonzero(const CsrMatrix& r, const std::vector<index_t>& map, int lanes) {
+  std::vector<std::vector<index_t>> rows(static_cast<std::size_t>(r.rows));
+  for (index_t i = 0; i < r.rows; ++i) {
+    for (index_t p = r.row_ptr[i]; p < r.row_ptr[i + 1]; ++p) rows[i].push_back(map[r.col[p]] / doubles_per_sector);
+    std::sort(rows[i].begin(), rows[i].end());
+  }
+  const index_t rows_per_warp = lanes == 1 ? 32 : 32 / lanes;
+  double total = 0;
+  std::vector<index_t> touched;
+  for (index_t w = 0; w < r.rows; w += rows_per_warp) {
+    const index_t end = std::min(r.rows, w + rows_per_warp);
+    std::size_t rounds = 0;
+    for (index_t i = w; i < end; ++i) rounds = std::max(rounds, (rows[i].size() + lanes - 1) / lanes);
+    for (std::size_t k = 0; k < rounds; ++k) {
+      touched.clear();
+      for (index_t i = w; i < end; ++i) {
+        if (rows[i].empty()) continue;
+        if (lanes == 1) touched.push_back(rows[i][std::min(k, rows[i].size() - 1)]);  // padding repeats the last
+        for (int l = 0; lanes > 1 && l < lanes; ++l)
+          if (k * lanes + l < rows[i].size()) touched.push_back(rows[i][k * lanes + l]);
+      }
+      total += distinct(touched);
+    }
+  }
+  return total / r.nnz();
+}
+
+// Finer row → its number when the finer rows are sorted by aggregate (the row of R holding the
+// column's largest entry), in their order within an aggregate.
+std::vector<index_t> numbered_by_aggregate(const CsrMatrix& r) {
+  std::vector<index_t> aggregate(static_cast<std::size_t>(r.cols), -1), order(static_cast<std::size_t>(r.cols));
+  std::vector<double> largest(static_cast<std::size_t>(r.cols), -1.0);
+  for (index_t i = 0; i < r.rows; ++i)
+    for (index_t p = r.row_ptr[i]; p < r.row_ptr[i + 1]; ++p)
+      if (r.val[p] > largest[r.col[p]]) largest[r.col[p]] = r.val[p], aggregate[r.col[p]] = i;
+  for (index_t c = 0; c < r.cols; ++c) order[c] = c;
+  std::stable_sort(order.begin(), order.end(), [&](index_t a, index_t b) { return aggregate[a] < aggregate[b]; });
+  std::vector<index_t> map(static_cast<std::size_t>(r.cols));
+  for (index_t k = 0; k < r.cols; ++k) map[order[k]] = k;
+  return map;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3 || (std::string(argv[1]) != "hex" && std::string(argv[1]) != "tet") || std::atoi(argv[2]) < 2) {
+    std::fprintf(stderr, "usage: restriction_layout hex|tet N   (an N³ box; tet: N³ · 6 cells)\n");
+    return 2;
+  }
+  CsrMatrix a = test::box_poisson(argv[1], std::atoi(argv[2]), 1.0);
+  a = permute_symmetric(a, row_grouping_rcm(a));
+  amg::AmgOptions options;
+  options.float_storage = true;
+  const amg::HostHierarchy h = amg::build_hierarchy(std::move(a), options);
+  for (std::size_t l = 0; l < 2 && l < h.levels.size(); ++l) {
+    const CsrMatrix& r = h.levels[l].restriction.host;
+    std::printf("R%zu: %d x %d, %.1f non-zeros a row\n", l, r.rows, r.cols, static_cast<double>(r.nnz()) / r.rows);
+    block_sharing(r, "as numbered");
+    if (l + 1 < h.levels.size()) {
+      // R's rows (the coarser level's) numbered by the next level's aggregates: neighbours in space.
+      const std::vector<index_t> next = numbered_by_aggregate(h.levels[l + 1].restriction.host);
+      std::vector<index_t> new_to_old(static_cast<std::size_t>(r.rows));
+      for (index_t i = 0; i < r.rows; ++i) new_to_old[next[i]] = i;
+      block_sharing(permute_rows(r, Permutation::from_new_to_old(std::move(new_to_old))), "by the next level's aggregate");
+    }
+    std::vector<index_t> as_numbered(static_cast<std::size_t>(r.cols));  // the identity
+    for (index_t c = 0; c < r.cols; ++c) as_numbered[c] = c;
+    std::vector<index_t> by_aggregate = numbered_by_aggregate(r);
+    std::printf("  sectors per non-zero, a load instruction at a time: lanes a row 1 / 8 / 32\n");
+    for (const auto& [name, map] : {std::pair{"as numbered", &as_numbered}, std::pair{"by aggregate", &by_aggregate}})
+      std::printf("    %-12s %.3f / %.3f / %.3f\n", name, sectors_per_nonzero(r, *map, 1), sectors_per_nonzero(r, *map, 8),
+                  sectors_per_nonzero(r, *map, 32));
+  }
+}
