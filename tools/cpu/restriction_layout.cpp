@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -52,33 +53,41 @@ void block_sharing(const CsrMatrix& r, const char* rows) {
   }
 }
 
-// Distinct sectors per non-zero touched by each warp-wide instruction: a thread per row (step k of 32 rows)
-// or `lanes` lanes per row (32 / lanes rows a warp, a row's entries side by side), columns renumbered by `map`.
-double sectors_per_nonzero(const CsrMatrix& r, const std::vector<index_t>& map, int lanes) {
+// Each row's sectors of x, sorted, its columns renumbered by `map`.
+std::vector<std::vector<index_t>> row_sectors(const CsrMatrix& r, const std::vector<index_t>& map) {
   std::vector<std::vector<index_t>> rows(static_cast<std::size_t>(r.rows));
   for (index_t i = 0; i < r.rows; ++i) {
     for (index_t p = r.row_ptr[i]; p < r.row_ptr[i + 1]; ++p) rows[i].push_back(map[r.col[p]] / doubles_per_sector);
     std::sort(rows[i].begin(), rows[i].end());
   }
-  const index_t rows_per_warp = lanes == 1 ? 32 : 32 / lanes;
+  return rows;
+}
+
+// Distinct sectors per non-zero touched by each warp-wide instruction: a thread per row (step k of 32
+// rows, a row past its end repeating its last entry as sELL's padding does) or `lanes` lanes per row
+// (32 / lanes rows a warp, a row's entries side by side).
+double sectors_per_nonzero(const std::vector<std::vector<index_t>>& rows, index_t nnz, int lanes) {
+  const auto n = static_cast<index_t>(rows.size()), rows_per_warp = lanes == 1 ? 32 : 32 / lanes;
   double total = 0;
   std::vector<index_t> touched;
-  for (index_t w = 0; w < r.rows; w += rows_per_warp) {
-    const index_t end = std::min(r.rows, w + rows_per_warp);
+  for (index_t w = 0; w < n; w += rows_per_warp) {
+    const index_t end = std::min(n, w + rows_per_warp);
     std::size_t rounds = 0;
     for (index_t i = w; i < end; ++i) rounds = std::max(rounds, (rows[i].size() + lanes - 1) / lanes);
     for (std::size_t k = 0; k < rounds; ++k) {
       touched.clear();
       for (index_t i = w; i < end; ++i) {
-        if (rows[i].empty()) continue;
-        if (lanes == 1) touched.push_back(rows[i][std::min(k, rows[i].size() - 1)]);  // padding repeats the last
-        for (int l = 0; lanes > 1 && l < lanes; ++l)
-          if (k * lanes + l < rows[i].size()) touched.push_back(rows[i][k * lanes + l]);
+        const std::vector<index_t>& row = rows[i];
+        if (lanes == 1) {
+          if (!row.empty()) touched.push_back(row[std::min(k, row.size() - 1)]);
+        } else {
+          for (std::size_t e = k * lanes; e < std::min(row.size(), (k + 1) * lanes); ++e) touched.push_back(row[e]);
+        }
       }
       total += distinct(touched);
     }
   }
-  return total / r.nnz();
+  return total / nnz;
 }
 
 // Finer row → its number when the finer rows are sorted by aggregate (the row of R holding the
@@ -89,7 +98,7 @@ std::vector<index_t> numbered_by_aggregate(const CsrMatrix& r) {
   for (index_t i = 0; i < r.rows; ++i)
     for (index_t p = r.row_ptr[i]; p < r.row_ptr[i + 1]; ++p)
       if (r.val[p] > largest[r.col[p]]) largest[r.col[p]] = r.val[p], aggregate[r.col[p]] = i;
-  for (index_t c = 0; c < r.cols; ++c) order[c] = c;
+  std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](index_t a, index_t b) { return aggregate[a] < aggregate[b]; });
   std::vector<index_t> map(static_cast<std::size_t>(r.cols));
   for (index_t k = 0; k < r.cols; ++k) map[order[k]] = k;
@@ -119,12 +128,13 @@ int main(int argc, char** argv) {
       for (index_t i = 0; i < r.rows; ++i) new_to_old[next[i]] = i;
       block_sharing(permute_rows(r, Permutation::from_new_to_old(std::move(new_to_old))), "by the next level's aggregate");
     }
-    std::vector<index_t> as_numbered(static_cast<std::size_t>(r.cols));  // the identity
-    for (index_t c = 0; c < r.cols; ++c) as_numbered[c] = c;
-    std::vector<index_t> by_aggregate = numbered_by_aggregate(r);
+    std::vector<index_t> identity(static_cast<std::size_t>(r.cols));
+    std::iota(identity.begin(), identity.end(), 0);
     std::printf("  sectors per non-zero, a load instruction at a time: lanes a row 1 / 8 / 32\n");
-    for (const auto& [name, map] : {std::pair{"as numbered", &as_numbered}, std::pair{"by aggregate", &by_aggregate}})
-      std::printf("    %-12s %.3f / %.3f / %.3f\n", name, sectors_per_nonzero(r, *map, 1), sectors_per_nonzero(r, *map, 8),
-                  sectors_per_nonzero(r, *map, 32));
+    for (const auto& [name, map] : {std::pair{"as numbered", identity}, std::pair{"by aggregate", numbered_by_aggregate(r)}}) {
+      const std::vector<std::vector<index_t>> rows = row_sectors(r, map);
+      std::printf("    %-12s %.3f / %.3f / %.3f\n", name, sectors_per_nonzero(rows, r.nnz(), 1),
+                  sectors_per_nonzero(rows, r.nnz(), 8), sectors_per_nonzero(rows, r.nnz(), 32));
+    }
   }
 }
