@@ -1,5 +1,7 @@
 #include "miniapp/run/rank_executor.hpp"
 
+#include <omp.h>
+
 #include <cstdlib>
 #include <string>
 
@@ -20,6 +22,35 @@ Executor rank_executor(std::string_view backend, const parallel::Communicator* c
                                " ranks but has " + std::to_string(devices) +
                                " GPU(s); start at most one rank per GPU (or set MINIAPP_ALLOW_GPU_SHARING=1)");
   return Executor::cuda(place.rank % devices);
+}
+
+BackgroundExecutor::BackgroundExecutor(std::string_view backend, const parallel::Communicator* comm) {
+  const std::string name(backend);
+  const bool one_rank = !comm || comm->size() == 1;
+  const int threads = omp_get_max_threads();
+  if (name == "cpu" || !cuda::built()) {
+    std::promise<Executor> made;
+    made.set_value(rank_executor(name, comm));
+    executor_ = made.get_future();
+  } else if (one_rank && threads >= 4) {
+    caller_threads_ = threads;
+    omp_set_num_threads(threads - 1);
+    executor_ = std::async(std::launch::async, [name] { return rank_executor(name, nullptr); });
+  } else {
+    executor_ = std::async(std::launch::deferred, [name, comm] { return rank_executor(name, comm); });
+  }
+}
+
+BackgroundExecutor::~BackgroundExecutor() { give_back_core(); }
+
+void BackgroundExecutor::give_back_core() {
+  if (caller_threads_) omp_set_num_threads(*caller_threads_);
+  caller_threads_.reset();
+}
+
+Executor BackgroundExecutor::take() {
+  give_back_core();
+  return executor_.get();
 }
 
 }  // namespace miniapp::run

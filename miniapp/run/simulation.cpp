@@ -274,12 +274,8 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   sim.config = std::move(config);
   sim.case_path = case_path;
   auto& c = sim.config;
-  // The backend first: a missing device is reported before any work is done.
-  {
-    StageTimer t(log, "backend");
-    sim.exec = rank_executor(cases::name(c.numerics.backend), comm);
-    if (c.numerics.poisson == cases::PoissonSolver::fft) time::require_fft_backend(sim.exec);
-  }
+  // A CUDA context comes up while the mesh is built (rank_executor.hpp).
+  BackgroundExecutor backend(cases::name(c.numerics.backend), comm);
   bool singular = false;
   std::optional<parallel::LocalNumbering> numbering;
   // Each rank's host may have another amount left: checked collectively.
@@ -301,6 +297,11 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
     sim.geometry = mesh::compute_geometry(sim.mesh);
   }
   mesh_parts.print(log);
+  {
+    StageTimer t(log, "backend");
+    sim.exec = backend.take();
+    if (c.numerics.poisson == cases::PoissonSolver::fft) time::require_fft_backend(sim.exec);
+  }
   // On several ranks: the reader's peak, while it held the whole mesh, apart from the others'.
   print_host_memory_peak(log, comm, numbering ? numbering->owned_count() : sim.cells());
   // Once the mesh's size is known and numerics.poisson final (it may have fallen back to pcg). Where
