@@ -5,6 +5,8 @@
 
 #include <metis.h>
 
+#include "parallel/coarse_partition.hpp"
+
 namespace miniapp::parallel {
 
 static_assert(sizeof(idx_t) == sizeof(index_t), "METIS must be built with 32-bit indices (IDXTYPEWIDTH 32)");
@@ -67,38 +69,65 @@ void check_arguments(const CellGraph& graph, int parts, const std::vector<index_
                 std::to_string(*bad) + ", weights must be positive");
 }
 
-}  // namespace
-
-std::vector<int> partition_graph(const CellGraph& graph, int parts, const std::vector<index_t>* cell_weights) {
-  check_arguments(graph, parts, cell_weights);
-  const index_t cells = graph.cell_count();
-  std::vector<int> part(static_cast<std::size_t>(cells), 0);
-  if (parts == 1) return part;
-
+// METIS_PartGraphKway of a graph of `vertices` (weights: nullptr = 1 each) into `parts`, with a fixed
+// seed so that the result is reproducible.
+std::vector<int> metis_kway(index_t vertices, const std::vector<index_t>& offsets, const std::vector<index_t>& neighbours,
+                            const std::vector<index_t>* vertex_weights, const std::vector<index_t>* edge_weights,
+                            int parts) {
   // METIS takes non-const pointers; it does not modify the graph, but copies keep the contract plain.
-  std::vector<idx_t> xadj(graph.offsets.begin(), graph.offsets.end());
-  std::vector<idx_t> adjncy(graph.neighbours.begin(), graph.neighbours.end());
-  std::vector<idx_t> vwgt;
-  if (cell_weights) vwgt.assign(cell_weights->begin(), cell_weights->end());
-  std::vector<idx_t> where(static_cast<std::size_t>(cells));
-  idx_t nvtxs = cells, ncon = 1, nparts = parts, edgecut = 0;
+  std::vector<idx_t> xadj(offsets.begin(), offsets.end()), adjncy(neighbours.begin(), neighbours.end()), vwgt, adjwgt;
+  if (vertex_weights) vwgt.assign(vertex_weights->begin(), vertex_weights->end());
+  if (edge_weights) adjwgt.assign(edge_weights->begin(), edge_weights->end());
+  std::vector<idx_t> where(static_cast<std::size_t>(vertices));
+  idx_t nvtxs = vertices, ncon = 1, nparts = parts, edgecut = 0;
   idx_t options[METIS_NOPTIONS];
   METIS_SetDefaultOptions(options);
   options[METIS_OPTION_NUMBERING] = 0;
   options[METIS_OPTION_SEED] = 1;  // reproducible partitions, run to run
   const int code = METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adjncy.data(), vwgt.empty() ? nullptr : vwgt.data(),
-                                       nullptr, nullptr, &nparts, nullptr, nullptr, options, &edgecut, where.data());
+                                       nullptr, adjwgt.empty() ? nullptr : adjwgt.data(), &nparts, nullptr, nullptr,
+                                       options, &edgecut, where.data());
   if (code != METIS_OK)
-    throw Error("partition: METIS_PartGraphKway failed on a graph of " + std::to_string(cells) + " cells into " +
+    throw Error("partition: METIS_PartGraphKway failed on a graph of " + std::to_string(vertices) + " vertices into " +
                 std::to_string(parts) + " parts: " + metis_reason(code));
+  return {where.begin(), where.end()};
+}
 
+// METIS on the graph of aggregates of about six cells, the parts projected back to the cells and
+// refined (coarse_partition.hpp).
+std::vector<int> partition_aggregates(const CellGraph& graph, int parts, const std::vector<index_t>* cell_weights) {
+  const Aggregates aggregates = aggregate_cells(graph);
+  std::vector<int> part;
+  {
+    const WeightedGraph coarse = aggregate_graph(graph, cell_weights, aggregates);
+    part = metis_kway(coarse.vertex_count(), coarse.offsets, coarse.neighbours, &coarse.vertex_weight,
+                      &coarse.edge_weight, parts);
+  }
+  std::vector<int> cell_part(aggregates.of_cell.size());
+  for (std::size_t c = 0; c < cell_part.size(); ++c) cell_part[c] = part[static_cast<std::size_t>(aggregates.of_cell[c])];
+  refine_partition(graph, cell_weights, cell_part, parts, metis_imbalance);
+  return cell_part;
+}
+
+}  // namespace
+
+std::vector<int> partition_graph(const CellGraph& graph, int parts, const std::vector<index_t>* cell_weights,
+                                 GraphCoarsening coarsening) {
+  check_arguments(graph, parts, cell_weights);
+  const index_t cells = graph.cell_count();
+  if (parts == 1) return std::vector<int>(static_cast<std::size_t>(cells), 0);
+  const bool coarsen = coarsening == GraphCoarsening::always ||
+                       (coarsening == GraphCoarsening::large_graphs && cells >= coarsened_partition_cells);
+  // A coarse graph of about a sixth of the cells still needs several vertices a part.
+  std::vector<int> part = coarsen && cells >= 64 * static_cast<index_t>(parts)
+                              ? partition_aggregates(graph, parts, cell_weights)
+                              : metis_kway(cells, graph.offsets, graph.neighbours, cell_weights, nullptr, parts);
   std::vector<index_t> size(static_cast<std::size_t>(parts), 0);
-  for (index_t c = 0; c < cells; ++c) ++size[where[c]];
+  for (index_t c = 0; c < cells; ++c) ++size[part[c]];
   for (int p = 0; p < parts; ++p)
     if (size[p] == 0)
       throw Error("partition: METIS left part " + std::to_string(p) + " of " + std::to_string(parts) +
                   " empty on a graph of " + std::to_string(cells) + " cells; run on fewer ranks");
-  std::copy(where.begin(), where.end(), part.begin());
   return part;
 }
 

@@ -27,11 +27,20 @@ CellGraph cell_graph(const mesh::Mesh& mesh);
 // this times the mean. METIS may exceed it slightly on very small graphs.
 inline constexpr double metis_imbalance = 1.03;
 
+// Graphs of this many cells or more are partitioned through the graph of their aggregates
+// (coarse_partition.hpp): at 10⁷ cells 4–5 times faster than METIS on every cell, 2–5 % more edges cut.
+inline constexpr index_t coarsened_partition_cells = index_t{1} << 20;
+
+enum class GraphCoarsening { large_graphs, always, never };
+
 // part[c] ∈ [0, parts): METIS_PartGraphKway minimising the edge cut, optional positive integer weights
-// per cell (work per cell; nullptr = 1 each), fixed seed so the result is reproducible. parts = 1
+// per cell (work per cell; nullptr = 1 each), fixed seed so the result is reproducible; on graphs of
+// coarsened_partition_cells or more (`always`: any large enough for the coarse graph to hold several
+// aggregates a part; `never`: none) on the graph of aggregates, then refined on the cells. parts = 1
 // makes no METIS call. Throws for parts < 1, more parts than cells, wrong weights, a METIS failure
-// code, or a part METIS left empty.
-std::vector<int> partition_graph(const CellGraph& graph, int parts, const std::vector<index_t>* cell_weights = nullptr);
+// code, or an empty part.
+std::vector<int> partition_graph(const CellGraph& graph, int parts, const std::vector<index_t>* cell_weights = nullptr,
+                                 GraphCoarsening coarsening = GraphCoarsening::large_graphs);
 
 // The same with parts = comm.size(), collective: rank 0 partitions (the graph and weights matter on
 // rank 0 only), every rank receives the whole part vector (4 bytes per global cell). A failure on
