@@ -1,27 +1,14 @@
 #include "parallel/local_mesh.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "core/default_init_allocator.hpp"
-
 namespace miniapp::parallel {
 namespace {
 
-// −1 in each of n entries, written by the threads: a window's arrays over the whole mesh are filled
-// once per window.
-UninitializedVector<index_t> none_of(index_t n) {
-  UninitializedVector<index_t> v(static_cast<std::size_t>(n));
-#pragma omp parallel for schedule(static)
-  for (index_t i = 0; i < n; ++i) v[i] = -1;
-  return v;
-}
-
-UninitializedVector<index_t> local_cell_of(const mesh::Mesh& global, std::span<const index_t> cells) {
-  UninitializedVector<index_t> local = none_of(global.cell_count());
+std::vector<index_t> local_cell_of(const mesh::Mesh& global, std::span<const index_t> cells) {
+  std::vector<index_t> local(static_cast<std::size_t>(global.cell_count()), -1);
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const index_t g = cells[i];
     if (g < 0 || g >= global.cell_count())
@@ -69,53 +56,32 @@ class NodeMap {
 };
 
 // The periodic link of each interior face, -1 on the others.
-UninitializedVector<index_t> periodic_link_of(const mesh::Mesh& global) {
-  UninitializedVector<index_t> link_of = none_of(global.interior_face_count);
+std::vector<index_t> periodic_link_of(const mesh::Mesh& global) {
+  std::vector<index_t> link_of(static_cast<std::size_t>(global.interior_face_count), -1);
   for (const mesh::PeriodicFace& p : global.periodic_faces) link_of[p.face] = p.link;
   return link_of;
 }
 
-// The interior faces of the whole mesh that the held cells keep, in face order: those between two held
-// cells (`inner`) and those between a held cell and one not held (`cut`). A window's cells are a small
-// share of the whole mesh, which every window visits: the visit is split into blocks of faces, one
-// per thread, joined in block order (the lists of a serial loop).
-void select_interior_faces(const mesh::Mesh& global, const UninitializedVector<index_t>& local, std::vector<LocalFace>& inner,
-                           std::vector<LocalFace>& cut) {
-  const UninitializedVector<index_t> link_of = periodic_link_of(global);
-  const index_t faces = global.interior_face_count;
-  std::vector<std::vector<LocalFace>> block_inner(static_cast<std::size_t>(omp_get_max_threads())),
-      block_cut(block_inner.size());
-#pragma omp parallel num_threads(static_cast<int>(block_inner.size()))
-  {
-    const auto t = static_cast<std::size_t>(omp_get_thread_num()), n_blocks = static_cast<std::size_t>(omp_get_num_threads());
-    const auto begin = static_cast<index_t>(faces * t / n_blocks), end = static_cast<index_t>(faces * (t + 1) / n_blocks);
-    for (index_t f = begin; f < end; ++f) {
-      const index_t o = local[global.face_owner[f]], n = local[global.face_neighbour[f]];
-      if (o >= 0 && n >= 0) {
-        const bool periodic = link_of[f] >= 0;
-        const bool swap = !periodic && o > n;
-        block_inner[t].push_back({f, swap ? n : o, swap ? o : n, swap, {}, link_of[f]});
-      } else if (o >= 0) {
-        block_cut[t].push_back({f, o, -1, false, {}, -1});
-      } else if (n >= 0) {
-        // Seen from the neighbour: reversed, and across a periodic link its nodes move to its side.
-        const Vec3 shift = link_of[f] >= 0 ? global.periodic_links[link_of[f]].translation : Vec3{};
-        block_cut[t].push_back({f, n, -1, true, shift, -1});
-      }
+// The faces of the local mesh in their final order: interior, then boundary by patch, then cut.
+std::vector<LocalFace> select_faces(const mesh::Mesh& global, const std::vector<index_t>& local, index_t& interior,
+                                    std::vector<index_t>& patch_sizes) {
+  const std::vector<index_t> link_of = periodic_link_of(global);
+  std::vector<LocalFace> inner, cut;
+  std::vector<std::vector<LocalFace>> boundary(global.patches.size());
+  for (index_t f = 0; f < global.interior_face_count; ++f) {
+    const index_t o = local[global.face_owner[f]], n = local[global.face_neighbour[f]];
+    if (o >= 0 && n >= 0) {
+      const bool periodic = link_of[f] >= 0;
+      const bool swap = !periodic && o > n;
+      inner.push_back({f, swap ? n : o, swap ? o : n, swap, {}, link_of[f]});
+    } else if (o >= 0) {
+      cut.push_back({f, o, -1, false, {}, -1});
+    } else if (n >= 0) {
+      // Seen from the neighbour: reversed, and across a periodic link its nodes move to its side.
+      const Vec3 shift = link_of[f] >= 0 ? global.periodic_links[link_of[f]].translation : Vec3{};
+      cut.push_back({f, n, -1, true, shift, -1});
     }
   }
-  for (std::size_t t = 0; t < block_inner.size(); ++t) {
-    inner.insert(inner.end(), block_inner[t].begin(), block_inner[t].end());
-    cut.insert(cut.end(), block_cut[t].begin(), block_cut[t].end());
-  }
-}
-
-// The faces of the local mesh in their final order: interior, then boundary by patch, then cut.
-std::vector<LocalFace> select_faces(const mesh::Mesh& global, const UninitializedVector<index_t>& local, index_t& interior,
-                                    std::vector<index_t>& patch_sizes) {
-  std::vector<LocalFace> inner, cut;
-  select_interior_faces(global, local, inner, cut);
-  std::vector<std::vector<LocalFace>> boundary(global.patches.size());
   for (std::size_t p = 0; p < global.patches.size(); ++p) {
     const mesh::Patch& patch = global.patches[p];
     for (index_t f = patch.first_face; f < patch.first_face + patch.face_count; ++f)
@@ -159,7 +125,7 @@ void write_faces(const mesh::Mesh& global, const std::vector<LocalFace>& faces, 
 }  // namespace
 
 mesh::Mesh extract_local_mesh(const mesh::Mesh& global, std::span<const index_t> cells) {
-  const UninitializedVector<index_t> local_of = local_cell_of(global, cells);
+  const std::vector<index_t> local_of = local_cell_of(global, cells);
   mesh::Mesh local;
   NodeMap nodes(global, local);
   copy_cells(global, cells, nodes, local);

@@ -7,7 +7,6 @@
 #include "operators/fv/flow_operators.hpp"
 #include "parallel/local_mesh.hpp"
 #include "parallel/local_numbering.hpp"
-#include "tests/mesh/same_mesh.hpp"
 #include "tests/parallel/parallel_test_support.hpp"
 
 using namespace miniapp;
@@ -79,17 +78,4 @@ TEST_CASE("operators on a rank's mesh reproduce the global rows of its owned cel
     }
   }
   if (comm.size() > 1) CHECK(part.patches.back().face_count > 0);  // the cut patch closes the halo
-}
-
-// The whole mesh's faces are visited in blocks, one per thread: a rank's mesh is the same to the bit
-// on any thread count (a periodic tet box, so that periodic and cut periodic faces are visited).
-TEST_CASE("a rank's mesh is cut the same on 1 and 3 threads", "[mpi][local_mesh][threads]") {
-  const Communicator comm;
-  const mesh::Mesh whole = test::test_box("tet", true);
-  const CellGraph graph = cell_graph(whole);
-  const LocalNumbering n = build_local_numbering(graph, partition_cells(comm, graph), comm.rank());
-  const auto [one, three] =
-      miniapp::test::on_one_and_three_threads([&] { return extract_local_mesh(whole, n.local_to_global); });
-  mesh::test::check_same_mesh(one, three);
-  CHECK(one.cell_count() == n.local_count());
 }
