@@ -1,8 +1,8 @@
 #pragma once
 // The pieces of a partition of a large cell graph made on a coarser graph: METIS k-way on every cell
-// of a 10⁷-cell mesh takes several seconds on one core while the other ranks wait (a quarter of the
-// several-rank start-up at 5·10⁷ cells), and on the graph of aggregates of about six cells a fifth of
-// that; the parts, projected back to the cells, are then refined by greedy boundary moves.
+// of a large mesh runs on the reader alone while the other ranks wait, and on the graph of aggregates
+// of about six cells it does a fraction of that work; the parts, projected back to the cells, are then
+// refined by greedy boundary moves (docs/multi-rank.md has the measured trade).
 #include <vector>
 
 #include "parallel/partition.hpp"

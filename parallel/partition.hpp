@@ -28,7 +28,7 @@ CellGraph cell_graph(const mesh::Mesh& mesh);
 inline constexpr double metis_imbalance = 1.03;
 
 // Graphs of this many cells or more are partitioned through the graph of their aggregates
-// (coarse_partition.hpp): at 10⁷ cells 4–5 times faster than METIS on every cell, 2–5 % more edges cut.
+// (coarse_partition.hpp): several times faster than METIS on every cell, for a few more faces cut.
 inline constexpr index_t coarsened_partition_cells = index_t{1} << 20;
 
 enum class GraphCoarsening { large_graphs, always, never };
