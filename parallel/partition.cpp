@@ -131,6 +131,13 @@ std::vector<int> partition_graph(const CellGraph& graph, int parts, const std::v
   return part;
 }
 
+long long cut_edges(const CellGraph& graph, const std::vector<int>& part) {
+  long long ends = 0;  // each cut edge is counted from both of its cells
+  for (index_t c = 0; c < graph.cell_count(); ++c)
+    for (const index_t nb : graph.neighbours_of(c)) ends += part[c] != part[nb];
+  return ends / 2;
+}
+
 std::vector<int> partition_on_rank0(const Communicator& comm, const std::function<std::vector<int>()>& partition) {
   std::vector<int> part;
   comm.run_collectively([&] {

@@ -42,6 +42,9 @@ enum class GraphCoarsening { large_graphs, always, never };
 std::vector<int> partition_graph(const CellGraph& graph, int parts, const std::vector<index_t>* cell_weights = nullptr,
                                  GraphCoarsening coarsening = GraphCoarsening::large_graphs);
 
+// The edges of `graph` whose two cells lie in different parts: the faces a partition cuts.
+long long cut_edges(const CellGraph& graph, const std::vector<int>& part);
+
 // The same with parts = comm.size(), collective: rank 0 partitions (the graph and weights matter on
 // rank 0 only), every rank receives the whole part vector (4 bytes per global cell). A failure on
 // rank 0 is raised on every rank.

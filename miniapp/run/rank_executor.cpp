@@ -24,6 +24,10 @@ Executor rank_executor(std::string_view backend, const parallel::Communicator* c
   return Executor::cuda(place.rank % devices);
 }
 
+// Fewer threads than this keep every core for the mesh: one taken from two or three costs more than
+// the context it hides.
+constexpr int fewest_threads_to_share = 4;
+
 BackgroundExecutor::BackgroundExecutor(std::string_view backend, const parallel::Communicator* comm) {
   const std::string name(backend);
   const bool one_rank = !comm || comm->size() == 1;
@@ -32,7 +36,7 @@ BackgroundExecutor::BackgroundExecutor(std::string_view backend, const parallel:
     std::promise<Executor> made;
     made.set_value(rank_executor(name, comm));
     executor_ = made.get_future();
-  } else if (one_rank && threads >= 4) {
+  } else if (one_rank && threads >= fewest_threads_to_share) {
     caller_threads_ = threads;
     omp_set_num_threads(threads - 1);
     executor_ = std::async(std::launch::async, [name] { return rank_executor(name, nullptr); });

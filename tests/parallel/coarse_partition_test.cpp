@@ -19,13 +19,6 @@ CellGraph box_graph(const std::string& kind) {
   return cell_graph(kind == "hex" ? mesh::make_hex_box(spec) : mesh::make_tet_box(spec));
 }
 
-long long edge_cut(const CellGraph& g, const std::vector<int>& part) {
-  long long cut = 0;
-  for (index_t c = 0; c < g.cell_count(); ++c)
-    for (const index_t nb : g.neighbours_of(c)) cut += part[c] != part[nb];
-  return cut / 2;
-}
-
 std::vector<long long> part_weights(const std::vector<int>& part, int parts, const std::vector<index_t>* weights) {
   std::vector<long long> w(static_cast<std::size_t>(parts), 0);
   for (std::size_t c = 0; c < part.size(); ++c) w[part[c]] += weights ? (*weights)[c] : 1;
@@ -97,8 +90,8 @@ TEST_CASE("the partition through aggregates is balanced, reproducible and cuts f
   CHECK(*std::max_element(w.begin(), w.end()) <= metis_imbalance * g.cell_count() / parts);
   // On boxes this small the aggregates' ragged boundaries cost most (hex boxes, whose planes METIS
   // finds on the cells, more than tets): a bound with room for them.
-  CAPTURE(edge_cut(g, coarse), edge_cut(g, direct));
-  CHECK(edge_cut(g, coarse) <= 1.35 * edge_cut(g, direct));
+  CAPTURE(cut_edges(g, coarse), cut_edges(g, direct));
+  CHECK(cut_edges(g, coarse) <= 1.35 * cut_edges(g, direct));
 }
 
 TEST_CASE("cell weights steer the balance through aggregates too", "[partition]") {
@@ -121,10 +114,10 @@ TEST_CASE("boundary refinement cuts no more edges and keeps the parts within the
     const int quarter = static_cast<int>(c * parts / part.size());
     part[c] = c % 7 == 0 ? (quarter + 1) % parts : quarter;
   }
-  const long long before = edge_cut(g, part);
+  const long long before = cut_edges(g, part);
   refine_partition(g, nullptr, part, parts, metis_imbalance);
-  CAPTURE(before, edge_cut(g, part));
-  CHECK(edge_cut(g, part) < before);
+  CAPTURE(before, cut_edges(g, part));
+  CHECK(cut_edges(g, part) < before);
   const std::vector<long long> w = part_weights(part, parts, nullptr);
   CHECK(*std::max_element(w.begin(), w.end()) <= metis_imbalance * g.cell_count() / parts);
 }

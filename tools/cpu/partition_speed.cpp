@@ -31,14 +31,10 @@ Measured measure(const CellGraph& g, int parts, GraphCoarsening coarsening) {
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   std::sort(seconds.begin(), seconds.end());
-  long long cut = 0;
   std::vector<long long> size(static_cast<std::size_t>(parts), 0);
-  for (index_t c = 0; c < g.cell_count(); ++c) {
-    ++size[part[c]];
-    for (const index_t nb : g.neighbours_of(c)) cut += part[c] != part[nb];
-  }
+  for (const int p : part) ++size[p];
   const double mean = double(g.cell_count()) / parts;
-  return {seconds[1], cut / 2, double(*std::max_element(size.begin(), size.end())) / mean};
+  return {seconds[1], cut_edges(g, part), double(*std::max_element(size.begin(), size.end())) / mean};
 }
 
 }  // namespace
