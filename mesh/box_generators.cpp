@@ -170,7 +170,9 @@ Mesh make_box(const BoxSpec& spec, const std::string& source, bool tets, StagePr
     if (tets) add_kuhn_tetrahedra(soup, lat);
     else add_hexahedra(soup, lat);
   }
-  return build_mesh(soup, box_links(spec), source, profile);
+  Mesh mesh = build_mesh(soup, box_links(spec), source, profile);
+  mesh.cells_in_lattice_order = true;
+  return mesh;
 }
 
 }  // namespace
@@ -211,6 +213,7 @@ BoxLayers make_box_layers(const BoxSpec& spec, BoxCells cells, index_t first, in
 
   BoxLayers out;
   out.mesh = build_mesh(soup, box_links(spec, 2), source);
+  out.mesh.cells_in_lattice_order = true;
   const index_t per_layer = out.mesh.cell_count() / count;
   out.global_cell.reserve(static_cast<std::size_t>(out.mesh.cell_count()));
   for (index_t l = 0; l < count; ++l) {

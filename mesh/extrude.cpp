@@ -106,7 +106,9 @@ Mesh extrude(const Mesh2d& base, const ExtrusionSpec& spec) {
   }
   std::vector<PeriodicRequest> links;
   if (spec.periodic) links.push_back({"zmin", "zmax", Vec3{0, 0, spec.length}});
-  return build_mesh(soup, links, source);
+  Mesh mesh = build_mesh(soup, links, source);
+  mesh.cells_in_lattice_order = base.cells_in_lattice_order;
+  return mesh;
 }
 
 }  // namespace miniapp::mesh

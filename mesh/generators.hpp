@@ -55,6 +55,8 @@ struct Mesh2d {
   std::vector<std::string> patch_names;
   std::vector<std::array<index_t, 2>> boundary_edges;
   std::vector<index_t> boundary_edge_patch;
+  // As Mesh::cells_in_lattice_order (make_quad_rect, make_tri_rect); extrusion passes it on.
+  bool cells_in_lattice_order = false;
 
   index_t cell_count() const { return static_cast<index_t>(cell_node_offsets.size()) - 1; }
 };

@@ -61,6 +61,12 @@ struct Mesh {
   std::vector<PeriodicLink> periodic_links;
   std::vector<PeriodicFace> periodic_faces;
 
+  // Cells numbered along a generator's lattice (make_hex_box, make_tet_box, extrusions of a generated
+  // rectangle): each face neighbour lies at one of a few fixed offsets, so a sparse product in this
+  // order reads its vector in a few sequential streams, which RCM would only scatter. Operator
+  // assembly keeps such an order (rows only grouped by length); read meshes leave it false.
+  bool cells_in_lattice_order = false;
+
   index_t cell_count() const { return static_cast<index_t>(cell_types.size()); }
   index_t face_count() const { return static_cast<index_t>(face_owner.size()); }
   index_t node_count() const { return static_cast<index_t>(nodes.size()); }

@@ -15,6 +15,7 @@ Mesh2d rect_lattice(const RectSpec& spec, const std::string& source) {
   const std::vector<double> x = stretched_coordinates(nx, spec.origin[0], spec.length[0], spec.stretch[0]);
   const std::vector<double> y = stretched_coordinates(ny, spec.origin[1], spec.length[1], spec.stretch[1]);
   Mesh2d m;
+  m.cells_in_lattice_order = true;
   for (index_t j = 0; j <= ny; ++j)
     for (index_t i = 0; i <= nx; ++i) m.nodes.push_back({x[i], y[j]});
   const auto node = [nx](index_t i, index_t j) { return i + (nx + 1) * j; };

@@ -67,7 +67,8 @@ void LocalNumbering::relabel(const std::vector<index_t>& global_of) {
   global_to_local = inverse(local_to_global);
 }
 
-LocalNumbering build_local_numbering(const CellGraph& graph, const std::vector<int>& part, int rank) {
+LocalNumbering build_local_numbering(const CellGraph& graph, const std::vector<int>& part, int rank,
+                                     bool lattice_order) {
   if (part.size() != static_cast<std::size_t>(graph.cell_count()))
     throw Error("build_local_numbering: partition of " + std::to_string(part.size()) + " cells for a graph of " +
                 std::to_string(graph.cell_count()));
@@ -75,12 +76,13 @@ LocalNumbering build_local_numbering(const CellGraph& graph, const std::vector<i
   if (c.owned.empty()) throw Error("build_local_numbering: rank " + std::to_string(rank) + " owns no cell");
   const index_t owned = static_cast<index_t>(c.owned.size());
 
-  // Provisional order (owned by global index, then halo) → grouped + RCM order of the owned rows.
+  // Provisional order (owned by global index, then halo) → grouped (+ RCM) order of the owned rows.
   std::vector<index_t> cells = c.owned;
   cells.insert(cells.end(), c.halo.begin(), c.halo.end());
   std::vector<index_t> groups = c.group;
   groups.resize(cells.size(), 2);
-  const Permutation p = row_grouping_rcm(local_pattern(graph, cells, owned, inverse(cells)), &groups);
+  const CsrMatrix pattern = local_pattern(graph, cells, owned, inverse(cells));
+  const Permutation p = lattice_order ? row_grouping(pattern, &groups) : row_grouping_rcm(pattern, &groups);
 
   LocalNumbering n;
   n.rank = rank;

@@ -12,7 +12,8 @@ namespace miniapp::parallel {
 //   local [inner_count, owned_count())       interface cells: owned, some neighbour on another rank;
 //   local [owned_count(), local_count())     halo cells: other ranks' cells adjacent to owned ones.
 // Inside the inner and the interface group the rows follow row_grouping_rcm (grouped by row length,
-// then reverse Cuthill-McKee), so the interface rows of every operator are one contiguous block.
+// then reverse Cuthill-McKee), or row_grouping for a mesh in lattice order (grouped by row length,
+// then by index), so the interface rows of every operator are one contiguous block.
 // Halo cells are sorted by owning rank (then by cell index in the mesh the numbering was built on):
 // what each neighbour sends is contiguous.
 struct LocalNumbering {
@@ -39,9 +40,11 @@ struct LocalNumbering {
 // The numbering of `rank` for a partition `part` (part[c] = rank of cell c) of the whole cell graph.
 // Not collective. Built on a rank's window (its cells and their face neighbours, numbered in the
 // order of the whole mesh; parallel::MeshWindow) rather than the whole graph, it gives the same
-// numbering in the window's indices (LocalNumbering::relabel). Throws when `rank` owns no cell or
-// part has the wrong size.
-LocalNumbering build_local_numbering(const CellGraph& graph, const std::vector<int>& part, int rank);
+// numbering in the window's indices (LocalNumbering::relabel). `lattice_order`: the graph's cells are
+// in lattice order (mesh::Mesh::cells_in_lattice_order), kept inside each group. Throws when `rank`
+// owns no cell or part has the wrong size.
+LocalNumbering build_local_numbering(const CellGraph& graph, const std::vector<int>& part, int rank,
+                                     bool lattice_order = false);
 
 // The rank-local part of a global square operator: rows = owned cells in local order, columns = the
 // local indices (owned, then halo), so y_owned = A_local · x_local once the halo of x is current.

@@ -38,14 +38,14 @@ struct WireWindow {
   std::vector<index_t> patch_ranges;  // first face, face count per patch
   std::vector<Vec3> translations;     // per periodic link
   std::string names;                  // patch names, then each link's two patch names, each ended by '\0'
-  std::vector<index_t> interior{0};   // the interior face count
+  std::vector<index_t> counts{0, 0};  // the interior face count, cells_in_lattice_order
 
   // Calls f on every array, in wire order.
   template <class F>
   void for_each_array(F&& f) {
     mesh::Mesh& m = window.mesh;
     f(m.nodes), f(m.cell_types), f(m.cell_node_offsets), f(m.cell_nodes), f(m.face_node_offsets), f(m.face_nodes);
-    f(m.face_owner), f(m.face_neighbour), f(m.periodic_faces), f(interior), f(patch_ranges), f(translations);
+    f(m.face_owner), f(m.face_neighbour), f(m.periodic_faces), f(counts), f(patch_ranges), f(translations);
     f(names), f(window.part), f(window.global_cell);
   }
 };
@@ -65,7 +65,7 @@ WireWindow to_wire(MeshWindow& window) {
     w.translations.push_back(l.translation);
     w.names += l.patch_a + '\0' + l.patch_b + '\0';
   }
-  w.interior[0] = m.interior_face_count;
+  w.counts = {m.interior_face_count, m.cells_in_lattice_order ? 1 : 0};
   return w;
 }
 
@@ -85,7 +85,8 @@ MeshWindow from_wire(WireWindow w) {
     std::string a = next_name();
     m.periodic_links.push_back({std::move(a), next_name(), t});
   }
-  m.interior_face_count = w.interior.at(0);
+  m.interior_face_count = w.counts.at(0);
+  m.cells_in_lattice_order = w.counts.at(1) != 0;
   return std::move(w.window);
 }
 

@@ -16,6 +16,7 @@ MeshWindow cut_window(const mesh::Mesh& whole, const CellGraph& graph, const std
   cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
   MeshWindow w;
   w.mesh = extract_local_mesh(whole, cells);
+  w.mesh.cells_in_lattice_order = whole.cells_in_lattice_order;  // cells kept in the whole mesh's order
   w.part.reserve(cells.size());
   for (const index_t c : cells) w.part.push_back(part[c]);
   w.global_cell = std::move(cells);

@@ -220,9 +220,9 @@ void bench_one_mesh(const Executor& exec, const cases::MeshConfig& options, cons
                     std::vector<KernelRecord>& records, std::ostream& log) {
   const mesh::Mesh m = cases::make_case_mesh(options);
   const mesh::MeshGeometry geometry = mesh::compute_geometry(m);
-  // One cell order for both matrices, as in the time loop (the flow operators' default order is this).
+  // One cell order for both matrices, as in the time loop.
   const CsrMatrix l = fv::laplacian_matrix(m, geometry);
-  const Permutation order = row_grouping_rcm(l);
+  const Permutation order = fv::default_cell_order(m, l);
   Recorder recorder(records, std::string(cases::name(options.generator)) + " " + std::to_string(options.cells[0]) + "^3");
   for (const BenchMatrix matrix : settings.matrices) {
     if (matrix == BenchMatrix::laplacian) bench_laplacian(exec, permute_symmetric(l, order), settings, recorder, log);

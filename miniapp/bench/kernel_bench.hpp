@@ -51,7 +51,7 @@ cases::MeshConfig bench_mesh_options(cases::MeshGenerator kind, long long cells)
 
 // For every mesh kind and size, on random non-zero data, per call: the median of `repeat` samples of
 // bench_queued_calls calls queued back to back, after warm-up (median_call_seconds: CUDA events on
-// CUDA, wall time on CPU). Slice height 32 on CUDA, 8 on CPU; rows in row_grouping_rcm order.
+// CUDA, wall time on CPU). Slice height 32 on CUDA, 8 on CPU; rows in the time loop's order (fv::default_cell_order).
 // - Laplacian: SpMV (CSR and sELL), AXPY and DOT on vectors of its length; DOT twice, returning to
 //   the host ("dot") and leaving its result on the device ("dot_dev"). With settings.pcg, one PCG
 //   iteration with AIP-1 on −L, unprofiled, with and without CUDA Graphs ("pcg_aip1",

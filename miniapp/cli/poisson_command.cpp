@@ -24,6 +24,7 @@
 #include "miniapp/cli/command_line.hpp"
 #include "miniapp/cli/commands.hpp"
 #include "miniapp/cli/mesh_options.hpp"
+#include "operators/fv/flow_operators.hpp"
 #include "operators/fv/laplacian.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "operators/sparse/reorder.hpp"
@@ -132,7 +133,8 @@ PoissonSettings parse_settings(const cxxopts::ParseResult& result) {
   return s;
 }
 
-// The system A = −L in the row order of row_grouping_rcm, the exact solution p* and b = A p*.
+// The system A = −L in the time loop's row order (fv::default_cell_order), the exact solution p* and
+// b = A p*.
 struct PoissonProblem {
   CsrMatrix a;
   std::vector<double> exact, rhs;
@@ -162,7 +164,7 @@ PoissonProblem assemble_problem(const mesh::Mesh& m) {
   const mesh::MeshGeometry geometry = mesh::compute_geometry(m);
   CsrMatrix a = fv::laplacian_matrix(m, geometry);
   for (double& v : a.val) v = -v;
-  const Permutation order = row_grouping_rcm(a);
+  const Permutation order = fv::default_cell_order(m, a);
   PoissonProblem problem;
   problem.a = permute_symmetric(a, order);
   problem.exact = permute_vector(smooth_field(m, geometry), order);

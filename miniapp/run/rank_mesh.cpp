@@ -12,7 +12,8 @@ namespace miniapp::run {
 RankMesh rank_mesh_from_window(const parallel::MeshWindow& window, int rank, long long global_cells) {
   RankMesh r;
   r.global_cells = global_cells;
-  r.numbering = parallel::build_local_numbering(parallel::cell_graph(window.mesh), window.part, rank);
+  r.numbering = parallel::build_local_numbering(parallel::cell_graph(window.mesh), window.part, rank,
+                                               window.mesh.cells_in_lattice_order);
   const auto& held = r.numbering->local_to_global;
   const std::span<const index_t> owned(held.data(), static_cast<std::size_t>(r.numbering->owned_count()));
   r.mesh = parallel::extract_local_mesh(window.mesh, held);

@@ -79,6 +79,10 @@ void assemble_vector_operators(const CsrMatrix& interpolation, const mesh::MeshG
 
 }  // namespace
 
+Permutation default_cell_order(const mesh::Mesh& mesh, const CsrMatrix& mesh_order_laplacian) {
+  return mesh.cells_in_lattice_order ? row_grouping(mesh_order_laplacian) : row_grouping_rcm(mesh_order_laplacian);
+}
+
 // The order comes from the Laplacian in mesh order; M, Gs and L are permuted into it, every other
 // operator is assembled directly in it (renumbering the cells of each entry, which gives the same
 // matrices as assembling in mesh order and permuting, without the permutations).
@@ -100,8 +104,8 @@ FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGe
       mesh_order_face_gradient = face_gradient_matrix(mesh, geometry, &boundaries, GradientOf::pressure);
       mesh_order_laplacian = multiply(*mesh_order_divergence, *mesh_order_face_gradient);
     }
-    StageProfile::Part part(profile, "RCM order");
-    ops.cell_order = row_grouping_rcm(*mesh_order_laplacian);
+    StageProfile::Part part(profile, "cell order");
+    ops.cell_order = default_cell_order(mesh, *mesh_order_laplacian);
   }
   const Permutation& cells = ops.cell_order;
   {

@@ -55,8 +55,12 @@ struct FlowOperators {
   CsrMatrix momentum_pattern;
 };
 
+// The cell order of one rank's time loop, from the Laplacian in mesh order: its row_grouping for a
+// mesh whose cells are in lattice order (mesh::Mesh::cells_in_lattice_order), else row_grouping_rcm.
+Permutation default_cell_order(const mesh::Mesh& mesh, const CsrMatrix& mesh_order_laplacian);
+
 // Assembles every operator, cells renumbered by `cell_order` (new_to_old) when given, else by
-// row_grouping_rcm of the Laplacian (a rank's mesh comes already in its owned-then-halo order).
+// default_cell_order (a rank's mesh comes already in its owned-then-halo order).
 // Throws miniapp::Error if `boundaries` does not have one condition per mesh patch. The time of each
 // part goes to `profile` when given.
 FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,

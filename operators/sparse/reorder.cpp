@@ -328,15 +328,19 @@ std::vector<index_t> sort_into_buckets(const CsrMatrix& a, const std::vector<ind
   return rows;
 }
 
+void require_square_with_groups(const CsrMatrix& a, const std::vector<index_t>* groups, const char* caller) {
+  if (a.rows != a.cols)
+    throw Error(std::string(caller) + ": the matrix is " + std::to_string(a.rows) + "x" + std::to_string(a.cols) +
+                ", reordering needs a square one");
+  if (groups && groups->size() != static_cast<std::size_t>(a.rows))
+    throw Error(std::string(caller) + ": " + std::to_string(groups->size()) + " group labels for " +
+                std::to_string(a.rows) + " rows");
+}
+
 }  // namespace
 
 Permutation row_grouping_rcm(const CsrMatrix& a, const std::vector<index_t>* groups) {
-  if (a.rows != a.cols)
-    throw Error("row_grouping_rcm: the matrix is " + std::to_string(a.rows) + "x" + std::to_string(a.cols) +
-                ", reordering needs a square one");
-  if (groups && groups->size() != static_cast<std::size_t>(a.rows))
-    throw Error("row_grouping_rcm: " + std::to_string(groups->size()) + " group labels for " +
-                std::to_string(a.rows) + " rows");
+  require_square_with_groups(a, groups, "row_grouping_rcm");
   std::vector<index_t> bucket;
   const std::vector<index_t> sorted = sort_into_buckets(a, groups, bucket);
   const GroupGraph graph(a, bucket);
@@ -360,6 +364,12 @@ Permutation row_grouping_rcm(const CsrMatrix& a, const std::vector<index_t>* gro
     begin = end;
   }
   return Permutation::from_new_to_old(std::move(new_to_old));
+}
+
+Permutation row_grouping(const CsrMatrix& a, const std::vector<index_t>* groups) {
+  require_square_with_groups(a, groups, "row_grouping");
+  std::vector<index_t> bucket;
+  return Permutation::from_new_to_old(sort_into_buckets(a, groups, bucket));
 }
 
 namespace {

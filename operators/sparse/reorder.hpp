@@ -20,6 +20,10 @@ struct Permutation {
 // Cuthill-McKee inside each group for bandwidth. `groups`, if given, is a coarser grouping that takes
 // precedence (e.g. inner / interface / halo once there are subdomains): rows of group 0 first, etc.
 Permutation row_grouping_rcm(const CsrMatrix& a, const std::vector<index_t>* groups = nullptr);
+// The same grouping (by `groups` if given, then by non-zero count) with the rows of each group left
+// in their given order: for matrices whose order is already local (a generated mesh's lattice order,
+// mesh::Mesh::cells_in_lattice_order).
+Permutation row_grouping(const CsrMatrix& a, const std::vector<index_t>* groups = nullptr);
 
 // P A Pᵀ: rows and columns renumbered by the same permutation.
 CsrMatrix permute_symmetric(const CsrMatrix& a, const Permutation& p);

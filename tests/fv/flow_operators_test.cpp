@@ -54,6 +54,24 @@ TEST_CASE("cells are renumbered by cell_order in every cell-indexed operator", "
   }
 }
 
+TEST_CASE("a mesh in lattice order keeps it, rows grouped by length; any other takes RCM's order", "[fv][flow]") {
+  for (FlowCase c : all_cases()) {
+    SECTION(c.name) {
+      CHECK(c.mesh.cells_in_lattice_order == (c.name.rfind("mixed", 0) != 0));  // the generated ones
+      // L in mesh order: what the assembly's own order comes from.
+      const CsrMatrix l = assemble_flow_operators(c.mesh, c.geometry, c.boundaries,
+                                                  Permutation::identity(c.mesh.cell_count()))
+                              .laplacian;
+      for (const bool lattice : {true, false}) {
+        INFO("cells_in_lattice_order " << lattice);
+        c.mesh.cells_in_lattice_order = lattice;
+        const Permutation expected = lattice ? row_grouping(l) : row_grouping_rcm(l);
+        CHECK(assemble_flow_operators(c.mesh, c.geometry, c.boundaries).cell_order.new_to_old == expected.new_to_old);
+      }
+    }
+  }
+}
+
 TEST_CASE("Omega G equals minus (M Gamma) transposed, per component", "[fv][flow]") {
   for (const FlowCase& c : all_cases()) {
     SECTION(c.name) {
@@ -118,8 +136,10 @@ TEST_CASE("every operator and the cell order of a 40^3 box are bitwise the same 
   const SpecialPatches special = {{"xmin", {BoundaryKind::inlet, {1.0, 0.2, -0.1}}},
                                   {"xmax", {BoundaryKind::outlet, {}}},
                                   {"ymin", {BoundaryKind::slip, {}}}};
-  const FlowCase c = make_case(
+  FlowCase c = make_case(
       "hex 40^3", mesh::make_hex_box({.cells = {40, 40, 40}, .length = {1, 2, 0.5}, .stretch = {1.5, 0, 0.5}}), special);
+  c.mesh.cells_in_lattice_order = GENERATE(true, false);  // false: RCM's order, as for a read mesh
+  INFO("cells_in_lattice_order " << c.mesh.cells_in_lattice_order);
   const auto [one, three] = miniapp::test::on_one_and_three_threads(
       [&] { return assemble_flow_operators(c.mesh, c.geometry, c.boundaries); });
   // (Parenthesised: a failure prints false, not the arrays.)

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <set>
 
 #include "mesh/generators.hpp"
 #include "mesh_checks.hpp"
@@ -49,7 +50,33 @@ void check_uniform_deltas(const Mesh& m, const MeshGeometry& g, const BoxSpec& s
   CHECK(wrong == 0);
 }
 
+// The distinct differences neighbour − owner over the interior faces that are not periodic.
+std::set<index_t> neighbour_offsets(const Mesh& m) {
+  std::vector<bool> periodic(static_cast<std::size_t>(m.interior_face_count), false);
+  for (const PeriodicFace& p : m.periodic_faces) periodic[static_cast<std::size_t>(p.face)] = true;
+  std::set<index_t> offsets;
+  for (index_t f = 0; f < m.interior_face_count; ++f)
+    if (!periodic[static_cast<std::size_t>(f)]) offsets.insert(m.face_neighbour[f] - m.face_owner[f]);
+  return offsets;
+}
+
 }  // namespace
+
+TEST_CASE("generated meshes say their cells are in lattice order: neighbours at a few fixed offsets", "[mesh][box]") {
+  // The same offsets, however many cells: what lets operator assembly keep this order.
+  for (const index_t n : {4, 7}) {
+    const BoxSpec spec{.cells = {n, n + 1, n + 2}, .periodic = {false, true, false}};
+    const std::array<Mesh, 4> meshes = {make_hex_box(spec), make_tet_box(spec),
+                                        make_box_layers(spec, BoxCells::tetrahedra, 1, 2, "cut").mesh,
+                                        extrude(make_tri_rect({.cells = {n, n + 1}}), {.layers = n, .periodic = false})};
+    const std::array<std::size_t, 4> most = {3, 3 * 6 + 6, 3 * 6 + 6, 3 * 2 + 2};
+    for (std::size_t i = 0; i < meshes.size(); ++i) {
+      INFO("mesh " << i << ", n " << n);
+      CHECK(meshes[i].cells_in_lattice_order);
+      CHECK(neighbour_offsets(meshes[i]).size() <= most[i]);
+    }
+  }
+}
 
 TEST_CASE("uniform hexahedral box", "[mesh][box]") {
   BoxSpec s;

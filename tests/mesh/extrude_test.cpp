@@ -94,4 +94,7 @@ TEST_CASE("clockwise 2D cells are turned before extrusion", "[mesh][extrude]") {
   REQUIRE(signed_area(base, 0) < 0);
   const Mesh m = extrude(base, {});
   test::check_mesh(m, compute_geometry(m), 1.0);
+  CHECK(m.cells_in_lattice_order);  // passed on from the generated rectangle
+  base.cells_in_lattice_order = false;  // a 2D mesh read from a file
+  CHECK_FALSE(extrude(base, {}).cells_in_lattice_order);
 }

@@ -83,6 +83,22 @@ TEST_CASE("row_grouping_rcm orders by the coarse groups first", "[reorder]") {
   CHECK_THROWS_AS(row_grouping_rcm(grid, &groups), Error);
 }
 
+TEST_CASE("row_grouping groups rows by length and keeps their order inside each group", "[reorder]") {
+  const CsrMatrix grid = test::laplacian_3d(6, 5, 4);  // rows of 4 to 7 entries, in lattice order
+  const Permutation p = row_grouping(grid);
+  check_is_permutation(p, grid.rows);
+  for (index_t i = 1; i < grid.rows; ++i) {
+    const index_t prev = p.new_to_old[i - 1], cur = p.new_to_old[i];
+    CHECK(grid.row_length(prev) >= grid.row_length(cur));
+    if (grid.row_length(prev) == grid.row_length(cur)) CHECK(prev < cur);
+  }
+  // The interior rows (7 entries) come first: (6 − 2)(5 − 2)(4 − 2) of them.
+  CHECK(grid.row_length(p.new_to_old[23]) == 7);
+  CHECK(grid.row_length(p.new_to_old[24]) == 6);
+  const CsrMatrix wide = csr_from_triplets(2, 3, {{0, 0, 1.0}, {1, 2, 1.0}});
+  CHECK_THROWS_AS(row_grouping(wide), Error);
+}
+
 TEST_CASE("row_grouping_rcm reduces the bandwidth of a shuffled grid", "[reorder]") {
   // Periodic: every row has 7 entries, so there is one group and the result is plain RCM. A block
   // diagonal of two grids checks that every component gets numbered.

@@ -58,11 +58,27 @@ TEST_CASE("local numbering: inner, then interface, then halo cells, each classif
 TEST_CASE("the owned rows are grouped by row length inside inner and interface", "[mpi][numbering]") {
   const Communicator comm;
   const CellGraph g = cell_graph(test::test_box("hex", false));
-  const LocalNumbering n = build_local_numbering(g, partition_cells(comm, g), comm.rank());
+  const std::vector<int> part = partition_cells(comm, g);
+  const bool lattice_order = GENERATE(false, true);
+  CAPTURE(lattice_order, comm.rank());
+  const LocalNumbering n = build_local_numbering(g, part, comm.rank(), lattice_order);
   // Row length of a face operator = 1 + neighbours; longest first inside each group (boundary last).
   auto length = [&](index_t l) { return g.neighbours_of(n.local_to_global[l]).size(); };
+  std::size_t out_of_index_order = 0;
   for (index_t l = 1; l < n.owned_count(); ++l)
-    if (l != n.inner_count) CHECK(length(l - 1) >= length(l));
+    if (l != n.inner_count) {
+      CHECK(length(l - 1) >= length(l));
+      if (length(l - 1) == length(l) && n.local_to_global[l - 1] > n.local_to_global[l]) ++out_of_index_order;
+    }
+  // In lattice order the cells of one group and length keep their order; RCM's order does not.
+  if (lattice_order) CHECK(out_of_index_order == 0);
+  else CHECK(out_of_index_order > 0);
+  // The same cells either way, classified the same.
+  const LocalNumbering other = build_local_numbering(g, part, comm.rank(), !lattice_order);
+  CHECK(other.inner_count == n.inner_count);
+  CHECK(other.interface_count == n.interface_count);
+  CHECK(std::is_permutation(n.local_to_global.begin(), n.local_to_global.begin() + n.inner_count,
+                            other.local_to_global.begin()));
 }
 
 TEST_CASE("local rows of a global operator use owned-then-halo columns", "[mpi][numbering]") {

@@ -34,7 +34,8 @@ struct WholeMeshPath {
 WholeMeshPath whole_mesh_path(const mesh::Mesh& whole, const Communicator& comm, const std::vector<index_t>* lines) {
   const CellGraph graph = cell_graph(whole);
   const std::vector<int> part = lines ? partition_lines(comm, graph, *lines) : partition_cells(comm, graph);
-  WholeMeshPath p{build_local_numbering(graph, part, comm.rank()), {}, {}};
+  // A generated box's cells stay in lattice order, which the windows carry to their ranks.
+  WholeMeshPath p{build_local_numbering(graph, part, comm.rank(), whole.cells_in_lattice_order), {}, {}};
   const auto& cells = p.numbering.local_to_global;
   p.mesh = extract_local_mesh(whole, cells);
   const std::size_t owned = static_cast<std::size_t>(p.numbering.owned_count());

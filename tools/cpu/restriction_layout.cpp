@@ -1,5 +1,6 @@
 // How AMG's restriction R reads the finer vector, for thinking about its layout on a GPU (docs/amg.md,
-// What bounds R): on the CPU, for −L of an n³ box in the solver's row order (row_grouping_rcm) and its
+// What bounds R): on the CPU, for −L of an n³ box in the solver's row order (a generated box's lattice
+// order, rows grouped by length; or, with `rcm`, row_grouping_rcm's, a read mesh's) and its
 // hierarchy with float storage, for R₀ and R₁
 // - how much blocks of B consecutive rows share: Σ over blocks of the distinct columns a block reads,
 //   per non-zero (1: nothing shared), and how many 32-byte sectors of x those columns fill, per column;
@@ -108,12 +109,13 @@ std::vector<index_t> numbered_by_aggregate(const CsrMatrix& r) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3 || (std::string(argv[1]) != "hex" && std::string(argv[1]) != "tet") || std::atoi(argv[2]) < 2) {
-    std::fprintf(stderr, "usage: restriction_layout hex|tet N   (an N³ box; tet: N³ · 6 cells)\n");
+  const bool rcm = argc == 4 && std::string(argv[3]) == "rcm";
+  if ((argc != 3 && !rcm) || (std::string(argv[1]) != "hex" && std::string(argv[1]) != "tet") || std::atoi(argv[2]) < 2) {
+    std::fprintf(stderr, "usage: restriction_layout hex|tet N [rcm]   (an N³ box; tet: N³ · 6 cells)\n");
     return 2;
   }
   CsrMatrix a = test::box_poisson(argv[1], std::atoi(argv[2]), 1.0);
-  a = permute_symmetric(a, row_grouping_rcm(a));
+  a = permute_symmetric(a, rcm ? row_grouping_rcm(a) : row_grouping(a));
   amg::AmgOptions options;
   options.float_storage = true;
   const amg::HostHierarchy h = amg::build_hierarchy(std::move(a), options);
