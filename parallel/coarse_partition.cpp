@@ -1,7 +1,7 @@
 #include "parallel/coarse_partition.hpp"
 
 #include <algorithm>
-#include <cstdint>
+#include <numeric>
 #include <utility>
 
 namespace miniapp::parallel {
@@ -106,17 +106,13 @@ WeightedGraph aggregate_graph(const CellGraph& graph, const std::vector<index_t>
 void refine_partition(const CellGraph& graph, const std::vector<index_t>* cell_weights, std::vector<int>& part,
                       int parts, double imbalance) {
   const index_t cells = graph.cell_count();
-  std::vector<std::int64_t> part_weight(static_cast<std::size_t>(parts), 0);
-  std::int64_t total = 0;
-  for (index_t c = 0; c < cells; ++c) {
-    part_weight[part[c]] += weight_of(cell_weights, c);
-    total += weight_of(cell_weights, c);
-  }
-  const auto heaviest = static_cast<std::int64_t>(imbalance * static_cast<double>(total) / parts);
+  std::vector<long long> part_weight = part_weights(part, parts, cell_weights);
+  const long long total = std::accumulate(part_weight.begin(), part_weight.end(), 0LL);
+  const auto heaviest = static_cast<long long>(imbalance * static_cast<double>(total) / parts);
   std::vector<std::pair<index_t, index_t>> links;  // (neighbouring part, edges to it)
   constexpr int passes = 8;
   for (int pass = 0; pass < passes; ++pass) {
-    std::int64_t moves = 0;
+    long long moves = 0;
     for (index_t c = 0; c < cells; ++c) {
       const int from = part[c];
       links.clear();
@@ -126,7 +122,7 @@ void refine_partition(const CellGraph& graph, const std::vector<index_t>* cell_w
         else count_key(links, part[nb]);
       }
       if (links.empty()) continue;  // inside its part
-      const std::int64_t w = weight_of(cell_weights, c);
+      const long long w = weight_of(cell_weights, c);
       int best = -1;
       index_t best_gain = 0;
       for (const auto& [to, edges] : links) {

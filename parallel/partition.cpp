@@ -122,13 +122,17 @@ std::vector<int> partition_graph(const CellGraph& graph, int parts, const std::v
   std::vector<int> part = coarsen && cells >= 64 * static_cast<index_t>(parts)
                               ? partition_aggregates(graph, parts, cell_weights)
                               : metis_kway(cells, graph.offsets, graph.neighbours, cell_weights, nullptr, parts);
-  std::vector<index_t> size(static_cast<std::size_t>(parts), 0);
-  for (index_t c = 0; c < cells; ++c) ++size[part[c]];
+  const std::vector<long long> size = part_weights(part, parts);
   for (int p = 0; p < parts; ++p)
     if (size[p] == 0)
-      throw Error("partition: METIS left part " + std::to_string(p) + " of " + std::to_string(parts) +
-                  " empty on a graph of " + std::to_string(cells) + " cells; run on fewer ranks");
+      throw Error("partition: part " + std::to_string(p) + " of " + std::to_string(parts) + " came out empty on a graph of " + std::to_string(cells) + " cells; run on fewer ranks");
   return part;
+}
+
+std::vector<long long> part_weights(const std::vector<int>& part, int parts, const std::vector<index_t>* cell_weights) {
+  std::vector<long long> weight(static_cast<std::size_t>(parts), 0);
+  for (std::size_t c = 0; c < part.size(); ++c) weight[part[c]] += cell_weights ? (*cell_weights)[c] : 1;
+  return weight;
 }
 
 long long cut_edges(const CellGraph& graph, const std::vector<int>& part) {

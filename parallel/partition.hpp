@@ -45,6 +45,10 @@ std::vector<int> partition_graph(const CellGraph& graph, int parts, const std::v
 // The edges of `graph` whose two cells lie in different parts: the faces a partition cuts.
 long long cut_edges(const CellGraph& graph, const std::vector<int>& part);
 
+// Per part, the sum of its cells' weights (1 each without `cell_weights`).
+std::vector<long long> part_weights(const std::vector<int>& part, int parts,
+                                    const std::vector<index_t>* cell_weights = nullptr);
+
 // The same with parts = comm.size(), collective: rank 0 partitions (the graph and weights matter on
 // rank 0 only), every rank receives the whole part vector (4 bytes per global cell). A failure on
 // rank 0 is raised on every rank.

@@ -19,12 +19,6 @@ CellGraph box_graph(const std::string& kind) {
   return cell_graph(kind == "hex" ? mesh::make_hex_box(spec) : mesh::make_tet_box(spec));
 }
 
-std::vector<long long> part_weights(const std::vector<int>& part, int parts, const std::vector<index_t>* weights) {
-  std::vector<long long> w(static_cast<std::size_t>(parts), 0);
-  for (std::size_t c = 0; c < part.size(); ++c) w[part[c]] += weights ? (*weights)[c] : 1;
-  return w;
-}
-
 }  // namespace
 
 TEST_CASE("aggregates hold every cell, at most 12 each, joined through faces", "[partition]") {
@@ -100,6 +94,7 @@ TEST_CASE("cell weights steer the balance through aggregates too", "[partition]"
   for (std::size_t c = 0; c < weights.size() / 4; ++c) weights[c] = 5;  // the first quarter weighs 5 times
   const std::vector<int> part = partition_graph(g, 4, &weights, GraphCoarsening::always);
   const std::vector<long long> w = part_weights(part, 4, &weights);
+  CHECK(std::accumulate(w.begin(), w.end(), 0LL) == std::accumulate(weights.begin(), weights.end(), 0LL));
   const double mean = std::accumulate(weights.begin(), weights.end(), 0.0) / 4;
   CHECK(*std::max_element(w.begin(), w.end()) <= metis_imbalance * mean);
   CHECK(*std::min_element(w.begin(), w.end()) >= 0.9 * mean);

@@ -31,8 +31,7 @@ Measured measure(const CellGraph& g, int parts, GraphCoarsening coarsening) {
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   std::sort(seconds.begin(), seconds.end());
-  std::vector<long long> size(static_cast<std::size_t>(parts), 0);
-  for (const int p : part) ++size[p];
+  const std::vector<long long> size = part_weights(part, parts);
   const double mean = double(g.cell_count()) / parts;
   return {seconds[1], cut_edges(g, part), double(*std::max_element(size.begin(), size.end())) / mean};
 }
