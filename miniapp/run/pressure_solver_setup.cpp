@@ -112,7 +112,8 @@ PressureSolverParts prepare_pressure_solver(const Simulation& sim, const cases::
 
 BuiltPressureSolver make_pressure_solver(Simulation& sim, const PressureSolverParts& parts, index_t slices,
                                          bool singular, const parallel::LocalNumbering* numbering,
-                                         parallel::HaloTransport transport, std::ostream& log) {
+                                         parallel::HaloTransport transport, std::ostream& log,
+                                         StageProfile* profile) {
   const cases::NumericsConfig& n = parts.numerics;
   PcgOptions options;
   options.tolerance = n.poisson_tolerance;
@@ -124,7 +125,7 @@ BuiltPressureSolver make_pressure_solver(Simulation& sim, const PressureSolverPa
     if (sim.domain->distributed()) ranks.emplace(*sim.domain->communicator(), *numbering, transport);
     built.solver = std::make_unique<time::FftPressureSolver>(
         sim.exec, sim.mesh, sim.geometry, sim.host_operators.laplacian, sim.host_operators.cell_order, options,
-        frequency_preconditioning(n), &log, ranks ? &*ranks : nullptr);
+        frequency_preconditioning(n), &log, ranks ? &*ranks : nullptr, profile);
     return built;
   }
   auto preconditioner = make_preconditioner(sim, parts, numbering, slices, transport, built.aip_form, log);

@@ -39,9 +39,11 @@ struct BuiltPressureSolver {
 // parts.numerics.poisson's solver on sim's executor, after the upload: PCG with the path's
 // preconditioner, or the FFT path along a periodic z. On several ranks the distributed PCG, its
 // preconditioner built on the owned block (block Jacobi across ranks) but AMG's, coupled across them,
-// or the FFT path on the rank's whole periodic lines. Prints what it built to `log`.
+// or the FFT path on the rank's whole periodic lines. Prints what it built to `log`; the FFT path's
+// set-up adds the times of its parts to `profile`.
 BuiltPressureSolver make_pressure_solver(Simulation& sim, const PressureSolverParts& parts, index_t slices,
                                          bool singular, const parallel::LocalNumbering* numbering,
-                                         parallel::HaloTransport transport, std::ostream& log);
+                                         parallel::HaloTransport transport, std::ostream& log,
+                                         StageProfile* profile = nullptr);
 
 }  // namespace miniapp::run

@@ -205,13 +205,16 @@ std::unique_ptr<time::PressureSolver> pressure_solver_of_paths(Simulation& sim,
                                                                const parallel::LocalNumbering* numbering,
                                                                parallel::HaloTransport transport, std::ostream& log) {
   std::vector<PressurePathChoice::Path> built;
+  StageProfile setup_parts;
   {
     StageTimer t(log, "pressure solver");
     for (const PressureSolverParts& parts : paths) {
-      BuiltPressureSolver b = make_pressure_solver(sim, parts, slices, singular, numbering, transport, log);
+      BuiltPressureSolver b =
+          make_pressure_solver(sim, parts, slices, singular, numbering, transport, log, &setup_parts);
       built.push_back({parts.numerics, b.aip_form, std::move(b.solver)});
     }
   }
+  setup_parts.print(log);
   if (built.size() == 1) {
     sim.aip_form = built[0].aip_form;
     return std::move(built[0].solver);

@@ -31,7 +31,7 @@ FftPressureSolver::FftPressureSolver(const Executor& exec, const mesh::Mesh& mes
                                      const mesh::MeshGeometry& geometry, const CsrMatrix& laplacian,
                                      const Permutation& cell_order, const PcgOptions& options,
                                      const fft::FrequencyPreconditioning& preconditioning, std::ostream* log,
-                                     const Ranks* ranks)
+                                     const Ranks* ranks, StageProfile* profile)
     : options_{options.tolerance, options.max_iterations} {
   require_fft_backend(exec);
   fft::Extrusion extrusion;
@@ -39,8 +39,11 @@ FftPressureSolver::FftPressureSolver(const Executor& exec, const mesh::Mesh& mes
   parallel::LocalNumbering planes;
   const auto split = [&] {
     // The split works in mesh order: L back from the operators' order (its inverse permutation).
-    const CsrMatrix l = permute_symmetric(laplacian, Permutation::from_new_to_old(cell_order.old_to_new));
-    extrusion = fft::detect_extrusion(mesh, geometry);
+    const CsrMatrix l = timed_part(profile, "L in mesh order", [&] {
+      return permute_symmetric(laplacian, Permutation::from_new_to_old(cell_order.old_to_new));
+    });
+    extrusion = timed_part(profile, "extrusion", [&] { return fft::detect_extrusion(mesh, geometry); });
+    StageProfile::Part part(profile, "plane operator");
     op = fft::split_extruded_operator(l, extrusion);
     // A rank's mesh is in the order of its numbering (operators' order = mesh order).
     if (ranks) planes = fft::plane_numbering(extrusion, ranks->cells);
@@ -57,7 +60,8 @@ FftPressureSolver::FftPressureSolver(const Executor& exec, const mesh::Mesh& mes
   fft::FftPoissonOptions fft_options;
   fft_options.pcg = options_;
   fft_options.preconditioning = preconditioning;
-  poisson_ = std::make_unique<fft::FftPoisson>(exec, std::move(extrusion), op, fft_options, &cell_order, plane_.get());
+  poisson_ = std::make_unique<fft::FftPoisson>(exec, std::move(extrusion), op, fft_options, &cell_order, plane_.get(),
+                                               profile);
   if (log)
     *log << "FFT Poisson: Nper = " << planes_per_line << ", " << lines << " cells per plane"
          << (ranks ? " (whole periodic lines on each of " + std::to_string(ranks->comm.size()) + " ranks)" : "")

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/stage_profile.hpp"
 #include "mesh/geometry.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/sparse/reorder.hpp"
@@ -80,10 +81,11 @@ class FftPressureSolver final : public PressureSolver {
   // with an even number of layers (on several ranks: on every rank, fft::plane_numbering's when the
   // mesh was not partitioned by lines). `ranks`: nullptr on one rank; collective otherwise. The
   // pressure's halo is not updated by solve (the integrator does it with its other halo updates).
+  // `profile`: where the set-up's parts add their times, if given.
   FftPressureSolver(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
                     const CsrMatrix& laplacian, const Permutation& cell_order, const PcgOptions& options,
                     const fft::FrequencyPreconditioning& preconditioning, std::ostream* log = nullptr,
-                    const Ranks* ranks = nullptr);
+                    const Ranks* ranks = nullptr, StageProfile* profile = nullptr);
   PcgResult solve(const Vector& rhs, Vector& pressure, long step) override;
   // The iterations per solve of each frequency, averaged over the solves so far.
   void print_report(std::ostream& out) const override;

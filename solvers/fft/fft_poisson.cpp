@@ -26,8 +26,9 @@ std::vector<double> system_shifts(index_t planes) {
 // the first `lines` 2D cells.
 std::vector<index_t> block_order(const Extrusion& e, const Permutation* cell_order, index_t lines) {
   std::vector<index_t> index(static_cast<std::size_t>(lines) * e.planes);
-  for (std::size_t i = 0; i < index.size(); ++i)
-    index[i] = cell_order ? cell_order->old_to_new[e.cell_3d[i]] : e.cell_3d[i];
+  const auto size = static_cast<std::ptrdiff_t>(index.size());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < size; ++i) index[i] = cell_order ? cell_order->old_to_new[e.cell_3d[i]] : e.cell_3d[i];
   return index;
 }
 
@@ -41,7 +42,8 @@ std::vector<int> iterations_per_frequency(const BatchedPcgResult& systems) {
 }
 
 FftPoisson::FftPoisson(const Executor& exec, Extrusion extrusion, const PlaneOperator& op,
-                       const FftPoissonOptions& options, const Permutation* cell_order, PlanePartition* plane)
+                       const FftPoissonOptions& options, const Permutation* cell_order, PlanePartition* plane,
+                       StageProfile* profile)
     : exec_(exec), extrusion_(std::move(extrusion)), options_(options), plane_(plane),
       owned_lines_(plane ? plane->owned_rows() : extrusion_.plane_cells) {
   const index_t n = extrusion_.planes, cells = extrusion_.plane_cells;
@@ -50,22 +52,29 @@ FftPoisson::FftPoisson(const Executor& exec, Extrusion extrusion, const PlaneOpe
     throw Error("FftPoisson: the cell order has " + std::to_string(cell_order->size()) + " entries for " +
                 std::to_string(extrusion_.cell_3d.size()) + " cells");
   const FrequencyPreconditioning& pre = options_.preconditioning;
-  pcg_ = std::make_unique<BatchedPcg>(exec, negated(op.in_plane), op.z_coupling, system_shifts(n), op.singular,
-                                      block_systems_for(n + 2, pre.blocks), pre.aip_level, plane);
-  transform_ = make_periodic_fft(exec, owned_lines_, n, options_.measure);
-  order_ = Array<index_t>::from_host(exec, block_order(extrusion_, cell_order, owned_lines_));
-  real_ = Vector(exec, batched_size(owned_lines_, n));
-  rhs_ = Vector(exec, batched_size(cells, n + 2));
-  solution_ = Vector(exec, batched_size(cells, n + 2));
-  // The halo lines' rows are never transformed: zero, so that the (unused) halo rows stay finite.
-  fill(exec, 0.0, rhs_);
-  fill(exec, 0.0, solution_);
+  {
+    StageProfile::Part part(profile, "frequency systems");
+    pcg_ = std::make_unique<BatchedPcg>(exec, negated(op.in_plane), op.z_coupling, system_shifts(n), op.singular,
+                                        block_systems_for(n + 2, pre.blocks), pre.aip_level, plane);
+  }
+  {
+    StageProfile::Part part(profile, "transforms");
+    transform_ = make_periodic_fft(exec, owned_lines_, n, options_.measure);
+    order_ = Array<index_t>::from_host(exec, block_order(extrusion_, cell_order, owned_lines_));
+    real_ = Vector(exec, batched_size(owned_lines_, n));
+    rhs_ = Vector(exec, batched_size(cells, n + 2));
+    solution_ = Vector(exec, batched_size(cells, n + 2));
+    // The halo lines' rows are never transformed: zero, so that the (unused) halo rows stay finite.
+    fill(exec, 0.0, rhs_);
+    fill(exec, 0.0, solution_);
+  }
   pcg_->preconditioner().set_amg_options(pre.amg);
   if (pre.leading_blocks >= 0) {
+    StageProfile::Part part(profile, "low-frequency blocks");
     pcg_->preconditioner().use_leading_blocks(pre.leading, pre.leading_blocks);
     configuration_ = pcg_->preconditioner().describe() + "; set by the options";
   } else {
-    tune_preconditioner();
+    tune_preconditioner(profile);
   }
 }
 
@@ -73,16 +82,19 @@ FftPoisson::FftPoisson(const Executor& exec, Extrusion extrusion, const PlaneOpe
 // and solution_ (free at set-up), after one short untimed solve that warms caches and kernels. The
 // cost of a configuration is the faster of two solves: a machine shared with other work adds delays,
 // never removes them.
-void FftPoisson::tune_preconditioner() {
+void FftPoisson::tune_preconditioner(StageProfile* profile) {
   std::vector<double> host(static_cast<std::size_t>(rhs_.size()));
-  std::mt19937 engine(2024);
-  std::uniform_real_distribution<double> value(-1, 1);
-  for (double& v : host) v = value(engine);
+  timed_part(profile, "timed solves", [&] {
+    std::mt19937 engine(2024);
+    std::uniform_real_distribution<double> value(-1, 1);
+    for (double& v : host) v = value(engine);
+  });
   FrequencyPreconditioner& m = pcg_->preconditioner();
   const LeadingPreconditioner leading = options_.preconditioning.leading;
   const char* kind = leading == LeadingPreconditioner::amg ? "AMG" : "AIP";
   std::ostringstream costs;
   const auto timed_solve = [&](const BatchedPcgOptions& options) {
+    StageProfile::Part part(profile, "timed solves");
     rhs_.copy_from_host(host);  // the solve projects b in place
     exec_.synchronize();
     const auto start = std::chrono::steady_clock::now();
@@ -99,6 +111,7 @@ void FftPoisson::tune_preconditioner() {
   const auto cost = [&](int blocks) {
     std::string unavailable;
     try {
+      StageProfile::Part part(profile, "low-frequency blocks");
       m.use_leading_blocks(leading, blocks);
     } catch (const Error& e) {  // e.g. a 2D mesh too small for the AIP pattern: not a candidate
       unavailable = e.what();
@@ -112,6 +125,7 @@ void FftPoisson::tune_preconditioner() {
     return std::min(first, timed_solve(options_.pcg));
   };
   const int best = choose_aip_blocks(m.blocks(), cost);
+  StageProfile::Part part(profile, "low-frequency blocks");
   m.use_leading_blocks(leading, best);
   configuration_ = m.describe() + "; chosen by measured solve time (" + costs.str() + ")";
 }

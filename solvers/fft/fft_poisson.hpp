@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "core/stage_profile.hpp"
 #include "operators/sparse/reorder.hpp"
 #include "solvers/fft/batched_pcg.hpp"
 #include "solvers/fft/extrusion.hpp"
@@ -55,9 +56,11 @@ class FftPoisson {
   // times solves of a random right-hand side for each configuration tried (on several ranks the
   // slowest rank's time decides, so every rank makes the same choice). `plane`: the ranks' partition
   // of the 2D cells (must outlive the solver; op.singular then the same on every rank), nullptr on
-  // one rank. Collective on several ranks.
+  // one rank. `profile`: where the set-up's parts add their times, if given. Collective on several
+  // ranks.
   FftPoisson(const Executor& exec, Extrusion extrusion, const PlaneOperator& op, const FftPoissonOptions& options = {},
-             const Permutation* cell_order = nullptr, PlanePartition* plane = nullptr);
+             const Permutation* cell_order = nullptr, PlanePartition* plane = nullptr,
+             StageProfile* profile = nullptr);
 
   // b and p: cell_count entries on the executor, in the order given at construction (on several
   // ranks: owned then halo cells; only owned entries are read, only owned entries of p are
@@ -71,7 +74,7 @@ class FftPoisson {
   const std::string& configuration() const { return configuration_; }
 
  private:
-  void tune_preconditioner();
+  void tune_preconditioner(StageProfile* profile);
 
   Executor exec_;
   Extrusion extrusion_;

@@ -46,28 +46,40 @@ PlaneOperator split_bottom_plane(const CsrMatrix& l, const Extrusion& e) {
   return op;
 }
 
-// Every entry of L must be the one the split predicts (same in-plane value in every plane, w to the
-// planes above and below, nothing further away).
+// Every entry of row `row` of L must be the one the split predicts (same in-plane value in every
+// plane, w to the planes above and below, nothing further away); throws for the first that is not.
+void check_row(const CsrMatrix& l, const Extrusion& e, const PlaneOperator& op, index_t row) {
+  const index_t c2 = e.cell_2d[row], k = e.plane[row];
+  const double scale = std::abs(entry(l, row, row)) + std::abs(op.z_coupling[c2]);
+  const index_t up = e.at(c2, (k + 1) % e.planes), down = e.at(c2, (k + e.planes - 1) % e.planes);
+  for (index_t i = l.row_ptr[row]; i < l.row_ptr[row + 1]; ++i) {
+    const index_t col = l.col[i];
+    double expected = 0;
+    if (e.plane[col] == k) expected = entry(op.in_plane, c2, e.cell_2d[col]) - (col == row ? 2 * op.z_coupling[c2] : 0);
+    if (col == up || col == down) {
+      if (e.cell_2d[col] != c2) throw not_separable(row, col, "couples two columns across planes");
+      expected += op.z_coupling[c2] * (up == down ? 2 : 1);
+    } else if (e.plane[col] != k && l.val[i] != 0) {
+      throw not_separable(row, col, "couples cells more than one plane apart or in different columns");
+    }
+    if (std::abs(l.val[i] - expected) > 1e-9 * scale)
+      throw not_separable(row, col, "is " + std::to_string(l.val[i]) + " but " + std::to_string(expected) +
+                                        " in plane 0: the operator differs between planes");
+  }
+}
+
+// Every row checked, in parallel; the error is the first failing row's, whatever the thread count.
 void check_split(const CsrMatrix& l, const Extrusion& e, const PlaneOperator& op) {
+  index_t first_failing = l.rows;
+#pragma omp parallel for schedule(static) reduction(min : first_failing)
   for (index_t row = 0; row < l.rows; ++row) {
-    const index_t c2 = e.cell_2d[row], k = e.plane[row];
-    const double scale = std::abs(entry(l, row, row)) + std::abs(op.z_coupling[c2]);
-    const index_t up = e.at(c2, (k + 1) % e.planes), down = e.at(c2, (k + e.planes - 1) % e.planes);
-    for (index_t i = l.row_ptr[row]; i < l.row_ptr[row + 1]; ++i) {
-      const index_t col = l.col[i];
-      double expected = 0;
-      if (e.plane[col] == k) expected = entry(op.in_plane, c2, e.cell_2d[col]) - (col == row ? 2 * op.z_coupling[c2] : 0);
-      if (col == up || col == down) {
-        if (e.cell_2d[col] != c2) throw not_separable(row, col, "couples two columns across planes");
-        expected += op.z_coupling[c2] * (up == down ? 2 : 1);
-      } else if (e.plane[col] != k && l.val[i] != 0) {
-        throw not_separable(row, col, "couples cells more than one plane apart or in different columns");
-      }
-      if (std::abs(l.val[i] - expected) > 1e-9 * scale)
-        throw not_separable(row, col, "is " + std::to_string(l.val[i]) + " but " + std::to_string(expected) +
-                                          " in plane 0: the operator differs between planes");
+    try {
+      check_row(l, e, op, row);
+    } catch (const Error&) {
+      first_failing = std::min(first_failing, row);
     }
   }
+  if (first_failing < l.rows) check_row(l, e, op, first_failing);
 }
 
 bool rows_sum_to_zero(const CsrMatrix& a) {

@@ -9,6 +9,7 @@
 #include "operators/fv/laplacian.hpp"
 #include "solvers/fft/extrusion.hpp"
 #include "tests/fft/fft_test_support.hpp"
+#include "tests/thread_counts.hpp"
 
 using namespace miniapp;
 using Catch::Matchers::Contains;
@@ -112,4 +113,58 @@ TEST_CASE("Meshes that are no periodic uniform extrusion are refused with the re
     REQUIRE_THROWS_WITH(refuse(mesh::make_hex_box({.cells = {2, 2, 6}, .stretch = {0, 0, 1.2}, .periodic = {false, false, true}})),
                         Contains("non-uniform spacing dz"));
   }
+}
+
+TEST_CASE("Extrusion detection and the split give the same on 1 and 3 threads", "[fft][threads]") {
+  const auto m = mesh::extrude(mesh::make_tri_rect({.cells = {40, 30}, .stretch = {1.2, 0}}), {.layers = 16});
+  const auto geometry = mesh::compute_geometry(m);
+  const CsrMatrix l = fv::laplacian_matrix(m, geometry, nullptr);
+  const auto [one, three] = test::on_one_and_three_threads([&] {
+    fft::Extrusion e = fft::detect_extrusion(m, geometry);
+    fft::PlaneOperator op = fft::split_extruded_operator(l, e);
+    return std::make_pair(std::move(e), std::move(op));
+  });
+  CHECK(one.first.planes == 16);
+  CHECK(one.first.plane_cells == m.cell_count() / 16);
+  CHECK(three.first.plane_cells == one.first.plane_cells);
+  CHECK(three.first.cell_2d == one.first.cell_2d);
+  CHECK(three.first.plane == one.first.plane);
+  CHECK(three.first.cell_3d == one.first.cell_3d);
+  CHECK(three.second.z_coupling == one.second.z_coupling);
+  CHECK(three.second.in_plane.col == one.second.in_plane.col);
+  CHECK(three.second.in_plane.val == one.second.in_plane.val);
+}
+
+TEST_CASE("A refused extrusion names its first failure in mesh order on 3 threads too", "[fft][threads]") {
+  const auto m = mesh::extrude(mesh::make_quad_rect({.cells = {30, 20}}), {.layers = 8});
+  const auto geometry = mesh::compute_geometry(m);
+  CsrMatrix l = fv::laplacian_matrix(m, geometry, nullptr);
+  const fft::Extrusion e = fft::detect_extrusion(m, geometry);
+  // Two rows whose coupling to their twin above differs from plane 0's, far apart in row order.
+  const index_t first = e.at(5, 3), second = e.at(e.plane_cells - 5, 6);
+  REQUIRE(first < second);
+  for (const index_t row : {first, second})
+    for (index_t i = l.row_ptr[row]; i < l.row_ptr[row + 1]; ++i)
+      if (l.col[i] == e.at(e.cell_2d[row], e.plane[row] + 1)) l.val[i] *= 1.5;
+  const auto [one, three] = test::on_one_and_three_threads([&] {
+    try {
+      fft::split_extruded_operator(l, e);
+    } catch (const Error& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  });
+  CHECK_THAT(one, Contains("entry (" + std::to_string(first) + ", "));
+  CHECK(three == one);
+  const auto stretched = mesh::make_hex_box({.cells = {16, 16, 8}, .stretch = {0, 0, 1.2}, .periodic = {false, false, true}});
+  const auto [one_dz, three_dz] = test::on_one_and_three_threads([&] {
+    try {
+      fft::detect_extrusion(stretched, mesh::compute_geometry(stretched));
+    } catch (const Error& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  });
+  CHECK_THAT(one_dz, Contains("non-uniform spacing dz"));
+  CHECK(three_dz == one_dz);
 }

@@ -1,6 +1,10 @@
 // The FFT Poisson path against the 3D Jacobi-PCG solution of the same system −L p = b, and its warm start.
 #include <catch2/catch.hpp>
 
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "mesh/generators.hpp"
 #include "mesh/geometry.hpp"
 #include "solvers/fft/fft_poisson.hpp"
@@ -130,4 +134,25 @@ TEST_CASE("Warm start from the previous pressure: same solution in fewer iterati
     CHECK(again.max_iterations <= 1);
     CHECK(test::distance(p_again, p_warm) <= 1e-8 * norm(p_warm));
   }
+}
+
+TEST_CASE("The FFT path's set-up adds the time of each of its parts to a stage profile", "[fft]") {
+  const auto m = mesh::extrude(mesh::make_tri_rect({.cells = {8, 7}}), {.layers = 8});
+  const auto geometry = mesh::compute_geometry(m);
+  const CsrMatrix l = fv::laplacian_matrix(m, geometry, nullptr);
+  fft::Extrusion e = fft::detect_extrusion(m, geometry);
+  const fft::PlaneOperator op = fft::split_extruded_operator(l, e);
+  fft::FftPoissonOptions options;
+  options.pcg = {.tolerance = tolerance, .max_iterations = 5000};
+  const int leading_blocks = GENERATE(-1, 1);  // chosen by timed solves, or set
+  CAPTURE(leading_blocks);
+  options.preconditioning.leading_blocks = leading_blocks;
+  StageProfile profile;
+  const fft::FftPoisson solver(Executor::cpu(), std::move(e), op, options, nullptr, nullptr, &profile);
+  std::ostringstream printed;
+  profile.print(printed);
+  std::vector<std::string> parts = {"frequency systems", "transforms", "low-frequency blocks"};
+  if (leading_blocks < 0) parts.push_back("timed solves");
+  for (const std::string& part : parts) CHECK_THAT(printed.str(), Catch::Contains("    " + part));
+  if (leading_blocks >= 0) CHECK_THAT(printed.str(), !Catch::Contains("timed solves"));
 }
