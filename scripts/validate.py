@@ -26,7 +26,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from validation import channel, cylinder, pressure_paths, report, runs, taylor_green  # noqa: E402
 from validation.data import ROOT  # noqa: E402
-from validation.runner import run_in_chunks  # noqa: E402
+from validation.runner import DoesNotFit, run_in_chunks  # noqa: E402
 from validation.runs import select_runs  # noqa: E402
 
 
@@ -132,8 +132,13 @@ def main():
     for r in selected:
         if not args.no_run:
             print(f"{r.name}: {r.case} to t = {r.end_time:g}", flush=True)
-            if not run_in_chunks(args.miniapp, r, work, backend, 60 * args.chunk_minutes,
-                                 lambda s: print(s, flush=True), deadline):
+            try:
+                finished = run_in_chunks(args.miniapp, r, work, backend, 60 * args.chunk_minutes,
+                                         lambda s: print(s, flush=True), deadline)
+            except DoesNotFit as refusal:  # e.g. 384³ on a device of 80 GB: the other runs go on
+                print(f"{r.name}: not run on this machine: {refusal}", flush=True)
+                continue
+            if not finished:
                 break
     if args.no_report:
         return

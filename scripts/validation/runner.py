@@ -10,9 +10,24 @@ import time
 
 from .data import newest_checkpoint_step, read_diagnostics
 
+# miniapp's refusal, before its first step, of a mesh that needs more device or host memory than the
+# machine has (miniapp/run/memory_estimate.cpp: check_memory, check_host_memory).
+MEMORY_REFUSAL = "use a coarser mesh"
 SETUP_PROBE_STEPS = 20  # the first chunk's steps: measures set-up time and steps per second
 MIN_CHUNK_SECONDS = 30  # a chunk shorter than this (or than twice the set-up) is not worth starting
 STOP_GRACE_SECONDS = 60  # for the checkpoint of a chunk stopped by SIGTERM
+
+
+class DoesNotFit(Exception):
+    """A run whose mesh this machine cannot hold (miniapp's message): the set goes on without it."""
+
+
+def _memory_refusal(output):
+    """miniapp's line refusing the mesh for want of memory, or None."""
+    for line in output.splitlines():
+        if MEMORY_REFUSAL in line and "memory" in line:
+            return line.strip()
+    return None
 
 
 def _reached(out):
@@ -48,7 +63,8 @@ def _miniapp_command(miniapp, run, out, backend, stop, restart):
 def run_in_chunks(miniapp, run, work, backend, chunk_seconds, log, deadline=None):
     """Runs `run` into work/<name> until its end time, or until no chunk would end before `deadline`
     (time.monotonic()); returns whether it reached the end. A run already (partly) done there is
-    continued, so an interrupted validation resumes where it stopped."""
+    continued, so an interrupted validation resumes where it stopped. Raises DoesNotFit when miniapp
+    refuses the run's mesh at its start for want of memory, SystemExit on any other failure."""
     out = os.path.join(work, run.name)
     os.makedirs(out, exist_ok=True)
     rate = None  # steps per wall second in the time loop
@@ -70,6 +86,9 @@ def run_in_chunks(miniapp, run, work, backend, chunk_seconds, log, deadline=None
         code, output = run_within(command, seconds, log)
         wall = time.monotonic() - started
         if code not in (0, 128 + signal.SIGTERM):
+            refusal = _memory_refusal(output) if step == 0 else None
+            if refusal:
+                raise DoesNotFit(refusal)
             raise SystemExit(f"{run.name}: miniapp failed (exit {code}):\n{output[-6000:]}")
         if _reached(out)[1] <= step:
             raise SystemExit(f"{run.name}: a chunk ended without a newer checkpoint in {out}; stopping "

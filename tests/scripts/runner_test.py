@@ -1,12 +1,16 @@
 """scripts/validation/runner.py's chunk limit: a command that outruns it gets SIGTERM (miniapp's signal
-to checkpoint and stop), and one that ignores SIGTERM is killed with a message instead of a hang."""
+to checkpoint and stop), and one that ignores SIGTERM is killed with a message instead of a hang; a
+run whose mesh the machine cannot hold is told apart from one that fails."""
 import os
+import stat
 import sys
+import tempfile
 import unittest
 from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 from validation import runner  # noqa: E402
+from validation.runs import Run  # noqa: E402
 
 # A stand-in for miniapp: works until SIGTERM, then "checkpoints" and exits as miniapp does (128 + 15).
 STOPS_ON_SIGTERM = """
@@ -43,6 +47,36 @@ class RunWithinTest(unittest.TestCase):
             with self.assertRaises(SystemExit) as stopped:
                 runner.run_within([sys.executable, "-c", IGNORES_SIGTERM], 1, lambda s: None)
         self.assertIn("did not stop", str(stopped.exception))
+
+
+
+def fake_miniapp(folder, message):
+    """An executable standing in for miniapp that prints `message` as miniapp prints an error and exits 1."""
+    path = os.path.join(folder, "miniapp")
+    with open(path, "w") as f:
+        f.write(f"#!/bin/sh\necho 'miniapp run: error: {message}' >&2\nexit 1\n")
+    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
+    return path
+
+
+class RunInChunksTest(unittest.TestCase):
+    def run_failing_with(self, message):
+        with tempfile.TemporaryDirectory() as work:
+            miniapp = fake_miniapp(work, message)
+            runner.run_in_chunks(miniapp, Run("tg384-none", "taylor-green-3d", 10.0), work, "cuda", 60,
+                                 lambda s: None)
+
+    def test_a_mesh_the_device_cannot_hold_is_not_run_and_says_why(self):
+        refusal = ("mesh needs 85.08 GB of device memory, 79.10 GB free on cuda:0 (79.19 GB in all, room for "
+                   "about 52000000 cells like these): use a coarser mesh or a device with more memory")
+        with self.assertRaises(runner.DoesNotFit) as skipped:
+            self.run_failing_with(refusal)
+        self.assertIn("85.08 GB of device memory", str(skipped.exception))
+
+    def test_any_other_failure_stops_the_set(self):
+        with self.assertRaises(SystemExit) as stopped:
+            self.run_failing_with("/work/cases/channel.toml: numerics.cfl: must be > 0")
+        self.assertIn("miniapp failed (exit 1)", str(stopped.exception))
 
 
 if __name__ == "__main__":
