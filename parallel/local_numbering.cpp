@@ -81,8 +81,7 @@ LocalNumbering build_local_numbering(const CellGraph& graph, const std::vector<i
   cells.insert(cells.end(), c.halo.begin(), c.halo.end());
   std::vector<index_t> groups = c.group;
   groups.resize(cells.size(), 2);
-  const CsrMatrix pattern = local_pattern(graph, cells, owned, inverse(cells));
-  const Permutation p = lattice_order ? row_grouping(pattern, &groups) : row_grouping_rcm(pattern, &groups);
+  const Permutation p = cell_row_order(local_pattern(graph, cells, owned, inverse(cells)), lattice_order, &groups);
 
   LocalNumbering n;
   n.rank = rank;

@@ -125,7 +125,8 @@ std::vector<int> partition_graph(const CellGraph& graph, int parts, const std::v
   const std::vector<long long> size = part_weights(part, parts);
   for (int p = 0; p < parts; ++p)
     if (size[p] == 0)
-      throw Error("partition: part " + std::to_string(p) + " of " + std::to_string(parts) + " came out empty on a graph of " + std::to_string(cells) + " cells; run on fewer ranks");
+      throw Error("partition: part " + std::to_string(p) + " of " + std::to_string(parts) +
+                  " came out empty on a graph of " + std::to_string(cells) + " cells; run on fewer ranks");
   return part;
 }
 

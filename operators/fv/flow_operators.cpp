@@ -80,7 +80,7 @@ void assemble_vector_operators(const CsrMatrix& interpolation, const mesh::MeshG
 }  // namespace
 
 Permutation default_cell_order(const mesh::Mesh& mesh, const CsrMatrix& mesh_order_laplacian) {
-  return mesh.cells_in_lattice_order ? row_grouping(mesh_order_laplacian) : row_grouping_rcm(mesh_order_laplacian);
+  return cell_row_order(mesh_order_laplacian, mesh.cells_in_lattice_order);
 }
 
 // The order comes from the Laplacian in mesh order; M, Gs and L are permuted into it, every other

@@ -372,6 +372,10 @@ Permutation row_grouping(const CsrMatrix& a, const std::vector<index_t>* groups)
   return Permutation::from_new_to_old(sort_into_buckets(a, groups, bucket));
 }
 
+Permutation cell_row_order(const CsrMatrix& a, bool cells_in_lattice_order, const std::vector<index_t>* groups) {
+  return cells_in_lattice_order ? row_grouping(a, groups) : row_grouping_rcm(a, groups);
+}
+
 namespace {
 
 // Row r of the result is the old row old_row(r) with its columns renumbered by new_col and sorted again

@@ -24,6 +24,10 @@ Permutation row_grouping_rcm(const CsrMatrix& a, const std::vector<index_t>* gro
 // in their given order: for matrices whose order is already local (a generated mesh's lattice order,
 // mesh::Mesh::cells_in_lattice_order).
 Permutation row_grouping(const CsrMatrix& a, const std::vector<index_t>* groups = nullptr);
+// The cell order of the operators: row_grouping when the cells are already in a generator's lattice
+// order (mesh::Mesh::cells_in_lattice_order), row_grouping_rcm otherwise.
+Permutation cell_row_order(const CsrMatrix& a, bool cells_in_lattice_order,
+                           const std::vector<index_t>* groups = nullptr);
 
 // P A Pᵀ: rows and columns renumbered by the same permutation.
 CsrMatrix permute_symmetric(const CsrMatrix& a, const Permutation& p);

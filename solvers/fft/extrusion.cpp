@@ -44,14 +44,22 @@ bool stacks_along_z(const Vec3& d, double tol) {
   return std::abs(d[0]) <= tol && std::abs(d[1]) <= tol && std::abs(d[2]) > tol;
 }
 
+// The lower and the upper cell of a face that stacks its two along z.
+struct Stacked {
+  index_t lower, upper;
+};
+Stacked stacked_cells(const mesh::Mesh& mesh, const Vec3& d, index_t f) {
+  if (d[2] > 0) return {mesh.face_owner[f], mesh.face_neighbour[f]};
+  return {mesh.face_neighbour[f], mesh.face_owner[f]};
+}
+
 // The twin above each cell: across an interior face whose centroid-to-centroid vector is (0, 0, ±dz).
 Twins find_twins_serially(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry, double tol) {
   Twins twins{std::vector<index_t>(static_cast<std::size_t>(mesh.cell_count()), -1), 0};
   for (index_t f = 0; f < mesh.interior_face_count; ++f) {
     const Vec3& d = geometry.face_delta[f];
     if (!stacks_along_z(d, tol)) continue;
-    const index_t lower = d[2] > 0 ? mesh.face_owner[f] : mesh.face_neighbour[f];
-    const index_t upper = d[2] > 0 ? mesh.face_neighbour[f] : mesh.face_owner[f];
+    const auto [lower, upper] = stacked_cells(mesh, d, f);
     const double dz = std::abs(d[2]);
     if (twins.dz == 0) twins.dz = dz;
     if (std::abs(dz - twins.dz) > tol)
@@ -78,8 +86,7 @@ std::optional<Twins> find_twins_in_parallel(const mesh::Mesh& mesh, const mesh::
   for (index_t f = 0; f < mesh.interior_face_count; ++f) {
     const Vec3& d = geometry.face_delta[f];
     if (!stacks_along_z(d, tol)) continue;
-    const index_t lower = d[2] > 0 ? mesh.face_owner[f] : mesh.face_neighbour[f];
-    const index_t upper = d[2] > 0 ? mesh.face_neighbour[f] : mesh.face_owner[f];
+    const auto [lower, upper] = stacked_cells(mesh, d, f);
     index_t before = -1;
     const bool first = std::atomic_ref<index_t>(twins.above[lower]).compare_exchange_strong(before, upper,
                                                                                            std::memory_order_relaxed);
