@@ -172,7 +172,8 @@ long long cells_that_fit(const MemoryEstimate& estimate, index_t cells, std::siz
   const double n = std::max<index_t>(cells, 1);
   // What the device had before the set-up held anything, against the bytes per cell at the end and
   // while the set-up's are still held.
-  const double device = static_cast<double>(free_bytes) + static_cast<double>(estimate.held_by_setup);
+  const double device =
+      static_cast<double>(free_bytes) + static_cast<double>(estimate.held_by_setup + estimate.uploaded);
   const double at_end = static_cast<double>(estimate.total()) / n;
   const double meanwhile = static_cast<double>(while_held(estimate) + estimate.held_by_setup) / n;
   const double per_cell = std::max(at_end, meanwhile);
@@ -182,7 +183,8 @@ long long cells_that_fit(const MemoryEstimate& estimate, index_t cells, std::siz
 namespace {
 
 bool fits(const MemoryEstimate& estimate, const cuda::MemoryInfo& info) {
-  return estimate.total() <= info.free_bytes + estimate.held_by_setup && while_held(estimate) <= info.free_bytes;
+  return estimate.total() <= info.free_bytes + estimate.held_by_setup + estimate.uploaded &&
+         while_held(estimate) <= info.free_bytes + estimate.uploaded;
 }
 
 }  // namespace
@@ -200,7 +202,8 @@ void check_memory(const MemoryEstimate& estimate, index_t cells, const Executor&
   const std::string room = "room for about " + std::to_string(cells_that_fit(estimate, cells, info.free_bytes)) +
                            " cells like these";
   const std::string held =
-      estimate.held_by_setup > 0 ? " and " + gigabytes(estimate.held_by_setup) + " that AMG's set-up frees" : "";
+      (estimate.uploaded > 0 ? " (" + gigabytes(estimate.uploaded) + " of the mesh's already on it)" : std::string()) +
+      (estimate.held_by_setup > 0 ? " and " + gigabytes(estimate.held_by_setup) + " that AMG's set-up frees" : "");
   if (!fits(estimate, info))
     throw Error("mesh needs " + gigabytes(total) + " of device memory, " + gigabytes(info.free_bytes) + " free on " +
                 exec.description() + held + " (" + gigabytes(info.total_bytes) + " in all, " + room +

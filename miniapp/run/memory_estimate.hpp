@@ -27,6 +27,9 @@ struct MemoryEstimate {
   // Already in device memory when the estimate is checked, not part of the total: AMG's P, R and
   // coarser A as its device set-up left them, freed once the preconditioner is laid out from them.
   std::size_t held_by_setup = 0;
+  // Part of the total, already in device memory when the estimate is checked: the solver's −L, laid
+  // out there from the copy AMG's device set-up read (run::PressureSolverParts::pressure_matrix).
+  std::size_t uploaded = 0;
 };
 
 // The estimate for `config` on `mesh`, from the host operators before any upload: each uploaded
@@ -41,7 +44,8 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
                                const AipHostMatrices* aip = nullptr,
                                std::optional<std::size_t> rank_amg_bytes = std::nullopt);
 
-// The number of cells that `free_bytes` (free while the set-up holds held_by_setup) holds at the
+// The number of cells that `free_bytes` (free while the set-up holds held_by_setup and the uploaded
+// bytes are in place) holds at the
 // estimate's bytes per cell (of `cells` cells): the largest mesh of the same kind that would fit, both
 // while the preconditioner is built (operators, preconditioner and solver vectors beside what the
 // set-up holds) and once the set-up's bytes are freed (the total).

@@ -10,6 +10,8 @@
 #include "solvers/aip.hpp"
 #include "solvers/aip_factor.hpp"
 #include "solvers/amg/amg.hpp"
+#include "solvers/amg/device_galerkin.hpp"
+#include "solvers/amg/level_matrix.hpp"
 #include "solvers/jacobi.hpp"
 
 namespace miniapp::run {
@@ -75,6 +77,17 @@ std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const Press
   return aip;
 }
 
+// Whether −L goes to the device before AMG's set-up, for the set-up's device steps to read and the
+// solver to keep (PressureSolverParts::pressure_matrix): on one CUDA rank, where the set-up's finest
+// level runs on the device (amg::device_setup_rows) and the device has room for −L in CSR and sELL
+// beside the copy of A that the set-up filters. The memory check counts the sELL as uploaded.
+bool uploads_pressure_matrix_first(const Simulation& sim, index_t slices) {
+  const CsrMatrix& l = sim.host_operators.laplacian;
+  return sim.exec.backend() == Backend::cuda && l.rows >= amg::device_setup_rows &&
+         amg::device_has_room(sim.exec, 2 * amg::csr_device_bytes(l.rows, l.nnz()) + sell_device_bytes(l, slices, false) +
+                                            (static_cast<std::size_t>(l.rows) + 1) * sizeof(double));
+}
+
 // The FFT path's low frequencies take AMG with numerics.preconditioner = "amg", else AIP-1 (the
 // others' choices are the PCG path's).
 fft::FrequencyPreconditioning frequency_preconditioning(const cases::NumericsConfig& n) {
@@ -90,17 +103,26 @@ PressureSolverParts prepare_pressure_solver(const Simulation& sim, const cases::
                                             const parallel::Communicator* comm,
                                             const parallel::LocalNumbering* numbering, index_t slices,
                                             std::ostream& log) {
-  PressureSolverParts parts{numerics, {}, {}, {}};
+  PressureSolverParts parts{numerics, {}, {}, {}, {}};
   if (numerics.poisson == cases::PoissonSolver::fft) return parts;
-  if (numerics.preconditioner == cases::Preconditioner::amg) {
+  if (numerics.preconditioner == cases::Preconditioner::amg && numbering) {
     StageTimer t(log, "AMG hierarchy");
+    parts.amg_ranks = amg::build_rank_hierarchy(
+        *comm, *numbering, parallel::row_block(negated(sim.host_operators.laplacian), 0, numbering->owned_count()),
+        amg_options(numerics));
+  } else if (numerics.preconditioner == cases::Preconditioner::amg) {
     // −L made once and handed over: the finest level keeps the matrix it is given, so a named copy
     // would be copied once more.
-    if (numbering)
-      parts.amg_ranks = amg::build_rank_hierarchy(
-          *comm, *numbering, parallel::row_block(negated(sim.host_operators.laplacian), 0, numbering->owned_count()),
-          amg_options(numerics));
-    else parts.amg_one_rank = amg::build_hierarchy(negated(sim.host_operators.laplacian), amg_options(numerics), &sim.exec);
+    amg::SetupMatrix minus_laplacian;
+    if (uploads_pressure_matrix_first(sim, slices)) {
+      StageTimer t(log, "pressure matrix (upload)");
+      minus_laplacian.host = negated(sim.host_operators.laplacian);
+      minus_laplacian.device.emplace(sim.exec, minus_laplacian.host);
+      parts.pressure_matrix.emplace(*minus_laplacian.device, slices);
+    }
+    StageTimer t(log, "AMG hierarchy");
+    if (!minus_laplacian.device) minus_laplacian.host = negated(sim.host_operators.laplacian);
+    parts.amg_one_rank = amg::build_hierarchy(std::move(minus_laplacian), amg_options(numerics), &sim.exec);
   }
   if (const int level = aip_level(numerics.preconditioner); level > 0) {
     StageTimer t(log, "AIP factor (host)");

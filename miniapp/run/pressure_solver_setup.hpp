@@ -22,6 +22,10 @@ struct PressureSolverParts {
   std::optional<amg::HostHierarchy> amg_one_rank;
   std::optional<amg::RankHierarchy> amg_ranks;
   std::optional<AipHostMatrices> aip;
+  // The solver's −L in executor memory, where AMG's set-up ran on a CUDA device: uploaded once, read
+  // there by the set-up and laid out as the solver's sELL, which the operators' upload then takes
+  // (time::DeviceOperators) instead of uploading −L again.
+  std::optional<DeviceSell> pressure_matrix;
 };
 
 // The parts of the path `numerics` names, on sim's host operators; on several ranks (`numbering`: the

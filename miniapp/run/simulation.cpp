@@ -3,6 +3,8 @@
 #include <iomanip>
 #include <optional>
 #include <ostream>
+#include <utility>
+#include <vector>
 
 #include "miniapp/case/case_mesh.hpp"
 #include "miniapp/case/case_validation.hpp"
@@ -181,15 +183,25 @@ std::optional<PressureSolverParts> prepare_beside_fft(Simulation& sim, const cas
   return parts;
 }
 
+// The solver's −L that a path's AMG set-up left in executor memory, taken out of it; none where no
+// path uploaded it first.
+std::optional<DeviceSell> uploaded_pressure_matrix(std::vector<PressureSolverParts>& paths) {
+  for (PressureSolverParts& parts : paths)
+    if (parts.pressure_matrix) return std::exchange(parts.pressure_matrix, std::nullopt);
+  return std::nullopt;
+}
+
 // The executor memory of the run with `parts`' pressure solver.
 MemoryEstimate memory_estimate(const Simulation& sim, const PressureSolverParts& parts, index_t slices) {
   cases::CaseConfig config = sim.config;
   config.numerics = parts.numerics;
   std::optional<std::size_t> rank_amg_bytes;
   if (parts.amg_ranks) rank_amg_bytes = Amg::device_bytes(*parts.amg_ranks, slices, amg_options(parts.numerics));
-  return estimate_memory(config, sim.mesh, sim.host_operators, slices,
-                         parts.amg_one_rank ? &*parts.amg_one_rank : nullptr, parts.aip ? &*parts.aip : nullptr,
-                         rank_amg_bytes);
+  MemoryEstimate e = estimate_memory(config, sim.mesh, sim.host_operators, slices,
+                                     parts.amg_one_rank ? &*parts.amg_one_rank : nullptr,
+                                     parts.aip ? &*parts.aip : nullptr, rank_amg_bytes);
+  if (parts.pressure_matrix) e.uploaded = sell_device_bytes(sim.host_operators.laplacian, slices, false);
+  return e;
 }
 
 bool fits_on_every_rank(const MemoryEstimate& estimate, const Executor& exec, const parallel::Communicator* comm) {
@@ -348,7 +360,7 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
     StageTimer t(log, "operators (upload)");
     sim.operators = std::make_unique<time::DeviceOperators>(sim.exec, sim.mesh, sim.geometry, sim.host_operators,
                                                             slices, c.physics.nu, les, c.physics.body_force,
-                                                            &upload_parts);
+                                                            &upload_parts, uploaded_pressure_matrix(paths));
     StageProfile::Part part(numbering ? &upload_parts : nullptr, "halo exchange");
     sim.domain = numbering ? std::make_unique<parallel::Subdomain>(*comm, sim.exec, *numbering, transport)
                            : std::make_unique<parallel::Subdomain>(sim.cells());

@@ -1,6 +1,7 @@
 #include "miniapp/time/device_operators.hpp"
 
 #include <span>
+#include <string>
 
 #include "miniapp/time/time_step_control.hpp"
 
@@ -47,12 +48,14 @@ std::array<DeviceSell, 3> upload_three_releasing(const Executor& exec, std::arra
 
 DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
                                  fv::FlowOperators& ops, index_t s, double viscosity, bool les,
-                                 const Vec3& body_force, StageProfile* profile)
+                                 const Vec3& body_force, StageProfile* profile,
+                                 std::optional<DeviceSell> uploaded_minus_laplacian)
     : volume(Vector::from_host(exec, ops.volume)),
       inverse_volume(Vector::from_host(exec, ops.inverse_volume)),
       divergence(upload(exec, ops.divergence, s, profile)),
       face_gradient(upload_releasing(exec, ops.face_gradient, s, profile)),
-      pressure_matrix(upload(exec, negated(ops.laplacian), s, profile)),
+      pressure_matrix(uploaded_minus_laplacian ? std::move(*uploaded_minus_laplacian)
+                                               : upload(exec, negated(ops.laplacian), s, profile)),
       cell_to_face(upload_releasing(exec, ops.cell_to_face, s, profile)),
       cell_divergence(upload_three_releasing(exec, ops.cell_divergence, s, profile)),
       cell_gradient(upload_three(exec, ops.cell_gradient, s, profile)),
@@ -63,6 +66,11 @@ DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, c
                           [&] { return ConvectionDiffusionOperator(exec, mesh, geometry, ops, s, viscosity, les); })),
       boundary_face_velocity(Vector::from_host(exec, ops.boundary_face_velocity)),
       boundary_divergence(Vector::from_host(exec, reference_spmv(ops.divergence, ops.boundary_face_velocity))) {
+  if (pressure_matrix.rows() != ops.laplacian.rows || pressure_matrix.nnz() != ops.laplacian.nnz() ||
+      pressure_matrix.view().slice_height != s)
+    throw Error("DeviceOperators: the uploaded pressure matrix (" + std::to_string(pressure_matrix.rows()) +
+                " rows, slice height " + std::to_string(pressure_matrix.view().slice_height) +
+                ") is not −L of these operators in slices of " + std::to_string(s));
   StageProfile::Part part(profile, "sources");
   // The momentum operator and M u_bc were the last to read these.
   release(ops.divergence);

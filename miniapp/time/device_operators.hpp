@@ -1,5 +1,6 @@
 #pragma once
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "miniapp/time/convection_diffusion_operator.hpp"
@@ -17,10 +18,13 @@ struct DeviceOperators {
   // only the upload reads is released once uploaded, so that its memory, already faulted in, takes
   // the next uploads' arrays: what remains is cell_order, boundaries, volume, inverse_volume, the
   // Laplacian (the pressure solvers' matrix) and cell_gradient (probes). The time of each part goes
-  // to `profile` when given.
+  // to `profile` when given. `uploaded_minus_laplacian`: −L already in executor memory with slice
+  // height `slice_height` (laid out there from the copy AMG's device set-up read), taken as the
+  // pressure matrix as it is; else −L is uploaded here.
   DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
                   fv::FlowOperators& ops, index_t slice_height, double viscosity, bool les, const Vec3& body_force,
-                  StageProfile* profile = nullptr);
+                  StageProfile* profile = nullptr,
+                  std::optional<DeviceSell> uploaded_minus_laplacian = std::nullopt);
 
   Vector volume, inverse_volume;
   DeviceSell divergence;                       // M

@@ -51,7 +51,17 @@ struct DeviceLevel {
 }  // namespace
 
 HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Executor* exec) {
+  return build_hierarchy(SetupMatrix{std::move(a), std::nullopt}, options, exec);
+}
+
+HostHierarchy build_hierarchy(SetupMatrix a, const AmgOptions& options, const Executor* exec) {
   check_options(options);
+  if (a.host.rows == 0 && a.device)
+    throw Error("AMG: the matrix has no host copy (" + std::to_string(a.device->rows()) + " rows on the device only)");
+  if (a.device && (a.device->rows() != a.host.rows || a.device->nnz() != a.host.nnz()))
+    throw Error("AMG: the device copy of the matrix (" + std::to_string(a.device->rows()) + " rows, " +
+                std::to_string(a.device->nnz()) + " entries) is not its host copy (" + std::to_string(a.host.rows) +
+                " rows, " + std::to_string(a.host.nnz()) + " entries)");
   HostHierarchy h;
   std::vector<double> diagonal;
   // Where a device sets up the finest level, the finest graph's connectivity check (which that does not
@@ -59,13 +69,13 @@ HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Exec
   // host's threads), joined before `current` moves, and by the future's destructor, which runs before
   // current's, when the set-up throws. Elsewhere the host's cores have the set-up's own work, and it
   // runs first.
-  const bool beside_device = exec && exec->backend() == Backend::cuda && a.rows >= device_setup_rows;
+  const bool beside_device = exec && exec->backend() == Backend::cuda && a.host.rows >= device_setup_rows;
   {
     StageClock clock(h.profile, SetupStage::checks);
-    diagonal = positive_diagonal(a, "AMG");
-    if (!beside_device) check_single_null_vector(a, "AMG");
+    diagonal = positive_diagonal(a.host, "AMG");
+    if (!beside_device) check_single_null_vector(a.host, "AMG");
   }
-  SetupMatrix current{std::move(a), std::nullopt};
+  SetupMatrix current = std::move(a);
   std::future<void> connectivity;
   bool connectivity_pending = beside_device;
   const auto check_connectivity_beside = [&] {

@@ -45,6 +45,10 @@ void check_options(const AmgOptions& options);
 // same hierarchy, bit for bit; their P and R, and the coarser levels' A, stay there (HostLevel), the
 // host copying a coarser A only where one of its steps reads it.
 HostHierarchy build_hierarchy(CsrMatrix a, const AmgOptions& options, const Executor* exec = nullptr);
+// The same from `a` on the host and, where its caller has uploaded it already (the solver's own −L,
+// uploaded once for both), on exec's device too: the device steps read that copy instead of making
+// one. Throws miniapp::Error when `a` has no host copy (the host's checks read it).
+HostHierarchy build_hierarchy(SetupMatrix a, const AmgOptions& options, const Executor* exec = nullptr);
 
 // Below this many rows a level's set-up takes a few milliseconds on the host, about what its kernels'
 // launches and host reads cost on a device (one such level of 3·10⁴ rows took 27 ms on 16 host

@@ -241,6 +241,20 @@ TEST_CASE("AMG on the solver's own finest matrix applies exactly as with its own
   CHECK_THROWS_WITH(Amg(exec, h, {}, 8, &other), Catch::Contains("not the hierarchy's"));
 }
 
+TEST_CASE("A matrix given with an executor copy needs its host copy, and the copy must be of it", "[amg]") {
+  const Executor cpu = Executor::cpu();
+  const CsrMatrix a = box_poisson("hex", 12), other = box_poisson("hex", 10);
+  const amg::HostHierarchy plain = amg::build_hierarchy(a, {.coarse_rows = 50});
+  const amg::HostHierarchy given = amg::build_hierarchy(amg::SetupMatrix{a, DeviceCsr(cpu, a)}, {.coarse_rows = 50});
+  REQUIRE(given.levels.size() == plain.levels.size());
+  for (std::size_t l = 0; l < plain.levels.size(); ++l)
+    CHECK(same_bits(given.levels[l].prolongation.host_copy(), plain.levels[l].prolongation.host));
+  CHECK_THROWS_WITH(amg::build_hierarchy(amg::SetupMatrix{CsrMatrix{}, DeviceCsr(cpu, a)}, {}),
+                    Catch::Contains("no host copy"));
+  CHECK_THROWS_WITH(amg::build_hierarchy(amg::SetupMatrix{a, DeviceCsr(cpu, other)}, {}),
+                    Catch::Contains("is not its host copy"));
+}
+
 TEST_CASE("On a CUDA device the Galerkin products are the host's bit for bit", "[amg][cuda]") {
   if (cuda::device_count() == 0) {
     WARN("skipped: no CUDA device (or a build without CUDA)");
@@ -280,6 +294,26 @@ TEST_CASE("On a CUDA device the Galerkin products are the host's bit for bit", "
     CHECK(Amg::device_bytes(with_device, 32, {.float_storage = false}) ==
           Amg::device_bytes(on_host, 32, {.float_storage = false}));
     CHECK(same_apply(gpu, Amg(gpu, with_device, {}, 32), Amg(gpu, on_host, {}, 32), a.rows));
+  }
+  SECTION("given A's device copy (the solver's −L, uploaded once), the set-up reads it: the same hierarchy") {
+    const CsrMatrix a = box_poisson("tet", 30);
+    REQUIRE(a.rows >= amg::device_setup_rows);
+    const amg::HostHierarchy from_host = amg::build_hierarchy(a, {}, &gpu),
+                             given = amg::build_hierarchy(amg::SetupMatrix{a, DeviceCsr(gpu, a)}, {}, &gpu);
+    REQUIRE(given.levels.size() == from_host.levels.size());
+    for (std::size_t l = 0; l < from_host.levels.size(); ++l) {
+      CHECK(same_bits(given.levels[l].a.host_copy(), from_host.levels[l].a.host_copy()));
+      CHECK(same_bits(given.levels[l].prolongation.host_copy(), from_host.levels[l].prolongation.host_copy()));
+      CHECK(given.levels[l].diagonal == from_host.levels[l].diagonal);
+    }
+    CHECK(same_bits(given.coarse_inverse, from_host.coarse_inverse));
+    CHECK_FALSE(given.levels[0].a.device.has_value());  // released after the finest level, as its own copy
+    // The solver's sELL laid out from that copy is the one uploaded from the host.
+    const DeviceSell laid_out(DeviceCsr(gpu, a), 32), uploaded(gpu, a, 32);
+    const DeviceSell::Structure s1 = laid_out.structure_window(), s2 = uploaded.structure_window();
+    CHECK(s1.slice_ptr.to_host() == s2.slice_ptr.to_host());
+    CHECK(s1.col.to_host() == s2.col.to_host());
+    CHECK(laid_out.values().to_host() == uploaded.values().to_host());
   }
   SECTION("a coarser level set up on the device keeps its A there only, the host's bit for bit") {
     const CsrMatrix a = box_poisson("tet", 30);
