@@ -13,14 +13,15 @@ ConvectionDiffusionOperator::ConvectionDiffusionOperator(const Executor& exec, c
                                                          const mesh::MeshGeometry& geometry,
                                                          const fv::FlowOperators& ops, index_t slice_height,
                                                          double viscosity, bool les)
-    : ConvectionDiffusionOperator(exec, mesh, geometry, ops, to_sell(ops.momentum_pattern, slice_height), viscosity,
-                                  les) {}
+    : ConvectionDiffusionOperator(exec, mesh, geometry, ops, sell_layout(ops.momentum_pattern, slice_height),
+                                  viscosity, les) {}
 
 ConvectionDiffusionOperator::ConvectionDiffusionOperator(const Executor& exec, const mesh::Mesh& mesh,
                                                          const mesh::MeshGeometry& geometry,
-                                                         const fv::FlowOperators& ops, const SellMatrix& layout,
+                                                         const fv::FlowOperators& ops, const SellLayout& layout,
                                                          double viscosity, bool les)
-    : matrix(exec, layout), convection_map(exec, fv::convection_map(mesh, geometry, ops, layout)) {
+    : matrix(exec, ops.momentum_pattern, layout.slice_height),
+      convection_map(exec, fv::convection_map(mesh, geometry, ops, layout)) {
   // values(D) for ν_s = ν; E_D itself only where ν_s changes (LES).
   if (les) {
     const CsrMatrix e_d = fv::diffusion_map(mesh, geometry, ops, layout);

@@ -31,7 +31,7 @@ struct ConvectionDiffusionOperator {
 
  private:
   ConvectionDiffusionOperator(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                              const fv::FlowOperators& ops, const SellMatrix& layout, double viscosity, bool les);
+                              const fv::FlowOperators& ops, const SellLayout& layout, double viscosity, bool les);
 };
 
 }  // namespace miniapp::time

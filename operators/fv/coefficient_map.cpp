@@ -11,7 +11,7 @@
 
 namespace miniapp::fv::detail {
 
-void require_layout_of(const CsrMatrix& pattern, const SellMatrix& layout, const char* caller) {
+void require_layout_of(const CsrMatrix& pattern, const SellLayout& layout, const char* caller) {
   bool same = layout.rows == pattern.rows && layout.cols == pattern.cols &&
               layout.row_length.size() == static_cast<std::size_t>(pattern.rows);
   for (index_t r = 0; same && r < pattern.rows; ++r) same = layout.row_length[r] == pattern.row_length(r);
@@ -61,7 +61,7 @@ struct SliceTerm {
 // The terms of slice s of E: Σ over its rows i and the faces f of M's row i of the length of B's row
 // f. Every term lands at a position of its row (or the build fails), so this is the slice's share of
 // E's entries, known before any term is made.
-std::size_t slice_terms(const CsrMatrix& m, const CsrMatrix& b, const SellMatrix& layout, index_t s) {
+std::size_t slice_terms(const CsrMatrix& m, const CsrMatrix& b, const SellLayout& layout, index_t s) {
   const index_t first_row = s * layout.slice_height, last_row = std::min(first_row + layout.slice_height, m.rows);
   std::size_t terms = 0;
   for (index_t p = m.row_ptr[first_row]; p < m.row_ptr[last_row]; ++p)
@@ -72,7 +72,7 @@ std::size_t slice_terms(const CsrMatrix& m, const CsrMatrix& b, const SellMatrix
 // The rows of slice s of E written from entry `base` of e.col and e.val in position order (each row's
 // terms in the order of for_each_term), their ends to e.row_ptr[position + 1]; returns the first row of
 // the slice with a column missing from the pattern, or m.rows.
-index_t write_slice(const CsrMatrix& m, const CsrMatrix& b, const CsrMatrix& pattern, const SellMatrix& layout,
+index_t write_slice(const CsrMatrix& m, const CsrMatrix& b, const CsrMatrix& pattern, const SellLayout& layout,
                     index_t s, index_t base, std::vector<SliceTerm>& terms, std::vector<index_t>& start,
                     CsrMatrix& e) {
   const index_t h = layout.slice_height, first_row = s * h, last_row = std::min(first_row + h, m.rows);
@@ -106,7 +106,7 @@ index_t write_slice(const CsrMatrix& m, const CsrMatrix& b, const CsrMatrix& pat
 // at most once each (B's columns are unique). A slice's positions are contiguous and come from its
 // rows alone, and its number of entries follows from the row lengths of M and B: so each slice is
 // written straight into E at its offset, in parallel over slices, in one pass over the terms.
-CsrMatrix coefficient_map(const CsrMatrix& m, const CsrMatrix& b, const FlowOperators& ops, const SellMatrix& layout,
+CsrMatrix coefficient_map(const CsrMatrix& m, const CsrMatrix& b, const FlowOperators& ops, const SellLayout& layout,
                           const char* caller) {
   const CsrMatrix& pattern = ops.momentum_pattern;
   require_layout_of(pattern, layout, caller);

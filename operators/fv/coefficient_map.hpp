@@ -7,12 +7,12 @@ namespace miniapp::fv::detail {
 
 // Throws miniapp::Error, naming `caller`, when `layout` is not a conversion of `pattern` (the same
 // shape and row lengths).
-void require_layout_of(const CsrMatrix& pattern, const SellMatrix& layout, const char* caller);
+void require_layout_of(const CsrMatrix& pattern, const SellLayout& layout, const char* caller);
 
 // The map E of A(φ_s) = M diag(φ_s) B (M cells × faces, B faces × cells, cells in ops order) to the
-// values array of A stored as `layout` (a SellMatrix of ops.momentum_pattern): values = E φ_s.
+// values array of A stored as `layout` (sell_layout or to_sell of ops.momentum_pattern): values = E φ_s.
 // Throws miniapp::Error, naming `caller`, when `layout` is not a conversion of the momentum pattern
 // or A has an entry outside it.
-CsrMatrix coefficient_map(const CsrMatrix& m, const CsrMatrix& b, const FlowOperators& ops, const SellMatrix& layout,
+CsrMatrix coefficient_map(const CsrMatrix& m, const CsrMatrix& b, const FlowOperators& ops, const SellLayout& layout,
                           const char* caller);
 }  // namespace miniapp::fv::detail

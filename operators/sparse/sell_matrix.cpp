@@ -79,19 +79,25 @@ void fill_sell(const CsrMatrix& a, index_t slice_height, const std::vector<index
   }
 }
 
-SellMatrix to_sell(const CsrMatrix& a, index_t slice_height) {
-  SellMatrix s;
+SellLayout sell_layout(const CsrMatrix& a, index_t slice_height) {
+  SellLayout s;
   s.rows = a.rows;
   s.cols = a.cols;
   s.slice_height = slice_height;
-  s.nnz = a.nnz();
   s.slice_ptr = sell_slice_offsets(a, slice_height);
-  s.col.resize(static_cast<std::size_t>(s.slice_ptr.back()));
-  s.val.resize(s.col.size());
-  fill_sell(a, slice_height, s.slice_ptr, s.col.data(), s.val.data());
   s.row_length.resize(static_cast<std::size_t>(a.rows));
 #pragma omp parallel for schedule(static)
   for (index_t r = 0; r < a.rows; ++r) s.row_length[r] = a.row_length(r);
+  return s;
+}
+
+SellMatrix to_sell(const CsrMatrix& a, index_t slice_height) {
+  SellMatrix s;
+  static_cast<SellLayout&>(s) = sell_layout(a, slice_height);
+  s.nnz = a.nnz();
+  s.col.resize(static_cast<std::size_t>(s.stored_entries()));
+  s.val.resize(s.col.size());
+  fill_sell(a, slice_height, s.slice_ptr, s.col.data(), s.val.data());
   return s;
 }
 

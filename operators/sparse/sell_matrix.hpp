@@ -11,17 +11,16 @@ namespace miniapp {
 // Padding entries have value 0 and repeat the row's last valid column (or the row index for an empty
 // row), so every read is in bounds and stays near the row's own data.
 // The last slice is padded with empty rows up to slice_height.
-struct SellMatrix {
+// SellLayout is where the entries go, without them: what a map into a matrix's values needs (the
+// coefficient maps E_C and E_D of the momentum operator, whose matrix lives in executor memory).
+struct SellLayout {
   index_t rows = 0, cols = 0, slice_height = 32;
-  index_t nnz = 0;  // true non-zeros, without padding
   std::vector<index_t> slice_ptr{0};
-  UninitializedVector<index_t> col;  // resize(n) leaves entries unwritten: fill_sell writes them all
-  UninitializedVector<double> val;
   // True entries per row (host only): tells padding from explicitly stored zeros in to_csr.
   std::vector<index_t> row_length;
 
   index_t slice_count() const { return static_cast<index_t>(slice_ptr.size()) - 1; }
-  index_t stored_entries() const { return static_cast<index_t>(col.size()); }
+  index_t stored_entries() const { return slice_ptr.back(); }
   index_t slice_width(index_t s) const { return (slice_ptr[s + 1] - slice_ptr[s]) / slice_height; }
   // Position in `val` of entry k (0-based, in sorted column order) of row r: thesis eq. 2.14.
   index_t position(index_t r, index_t k) const {
@@ -29,9 +28,18 @@ struct SellMatrix {
   }
 };
 
+// A layout with its entries: stored_entries() columns and values.
+struct SellMatrix : SellLayout {
+  index_t nnz = 0;  // true non-zeros, without padding
+  UninitializedVector<index_t> col;  // resize(n) leaves entries unwritten: fill_sell writes them all
+  UninitializedVector<double> val;
+};
+
 // Converts CSR (sorted columns) to sELL with slices of `slice_height` ≥ 1 rows; slice s is as wide as
 // its longest row.
 SellMatrix to_sell(const CsrMatrix& a, index_t slice_height);
+// to_sell's layout of `a` alone, no entries written.
+SellLayout sell_layout(const CsrMatrix& a, index_t slice_height);
 // The two halves of to_sell, for a caller that stores the entries elsewhere (DeviceSell on the CPU
 // backend: straight into executor memory): the slice offsets of `a` (slices + 1 entries; throws
 // miniapp::Error for a slice height below 1 or a padded size past the index type), and a's entries with

@@ -45,6 +45,20 @@ TEST_CASE("sELL positions follow eq. 2.14 and slices are as wide as their longes
   CHECK(sell_stored_entries(a, S) == static_cast<std::size_t>(offset));
 }
 
+TEST_CASE("sell_layout is to_sell's layout without its entries", "[sell]") {
+  const CsrMatrix a = test::random_csr(37, 29, 7, 3);
+  for (index_t h : {1, 4, 32}) {
+    const SellLayout layout = sell_layout(a, h);
+    const SellMatrix full = to_sell(a, h);
+    CHECK(layout.rows == full.rows);
+    CHECK(layout.cols == full.cols);
+    CHECK(layout.slice_height == h);
+    CHECK(layout.slice_ptr == full.slice_ptr);
+    CHECK(layout.row_length == full.row_length);
+    CHECK(layout.stored_entries() == static_cast<index_t>(full.col.size()));
+  }
+}
+
 TEST_CASE("sell_stored_entries counts each slice's padding, for any slice height", "[sell]") {
   const CsrMatrix a = test::random_csr(37, 29, 7, 3);
   for (index_t h : {1, 2, 5, 8, 32, 64})
