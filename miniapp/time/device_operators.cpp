@@ -1,7 +1,9 @@
 #include "miniapp/time/device_operators.hpp"
 
+#include <optional>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "miniapp/time/time_step_control.hpp"
 
@@ -44,6 +46,18 @@ std::array<DeviceSell, 3> upload_three_releasing(const Executor& exec, std::arra
           upload_releasing(exec, a[2], s, profile)};
 }
 
+// −L as the solver's matrix: the copy given (already in executor memory, laid out in slices of `s`),
+// checked to be −L's before anything else is uploaded, or −L uploaded here.
+DeviceSell pressure_matrix_of(const Executor& exec, std::optional<DeviceSell> uploaded, const CsrMatrix& laplacian,
+                              index_t s, StageProfile* profile) {
+  if (!uploaded) return upload(exec, negated(laplacian), s, profile);
+  if (uploaded->rows() != laplacian.rows || uploaded->nnz() != laplacian.nnz() || uploaded->view().slice_height != s)
+    throw Error("DeviceOperators: the uploaded pressure matrix (" + std::to_string(uploaded->rows()) +
+                " rows, slice height " + std::to_string(uploaded->view().slice_height) +
+                ") is not −L of these operators in slices of " + std::to_string(s));
+  return std::move(*uploaded);
+}
+
 }  // namespace
 
 DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
@@ -54,8 +68,7 @@ DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, c
       inverse_volume(Vector::from_host(exec, ops.inverse_volume)),
       divergence(upload(exec, ops.divergence, s, profile)),
       face_gradient(upload_releasing(exec, ops.face_gradient, s, profile)),
-      pressure_matrix(uploaded_minus_laplacian ? std::move(*uploaded_minus_laplacian)
-                                               : upload(exec, negated(ops.laplacian), s, profile)),
+      pressure_matrix(pressure_matrix_of(exec, std::move(uploaded_minus_laplacian), ops.laplacian, s, profile)),
       cell_to_face(upload_releasing(exec, ops.cell_to_face, s, profile)),
       cell_divergence(upload_three_releasing(exec, ops.cell_divergence, s, profile)),
       cell_gradient(upload_three(exec, ops.cell_gradient, s, profile)),
@@ -66,11 +79,6 @@ DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, c
                           [&] { return ConvectionDiffusionOperator(exec, mesh, geometry, ops, s, viscosity, les); })),
       boundary_face_velocity(Vector::from_host(exec, ops.boundary_face_velocity)),
       boundary_divergence(Vector::from_host(exec, reference_spmv(ops.divergence, ops.boundary_face_velocity))) {
-  if (pressure_matrix.rows() != ops.laplacian.rows || pressure_matrix.nnz() != ops.laplacian.nnz() ||
-      pressure_matrix.view().slice_height != s)
-    throw Error("DeviceOperators: the uploaded pressure matrix (" + std::to_string(pressure_matrix.rows()) +
-                " rows, slice height " + std::to_string(pressure_matrix.view().slice_height) +
-                ") is not −L of these operators in slices of " + std::to_string(s));
   StageProfile::Part part(profile, "sources");
   // The momentum operator and M u_bc were the last to read these.
   release(ops.divergence);
