@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string_view>
 
 namespace miniapp::output {
@@ -15,6 +16,9 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view b
 // checkpoint files complete before any replaces its predecessor): write_temporary leaves the bytes,
 // fsync'ed, in "<path>.tmp"; commit_temporary renames that over `path` and syncs the directory.
 void write_temporary(const std::filesystem::path& path, std::string_view bytes);
+// The same of the concatenation of `pieces`, written one after the other without joining them first
+// (a checkpoint's arrays are written from where they lie).
+void write_temporary(const std::filesystem::path& path, std::span<const std::string_view> pieces);
 void commit_temporary(const std::filesystem::path& path);
 std::filesystem::path temporary_path(const std::filesystem::path& path);
 
@@ -28,6 +32,20 @@ class Fnv1a64 {
 
  private:
   std::uint64_t hash_ = 14695981039346656037ull;
+};
+
+// The value Fnv1a64 gives a whole input fed in one update() call, fed here in pieces of any size (a
+// partial word is held until the next piece completes it), so that a file's checksum can be taken
+// from its parts where they lie.
+class Fnv1a64OfConcatenation {
+ public:
+  void update(const void* data, std::size_t bytes);
+  std::uint64_t value() const;
+
+ private:
+  Fnv1a64 words_;        // every whole word so far
+  char pending_[8] = {};  // the bytes after them
+  std::size_t pending_bytes_ = 0;
 };
 
 }  // namespace miniapp::output

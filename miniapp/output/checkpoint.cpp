@@ -1,6 +1,7 @@
 #include "miniapp/output/checkpoint.hpp"
 
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <iterator>
 #include <type_traits>
@@ -34,19 +35,39 @@ struct Header {
 };
 static_assert(sizeof(Header) == 72 && std::is_trivially_copyable_v<Header>);
 
+// The payload as pieces in file order: the small fields gathered into buffers of their own, the
+// arrays' values where they lie (the data written must outlive the writer), so that a checkpoint of
+// gigabytes is written without a copy of it.
 class ByteWriter {
  public:
   template <class T>
-  void put(const T& value) { put_bytes(&value, sizeof(T)); }
+  void put(const T& value) { put_small(&value, sizeof(T)); }
   void put_string(std::string_view s) {
     put<std::uint64_t>(s.size());
-    put_bytes(s.data(), s.size());
+    put_small(s.data(), s.size());
   }
-  void put_bytes(const void* data, std::size_t n) { bytes_.append(static_cast<const char*>(data), n); }
-  std::string& bytes() { return bytes_; }
+  void put_array(const std::vector<double>& values) {
+    put<std::uint64_t>(values.size());
+    if (values.empty()) return;
+    pieces_.emplace_back(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double));
+    small_open_ = false;
+  }
+  // The pieces in order; the writer must outlive them.
+  const std::vector<std::string_view>& pieces() const { return pieces_; }
 
  private:
-  std::string bytes_;
+  void put_small(const void* data, std::size_t n) {
+    if (!small_open_) {
+      small_.emplace_back();  // a deque: earlier buffers, and the pieces that view them, stay in place
+      pieces_.emplace_back();
+      small_open_ = true;
+    }
+    small_.back().append(static_cast<const char*>(data), n);
+    pieces_.back() = small_.back();  // taken afresh: an append may move the buffer's bytes
+  }
+  std::deque<std::string> small_;
+  std::vector<std::string_view> pieces_;
+  bool small_open_ = false;
 };
 
 // Reads the payload with a bounds check on every field: a checksum collision or a writer bug must
@@ -100,10 +121,14 @@ void hash_array(Fnv1a64& h, const std::vector<T>& values) {
 
 std::string read_file(const std::filesystem::path& path) {
   if (!std::filesystem::exists(path)) throw file_error(path.string(), "checkpoint file does not exist");
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw file_error(path.string(), "cannot open checkpoint file");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw file_error(path.string(), "read error");
+  const std::streamoff size = in.tellg();
+  if (size < 0) throw file_error(path.string(), "cannot tell the checkpoint file's size");
+  std::string bytes(static_cast<std::size_t>(size), '\0');
+  in.seekg(0);
+  // One read of the whole file (a file that shrank meanwhile is a read error).
+  if (!in.read(bytes.data(), size)) throw file_error(path.string(), "read error");
   return bytes;
 }
 
@@ -250,8 +275,7 @@ void write_checkpoint_temporary(const std::filesystem::path& dir, int rank, int 
   payload.put<std::uint64_t>(data.arrays.size());
   for (const auto& [name, values] : data.arrays) {
     payload.put_string(name);
-    payload.put<std::uint64_t>(values.size());
-    payload.put_bytes(values.data(), values.size() * sizeof(double));
+    payload.put_array(values);
   }
   payload.put<std::uint64_t>(data.scalars.size());
   for (const auto& [name, value] : data.scalars) {
@@ -268,13 +292,16 @@ void write_checkpoint_temporary(const std::filesystem::path& dir, int rank, int 
   h.time = data.time;
   h.settings_hash = settings_hash(data.settings);
   h.mesh_hash = data.mesh.hash;
-  h.payload_bytes = payload.bytes().size();
-  Fnv1a64 checksum;
-  checksum.update(payload.bytes().data(), payload.bytes().size());
+  h.payload_bytes = 0;
+  Fnv1a64OfConcatenation checksum;  // the reader's one pass over the whole payload
+  for (const std::string_view piece : payload.pieces()) {
+    h.payload_bytes += piece.size();
+    checksum.update(piece.data(), piece.size());
+  }
   h.payload_checksum = checksum.value();
 
-  std::string file(reinterpret_cast<const char*>(&h), sizeof(h));
-  file += payload.bytes();
+  std::vector<std::string_view> file{std::string_view(reinterpret_cast<const char*>(&h), sizeof(h))};
+  file.insert(file.end(), payload.pieces().begin(), payload.pieces().end());
   std::filesystem::create_directories(dir);
   write_temporary(checkpoint_path(dir, data.step, rank), file);
 }

@@ -73,9 +73,14 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
   CheckpointRecord checkpoints{std::nullopt, dir, 0};
   std::optional<output::CheckpointData> restored;
   if (options.restart_dir) {
+    const auto read_start = clock::now();
     restored = restore_checkpoint(sim, *options.restart_dir, out);
+    std::ostringstream read_seconds;
+    read_seconds << std::fixed << std::setprecision(2)
+                 << std::chrono::duration<double>(clock::now() - read_start).count();
     checkpoints.last_step = f.step;
-    out << "restart   from " << *options.restart_dir << " at step " << f.step << ", t = " << precise(f.time) << "\n";
+    out << "restart   from " << *options.restart_dir << " at step " << f.step << ", t = " << precise(f.time)
+        << " (read in " << read_seconds.str() << " s)\n";
     if (const std::string done = already_finished(f, config.run, *options.restart_dir); !done.empty()) {
       out << done;
       return summary;
