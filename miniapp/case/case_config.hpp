@@ -116,6 +116,7 @@ struct RunConfig {
 };
 
 enum class OutputField { velocity, pressure, eddy_viscosity, vorticity, q_criterion };
+enum class VtkCompression { lz4, zlib, none };
 
 struct OutputConfig {
   std::string directory;           // default output/<case name>
@@ -123,6 +124,7 @@ struct OutputConfig {
   double checkpoint_interval = 0;  // simulated time between checkpoints; 0 = only at the end
   index_t checkpoint_keep = 2;     // complete checkpoint generations kept (the newest ones)
   std::vector<OutputField> fields;
+  VtkCompression compression = VtkCompression::lz4;  // of the VTK pieces' arrays
   long long diagnostics_interval = 1;  // steps between rows of diagnostics.csv, forces and probes
   // Steps between the rows that also give enstrophy and max_div (a pass over the mesh each).
   long long enstrophy_divergence_interval = 10;

@@ -45,6 +45,8 @@ inline constexpr std::pair<std::string_view, OutputField> output_field_names[] =
     {"velocity", OutputField::velocity}, {"pressure", OutputField::pressure},
     {"eddy_viscosity", OutputField::eddy_viscosity}, {"vorticity", OutputField::vorticity},
     {"q_criterion", OutputField::q_criterion}};
+inline constexpr std::pair<std::string_view, VtkCompression> vtk_compression_names[] = {
+    {"lz4", VtkCompression::lz4}, {"zlib", VtkCompression::zlib}, {"none", VtkCompression::none}};
 
 // The value spelled `text`, or nullptr.
 template <class E, std::size_t N>

@@ -178,6 +178,7 @@ OutputConfig read_output(const Section& s, const std::string& case_name) {
   o.enstrophy_divergence_interval =
       s.integer("enstrophy_divergence_interval").value_or(o.enstrophy_divergence_interval);
   o.checkpoint_keep = s.index("checkpoint_keep").value_or(o.checkpoint_keep);
+  o.compression = s.choice("compression", vtk_compression_names).value_or(o.compression);
   const std::optional<std::vector<std::string>> fields = s.strings("fields");
   if (!fields) {
     for (const auto& [text, field] : output_field_names) o.fields.push_back(field);

@@ -61,6 +61,7 @@ constexpr KeySpec schema[] = {
     {"output.checkpoint_interval", real},
     {"output.checkpoint_keep", integer},
     {"output.fields", string_list},
+    {"output.compression", string},
     {"output.diagnostics_interval", integer},
     {"output.enstrophy_divergence_interval", integer},
     {"statistics.start_time", real},

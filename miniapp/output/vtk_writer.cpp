@@ -133,7 +133,11 @@ VtkWriter::VtkWriter(const mesh::Mesh& mesh, VtkWriterOptions options) : impl_(s
   w->SetInputData(impl_->grid);
   w->SetDataModeToAppended();
   w->EncodeAppendedDataOff();  // raw binary, not base64
-  w->SetCompressorTypeToZLib();
+  switch (impl_->options.compression) {
+    case VtkCompression::lz4: w->SetCompressorTypeToLZ4(); break;
+    case VtkCompression::zlib: w->SetCompressorTypeToZLib(); break;
+    case VtkCompression::none: w->SetCompressorTypeToNone(); break;
+  }
   w->SetHeaderTypeToUInt64();
 
   const VtkWriterOptions& o = impl_->options;

@@ -127,6 +127,8 @@ TEST_CASE("impossible numerics and run settings", "[case]") {
   check_error_at(add(valid_case(), "[output]", "fields = [\"velocity\", \"vorticty\"]"), "fields", "output.fields", "unknown field \"vorticty\"");
   check_error_at(add(valid_case(), "[output]", "fields = [\"pressure\", \"pressure\"]"), "fields", "output.fields", "given twice");
   check_error_at(add(valid_case(), "[output]", "interval = -1"), "interval", "output.interval", "must be >= 0");
+  check_error_at(add(valid_case(), "[output]", "compression = \"gzip\""), "compression", "output.compression",
+                 "unknown value \"gzip\" (allowed: \"lz4\", \"zlib\" or \"none\")");
 }
 
 TEST_CASE("impossible mesh, initial and case settings", "[case]") {

@@ -70,6 +70,8 @@ TEST_CASE("values and defaults of a minimal case", "[case]") {
   CHECK(c.output.directory == "output/box");
   CHECK(c.output.fields.size() == 5);
   CHECK(c.output.has(OutputField::q_criterion));
+  CHECK(c.output.compression == VtkCompression::lz4);
+  CHECK(parse(add(valid_case(), "[output]", "compression = \"zlib\"")).output.compression == VtkCompression::zlib);
 }
 
 TEST_CASE("viscosity from re, U and L, or given directly", "[case]") {

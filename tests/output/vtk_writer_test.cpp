@@ -110,7 +110,7 @@ TEST_CASE("VTK pieces read back with cells, types and every field", "[output][vt
   const std::string text = read_text(piece);
   CHECK(text.find("format=\"appended\"") != std::string::npos);
   CHECK(text.find("encoding=\"raw\"") != std::string::npos);
-  CHECK(text.find("vtkZLibDataCompressor") != std::string::npos);
+  CHECK(text.find("vtkLZ4DataCompressor") != std::string::npos);  // the default
 
   vtkNew<vtkXMLUnstructuredGridReader> reader;
   reader->SetFileName(piece.c_str());
@@ -131,6 +131,29 @@ TEST_CASE("VTK pieces read back with cells, types and every field", "[output][vt
   CHECK((p[0] == 0.5 && p[1] == 0.5 && p[2] == 1.5));
   CHECK(grid->GetCellData()->GetNumberOfArrays() == 5);
   check_all_arrays(grid, last);
+}
+
+TEST_CASE("each compression of the pieces reads back the same values", "[output][vtk]") {
+  const mesh::Mesh m = mixed_mesh();
+  const CellFields f = make_fields(m.cell_count(), 3);
+  const std::pair<VtkCompression, const char*> compressions[] = {
+      {VtkCompression::lz4, "vtkLZ4DataCompressor"}, {VtkCompression::zlib, "vtkZLibDataCompressor"},
+      {VtkCompression::none, nullptr}};
+  for (const auto& [compression, compressor] : compressions) {
+    INFO("compressor " << (compressor ? compressor : "none"));
+    ScratchDir dir("vtk_compression");
+    VtkWriter writer(m, {dir.path(), "c", 0, 1, {}, std::nullopt, compression});
+    writer.write(3, 0.3, f);
+    const auto piece = dir.path() / "c_3_r0.vtu";
+    const std::string text = read_text(piece);
+    if (compressor) CHECK(text.find(std::string("compressor=\"") + compressor + "\"") != std::string::npos);
+    else CHECK(text.find("compressor=") == std::string::npos);
+    vtkNew<vtkXMLUnstructuredGridReader> reader;
+    reader->SetFileName(piece.c_str());
+    reader->Update();
+    REQUIRE(reader->GetOutput()->GetNumberOfCells() == m.cell_count());
+    check_all_arrays(reader->GetOutput(), f);
+  }
 }
 
 TEST_CASE("VTK output holds only the selected fields", "[output][vtk]") {
