@@ -3,7 +3,6 @@
 #include <cstring>
 #include <deque>
 #include <fstream>
-#include <iterator>
 #include <type_traits>
 
 #include "core/error.hpp"

@@ -398,7 +398,8 @@ TEST_CASE("a generated mesh that cannot fit in host memory is refused before it 
 
 TEST_CASE("a run out of host memory while building says how many bytes it asked for", "[cli]") {
   // The mesh passes the up-front check (the host has the memory); the address space the shell allows
-  // does not, so an allocation of the set-up fails part way.
+  // does not, so an allocation of the set-up fails part way (10⁶ cells: the mesh alone takes about
+  // two thirds of that space, the operators more than the rest).
   const std::string limit = "ulimit -v 1000000; ";
   // A build linked with the CUDA libraries cannot even map them in that address space.
   if (const Run start = run_miniapp("list", limit); start.status != 0) {
@@ -406,7 +407,7 @@ TEST_CASE("a run out of host memory while building says how many bytes it asked 
     return;
   }
   const auto folder = scratch_folder("out_of_memory");
-  const Run r = run_miniapp("run cavity-3d --set mesh.cells=[64,64,64] --set run.max_steps=1 --set output.fields=[] "
+  const Run r = run_miniapp("run cavity-3d --set mesh.cells=[100,100,100] --set run.max_steps=1 --set output.fields=[] "
                             "--set output.directory='\"" + folder.string() + "\"'",
                             limit);
   std::filesystem::remove_all(folder);
