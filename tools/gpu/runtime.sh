@@ -42,5 +42,8 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 bin=$build/miniapp/miniapp
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >"$out/device.txt" 2>&1
+# The kernel names the machine's runtime (a lent machine runs under Firecracker or gVisor), on which a
+# set-up that faults in gigabytes of fresh memory may depend.
+{ echo "kernel $(uname -r), $(nproc) cores"; echo "transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>&1)"; } >>"$out/device.txt"
 gpus=$(nvidia-smi -L | grep -c GPU)
 : >"$out/steps.txt"
