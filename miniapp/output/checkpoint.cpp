@@ -1,9 +1,11 @@
 #include "miniapp/output/checkpoint.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <fstream>
 #include <type_traits>
+#include <utility>
 
 #include "core/error.hpp"
 #include "miniapp/output/atomic_file.hpp"
@@ -69,42 +71,54 @@ class ByteWriter {
   bool small_open_ = false;
 };
 
-// Reads the payload with a bounds check on every field: a checksum collision or a writer bug must
-// not read past the buffer.
-class ByteReader {
+// Reads the payload from the file as the parse asks for it, with a bounds check on every field (a
+// checksum collision or a writer bug must not read past the payload), and hashes every byte read:
+// arrays go from the file straight into their vectors, no copy of the file is held.
+class PayloadReader {
  public:
-  ByteReader(std::string_view bytes, const std::string& path) : bytes_(bytes), path_(path) {}
+  PayloadReader(std::ifstream& in, std::uint64_t bytes, const std::string& path)
+      : in_(in), remaining_(bytes), path_(path) {}
   template <class T>
   T get() {
     T value;
-    std::memcpy(&value, take(sizeof(T)), sizeof(T));
+    read(&value, sizeof(T));
     return value;
   }
   std::string get_string() {
     const auto n = get<std::uint64_t>();
-    return std::string(take(n), n);
+    if (n > remaining_) throw corrupt("a field runs past the end of the payload");
+    std::string text(n, '\0');
+    read(text.data(), n);
+    return text;
   }
   std::vector<double> get_doubles() {
     const auto n = get<std::uint64_t>();
-    if (n > remaining() / sizeof(double)) throw corrupt("an array is longer than the file");
+    if (n > remaining_ / sizeof(double)) throw corrupt("an array is longer than the file");
     std::vector<double> values(n);
-    const char* source = take(n * sizeof(double));
-    if (n > 0) std::memcpy(values.data(), source, n * sizeof(double));  // an empty vector's data() may be null
+    read(values.data(), n * sizeof(double));
     return values;
   }
-  std::size_t remaining() const { return bytes_.size() - at_; }
+  std::uint64_t remaining() const { return remaining_; }
+  // The checksum of the whole payload, once what the parse left of it is read too.
+  std::uint64_t checksum_of_all() {
+    std::vector<char> chunk(std::min<std::uint64_t>(remaining_, std::uint64_t{1} << 20));
+    while (remaining_ > 0) read(chunk.data(), std::min<std::uint64_t>(remaining_, chunk.size()));
+    return checksum_.value();
+  }
   Error corrupt(const std::string& why) const { return file_error(path_, "corrupt checkpoint payload: " + why); }
 
  private:
-  const char* take(std::size_t n) {
-    if (n > remaining()) throw corrupt("a field runs past the end of the payload");
-    const char* p = bytes_.data() + at_;
-    at_ += n;
-    return p;
+  void read(void* to, std::uint64_t n) {
+    if (n > remaining_) throw corrupt("a field runs past the end of the payload");
+    if (n == 0) return;  // an empty vector's data() may be null
+    if (!in_.read(static_cast<char*>(to), static_cast<std::streamsize>(n))) throw file_error(path_, "read error");
+    checksum_.update(to, n);
+    remaining_ -= n;
   }
-  std::string_view bytes_;
-  std::size_t at_ = 0;
+  std::ifstream& in_;
+  std::uint64_t remaining_;
   const std::string& path_;
+  Fnv1a64OfConcatenation checksum_;  // the writer's, over the same bytes in the same order
 };
 
 std::string describe(const MeshFingerprint& m) {
@@ -118,26 +132,24 @@ void hash_array(Fnv1a64& h, const std::vector<T>& values) {
   h.update(values.data(), values.size() * sizeof(T));
 }
 
-std::string read_file(const std::filesystem::path& path) {
-  if (!std::filesystem::exists(path)) throw file_error(path.string(), "checkpoint file does not exist");
+// The file opened for reading, and its size in bytes.
+std::pair<std::ifstream, std::uint64_t> open_checkpoint(const std::string& path) {
+  if (!std::filesystem::exists(path)) throw file_error(path, "checkpoint file does not exist");
   std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw file_error(path.string(), "cannot open checkpoint file");
+  if (!in) throw file_error(path, "cannot open checkpoint file");
   const std::streamoff size = in.tellg();
-  if (size < 0) throw file_error(path.string(), "cannot tell the checkpoint file's size");
-  std::string bytes(static_cast<std::size_t>(size), '\0');
+  if (size < 0) throw file_error(path, "cannot tell the checkpoint file's size");
   in.seekg(0);
-  // One read of the whole file (a file that shrank meanwhile is a read error).
-  if (!in.read(bytes.data(), size)) throw file_error(path.string(), "read error");
-  return bytes;
+  return {std::move(in), static_cast<std::uint64_t>(size)};
 }
 
-// Checks everything the header states against this run and the file's size; returns the header.
-Header check_header(std::string_view bytes, const std::string& path, int rank, int rank_count) {
-  if (bytes.size() < sizeof(Header))
-    throw file_error(path, "truncated checkpoint: " + std::to_string(bytes.size()) +
+// Reads the header and checks everything it states against this run and the file's size.
+Header read_header(std::ifstream& in, std::uint64_t file_bytes, const std::string& path, int rank, int rank_count) {
+  if (file_bytes < sizeof(Header))
+    throw file_error(path, "truncated checkpoint: " + std::to_string(file_bytes) +
                                " bytes, shorter than its " + std::to_string(sizeof(Header)) + "-byte header");
   Header h;
-  std::memcpy(&h, bytes.data(), sizeof(Header));
+  if (!in.read(reinterpret_cast<char*>(&h), sizeof(Header))) throw file_error(path, "read error");
   if (std::memcmp(h.magic, magic, sizeof(magic)) != 0)
     throw file_error(path, "not a miniapp checkpoint (bad magic string)");
   if (h.endian_mark != endian_mark)
@@ -152,7 +164,7 @@ Header check_header(std::string_view bytes, const std::string& path, int rank, i
   if (h.rank != static_cast<std::uint32_t>(rank))
     throw file_error(path, "checkpoint belongs to rank " + std::to_string(h.rank) +
                                ", read by rank " + std::to_string(rank));
-  const std::uint64_t payload = bytes.size() - sizeof(Header);
+  const std::uint64_t payload = file_bytes - sizeof(Header);
   if (payload < h.payload_bytes)
     throw file_error(path, "truncated checkpoint: payload has " + std::to_string(payload) + " of " +
                                std::to_string(h.payload_bytes) + " bytes");
@@ -162,7 +174,7 @@ Header check_header(std::string_view bytes, const std::string& path, int rank, i
   return h;
 }
 
-CheckpointData parse_payload(ByteReader& in) {
+CheckpointData parse_payload(PayloadReader& in) {
   CheckpointData data;
   data.case_name = in.get_string();
   data.mesh.cell_count = in.get<std::uint64_t>();
@@ -312,15 +324,20 @@ void commit_checkpoint(const std::filesystem::path& dir, long step, int rank) {
 CheckpointData read_checkpoint(const std::filesystem::path& dir, long step, int rank, int rank_count,
                                const MeshFingerprint& mesh) {
   const std::string path = checkpoint_path(dir, step, rank).string();
-  const std::string bytes = read_file(path);
-  const Header h = check_header(bytes, path, rank, rank_count);
-  const std::string_view payload = std::string_view(bytes).substr(sizeof(Header));
-  Fnv1a64 checksum;
-  checksum.update(payload.data(), payload.size());
-  if (checksum.value() != h.payload_checksum)
-    throw file_error(path, "checkpoint checksum mismatch: the payload is corrupt");
-  ByteReader in(payload, path);
-  CheckpointData data = parse_payload(in);
+  auto [in, file_bytes] = open_checkpoint(path);
+  const Header h = read_header(in, file_bytes, path, rank, rank_count);
+  // The payload is parsed as it is read; a damaged one is reported as such (the checksum) before
+  // whatever the parse made of it.
+  PayloadReader payload(in, h.payload_bytes, path);
+  const auto checksum_mismatch = [&] { return file_error(path, "checkpoint checksum mismatch: the payload is corrupt"); };
+  CheckpointData data;
+  try {
+    data = parse_payload(payload);
+  } catch (const Error&) {
+    if (payload.checksum_of_all() != h.payload_checksum) throw checksum_mismatch();
+    throw;
+  }
+  if (payload.checksum_of_all() != h.payload_checksum) throw checksum_mismatch();
   if (data.step != step || h.step != step || std::memcmp(&h.time, &data.time, sizeof(double)) != 0 ||
       h.settings_hash != settings_hash(data.settings) || h.mesh_hash != data.mesh.hash)
     throw file_error(path, "the header (step " + std::to_string(h.step) + ") does not match the payload (step " +

@@ -146,6 +146,12 @@ TEST_CASE("checkpoint reading names the file and the problem", "[output][checkpo
     write_text(file, bad);
     CHECK_THAT(read_error(dir.path(), 4, fp), Catch::Contains("checksum mismatch"));
   }
+  SECTION("a damaged length: the checksum says so before the parse runs past the payload") {
+    std::string bad = good;
+    bad[72 + 7] = 0x7f;  // the top byte of the case name's length, the payload's first field
+    write_text(file, bad);
+    CHECK_THAT(read_error(dir.path(), 4, fp), Catch::Contains("checksum mismatch"));
+  }
   SECTION("another mesh of other size") {
     mesh::BoxSpec spec;
     spec.cells = {2, 2, 3};
