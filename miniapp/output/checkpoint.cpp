@@ -86,7 +86,7 @@ class PayloadReader {
   }
   std::string get_string() {
     const auto n = get<std::uint64_t>();
-    if (n > remaining_) throw corrupt("a field runs past the end of the payload");
+    if (n > remaining_) throw corrupt("a field runs past the end of the payload");  // before allocating n
     std::string text(n, '\0');
     read(text.data(), n);
     return text;
