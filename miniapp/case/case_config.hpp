@@ -9,6 +9,7 @@
 #include "core/physics.hpp"
 #include "core/types.hpp"
 #include "core/vec3.hpp"
+#include "core/vtk_compression.hpp"
 
 // A case, as read from its TOML file (docs/case-files.md describes every key). The file is parsed
 // once into these structs; everything after start-up reads typed members, never keys.
@@ -116,7 +117,7 @@ struct RunConfig {
 };
 
 enum class OutputField { velocity, pressure, eddy_viscosity, vorticity, q_criterion };
-enum class VtkCompression { lz4, zlib, none };
+using miniapp::VtkCompression;
 
 struct OutputConfig {
   std::string directory;           // default output/<case name>

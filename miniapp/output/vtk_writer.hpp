@@ -4,14 +4,11 @@
 #include <optional>
 #include <string>
 
+#include "core/vtk_compression.hpp"
 #include "mesh/mesh.hpp"
 #include "miniapp/output/cell_fields.hpp"
 
 namespace miniapp::output {
-
-// How the pieces' arrays are compressed: LZ4 by default (several times faster to write than zlib, for
-// files about a third larger); zlib for smaller files; none. ParaView reads all three.
-enum class VtkCompression { lz4, zlib, none };
 
 struct VtkWriterOptions {
   std::filesystem::path directory;

@@ -10,15 +10,6 @@ output::FieldSelection field_selection(const cases::CaseConfig& c) {
           o.has(F::q_criterion), c.statistics.enabled};
 }
 
-output::VtkCompression vtk_compression(cases::VtkCompression c) {
-  switch (c) {
-    case cases::VtkCompression::lz4: return output::VtkCompression::lz4;
-    case cases::VtkCompression::zlib: return output::VtkCompression::zlib;
-    case cases::VtkCompression::none: return output::VtkCompression::none;
-  }
-  return output::VtkCompression::lz4;
-}
-
 std::optional<long> restart_step(const output::CheckpointData* restored) {
   return restored ? std::optional<long>(restored->step) : std::nullopt;
 }
@@ -41,7 +32,7 @@ Observers::Observers(const Simulation& sim, const output::CheckpointData* restor
   if (!c.output.fields.empty())
     vtk_.emplace(sim.output_mesh(), output::VtkWriterOptions{c.output.directory, c.name, sim.rank(), sim.ranks(),
                                                              field_selection(c), restart_step(restored),
-                                                             vtk_compression(c.output.compression)});
+                                                             c.output.compression});
 }
 
 bool Observers::sample_statistics() { return averages_ && averages_->sample(*sim_.fields); }
