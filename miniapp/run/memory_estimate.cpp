@@ -83,10 +83,13 @@ std::size_t operator_bytes(const cases::CaseConfig& config, const mesh::Mesh& me
                            index_t h) {
   const index_t cells = mesh.cell_count(), faces = mesh.face_count();
   const bool les = config.physics.les != LesModel::none;
-  std::size_t bytes = sell_bytes(ops.divergence, h) + sell_bytes(ops.face_gradient, h) + sell_bytes(ops.laplacian, h) +
-                      sell_bytes(ops.face_interpolation, h) + sell_bytes(ops.flux_magnitude_sum, h) +
+  // |M| has M's pattern; Π is made at the upload (its row lengths here); G_d has the pattern of
+  // (M Γ_d)ᵀ, which is M Γ_d's (fv::cell_gradient_matrix).
+  std::size_t bytes = 2 * sell_bytes(ops.divergence, h) + sell_bytes(ops.face_gradient, h) +
+                      sell_bytes(ops.laplacian, h) +
+                      sell_device_bytes(fv::face_interpolation_row_lengths(mesh), h, false) +
                       sell_bytes(ops.viscous_rate, h) + sell_bytes(ops.cell_to_face, h);
-  for (int d = 0; d < 3; ++d) bytes += sell_bytes(ops.cell_divergence[d], h) + sell_bytes(ops.cell_gradient[d], h);
+  for (int d = 0; d < 3; ++d) bytes += 2 * sell_bytes(ops.cell_divergence[d], h);
   // R = C + D on the momentum pattern, its values array also held as values(D), and the maps E_C, E_D.
   const std::size_t momentum_entries = sell_stored_entries(ops.momentum_pattern, h);
   bytes += sell_bytes(ops.momentum_pattern, h) + value_bytes * momentum_entries;

@@ -57,7 +57,7 @@ SampleWeights interpolation_weights(const Simulation& sim, index_t cell, const V
   const double d[] = {offset.x, offset.y, offset.z};
   SampleWeights w{{row, 1.0}};
   for (int b = 0; b < 3; ++b) {
-    const CsrMatrix& g = sim.host_operators.cell_gradient[b];
+    const CsrMatrix& g = sim.probe_cell_gradient[b];
     for (index_t k = g.row_ptr[row]; k < g.row_ptr[row + 1]; ++k) w.push_back({g.col[k], d[b] * g.val[k]});
   }
   return w;

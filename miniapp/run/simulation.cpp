@@ -360,7 +360,8 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
     StageTimer t(log, "operators (upload)");
     sim.operators = std::make_unique<time::DeviceOperators>(sim.exec, sim.mesh, sim.geometry, sim.host_operators,
                                                             slices, c.physics.nu, les, c.physics.body_force,
-                                                            &upload_parts, uploaded_pressure_matrix(paths));
+                                                            &upload_parts, uploaded_pressure_matrix(paths),
+                                                            c.probes.empty() ? nullptr : &sim.probe_cell_gradient);
     StageProfile::Part part(numbering ? &upload_parts : nullptr, "halo exchange");
     sim.domain = numbering ? std::make_unique<parallel::Subdomain>(*comm, sim.exec, *numbering, transport)
                            : std::make_unique<parallel::Subdomain>(sim.cells());

@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <memory>
 #include <optional>
 
@@ -27,8 +28,10 @@ struct Simulation {
   std::vector<index_t> global_cell_index;
   mesh::MeshGeometry geometry;
   // After the upload only what the run reads again: cell_order, boundaries, volume, inverse_volume,
-  // laplacian, cell_gradient (time::DeviceOperators releases the rest).
+  // laplacian (time::DeviceOperators releases the rest).
   fv::FlowOperators host_operators;
+  // G on the host, kept by the upload only when the case has probes (their interpolation weights).
+  std::array<CsrMatrix, 3> probe_cell_gradient;
   // The executor memory the set-up estimated before its first upload (and checked against the device).
   MemoryEstimate memory_estimate;
   Executor exec = Executor::cpu();

@@ -23,6 +23,7 @@ void release(T& host) {
 }
 
 constexpr const char* matrices_part = "sELL matrices";
+constexpr const char* made_part = "derived matrices";  // |M|, G and Π, made here
 
 DeviceSell upload(const Executor& exec, const CsrMatrix& a, index_t s, StageProfile* profile) {
   StageProfile::Part part(profile, matrices_part);
@@ -40,10 +41,15 @@ std::array<DeviceSell, 3> upload_three(const Executor& exec, const std::array<Cs
   return {upload(exec, a[0], s, profile), upload(exec, a[1], s, profile), upload(exec, a[2], s, profile)};
 }
 
-std::array<DeviceSell, 3> upload_three_releasing(const Executor& exec, std::array<CsrMatrix, 3>& a, index_t s,
-                                                 StageProfile* profile) {
-  return {upload_releasing(exec, a[0], s, profile), upload_releasing(exec, a[1], s, profile),
-          upload_releasing(exec, a[2], s, profile)};
+// G_d made from M Γ_d, which is then released (its upload came before), and uploaded; kept on the
+// host in `kept` when given.
+DeviceSell upload_cell_gradient(const Executor& exec, fv::FlowOperators& ops, int d, index_t s, StageProfile* profile,
+                                std::array<CsrMatrix, 3>* kept) {
+  CsrMatrix g = timed_part(profile, made_part, [&] { return fv::cell_gradient_matrix(ops, d); });
+  release(ops.cell_divergence[d]);
+  DeviceSell uploaded = upload(exec, g, s, profile);
+  if (kept) (*kept)[d] = std::move(g);
+  return uploaded;
 }
 
 // −L as the solver's matrix: the copy given (already in executor memory, laid out in slices of `s`),
@@ -63,17 +69,23 @@ DeviceSell pressure_matrix_of(const Executor& exec, std::optional<DeviceSell> up
 DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
                                  fv::FlowOperators& ops, index_t s, double viscosity, bool les,
                                  const Vec3& body_force, StageProfile* profile,
-                                 std::optional<DeviceSell> uploaded_minus_laplacian)
+                                 std::optional<DeviceSell> uploaded_minus_laplacian,
+                                 std::array<CsrMatrix, 3>* host_cell_gradient)
     : volume(Vector::from_host(exec, ops.volume)),
       inverse_volume(Vector::from_host(exec, ops.inverse_volume)),
       divergence(upload(exec, ops.divergence, s, profile)),
       face_gradient(upload_releasing(exec, ops.face_gradient, s, profile)),
       pressure_matrix(pressure_matrix_of(exec, std::move(uploaded_minus_laplacian), ops.laplacian, s, profile)),
       cell_to_face(upload_releasing(exec, ops.cell_to_face, s, profile)),
-      cell_divergence(upload_three_releasing(exec, ops.cell_divergence, s, profile)),
-      cell_gradient(upload_three(exec, ops.cell_gradient, s, profile)),
-      face_interpolation(upload_releasing(exec, ops.face_interpolation, s, profile)),
-      flux_magnitude_sum(upload_releasing(exec, ops.flux_magnitude_sum, s, profile)),
+      cell_divergence(upload_three(exec, ops.cell_divergence, s, profile)),
+      cell_gradient{upload_cell_gradient(exec, ops, 0, s, profile, host_cell_gradient),
+                    upload_cell_gradient(exec, ops, 1, s, profile, host_cell_gradient),
+                    upload_cell_gradient(exec, ops, 2, s, profile, host_cell_gradient)},
+      face_interpolation(upload(
+          exec, timed_part(profile, made_part, [&] { return fv::face_interpolation_matrix(mesh, ops.cell_order); }),
+          s, profile)),
+      flux_magnitude_sum(
+          upload(exec, timed_part(profile, made_part, [&] { return absolute(ops.divergence); }), s, profile)),
       viscous_rate(upload_releasing(exec, ops.viscous_rate, s, profile)),
       momentum(timed_part(profile, "momentum operator",
                           [&] { return ConvectionDiffusionOperator(exec, mesh, geometry, ops, s, viscosity, les); })),

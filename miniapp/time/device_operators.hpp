@@ -16,15 +16,18 @@ struct DeviceOperators {
   // `viscosity`: the molecular ν; `les`: whether ν_s changes every step; `body_force`: a constant
   // acceleration (e.g. the mean pressure gradient driving a channel). Each host array of `ops` that
   // only the upload reads is released once uploaded, so that its memory, already faulted in, takes
-  // the next uploads' arrays: what remains is cell_order, boundaries, volume, inverse_volume, the
-  // Laplacian (the pressure solvers' matrix) and cell_gradient (probes). The time of each part goes
-  // to `profile` when given. `uploaded_minus_laplacian`: −L already in executor memory with slice
-  // height `slice_height` (laid out there from the copy AMG's device set-up read), taken as the
-  // pressure matrix as it is; else −L is uploaded here.
+  // the next uploads' arrays: what remains is cell_order, boundaries, volume, inverse_volume and the
+  // Laplacian (the pressure solvers' matrix). |M|, G and Π are made here, each just before its upload
+  // (fv::cell_gradient_matrix). The time of each part goes to `profile` when given.
+  // `uploaded_minus_laplacian`: −L already in executor memory with slice height `slice_height` (laid
+  // out there from the copy AMG's device set-up read), taken as the pressure matrix as it is; else −L
+  // is uploaded here. `host_cell_gradient`, when given, receives G on the host (probes interpolate
+  // with its rows).
   DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
                   fv::FlowOperators& ops, index_t slice_height, double viscosity, bool les, const Vec3& body_force,
                   StageProfile* profile = nullptr,
-                  std::optional<DeviceSell> uploaded_minus_laplacian = std::nullopt);
+                  std::optional<DeviceSell> uploaded_minus_laplacian = std::nullopt,
+                  std::array<CsrMatrix, 3>* host_cell_gradient = nullptr);
 
   Vector volume, inverse_volume;
   DeviceSell divergence;                       // M

@@ -6,8 +6,6 @@
 
 namespace miniapp::fv::detail {
 
-// Π (faces × cells): ½, ½ on interior faces; 1 at the owner of every boundary face.
-CsrMatrix face_interpolation_matrix(const mesh::Mesh& mesh, const Permutation& cells);
 // cells × faces: A_f/δn_f at owner and neighbour of interior faces and at the owner of faces that fix
 // the velocity.
 CsrMatrix viscous_rate_matrix(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,

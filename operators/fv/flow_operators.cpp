@@ -61,23 +61,25 @@ std::vector<double> checked_volumes(const mesh::Mesh& mesh, const mesh::MeshGeom
   return {geometry.cell_volume.begin(), geometry.cell_volume.end()};
 }
 
-// Γ (interleaved), M Γ_d and G_d = −Ω⁻¹ (M Γ_d)ᵀ per component, from the convective interpolation (in
-// cell order). The three M Γ_d come from one product M Γ, cut into three: each entry sums the same
-// products in the same order as M Γ_d alone, and the faces' rows, read from all over the mesh, are
-// read once instead of three times.
+// Γ (interleaved) and M Γ_d per component, from the convective interpolation (in cell order). The
+// three M Γ_d come from one product M Γ, cut into three: each entry sums the same products in the same
+// order as M Γ_d alone, and the faces' rows, read from all over the mesh, are read once instead of
+// three times.
 void assemble_vector_operators(const CsrMatrix& interpolation, const mesh::MeshGeometry& geometry, FlowOperators& ops) {
-  std::vector<double> minus_inverse_volume(ops.inverse_volume);
-  for (double& v : minus_inverse_volume) v = -v;
   ops.cell_to_face = interleaved_normal_components(interpolation, geometry);
   // The product is released once split: no more held at once than it and its three parts.
   std::vector<CsrMatrix> divergences = split_interleaved_columns(multiply(ops.divergence, ops.cell_to_face), 3);
-  for (std::size_t d = 0; d < 3; ++d) {
-    ops.cell_divergence[d] = std::move(divergences[d]);
-    ops.cell_gradient[d] = scale_rows(transpose_symmetric_pattern(ops.cell_divergence[d]), minus_inverse_volume);
-  }
+  for (std::size_t d = 0; d < 3; ++d) ops.cell_divergence[d] = std::move(divergences[d]);
 }
 
 }  // namespace
+
+// M Γ_d has a symmetric pattern (cells coupled through a face in both directions).
+CsrMatrix cell_gradient_matrix(const FlowOperators& ops, int d) {
+  std::vector<double> minus_inverse_volume(ops.inverse_volume);
+  for (double& v : minus_inverse_volume) v = -v;
+  return scale_rows(transpose_symmetric_pattern(ops.cell_divergence[d]), minus_inverse_volume);
+}
 
 Permutation default_cell_order(const mesh::Mesh& mesh, const CsrMatrix& mesh_order_laplacian) {
   return cell_row_order(mesh_order_laplacian, mesh.cells_in_lattice_order);
@@ -135,8 +137,6 @@ FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGe
     assemble_vector_operators(ops.convective_interpolation, geometry, ops);
   }
   StageProfile::Part part(profile, "face maps, sources");
-  ops.face_interpolation = detail::face_interpolation_matrix(mesh, cells);
-  ops.flux_magnitude_sum = absolute(ops.divergence);
   ops.viscous_rate = detail::viscous_rate_matrix(mesh, geometry, boundaries, cells);
   detail::assemble_boundary_sources(mesh, geometry, ops);
   ops.momentum_pattern = neighbour_pattern(ops.laplacian);

@@ -36,10 +36,6 @@ struct FlowOperators {
                                              // of outlet faces, nothing on walls, slip faces and inlets;
                                              // entries with n_d = 0 are not stored
   std::array<CsrMatrix, 3> cell_divergence;  // M Γc→s per component, cells × cells
-  std::array<CsrMatrix, 3> cell_gradient;    // G_d = −Ω⁻¹ (M Γ_d)ᵀ, cells × cells (ΩG = −Mᵀ duality)
-  CsrMatrix face_interpolation;  // faces × cells: ½, ½ on interior faces, 1 at the owner of boundary
-                                 // faces (eddy viscosity to faces)
-  CsrMatrix flux_magnitude_sum;  // |M|, cells × faces: A_f at owner and neighbour (CFL: Σ A|u_s|)
   CsrMatrix viscous_rate;        // cells × faces: A_f/δn_f at owner and neighbour of interior faces and
                                  // at the owner of wall/inlet faces (CFL viscous limit: Σ ν_f A_f/δn_f)
 
@@ -67,5 +63,16 @@ FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGe
                                       const FlowBoundaries& boundaries,
                                       const std::optional<Permutation>& cell_order = std::nullopt,
                                       StageProfile* profile = nullptr);
+
+// Operators made from the assembled ones or the mesh alone, each where it is uploaded
+// (time::DeviceOperators) rather than assembled beside the others: the set-up's host peak is the
+// mesh and every assembled operator at once. |M| (the CFL's Σ A|u_s|) is absolute(divergence).
+// G_d = −Ω⁻¹ (M Γ_d)ᵀ, cells × cells (ΩG = −Mᵀ duality), from cell_divergence[d] and inverse_volume.
+CsrMatrix cell_gradient_matrix(const FlowOperators& ops, int d);
+// Π, faces × cells (cells renumbered by `cells`): ½, ½ on interior faces, 1 at the owner of boundary
+// faces (eddy viscosity to faces).
+CsrMatrix face_interpolation_matrix(const mesh::Mesh& mesh, const Permutation& cells);
+// Π's row lengths, without making it (the memory estimate).
+std::vector<index_t> face_interpolation_row_lengths(const mesh::Mesh& mesh);
 
 }  // namespace miniapp::fv

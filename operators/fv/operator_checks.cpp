@@ -32,7 +32,7 @@ double relative_difference(const CsrMatrix& a, const CsrMatrix& b) {
 OperatorCheck duality(const FlowOperators& ops) {
   OperatorCheck check{"Omega G = -(M Gamma)^T, per component", 0, matrix_tolerance};
   for (int d = 0; d < 3; ++d) {
-    CsrMatrix omega_g = ops.cell_gradient[d];
+    CsrMatrix omega_g = cell_gradient_matrix(ops, d);
     for (index_t r = 0; r < omega_g.rows; ++r)
       for (index_t p = omega_g.row_ptr[r]; p < omega_g.row_ptr[r + 1]; ++p) omega_g.val[p] *= ops.volume[r];
     CsrMatrix minus_mg_t = transpose(ops.cell_divergence[d]);

@@ -14,12 +14,36 @@ void require_slice_height(index_t slice_height) {
   if (slice_height < 1) throw Error("to_sell: slice height " + std::to_string(slice_height) + " must be at least 1");
 }
 
-index_t longest_row_of_slice(const CsrMatrix& a, index_t s, index_t slice_height) {
+// `length(r)`: the length of row r of `rows`.
+template <class Length>
+index_t longest_row_of_slice(index_t rows, Length length, index_t s, index_t slice_height) {
   const index_t first = s * slice_height;
-  const index_t last = std::min(first + slice_height, a.rows);
+  const index_t last = std::min(first + slice_height, rows);
   index_t longest = 0;
-  for (index_t r = first; r < last; ++r) longest = std::max(longest, a.row_length(r));
+  for (index_t r = first; r < last; ++r) longest = std::max(longest, length(r));
   return longest;
+}
+
+index_t longest_row_of_slice(const CsrMatrix& a, index_t s, index_t slice_height) {
+  return longest_row_of_slice(a.rows, [&](index_t r) { return a.row_length(r); }, s, slice_height);
+}
+
+template <class Length>
+std::size_t stored_entries(index_t rows, Length length, index_t slice_height) {
+  require_slice_height(slice_height);
+  const index_t slices = (rows + slice_height - 1) / slice_height;
+  std::size_t entries = 0;
+#pragma omp parallel for schedule(static) reduction(+ : entries)
+  for (index_t s = 0; s < slices; ++s)
+    entries += static_cast<std::size_t>(longest_row_of_slice(rows, length, s, slice_height)) *
+               static_cast<std::size_t>(slice_height);
+  return entries;
+}
+
+std::size_t device_bytes(index_t rows, std::size_t stored_entries, index_t slice_height, bool float_values) {
+  const auto slices = static_cast<std::size_t>((rows + slice_height - 1) / slice_height);
+  const std::size_t entry_bytes = sizeof(index_t) + (float_values ? sizeof(float) : sizeof(double));
+  return sizeof(index_t) * (slices + 1) + entry_bytes * stored_entries;
 }
 
 }  // namespace
@@ -41,19 +65,17 @@ std::vector<index_t> sell_slice_offsets(const CsrMatrix& a, index_t slice_height
 }
 
 std::size_t sell_stored_entries(const CsrMatrix& a, index_t slice_height) {
-  require_slice_height(slice_height);
-  const index_t slices = (a.rows + slice_height - 1) / slice_height;
-  std::size_t entries = 0;
-#pragma omp parallel for schedule(static) reduction(+ : entries)
-  for (index_t s = 0; s < slices; ++s)
-    entries += static_cast<std::size_t>(longest_row_of_slice(a, s, slice_height)) * static_cast<std::size_t>(slice_height);
-  return entries;
+  return stored_entries(a.rows, [&](index_t r) { return a.row_length(r); }, slice_height);
 }
 
 std::size_t sell_device_bytes(const CsrMatrix& a, index_t slice_height, bool float_values) {
-  const auto slices = static_cast<std::size_t>((a.rows + slice_height - 1) / slice_height);
-  return sizeof(index_t) * (slices + 1) +
-         (sizeof(index_t) + (float_values ? sizeof(float) : sizeof(double))) * sell_stored_entries(a, slice_height);
+  return device_bytes(a.rows, sell_stored_entries(a, slice_height), slice_height, float_values);
+}
+
+std::size_t sell_device_bytes(std::span<const index_t> row_lengths, index_t slice_height, bool float_values) {
+  const index_t rows = checked_index(row_lengths.size(), "sell_device_bytes: rows");
+  const std::size_t entries = stored_entries(rows, [&](index_t r) { return row_lengths[r]; }, slice_height);
+  return device_bytes(rows, entries, slice_height, float_values);
 }
 
 // Rows own disjoint positions: filled in parallel, padding written here rather than by a pass before.

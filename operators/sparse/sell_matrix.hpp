@@ -1,4 +1,5 @@
 #pragma once
+#include <span>
 #include <vector>
 
 #include "operators/sparse/csr_matrix.hpp"
@@ -53,6 +54,8 @@ std::size_t sell_stored_entries(const CsrMatrix& a, index_t slice_height);
 // Executor bytes of `a` laid out as sELL (DeviceSell, or DeviceSellFloat with float values): the slice
 // pointers, and a column index and a value per stored entry.
 std::size_t sell_device_bytes(const CsrMatrix& a, index_t slice_height, bool float_values);
+// The same for a matrix of rows of these lengths, not made yet.
+std::size_t sell_device_bytes(std::span<const index_t> row_lengths, index_t slice_height, bool float_values);
 // The inverse of to_sell: padding dropped, explicitly stored zeros kept.
 CsrMatrix to_csr(const SellMatrix& a);
 

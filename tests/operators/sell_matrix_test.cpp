@@ -68,6 +68,21 @@ TEST_CASE("sell_stored_entries counts each slice's padding, for any slice height
   CHECK_THROWS_AS(sell_stored_entries(a, 0), Error);
 }
 
+TEST_CASE("sell_device_bytes of row lengths alone is that of the matrix with those rows", "[sell]") {
+  const CsrMatrix a = test::random_csr(37, 29, 7, 3);
+  std::vector<index_t> lengths(static_cast<std::size_t>(a.rows));
+  for (index_t r = 0; r < a.rows; ++r) lengths[r] = a.row_length(r);
+  for (index_t h : {1, 2, 5, 8, 32, 64})
+    for (bool float_values : {false, true}) {
+      const std::size_t bytes = sell_device_bytes(a, h, float_values);
+      CHECK(sell_device_bytes(lengths, h, float_values) == bytes);
+      CHECK(bytes == sizeof(index_t) * static_cast<std::size_t>((a.rows + h - 1) / h + 1) +
+                         (sizeof(index_t) + (float_values ? sizeof(float) : sizeof(double))) *
+                             static_cast<std::size_t>(to_sell(a, h).stored_entries()));
+    }
+  CHECK_THROWS_AS(sell_device_bytes(lengths, 0, false), Error);
+}
+
 TEST_CASE("sELL padding is zero and repeats a valid column", "[sell]") {
   // Row 0 has two entries, row 1 is empty, row 2 has one: slice height 4 pads everything to width 2.
   const CsrMatrix a = csr_from_triplets(3, 3, {{0, 0, 1.0}, {0, 2, 2.0}, {2, 1, 3.0}});
