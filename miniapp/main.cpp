@@ -7,6 +7,7 @@
 
 #include "miniapp/cli/commands.hpp"
 #include "miniapp/cli/host_allocation.hpp"
+#include "miniapp/predict/build_info.hpp"
 #include "core/error.hpp"
 #include "core/host_memory.hpp"
 
@@ -30,7 +31,14 @@ constexpr Subcommand subcommands[] = {
 void print_usage(std::ostream& out) {
   out << "usage: miniapp <command> [options]\n\ncommands:\n";
   for (const auto& s : subcommands) out << "  " << s.name << std::string(8 - s.name.size(), ' ') << s.summary << "\n";
-  out << "\n'miniapp <command> --help' describes each command.\n";
+  out << "\n'miniapp <command> --help' describes each command; 'miniapp --version' names the build.\n";
+}
+
+// The build, as a calibration file records it (miniapp/predict/build_info.cmake).
+void print_version(std::ostream& out) {
+  namespace b = miniapp::predict::build_info;
+  out << "miniapp " << b::git << " (" << b::compiler << ", " << b::build_type << ", CUDA "
+      << (b::cuda ? "on" : "off") << ")\n";
 }
 
 }  // namespace
@@ -46,6 +54,10 @@ int main(int argc, char** argv) {
   const std::string_view command = argv[1];
   if (command == "--help" || command == "-h" || command == "help") {
     print_usage(std::cout);
+    return 0;
+  }
+  if (command == "--version") {
+    print_version(std::cout);
     return 0;
   }
   for (const auto& s : subcommands) {

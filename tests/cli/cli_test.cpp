@@ -46,6 +46,22 @@ TEST_CASE("miniapp --help lists the commands", "[cli]") {
   for (const char* command : {"run", "list", "mesh", "poisson", "bench"}) CHECK_THAT(r.output, Contains(command));
 }
 
+TEST_CASE("miniapp --version names the commit the source tree is at", "[cli]") {
+  const Run r = run_miniapp("--version");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::StartsWith("miniapp "));
+  // The source tree's commit now: the build writes it at every build, so a commit since the last cmake
+  // run is the one named.
+  const std::string git = std::string("git -C '") + MINIAPP_SOURCE_DIR + "' rev-parse --short=12 HEAD 2>/dev/null";
+  FILE* pipe = popen(git.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 64> head{};
+  const std::size_t n = std::fread(head.data(), 1, head.size() - 1, pipe);
+  const bool is_repository = pclose(pipe) == 0 && n >= 12;
+  if (is_repository) CHECK_THAT(r.output, Contains("miniapp " + std::string(head.data(), 12)));
+  else CHECK_THAT(r.output, Contains("miniapp unknown"));
+}
+
 TEST_CASE("every subcommand answers --help with its own options", "[cli]") {
   const std::pair<const char*, const char*> commands[] = {{"run --help", "--restart"},
                                                           {"list --help", "--help"},
