@@ -132,7 +132,7 @@ FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGe
     mesh_order_laplacian.reset();
   }
   {
-    StageProfile::Part part(profile, "cell-to-face maps, G");
+    StageProfile::Part part(profile, "cell-to-face, M Gamma");
     ops.convective_interpolation = convective_interpolation_matrix(mesh, boundaries, cells);
     assemble_vector_operators(ops.convective_interpolation, geometry, ops);
   }
