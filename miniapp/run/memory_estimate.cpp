@@ -41,14 +41,12 @@ std::size_t coefficient_map_entries(const CsrMatrix& m, const std::vector<index_
 
 // Row lengths of the face matrices B of E_C (convective interpolation: owner and neighbour on
 // interior faces, the owner on outlets) and E_D (velocity face gradient: owner and neighbour on
-// interior faces, the owner on walls and inlets; nothing on slip faces). A face whose neighbour is its owner (a periodic
-// direction one cell thick) has one merged entry.
-std::array<std::vector<index_t>, 2> map_face_lengths(const mesh::Mesh& mesh, const fv::FlowBoundaries& boundaries) {
-  std::array<std::vector<index_t>, 2> lengths;
-  for (auto& l : lengths) l.resize(static_cast<std::size_t>(mesh.face_count()));
-#pragma omp parallel for schedule(static)
-  for (index_t f = 0; f < mesh.interior_face_count; ++f)
-    lengths[0][f] = lengths[1][f] = mesh.face_owner[f] == mesh.face_neighbour[f] ? 1 : 2;
+// interior faces, the owner on walls and inlets; nothing on slip faces). Interior faces as Π's rows
+// (`interpolation_lengths`: a face whose neighbour is its owner, a periodic direction one cell thick,
+// has one merged entry); every boundary face is then set by its patch.
+std::array<std::vector<index_t>, 2> map_face_lengths(const mesh::Mesh& mesh, const fv::FlowBoundaries& boundaries,
+                                                     const std::vector<index_t>& interpolation_lengths) {
+  std::array<std::vector<index_t>, 2> lengths{interpolation_lengths, interpolation_lengths};
   boundaries.require_matches(mesh);
   for (std::size_t p = 0; p < mesh.patches.size(); ++p) {
     const mesh::Patch& patch = mesh.patches[p];
@@ -85,15 +83,15 @@ std::size_t operator_bytes(const cases::CaseConfig& config, const mesh::Mesh& me
   const bool les = config.physics.les != LesModel::none;
   // |M| has M's pattern; Π is made at the upload (its row lengths here); G_d has the pattern of
   // (M Γ_d)ᵀ, which is M Γ_d's (fv::cell_gradient_matrix).
+  const std::vector<index_t> interpolation_lengths = fv::face_interpolation_row_lengths(mesh);
   std::size_t bytes = 2 * sell_bytes(ops.divergence, h) + sell_bytes(ops.face_gradient, h) +
-                      sell_bytes(ops.laplacian, h) +
-                      sell_device_bytes(fv::face_interpolation_row_lengths(mesh), h, false) +
+                      sell_bytes(ops.laplacian, h) + sell_device_bytes(interpolation_lengths, h, false) +
                       sell_bytes(ops.viscous_rate, h) + sell_bytes(ops.cell_to_face, h);
   for (int d = 0; d < 3; ++d) bytes += 2 * sell_bytes(ops.cell_divergence[d], h);
   // R = C + D on the momentum pattern, its values array also held as values(D), and the maps E_C, E_D.
   const std::size_t momentum_entries = sell_stored_entries(ops.momentum_pattern, h);
   bytes += sell_bytes(ops.momentum_pattern, h) + value_bytes * momentum_entries;
-  const auto face_lengths = map_face_lengths(mesh, ops.boundaries);
+  const auto face_lengths = map_face_lengths(mesh, ops.boundaries, interpolation_lengths);
   bytes += csr_bytes(momentum_entries, coefficient_map_entries(ops.divergence, face_lengths[0]));
   if (les) bytes += csr_bytes(momentum_entries, coefficient_map_entries(ops.divergence, face_lengths[1]));
   if (les && viscous_source_needed(ops, faces, config.physics.nu))

@@ -27,6 +27,14 @@ std::string precise(double t) {
   return s.str();
 }
 
+// Adds the wall time of `work` to `seconds`.
+template <class Work>
+void timed(double& seconds, const Work& work) {
+  const auto start = clock::now();
+  work();
+  seconds += std::chrono::duration<double>(clock::now() - start).count();
+}
+
 bool finished(const time::FlowFields& f, const cases::RunConfig& run) {
   if (run.max_steps && f.step >= *run.max_steps) return true;
   return run.end_time && time::reached(f.time, *run.end_time);
@@ -73,14 +81,13 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
   CheckpointRecord checkpoints{std::nullopt, dir, 0};
   std::optional<output::CheckpointData> restored;
   if (options.restart_dir) {
-    const auto read_start = clock::now();
-    restored = restore_checkpoint(sim, *options.restart_dir, out);
-    std::ostringstream read_seconds;
-    read_seconds << std::fixed << std::setprecision(2)
-                 << std::chrono::duration<double>(clock::now() - read_start).count();
+    double read_seconds = 0;
+    timed(read_seconds, [&] { restored = restore_checkpoint(sim, *options.restart_dir, out); });
+    std::ostringstream read_time;
+    read_time << std::fixed << std::setprecision(2) << read_seconds;
     checkpoints.last_step = f.step;
     out << "restart   from " << *options.restart_dir << " at step " << f.step << ", t = " << precise(f.time)
-        << " (read in " << read_seconds.str() << " s)\n";
+        << " (read in " << read_time.str() << " s)\n";
     if (const std::string done = already_finished(f, config.run, *options.restart_dir); !done.empty()) {
       out << done;
       return summary;
@@ -91,11 +98,6 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
   if (const auto* comm = sim.domain->communicator()) watchdog.emplace(*comm, config.run.watchdog_timeout);
   Observers observers(sim, restored ? &*restored : nullptr);
   HealthCheck health(sim);
-  const auto timed = [](double& seconds, const auto& work) {
-    const auto start = clock::now();
-    work();
-    seconds += std::chrono::duration<double>(clock::now() - start).count();
-  };
   const auto write_output = [&] { timed(summary.output_seconds, [&] { observers.write_output(); }); };
   const auto checkpoint = [&] {
     timed(summary.checkpoint_seconds, [&] {

@@ -13,14 +13,6 @@
 namespace miniapp::fv {
 namespace {
 
-// diag(s) A.
-CsrMatrix scale_rows(CsrMatrix a, const std::vector<double>& s) {
-#pragma omp parallel for schedule(static)
-  for (index_t r = 0; r < a.rows; ++r)
-    for (index_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) a.val[p] *= s[r];
-  return a;
-}
-
 // Γ = [Γ_0 Γ_1 Γ_2] with its columns interleaved (column 3j + d is Γ_d's column j), Γ_d = diag(n_d) Π_c.
 // Entries of faces with n_d = 0 exactly (axis-aligned faces of hexahedra) are dropped: on a hex mesh
 // they would be two thirds of Γ's non-zeros and only cost SpMV work.
@@ -76,9 +68,11 @@ void assemble_vector_operators(const CsrMatrix& interpolation, const mesh::MeshG
 
 // M Γ_d has a symmetric pattern (cells coupled through a face in both directions).
 CsrMatrix cell_gradient_matrix(const FlowOperators& ops, int d) {
-  std::vector<double> minus_inverse_volume(ops.inverse_volume);
-  for (double& v : minus_inverse_volume) v = -v;
-  return scale_rows(transpose_symmetric_pattern(ops.cell_divergence[d]), minus_inverse_volume);
+  CsrMatrix g = transpose_symmetric_pattern(ops.cell_divergence[d]);
+#pragma omp parallel for schedule(static)
+  for (index_t r = 0; r < g.rows; ++r)
+    for (index_t p = g.row_ptr[r]; p < g.row_ptr[r + 1]; ++p) g.val[p] *= -ops.inverse_volume[r];
+  return g;
 }
 
 Permutation default_cell_order(const mesh::Mesh& mesh, const CsrMatrix& mesh_order_laplacian) {

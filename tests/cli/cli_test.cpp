@@ -23,9 +23,8 @@ struct Run {
   std::string output;  // stdout and stderr together
 };
 
-// `shell_prefix`: shell commands run before the binary in the same shell (a ulimit).
-Run run_miniapp(const std::string& arguments, const std::string& shell_prefix = "") {
-  const std::string command = shell_prefix + std::string("'") + MINIAPP_BINARY + "' " + arguments + " 2>&1";
+// A shell command's status and output.
+Run run_command(const std::string& command) {
   FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   Run run;
@@ -34,6 +33,11 @@ Run run_miniapp(const std::string& arguments, const std::string& shell_prefix = 
   const int status = pclose(pipe);
   run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return run;
+}
+
+// `shell_prefix`: shell commands run before the binary in the same shell (a ulimit).
+Run run_miniapp(const std::string& arguments, const std::string& shell_prefix = "") {
+  return run_command(shell_prefix + std::string("'") + MINIAPP_BINARY + "' " + arguments + " 2>&1");
 }
 
 }  // namespace
@@ -52,13 +56,8 @@ TEST_CASE("miniapp --version names the commit the source tree is at", "[cli]") {
   CHECK_THAT(r.output, Catch::StartsWith("miniapp "));
   // The source tree's commit now: the build writes it at every build, so a commit since the last cmake
   // run is the one named.
-  const std::string git = std::string("git -C '") + MINIAPP_SOURCE_DIR + "' rev-parse --short=12 HEAD 2>/dev/null";
-  FILE* pipe = popen(git.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 64> head{};
-  const std::size_t n = std::fread(head.data(), 1, head.size() - 1, pipe);
-  const bool is_repository = pclose(pipe) == 0 && n >= 12;
-  if (is_repository) CHECK_THAT(r.output, Contains("miniapp " + std::string(head.data(), 12)));
+  const Run head = run_command(std::string("git -C '") + MINIAPP_SOURCE_DIR + "' rev-parse --short=12 HEAD 2>/dev/null");
+  if (head.status == 0 && head.output.size() >= 12) CHECK_THAT(r.output, Contains("miniapp " + head.output.substr(0, 12)));
   else CHECK_THAT(r.output, Contains("miniapp unknown"));
 }
 
