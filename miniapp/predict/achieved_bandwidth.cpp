@@ -14,7 +14,7 @@ std::string_view name(BandwidthStanding s) {
 std::vector<AchievedBandwidth> achieved_bandwidth(const PredictionReport& r) {
   const double iterations = r.measured ? r.measured->iterations : r.counts.iterations;
   const double copy = r.calibration.copy_gb_per_s;
-  const bool fits_cache = !r.scaling.empty() && r.scaling.front().working_set_bytes <= r.calibration.retained_cache_bytes;
+  const bool fits_cache = !r.scaling.empty() && r.scaling.front().working_set_bytes <= r.calibration.retained_cache_bytes();
   std::vector<AchievedBandwidth> out;
   for (int k = 0; k < kernel_kind_count; ++k) {
     AchievedBandwidth a;

@@ -2,6 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "miniapp/predict/build_info.hpp"
 
 namespace miniapp::predict {
@@ -45,6 +48,29 @@ KernelVariant priced_variant(KernelKind kind) {
 std::string_view name(CacheLevel level) {
   constexpr std::string_view names[cache_level_count] = {"hot", "warm", "streaming"};
   return names[static_cast<int>(level)];
+}
+
+double Calibration::kept_share(double bytes) const {
+  const std::vector<RetentionPoint>& r = cache_retention;
+  if (r.empty() || bytes > r.back().bytes) return 0.0;
+  if (bytes <= r.front().bytes) return r.front().kept;
+  const auto above = std::find_if(r.begin(), r.end(), [&](const RetentionPoint& p) { return p.bytes >= bytes; });
+  const RetentionPoint& a = *(above - 1);
+  const RetentionPoint& b = *above;
+  const double w = std::log(bytes / a.bytes) / std::log(b.bytes / a.bytes);
+  return a.kept + w * (b.kept - a.kept);
+}
+
+double Calibration::retained_cache_bytes() const {
+  const std::vector<RetentionPoint>& r = cache_retention;
+  constexpr double half = 0.5;
+  if (r.empty() || r.front().kept < half) return 0.0;
+  for (std::size_t i = 1; i < r.size(); ++i)
+    if (r[i].kept < half) {  // where the line between points i − 1 and i crosses one half, in log bytes
+      const double w = (r[i - 1].kept - half) / (r[i - 1].kept - r[i].kept);
+      return r[i - 1].bytes * std::pow(r[i].bytes / r[i - 1].bytes, w);
+    }
+  return r.back().bytes;
 }
 
 Calibration Calibration::what_if(double gb_per_s, double latency_seconds, const std::string& description) const {

@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "miniapp/predict/comm_model.hpp"
 #include "miniapp/predict/cost_curve.hpp"
@@ -60,6 +61,13 @@ struct BuildDescription {
   bool operator==(const BuildDescription&) const = default;
 };
 
+// One point of Calibration::cache_retention.
+struct RetentionPoint {
+  double bytes = 0;  // other traffic since an operand's last use
+  double kept = 0;   // (t_streaming − t) / (t_streaming − t_warm) of its next use, in [0, 1]
+  bool operator==(const RetentionPoint&) const = default;
+};
+
 // One curve per kernel variant and cache level.
 using CurveTable = std::array<std::array<CostCurve, cache_level_count>, kernel_variant_count>;
 
@@ -70,12 +78,14 @@ struct Calibration {
   double copy_gb_per_s = 0;      // bench::copy_bandwidth: the roofline's ceiling
   double streaming_footprint = 0;  // bytes copied before each call of the streaming curves
   double warm_footprint = 0;       // and of the warm curves
-  // The part of the last-level cache a run keeps: on the CPU the most bytes that may pass between two
-  // uses of an operand while the second still runs nearer the warm curve than the streaming one
-  // (measured, retained_cache_bytes in kernel_calibration.cpp; on a machine shared with others less
-  // than device.cache_bytes reports); on a GPU, whose device is the run's alone, the reported L2. The
-  // prediction picks the warm curves for working sets up to it.
-  double retained_cache_bytes = 0;
+  // How much of the last-level cache a run keeps, by reuse distance: after `bytes` of other traffic
+  // since an operand's last use, the share `kept` of it still found in that cache, points sorted by
+  // bytes (kept_share between them). On the CPU measured (cache_retention in kernel_calibration.cpp:
+  // on a machine shared with others less is kept than device.cache_bytes reports, and more traffic
+  // evicts more of it gradually, not at one size); on a GPU, whose device is the run's alone, one
+  // point: all of the reported L2. The prediction prices the sub-steps of a step with working set W
+  // on kept_share(W) of the warm curves' time and the rest of the streaming curves'.
+  std::vector<RetentionPoint> cache_retention;
   // The compute ceiling of pointwise work: counted flops per second of the eddy-viscosity kernel
   // (WALE), the heaviest pointwise call of a step, on operands in cache. A pointwise call costs the
   // larger of its memory curve and flops / this (0: no ceiling). On a CPU that kernel is compute-bound;
@@ -106,6 +116,13 @@ struct Calibration {
   const CostCurve& graph_curve(KernelVariant v, CacheLevel level) const {
     return (*graph_curves)[static_cast<int>(v)][static_cast<int>(level)];
   }
+
+  // The share kept after `bytes` of other traffic: the first point's share up to its bytes, linear in
+  // log bytes between points, 0 beyond the last (none kept when there are no points).
+  double kept_share(double bytes) const;
+  // The most bytes of other traffic after which at least half is kept, 0 when none: the size of the
+  // cache a run keeps, as the reports state it.
+  double retained_cache_bytes() const;
 
   const std::optional<CostCurve>& iteration_curve(IterationUnit unit) const {
     return iteration_curves[static_cast<int>(unit)];

@@ -57,6 +57,28 @@ Json points_json(const CostCurve& curve, bool with_calls = false) {
   return points;
 }
 
+Json retention_json(const std::vector<RetentionPoint>& points) {
+  Json out = Json::array();
+  for (const RetentionPoint& p : points) out.push_back({p.bytes, p.kept});
+  return out;
+}
+
+// [[bytes, kept], ...]: bytes positive and increasing, kept in [0, 1].
+std::vector<RetentionPoint> read_retention(const Json& root, const std::string& path) {
+  const std::string where = path + ": cache_retention";
+  std::vector<RetentionPoint> points;
+  for (const Json& p : member(root, "cache_retention", &Json::is_array, "an array", path)) {
+    if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number())
+      throw Error(where + ": a point is [bytes, kept]");
+    const RetentionPoint point{p[0].get<double>(), p[1].get<double>()};
+    if (!(point.bytes > 0) || !std::isfinite(point.bytes) || (!points.empty() && !(point.bytes > points.back().bytes)))
+      throw Error(where + ": bytes must be positive, finite and increasing");
+    if (!(point.kept >= 0 && point.kept <= 1)) throw Error(where + ": kept must lie in [0, 1]");
+    points.push_back(point);
+  }
+  return points;
+}
+
 CacheLevel cache_level_from(const std::string& text, const std::string& where) {
   for (int l = 0; l < cache_level_count; ++l)
     if (text == name(static_cast<CacheLevel>(l))) return static_cast<CacheLevel>(l);
@@ -231,7 +253,7 @@ void write_calibration(const std::string& path, const Calibration& c) {
       {"copy_gb_per_s", c.copy_gb_per_s},
       {"streaming_footprint_bytes", c.streaming_footprint},
       {"warm_footprint_bytes", c.warm_footprint},
-      {"retained_cache_bytes", c.retained_cache_bytes},
+      {"cache_retention", retention_json(c.cache_retention)},
       {"pointwise_flops_per_s", c.pointwise_flops_per_second},
       {"sync_s", c.sync_seconds},
       {"curves", curve_table_json(c.curves)},
@@ -260,9 +282,7 @@ Calibration read_calibration(const std::string& path) {
   c.copy_gb_per_s = number(root, "copy_gb_per_s", path);
   c.streaming_footprint = number(root, "streaming_footprint_bytes", path);
   c.warm_footprint = number(root, "warm_footprint_bytes", path);
-  c.retained_cache_bytes = number(root, "retained_cache_bytes", path);
-  if (!(c.retained_cache_bytes >= 0) || !std::isfinite(c.retained_cache_bytes))
-    throw Error(path + ": retained_cache_bytes must be a finite number >= 0");
+  c.cache_retention = read_retention(root, path);
   c.pointwise_flops_per_second = number(root, "pointwise_flops_per_s", path);
   if (!(c.pointwise_flops_per_second >= 0) || !std::isfinite(c.pointwise_flops_per_second))
     throw Error(path + ": pointwise_flops_per_s must be a finite number >= 0");

@@ -7,7 +7,9 @@
 // read by every later prediction. docs/cost-model.md shows its layout.
 namespace miniapp::predict {
 
-// Version 7: the pcg_amg unit timed on a hierarchy with float matrices (the time loop's default since
+// Version 8: cache_retention, the share of an operand the last-level cache keeps against the bytes
+// of other traffic since its use (the sub-steps priced on a mix of the warm and streaming curves by
+// it), instead of retained_cache_bytes, one size up to which the warm curves applied. Version 7: the pcg_amg unit timed on a hierarchy with float matrices (the time loop's default since
 // 2026-12-02; version 6 timed double ones, whose third more bytes per entry at much the same time
 // would under-price a case's float iteration). Version 6: each point of the iteration_curves holds the
 // iteration's kernel calls (it is priced by its calls and bytes). Version 5 had iteration points
@@ -15,7 +17,7 @@ namespace miniapp::predict {
 // version 3 no graph_curves (calls replayed from a kernel graph; null on the CPU); version 2 no
 // communication section; version 1 timed every call alone and synchronised. All are rejected with a
 // request to re-calibrate.
-inline constexpr const char* calibration_format = "miniapp-calibration 7";
+inline constexpr const char* calibration_format = "miniapp-calibration 8";
 
 // The default file for a device: "miniapp-calibration-<description>.json" in the working directory,
 // the description reduced to lower-case letters, digits and dashes (e.g. ...-cpu-2-threads.json).

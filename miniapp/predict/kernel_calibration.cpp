@@ -40,7 +40,12 @@ class CacheFlush {
  public:
   CacheFlush(const Executor& exec, double bytes)
       : exec_(exec), a_(filled(exec, static_cast<index_t>(bytes / 16), 1.0)), b_(filled(exec, a_.size(), 0.0)) {}
-  void operator()() const { exec_.copy(const_cast<double*>(b_.data()), a_.data(), sizeof(double) * a_.size()); }
+  void operator()() const { (*this)(bytes()); }
+  // A copy of the first `bytes` of it (at most bytes()).
+  void operator()(double bytes) const {
+    exec_.copy(const_cast<double*>(b_.data()), a_.data(), static_cast<std::size_t>(bytes / 16) * sizeof(double));
+  }
+  double bytes() const { return 16.0 * static_cast<double>(a_.size()); }
 
  private:
   Executor exec_;
@@ -208,34 +213,40 @@ double sync_seconds(const Executor& exec, index_t n, int repeat) {
   return std::max(synchronised - pipelined, 0.0);
 }
 
-// Calibration::retained_cache_bytes: an AXPY on 1.5 MB of operands (they fit any last-level cache),
-// timed after a copy of F bytes for F = the warm footprint, 2 F, 4 F, ... up to the streaming one; the
-// largest F after which it still runs nearer its warm curve than its streaming curve (c's AXPY curves,
-// timed the same way). 0 when even the warm copy evicts it (nothing retained beyond the private
-// cache). On a GPU the reported L2: the device is the run's alone, and there the probe, a launch-bound
-// call of a few µs, cannot tell L2 from memory.
-double retained_cache_bytes(const Executor& exec, const Calibration& c, int repeat) {
-  if (exec.backend() != Backend::cpu) return c.device.cache_bytes;
+// Calibration::cache_retention: an AXPY on 1.5 MB of operands (they fit any last-level cache), timed
+// after a copy of F bytes for F = the warm footprint, 2 F, 4 F, ... and the streaming footprint; kept
+// = (t_streaming − t(F)) / (t_streaming − t_warm), each t the median over `repeat` rounds that time
+// every F in turn (a shared machine's cache changes with its other tenants' work, so the sizes are
+// interleaved, and t_warm and t_streaming timed beside the others, not taken from the curves). The
+// streaming footprint closes the curve at 0: it evicts every cache by definition. On a GPU one point,
+// all of the reported L2: the device is the run's alone, and there the probe, a launch-bound call of a
+// few µs, cannot tell L2 from memory.
+std::vector<RetentionPoint> cache_retention(const Executor& exec, const Calibration& c, int repeat) {
+  if (exec.backend() != Backend::cpu) return {{c.device.cache_bytes, 1.0}};
   const index_t n = 1 << 16;
   const Vector x = filled(exec, n, 0.75);
   Vector y = filled(exec, n, 1.25);
-  const auto call = [&] { axpby(exec, 0.5, x, 0.5, y); };
-  const KernelCounters before_call = exec.counters();
-  call();
-  const double bytes = exec.counters().since(before_call).total().bytes;
-  const double warm = c.curve(KernelVariant::axpy, CacheLevel::warm).seconds(bytes);
-  const double streaming = c.curve(KernelVariant::axpy, CacheLevel::streaming).seconds(bytes);
-  const auto after_copy_of = [&](double copied) {
-    const CacheFlush copy(exec, copied);
-    const std::function<void()> before = [&] { copy(); };
-    return median_seconds_after(repeat, before, call);
-  };
-  double retained = 0;
-  for (double copied = c.warm_footprint; copied < c.streaming_footprint; copied *= 2) {
-    if (after_copy_of(copied) > 0.5 * (warm + streaming)) break;
-    retained = copied;
-  }
-  return retained;
+  std::vector<double> copied;
+  for (double f = c.warm_footprint; f < c.streaming_footprint; f *= 2) copied.push_back(f);
+  copied.push_back(c.streaming_footprint);
+  const CacheFlush largest(exec, c.streaming_footprint);  // its first part is each copy of F bytes
+  std::vector<std::vector<double>> seconds(copied.size());
+  for (int round = 0; round < warmup_calls + repeat; ++round)
+    for (std::size_t i = 0; i < copied.size(); ++i) {
+      largest(copied[i]);
+      const auto start = std::chrono::steady_clock::now();
+      axpby(exec, 0.5, x, 0.5, y);
+      if (round >= warmup_calls)
+        seconds[i].push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+  std::vector<double> t;
+  for (const std::vector<double>& s : seconds) t.push_back(bench::median(s));
+  const double warm = t.front(), streaming = t.back();
+  std::vector<RetentionPoint> points;
+  for (std::size_t i = 0; i + 1 < copied.size(); ++i)
+    points.push_back({copied[i], streaming > warm ? std::clamp((streaming - t[i]) / (streaming - warm), 0.0, 1.0) : 0.0});
+  points.push_back({c.streaming_footprint, 0.0});
+  return points;
 }
 
 // Calibration::pointwise_flops_per_second: the WALE eddy-viscosity kernel on 2^16 cells of random
@@ -296,11 +307,11 @@ Calibration calibrate(const Executor& exec, const CalibrationSettings& settings,
   c.iteration_curves = calibrate_iterations(exec, iterations, log);
   c.sync_seconds = sync_seconds(exec, *std::min_element(settings.vector_sizes.begin(), settings.vector_sizes.end()),
                                 settings.repeat);
-  c.retained_cache_bytes = retained_cache_bytes(exec, c, std::max(3, settings.repeat / 2));
+  c.cache_retention = cache_retention(exec, c, std::max(3, settings.repeat / 2));
   c.pointwise_flops_per_second = pointwise_flops_per_second(exec, settings.repeat);
   log << "  pointwise compute ceiling (eddy viscosity, WALE): " << c.pointwise_flops_per_second / 1e9 << " Gflop/s\n";
-  log << "  last-level cache kept between two uses of an operand: " << c.retained_cache_bytes / 1048576.0
-      << " MiB (reported: " << c.device.cache_bytes / 1048576.0 << " MiB)\n";
+  log << "  last-level cache kept between two uses of an operand: half of it up to " << c.retained_cache_bytes() / 1048576.0
+      << " MiB of other traffic (reported: " << c.device.cache_bytes / 1048576.0 << " MiB)\n";
   log << "  host round trip of a synchronising call: " << c.sync_seconds * 1e6 << " us\n";
   return c;
 }

@@ -27,7 +27,7 @@ struct CalibrationSettings {
 // `sync_seconds` the extra round trip of a dot() that returns its value to the host; and the
 // graph_curves: the same calls recorded 48 at a time in a KernelGraph, one replay timed between two
 // events (as Pcg replays its iterations). On every backend the iteration_curves of the solvers' whole
-// iterations (calibrate_iterations, on iteration_rows), and retained_cache_bytes. `copy_gb_per_s`
+// iterations (calibrate_iterations, on iteration_rows), and cache_retention. `copy_gb_per_s`
 // (bench::copy_bandwidth) is stored as the roofline ceiling. Progress goes to `log`. Adds to exec's
 // counters.
 Calibration calibrate(const Executor& exec, const CalibrationSettings& settings, double copy_gb_per_s,

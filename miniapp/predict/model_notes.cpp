@@ -7,9 +7,8 @@ namespace {
 // the curve that priced it: launched, replayed from a graph, or its iteration unit's per call.
 double latency_share(const StepPrediction& s, const PredictionReport& r) {
   const Calibration& c = r.calibration;
-  const auto kernel_latency = [&](int k, bool replayed, CacheLevel level) {
-    const KernelVariant v = priced_variant(static_cast<KernelKind>(k));
-    return replayed ? c.graph_curve(v, level).latency() : c.curve(v, level).latency();
+  const auto kernel_latency = [&](int k, bool replayed, const CurveMix& mix) {
+    return mixed_latency(c, priced_variant(static_cast<KernelKind>(k)), mix, replayed);
   };
   constexpr int solve = static_cast<int>(time::Phase::poisson_solve);
   double latency = 0;
@@ -27,13 +26,16 @@ double latency_share(const StepPrediction& s, const PredictionReport& r) {
 
 std::string cache_note(const PredictionReport& r, const StepPrediction& one) {
   Calibration streaming_only = r.calibration;
-  streaming_only.device.private_cache_bytes = streaming_only.retained_cache_bytes = 0;  // streaming curves
+  streaming_only.device.private_cache_bytes = 0;
+  streaming_only.cache_retention.clear();  // nothing kept: the streaming curves
   const StepPrediction cold = predict_step(r.counts, streaming_only, one.iterations, one.working_set_bytes, 1);
-  return "The working set (" + fixed(one.working_set_bytes / 1e6, 1) + " MB) fits the part of the last-level cache a " +
-         "run keeps (" + fixed(r.calibration.retained_cache_bytes / 1e6, 0) +
-         " MB, measured): calls are priced with the " + std::string(name(one.cache)) +
-         " curves. The calibration's kernels find their operands in one cache level; a step's mix of arrays may "
-         "come partly from the next level: with every call streaming from memory the prediction would be " +
+  return "After the working set (" + fixed(one.working_set_bytes / 1e6, 1) + " MB) of other traffic the calibration " +
+         "found " + fixed(100 * r.calibration.kept_share(one.working_set_bytes), 0) +
+         " % of an operand still in the last-level cache (half of it up to " +
+         fixed(r.calibration.retained_cache_bytes() / 1e6, 0) + " MB): the sub-steps are priced on the " +
+         describe(one.cache) + " curves, the Poisson iterations on the " + describe(one.iteration_cache) +
+         " ones. The calibration's kernels find their operands in one cache level; a step's mix of arrays may "
+         "come partly from another: with every call streaming from memory the prediction would be " +
          fixed(cold.seconds / one.seconds, 2) + "x longer.";
 }
 
@@ -50,7 +52,7 @@ std::vector<std::string> model_notes(const PredictionReport& r) {
                     " % of the predicted step is per-call latency (kernel launch, host round trips, OpenMP fork/join), which does not "
                     "shrink with more devices; the speed-up flattens accordingly.");
   const auto& large = [&](KernelVariant v) {
-    const CostCurve& c = r.calibration.curve(v, one.cache);
+    const CostCurve& c = r.calibration.curve(v, CacheLevel::streaming);
     return c.bandwidth(c.points().back().bytes);
   };
   notes.push_back("SpMV calls are priced with the one-vector sELL curve: the counters record neither format nor "

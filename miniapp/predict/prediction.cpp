@@ -1,6 +1,7 @@
 #include "miniapp/predict/prediction.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "core/error.hpp"
@@ -15,12 +16,18 @@ PhaseLoad per_device(PhaseLoad load, int devices) {
   return load;
 }
 
+const CostCurve& curve(const Calibration& c, KernelVariant v, CacheLevel level, bool replayed) {
+  return replayed ? c.graph_curve(v, level) : c.curve(v, level);
+}
+
 // Prices the phase's communication (when calibrated) and adds it to the phase.
-void add_comm(PhasePrediction& phase, const CommLoad& load, const Calibration& c, CacheLevel level, int devices) {
+void add_comm(PhasePrediction& phase, const CommLoad& load, const Calibration& c, const CurveMix& mix, int devices) {
   if (!c.communication || devices < 2) return;
-  const CostCurve& spmv = c.curve(priced_variant(KernelKind::spmv), level);
   const double overlapped =
-      load.overlapped_calls > 0 ? load.overlapped_calls * spmv.seconds(load.overlapped_bytes / load.overlapped_calls) : 0;
+      load.overlapped_calls > 0
+          ? load.overlapped_calls * mixed_seconds(c, priced_variant(KernelKind::spmv), mix,
+                                                  load.overlapped_bytes / load.overlapped_calls, false)
+          : 0;
   phase.comm = price_comm(load, *c.communication, devices, overlapped);
   phase.seconds += phase.comm.seconds();
 }
@@ -32,21 +39,40 @@ std::string iteration_pricing(const StepPrediction& s) {
   return s.iteration_graph_curves ? "graph" : "launched";
 }
 
-CacheLevel cache_level(const Calibration& c, double working_set_bytes) {
-  if (working_set_bytes <= c.device.private_cache_bytes) return CacheLevel::hot;
-  if (working_set_bytes <= c.retained_cache_bytes) return CacheLevel::warm;
-  return CacheLevel::streaming;
+std::string describe(const CurveMix& mix) {
+  if (mix.hot) return "hot";
+  if (mix.warm_share == 1) return "warm";
+  if (mix.warm_share == 0) return "streaming";
+  return std::to_string(static_cast<int>(std::lround(100 * mix.warm_share))) + " % warm";
 }
 
-PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel level, double host_reads,
+double mixed_seconds(const Calibration& c, KernelVariant v, const CurveMix& mix, double bytes, bool replayed) {
+  if (mix.hot) return curve(c, v, CacheLevel::hot, replayed).seconds(bytes);
+  return mix.warm_share * curve(c, v, CacheLevel::warm, replayed).seconds(bytes) +
+         (1 - mix.warm_share) * curve(c, v, CacheLevel::streaming, replayed).seconds(bytes);
+}
+
+double mixed_latency(const Calibration& c, KernelVariant v, const CurveMix& mix, bool replayed) {
+  if (mix.hot) return curve(c, v, CacheLevel::hot, replayed).latency();
+  return mix.warm_share * curve(c, v, CacheLevel::warm, replayed).latency() +
+         (1 - mix.warm_share) * curve(c, v, CacheLevel::streaming, replayed).latency();
+}
+
+CurveMix curve_mix(const Calibration& c, double working_set_bytes) {
+  if (working_set_bytes <= c.device.private_cache_bytes) return CacheLevel::hot;
+  CurveMix mix;
+  mix.warm_share = c.kept_share(working_set_bytes);
+  return mix;
+}
+
+PhasePrediction price(const PhaseLoad& load, const Calibration& c, const CurveMix& mix, double host_reads,
                       bool replayed) {
   PhasePrediction p;
   for (int k = 0; k < kernel_kind_count; ++k) {
     const KindLoad& l = load[k];
     if (l.calls <= 0) continue;
     const KernelVariant v = priced_variant(static_cast<KernelKind>(k));
-    const CostCurve& curve = replayed ? c.graph_curve(v, level) : c.curve(v, level);
-    double seconds = l.calls * curve.seconds(l.bytes / l.calls);
+    double seconds = l.calls * mixed_seconds(c, v, mix, l.bytes / l.calls, replayed);
     if (k == static_cast<int>(KernelKind::pointwise) && c.pointwise_flops_per_second > 0)
       seconds = std::max(seconds, l.flops / c.pointwise_flops_per_second);
     p.kinds[k] = {l.calls, l.bytes, seconds};
@@ -58,8 +84,8 @@ PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel le
   return p;
 }
 
-PhasePrediction price_unit(const PhaseLoad& load, const Calibration& c, CacheLevel level, const CostCurve& unit) {
-  PhasePrediction p = price(load, c, level, 0, c.graph_curves.has_value());
+PhasePrediction price_unit(const PhaseLoad& load, const Calibration& c, const CurveMix& mix, const CostCurve& unit) {
+  PhasePrediction p = price(load, c, mix, 0, c.graph_curves.has_value());
   double bytes = 0, calls = 0;
   for (const KindLoad& k : load) bytes += k.bytes, calls += k.calls;
   const double seconds = unit.seconds(bytes, calls);
@@ -98,12 +124,12 @@ StepPrediction predict_rank_step(const StepCounts& counts, const Calibration& c,
   s.iterations = iterations;
   s.working_set_bytes = working_set_bytes;
   s.communication_modelled = devices > 1 && c.communication && counts.comm_per_iteration.reductions > 0;
-  s.cache = cache_level(c, s.working_set_bytes);
+  s.cache = curve_mix(c, s.working_set_bytes);
   // The Poisson iterations are priced apart from the solve's set-up: their calls have other sizes.
   const PhaseLoad& per_iteration = counts.per_iteration;
   double iteration_bytes = 0;
   for (const KindLoad& k : per_iteration) iteration_bytes += k.bytes;
-  s.iteration_cache = cache_level(c, iteration_bytes);
+  s.iteration_cache = curve_mix(c, iteration_bytes);
   s.iteration_graph_curves = counts.iteration_graphs && c.graph_curves.has_value();
   // The unit was timed as its solver runs by default: replaying graphs where the backend records them.
   if (counts.iteration_unit && c.iteration_curve(*counts.iteration_unit) &&

@@ -29,14 +29,35 @@ struct PhasePrediction {
   double seconds = 0;     // kernels and communication
 };
 
+// The curves a call is priced on: the hot ones alone when its working set fits the private cache (CPU
+// L2; GPUs have none counted); otherwise `warm_share` of the warm curves' time and the rest of the
+// streaming curves', the share the calibration found kept after that many bytes of other traffic
+// (Calibration::kept_share). One level alone converts to a mix.
+struct CurveMix {
+  bool hot = false;
+  double warm_share = 0;
+  CurveMix() = default;
+  CurveMix(CacheLevel level)  // NOLINT(google-explicit-constructor): a level is a mix of one
+      : hot(level == CacheLevel::hot), warm_share(level == CacheLevel::warm ? 1.0 : 0.0) {}
+  bool operator==(const CurveMix&) const = default;
+};
+
+// "hot", "warm", "streaming", or "62 % warm" for a mix.
+std::string describe(const CurveMix& mix);
+
+// A call of `bytes` (and `calls`) on `mix` of the curves of variant v (the graph curves when
+// `replayed`; precondition: then c.graph_curves is set), and the latency per call it is priced with.
+double mixed_seconds(const Calibration& c, KernelVariant v, const CurveMix& mix, double bytes, bool replayed);
+double mixed_latency(const Calibration& c, KernelVariant v, const CurveMix& mix, bool replayed);
+
 struct StepPrediction {
   int devices = 1;
   double iterations = 0;          // Poisson iterations per step assumed
   double working_set_bytes = 0;   // per device: what the step touches (the executor's allocation)
-  // The curves used (cache_level) by reuse distance: a sub-step's operands were last touched a step
+  // The curves used (curve_mix) by reuse distance: a sub-step's operands were last touched a step
   // ago (the whole working set in between); a Poisson iteration's, one iteration ago.
-  CacheLevel cache = CacheLevel::streaming;
-  CacheLevel iteration_cache = CacheLevel::streaming;
+  CurveMix cache;
+  CurveMix iteration_cache;
   // The Poisson iterations priced by the graph curves (counts.iteration_graphs and the calibration
   // has them); otherwise, and always for the other phases, by the curves of launched calls.
   bool iteration_graph_curves = false;
@@ -60,23 +81,22 @@ struct StepPrediction {
 // How the Poisson iterations of `s` were priced: "unit <name>" (timed whole), "graph" or "launched".
 std::string iteration_pricing(const StepPrediction& s);
 
-// Where a step with this working set finds its operands: hot when it fits the private cache (CPU L2;
-// GPUs have none counted), warm when it fits the part of the last-level cache a run keeps
-// (c.retained_cache_bytes), streaming otherwise.
-CacheLevel cache_level(const Calibration& c, double working_set_bytes);
+// Where a step with this working set finds its operands: hot when it fits the private cache;
+// otherwise warm for the share c.kept_share(working_set_bytes), streaming for the rest.
+CurveMix curve_mix(const Calibration& c, double working_set_bytes);
 
-// The cost of `load` on the curves of `level` (the graph curves when `replayed`; precondition: then
+// The cost of `load` on the curves of `mix` (the graph curves when `replayed`; precondition: then
 // c.graph_curves is set): for each kind, calls · t(bytes / calls) (pointwise: at least flops /
 // c.pointwise_flops_per_second), plus host_reads · c.sync_seconds (booked to the DOT kind, the
 // reductions that return to the host).
-PhasePrediction price(const PhaseLoad& load, const Calibration& c, CacheLevel level, double host_reads,
+PhasePrediction price(const PhaseLoad& load, const Calibration& c, const CurveMix& mix, double host_reads,
                       bool replayed = false);
 
 // The cost of a Poisson iteration whose kernels are `load`, timed as one unit: unit.seconds(bytes,
 // calls) of the load, the host read of its batch included; shared among the kinds in the proportions
 // of their prices on the graph curves (the launched ones where c has none), so that the breakdown adds
 // up.
-PhasePrediction price_unit(const PhaseLoad& load, const Calibration& c, CacheLevel level, const CostCurve& unit);
+PhasePrediction price_unit(const PhaseLoad& load, const Calibration& c, const CurveMix& mix, const CostCurve& unit);
 
 // The cost of `load` on `ranks` ranks (an update as the mean of the phase's, see CommCost), with
 // `overlapped_seconds` the time of the kernels that ran while the updates travelled.
@@ -90,7 +110,7 @@ StepPrediction predict_rank_step(const StepCounts& rank_counts, const Calibratio
 // The predicted step of the counted case at `iterations` Poisson iterations, its rows split evenly
 // over `devices` (every call moves bytes / devices; calls unchanged), with `working_set_bytes` of
 // the whole case (memory per device = working_set / devices) choosing the curves of the sub-steps,
-// and the bytes of one Poisson iteration those of the iterations (cache_level). Host round trips:
+// and the bytes of one Poisson iteration those of the iterations (curve_mix). Host round trips:
 // counts.fixed_host_reads per phase and counts.iteration_host_reads per iteration (the counted calls
 // that returned a value to the host). A sub-step replayed from a graph (counts.fixed_graphs) on the
 // graph curves; the iterations' calls on the graph curves when they were replayed from graphs and c

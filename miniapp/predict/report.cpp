@@ -39,7 +39,8 @@ Json prediction_json(const StepPrediction& s) {
                                          {"reduction_seconds", comm.reductions}, {"seconds", comm.seconds()}}}});
   }
   return {{"devices", s.devices}, {"iterations", s.iterations}, {"working_set_bytes_per_device", s.working_set_bytes},
-          {"cache", name(s.cache)}, {"iteration_cache", name(s.iteration_cache)},
+          {"cache", describe(s.cache)}, {"cache_warm_share", s.cache.warm_share},
+          {"iteration_cache", describe(s.iteration_cache)}, {"iteration_cache_warm_share", s.iteration_cache.warm_share},
           {"iteration_curves", iteration_pricing(s)},
           {"explicit_seconds", s.explicit_seconds}, {"iteration_seconds", s.iteration_seconds},
           {"communication_seconds", s.communication_seconds}, {"communication_modelled", s.communication_modelled},
@@ -111,7 +112,7 @@ Json bandwidth_json(const PredictionReport& r) {
 Json calibration_summary_json(const Calibration& c) {
   return {{"device", c.device.description}, {"date", c.date},           {"git", c.build.git},
           {"copy_gb_per_s", c.copy_gb_per_s}, {"cache_bytes", c.device.cache_bytes},
-          {"retained_cache_bytes", c.retained_cache_bytes}, {"pointwise_flops_per_s", c.pointwise_flops_per_second},
+          {"retained_cache_bytes", c.retained_cache_bytes()}, {"pointwise_flops_per_s", c.pointwise_flops_per_second},
           {"sync_s", c.sync_seconds},
           {"curves", curve_table_json(c.curves)},
           {"graph_curves", c.graph_curves ? curve_table_json(*c.graph_curves) : Json(nullptr)},

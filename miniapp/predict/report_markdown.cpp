@@ -49,8 +49,8 @@ void counts_section(std::ostream& out, const PredictionReport& r) {
 void breakdown_section(std::ostream& out, const StepPrediction& s, const std::string& title) {
   out << "## " << title << "\n\n" << "T_step = T_explicit + it · T_iteration = " << ms(s.explicit_seconds) << " + "
       << fixed(s.iterations, 1) << " · " << ms(s.iteration_seconds) << " = **" << ms(s.seconds) << " ms** ("
-      << name(s.cache) << " curves for the sub-steps: working set " << fixed(s.working_set_bytes / 1e6, 1)
-      << " MB per device; " << name(s.iteration_cache) << " for the Poisson iterations, "
+      << describe(s.cache) << " curves for the sub-steps: working set " << fixed(s.working_set_bytes / 1e6, 1)
+      << " MB per device; " << describe(s.iteration_cache) << " for the Poisson iterations, "
       << (s.iteration_unit ? "timed as one unit (" + std::string(name(*s.iteration_unit)) + ")"
           : s.iteration_graph_curves ? "on the graph curves: replayed from a kernel graph"
                                      : "on the launched curves")
@@ -74,7 +74,7 @@ void devices_table(std::ostream& out, const std::vector<StepPrediction>& rows, b
       << "\n";
   const double one = rows.front().seconds;
   for (const StepPrediction& s : rows) {
-    out << "| " << s.devices << " | " << fixed(s.working_set_bytes / 1e6, 1) << " | " << name(s.cache) << " | "
+    out << "| " << s.devices << " | " << fixed(s.working_set_bytes / 1e6, 1) << " | " << describe(s.cache) << " | "
         << ms(s.seconds) << " | " << (s.communication_modelled || s.devices == 1 ? ms(s.communication_seconds) : "not modelled")
         << " | ";
     if (!weak) out << fixed(one / s.seconds, 2) << " | " << fixed(100 * one / s.seconds / s.devices, 0) << " % |\n";
@@ -187,7 +187,8 @@ void calibration_section(std::ostream& out, const Calibration& c, const std::str
       << " by build " << c.build.git << " (" << c.build.compiler << ", " << c.build.build_type << "); copy bandwidth "
       << fixed(c.copy_gb_per_s, 1) << " GB/s; caches: private " << fixed(c.device.private_cache_bytes / 1048576.0, 1)
       << " MiB, last level " << fixed(c.device.cache_bytes / 1048576.0, 0) << " MiB of which a run keeps "
-      << fixed(c.retained_cache_bytes / 1048576.0, 0) << " MiB (measured); pointwise compute ceiling "
+      << fixed(c.retained_cache_bytes() / 1048576.0, 0) << " MiB (measured: half of an operand kept after that much other "
+      << "traffic); pointwise compute ceiling "
       << fixed(c.pointwise_flops_per_second / 1e9, 1) << " Gflop/s; host round trip of a call "
       << "returning a value " << fixed(1e6 * c.sync_seconds, 2) << " µs.\n\nCalls launched one by one:\n\n";
   curve_table(out, c.curves);

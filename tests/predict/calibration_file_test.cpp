@@ -36,7 +36,7 @@ TEST_CASE("A calibration file reads back what was written", "[predict]") {
   CHECK(back.date == c.date);
   CHECK(back.copy_gb_per_s == c.copy_gb_per_s);
   CHECK(back.sync_seconds == c.sync_seconds);
-  CHECK(back.retained_cache_bytes == c.retained_cache_bytes);
+  CHECK(back.cache_retention == c.cache_retention);
   CHECK(back.pointwise_flops_per_second == c.pointwise_flops_per_second);
   for (int v = 0; v < kernel_variant_count; ++v)
     for (int l = 0; l < cache_level_count; ++l)
@@ -168,10 +168,15 @@ TEST_CASE("A corrupt or incomplete calibration file is an error naming file and 
   CHECK_THAT(error_of([&] { read_calibration(path); }),
              Catch::Contains(path + ": curves[0]") && Catch::Contains("positive"));
 
-  nlohmann::ordered_json negative_cache = parsed;
-  negative_cache["retained_cache_bytes"] = -1.0;
-  write_text(path, negative_cache.dump(2));
-  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("retained_cache_bytes must be"));
+  nlohmann::ordered_json kept_above_one = parsed;
+  kept_above_one["cache_retention"][0][1] = 1.5;
+  write_text(path, kept_above_one.dump(2));
+  CHECK_THAT(error_of([&] { read_calibration(path); }),
+             Catch::Contains(path + ": cache_retention") && Catch::Contains("kept must lie in [0, 1]"));
+  nlohmann::ordered_json unsorted = parsed;
+  unsorted["cache_retention"] = {{2e6, 1.0}, {1e6, 0.5}};
+  write_text(path, unsorted.dump(2));
+  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("bytes must be positive, finite and increasing"));
   nlohmann::ordered_json negative_flops = parsed;
   negative_flops["pointwise_flops_per_s"] = -1.0;
   write_text(path, negative_flops.dump(2));

@@ -1,6 +1,8 @@
 // The prediction on synthetic calibrations: a known linear cost per kernel must come out exactly.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "core/error.hpp"
 #include "miniapp/predict/device_scaling.hpp"
 #include "miniapp/predict/prediction.hpp"
@@ -228,15 +230,30 @@ TEST_CASE("Pointwise work costs at least its flops over the compute ceiling", "[
         Approx(linear_cost(KernelVariant::axpy, CacheLevel::hot).seconds(8e4)).epsilon(1e-12));
 }
 
-TEST_CASE("The warm curves apply up to the cache a run keeps, not the cache the device reports", "[predict]") {
+TEST_CASE("Beyond the private cache the curves mix warm and streaming by the share the cache keeps", "[predict]") {
   Calibration c = synthetic_calibration(1e6);  // reports 4 MB of last-level cache
+  CHECK(curve_mix(c, 3e6) == CacheLevel::warm);
+  CHECK(curve_mix(c, 5e6) == CacheLevel::streaming);
+  // Shared with others: all kept after 2 MB of other traffic, a quarter after 8 MB, none after 32 MB.
+  c.cache_retention = {{2e6, 1.0}, {8e6, 0.25}, {32e6, 0.0}};
+  CHECK(curve_mix(c, 5e5) == CacheLevel::hot);
+  CHECK(curve_mix(c, 1.5e6) == CacheLevel::warm);
+  CHECK(curve_mix(c, 2e6) == CacheLevel::warm);
+  CHECK(curve_mix(c, 4e6).warm_share == Approx(0.625).epsilon(1e-12));  // halfway in log bytes
+  CHECK(curve_mix(c, 16e6).warm_share == Approx(0.125).epsilon(1e-12));
+  CHECK(curve_mix(c, 64e6) == CacheLevel::streaming);
+  CHECK(c.retained_cache_bytes() == Approx(2e6 * std::pow(4.0, 2.0 / 3.0)).epsilon(1e-12));  // where half is kept
+  // A phase at 4 MB costs 0.625 of its warm price and 0.375 of its streaming one.
   const StepCounts counts = synthetic_counts();
-  CHECK(cache_level(c, 3e6) == CacheLevel::warm);
-  c.retained_cache_bytes = 2e6;  // shared with others: 2 MB kept between two uses
-  CHECK(cache_level(c, 5e5) == CacheLevel::hot);
-  CHECK(cache_level(c, 2e6) == CacheLevel::warm);
-  CHECK(cache_level(c, 3e6) == CacheLevel::streaming);
-  CHECK(predict_step(counts, c, 7, 3e6, 1).cache == CacheLevel::streaming);
+  const StepPrediction s = predict_step(counts, c, 7, 4e6, 1);
+  CHECK(describe(s.cache) == "63 % warm");
+  const PhaseLoad predictor = counts.fixed[0];
+  CHECK(s.phases[0].seconds == Approx(0.625 * expected_seconds(predictor, CacheLevel::warm, 1) +
+                                      0.375 * expected_seconds(predictor, CacheLevel::streaming, 1))
+                                   .epsilon(1e-12));
+  c.cache_retention.clear();  // nothing kept
+  CHECK(c.retained_cache_bytes() == 0);
+  CHECK(curve_mix(c, 1.5e6) == CacheLevel::streaming);
 }
 
 TEST_CASE("The what-if device scales the bandwidth term only", "[predict]") {

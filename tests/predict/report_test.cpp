@@ -106,8 +106,9 @@ TEST_CASE("The latency note counts each call at the latency of the curve that pr
   r.scaling.push_back(predict_step(c, r.calibration, 15, 1e3, 1));
   const StepPrediction& s = r.scaling.front();
   REQUIRE(s.iteration_unit == IterationUnit::pcg_amg);
+  REQUIRE(s.cache == CacheLevel::hot);  // 1 kB
   const auto graph_latency = [&](KernelKind k) {
-    return test::graph_cost(priced_variant(k), s.cache).latency;
+    return test::graph_cost(priced_variant(k), CacheLevel::hot).latency;
   };
   const double latency = 10 * graph_latency(KernelKind::axpy) + 2 * graph_latency(KernelKind::spmv) +
                          15 * 19 * test::iteration_cost(IterationUnit::pcg_amg).latency;

@@ -80,8 +80,13 @@ TEST_CASE("A quick calibration predicts a measured cavity step to within a facto
   }
   CHECK(phases < 3 * m.step_seconds);  // timed in another pass of as many steps: the same order
   for (const auto& unit : c.iteration_curves) CHECK((unit && unit->points().size() == settings.iteration_rows.size()));
-  CHECK(c.retained_cache_bytes >= 0);
-  CHECK(c.retained_cache_bytes < c.streaming_footprint);
+  // Measured from the warm footprint in doubling steps, closed at 0 by the streaming one.
+  REQUIRE(c.cache_retention.size() >= 2);
+  CHECK(c.cache_retention.front().bytes == c.warm_footprint);
+  CHECK(c.cache_retention.back().bytes == c.streaming_footprint);
+  CHECK(c.cache_retention.back().kept == 0);
+  for (const RetentionPoint& p : c.cache_retention) CHECK((p.kept >= 0 && p.kept <= 1));
+  CHECK(c.retained_cache_bytes() < c.streaming_footprint);
   CHECK(c.pointwise_flops_per_second > 1e8);  // a WALE cell is 100 flops: beyond 10⁶ cells per second
   // The cavity's preconditioner, AIP-1, as the product on its one-layer mesh (solvers/aip.hpp).
   REQUIRE(sim.aip_form == AipForm::product);
