@@ -307,7 +307,8 @@ Calibration calibrate(const Executor& exec, const CalibrationSettings& settings,
   c.iteration_curves = calibrate_iterations(exec, iterations, log);
   c.sync_seconds = sync_seconds(exec, *std::min_element(settings.vector_sizes.begin(), settings.vector_sizes.end()),
                                 settings.repeat);
-  c.cache_retention = cache_retention(exec, c, std::max(3, settings.repeat / 2));
+  // Many rounds: a round is a fraction of a second, and a share is the small difference of two times.
+  c.cache_retention = cache_retention(exec, c, 4 * settings.repeat);
   c.pointwise_flops_per_second = pointwise_flops_per_second(exec, settings.repeat);
   log << "  pointwise compute ceiling (eddy viscosity, WALE): " << c.pointwise_flops_per_second / 1e9 << " Gflop/s\n";
   log << "  last-level cache kept between two uses of an operand: half of it up to " << c.retained_cache_bytes() / 1048576.0
