@@ -97,7 +97,10 @@ predict::Calibration load_or_calibrate(const cxxopts::ParseResult& args, const E
   });
   if (world.size() > 1) {
     predict::CommCalibrationSettings settings;
-    if (args.count("quick-calibration")) settings.message_doubles = {1, 256, 32768}, settings.batches = 3;
+    if (args.count("quick-calibration")) {
+      settings.message_doubles = {1, 256, 32768}, settings.batches = 3;
+      settings.iterations.rows = {1 << 10, 1 << 13}, settings.iterations.repeat = 3;
+    }
     std::ostringstream silent;
     c.communication = predict::calibrate_communication(world, exec, parallel::parse_transport(transport), settings,
                                                        root ? std::cout : silent);

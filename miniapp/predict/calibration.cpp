@@ -85,6 +85,9 @@ Calibration Calibration::what_if(double gb_per_s, double latency_seconds, const 
       for (auto& curve : levels) curve = curve.scaled(factor, curve.latency());
   for (auto& curve : c.iteration_curves)
     if (curve) curve = curve->scaled(factor, curve->latency());
+  // A unit timed on the ranks holds their communication, which another device's memory does not
+  // speed up: its iterations are priced by the one-rank unit and the halo and reduction curves instead.
+  if (c.communication) c.communication->iterations.clear();
   return c;
 }
 

@@ -7,6 +7,7 @@
 
 #include "miniapp/predict/comm_model.hpp"
 #include "miniapp/predict/cost_curve.hpp"
+#include "miniapp/predict/iteration_unit.hpp"
 #include "operators/backend/executor.hpp"
 
 // Measured kernel costs of one device and build: what the prediction multiplies the kernel counts by.
@@ -21,21 +22,6 @@ std::optional<KernelVariant> kernel_variant_from_name(std::string_view text);
 // The variant whose curve prices the calls a kernel counter of `kind` records. The counters do not
 // say which SpMV format or vector count a call used; the time loop's SpMVs are sELL, mostly one vector.
 KernelVariant priced_variant(KernelKind kind);
-
-// A Poisson iteration calibrated as one unit (Calibration::iteration_curves): a solver with its
-// preconditioner running its own iterations as the time loop does (batches replayed from graphs, a
-// host read per batch). On a GPU a replayed iteration of dependent fused kernels, each ending in a
-// grid-wide reduction, costs about twice the sum of its kernels calibrated alone; timed whole, it
-// needs no such model. pcg_jacobi and pcg_aip1: Pcg with Jacobi or AIP-1 in two passes; batched_pcg:
-// the FFT path's frequency systems (fft::BatchedPcg, Jacobi); pcg_aip1_product: AIP-1 as the product
-// Gᵀ G (AipForm::product), an iteration of two kernels rather than three, timed on the plane stencil;
-// pcg_amg: Pcg with one AMG V-cycle (solvers/amg/), timed on the hierarchy of the 3D stencil, whose
-// levels shrink about 8 times each: its calls per iteration grow with the level count, and a case's
-// iteration is priced at its own calls and bytes (CostCurve::seconds).
-enum class IterationUnit { pcg_jacobi, pcg_aip1, batched_pcg, pcg_aip1_product, pcg_amg };
-inline constexpr int iteration_unit_count = 5;
-std::string_view name(IterationUnit unit);
-std::optional<IterationUnit> iteration_unit_from_name(std::string_view text);
 
 // Where the operands live between calls: `hot` re-runs on the same operands (they stay in the caches
 // when they fit); `warm` evicts the private caches before each call (a copy of 4 × the CPU's L2: the

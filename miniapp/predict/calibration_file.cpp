@@ -107,6 +107,18 @@ int count_of(const Json& parent, const char* key, const std::string& where) {
   return static_cast<int>(n);
 }
 
+// An iteration unit's entry {unit, latency_s, points [[bytes, seconds, calls], ...]}.
+std::pair<IterationUnit, CostCurve> unit_curve_of(const Json& entry, const std::string& where) {
+  const std::string unit_name = text(entry, "unit", where);
+  const auto unit = iteration_unit_from_name(unit_name);
+  if (!unit) throw Error(where + ": unknown unit '" + unit_name + "'");
+  try {
+    return {*unit, CostCurve(points_of(entry, where, true))};
+  } catch (const Error& e) {
+    throw Error(where + ": " + e.what());
+  }
+}
+
 // The "communication" object (null when the file was measured on one rank).
 std::optional<CommCalibration> read_communication(const Json& root, const std::string& path) {
   if (!root.contains("communication")) throw Error(path + ": missing key 'communication'");
@@ -134,6 +146,15 @@ std::optional<CommCalibration> read_communication(const Json& root, const std::s
   }
   if (c.halo.empty() || c.allreduce.size() != c.halo.size())
     throw Error(where + ": needs one halo curve and one allreduce time per rank count (incomplete calibration)");
+  const Json& iterations = member(j, "iterations", &Json::is_array, "an array", where);
+  for (std::size_t i = 0; i < iterations.size(); ++i) {
+    const std::string at = where + ".iterations[" + std::to_string(i) + "]";
+    const int ranks = count_of(iterations[i], "ranks", at);
+    auto [unit, curve] = unit_curve_of(iterations[i], at);
+    if (c.iteration_curve(unit, ranks)) throw Error(at + ": a second curve for unit '" + std::string(name(unit)) +
+                                                    "' on " + std::to_string(ranks) + " ranks");
+    c.iterations.push_back({ranks, unit, std::move(curve)});
+  }
   return c;
 }
 
@@ -167,16 +188,9 @@ std::array<std::optional<CostCurve>, iteration_unit_count> read_iteration_curves
   std::array<std::optional<CostCurve>, iteration_unit_count> curves;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const std::string where = path + ": iteration_curves[" + std::to_string(i) + "]";
-    const std::string unit_name = text(entries[i], "unit", where);
-    const auto unit = iteration_unit_from_name(unit_name);
-    if (!unit) throw Error(where + ": unknown unit '" + unit_name + "'");
-    auto& curve = curves[static_cast<int>(*unit)];
-    if (curve) throw Error(where + ": a second curve for unit '" + unit_name + "'");
-    try {
-      curve = CostCurve(points_of(entries[i], where, true));
-    } catch (const Error& e) {
-      throw Error(where + ": " + e.what());
-    }
+    const auto [unit, curve] = unit_curve_of(entries[i], where);
+    if (curves[static_cast<int>(unit)]) throw Error(where + ": a second curve for unit '" + std::string(name(unit)) + "'");
+    curves[static_cast<int>(unit)] = curve;
   }
   return curves;
 }
@@ -227,7 +241,14 @@ nlohmann::ordered_json communication_json(const std::optional<CommCalibration>& 
     halo.push_back({{"ranks", h.ranks}, {"neighbours", h.neighbours}, {"latency_s", h.curve.latency()},
                     {"points", points_json(h.curve)}});
   for (const ReductionPoint& p : comm->allreduce) allreduce.push_back({p.ranks, p.seconds});
-  return {{"transport", comm->transport}, {"halo", std::move(halo)}, {"allreduce", std::move(allreduce)}};
+  Json iterations = Json::array();
+  for (const RankIterationCurve& i : comm->iterations)
+    iterations.push_back({{"ranks", i.ranks}, {"unit", name(i.unit)}, {"latency_s", i.curve.latency()},
+                          {"points", points_json(i.curve, true)}});
+  return {{"transport", comm->transport},
+          {"halo", std::move(halo)},
+          {"allreduce", std::move(allreduce)},
+          {"iterations", std::move(iterations)}};
 }
 
 std::string default_calibration_path(const DeviceDescription& device) {

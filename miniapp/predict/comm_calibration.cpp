@@ -6,6 +6,7 @@
 #include <ostream>
 #include <set>
 
+#include "miniapp/predict/rank_iteration_calibration.hpp"
 #include "operators/kernels/vector_ops.hpp"
 
 namespace miniapp::predict {
@@ -95,6 +96,8 @@ CommCalibration calibrate_communication(const parallel::Communicator& world, con
     if (comm) {
       h = halo_curve(*comm, exec, transport, settings);
       allreduce = time_per_call(*comm, exec, settings, [&] { comm->allreduce(1.0, parallel::ReduceOp::sum); });
+      for (RankIterationCurve& i : calibrate_rank_iterations(*comm, exec, transport, settings.iterations, log))
+        c.iterations.push_back(std::move(i));
     }
     world.barrier();
     c.halo.push_back(std::move(h));  // rank 0 takes part in every k: its curves are the file's

@@ -11,6 +11,12 @@ const HaloCurve& CommCalibration::halo_for(int ranks) const {
   return halo.back();
 }
 
+const CostCurve* CommCalibration::iteration_curve(IterationUnit unit, int ranks) const {
+  for (const RankIterationCurve& i : iterations)
+    if (i.ranks == ranks && i.unit == unit) return &i.curve;
+  return nullptr;
+}
+
 double CommCalibration::halo_seconds(int ranks, double vectors, double neighbours, double bytes) const {
   if (bytes <= 0 || vectors <= 0 || neighbours <= 0) return 0.0;
   const HaloCurve& h = halo_for(ranks);

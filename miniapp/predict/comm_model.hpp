@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "miniapp/predict/cost_curve.hpp"
+#include "miniapp/predict/iteration_unit.hpp"
 
 // The cost of communication between ranks (thesis §1.4-1.5, §2.4), calibrated per device, build and
 // halo transport by 'mpirun -np P miniapp predict --calibrate': a halo update costs a latency plus the
@@ -25,10 +26,23 @@ struct ReductionPoint {
   double seconds = 0;
 };
 
+// A Poisson iteration of DistributedPcg on `ranks` ranks timed whole (its halo updates, its two
+// global reductions and each rank's waits for the others inside): seconds per iteration against the
+// bytes and calls one rank's counters add (as Calibration::iteration_curves on one rank).
+struct RankIterationCurve {
+  int ranks = 2;
+  IterationUnit unit = IterationUnit::pcg_jacobi;
+  CostCurve curve;
+};
+
 struct CommCalibration {
   std::string transport;            // parallel::name(HaloTransport): "mpi", "mpi-cuda-aware", "nccl"
   std::vector<HaloCurve> halo;      // by increasing rank count, 2..P
   std::vector<ReductionPoint> allreduce;  // 2..P ranks
+  std::vector<RankIterationCurve> iterations;  // per rank count 2..P, the units calibrated on ranks
+
+  // The curve of `unit` measured on exactly `ranks` ranks; nullptr when there is none.
+  const CostCurve* iteration_curve(IterationUnit unit, int ranks) const;
 
   int max_ranks() const { return halo.empty() ? 1 : halo.back().ranks; }
   // The curve measured on the fewest ranks ≥ `ranks`, or on the most ranks measured when `ranks` is

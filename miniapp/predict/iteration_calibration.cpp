@@ -23,9 +23,6 @@ namespace {
 constexpr std::uint64_t rhs_seed = 29;
 constexpr index_t min_plane_rows = 64;
 
-// A solve of a given iteration count: returns the iterations it ran (set-up untimed by the caller).
-using Solve = std::function<int(int iterations)>;
-
 struct Timed {
   double seconds = 0, bytes = 0, calls = 0;
 };
@@ -45,7 +42,17 @@ Timed timed_solve(const Executor& exec, const Solve& solve, int iterations, cons
   return {seconds, counted.bytes, static_cast<double>(counted.calls)};
 }
 
-// One point of a unit's curve: bytes, seconds and calls per iteration, by the difference of two solves.
+}  // namespace
+
+// On a GPU a case of millions of cells runs past 2²⁰ rows, where an iteration's cost per byte is
+// still falling (its launches spread over more bytes): points up to 2²² rows price it from a
+// measurement, not at the largest point's rate. On the CPU they would take longer than all the others.
+std::vector<index_t> default_iteration_rows(Backend backend) {
+  std::vector<index_t> rows;
+  for (int k = 10; k <= (backend == Backend::cpu ? 20 : 22); ++k) rows.push_back(index_t{1} << k);
+  return rows;
+}
+
 CostPoint iteration_point(const Executor& exec, const IterationCalibrationSettings& s, const Solve& solve,
                           const std::string& what) {
   const int extra = s.long_solve - s.short_solve;
@@ -59,6 +66,8 @@ CostPoint iteration_point(const Executor& exec, const IterationCalibrationSettin
   });
   return {bytes, std::max(seconds, 1e-8), calls};  // noise must not give a zero or negative cost
 }
+
+namespace {
 
 CostPoint pcg_point(const Executor& exec, const IterationCalibrationSettings& s, const DeviceSell& a,
                     const Preconditioner& m, const std::string& what) {
@@ -94,22 +103,13 @@ CostPoint batched_point(const Executor& exec, const IterationCalibrationSettings
   }, what);
 }
 
-// On a GPU a case of millions of cells runs past 2²⁰ rows, where an iteration's cost per byte is
-// still falling (its launches spread over more bytes): points up to 2²² rows price it from a
-// measurement, not at the largest point's rate. On the CPU they would take longer than all the others.
-std::vector<index_t> default_rows(Backend backend) {
-  std::vector<index_t> rows;
-  for (int k = 10; k <= (backend == Backend::cpu ? 20 : 22); ++k) rows.push_back(index_t{1} << k);
-  return rows;
-}
-
 }  // namespace
 
 std::array<std::optional<CostCurve>, iteration_unit_count> calibrate_iterations(
     const Executor& exec, const IterationCalibrationSettings& settings, std::ostream& log) {
   std::array<std::vector<CostPoint>, iteration_unit_count> points;
   const auto add = [&](IterationUnit unit, const CostPoint& p) { points[static_cast<int>(unit)].push_back(p); };
-  for (const index_t rows : settings.rows.empty() ? default_rows(exec.backend()) : settings.rows) {
+  for (const index_t rows : settings.rows.empty() ? default_iteration_rows(exec.backend()) : settings.rows) {
     log << "  Poisson iterations, about " << rows << " rows\n" << std::flush;
     const CsrMatrix a = stencil_matrix(rows);
     const index_t h = exec.default_slice_height();

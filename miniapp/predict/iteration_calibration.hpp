@@ -1,5 +1,7 @@
 #pragma once
+#include <functional>
 #include <iosfwd>
+#include <string>
 #include <vector>
 
 #include "miniapp/predict/calibration.hpp"
@@ -19,6 +21,19 @@ struct IterationCalibrationSettings {
   int short_solve = 16;          // iterations of the two solves (multiples of the check interval, so
   int long_solve = 48;           // that both replay whole batches)
 };
+
+// The default rows of the iteration units on `backend`: 2¹⁰ to 2²⁰ (2²² on a GPU) in 2× steps.
+std::vector<index_t> default_iteration_rows(Backend backend);
+
+// A solve of a given iteration count: returns the iterations it ran (set-up untimed by the caller).
+using Solve = std::function<int(int iterations)>;
+
+// One point of a unit's curve: bytes, seconds and calls per iteration, by the difference of a solve
+// of s.long_solve iterations and one of s.short_solve (wall time; counted bytes and calls of exec's
+// counters), the median over s.repeat pairs. Throws miniapp::Error naming `what` when a solve stops
+// early.
+CostPoint iteration_point(const Executor& exec, const IterationCalibrationSettings& s, const Solve& solve,
+                          const std::string& what);
 
 // One curve per IterationUnit: seconds per iteration against the bytes per iteration the counters add
 // (each point with the calls per iteration they add),

@@ -17,7 +17,7 @@ double latency_share(const StepPrediction& s, const PredictionReport& r) {
     for (int k = 0; k < kernel_kind_count; ++k) {
       const double iteration_calls = p == solve ? s.iterations * r.counts.per_iteration[k].calls : 0.0;
       latency += (s.phases[p].kinds[k].calls - iteration_calls) * kernel_latency(k, s.phase_graph_curves[p], s.cache);
-      latency += iteration_calls * (s.iteration_unit ? c.iteration_curve(*s.iteration_unit)->latency()
+      latency += iteration_calls * (s.iteration_unit ? unit_curve(s, c).latency()
                                                      : kernel_latency(k, s.iteration_graph_curves, s.iteration_cache));
     }
   }

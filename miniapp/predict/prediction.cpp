@@ -34,8 +34,18 @@ void add_comm(PhasePrediction& phase, const CommLoad& load, const Calibration& c
 
 }  // namespace
 
+std::string unit_name(const StepPrediction& s) {
+  const std::string unit(name(*s.iteration_unit));
+  return s.iteration_unit_ranks > 1 ? unit + " on " + std::to_string(s.iteration_unit_ranks) + " ranks" : unit;
+}
+
+const CostCurve& unit_curve(const StepPrediction& s, const Calibration& c) {
+  if (s.iteration_unit_ranks > 1) return *c.communication->iteration_curve(*s.iteration_unit, s.iteration_unit_ranks);
+  return *c.iteration_curve(*s.iteration_unit);
+}
+
 std::string iteration_pricing(const StepPrediction& s) {
-  if (s.iteration_unit) return "unit " + std::string(name(*s.iteration_unit));
+  if (s.iteration_unit) return "unit " + unit_name(s);
   return s.iteration_graph_curves ? "graph" : "launched";
 }
 
@@ -131,15 +141,22 @@ StepPrediction predict_rank_step(const StepCounts& counts, const Calibration& c,
   for (const KindLoad& k : per_iteration) iteration_bytes += k.bytes;
   s.iteration_cache = curve_mix(c, iteration_bytes);
   s.iteration_graph_curves = counts.iteration_graphs && c.graph_curves.has_value();
-  // The unit was timed as its solver runs by default: replaying graphs where the backend records them.
-  if (counts.iteration_unit && c.iteration_curve(*counts.iteration_unit) &&
-      counts.iteration_graphs == c.graph_curves.has_value())
-    s.iteration_unit = counts.iteration_unit;
+  const CostCurve* unit = nullptr;
+  if (counts.iteration_unit && devices > 1 && c.communication)
+    unit = c.communication->iteration_curve(*counts.iteration_unit, devices);
+  if (unit) {
+    s.iteration_unit_ranks = devices;
+  } else if (counts.iteration_unit && c.iteration_curve(*counts.iteration_unit) &&
+             counts.iteration_graphs == c.graph_curves.has_value()) {
+    // The unit was timed as its solver runs by default: replaying graphs where the backend records them.
+    unit = &*c.iteration_curve(*counts.iteration_unit);
+  }
+  if (unit) s.iteration_unit = counts.iteration_unit;
   PhasePrediction iteration =
-      s.iteration_unit
-          ? price_unit(per_iteration, c, s.iteration_cache, *c.iteration_curve(*s.iteration_unit))
-          : price(per_iteration, c, s.iteration_cache, counts.iteration_host_reads, s.iteration_graph_curves);
-  add_comm(iteration, counts.comm_per_iteration, c, s.iteration_cache, devices);
+      unit ? price_unit(per_iteration, c, s.iteration_cache, *unit)
+           : price(per_iteration, c, s.iteration_cache, counts.iteration_host_reads, s.iteration_graph_curves);
+  // A unit timed on the ranks holds the iteration's halo updates and reductions.
+  if (s.iteration_unit_ranks == 0) add_comm(iteration, counts.comm_per_iteration, c, s.iteration_cache, devices);
   s.iteration_seconds = iteration.seconds;
   for (int p = 0; p < time::phase_count; ++p) {
     s.phase_graph_curves[p] = counts.fixed_graphs[p] && c.graph_curves.has_value();

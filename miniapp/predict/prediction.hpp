@@ -64,7 +64,11 @@ struct StepPrediction {
   // The Poisson iterations priced as one unit (Calibration::iteration_curves) instead: set when the
   // counts name a unit that the calibration has and the solves ran as the unit was timed (replaying
   // graphs exactly where the calibration's backend records them: CUDA).
+  // On several devices the unit's curve timed on that many ranks (CommCalibration::iterations) where
+  // the calibration has it, halo updates and reductions inside (iteration_unit_ranks, 0 otherwise);
+  // without it the one-rank curve prices the kernels and the communication is added.
   std::optional<IterationUnit> iteration_unit;
+  int iteration_unit_ranks = 0;
   // Per phase: its fixed calls priced by the graph curves (the sub-step replayed a recorded graph,
   // StepCounts::fixed_graphs, and the calibration has them).
   std::array<bool, time::phase_count> phase_graph_curves{};
@@ -78,7 +82,15 @@ struct StepPrediction {
   double seconds = 0;             // T_step = T_explicit + it · T_iteration (communication included)
 };
 
-// How the Poisson iterations of `s` were priced: "unit <name>" (timed whole), "graph" or "launched".
+// The unit that priced the Poisson iterations of `s`: e.g. "pcg_amg", or "pcg_amg on 2 ranks" for a
+// unit timed on the ranks. Precondition: s.iteration_unit.
+std::string unit_name(const StepPrediction& s);
+
+// The curve of that unit in `c` (the one `s` was priced with). Precondition: s.iteration_unit.
+const CostCurve& unit_curve(const StepPrediction& s, const Calibration& c);
+
+// How the Poisson iterations of `s` were priced: "unit " + unit_name(s) (timed whole), "graph" or
+// "launched".
 std::string iteration_pricing(const StepPrediction& s);
 
 // Where a step with this working set finds its operands: hot when it fits the private cache;
@@ -115,7 +127,8 @@ StepPrediction predict_rank_step(const StepCounts& rank_counts, const Calibratio
 // that returned a value to the host). A sub-step replayed from a graph (counts.fixed_graphs) on the
 // graph curves; the iterations' calls on the graph curves when they were replayed from graphs and c
 // has graph curves, and as one unit (price_unit) when c has the curve of counts.iteration_unit and the
-// solves replayed graphs exactly where c's backend records them.
+// solves replayed graphs exactly where c's backend records them; on several devices by the unit's
+// curve timed on that many ranks where c.communication has it (its communication inside).
 // Preconditions:
 // devices ≥ 1, iterations ≥ 0.
 StepPrediction predict_step(const StepCounts& counts, const Calibration& c, double iterations,

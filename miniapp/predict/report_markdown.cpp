@@ -51,7 +51,7 @@ void breakdown_section(std::ostream& out, const StepPrediction& s, const std::st
       << fixed(s.iterations, 1) << " · " << ms(s.iteration_seconds) << " = **" << ms(s.seconds) << " ms** ("
       << describe(s.cache) << " curves for the sub-steps: working set " << fixed(s.working_set_bytes / 1e6, 1)
       << " MB per device; " << describe(s.iteration_cache) << " for the Poisson iterations, "
-      << (s.iteration_unit ? "timed as one unit (" + std::string(name(*s.iteration_unit)) + ")"
+      << (s.iteration_unit ? "timed as one unit (" + unit_name(s) + ")"
           : s.iteration_graph_curves ? "on the graph curves: replayed from a kernel graph"
                                      : "on the launched curves")
       << "; sub-steps replayed from graphs on the graph curves, every other call on the launched curves)\n\n"

@@ -125,8 +125,11 @@ StepCounts count_step(run::Simulation& sim, int steps) {
     }
     c.iterations += r.poisson.iterations / static_cast<double>(steps);
   }
-  // Several ranks run other solvers (DistributedPcg, BatchedPcg with halo updates): no unit.
-  if (sim.ranks() == 1) c.iteration_unit = iteration_unit_of(sim.config.numerics, sim.aip_form);
+  // Several ranks run DistributedPcg, whose units are timed per rank count for block Jacobi and AMG
+  // only (CommCalibration::iterations); the FFT path's BatchedPcg with halo updates has none.
+  c.iteration_unit = iteration_unit_of(sim.config.numerics, sim.aip_form);
+  if (sim.ranks() > 1 && c.iteration_unit != IterationUnit::pcg_jacobi && c.iteration_unit != IterationUnit::pcg_amg)
+    c.iteration_unit.reset();
   c.iteration_split = std::any_of(queued.begin(), queued.end(), [&](double i) { return i != queued[0]; });
   split_solve(queued, solves, solve_reads, c);
   split_solve_comm(queued, solve_comm, c);

@@ -208,6 +208,8 @@ TEST_CASE("Communication costs read back, and another transport or too few ranks
   const std::string path = (dir.path() / "c.json").string();
   Calibration c = test::synthetic_calibration();
   c.communication = test::synthetic_communication({3e-6, 2e9, 2});
+  c.communication->iterations.push_back(
+      {2, IterationUnit::pcg_jacobi, CostCurve({{1e4, 3e-5, 9}, {1e6, 4e-4, 9}, {1e7, 3e-3, 9}})});
   write_calibration(path, c);
   const Calibration back = read_calibration(path);
   REQUIRE(back.communication);
@@ -216,6 +218,18 @@ TEST_CASE("Communication costs read back, and another transport or too few ranks
   for (const double b : {8.0, 5e3, 1e7})
     CHECK(back.communication->halo_seconds(2, 1, 2, b) == c.communication->halo_seconds(2, 1, 2, b));
   CHECK_NOTHROW(check_communication(back, "mpi", 2, path));
+  const CostCurve* unit = back.communication->iteration_curve(IterationUnit::pcg_jacobi, 2);
+  REQUIRE(unit);
+  for (const double b : {1e3, 5e4, 1e8}) CHECK(unit->seconds(b, 9) == c.communication->iterations[0].curve.seconds(b, 9));
+  CHECK_FALSE(back.communication->iteration_curve(IterationUnit::pcg_amg, 2));
+  CHECK_FALSE(back.communication->iteration_curve(IterationUnit::pcg_jacobi, 3));
+  nlohmann::ordered_json twice = nlohmann::ordered_json::parse(read_text(path));
+  auto& iterations = twice["communication"]["iterations"];
+  iterations.push_back(iterations[0]);
+  write_text(path, twice.dump(2));
+  CHECK_THAT(error_of([&] { read_calibration(path); }),
+             Catch::Contains("communication.iterations[1]") && Catch::Contains("a second curve for unit 'pcg_jacobi' on 2 ranks"));
+  write_calibration(path, c);
 
   const std::string transport_error = error_of([&] { check_communication(back, "mpi-cuda-aware", 2, path); });
   CHECK_THAT(transport_error, Catch::Contains(path) && Catch::Contains("'mpi'") &&

@@ -67,5 +67,37 @@ TEST_CASE("Communication adds to the phases only with a calibration and several 
   CHECK(predict_rank_step(counts, c, 10, 1e5, 1).communication_seconds == 0);
 }
 
+TEST_CASE("A unit timed on the ranks prices their iteration, its communication inside", "[predict]") {
+  Calibration c = test::with_iteration_curves(test::synthetic_calibration(1e9));
+  c.communication = test::synthetic_communication({1e-6, 1e9, 1});
+  c.communication->allreduce = {{2, 3e-6}};
+  const test::LinearCost on_ranks{40e-6, 2e8};
+  std::vector<CostPoint> points;
+  for (const auto& [b, calls] : {std::pair{1e4, 20.0}, {1e5, 22.0}, {1e6, 24.0}})
+    points.push_back({b, on_ranks.seconds(b, calls), calls});
+  c.communication->iterations.push_back({2, IterationUnit::pcg_amg, CostCurve(points)});
+  StepCounts counts;
+  counts.per_iteration[static_cast<int>(KernelKind::spmv)] = {10, 2e5, 0};
+  counts.per_iteration[static_cast<int>(KernelKind::axpy)] = {11, 1e5, 0};
+  counts.comm_per_iteration.updates = 1, counts.comm_per_iteration.vectors = 1;
+  counts.comm_per_iteration.messages = 1, counts.comm_per_iteration.sent_bytes = 800;
+  counts.comm_per_iteration.reductions = 2;
+  counts.iteration_unit = IterationUnit::pcg_amg;
+  const StepPrediction two = predict_rank_step(counts, c, 10, 1e5, 2);
+  CHECK(two.iteration_unit_ranks == 2);
+  CHECK(iteration_pricing(two) == "unit pcg_amg on 2 ranks");
+  CHECK(two.iteration_seconds == Approx(on_ranks.seconds(3e5, 21)).epsilon(1e-12));  // nothing added
+  CHECK(two.communication_seconds == 0);
+  // No unit timed on 3 ranks: the one-rank unit prices the kernels, the halo and reductions are added.
+  const StepPrediction three = predict_rank_step(counts, c, 10, 1e5, 3);
+  CHECK(three.iteration_unit_ranks == 0);
+  CHECK(iteration_pricing(three) == "unit pcg_amg");
+  CHECK(three.iteration_seconds ==
+        Approx(test::iteration_cost(IterationUnit::pcg_amg).seconds(3e5, 21) + 1e-6 + 800 / 1e9 + 2 * 3e-6)
+            .epsilon(1e-9));
+  // Nor on another device: the ranks' unit holds their communication, which it does not scale.
+  CHECK(predict_rank_step(counts, c.what_if(40, -1, "twice"), 10, 1e5, 2).iteration_unit_ranks == 0);
+}
+
 }  // namespace
 }  // namespace miniapp::predict

@@ -5,6 +5,7 @@
 
 #include "miniapp/case/case_catalog.hpp"
 #include "miniapp/case/case_parser.hpp"
+#include "miniapp/predict/rank_iteration_calibration.hpp"
 #include "miniapp/predict/rank_profile.hpp"
 #include "miniapp/predict/step_profile.hpp"
 #include "operators/kernels/vector_ops.hpp"
@@ -118,6 +119,45 @@ TEST_CASE("The communication counts of a step are the time loop's", "[mpi][predi
   REQUIRE(static_cast<int>(all.size()) == comm.size());
   CHECK(all[comm.rank()].shape.halo == halo);
   CHECK(all[comm.rank()].counts.comm_per_iteration.received_bytes == c.comm_per_iteration.received_bytes);
+  // AIP-1 on several ranks (block AIP) has no unit timed on the ranks: its kernels are priced.
+  CHECK_FALSE(c.iteration_unit);
+}
+
+TEST_CASE("On several ranks a step with AMG or Jacobi names its unit, and the ranks' units are timed", "[mpi][predict]") {
+  const parallel::Communicator comm;
+  if (comm.size() < 2) return;
+  const std::string preconditioner = GENERATE("amg", "jacobi");
+  CAPTURE(preconditioner);
+  run::Simulation sim = set_up("cavity", {"mesh.cells=[16,16,1]", "numerics.preconditioner=\"" + preconditioner + "\""}, comm);
+  const StepCounts c = count_step(sim, 2);
+  const IterationUnit expected = preconditioner == "amg" ? IterationUnit::pcg_amg : IterationUnit::pcg_jacobi;
+  CHECK(c.iteration_unit == expected);
+  RankProfile mine;
+  mine.counts = c;
+  CHECK(gather_profiles(&comm, mine).back().counts.iteration_unit == expected);
+
+  IterationCalibrationSettings settings;
+  settings.rows = {1024, 4096};
+  settings.repeat = 1;
+  settings.short_solve = 2;
+  settings.long_solve = 4;
+  std::ostringstream log;
+  const std::vector<RankIterationCurve> units =
+      calibrate_rank_iterations(comm, sim.exec, parallel::HaloTransport::mpi, settings, log);
+  REQUIRE(units.size() == 2);
+  for (const RankIterationCurve& u : units) {
+    CHECK(u.ranks == comm.size());
+    REQUIRE(u.curve.points().size() == 2);
+    for (const CostPoint& p : u.curve.points()) CHECK((p.bytes > 0 && p.seconds > 0 && p.calls > 0));
+    CHECK(u.curve.points()[1].bytes > u.curve.points()[0].bytes);
+  }
+  CHECK(units[0].unit == IterationUnit::pcg_jacobi);
+  // Jacobi's bytes go with the rows (4 times as many); AMG's also hold its coarse inverse, the same on both.
+  CHECK(units[0].curve.points()[1].bytes > 3 * units[0].curve.points()[0].bytes);
+  CHECK(units[1].unit == IterationUnit::pcg_amg);
+  // A V-cycle adds SpMVs on every level, and halo updates of its own, to the same PCG iteration.
+  CHECK(units[1].curve.points()[0].calls > units[0].curve.points()[0].calls + 4);
+  CHECK(units[1].curve.points()[0].bytes > units[0].curve.points()[0].bytes);
 }
 
 }  // namespace
