@@ -53,6 +53,13 @@ std::vector<index_t> default_iteration_rows(Backend backend) {
   return rows;
 }
 
+PcgOptions exactly(int iterations) {
+  PcgOptions options;
+  options.tolerance = 0;  // never met
+  options.max_iterations = iterations;
+  return options;
+}
+
 CostPoint iteration_point(const Executor& exec, const IterationCalibrationSettings& s, const Solve& solve,
                           const std::string& what) {
   const int extra = s.long_solve - s.short_solve;
@@ -76,10 +83,7 @@ CostPoint pcg_point(const Executor& exec, const IterationCalibrationSettings& s,
   Pcg pcg(exec, a.rows());
   return iteration_point(exec, s, [&](int iterations) {
     fill(exec, 0.0, x);
-    PcgOptions options;
-    options.tolerance = 0;  // never met: the solve runs `iterations`
-    options.max_iterations = iterations;
-    return pcg.solve(a, m, b, x, options).iterations;
+    return pcg.solve(a, m, b, x, exactly(iterations)).iterations;
   }, what);
 }
 

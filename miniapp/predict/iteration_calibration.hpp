@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "miniapp/predict/calibration.hpp"
+#include "solvers/pcg.hpp"
 
 namespace miniapp::predict {
 
@@ -27,6 +28,9 @@ std::vector<index_t> default_iteration_rows(Backend backend);
 
 // A solve of a given iteration count: returns the iterations it ran (set-up untimed by the caller).
 using Solve = std::function<int(int iterations)>;
+
+// Options of a PCG solve that runs exactly `iterations` iterations (tolerance 0, never met).
+PcgOptions exactly(int iterations);
 
 // One point of a unit's curve: bytes, seconds and calls per iteration, by the difference of a solve
 // of s.long_solve iterations and one of s.short_solve (wall time; counted bytes and calls of exec's

@@ -35,10 +35,7 @@ std::vector<RankIterationCurve> calibrate_rank_iterations(const parallel::Commun
       return iteration_point(exec, settings, [&](int iterations) {
         comm.barrier();
         fill(exec, 0.0, x);
-        PcgOptions options;
-        options.tolerance = 0;  // never met: the solve runs `iterations`
-        options.max_iterations = iterations;
-        return pcg.solve(a, m, b, x, options).iterations;
+        return pcg.solve(a, m, b, x, exactly(iterations)).iterations;
       }, what);
     };
     jacobi_points.push_back(point(Jacobi(exec, block_of_owned_rows(slab.matrix, domain.owned_count())), "pcg_jacobi"));
