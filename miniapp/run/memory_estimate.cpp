@@ -89,8 +89,9 @@ std::size_t operator_bytes(const cases::CaseConfig& config, const mesh::Mesh& me
                       sell_bytes(ops.viscous_rate, h) + sell_bytes(ops.cell_to_face, h);
   for (int d = 0; d < 3; ++d) bytes += 2 * sell_bytes(ops.cell_divergence[d], h);
   // R = C + D on the momentum pattern, its values array also held as values(D), and the maps E_C, E_D.
-  const std::size_t momentum_entries = sell_stored_entries(ops.momentum_pattern, h);
-  bytes += sell_bytes(ops.momentum_pattern, h) + value_bytes * momentum_entries;
+  const std::vector<index_t> momentum_lengths = fv::momentum_row_lengths(ops.laplacian);
+  const std::size_t momentum_entries = sell_stored_entries(momentum_lengths, h);
+  bytes += sell_device_bytes(momentum_lengths, h, false) + value_bytes * momentum_entries;
   const auto face_lengths = map_face_lengths(mesh, ops.boundaries, interpolation_lengths);
   bytes += csr_bytes(momentum_entries, coefficient_map_entries(ops.divergence, face_lengths[0]));
   if (les) bytes += csr_bytes(momentum_entries, coefficient_map_entries(ops.divergence, face_lengths[1]));
@@ -153,7 +154,7 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
   // sampled velocity, τ and y⁺.
   e.observers = vector_bytes(cells, 13) + (config.statistics.enabled ? vector_bytes(cells, 11) : 0) +
                 vector_bytes(wall_face_count(config, mesh), 13);
-  if (les) e.observers += value_bytes * sell_stored_entries(ops.momentum_pattern, slice_height);
+  if (les) e.observers += value_bytes * sell_stored_entries(fv::momentum_row_lengths(ops.laplacian), slice_height);
   if (amg)
     for (const amg::HostLevel& l : amg->levels)
       for (const amg::SetupMatrix* m : {&l.a, &l.prolongation, &l.restriction})

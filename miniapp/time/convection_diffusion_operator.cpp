@@ -13,23 +13,30 @@ ConvectionDiffusionOperator::ConvectionDiffusionOperator(const Executor& exec, c
                                                          const mesh::MeshGeometry& geometry,
                                                          const fv::FlowOperators& ops, index_t slice_height,
                                                          double viscosity, bool les)
-    : ConvectionDiffusionOperator(exec, mesh, geometry, ops, sell_layout(ops.momentum_pattern, slice_height),
+    : ConvectionDiffusionOperator(exec, mesh, geometry, ops, fv::momentum_pattern(ops.laplacian), slice_height,
                                   viscosity, les) {}
 
 ConvectionDiffusionOperator::ConvectionDiffusionOperator(const Executor& exec, const mesh::Mesh& mesh,
                                                          const mesh::MeshGeometry& geometry,
-                                                         const fv::FlowOperators& ops, const SellLayout& layout,
-                                                         double viscosity, bool les)
-    : matrix(exec, ops.momentum_pattern, layout.slice_height),
-      convection_map(exec, fv::convection_map(mesh, geometry, ops, layout)) {
+                                                         const fv::FlowOperators& ops, const CsrMatrix& pattern,
+                                                         index_t slice_height, double viscosity, bool les)
+    : ConvectionDiffusionOperator(exec, mesh, geometry, ops, pattern, sell_layout(pattern, slice_height), viscosity,
+                                  les) {}
+
+ConvectionDiffusionOperator::ConvectionDiffusionOperator(const Executor& exec, const mesh::Mesh& mesh,
+                                                         const mesh::MeshGeometry& geometry,
+                                                         const fv::FlowOperators& ops, const CsrMatrix& pattern,
+                                                         const SellLayout& layout, double viscosity, bool les)
+    : matrix(exec, pattern, layout.slice_height),
+      convection_map(exec, fv::convection_map(mesh, geometry, ops, pattern, layout)) {
   // values(D) for ν_s = ν; E_D itself only where ν_s changes (LES).
   if (les) {
-    const CsrMatrix e_d = fv::diffusion_map(mesh, geometry, ops, layout);
+    const CsrMatrix e_d = fv::diffusion_map(mesh, geometry, ops, pattern, layout);
     const std::vector<double> nu(static_cast<std::size_t>(mesh.face_count()), viscosity);
     diffusion_values = Vector::from_host(exec, reference_spmv(e_d, nu));
     diffusion_map.emplace(exec, e_d);
   } else {
-    diffusion_values = Vector::from_host(exec, fv::diffusion_values(mesh, geometry, ops, layout, viscosity));
+    diffusion_values = Vector::from_host(exec, fv::diffusion_values(mesh, geometry, ops, pattern, layout, viscosity));
   }
   std::vector<double> mask(static_cast<std::size_t>(mesh.face_count()), 0.0);
   bool outlets = false;

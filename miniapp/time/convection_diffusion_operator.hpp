@@ -30,8 +30,13 @@ struct ConvectionDiffusionOperator {
   Vector convected_velocity;               // faces: u_s with the outlets' inflow clipped to 0
 
  private:
+  // `pattern`: fv::momentum_pattern(ops.laplacian), made for the public constructor alone.
   ConvectionDiffusionOperator(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                              const fv::FlowOperators& ops, const SellLayout& layout, double viscosity, bool les);
+                              const fv::FlowOperators& ops, const CsrMatrix& pattern, index_t slice_height,
+                              double viscosity, bool les);
+  ConvectionDiffusionOperator(const Executor& exec, const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
+                              const fv::FlowOperators& ops, const CsrMatrix& pattern, const SellLayout& layout,
+                              double viscosity, bool les);
 };
 
 }  // namespace miniapp::time

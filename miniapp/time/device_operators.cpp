@@ -95,7 +95,6 @@ DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, c
   // The momentum operator and M u_bc were the last to read these.
   release(ops.divergence);
   release(ops.convective_interpolation);
-  release(ops.momentum_pattern);
   release(ops.boundary_face_velocity);
   const std::vector<double> speed_flux = cell_boundary_speed_flux(mesh, geometry, ops);
   boundary_speed_flux = Vector::from_host(exec, speed_flux);

@@ -100,15 +100,14 @@ index_t write_slice(const CsrMatrix& m, const CsrMatrix& b, const CsrMatrix& pat
 
 }  // namespace
 
-// The operator A(φ_s) = M diag(φ_s) B (M cells × faces, B faces × cells, cells in ops order) is linear
+// The operator A(φ_s) = M diag(φ_s) B (M cells × faces, B faces × cells, cells in the pattern's order) is linear
 // in the face field φ_s: A_ij = Σ_f M_if φ_f B_fj. Its map E puts M_if B_fj at (position of (i, j) in
 // the layout, f). Each row of E gets its faces from one row i of M, in M's (sorted) column order and
 // at most once each (B's columns are unique). A slice's positions are contiguous and come from its
 // rows alone, and its number of entries follows from the row lengths of M and B: so each slice is
 // written straight into E at its offset, in parallel over slices, in one pass over the terms.
-CsrMatrix coefficient_map(const CsrMatrix& m, const CsrMatrix& b, const FlowOperators& ops, const SellLayout& layout,
+CsrMatrix coefficient_map(const CsrMatrix& m, const CsrMatrix& b, const CsrMatrix& pattern, const SellLayout& layout,
                           const char* caller) {
-  const CsrMatrix& pattern = ops.momentum_pattern;
   require_layout_of(pattern, layout, caller);
   const index_t slices = layout.slice_count();
   std::vector<std::size_t> slice_offset(static_cast<std::size_t>(slices) + 1, 0);

@@ -16,11 +16,11 @@ CsrMatrix convective_interpolation_matrix(const mesh::Mesh& mesh, const FlowBoun
 
 // C(u_s) = M diag(u_s) Π_c: (Cφ)_i = Σ_f ±A_f u_f (φ at face f), thesis eq. 2.12.
 CsrMatrix convection_map(const mesh::Mesh& mesh, const mesh::MeshGeometry&, const FlowOperators& ops,
-                         const SellLayout& layout) {
+                         const CsrMatrix& pattern, const SellLayout& layout) {
   if (ops.convective_interpolation.rows != mesh.face_count())
     throw Error("convection_map: the operators hold no Pi_c for the mesh's " + std::to_string(mesh.face_count()) +
                 " faces (it is released once the momentum operator is made)");
-  return detail::coefficient_map(ops.divergence, ops.convective_interpolation, ops, layout, "convection_map");
+  return detail::coefficient_map(ops.divergence, ops.convective_interpolation, pattern, layout, "convection_map");
 }
 
 }  // namespace miniapp::fv

@@ -15,12 +15,13 @@ CsrMatrix convective_interpolation_matrix(const mesh::Mesh& mesh, const FlowBoun
                                           const Permutation& cells);
 
 // E_C (thesis eq. 2.13-2.14): the linear map from the face-normal velocity u_s (faces) to the values
-// array of C(u_s) stored as `layout` (momentum_pattern's sELL layout, positions by eq. 2.14), so
+// array of C(u_s) stored as `layout` (the sELL layout of `pattern`, momentum_pattern(ops.laplacian);
+// positions by eq. 2.14), so
 // that values = E_C u_s. Per interior face f (owner o, neighbour n): ½A_f to (o,o) and (o,n), −½A_f to
 // (n,n) and (n,o); outlet faces A_f to (o,o); walls, slip faces and inlets nothing (their flux is fixed: see
 // inlet_convection_source). Rows follow the values array of `layout` (padding rows empty), so E_C is
 // stored as CSR (thesis §2.4: its rows cannot be reordered).
-CsrMatrix convection_map(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                         const FlowOperators& ops, const SellLayout& layout);
+CsrMatrix convection_map(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry, const FlowOperators& ops,
+                         const CsrMatrix& pattern, const SellLayout& layout);
 
 }  // namespace miniapp::fv

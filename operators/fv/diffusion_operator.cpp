@@ -41,14 +41,14 @@ std::vector<double> boundary_diagonal_difference(const mesh::Mesh& mesh, const m
 
 // D(ν_s) = M diag(ν_s) (−Gs_u).
 CsrMatrix diffusion_map(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry, const FlowOperators& ops,
-                        const SellLayout& layout) {
-  return detail::coefficient_map(ops.divergence, minus_velocity_gradient(mesh, geometry, ops), ops, layout,
+                        const CsrMatrix& pattern, const SellLayout& layout) {
+  return detail::coefficient_map(ops.divergence, minus_velocity_gradient(mesh, geometry, ops), pattern, layout,
                                  "diffusion_map");
 }
 
 std::vector<double> diffusion_values(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry,
-                                     const FlowOperators& ops, const SellLayout& layout, double viscosity) {
-  const CsrMatrix& pattern = ops.momentum_pattern;
+                                     const FlowOperators& ops, const CsrMatrix& pattern, const SellLayout& layout,
+                                     double viscosity) {
   const CsrMatrix& l = ops.laplacian;
   detail::require_layout_of(pattern, layout, "diffusion_values");
   if (l.rows != pattern.rows)

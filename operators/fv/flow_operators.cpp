@@ -1,5 +1,6 @@
 #include "operators/fv/flow_operators.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -24,23 +25,6 @@ CsrMatrix interleaved_normal_components(const CsrMatrix& interpolation, const me
       for (index_t p = interpolation.row_ptr[f]; p < interpolation.row_ptr[f + 1]; ++p)
         for (int d = 0; d < 3; ++d)
           if (n[d] != 0) out.push(3 * interpolation.col[p] + d, n[d] * interpolation.val[p]);
-    };
-  });
-}
-
-// Each cell with itself and its face neighbours, values 0: the Laplacian's pattern (the cells sharing
-// a face) with the diagonal added where it lacks one (a cell with only wall and inlet faces).
-CsrMatrix neighbour_pattern(const CsrMatrix& laplacian) {
-  return csr_from_rows(laplacian.rows, laplacian.cols, [&] {
-    return [&](index_t i, RowEntries& out) {
-      bool diagonal = false;
-      for (index_t p = laplacian.row_ptr[i]; p < laplacian.row_ptr[i + 1]; ++p) {
-        const index_t j = laplacian.col[p];
-        if (j > i && !diagonal) out.push(i, 0.0);
-        diagonal = diagonal || j >= i;
-        out.push(j, 0.0);
-      }
-      if (!diagonal) out.push(i, 0.0);
     };
   });
 }
@@ -133,8 +117,34 @@ FlowOperators assemble_flow_operators(const mesh::Mesh& mesh, const mesh::MeshGe
   StageProfile::Part part(profile, "face maps, sources");
   ops.viscous_rate = detail::viscous_rate_matrix(mesh, geometry, boundaries, cells);
   detail::assemble_boundary_sources(mesh, geometry, ops);
-  ops.momentum_pattern = neighbour_pattern(ops.laplacian);
   return ops;
+}
+
+// Each cell with itself and its face neighbours, values 0: the Laplacian's pattern (the cells sharing
+// a face) with the diagonal added where it lacks one (a cell with only wall and inlet faces).
+CsrMatrix momentum_pattern(const CsrMatrix& laplacian) {
+  return csr_from_rows(laplacian.rows, laplacian.cols, [&] {
+    return [&](index_t i, RowEntries& out) {
+      bool diagonal = false;
+      for (index_t p = laplacian.row_ptr[i]; p < laplacian.row_ptr[i + 1]; ++p) {
+        const index_t j = laplacian.col[p];
+        if (j > i && !diagonal) out.push(i, 0.0);
+        diagonal = diagonal || j >= i;
+        out.push(j, 0.0);
+      }
+      if (!diagonal) out.push(i, 0.0);
+    };
+  });
+}
+
+std::vector<index_t> momentum_row_lengths(const CsrMatrix& laplacian) {
+  std::vector<index_t> lengths(static_cast<std::size_t>(laplacian.rows));
+#pragma omp parallel for schedule(static)
+  for (index_t i = 0; i < laplacian.rows; ++i) {
+    const auto first = laplacian.col.begin() + laplacian.row_ptr[i], last = laplacian.col.begin() + laplacian.row_ptr[i + 1];
+    lengths[i] = laplacian.row_length(i) + (std::find(first, last, i) == last ? 1 : 0);
+  }
+  return lengths;
 }
 
 }  // namespace miniapp::fv

@@ -46,10 +46,14 @@ struct FlowOperators {
   // Wall/inlet diffusion source per unit viscosity, cells × faces: −A_f u_b,d / δn_f at the owner of
   // wall and inlet faces; the source of D is (boundary_diffusion_source[d] · ν_s).
   std::array<CsrMatrix, 3> boundary_diffusion_source;
-
-  // The common sparsity pattern of C(u_s) and D(ν_s): each cell and its face neighbours (values 0).
-  CsrMatrix momentum_pattern;
 };
+
+// The common sparsity pattern of C(u_s) and D(ν_s): each cell and its face neighbours (values 0),
+// from the Laplacian's pattern (a missing diagonal added). Made where it is used rather than held with
+// the operators: the set-up's host peak is the moment they are all held.
+CsrMatrix momentum_pattern(const CsrMatrix& laplacian);
+// Its row lengths alone, without making it (for a memory estimate).
+std::vector<index_t> momentum_row_lengths(const CsrMatrix& laplacian);
 
 // The cell order of one rank's time loop, from the Laplacian in mesh order: its row_grouping for a
 // mesh whose cells are in lattice order (mesh::Mesh::cells_in_lattice_order), else row_grouping_rcm.

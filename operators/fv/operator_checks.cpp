@@ -57,8 +57,10 @@ OperatorCheck convection_skew_symmetry(const mesh::Mesh& mesh, const mesh::MeshG
     face_velocity[f] = uniform(random);
     max_flux = std::max(max_flux, geometry.face_area[f] * std::abs(face_velocity[f]));
   }
-  SellMatrix layout = to_sell(ops.momentum_pattern, 1);
-  const std::vector<double> values = reference_spmv(convection_map(mesh, geometry, ops, layout), face_velocity);
+  const CsrMatrix pattern = momentum_pattern(ops.laplacian);
+  SellMatrix layout = to_sell(pattern, 1);
+  const std::vector<double> values =
+      reference_spmv(convection_map(mesh, geometry, ops, pattern, layout), face_velocity);
   layout.val.assign(values.begin(), values.end());
   CsrMatrix off_diagonal = to_csr(layout);
   for (index_t r = 0; r < off_diagonal.rows; ++r)

@@ -72,10 +72,14 @@ std::size_t sell_device_bytes(const CsrMatrix& a, index_t slice_height, bool flo
   return device_bytes(a.rows, sell_stored_entries(a, slice_height), slice_height, float_values);
 }
 
+std::size_t sell_stored_entries(std::span<const index_t> row_lengths, index_t slice_height) {
+  const index_t rows = checked_index(row_lengths.size(), "sell_stored_entries: rows");
+  return stored_entries(rows, [&](index_t r) { return row_lengths[r]; }, slice_height);
+}
+
 std::size_t sell_device_bytes(std::span<const index_t> row_lengths, index_t slice_height, bool float_values) {
-  const index_t rows = checked_index(row_lengths.size(), "sell_device_bytes: rows");
-  const std::size_t entries = stored_entries(rows, [&](index_t r) { return row_lengths[r]; }, slice_height);
-  return device_bytes(rows, entries, slice_height, float_values);
+  return device_bytes(static_cast<index_t>(row_lengths.size()), sell_stored_entries(row_lengths, slice_height),
+                      slice_height, float_values);
 }
 
 // Rows own disjoint positions: filled in parallel, padding written here rather than by a pass before.

@@ -51,6 +51,8 @@ void fill_sell(const CsrMatrix& a, index_t slice_height, const std::vector<index
 // The entries to_sell stores for `a` (sell_slice_offsets(a, slice_height).back(), in 64 bits and
 // without its arrays): what a memory estimate needs.
 std::size_t sell_stored_entries(const CsrMatrix& a, index_t slice_height);
+// The same for a matrix of rows of these lengths, not made yet.
+std::size_t sell_stored_entries(std::span<const index_t> row_lengths, index_t slice_height);
 // Executor bytes of `a` laid out as sELL (DeviceSell, or DeviceSellFloat with float values): the slice
 // pointers, and a column index and a value per stored entry.
 std::size_t sell_device_bytes(const CsrMatrix& a, index_t slice_height, bool float_values);
