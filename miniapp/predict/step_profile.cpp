@@ -53,6 +53,37 @@ void split_solve(const std::vector<double>& it, const std::vector<PhaseLoad>& so
   }
 }
 
+// The FFT path's solve: its frequency systems drop out of the batched iterations one by one, so its
+// load is no set-up plus a constant per iteration, and a least-squares fit over steps whose counts
+// differ by an iteration or two is ill-conditioned (it gave negative flops per iteration). Its
+// transforms (the copy calls) are the set-up; every other call is iteration work, per iteration of
+// the longest-running system, as the batched unit prices it.
+void split_batched_solve(const std::vector<double>& it, const std::vector<PhaseLoad>& solves,
+                         const std::vector<double>& reads, StepCounts& c) {
+  double iterations = 0, host_reads = 0;
+  PhaseLoad sum{};
+  for (std::size_t s = 0; s < solves.size(); ++s) {
+    iterations += it[s], host_reads += reads[s];
+    for (int k = 0; k < kernel_kind_count; ++k)
+      sum[k].calls += solves[s][k].calls, sum[k].bytes += solves[s][k].bytes, sum[k].flops += solves[s][k].flops;
+  }
+  const double n = static_cast<double>(solves.size());
+  constexpr int copy = static_cast<int>(KernelKind::copy);
+  c.fixed_host_reads[solve] = 0;
+  c.iteration_host_reads = iterations > 0 ? host_reads / iterations : 0;
+  for (int k = 0; k < kernel_kind_count; ++k) {
+    const KindLoad& l = sum[k];
+    if (k == copy) {
+      c.fixed[solve][k] = {l.calls / n, l.bytes / n, l.flops / n};
+      c.per_iteration[k] = {};
+    } else {
+      c.fixed[solve][k] = {};
+      c.per_iteration[k] = iterations > 0 ? KindLoad{l.calls / iterations, l.bytes / iterations, l.flops / iterations}
+                                          : KindLoad{};
+    }
+  }
+}
+
 void add_kernel_seconds(const time::StepReport& r, int steps, StepMeasurement& m) {
   for (int p = 0; p < time::phase_count; ++p)
     for (int k = 0; k < kernel_kind_count; ++k)
@@ -130,8 +161,10 @@ StepCounts count_step(run::Simulation& sim, int steps) {
   c.iteration_unit = iteration_unit_of(sim.config.numerics, sim.aip_form);
   if (sim.ranks() > 1 && c.iteration_unit != IterationUnit::pcg_jacobi && c.iteration_unit != IterationUnit::pcg_amg)
     c.iteration_unit.reset();
-  c.iteration_split = std::any_of(queued.begin(), queued.end(), [&](double i) { return i != queued[0]; });
-  split_solve(queued, solves, solve_reads, c);
+  const bool batched = c.iteration_unit == IterationUnit::batched_pcg;
+  c.iteration_split = batched || std::any_of(queued.begin(), queued.end(), [&](double i) { return i != queued[0]; });
+  if (batched) split_batched_solve(queued, solves, solve_reads, c);
+  else split_solve(queued, solves, solve_reads, c);
   split_solve_comm(queued, solve_comm, c);
   return c;
 }

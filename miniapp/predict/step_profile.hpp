@@ -54,7 +54,9 @@ struct StepCounts {
 // communication (reported by sim.domain, comm_recorder.hpp; collective then). The per-iteration part
 // of the solve is the least-squares slope of its counters against the queued iteration count
 // (PcgResult::queued_iterations: whole batches) over all these steps (exact for PCG: its counts are
-// linear in it); with a single count it cannot be separated (iteration_split).
+// linear in it); with a single count it cannot be separated (iteration_split). On the FFT path, whose
+// systems leave the iterations one by one, the transforms are the set-up and every other call of the
+// solve is iteration work, per queued iteration.
 StepCounts count_step(run::Simulation& sim, int steps);
 
 // Measured time per step of 3 × `steps` further steps (after the pressure path's choice, as

@@ -51,6 +51,18 @@ TEST_CASE("A step on the FFT Poisson path counts its transforms in the solve pha
   const double transform_bytes = 8.0 * 36 * (6 + 6 + 2);
   CHECK(solve[copy_kind].calls >= 2);
   CHECK(solve[copy_kind].bytes >= 2 * transform_bytes);
+  // The transforms are the set-up; the batched iterations carry every other call, none negative.
+  CHECK(counts.iteration_unit == IterationUnit::batched_pcg);
+  CHECK(counts.per_iteration[copy_kind].calls == 0);
+  CHECK(counts.fixed[static_cast<int>(time::Phase::poisson_solve)][static_cast<int>(KernelKind::spmv)].calls == 0);
+  for (int k = 0; k < kernel_kind_count; ++k) {
+    CHECK(counts.per_iteration[k].calls >= 0);
+    CHECK(counts.per_iteration[k].bytes >= 0);
+    CHECK(counts.per_iteration[k].flops >= 0);
+  }
+  // At least one batched SpMV and its CG update per iteration, over every frequency system.
+  CHECK(counts.per_iteration[static_cast<int>(KernelKind::spmv)].calls >= 1);
+  CHECK(counts.per_iteration[static_cast<int>(KernelKind::spmv)].bytes > 0);
 }
 
 }  // namespace
