@@ -40,7 +40,12 @@ class CacheFlush {
  public:
   CacheFlush(const Executor& exec, double bytes)
       : exec_(exec), a_(filled(exec, static_cast<index_t>(bytes / 16), 1.0)), b_(filled(exec, a_.size(), 0.0)) {}
-  void operator()() const { exec_.copy(const_cast<double*>(b_.data()), a_.data(), sizeof(double) * a_.size()); }
+  void operator()() const { (*this)(bytes()); }
+  // A copy of the first `bytes` of it (at most bytes()).
+  void operator()(double bytes) const {
+    exec_.copy(const_cast<double*>(b_.data()), a_.data(), static_cast<std::size_t>(bytes / 16) * sizeof(double));
+  }
+  double bytes() const { return 16.0 * static_cast<double>(a_.size()); }
 
  private:
   Executor exec_;
@@ -209,16 +214,13 @@ double sync_seconds(const Executor& exec, index_t n, int repeat) {
 }
 
 // Calibration::cache_retention: an AXPY on 1.5 MB of operands (they fit any last-level cache), timed
-// after F bytes of other traffic for F = the warm footprint, 2 F, 4 F, ... and the streaming
-// footprint; kept = (t_streaming − t(F)) / (t_streaming − t_warm), each t the median over `repeat`
-// rounds that time every F in turn (a shared machine's cache changes with its other tenants' work, so
-// the sizes are interleaved, and t_warm and t_streaming timed beside the others, not taken from the
-// curves). The traffic is an AXPY over F / 24 elements of two long vectors, ordinary loads and stores
-// as a step's kernels make them: a copy of that size (memcpy) writes around the cache with
-// non-temporal stores and evicts less (on the dev VM half an operand was still kept after 128 MiB of
-// copies, none after 64 MiB of AXPY). The streaming footprint closes the curve at 0: it evicts every
-// cache by definition. On a GPU one point, all of the reported L2: the device is the run's alone, and
-// there the probe, a launch-bound call of a few µs, cannot tell L2 from memory.
+// after a copy of F bytes for F = the warm footprint, 2 F, 4 F, ... and the streaming footprint; kept
+// = (t_streaming − t(F)) / (t_streaming − t_warm), each t the median over `repeat` rounds that time
+// every F in turn (a shared machine's cache changes with its other tenants' work, so the sizes are
+// interleaved, and t_warm and t_streaming timed beside the others, not taken from the curves). The
+// streaming footprint closes the curve at 0: it evicts every cache by definition. On a GPU one point,
+// all of the reported L2: the device is the run's alone, and there the probe, a launch-bound call of a
+// few µs, cannot tell L2 from memory.
 std::vector<RetentionPoint> cache_retention(const Executor& exec, const Calibration& c, int repeat) {
   if (exec.backend() != Backend::cpu) return {{c.device.cache_bytes, 1.0}};
   const index_t n = 1 << 16;
@@ -227,16 +229,11 @@ std::vector<RetentionPoint> cache_retention(const Executor& exec, const Calibrat
   std::vector<double> copied;
   for (double f = c.warm_footprint; f < c.streaming_footprint; f *= 2) copied.push_back(f);
   copied.push_back(c.streaming_footprint);
-  constexpr double traffic_bytes_per_element = 24;  // AXPY: two loads and a store
-  const auto longest = static_cast<index_t>(c.streaming_footprint / traffic_bytes_per_element);
-  const Vector traffic_x = filled(exec, longest, 0.5);
-  Vector traffic_y = filled(exec, longest, 1.5);
+  const CacheFlush largest(exec, c.streaming_footprint);  // its first part is each copy of F bytes
   std::vector<std::vector<double>> seconds(copied.size());
   for (int round = 0; round < warmup_calls + repeat; ++round)
     for (std::size_t i = 0; i < copied.size(); ++i) {
-      const auto n_traffic = static_cast<index_t>(copied[i] / traffic_bytes_per_element);
-      Vector y_part = traffic_y.window(0, n_traffic);
-      axpby(exec, 0.5, traffic_x.window(0, n_traffic), 0.5, y_part);
+      largest(copied[i]);
       const auto start = std::chrono::steady_clock::now();
       axpby(exec, 0.5, x, 0.5, y);
       if (round >= warmup_calls)
