@@ -20,6 +20,14 @@ const CostCurve& curve(const Calibration& c, KernelVariant v, CacheLevel level, 
   return replayed ? c.graph_curve(v, level) : c.curve(v, level);
 }
 
+// `value` of the hot curve of v, or the mix's blend of its warm and streaming curves.
+template <class Value>
+double mixed(const Calibration& c, KernelVariant v, const CurveMix& mix, bool replayed, Value value) {
+  if (mix.hot) return value(curve(c, v, CacheLevel::hot, replayed));
+  return mix.warm_share * value(curve(c, v, CacheLevel::warm, replayed)) +
+         (1 - mix.warm_share) * value(curve(c, v, CacheLevel::streaming, replayed));
+}
+
 // Prices the phase's communication (when calibrated) and adds it to the phase.
 void add_comm(PhasePrediction& phase, const CommLoad& load, const Calibration& c, const CurveMix& mix, int devices) {
   if (!c.communication || devices < 2) return;
@@ -57,15 +65,11 @@ std::string describe(const CurveMix& mix) {
 }
 
 double mixed_seconds(const Calibration& c, KernelVariant v, const CurveMix& mix, double bytes, bool replayed) {
-  if (mix.hot) return curve(c, v, CacheLevel::hot, replayed).seconds(bytes);
-  return mix.warm_share * curve(c, v, CacheLevel::warm, replayed).seconds(bytes) +
-         (1 - mix.warm_share) * curve(c, v, CacheLevel::streaming, replayed).seconds(bytes);
+  return mixed(c, v, mix, replayed, [&](const CostCurve& k) { return k.seconds(bytes); });
 }
 
 double mixed_latency(const Calibration& c, KernelVariant v, const CurveMix& mix, bool replayed) {
-  if (mix.hot) return curve(c, v, CacheLevel::hot, replayed).latency();
-  return mix.warm_share * curve(c, v, CacheLevel::warm, replayed).latency() +
-         (1 - mix.warm_share) * curve(c, v, CacheLevel::streaming, replayed).latency();
+  return mixed(c, v, mix, replayed, [](const CostCurve& k) { return k.latency(); });
 }
 
 CurveMix curve_mix(const Calibration& c, double working_set_bytes) {
@@ -141,20 +145,19 @@ StepPrediction predict_rank_step(const StepCounts& counts, const Calibration& c,
   for (const KindLoad& k : per_iteration) iteration_bytes += k.bytes;
   s.iteration_cache = curve_mix(c, iteration_bytes);
   s.iteration_graph_curves = counts.iteration_graphs && c.graph_curves.has_value();
-  const CostCurve* unit = nullptr;
-  if (counts.iteration_unit && devices > 1 && c.communication)
-    unit = c.communication->iteration_curve(*counts.iteration_unit, devices);
-  if (unit) {
+  if (counts.iteration_unit && devices > 1 && c.communication &&
+      c.communication->iteration_curve(*counts.iteration_unit, devices)) {
+    s.iteration_unit = counts.iteration_unit;
     s.iteration_unit_ranks = devices;
   } else if (counts.iteration_unit && c.iteration_curve(*counts.iteration_unit) &&
              counts.iteration_graphs == c.graph_curves.has_value()) {
     // The unit was timed as its solver runs by default: replaying graphs where the backend records them.
-    unit = &*c.iteration_curve(*counts.iteration_unit);
+    s.iteration_unit = counts.iteration_unit;
   }
-  if (unit) s.iteration_unit = counts.iteration_unit;
   PhasePrediction iteration =
-      unit ? price_unit(per_iteration, c, s.iteration_cache, *unit)
-           : price(per_iteration, c, s.iteration_cache, counts.iteration_host_reads, s.iteration_graph_curves);
+      s.iteration_unit
+          ? price_unit(per_iteration, c, s.iteration_cache, unit_curve(s, c))
+          : price(per_iteration, c, s.iteration_cache, counts.iteration_host_reads, s.iteration_graph_curves);
   // A unit timed on the ranks holds the iteration's halo updates and reductions.
   if (s.iteration_unit_ranks == 0) add_comm(iteration, counts.comm_per_iteration, c, s.iteration_cache, devices);
   s.iteration_seconds = iteration.seconds;

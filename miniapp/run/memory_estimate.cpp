@@ -77,8 +77,9 @@ bool viscous_source_needed(const fv::FlowOperators& ops, index_t faces, double n
   return false;
 }
 
+// `momentum_lengths`: fv::momentum_row_lengths of ops.laplacian.
 std::size_t operator_bytes(const cases::CaseConfig& config, const mesh::Mesh& mesh, const fv::FlowOperators& ops,
-                           index_t h) {
+                           const std::vector<index_t>& momentum_lengths, index_t h) {
   const index_t cells = mesh.cell_count(), faces = mesh.face_count();
   const bool les = config.physics.les != LesModel::none;
   // |M| has M's pattern; Π is made at the upload (its row lengths here); G_d has the pattern of
@@ -89,7 +90,6 @@ std::size_t operator_bytes(const cases::CaseConfig& config, const mesh::Mesh& me
                       sell_bytes(ops.viscous_rate, h) + sell_bytes(ops.cell_to_face, h);
   for (int d = 0; d < 3; ++d) bytes += 2 * sell_bytes(ops.cell_divergence[d], h);
   // R = C + D on the momentum pattern, its values array also held as values(D), and the maps E_C, E_D.
-  const std::vector<index_t> momentum_lengths = fv::momentum_row_lengths(ops.laplacian);
   const std::size_t momentum_entries = sell_stored_entries(momentum_lengths, h);
   bytes += sell_device_bytes(momentum_lengths, h, false) + value_bytes * momentum_entries;
   const auto face_lengths = map_face_lengths(mesh, ops.boundaries, interpolation_lengths);
@@ -140,7 +140,8 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
   const index_t cells = mesh.cell_count(), faces = mesh.face_count();
   const bool les = config.physics.les != LesModel::none;
   MemoryEstimate e;
-  e.operators = operator_bytes(config, mesh, ops, slice_height);
+  const std::vector<index_t> momentum_lengths = fv::momentum_row_lengths(ops.laplacian);
+  e.operators = operator_bytes(config, mesh, ops, momentum_lengths, slice_height);
   e.preconditioner = rank_amg_bytes ? *rank_amg_bytes : preconditioner_bytes(config, ops, slice_height, amg, aip);
   // PCG: r twice (Pcg::residual), z, p, q, rhs. Fractional step: uᵖ and work (3 each), rhs, cell work; face work and
   // base viscosity; with LES the 9 velocity gradients and the filter width.
@@ -154,7 +155,7 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
   // sampled velocity, τ and y⁺.
   e.observers = vector_bytes(cells, 13) + (config.statistics.enabled ? vector_bytes(cells, 11) : 0) +
                 vector_bytes(wall_face_count(config, mesh), 13);
-  if (les) e.observers += value_bytes * sell_stored_entries(fv::momentum_row_lengths(ops.laplacian), slice_height);
+  if (les) e.observers += value_bytes * sell_stored_entries(momentum_lengths, slice_height);
   if (amg)
     for (const amg::HostLevel& l : amg->levels)
       for (const amg::SetupMatrix* m : {&l.a, &l.prolongation, &l.restriction})
