@@ -54,6 +54,10 @@ struct PcgResult {
   // (the kernels queued past the stop do nothing but are launched and counted). What the kernel
   // counters of a solve are linear in.
   int queued_iterations = 0;
+  // Host reads made by the iterations, the solve's set-up and finish aside: one per batch of
+  // check_interval iterations (one for a whole device loop), or the reductions of every iteration on
+  // several ranks. The rest of a solve's reads do not grow with its iterations.
+  int iteration_host_reads = 0;
 };
 
 // The PcgResult::warning texts: the iteration cap reached, and a breakdown (pᵀAp not positive).

@@ -168,18 +168,19 @@ StepPrediction predict_rank_step(const StepCounts& counts, const Calibration& c,
     s.explicit_seconds += s.phases[p].seconds;
   }
   PhasePrediction& solve = s.phases[static_cast<int>(time::Phase::poisson_solve)];
+  const double launched = s.launched_iterations = counts.launched(iterations);
   for (int k = 0; k < kernel_kind_count; ++k) {
-    solve.kinds[k].calls += iterations * iteration.kinds[k].calls;
-    solve.kinds[k].bytes += iterations * iteration.kinds[k].bytes;
-    solve.kinds[k].seconds += iterations * iteration.kinds[k].seconds;
+    solve.kinds[k].calls += launched * iteration.kinds[k].calls;
+    solve.kinds[k].bytes += launched * iteration.kinds[k].bytes;
+    solve.kinds[k].seconds += launched * iteration.kinds[k].seconds;
   }
-  solve.host_reads += iterations * iteration.host_reads;
-  solve.comm.halo += iterations * iteration.comm.halo;
-  solve.comm.hidden += iterations * iteration.comm.hidden;
-  solve.comm.reductions += iterations * iteration.comm.reductions;
-  solve.seconds += iterations * iteration.seconds;
+  solve.host_reads += launched * iteration.host_reads;
+  solve.comm.halo += launched * iteration.comm.halo;
+  solve.comm.hidden += launched * iteration.comm.hidden;
+  solve.comm.reductions += launched * iteration.comm.reductions;
+  solve.seconds += launched * iteration.seconds;
   for (const PhasePrediction& p : s.phases) s.communication_seconds += p.comm.seconds();
-  s.seconds = s.explicit_seconds + iterations * s.iteration_seconds;
+  s.seconds = s.explicit_seconds + launched * s.iteration_seconds;
   return s;
 }
 

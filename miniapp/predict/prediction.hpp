@@ -53,6 +53,7 @@ double mixed_latency(const Calibration& c, KernelVariant v, const CurveMix& mix,
 struct StepPrediction {
   int devices = 1;
   double iterations = 0;          // Poisson iterations per step assumed
+  double launched_iterations = 0; // and launched for them (StepCounts::launched), which are priced
   double working_set_bytes = 0;   // per device: what the step touches (the executor's allocation)
   // The curves used (curve_mix) by reuse distance: a sub-step's operands were last touched a step
   // ago (the whole working set in between); a Poisson iteration's, one iteration ago.
@@ -79,7 +80,7 @@ struct StepPrediction {
   // the calibration has communication costs and the counts have communication (a run on ≥ 2 ranks).
   double communication_seconds = 0;
   bool communication_modelled = false;
-  double seconds = 0;             // T_step = T_explicit + it · T_iteration (communication included)
+  double seconds = 0;             // T_step = T_explicit + launched it · T_iteration (communication included)
 };
 
 // The unit that priced the Poisson iterations of `s`: e.g. "pcg_amg", or "pcg_amg on 2 ranks" for a

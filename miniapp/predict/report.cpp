@@ -38,7 +38,8 @@ Json prediction_json(const StepPrediction& s) {
                       {"communication", {{"halo_seconds", comm.halo}, {"hidden_seconds", comm.hidden},
                                          {"reduction_seconds", comm.reductions}, {"seconds", comm.seconds()}}}});
   }
-  return {{"devices", s.devices}, {"iterations", s.iterations}, {"working_set_bytes_per_device", s.working_set_bytes},
+  return {{"devices", s.devices}, {"iterations", s.iterations},
+          {"launched_iterations", s.launched_iterations}, {"working_set_bytes_per_device", s.working_set_bytes},
           {"cache", describe(s.cache)}, {"cache_warm_share", s.cache.warm_share},
           {"iteration_cache", describe(s.iteration_cache)}, {"iteration_cache_warm_share", s.iteration_cache.warm_share},
           {"iteration_curves", iteration_pricing(s)},
@@ -56,6 +57,7 @@ Json counts_json(const PredictionReport& r) {
                       {"fixed", load_json(r.counts.fixed[p])}});
   }
   return {{"counted_steps", r.counted_steps}, {"iterations", r.counts.iterations},
+          {"launched_per_iteration", r.counts.launched_per_iteration},
           {"iteration_split", r.counts.iteration_split}, {"iteration_graphs", r.counts.iteration_graphs},
           {"per_iteration", load_json(r.counts.per_iteration)},
           {"phases", std::move(phases)}};

@@ -57,20 +57,22 @@ void split_solve(const std::vector<double>& it, const std::vector<PhaseLoad>& so
 // load is no set-up plus a constant per iteration, and a least-squares fit over steps whose counts
 // differ by an iteration or two is ill-conditioned (it gave negative flops per iteration). Its
 // transforms (the copy calls) are the set-up; every other call is iteration work, per iteration of
-// the longest-running system, as the batched unit prices it.
-void split_batched_solve(const std::vector<double>& it, const std::vector<PhaseLoad>& solves,
-                         const std::vector<double>& reads, StepCounts& c) {
-  double iterations = 0, host_reads = 0;
+// the longest-running system, as the batched unit prices it, launched: its batches run whole.
+void split_batched_solve(const std::vector<double>& done, const std::vector<double>& it,
+                         const std::vector<PhaseLoad>& solves, const std::vector<double>& reads,
+                         const std::vector<double>& iteration_reads, StepCounts& c) {
+  double iterations = 0, iterations_done = 0, host_reads = 0, host_reads_iterating = 0;
   PhaseLoad sum{};
   for (std::size_t s = 0; s < solves.size(); ++s) {
-    iterations += it[s], host_reads += reads[s];
+    iterations += it[s], iterations_done += done[s], host_reads += reads[s], host_reads_iterating += iteration_reads[s];
     for (int k = 0; k < kernel_kind_count; ++k)
       sum[k].calls += solves[s][k].calls, sum[k].bytes += solves[s][k].bytes, sum[k].flops += solves[s][k].flops;
   }
   const double n = static_cast<double>(solves.size());
   constexpr int copy = static_cast<int>(KernelKind::copy);
-  c.fixed_host_reads[solve] = 0;
-  c.iteration_host_reads = iterations > 0 ? host_reads / iterations : 0;
+  c.launched_per_iteration = iterations_done > 0 ? iterations / iterations_done : 1;
+  c.fixed_host_reads[solve] = (host_reads - host_reads_iterating) / n;
+  c.iteration_host_reads = iterations > 0 ? host_reads_iterating / iterations : 0;
   for (int k = 0; k < kernel_kind_count; ++k) {
     const KindLoad& l = sum[k];
     if (k == copy) {
@@ -107,23 +109,23 @@ PhaseLoad StepCounts::load(time::Phase phase, double it) const {
   PhaseLoad l = fixed[static_cast<int>(phase)];
   if (phase != time::Phase::poisson_solve) return l;
   for (int k = 0; k < kernel_kind_count; ++k) {
-    l[k].calls += it * per_iteration[k].calls;
-    l[k].bytes += it * per_iteration[k].bytes;
-    l[k].flops += it * per_iteration[k].flops;
+    l[k].calls += launched(it) * per_iteration[k].calls;
+    l[k].bytes += launched(it) * per_iteration[k].bytes;
+    l[k].flops += launched(it) * per_iteration[k].flops;
   }
   return l;
 }
 
 CommLoad StepCounts::comm(time::Phase phase, double it) const {
   CommLoad l = comm_fixed[static_cast<int>(phase)];
-  if (phase == time::Phase::poisson_solve) l += comm_per_iteration.scaled(it);
+  if (phase == time::Phase::poisson_solve) l += comm_per_iteration.scaled(launched(it));
   return l;
 }
 
 StepCounts count_step(run::Simulation& sim, int steps) {
   if (steps < 1) throw Error("kernel counts: " + std::to_string(steps) + " counted steps; need at least 1");
   run::settle_pressure_path(sim);  // the steps that time both pressure paths are no step of the run's
-  std::vector<double> iterations, queued, solve_reads;
+  std::vector<double> iterations, queued, solve_reads, iteration_reads;
   std::vector<PhaseLoad> solves;
   std::vector<CommLoad> solve_comm;
   StepCounts c;
@@ -138,6 +140,7 @@ StepCounts count_step(run::Simulation& sim, int steps) {
     iterations.push_back(r.poisson.iterations);
     queued.push_back(r.poisson.queued_iterations);
     solve_reads.push_back(static_cast<double>(r.kernels[solve].host_reads()));
+    iteration_reads.push_back(r.poisson.iteration_host_reads);
     c.iteration_graphs = c.iteration_graphs && r.poisson.replayed_batches > 0;
     PhaseLoad solve_load;
     for (int k = 0; k < kernel_kind_count; ++k) solve_load[k] = load_of(r.kernels[solve].tally(static_cast<KernelKind>(k)));
@@ -163,7 +166,7 @@ StepCounts count_step(run::Simulation& sim, int steps) {
     c.iteration_unit.reset();
   const bool batched = c.iteration_unit == IterationUnit::batched_pcg;
   c.iteration_split = batched || std::any_of(queued.begin(), queued.end(), [&](double i) { return i != queued[0]; });
-  if (batched) split_batched_solve(queued, solves, solve_reads, c);
+  if (batched) split_batched_solve(iterations, queued, solves, solve_reads, iteration_reads, c);
   else split_solve(queued, solves, solve_reads, c);
   split_solve_comm(queued, solve_comm, c);
   return c;

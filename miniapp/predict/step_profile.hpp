@@ -21,6 +21,11 @@ struct StepCounts {
   std::array<PhaseLoad, time::phase_count> fixed{};  // per step, Poisson iterations excluded
   PhaseLoad per_iteration{};                         // per Poisson iteration (phase 2.2)
   double iterations = 0;       // mean Poisson iterations per counted step
+  // Iterations launched per iteration done: on the FFT path's batched PCG, whose batches of
+  // check_interval iterations run whole over the systems still running at their start, the launched
+  // iterations are its work (Σ queued / Σ done over the counted steps; 1 on the CPU, which checks
+  // every iteration). 1 for Pcg, whose iterations queued past the stop do nothing (a few µs a solve).
+  double launched_per_iteration = 1;
   bool iteration_split = true; // false: every counted solve took as many iterations, the set-up of
                                // the solve is folded into per_iteration (exact at `iterations` only)
   // Host round trips (KernelCounters::host_reads: calls that returned a value to the host) per step of
@@ -43,6 +48,8 @@ struct StepCounts {
   // This rank's halo updates and global reductions (none on one rank), split like the kernels.
   PhaseComm comm_fixed{};
   CommLoad comm_per_iteration{};
+  // The iterations launched for `it` done.
+  double launched(double it) const { return it * launched_per_iteration; }
   // The load of `phase` for a step whose Poisson solve takes `it` iterations.
   PhaseLoad load(time::Phase phase, double it) const;
   CommLoad comm(time::Phase phase, double it) const;
@@ -56,7 +63,8 @@ struct StepCounts {
 // (PcgResult::queued_iterations: whole batches) over all these steps (exact for PCG: its counts are
 // linear in it); with a single count it cannot be separated (iteration_split). On the FFT path, whose
 // systems leave the iterations one by one, the transforms are the set-up and every other call of the
-// solve is iteration work, per queued iteration.
+// solve is iteration work, per queued iteration; its host reads are split as the solver counted them
+// (PcgResult::iteration_host_reads).
 StepCounts count_step(run::Simulation& sim, int steps);
 
 // Measured time per step of 3 × `steps` further steps (after the pressure path's choice, as

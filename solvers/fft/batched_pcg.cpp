@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <span>
 
@@ -193,6 +194,7 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
   bool graphs = options.graphs && !plane_;  // halo updates and rank sums go through the host
   SystemRange active = active_systems(state, S);
   int replayed = 0, queued = 0;
+  const std::uint64_t reads_before = exec_.counters().host_reads();
   while (active.size() > 0 && queued < options.max_iterations) {
     const int count = std::min(interval, options.max_iterations - queued);
     const auto batch = [&] {
@@ -209,8 +211,9 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
     state = state_.to_host();
     active = active_systems(state, S);
   }
+  BatchedPcgResult result{std::vector<int>(S), std::vector<double>(S), true, replayed, queued,
+                          static_cast<int>(exec_.counters().host_reads() - reads_before)};
   remove_mean(x);
-  BatchedPcgResult result{std::vector<int>(S), std::vector<double>(S), true, replayed, queued};
   for (index_t s = 0; s < S; ++s) {
     result.iterations[s] = static_cast<int>(bc::slot(state.data(), S, bc::iterations, s));
     result.relative_residual[s] = bc::slot(state.data(), S, bc::relative_residual, s);

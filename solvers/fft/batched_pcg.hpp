@@ -29,6 +29,7 @@ struct BatchedPcgResult {
   bool converged = false;                 // all systems
   int replayed_batches = 0;               // batches of check_interval iterations replayed as graphs
   int queued_iterations = 0;              // iterations queued (whole batches; see PcgResult)
+  int iteration_host_reads = 0;           // host reads made by the iterations (see PcgResult)
 };
 
 // PCG for S shifted systems (A + σ_s W) x_s = b_s, s = 0..S−1, sharing one sparse A (N × N, symmetric

@@ -143,6 +143,10 @@ TEST_CASE("Iterations queued past a system's stop leave its solution and iterati
   CHECK(batched.relative_residual == every.relative_residual);
   CHECK(x_batched == x_every);  // bitwise
   CHECK(every.iterations[6] < every.iterations[0]);  // the systems did stop at different iterations
+  // One host read of the systems' state per batch; the solve's set-up and finish read apart.
+  CHECK(every.iteration_host_reads == every.queued_iterations);
+  CHECK(batched.queued_iterations % 7 == 0);
+  CHECK(batched.iteration_host_reads == batched.queued_iterations / 7);
 }
 
 TEST_CASE("AIP on a block of low frequencies takes fewer iterations than Jacobi there", "[fft]") {

@@ -176,6 +176,25 @@ TEST_CASE("Poisson iterations with a calibrated unit are priced as that unit, sh
         Approx(test::iteration_cost(IterationUnit::batched_pcg).seconds(bytes, calls)).epsilon(1e-12));
 }
 
+TEST_CASE("Iterations launched past the stop are priced where the solver runs them whole", "[predict]") {
+  const Calibration c = synthetic_calibration(1e9, 5e-6);
+  StepCounts counts = synthetic_counts();
+  const double it = 12;
+  const StepPrediction done = predict_step(counts, c, it, 5e8, 1);
+  CHECK(done.launched_iterations == it);
+  counts.launched_per_iteration = 1.25;  // e.g. batches of 8 for 12.8 iterations done
+  const StepPrediction launched = predict_step(counts, c, it, 5e8, 1);
+  CHECK(launched.iterations == it);
+  CHECK(launched.launched_iterations == Approx(15).epsilon(1e-12));
+  CHECK(launched.iteration_seconds == Approx(done.iteration_seconds).epsilon(1e-12));
+  CHECK(launched.explicit_seconds == Approx(done.explicit_seconds).epsilon(1e-12));
+  CHECK(launched.seconds == Approx(done.explicit_seconds + 15 * done.iteration_seconds).epsilon(1e-12));
+  const auto solve = static_cast<int>(time::Phase::poisson_solve);
+  CHECK(launched.phases[solve].seconds - done.phases[solve].seconds == Approx(3 * done.iteration_seconds).epsilon(1e-9));
+  CHECK(counts.load(time::Phase::poisson_solve, it)[0].calls ==
+        Approx(counts.fixed[solve][0].calls + 15 * counts.per_iteration[0].calls).epsilon(1e-12));
+}
+
 TEST_CASE("Sub-steps replayed from graphs are priced by the graph curves, the others not", "[predict]") {
   const Calibration c = test::with_graph_curves(synthetic_calibration(1e9));
   StepCounts counts = synthetic_counts();

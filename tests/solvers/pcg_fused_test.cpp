@@ -121,6 +121,7 @@ TEST_CASE("Fused PCG converges like the unfused iteration, whatever the check in
     CHECK((s.result.queued_iterations % interval == 0 || s.result.queued_iterations == options.max_iterations));
     CHECK(s.result.queued_iterations >= s.result.iterations);
     CHECK(s.result.queued_iterations < s.result.iterations + interval);
+    CHECK(s.result.iteration_host_reads == (s.result.queued_iterations + interval - 1) / interval);  // one a batch
     CHECK(s.result.relative_residual == fused.result.relative_residual);
     CHECK(s.x == fused.x);
   }
@@ -134,6 +135,7 @@ TEST_CASE("Fused PCG hits an iteration cap that the check interval does not divi
   CHECK_FALSE(s.result.converged);
   CHECK(s.result.iterations == 5);
   CHECK(s.result.queued_iterations == 5);  // two batches of 3, the second cut to the cap
+  CHECK(s.result.iteration_host_reads == 2);
   CHECK_THAT(s.result.warning, Catch::Contains("cap 5"));
 }
 
