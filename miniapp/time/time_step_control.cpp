@@ -6,6 +6,7 @@
 #include <limits>
 #include <numbers>
 #include <sstream>
+#include <vector>
 
 #include "operators/kernels/flow_kernels.hpp"
 #include "operators/kernels/spmv.hpp"
@@ -43,7 +44,7 @@ double stability_radius(double kappa, double phi) {
 
 TimeStepControl::TimeStepControl(const Executor& exec, const DeviceOperators& ops, parallel::Subdomain& domain,
                                  const TimeStepOptions& options, TimeStepScratch scratch)
-    : exec_(exec), ops_(ops), domain_(domain), options_(options), scratch_(scratch) {}
+    : exec_(exec), ops_(ops), domain_(domain), options_(options), scratch_(scratch), least_ratios_(exec, 2) {}
 
 void TimeStepControl::cell_rates(const FlowFields& f) {
   abs_value(exec_, f.face_velocity, scratch_.faces);
@@ -59,8 +60,12 @@ double TimeStepControl::cfl_limit() {
 }
 
 double TimeStepControl::eigenvalue_limit() {
-  const double convection = 0.5 / domain_.min(min_ratio(exec_, domain_.owned(ops_.volume), domain_.owned(scratch_.convection)));
-  const double diffusion = 2.0 / domain_.min(min_ratio(exec_, domain_.owned(ops_.volume), domain_.owned(scratch_.diffusion)));
+  Vector least_convective = least_ratios_.window(0, 1), least_diffusive = least_ratios_.window(1, 1);
+  min_ratio(exec_, domain_.owned(ops_.volume), domain_.owned(scratch_.convection), least_convective);
+  min_ratio(exec_, domain_.owned(ops_.volume), domain_.owned(scratch_.diffusion), least_diffusive);
+  const std::vector<double> least = least_ratios_.to_host();  // one round trip for both
+  const double convection = 0.5 / domain_.min(least[0]);
+  const double diffusion = 2.0 / domain_.min(least[1]);
   if (!(diffusion > 0)) {
     std::ostringstream msg;
     msg << "time step control: numerics.time_step = \"eigenvalue\" needs diffusion (the largest diffusive eigenvalue is "

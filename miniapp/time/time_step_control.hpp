@@ -92,6 +92,7 @@ class TimeStepControl {
   parallel::Subdomain& domain_;
   TimeStepOptions options_;
   TimeStepScratch scratch_;
+  Vector least_ratios_;  // the eigenvalue limit's two minima, read to the host together
   double fraction_ = 0;
   double kappa_ = adams_bashforth_kappa;
 };

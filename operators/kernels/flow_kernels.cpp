@@ -69,6 +69,18 @@ double min_ratio(const Executor& exec, const Vector& x, const Vector& y) {
   return result;
 }
 
+// Bytes and flops as the synchronous min_ratio.
+void min_ratio(const Executor& exec, const Vector& x, const Vector& y, Vector& result) {
+  const index_t n = x.size();
+  detail::check_vector(exec, x, n, "min_ratio", "x");
+  detail::check_vector(exec, y, n, "min_ratio", "y");
+  detail::check_vector(exec, result, 1, "min_ratio", "result");
+  const double seconds = detail::run_timed(
+      exec, [&] { result.data()[0] = cpu::min_ratio(n, x.data(), y.data()); },
+      [&] { cuda::min_ratio_async(exec.stream(), n, x.data(), y.data(), result.data()); });
+  exec.counters().add(KernelKind::pointwise, 16.0 * n, 2.0 * n, seconds);
+}
+
 // Bytes 8n, flops n (a comparison per entry). NaN anywhere in x gives NaN.
 double max_abs(const Executor& exec, const Vector& x) {
   const index_t n = x.size();

@@ -21,6 +21,9 @@ void eddy_viscosity(const Executor& exec, LesModel model, double constant,
 
 // min_i x_i / y_i over the entries with y_i > 0 (+infinity when there is none). Synchronous.
 double min_ratio(const Executor& exec, const Vector& x, const Vector& y);
+// The same into result[0], `result` a vector of one entry on the executor: asynchronous on CUDA, the
+// same value bitwise, so that several minima reach the host in one read.
+void min_ratio(const Executor& exec, const Vector& x, const Vector& y, Vector& result);
 
 // max_i |x_i| (0 for an empty vector). Synchronous.
 double max_abs(const Executor& exec, const Vector& x);

@@ -86,6 +86,8 @@ TEST_CASE("CUDA min_ratio, max_abs and abs_value match the CPU bit for bit", "[c
   Vector slot = on_device.window(1, 1);
   max_abs(gpu, x.gpu, slot);
   CHECK(on_device.to_host()[1] == max_abs(cpu, x.cpu));
+  min_ratio(gpu, x.gpu, y.gpu, slot);
+  CHECK(on_device.to_host()[1] == min_ratio(cpu, x.cpu, y.cpu));
   Vector a(gpu, n);
   abs_value(gpu, x.gpu, a);
   Vector b(cpu, n);

@@ -230,6 +230,13 @@ TEST_CASE("min_ratio skips entries with y <= 0", "[flow_kernels]") {
     if (y[i] > 0) expected = std::min(expected, x[i] / y[i]);
   CHECK(ratio(x, y) == expected);
   CHECK_THROWS_AS(ratio({1, 2}, {1}), Error);
+  Vector minima(exec, 3);  // into a window of a longer vector, as for several minima read together
+  Vector slot = minima.window(1, 1);
+  min_ratio(exec, Vector::from_host(exec, x), Vector::from_host(exec, y), slot);
+  CHECK(minima.to_host()[1] == expected);
+  Vector empty(exec, 0);
+  min_ratio(exec, empty, empty, slot);
+  CHECK(minima.to_host()[1] == inf);
 }
 
 TEST_CASE("max_abs and abs_value", "[flow_kernels]") {
@@ -268,6 +275,11 @@ TEST_CASE("min_ratio, max_abs and abs_value are counted as pointwise", "[flow_ke
   CHECK(t.calls == 3);
   CHECK(t.bytes == (16.0 + 8.0 + 16.0) * n);
   CHECK(t.flops == 3.0 * n);
+  CHECK(exec.counters().host_reads() == 2);  // the synchronous reductions
+  Vector slot(exec, 1);
+  min_ratio(exec, x, y, slot);  // the asynchronous one: the same work, no read
+  CHECK(exec.counters().tally(KernelKind::pointwise).bytes == (16.0 + 8.0 + 16.0 + 16.0) * n);
+  CHECK(exec.counters().host_reads() == 2);
 }
 
 namespace {

@@ -119,6 +119,9 @@ void check_kernel_counts(const std::string& case_name, const std::vector<std::st
     }
     // Every kernel of the step belongs to a sub-step.
     CHECK(calls(sim.exec.counters().since(before)) == calls(phases));
+    // The time step's host reads: the held flow rate's DOTs, then one for its limit (both of the
+    // eigenvalue method's minima read together).
+    CHECK(report.kernels[static_cast<int>(time::Phase::time_step)].host_reads() == 1 + f.held_components);
   }
 }
 

@@ -143,6 +143,15 @@ double min_ratio(void* stream, index_t n, const double* x, const double* y) {
   return reduce<MinOp>(stream, n, RatioInput{x, y});
 }
 
+// result[0] = min x_i / y_i over y_i > 0 in device memory, asynchronous; +infinity for n = 0.
+void min_ratio_async(void* stream, index_t n, const double* x, const double* y, double* result) {
+  if (n == 0) {
+    fill(stream, 1, MinOp::identity, result);
+    return;
+  }
+  reduce_async<MinOp>(stream, n, RatioInput{x, y}, result);
+}
+
 // max |x_i|; 0 for n = 0. Synchronous.
 double max_abs(void* stream, index_t n, const double* x) {
   if (n == 0) return MaxOp::identity;

@@ -49,6 +49,7 @@ namespace miniapp::cuda {
 void eddy_viscosity(void* stream, index_t n, LesModel model, double constant, const double* const* gradient,
                     const double* filter_width, double* nu_t);
 double min_ratio(void* stream, index_t n, const double* x, const double* y);
+void min_ratio_async(void* stream, index_t n, const double* x, const double* y, double* result);
 double max_abs(void* stream, index_t n, const double* x);
 void max_abs_async(void* stream, index_t n, const double* x, double* result);
 void abs_value(void* stream, index_t n, const double* x, double* y);

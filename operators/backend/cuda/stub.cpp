@@ -64,6 +64,7 @@ void multi_dot_async(void*, index_t, int, const double* const*, const double* co
 
 void eddy_viscosity(void*, index_t, LesModel, double, const double* const*, const double*, double*) { not_built(); }
 double min_ratio(void*, index_t, const double*, const double*) { not_built(); }
+void min_ratio_async(void*, index_t, const double*, const double*, double*) { not_built(); }
 double max_abs(void*, index_t, const double*) { not_built(); }
 void max_abs_async(void*, index_t, const double*, double*) { not_built(); }
 void energy_forms(void*, const SellView&, int, const double* const*, const double*, const double* const*,
