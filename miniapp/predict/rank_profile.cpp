@@ -23,7 +23,7 @@ void visit(RankProfile& p, StepMeasurement& m, double& split, double& graphs, do
   for (KindLoad& k : c.per_iteration) f(k.calls), f(k.bytes), f(k.flops);
   for (PhaseLoad& phase : c.fixed)
     for (KindLoad& k : phase) f(k.calls), f(k.bytes), f(k.flops);
-  f(c.iterations), f(split), f(graphs), f(unit), f(c.iteration_host_reads);
+  f(c.iterations), f(c.launched_per_iteration), f(split), f(graphs), f(unit), f(c.iteration_host_reads);
   for (double& reads : c.fixed_host_reads) f(reads);
   for (double& g : phase_graphs) f(g);
   visit_comm(c.comm_per_iteration, f);

@@ -114,10 +114,12 @@ TEST_CASE("The communication counts of a step are the time loop's", "[mpi][predi
         Approx(comm.allreduce(phase(c, Phase::predictor).received_bytes, parallel::ReduceOp::sum)));
   RankProfile mine;
   mine.counts = c;
+  mine.counts.launched_per_iteration = 1.0 + 0.01 * comm.rank();  // a value of each rank's own
   mine.shape.halo = halo;
   const std::vector<RankProfile> all = gather_profiles(&comm, mine);
   REQUIRE(static_cast<int>(all.size()) == comm.size());
   CHECK(all[comm.rank()].shape.halo == halo);
+  for (int r = 0; r < comm.size(); ++r) CHECK(all[r].counts.launched_per_iteration == Approx(1.0 + 0.01 * r));
   CHECK(all[comm.rank()].counts.comm_per_iteration.received_bytes == c.comm_per_iteration.received_bytes);
   // AIP-1 on several ranks (block AIP) has no unit timed on the ranks: its kernels are priced.
   CHECK_FALSE(c.iteration_unit);
