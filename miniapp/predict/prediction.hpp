@@ -54,6 +54,7 @@ struct StepPrediction {
   int devices = 1;
   double iterations = 0;          // Poisson iterations per step assumed
   double launched_iterations = 0; // and launched for them (StepCounts::launched), which are priced
+  bool launched_past_stop() const { return launched_iterations != iterations; }
   double working_set_bytes = 0;   // per device: what the step touches (the executor's allocation)
   // The curves used (curve_mix) by reuse distance: a sub-step's operands were last touched a step
   // ago (the whole working set in between); a Poisson iteration's, one iteration ago.

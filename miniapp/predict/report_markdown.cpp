@@ -47,10 +47,9 @@ void counts_section(std::ostream& out, const PredictionReport& r) {
 }
 
 void breakdown_section(std::ostream& out, const StepPrediction& s, const std::string& title) {
-  const bool tail = s.launched_iterations != s.iterations;
   out << "## " << title << "\n\n" << "T_step = T_explicit + it · T_iteration = " << ms(s.explicit_seconds) << " + "
       << fixed(s.launched_iterations, 1) << " · " << ms(s.iteration_seconds) << " = **" << ms(s.seconds) << " ms** ("
-      << (tail ? "the iterations launched for " + fixed(s.iterations, 1) + " done, in whole batches; " : std::string())
+      << (s.launched_past_stop() ? "the iterations launched for " + fixed(s.iterations, 1) + " done, in whole batches; " : std::string())
       << describe(s.cache) << " curves for the sub-steps: working set " << fixed(s.working_set_bytes / 1e6, 1)
       << " MB per device; " << describe(s.iteration_cache) << " for the Poisson iterations, "
       << (s.iteration_unit ? "timed as one unit (" + unit_name(s) + ")"
@@ -127,7 +126,7 @@ void measured_section(std::ostream& out, const PredictionReport& r) {
   const StepPrediction& s = *r.at_measured;
   out << "## Predicted against measured\n\n" << m.steps << " measured steps, " << fixed(m.iterations, 1)
       << " Poisson iterations per step (the prediction below uses this count"
-      << (s.launched_iterations != s.iterations ? ", priced as the " + fixed(s.launched_iterations, 1) + " launched for it"
+      << (s.launched_past_stop() ? ", priced as the " + fixed(s.launched_iterations, 1) + " launched for it"
                                                 : std::string())
       << "), on " << r.ranks
       << (r.ranks > 1 ? " ranks (per phase the slowest rank)" : " rank")

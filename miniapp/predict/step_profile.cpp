@@ -58,13 +58,13 @@ void split_solve(const std::vector<double>& it, const std::vector<PhaseLoad>& so
 // differ by an iteration or two is ill-conditioned (it gave negative flops per iteration). Its
 // transforms (the copy calls) are the set-up; every other call is iteration work, per iteration of
 // the longest-running system, as the batched unit prices it, launched: its batches run whole.
-void split_batched_solve(const std::vector<double>& done, const std::vector<double>& it,
+void split_batched_solve(const std::vector<double>& done, const std::vector<double>& queued,
                          const std::vector<PhaseLoad>& solves, const std::vector<double>& reads,
                          const std::vector<double>& iteration_reads, StepCounts& c) {
   double iterations = 0, iterations_done = 0, host_reads = 0, host_reads_iterating = 0;
   PhaseLoad sum{};
   for (std::size_t s = 0; s < solves.size(); ++s) {
-    iterations += it[s], iterations_done += done[s], host_reads += reads[s], host_reads_iterating += iteration_reads[s];
+    iterations += queued[s], iterations_done += done[s], host_reads += reads[s], host_reads_iterating += iteration_reads[s];
     for (int k = 0; k < kernel_kind_count; ++k)
       sum[k].calls += solves[s][k].calls, sum[k].bytes += solves[s][k].bytes, sum[k].flops += solves[s][k].flops;
   }
