@@ -4,6 +4,7 @@
 // nvcc for the CUDA backend from this one source (as operators/backend/cg_scalars.hpp is for the
 // single-system PCG), so both backends decide α, β and each system's stop with the same IEEE
 // operations, and the iteration needs no host round trip.
+#include <cmath>
 #include <cstdint>
 
 #include "operators/backend/cg_scalars.hpp"
@@ -32,6 +33,24 @@ MINIAPP_HOST_DEVICE inline double slot(const double* state, std::int64_t systems
 
 MINIAPP_HOST_DEVICE inline bool running(const double* state, std::int64_t systems, std::int64_t s) {
   return slot(state, systems, status, s) == static_cast<double>(cg::Status::running);
+}
+
+// The start of system s from b_s·b_s, r_s·z_s and r_s·r_s of the initial residual: every slot set, so
+// a solve starts in executor memory without the host (a system that already meets the tolerance is
+// stopped before its first iteration; a zero b_s counts as met).
+MINIAPP_HOST_DEVICE inline void start(double* state, std::int64_t systems, std::int64_t s, double bb, double rz,
+                                      double rr, double tolerance_value) {
+  const double norm = std::sqrt(bb);
+  const double residual = norm > 0 ? std::sqrt(rr) / norm : 0.0;
+  slot(state, systems, rho, s) = rz;
+  slot(state, systems, alpha, s) = 0.0;
+  slot(state, systems, beta, s) = 0.0;
+  slot(state, systems, b_norm, s) = norm;
+  slot(state, systems, relative_residual, s) = residual;
+  slot(state, systems, tolerance, s) = tolerance_value;
+  slot(state, systems, iterations, s) = 0.0;
+  slot(state, systems, status, s) =
+      static_cast<double>(residual <= tolerance_value ? cg::Status::residual_test : cg::Status::running);
 }
 
 // After σ_s = p_sᵀ (A + σ_s W) p_s: α_s = ρ_s / σ_s for a running system, 0 for a stopped one, and a

@@ -205,16 +205,18 @@ void batched_direction(const Executor& exec, const Vector& beta, const Vector& z
   exec.counters().add(KernelKind::axpy, 24.0 * entries, 2.0 * entries, seconds);
 }
 
-void batched_add(const Executor& exec, const Vector& value, Vector& v, index_t systems, SystemRange range) {
-  constexpr const char* kernel = "batched_add";
-  check_per_system(exec, value, systems, kernel);
+void batched_subtract_mean(const Executor& exec, const Vector& sums, double count, Vector& v, index_t systems,
+                           SystemRange range) {
+  constexpr const char* kernel = "batched_subtract_mean";
+  check_per_system(exec, sums, systems, kernel);
+  if (!(count > 0)) throw Error(std::string(kernel) + ": the row count is " + std::to_string(count) + "; expected > 0");
   const index_t rows = systems > 0 ? v.size() / systems : 0;
   const BatchedShape shape = shape_of(exec, rows, systems, range, kernel, {&v});
   const double seconds = detail::run_timed(
-      exec, [&] { cpu::batched_add(shape, value.data(), v.data()); },
-      [&] { cuda::batched_add(exec.stream(), shape, value.data(), v.data()); });
+      exec, [&] { cpu::batched_subtract_mean(shape, sums.data(), count, v.data()); },
+      [&] { cuda::batched_subtract_mean(exec.stream(), shape, sums.data(), count, v.data()); });
   const double entries = double(rows) * shape.width();
-  exec.counters().add(KernelKind::axpy, 16.0 * entries, entries, seconds);
+  exec.counters().add(KernelKind::axpy, 16.0 * entries + 8.0 * shape.width(), 2.0 * entries, seconds);
 }
 
 void batched_finish_curvature(const Executor& exec, Vector& state, const Vector& sigma, index_t tiles,
@@ -242,6 +244,17 @@ void batched_finish_residual(const Executor& exec, Vector& state, const Vector& 
       [&] { cuda::batched_finish_residual(exec.stream(), shape, tiles, state.data(), rho_new.data(), gamma.data()); });
   const double w = shape.width();
   exec.counters().add(KernelKind::dot, 16.0 * tiles * w + 80.0 * w, 2.0 * tiles * w + 4.0 * w, seconds);
+}
+
+void batched_start(const Executor& exec, Vector& state, const Vector& sums, double tolerance, index_t systems) {
+  constexpr const char* kernel = "batched_start";
+  detail::check_vector(exec, state, batched_cg::slot_count * systems, kernel, "the state");
+  detail::check_vector(exec, sums, 3 * systems, kernel, "the sums b·b, r·z, r·r");
+  const double seconds = detail::run_timed(
+      exec, [&] { cpu::batched_start(systems, state.data(), sums.data(), tolerance); },
+      [&] { cuda::batched_start(exec.stream(), systems, state.data(), sums.data(), tolerance); });
+  const double s = systems;
+  exec.counters().add(KernelKind::dot, 24.0 * s + 8.0 * batched_cg::slot_count * s, 4.0 * s, seconds);
 }
 
 }  // namespace miniapp::fft

@@ -81,9 +81,10 @@ void batched_cg_update_jacobi(const Executor& exec, const ShiftedView& m, const 
 // The new search directions p_s = z_s + β_s p_s; beta has S entries. Bytes 24 N w; flops 2 N w.
 void batched_direction(const Executor& exec, const Vector& beta, const Vector& z, Vector& p, index_t systems,
                        SystemRange range);
-// v_s += value_s (every row); value has S entries: the mean removal of singular systems.
-// Bytes 16 N w; flops N w.
-void batched_add(const Executor& exec, const Vector& value, Vector& v, index_t systems, SystemRange range);
+// v_s −= sums_s / count (every row); sums has S entries (column sums): the mean removal of singular
+// systems, in executor memory. Bytes 16 N w + 8 w; flops 2 N w.
+void batched_subtract_mean(const Executor& exec, const Vector& sums, double count, Vector& v, index_t systems,
+                           SystemRange range);
 
 // The scalar steps that close a batched PCG iteration (solvers/fft/batched_cg_scalars.hpp), for the
 // systems of range, in executor memory: `state` holds batched_cg::slot_count · S entries. Each dot
@@ -95,5 +96,8 @@ void batched_finish_curvature(const Executor& exec, Vector& state, const Vector&
                               index_t systems, SystemRange range);
 void batched_finish_residual(const Executor& exec, Vector& state, const Vector& rho_new, const Vector& gamma,
                              index_t tiles, index_t systems, SystemRange range);
+// The start of every system (batched_cg::start) from `sums`, 3 S entries: b_s·b_s, then r_s·z_s, then
+// r_s·r_s of the initial residual; so a solve starts without a host round trip. Bytes 88 S; kind dot.
+void batched_start(const Executor& exec, Vector& state, const Vector& sums, double tolerance, index_t systems);
 
 }  // namespace miniapp::fft

@@ -3,7 +3,6 @@
 #include "solvers/fft/batched_pcg.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -27,7 +26,6 @@ BatchedPcg::BatchedPcg(const Executor& exec, CsrMatrix a, std::vector<double> w,
   const index_t n = batched_size(rows(), systems());
   for (Vector* v : {&r_, &z_, &p_, &q_}) *v = Vector(exec, n);
   partials_ = Vector(exec, 3 * batched_partials_size(rows(), systems()));
-  shift_ = Vector(exec, systems());
   state_ = Vector(exec, bc::slot_count * systems());
   dots_ = Vector(exec, max_dot_pairs * systems());
   if (singular_at_zero)
@@ -61,42 +59,17 @@ void BatchedPcg::queue_column_dots(std::initializer_list<DotPair> pairs, index_t
   sum_over_ranks(first, row - first);
 }
 
-// The same dots, read back to the host.
-std::vector<std::vector<double>> BatchedPcg::column_dots(std::initializer_list<DotPair> pairs, index_t active) {
-  const index_t S = systems(), count = static_cast<index_t>(pairs.size());
-  queue_column_dots(pairs, 0, active);
-  const std::vector<double> host = dots_.window(0, count * S).to_host();
-  std::vector<std::vector<double>> dots;
-  for (index_t k = 0; k < count; ++k) dots.emplace_back(host.begin() + k * S, host.begin() + (k + 1) * S);
-  return dots;
-}
-
-// v_s −= mean(v_s) for the singular systems.
 void BatchedPcg::remove_mean(Vector& v) {
   if (singular_systems_ == 0) return;
-  std::vector<double> shift = column_dots({{&v, nullptr}}, singular_systems_)[0];
+  queue_column_dots({{&v, nullptr}}, 0, singular_systems_);
   const double rows = plane_ ? plane_->global_rows() : this->rows();
-  for (double& value : shift) value = -value / rows;
-  shift_.copy_from_host(shift);
-  batched_add(exec_, shift_, v, systems(), {0, singular_systems_});
+  batched_subtract_mean(exec_, dots_.window(0, systems()), rows, v, systems(), {0, singular_systems_});
 }
 
-std::vector<double> BatchedPcg::start(const Vector& b, double tolerance) {
+void BatchedPcg::start(const Vector& b, double tolerance) {
   const index_t S = systems();
-  const std::vector<std::vector<double>> dots = column_dots({{&b, &b}, {&r_, &z_}, {&r_, &r_}}, S);
-  std::vector<double> state(static_cast<std::size_t>(bc::slot_count * S), 0.0);
-  for (index_t s = 0; s < S; ++s) {
-    const double b_norm = std::sqrt(dots[0][s]);
-    const double residual = b_norm > 0 ? std::sqrt(dots[2][s]) / b_norm : 0.0;
-    bc::slot(state.data(), S, bc::rho, s) = dots[1][s];
-    bc::slot(state.data(), S, bc::b_norm, s) = b_norm;
-    bc::slot(state.data(), S, bc::relative_residual, s) = residual;
-    bc::slot(state.data(), S, bc::tolerance, s) = tolerance;
-    bc::slot(state.data(), S, bc::status, s) =
-        static_cast<double>(residual <= tolerance ? cg::Status::residual_test : cg::Status::running);
-  }
-  state_.copy_from_host(state);
-  return state;
+  queue_column_dots({{&b, &b}, {&r_, &z_}, {&r_, &r_}}, 0, S);
+  batched_start(exec_, state_, dots_.window(0, 3 * S), tolerance, S);
 }
 
 // The dots' partial sums as the scalar kernels take them: the partials themselves on one rank (summed
@@ -185,14 +158,17 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
   waxpby(exec_, 1.0, b, -1.0, q_, r_);
   preconditioner_.apply(r_, z_, S);
   copy(exec_, z_, p_);
-  std::vector<double> state = start(b, options.tolerance);
+  start(b, options.tolerance);
 
   // Batches of `interval` iterations over a fixed range, the host reading the state after each. The
   // kernels take every scalar from executor memory, so a batch over the same range (and x) is the same
-  // calls: recorded the first time, replayed ever after; a shorter last batch is launched.
+  // calls: recorded the first time, replayed ever after; a shorter last batch is launched. The first
+  // batch runs over every system without a read before it: the systems that start below the
+  // tolerance are frozen from the start.
   const int interval = check_interval(options);
   bool graphs = options.graphs && !plane_;  // halo updates and rank sums go through the host
-  SystemRange active = active_systems(state, S);
+  SystemRange active{0, S};
+  std::vector<double> state;
   int replayed = 0, queued = 0;
   const std::uint64_t reads_before = exec_.counters().host_reads();
   while (active.size() > 0 && queued < options.max_iterations) {
@@ -211,6 +187,7 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
     state = state_.to_host();
     active = active_systems(state, S);
   }
+  if (state.empty()) state = state_.to_host();  // no batch (max_iterations 0)
   BatchedPcgResult result{std::vector<int>(S), std::vector<double>(S), true, replayed, queued,
                           static_cast<int>(exec_.counters().host_reads() - reads_before)};
   remove_mean(x);

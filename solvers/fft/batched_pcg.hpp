@@ -92,10 +92,11 @@ class BatchedPcg {
   };
   Sums reduce(std::initializer_list<Vector*> parts, index_t first, SystemRange range);
   Vector partials(int k);  // the k-th set of column partials (0: pᵀq, 1: r·z, 2: r·r)
-  std::vector<std::vector<double>> column_dots(std::initializer_list<DotPair> pairs, index_t active);
+  // v_s −= mean(v_s) for the singular systems, in executor memory (a host round trip on several ranks
+  // only, for the sums over the ranks).
   void remove_mean(Vector& v);
-  // Sets the state from b and the initial residual; returns the state on the host.
-  std::vector<double> start(const Vector& b, double tolerance);
+  // Sets the state from b and the initial residual, in executor memory.
+  void start(const Vector& b, double tolerance);
   void queue_iteration(Vector& x, SystemRange active);
   // The recorded batch of (x, active, the preconditioner's leading blocks), recording `batch` the first
   // time; nullptr when it cannot be recorded (the CPU, profiling on).
@@ -107,7 +108,7 @@ class BatchedPcg {
   ShiftedSystems systems_;
   FrequencyPreconditioner preconditioner_;
   index_t singular_systems_ = 0;  // the leading systems with σ = 0 of a singular A
-  Vector r_, z_, p_, q_, partials_, shift_;
+  Vector r_, z_, p_, q_, partials_;
   Vector state_;  // batched_cg::slot_count rows of S per-system scalars
   Vector dots_;   // max_dot_pairs rows of S column dots
   // The recorded batches, one per (x, range of active systems, leading blocks of the preconditioner): a

@@ -71,14 +71,11 @@ TEST_CASE("A quick calibration predicts a measured cavity step to within a facto
   const StepCounts counts = count_step(sim, 2);
   const StepMeasurement m = measure_steps(sim, 5);
   REQUIRE(m.step_seconds > 0);
-  double phases = 0;
   for (int p = 0; p < time::phase_count; ++p) {
     const auto phase = static_cast<time::Phase>(p);
     // Every phase of the cavity but the eddy viscosity (no LES) ran and was timed.
     CHECK((m.phase_seconds(phase) > 0) == (phase != time::Phase::eddy_viscosity));
-    phases += m.phase_seconds(phase);
   }
-  CHECK(phases < 3 * m.step_seconds);  // timed in another pass of as many steps: the same order
   for (const auto& unit : c.iteration_curves) CHECK((unit && unit->points().size() == settings.iteration_rows.size()));
   // Measured from the warm footprint in doubling steps, closed at 0 by the streaming one.
   REQUIRE(c.cache_retention.size() >= 2);

@@ -141,12 +141,12 @@ void batched_direction(BatchedShape shape, const double* beta, const double* z, 
     for (index_t s = 0; s < w; ++s) p[at(shape, c) + s] = z[at(shape, c) + s] + b[s] * p[at(shape, c) + s];
 }
 
-void batched_add(BatchedShape shape, const double* value, double* v) {
+void batched_subtract_mean(BatchedShape shape, const double* sums, double count, double* v) {
   const index_t w = shape.width();
-  const double* a = value + shape.begin;
+  const double* a = sums + shape.begin;
 #pragma omp parallel for schedule(static)
   for (index_t c = 0; c < shape.rows; ++c)
-    for (index_t s = 0; s < w; ++s) v[at(shape, c) + s] += a[s];
+    for (index_t s = 0; s < w; ++s) v[at(shape, c) + s] -= a[s] / count;
 }
 
 void batched_finish_curvature(BatchedShape shape, index_t tiles, double* state, const double* sigma) {
@@ -159,6 +159,11 @@ void batched_finish_residual(BatchedShape shape, index_t tiles, double* state, c
   for (index_t s = shape.begin; s < shape.end; ++s)
     batched_cg::finish_residual(state, shape.systems, s, tile_sum(rho_new, tiles, shape.systems, s),
                                 tile_sum(gamma, tiles, shape.systems, s));
+}
+
+void batched_start(index_t systems, double* state, const double* sums, double tolerance) {
+  for (index_t s = 0; s < systems; ++s)
+    batched_cg::start(state, systems, s, sums[s], sums[systems + s], sums[2 * systems + s], tolerance);
 }
 
 }  // namespace miniapp::fft::cpu

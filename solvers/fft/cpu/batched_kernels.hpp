@@ -14,10 +14,11 @@ void batched_spmv_dot(const ShiftedPointers& m, BatchedShape shape, index_t owne
 void batched_cg_update_jacobi(const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin, index_t owned,
                               const CgUpdateVectors& v, double* rz_partials, double* rr_partials);
 void batched_direction(BatchedShape shape, const double* beta, const double* z, double* p);
-void batched_add(BatchedShape shape, const double* value, double* v);
+void batched_subtract_mean(BatchedShape shape, const double* sums, double count, double* v);
 // Shapes of one row: the systems [begin, end) of S.
 void batched_finish_curvature(BatchedShape shape, index_t tiles, double* state, const double* sigma);
 void batched_finish_residual(BatchedShape shape, index_t tiles, double* state, const double* rho_new,
                              const double* gamma);
+void batched_start(index_t systems, double* state, const double* sums, double tolerance);
 
 }  // namespace miniapp::fft::cpu

@@ -77,10 +77,11 @@ __global__ void batched_direction_kernel(BatchedShape s, const double* __restric
   p[it.index] = z[it.index] + __ldg(beta + s.begin + it.offset) * p[it.index];
 }
 
-__global__ void batched_add_kernel(BatchedShape s, const double* __restrict__ value, double* __restrict__ v) {
+__global__ void batched_subtract_mean_kernel(BatchedShape s, const double* __restrict__ sums, double count,
+                                             double* __restrict__ v) {
   Item it;
   if (!item_of(s, it)) return;
-  v[it.index] += __ldg(value + s.begin + it.offset);
+  v[it.index] -= __ldg(sums + s.begin + it.offset) / count;
 }
 
 // Kernels that form column sums (batched_shape.hpp, RowTiles): block (bx, tile) has W × (256 / W)
@@ -196,6 +197,13 @@ __global__ void __launch_bounds__(block_size)
 }
 
 __global__ void __launch_bounds__(block_size)
+    start_kernel(index_t systems, double* state, const double* __restrict__ sums, double tolerance) {
+  const index_t s = static_cast<index_t>(blockIdx.x) * block_size + static_cast<index_t>(threadIdx.x);
+  if (s < systems)
+    batched_cg::start(state, systems, s, sums[s], sums[systems + s], sums[2 * systems + s], tolerance);
+}
+
+__global__ void __launch_bounds__(block_size)
     finish_curvature_kernel(BatchedShape s, index_t tiles, double* state, const double* __restrict__ sigma) {
   const index_t sys = s.begin + static_cast<index_t>(blockIdx.x);
   const double sum = tile_sum(sigma, tiles, s.systems, sys);
@@ -253,10 +261,10 @@ void batched_direction(void* stream, BatchedShape shape, const double* beta, con
   MINIAPP_CUDA_CHECK_LAUNCH("batched_direction_kernel");
 }
 
-void batched_add(void* stream, BatchedShape shape, const double* value, double* v) {
+void batched_subtract_mean(void* stream, BatchedShape shape, const double* sums, double count, double* v) {
   if (empty(shape)) return;
-  batched_add_kernel<<<item_blocks(shape), block_size, 0, as_stream(stream)>>>(shape, value, v);
-  MINIAPP_CUDA_CHECK_LAUNCH("batched_add_kernel");
+  batched_subtract_mean_kernel<<<item_blocks(shape), block_size, 0, as_stream(stream)>>>(shape, sums, count, v);
+  MINIAPP_CUDA_CHECK_LAUNCH("batched_subtract_mean_kernel");
 }
 
 void batched_finish_curvature(void* stream, BatchedShape shape, index_t tiles, double* state, const double* sigma) {
@@ -272,6 +280,13 @@ void batched_finish_residual(void* stream, BatchedShape shape, index_t tiles, do
   finish_residual_kernel<<<static_cast<unsigned>(shape.width()), block_size, 0, as_stream(stream)>>>(
       shape, tiles, state, rho_new, gamma);
   MINIAPP_CUDA_CHECK_LAUNCH("finish_residual_kernel");
+}
+
+void batched_start(void* stream, index_t systems, double* state, const double* sums, double tolerance) {
+  if (systems == 0) return;
+  const auto blocks = static_cast<unsigned>((systems + block_size - 1) / block_size);
+  start_kernel<<<blocks, block_size, 0, as_stream(stream)>>>(systems, state, sums, tolerance);
+  MINIAPP_CUDA_CHECK_LAUNCH("start_kernel");
 }
 
 }  // namespace miniapp::fft::cuda

@@ -23,9 +23,10 @@ void batched_cg_update_jacobi(void*, const ShiftedPointers&, BatchedShape, index
   not_built();
 }
 void batched_direction(void*, BatchedShape, const double*, const double*, double*) { not_built(); }
-void batched_add(void*, BatchedShape, const double*, double*) { not_built(); }
+void batched_subtract_mean(void*, BatchedShape, const double*, double, double*) { not_built(); }
 void batched_finish_curvature(void*, BatchedShape, index_t, double*, const double*) { not_built(); }
 void batched_finish_residual(void*, BatchedShape, index_t, double*, const double*, const double*) { not_built(); }
+void batched_start(void*, index_t, double*, const double*, double) { not_built(); }
 std::unique_ptr<PeriodicFft> make_cufft_transform(const Executor&, index_t, index_t) { not_built(); }
 
 }  // namespace miniapp::fft::cuda

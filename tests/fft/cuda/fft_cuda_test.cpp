@@ -6,6 +6,8 @@
 
 #include "mesh/generators.hpp"
 #include "mesh/geometry.hpp"
+#include "solvers/fft/batched_cg_scalars.hpp"
+#include "solvers/fft/batched_kernels.hpp"
 #include "solvers/fft/fft_poisson.hpp"
 #include "tests/fft/fft_test_support.hpp"
 
@@ -73,7 +75,7 @@ TEST_CASE("CUDA batched kernels match the CPU reference", "[fft][cuda]") {
   CHECK(both([&](const Executor& e, const fft::ShiftedSystems&, Vector&, Vector& b, Vector& s) {
           Vector r = Vector::from_host(e, test::random_vector(size, 5));
           fft::batched_direction(e, s, r, b, S, range);
-          fft::batched_add(e, s, b, S, range);
+          fft::batched_subtract_mean(e, s, 7.0, b, S, range);
         }) <= 1e-14);
   // Kernels that form column sums, over the first `owned` rows (all, or a rank's share), then summed.
   const index_t owned = GENERATE_COPY(as<index_t>{}, n, n - 700);
@@ -127,6 +129,23 @@ TEST_CASE("CUDA batched kernels match the CPU reference", "[fft][cuda]") {
     for (int v = 0; v < 2; ++v) CHECK(difference(sums[1][v], sums[0][v]) <= 1e-12);
     for (index_t s = range.begin; s < jacobi_begin; ++s) CHECK(sums[0][0][s] == 0.0);  // AIP systems: r·z later
   }
+}
+
+TEST_CASE("The CUDA batched start sets the same state as the CPU's", "[fft][cuda]") {
+  const Executor cpu = Executor::cpu(), gpu = gpu_executor();
+  constexpr index_t S = 300;  // more than one block
+  std::vector<double> sums = test::random_vector(3 * S, 12);
+  for (double& v : sums) v = std::abs(v);
+  sums[0] = 0;               // a zero right-hand side
+  sums[2 * S + 1] = 1e-30;   // one already within the tolerance
+  std::vector<double> state[2];
+  for (int k = 0; k < 2; ++k) {
+    const Executor& e = k == 0 ? cpu : gpu;
+    Vector s(e, fft::batched_cg::slot_count * S);
+    fft::batched_start(e, s, Vector::from_host(e, sums), 1e-8, S);
+    state[k] = s.to_host();
+  }
+  CHECK(state[1] == state[0]);
 }
 
 TEST_CASE("cuFFT transforms equal FFTW's", "[fft][cuda]") {
