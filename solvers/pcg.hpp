@@ -1,6 +1,7 @@
 #pragma once
 #include <array>
 #include <string>
+#include <vector>
 
 #include "operators/backend/device_matrix.hpp"
 #include "operators/backend/kernel_graph.hpp"
@@ -44,6 +45,12 @@ int default_check_interval(Backend backend);
 // 0 where CUDA runs the batches as a device loop (one read per solve), else one per batch.
 double host_reads_per_iteration(Backend backend);
 
+// Launched iterations of one size: the bytes each moved (the executor's counters) and how many.
+struct IterationSize {
+  double bytes = 0;
+  int iterations = 0;
+};
+
 struct PcgResult {
   int iterations = 0;
   double relative_residual = 0;  // ‖b − A x‖₂ / ‖b‖₂ of the recursively updated residual
@@ -58,6 +65,9 @@ struct PcgResult {
   // check_interval iterations (one for a whole device loop), or the reductions of every iteration on
   // several ranks. The rest of a solve's reads do not grow with its iterations.
   int iteration_host_reads = 0;
+  // The launched iterations by size, where their size changes within a solve (the FFT path's batched
+  // PCG, whose systems leave the iterations one by one); empty where every iteration moves the same.
+  std::vector<IterationSize> iteration_sizes;
 };
 
 // The PcgResult::warning texts: the iteration cap reached, and a breakdown (pᵀAp not positive).

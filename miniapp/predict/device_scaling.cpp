@@ -122,6 +122,7 @@ RankProfile strong_rank(const std::vector<RankProfile>& counted, const Partition
   const StepCounts& first = counted.front().counts;
   c.iterations = first.iterations;
   c.launched_per_iteration = first.launched_per_iteration;
+  c.iteration_spread = first.iteration_spread;
   c.iteration_split = first.iteration_split;
   // Graph curves only where every counted rank replayed its Poisson iterations as graphs.
   c.iteration_graphs = std::all_of(counted.begin(), counted.end(),

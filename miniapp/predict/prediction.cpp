@@ -98,11 +98,15 @@ PhasePrediction price(const PhaseLoad& load, const Calibration& c, const CurveMi
   return p;
 }
 
-PhasePrediction price_unit(const PhaseLoad& load, const Calibration& c, const CurveMix& mix, const CostCurve& unit) {
+// The mean iteration of `load` on the unit's curve, or, with a spread of sizes, each size on it in
+// its share: the curve is not linear in bytes, so the mean size's price is not the mean price.
+PhasePrediction price_unit(const PhaseLoad& load, const Calibration& c, const CurveMix& mix, const CostCurve& unit,
+                           const std::vector<IterationShare>& spread) {
   PhasePrediction p = price(load, c, mix, 0, c.graph_curves.has_value());
   double bytes = 0, calls = 0;
   for (const KindLoad& k : load) bytes += k.bytes, calls += k.calls;
-  const double seconds = unit.seconds(bytes, calls);
+  double seconds = spread.empty() ? unit.seconds(bytes, calls) : 0.0;
+  for (const IterationShare& size : spread) seconds += size.share * unit.seconds(bytes * size.bytes_ratio, calls);
   for (KernelCost& k : p.kinds) k.seconds = p.seconds > 0 ? k.seconds * seconds / p.seconds : 0;
   p.seconds = seconds;
   return p;
@@ -154,9 +158,10 @@ StepPrediction predict_rank_step(const StepCounts& counts, const Calibration& c,
     // The unit was timed as its solver runs by default: replaying graphs where the backend records them.
     s.iteration_unit = counts.iteration_unit;
   }
+  if (s.iteration_unit) s.iteration_sizes = static_cast<int>(counts.iteration_spread.size());
   PhasePrediction iteration =
       s.iteration_unit
-          ? price_unit(per_iteration, c, s.iteration_cache, unit_curve(s, c))
+          ? price_unit(per_iteration, c, s.iteration_cache, unit_curve(s, c), counts.iteration_spread)
           : price(per_iteration, c, s.iteration_cache, counts.iteration_host_reads, s.iteration_graph_curves);
   // A unit timed on the ranks holds the iteration's halo updates and reductions.
   if (s.iteration_unit_ranks == 0) add_comm(iteration, counts.comm_per_iteration, c, s.iteration_cache, devices);

@@ -71,6 +71,7 @@ struct StepPrediction {
   // without it the one-rank curve prices the kernels and the communication is added.
   std::optional<IterationUnit> iteration_unit;
   int iteration_unit_ranks = 0;
+  int iteration_sizes = 0;  // sizes of launched iterations the unit priced apart (StepCounts::iteration_spread)
   // Per phase: its fixed calls priced by the graph curves (the sub-step replayed a recorded graph,
   // StepCounts::fixed_graphs, and the calibration has them).
   std::array<bool, time::phase_count> phase_graph_curves{};
@@ -107,10 +108,12 @@ PhasePrediction price(const PhaseLoad& load, const Calibration& c, const CurveMi
                       bool replayed = false);
 
 // The cost of a Poisson iteration whose kernels are `load`, timed as one unit: unit.seconds(bytes,
-// calls) of the load, the host read of its batch included; shared among the kinds in the proportions
-// of their prices on the graph curves (the launched ones where c has none), so that the breakdown adds
-// up.
-PhasePrediction price_unit(const PhaseLoad& load, const Calibration& c, const CurveMix& mix, const CostCurve& unit);
+// calls) of the load, the host read of its batch included, or with a `spread` of iteration sizes
+// (StepCounts::iteration_spread) Σ share · unit.seconds(bytes · bytes_ratio, calls); shared among the
+// kinds in the proportions of their prices on the graph curves (the launched ones where c has none),
+// so that the breakdown adds up.
+PhasePrediction price_unit(const PhaseLoad& load, const Calibration& c, const CurveMix& mix, const CostCurve& unit,
+                           const std::vector<IterationShare>& spread = {});
 
 // The cost of `load` on `ranks` ranks (an update as the mean of the phase's, see CommCost), with
 // `overlapped_seconds` the time of the kernels that ran while the updates travelled.

@@ -48,6 +48,12 @@ Json prediction_json(const StepPrediction& s) {
           {"step_seconds", s.seconds}, {"phases", std::move(phases)}};
 }
 
+Json spread_json(const std::vector<IterationShare>& spread) {
+  Json sizes = Json::array();
+  for (const IterationShare& s : spread) sizes.push_back({{"share", s.share}, {"bytes_ratio", s.bytes_ratio}});
+  return sizes;
+}
+
 Json counts_json(const PredictionReport& r) {
   Json phases = Json::array();
   for (int p = 0; p < time::phase_count; ++p) {
@@ -60,6 +66,7 @@ Json counts_json(const PredictionReport& r) {
           {"launched_per_iteration", r.counts.launched_per_iteration},
           {"iteration_split", r.counts.iteration_split}, {"iteration_graphs", r.counts.iteration_graphs},
           {"per_iteration", load_json(r.counts.per_iteration)},
+          {"iteration_spread", spread_json(r.counts.iteration_spread)},
           {"phases", std::move(phases)}};
 }
 

@@ -52,7 +52,10 @@ void breakdown_section(std::ostream& out, const StepPrediction& s, const std::st
       << (s.launched_past_stop() ? "the iterations launched for " + fixed(s.iterations, 1) + " done, in whole batches; " : std::string())
       << describe(s.cache) << " curves for the sub-steps: working set " << fixed(s.working_set_bytes / 1e6, 1)
       << " MB per device; " << describe(s.iteration_cache) << " for the Poisson iterations, "
-      << (s.iteration_unit ? "timed as one unit (" + unit_name(s) + ")"
+      << (s.iteration_unit ? "timed as one unit (" + unit_name(s) + ")" +
+                                 (s.iteration_sizes > 0 ? ", each of their " + std::to_string(s.iteration_sizes) +
+                                                              " sizes priced apart"
+                                                        : std::string())
           : s.iteration_graph_curves ? "on the graph curves: replayed from a kernel graph"
                                      : "on the launched curves")
       << "; sub-steps replayed from graphs on the graph curves, every other call on the launched curves)\n\n"

@@ -86,6 +86,23 @@ void split_batched_solve(const std::vector<double>& done, const std::vector<doub
   }
 }
 
+// The shares of the launched iterations' sizes (equal sizes merged) and their bytes over the mean.
+std::vector<IterationShare> spread_of(const std::vector<IterationSize>& sizes) {
+  std::vector<IterationSize> merged;
+  double iterations = 0, bytes = 0;
+  for (const IterationSize& s : sizes) {
+    iterations += s.iterations, bytes += s.iterations * s.bytes;
+    const auto same = std::find_if(merged.begin(), merged.end(), [&](const IterationSize& m) { return m.bytes == s.bytes; });
+    if (same == merged.end()) merged.push_back(s);
+    else same->iterations += s.iterations;
+  }
+  if (merged.size() < 2 || !(bytes > 0)) return {};
+  const double mean = bytes / iterations;
+  std::vector<IterationShare> spread;
+  for (const IterationSize& m : merged) spread.push_back({m.iterations / iterations, m.bytes / mean});
+  return spread;
+}
+
 void add_kernel_seconds(const time::StepReport& r, int steps, StepMeasurement& m) {
   for (int p = 0; p < time::phase_count; ++p)
     for (int k = 0; k < kernel_kind_count; ++k)
@@ -126,6 +143,7 @@ StepCounts count_step(run::Simulation& sim, int steps) {
   if (steps < 1) throw Error("kernel counts: " + std::to_string(steps) + " counted steps; need at least 1");
   run::settle_pressure_path(sim);  // the steps that time both pressure paths are no step of the run's
   std::vector<double> iterations, queued, solve_reads, iteration_reads;
+  std::vector<IterationSize> sizes;
   std::vector<PhaseLoad> solves;
   std::vector<CommLoad> solve_comm;
   StepCounts c;
@@ -141,6 +159,7 @@ StepCounts count_step(run::Simulation& sim, int steps) {
     queued.push_back(r.poisson.queued_iterations);
     solve_reads.push_back(static_cast<double>(r.kernels[solve].host_reads()));
     iteration_reads.push_back(r.poisson.iteration_host_reads);
+    sizes.insert(sizes.end(), r.poisson.iteration_sizes.begin(), r.poisson.iteration_sizes.end());
     c.iteration_graphs = c.iteration_graphs && r.poisson.replayed_batches > 0;
     PhaseLoad solve_load;
     for (int k = 0; k < kernel_kind_count; ++k) solve_load[k] = load_of(r.kernels[solve].tally(static_cast<KernelKind>(k)));
@@ -166,7 +185,10 @@ StepCounts count_step(run::Simulation& sim, int steps) {
     c.iteration_unit.reset();
   const bool batched = c.iteration_unit == IterationUnit::batched_pcg;
   c.iteration_split = batched || std::any_of(queued.begin(), queued.end(), [&](double i) { return i != queued[0]; });
-  if (batched) split_batched_solve(iterations, queued, solves, solve_reads, iteration_reads, c);
+  if (batched) {
+    split_batched_solve(iterations, queued, solves, solve_reads, iteration_reads, c);
+    c.iteration_spread = spread_of(sizes);
+  }
   else split_solve(queued, solves, solve_reads, c);
   split_solve_comm(queued, solve_comm, c);
   return c;

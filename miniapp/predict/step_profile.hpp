@@ -2,6 +2,7 @@
 #include <array>
 
 #include <optional>
+#include <vector>
 
 #include "miniapp/predict/calibration.hpp"
 #include "miniapp/predict/comm_profile.hpp"
@@ -17,6 +18,11 @@ struct KindLoad {
 };
 using PhaseLoad = std::array<KindLoad, kernel_kind_count>;
 
+// One size of launched Poisson iterations: its share of them and its bytes over their mean.
+struct IterationShare {
+  double share = 0, bytes_ratio = 0;
+};
+
 struct StepCounts {
   std::array<PhaseLoad, time::phase_count> fixed{};  // per step, Poisson iterations excluded
   PhaseLoad per_iteration{};                         // per Poisson iteration (phase 2.2)
@@ -26,6 +32,11 @@ struct StepCounts {
   // iterations are its work (Σ queued / Σ done over the counted steps; 1 on the CPU, which checks
   // every iteration). 1 for Pcg, whose iterations queued past the stop do nothing (a few µs a solve).
   double launched_per_iteration = 1;
+  // The FFT path's launched iterations by size over the counted steps (PcgResult::iteration_sizes: its
+  // systems leave the iterations one by one): a unit prices each size apart, its cost not being
+  // linear in bytes (a floor of latency under the narrow iterations). Empty where every iteration
+  // moves the same.
+  std::vector<IterationShare> iteration_spread;
   bool iteration_split = true; // false: every counted solve took as many iterations, the set-up of
                                // the solve is folded into per_iteration (exact at `iterations` only)
   // Host round trips (KernelCounters::host_reads: calls that returned a value to the host) per step of

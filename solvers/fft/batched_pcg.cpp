@@ -133,6 +133,16 @@ int BatchedPcg::check_interval(const BatchedPcgOptions& options) const {
 // Jacobi or AIP the low (slow) ones lead and the range shrinks from its end; with AMG on the low
 // frequencies those stop first and it shrinks from its beginning.
 namespace {
+// Adds `count` iterations of `bytes` each; the ranges repeat, so sizes do too.
+void add_size(std::vector<IterationSize>& sizes, double bytes, int count) {
+  for (IterationSize& s : sizes)
+    if (s.bytes == bytes) {
+      s.iterations += count;
+      return;
+    }
+  sizes.push_back({bytes, count});
+}
+
 SystemRange active_systems(const std::vector<double>& state, index_t systems) {
   SystemRange active{0, systems};
   while (active.end > 0 && !bc::running(state.data(), systems, active.end - 1)) --active.end;
@@ -170,6 +180,7 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
   SystemRange active{0, S};
   std::vector<double> state;
   int replayed = 0, queued = 0;
+  std::vector<IterationSize> sizes;
   const std::uint64_t reads_before = exec_.counters().host_reads();
   while (active.size() > 0 && queued < options.max_iterations) {
     const int count = std::min(interval, options.max_iterations - queued);
@@ -178,18 +189,20 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
     };
     KernelGraph* recorded = graphs && count == interval ? recorded_batch(x, active, batch) : nullptr;
     graphs = graphs && (recorded || count != interval);  // a batch that cannot be recorded: none can
+    const KernelCounters before = exec_.counters();
     if (recorded && recorded->replay()) {  // no replay with profiling on
       ++replayed;
     } else {
       batch();
     }
+    add_size(sizes, exec_.counters().since(before).total().bytes / count, count);
     queued += count;
     state = state_.to_host();
     active = active_systems(state, S);
   }
   if (state.empty()) state = state_.to_host();  // no batch (max_iterations 0)
   BatchedPcgResult result{std::vector<int>(S), std::vector<double>(S), true, replayed, queued,
-                          static_cast<int>(exec_.counters().host_reads() - reads_before)};
+                          static_cast<int>(exec_.counters().host_reads() - reads_before), std::move(sizes)};
   remove_mean(x);
   for (index_t s = 0; s < S; ++s) {
     result.iterations[s] = static_cast<int>(bc::slot(state.data(), S, bc::iterations, s));

@@ -10,6 +10,7 @@
 #include "solvers/fft/batched_cg_scalars.hpp"
 #include "solvers/fft/frequency_preconditioner.hpp"
 #include "solvers/fft/plane_partition.hpp"
+#include "solvers/pcg.hpp"
 
 namespace miniapp::fft {
 
@@ -30,6 +31,7 @@ struct BatchedPcgResult {
   int replayed_batches = 0;               // batches of check_interval iterations replayed as graphs
   int queued_iterations = 0;              // iterations queued (whole batches; see PcgResult)
   int iteration_host_reads = 0;           // host reads made by the iterations (see PcgResult)
+  std::vector<IterationSize> iteration_sizes;  // per size of the launched iterations (see PcgResult)
 };
 
 // PCG for S shifted systems (A + σ_s W) x_s = b_s, s = 0..S−1, sharing one sparse A (N × N, symmetric

@@ -147,6 +147,16 @@ TEST_CASE("Iterations queued past a system's stop leave its solution and iterati
   CHECK(every.iteration_host_reads == every.queued_iterations);
   CHECK(batched.queued_iterations % 7 == 0);
   CHECK(batched.iteration_host_reads == batched.queued_iterations / 7);
+  // The launched iterations by size: all of them, the first batch's (every system) the largest, and
+  // smaller ones once systems stopped.
+  for (const auto* r : {&every, &batched}) {
+    int launched = 0;
+    for (const IterationSize& size : r->iteration_sizes) launched += size.iterations;
+    CHECK(launched == r->queued_iterations);
+    REQUIRE(r->iteration_sizes.size() >= 2);
+    for (const IterationSize& size : r->iteration_sizes) CHECK(size.bytes <= r->iteration_sizes.front().bytes);
+    CHECK(r->iteration_sizes.back().bytes < r->iteration_sizes.front().bytes);
+  }
 }
 
 TEST_CASE("AIP on a block of low frequencies takes fewer iterations than Jacobi there", "[fft]") {

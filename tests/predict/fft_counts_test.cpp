@@ -1,7 +1,7 @@
 // The FFT Poisson path's transforms reach the kernel counters (one copy-kind call per batched r2c or
 // c2r, its real and complex arrays once), so that the cost model prices them.
 #include <catch2/catch.hpp>
-
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <vector>
@@ -63,6 +63,19 @@ TEST_CASE("A step on the FFT Poisson path counts its transforms in the solve pha
   // At least one batched SpMV and its CG update per iteration, over every frequency system.
   CHECK(counts.per_iteration[static_cast<int>(KernelKind::spmv)].calls >= 1);
   CHECK(counts.per_iteration[static_cast<int>(KernelKind::spmv)].bytes > 0);
+  // The systems leave the iterations one by one: the launched iterations come in several sizes, the
+  // full range's the largest, their shares and mean size those of the counted iterations.
+  REQUIRE(counts.iteration_spread.size() >= 2);
+  double shares = 0, mean_ratio = 0, largest = 0, smallest = 1e300;
+  for (const IterationShare& size : counts.iteration_spread) {
+    CHECK(size.share > 0);
+    shares += size.share, mean_ratio += size.share * size.bytes_ratio;
+    largest = std::max(largest, size.bytes_ratio), smallest = std::min(smallest, size.bytes_ratio);
+  }
+  CHECK(shares == Approx(1).epsilon(1e-12));
+  CHECK(mean_ratio == Approx(1).epsilon(1e-12));
+  CHECK(largest > 1);
+  CHECK(smallest < 1);
   // The CPU reads the systems' state after every iteration: none launched past the stop, and on one
   // rank those are the solve's only host reads (its start and mean removals stay on the executor).
   CHECK(counts.launched_per_iteration == 1);

@@ -195,6 +195,32 @@ TEST_CASE("Iterations launched past the stop are priced where the solver runs th
         Approx(counts.fixed[solve][0].calls + 15 * counts.per_iteration[0].calls).epsilon(1e-12));
 }
 
+TEST_CASE("A unit prices each size of the launched iterations apart", "[predict]") {
+  Calibration c = test::with_iteration_curves(synthetic_calibration(1e9, 5e-6));  // a CPU's: no graphs
+  StepCounts counts = synthetic_counts();
+  counts.iteration_unit = IterationUnit::batched_pcg;
+  double bytes = 0, calls = 0;
+  for (const KindLoad& k : counts.per_iteration) bytes += k.bytes, calls += k.calls;
+  const double it = 12;
+  // On a linear unit the spread's mean size prices it all: the spread changes nothing.
+  const StepPrediction mean = predict_step(counts, c, it, 5e8, 1);
+  counts.iteration_spread = {{0.5, 0.2}, {0.25, 1.4}, {0.25, 2.2}};  // shares 1, mean ratio 1
+  const StepPrediction linear = predict_step(counts, c, it, 5e8, 1);
+  CHECK(linear.iteration_sizes == 3);
+  CHECK(linear.iteration_seconds == Approx(mean.iteration_seconds).epsilon(1e-12));
+  // A unit with a floor (latency-bound below its middle size): each size on the curve, in its share.
+  const CostCurve floor({{0.1 * bytes, 20e-6, calls}, {0.5 * bytes, 20e-6, calls}, {bytes, 30e-6, calls},
+                         {2 * bytes, 60e-6, calls}});
+  c.iteration_curves[static_cast<int>(IterationUnit::batched_pcg)] = floor;
+  const double spread_seconds =
+      0.5 * floor.seconds(0.2 * bytes, calls) + 0.25 * floor.seconds(1.4 * bytes, calls) + 0.25 * floor.seconds(2.2 * bytes, calls);
+  const StepPrediction spread = predict_step(counts, c, it, 5e8, 1);
+  CHECK(spread.iteration_seconds == Approx(spread_seconds).epsilon(1e-12));
+  CHECK(spread.iteration_seconds > 1.2 * floor.seconds(bytes, calls));  // the mean size's price is too low
+  counts.iteration_spread.clear();
+  CHECK(predict_step(counts, c, it, 5e8, 1).iteration_seconds == Approx(floor.seconds(bytes, calls)).epsilon(1e-12));
+}
+
 TEST_CASE("Sub-steps replayed from graphs are priced by the graph curves, the others not", "[predict]") {
   const Calibration c = test::with_graph_curves(synthetic_calibration(1e9));
   StepCounts counts = synthetic_counts();
