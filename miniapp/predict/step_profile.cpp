@@ -188,8 +188,9 @@ StepCounts count_step(run::Simulation& sim, int steps) {
   if (batched) {
     split_batched_solve(iterations, queued, solves, solve_reads, iteration_reads, c);
     c.iteration_spread = spread_of(sizes);
+  } else {
+    split_solve(queued, solves, solve_reads, c);
   }
-  else split_solve(queued, solves, solve_reads, c);
   split_solve_comm(queued, solve_comm, c);
   return c;
 }
