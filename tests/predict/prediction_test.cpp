@@ -351,14 +351,18 @@ TEST_CASE("The device tables price graph-replayed iterations only when every cou
   CHECK_FALSE(strong_rank({a, b}, one, 0.125).counts.iteration_graphs);
 }
 
-TEST_CASE("The device tables keep the iterations launched per iteration done", "[predict]") {
+TEST_CASE("The device tables keep the launched iterations per iteration done and their sizes", "[predict]") {
   RankProfile a;
   a.counts = synthetic_counts();
   a.counts.launched_per_iteration = 1.09;
+  a.counts.iteration_spread = {{0.75, 1.2}, {0.25, 0.4}};
   a.shape = {100, 100, 100, 0, 1e6};
   const PartitionShape one{1, 100, 100, 0, 0};
   const RankProfile strong = strong_rank({a}, one, 0.125);
   CHECK(strong.counts.launched_per_iteration == 1.09);
+  REQUIRE(strong.counts.iteration_spread.size() == 2);
+  CHECK(strong.counts.iteration_spread[1].share == 0.25);
+  CHECK(strong.counts.iteration_spread[1].bytes_ratio == 0.4);
   CHECK(predict_rank_step(strong.counts, synthetic_calibration(1e9), 10, 1e6, 1).launched_iterations ==
         Approx(10.9).epsilon(1e-12));
 }
