@@ -42,6 +42,12 @@ std::string pcg_cap_warning(int iterations, double residual, const PcgOptions& o
   return msg.str();
 }
 
+void add_iterations(std::vector<IterationSize>& sizes, IterationSize more) {
+  const auto same = std::find_if(sizes.begin(), sizes.end(), [&](const IterationSize& s) { return s.bytes == more.bytes; });
+  if (same == sizes.end()) sizes.push_back(more);
+  else same->iterations += more.iterations;
+}
+
 void set_outcome(PcgResult& result, const PcgOptions& options) {
   result.converged = result.relative_residual <= options.tolerance;
   if (!result.converged && result.warning.empty())

@@ -50,6 +50,9 @@ struct IterationSize {
   double bytes = 0;
   int iterations = 0;
 };
+// Adds `more` to `sizes`, to the entry of the same bytes where there is one (ranges of systems, and so
+// sizes, repeat).
+void add_iterations(std::vector<IterationSize>& sizes, IterationSize more);
 
 struct PcgResult {
   int iterations = 0;
@@ -67,7 +70,7 @@ struct PcgResult {
   int iteration_host_reads = 0;
   // The launched iterations by size, where their size changes within a solve (the FFT path's batched
   // PCG, whose systems leave the iterations one by one); empty where every iteration moves the same.
-  std::vector<IterationSize> iteration_sizes;
+  std::vector<IterationSize> iteration_sizes{};
 };
 
 // The PcgResult::warning texts: the iteration cap reached, and a breakdown (pᵀAp not positive).

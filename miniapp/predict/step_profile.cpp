@@ -92,9 +92,7 @@ std::vector<IterationShare> spread_of(const std::vector<IterationSize>& sizes) {
   double iterations = 0, bytes = 0;
   for (const IterationSize& s : sizes) {
     iterations += s.iterations, bytes += s.iterations * s.bytes;
-    const auto same = std::find_if(merged.begin(), merged.end(), [&](const IterationSize& m) { return m.bytes == s.bytes; });
-    if (same == merged.end()) merged.push_back(s);
-    else same->iterations += s.iterations;
+    add_iterations(merged, s);
   }
   if (merged.size() < 2 || !(bytes > 0)) return {};
   const double mean = bytes / iterations;
@@ -125,10 +123,11 @@ std::optional<IterationUnit> iteration_unit_of(const cases::NumericsConfig& n, s
 PhaseLoad StepCounts::load(time::Phase phase, double it) const {
   PhaseLoad l = fixed[static_cast<int>(phase)];
   if (phase != time::Phase::poisson_solve) return l;
+  const double n = launched(it);
   for (int k = 0; k < kernel_kind_count; ++k) {
-    l[k].calls += launched(it) * per_iteration[k].calls;
-    l[k].bytes += launched(it) * per_iteration[k].bytes;
-    l[k].flops += launched(it) * per_iteration[k].flops;
+    l[k].calls += n * per_iteration[k].calls;
+    l[k].bytes += n * per_iteration[k].bytes;
+    l[k].flops += n * per_iteration[k].flops;
   }
   return l;
 }

@@ -36,7 +36,7 @@ struct StepCounts {
   // systems leave the iterations one by one): a unit prices each size apart, its cost not being
   // linear in bytes (a floor of latency under the narrow iterations). Empty where every iteration
   // moves the same.
-  std::vector<IterationShare> iteration_spread;
+  std::vector<IterationShare> iteration_spread{};
   bool iteration_split = true; // false: every counted solve took as many iterations, the set-up of
                                // the solve is folded into per_iteration (exact at `iterations` only)
   // Host round trips (KernelCounters::host_reads: calls that returned a value to the host) per step of

@@ -133,16 +133,6 @@ int BatchedPcg::check_interval(const BatchedPcgOptions& options) const {
 // Jacobi or AIP the low (slow) ones lead and the range shrinks from its end; with AMG on the low
 // frequencies those stop first and it shrinks from its beginning.
 namespace {
-// Adds `count` iterations of `bytes` each; the ranges repeat, so sizes do too.
-void add_size(std::vector<IterationSize>& sizes, double bytes, int count) {
-  for (IterationSize& s : sizes)
-    if (s.bytes == bytes) {
-      s.iterations += count;
-      return;
-    }
-  sizes.push_back({bytes, count});
-}
-
 SystemRange active_systems(const std::vector<double>& state, index_t systems) {
   SystemRange active{0, systems};
   while (active.end > 0 && !bc::running(state.data(), systems, active.end - 1)) --active.end;
@@ -195,7 +185,7 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
     } else {
       batch();
     }
-    add_size(sizes, exec_.counters().since(before).total().bytes / count, count);
+    add_iterations(sizes, {exec_.counters().since(before).total().bytes / count, count});
     queued += count;
     state = state_.to_host();
     active = active_systems(state, S);

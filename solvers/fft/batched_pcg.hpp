@@ -31,7 +31,7 @@ struct BatchedPcgResult {
   int replayed_batches = 0;               // batches of check_interval iterations replayed as graphs
   int queued_iterations = 0;              // iterations queued (whole batches; see PcgResult)
   int iteration_host_reads = 0;           // host reads made by the iterations (see PcgResult)
-  std::vector<IterationSize> iteration_sizes;  // per size of the launched iterations (see PcgResult)
+  std::vector<IterationSize> iteration_sizes{};  // per size of the launched iterations (see PcgResult)
 };
 
 // PCG for S shifted systems (A + σ_s W) x_s = b_s, s = 0..S−1, sharing one sparse A (N × N, symmetric
