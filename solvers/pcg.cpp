@@ -43,7 +43,9 @@ std::string pcg_cap_warning(int iterations, double residual, const PcgOptions& o
 }
 
 void add_iterations(std::vector<IterationSize>& sizes, IterationSize more) {
-  const auto same = std::find_if(sizes.begin(), sizes.end(), [&](const IterationSize& s) { return s.bytes == more.bytes; });
+  const auto same = std::find_if(sizes.begin(), sizes.end(), [&](const IterationSize& s) {
+    return s.bytes == more.bytes && s.systems == more.systems && s.rows == more.rows;
+  });
   if (same == sizes.end()) sizes.push_back(more);
   else same->iterations += more.iterations;
 }

@@ -45,13 +45,19 @@ int default_check_interval(Backend backend);
 // 0 where CUDA runs the batches as a device loop (one read per solve), else one per batch.
 double host_reads_per_iteration(Backend backend);
 
-// Launched iterations of one size: the bytes each moved (the executor's counters) and how many.
+// Launched iterations of one size: the bytes each moved (the executor's counters), how many, and, for
+// batched systems, how many of them each ran over, on how many rows, and the bytes of its
+// preconditioner's leading blocks (AMG or AIP over a few of the systems): both cost more per byte
+// than the rest (a narrow range of interleaved systems still moves whole cache lines of every row).
 struct IterationSize {
   double bytes = 0;
   int iterations = 0;
+  index_t systems = 0;  // 0: not batched
+  index_t rows = 0;
+  double preconditioner_bytes = 0;  // of `bytes`
 };
-// Adds `more` to `sizes`, to the entry of the same bytes where there is one (ranges of systems, and so
-// sizes, repeat).
+// Adds `more` to `sizes`, to the entry of the same bytes and systems where there is one (ranges of
+// systems, and so sizes, repeat).
 void add_iterations(std::vector<IterationSize>& sizes, IterationSize more);
 
 struct PcgResult {

@@ -64,6 +64,7 @@ predict::Calibration measure_kernels(const cxxopts::ParseResult& args, const Exe
     settings.vector_sizes = {1 << 10, 1 << 13, 1 << 16};
     settings.spmv_rows = {1 << 10, 1 << 13, 1 << 16};
     settings.iteration_rows = settings.spmv_rows;
+    settings.width_planes = {1 << 8, 1 << 11};
     settings.repeat = 5;
     settings.flush_bytes = 32.0 * (1 << 20);
     settings.warm_flush_bytes = 4.0 * (1 << 20);

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "miniapp/predict/build_info.hpp"
 
@@ -15,6 +17,16 @@ constexpr std::string_view variant_names[kernel_variant_count] = {"spmv_sell_1",
 
 constexpr std::string_view unit_names[iteration_unit_count] = {"pcg_jacobi", "pcg_aip1", "batched_pcg",
                                                                "pcg_aip1_product", "pcg_amg"};
+
+// y at x on the polyline through (x_i, y_i) (x increasing) in log x; the end values beyond the ends.
+double log_interpolate(const std::vector<std::pair<double, double>>& xy, double x) {
+  if (x <= xy.front().first) return xy.front().second;
+  if (x >= xy.back().first) return xy.back().second;
+  const auto above = std::find_if(xy.begin(), xy.end(), [&](const auto& p) { return p.first >= x; });
+  const auto& [xa, ya] = *(above - 1);
+  const auto& [xb, yb] = *above;
+  return ya + std::log(x / xa) / std::log(xb / xa) * (yb - ya);
+}
 
 }  // namespace
 
@@ -59,6 +71,25 @@ double Calibration::kept_share(double bytes) const {
   const RetentionPoint& b = *above;
   const double w = std::log(bytes / a.bytes) / std::log(b.bytes / a.bytes);
   return a.kept + w * (b.kept - a.kept);
+}
+
+double Calibration::batched_width_cost(double rows, double systems) const {
+  if (batched_widths.empty()) return 1.0;
+  std::vector<std::pair<double, double>> by_rows;  // (rows, the cost at `systems` on those rows)
+  for (auto p = batched_widths.begin(); p != batched_widths.end();) {
+    std::vector<std::pair<double, double>> by_systems;
+    const double r = p->rows;
+    for (; p != batched_widths.end() && p->rows == r; ++p) by_systems.push_back({p->systems, p->cost});
+    by_rows.push_back({r, log_interpolate(by_systems, systems)});
+  }
+  return log_interpolate(by_rows, rows);
+}
+
+double Calibration::batched_amg_cost(double rows) const {
+  if (batched_amg_blocks.empty()) return 1.0;
+  std::vector<std::pair<double, double>> by_rows;
+  for (const WidthPoint& p : batched_amg_blocks) by_rows.push_back({p.rows, p.cost});
+  return log_interpolate(by_rows, rows);
 }
 
 double Calibration::retained_cache_bytes() const {

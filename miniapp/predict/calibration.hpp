@@ -54,6 +54,14 @@ struct RetentionPoint {
   bool operator==(const RetentionPoint&) const = default;
 };
 
+// One point of Calibration::batched_widths.
+struct WidthPoint {
+  double rows = 0;     // rows of each system (a plane's cells)
+  double systems = 0;  // systems the iterations ran over
+  double cost = 0;     // seconds per counted byte, over those of the iteration over the whole batch
+  bool operator==(const WidthPoint&) const = default;
+};
+
 // One curve per kernel variant and cache level.
 using CurveTable = std::array<std::array<CostCurve, cache_level_count>, kernel_variant_count>;
 
@@ -91,6 +99,18 @@ struct Calibration {
   // IterationUnit, timed whole (a solve of n2 iterations less one of n1); the iterations of other
   // solvers are priced by the kernel curves (graph_curves where they replay graphs).
   std::array<std::optional<CostCurve>, iteration_unit_count> iteration_curves{};
+  // The FFT path's batched iteration over fewer of its interleaved systems (x[row · S + s]) than the
+  // batch holds still moves whole cache lines (GPU: sectors) of every row for the few values it uses,
+  // so it costs more per counted byte than an iteration over all of them: its cost per byte against
+  // that of the whole batch on the same rows, timed on batches of
+  // IterationCalibrationSettings::batched_systems plane systems at a few plane sizes and widths
+  // (calibrate_batched_costs). Points sorted by rows, then by systems.
+  std::vector<WidthPoint> batched_widths;
+  // An AMG block's V-cycle (FrequencyPreconditioner's leading blocks) at its cost per byte against
+  // the whole Jacobi batch's: its apply on the first block of `systems` of the batch timed alone, per
+  // plane of batched_widths (calibrate_batched_costs); points sorted by rows. Prices the bytes of a
+  // case's leading blocks and their r·z pass.
+  std::vector<WidthPoint> batched_amg_blocks;
   // Halo updates and reductions between ranks, when calibrated under mpirun with 2 or more ranks.
   std::optional<CommCalibration> communication;
 
@@ -109,6 +129,14 @@ struct Calibration {
   // The most bytes of other traffic after which at least half is kept, 0 when none: the size of the
   // cache a run keeps, as the reports state it.
   double retained_cache_bytes() const;
+
+  // The cost per byte of a batched iteration over `systems` systems of `rows` rows, against the whole
+  // batch's: linear in log systems, then in log rows, between the points; the nearest points' beyond
+  // them; 1 without points.
+  double batched_width_cost(double rows, double systems) const;
+  // The cost per byte of an AMG block's V-cycle on planes of `rows` rows, against the whole Jacobi
+  // batch's: linear in log rows between the points, the nearest point's beyond; 1 without points.
+  double batched_amg_cost(double rows) const;
 
   const std::optional<CostCurve>& iteration_curve(IterationUnit unit) const {
     return iteration_curves[static_cast<int>(unit)];

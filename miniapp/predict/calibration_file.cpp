@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -74,6 +75,24 @@ std::vector<RetentionPoint> read_retention(const Json& root, const std::string& 
     if (!(point.bytes > 0) || !std::isfinite(point.bytes) || (!points.empty() && !(point.bytes > points.back().bytes)))
       throw Error(where + ": bytes must be positive, finite and increasing");
     if (!(point.kept >= 0 && point.kept <= 1)) throw Error(where + ": kept must lie in [0, 1]");
+    points.push_back(point);
+  }
+  return points;
+}
+
+// The member `key`, [[rows, systems, cost], ...]: all positive and finite, sorted by rows, then by
+// systems.
+std::vector<WidthPoint> read_widths(const Json& root, const char* key, const std::string& path) {
+  const std::string where = path + ": " + key;
+  std::vector<WidthPoint> points;
+  for (const Json& p : member(root, key, &Json::is_array, "an array", path)) {
+    if (!p.is_array() || p.size() != 3 || !std::all_of(p.begin(), p.end(), [](const Json& x) { return x.is_number(); }))
+      throw Error(where + ": a point is [rows, systems, cost]");
+    const WidthPoint point{p[0].get<double>(), p[1].get<double>(), p[2].get<double>()};
+    for (const double v : {point.rows, point.systems, point.cost})
+      if (!(v > 0) || !std::isfinite(v)) throw Error(where + ": rows, systems and cost must be positive and finite");
+    if (!points.empty() && !(std::pair(point.rows, point.systems) > std::pair(points.back().rows, points.back().systems)))
+      throw Error(where + ": points must be sorted by rows, then by systems, without repeats");
     points.push_back(point);
   }
   return points;
@@ -234,6 +253,12 @@ nlohmann::ordered_json iteration_curves_json(const Calibration& c) {
   return entries;
 }
 
+nlohmann::ordered_json batched_widths_json(const std::vector<WidthPoint>& points) {
+  Json out = Json::array();
+  for (const WidthPoint& p : points) out.push_back({p.rows, p.systems, p.cost});
+  return out;
+}
+
 nlohmann::ordered_json communication_json(const std::optional<CommCalibration>& comm) {
   if (!comm) return nullptr;
   Json halo = Json::array(), allreduce = Json::array();
@@ -280,6 +305,8 @@ void write_calibration(const std::string& path, const Calibration& c) {
       {"curves", curve_table_json(c.curves)},
       {"graph_curves", c.graph_curves ? curve_table_json(*c.graph_curves) : Json(nullptr)},
       {"iteration_curves", iteration_curves_json(c)},
+      {"batched_widths", batched_widths_json(c.batched_widths)},
+      {"batched_amg_blocks", batched_widths_json(c.batched_amg_blocks)},
       {"communication", communication_json(c.communication)}};
   output::write_file_atomically(path, root.dump(2, ' ', false, Json::error_handler_t::replace) + "\n");
 }
@@ -314,6 +341,8 @@ Calibration read_calibration(const std::string& path) {
   c.curves = read_curves(root, "curves", path);
   c.graph_curves = read_graph_curves(root, path);
   c.iteration_curves = read_iteration_curves(root, path);
+  c.batched_widths = read_widths(root, "batched_widths", path);
+  c.batched_amg_blocks = read_widths(root, "batched_amg_blocks", path);
   c.communication = read_communication(root, path);
   return c;
 }

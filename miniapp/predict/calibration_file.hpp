@@ -7,19 +7,21 @@
 // read by every later prediction. docs/cost-model.md shows its layout.
 namespace miniapp::predict {
 
-// Version 8: cache_retention, the share of an operand the last-level cache keeps against the bytes
-// of other traffic since its use (the sub-steps priced on a mix of the warm and streaming curves by
-// it), instead of retained_cache_bytes, one size up to which the warm curves applied; and the
-// communication section's iteration units timed on the ranks. Version 7: the pcg_amg unit timed on
-// a hierarchy with float matrices (the time loop's default since 2026-12-02; version 6 timed double
+// Version 9: batched_widths and batched_amg_blocks, the FFT path's batched iteration's cost per byte
+// by the width of its range of systems and of its AMG blocks' V-cycles (each at its own cost, not the
+// whole batch's). Version 8:
+// cache_retention, the share of an operand the last-level cache keeps against the bytes of other
+// traffic since its use (the sub-steps priced on a mix of the warm and streaming curves by it),
+// instead of retained_cache_bytes, one size up to which the warm curves applied; and the
+// communication section's iteration units timed on the ranks. Version 7: the pcg_amg unit timed on a
+// hierarchy with float matrices (the time loop's default since 2026-12-02; version 6 timed double
 // ones, whose third more bytes per entry at much the same time would under-price a case's float
-// iteration). Version 6: each point of the iteration_curves holds the
-// iteration's kernel calls (it is priced by its calls and bytes). Version 5 had iteration points
-// without calls; version 4 no iteration_curves (a Poisson iteration timed whole, per IterationUnit);
-// version 3 no graph_curves (calls replayed from a kernel graph; null on the CPU); version 2 no
-// communication section; version 1 timed every call alone and synchronised. All are rejected with a
-// request to re-calibrate.
-inline constexpr const char* calibration_format = "miniapp-calibration 8";
+// iteration). Version 6: each point of the iteration_curves holds the iteration's kernel calls (it is
+// priced by its calls and bytes). Version 5 had iteration points without calls; version 4 no
+// iteration_curves (a Poisson iteration timed whole, per IterationUnit); version 3 no graph_curves
+// (calls replayed from a kernel graph; null on the CPU); version 2 no communication section; version
+// 1 timed every call alone and synchronised. All are rejected with a request to re-calibrate.
+inline constexpr const char* calibration_format = "miniapp-calibration 9";
 
 // The default file for a device: "miniapp-calibration-<description>.json" in the working directory,
 // the description reduced to lower-case letters, digits and dashes (e.g. ...-cpu-2-threads.json).

@@ -53,6 +53,12 @@ std::vector<index_t> default_iteration_rows(Backend backend) {
   return rows;
 }
 
+std::vector<index_t> default_width_planes(Backend backend) {
+  std::vector<index_t> rows;
+  for (int k = 10; k <= (backend == Backend::cpu ? 14 : 16); ++k) rows.push_back(index_t{1} << k);
+  return rows;
+}
+
 PcgOptions exactly(int iterations) {
   PcgOptions options;
   options.tolerance = 0;  // never met
@@ -87,24 +93,37 @@ CostPoint pcg_point(const Executor& exec, const IterationCalibrationSettings& s,
   }, what);
 }
 
-CostPoint batched_point(const Executor& exec, const IterationCalibrationSettings& s, index_t rows,
-                        const std::string& what) {
-  // Planes of at least 64 cells, so that no system converges to an exact zero within the iterations
-  // timed (fewer systems on the smallest sizes); small shifts, as the low frequencies have.
-  const index_t systems = std::clamp<index_t>(rows / min_plane_rows / 2 * 2, 2, s.batched_systems);
-  const CsrMatrix a = stencil_matrix(std::max<index_t>(min_plane_rows, rows / systems), 2);
+// The batched PCG of `systems` systems on a plane stencil of `plane_rows` rows, with small shifts, as
+// the low frequencies have.
+fft::BatchedPcg batched_stencil(const Executor& exec, index_t plane_rows, index_t systems) {
+  const CsrMatrix a = stencil_matrix(plane_rows, 2);
   std::vector<double> shifts;
   for (index_t k = 0; k < systems; ++k) shifts.push_back(0.01 * static_cast<double>(k));
-  fft::BatchedPcg pcg(exec, a, std::vector<double>(a.rows, 1.0), shifts, false);
-  Vector b = bench::random_vector(exec, a.rows * systems, rhs_seed);
+  return fft::BatchedPcg(exec, a, std::vector<double>(a.rows, 1.0), shifts, false);
+}
+
+// The point of `pcg`'s iteration with right-hand side b: the systems whose b is zero stop at the start,
+// the others run every iteration.
+CostPoint batched_iteration_point(const Executor& exec, const IterationCalibrationSettings& s, fft::BatchedPcg& pcg,
+                                  Vector& b, const std::string& what) {
   Vector x(exec, b.size());
   return iteration_point(exec, s, [&](int iterations) {
     fft::BatchedPcgOptions options;
     options.tolerance = 0;
     options.max_iterations = iterations;
     const fft::BatchedPcgResult r = pcg.solve(b, x, options);
-    return *std::min_element(r.iterations.begin(), r.iterations.end());
+    return *std::max_element(r.iterations.begin(), r.iterations.end());
   }, what);
+}
+
+CostPoint batched_point(const Executor& exec, const IterationCalibrationSettings& s, index_t rows,
+                        const std::string& what) {
+  // Planes of at least 64 cells, so that no system converges to an exact zero within the iterations
+  // timed (fewer systems on the smallest sizes).
+  const index_t systems = std::clamp<index_t>(rows / min_plane_rows / 2 * 2, 2, s.batched_systems);
+  fft::BatchedPcg pcg = batched_stencil(exec, std::max<index_t>(min_plane_rows, rows / systems), systems);
+  Vector b = bench::random_vector(exec, pcg.rows() * systems, rhs_seed);
+  return batched_iteration_point(exec, s, pcg, b, what);
 }
 
 }  // namespace
@@ -143,6 +162,47 @@ std::array<std::optional<CostCurve>, iteration_unit_count> calibrate_iterations(
   std::array<std::optional<CostCurve>, iteration_unit_count> curves;
   for (int u = 0; u < iteration_unit_count; ++u) curves[u] = CostCurve(points[u]);
   return curves;
+}
+
+BatchedCosts calibrate_batched_costs(const Executor& exec, const IterationCalibrationSettings& settings,
+                                     std::ostream& log) {
+  const index_t systems = settings.batched_systems;
+  BatchedCosts costs;
+  for (const index_t plane : settings.width_planes.empty() ? default_width_planes(exec.backend()) : settings.width_planes) {
+    log << "  batched iterations by the systems they run over and with an AMG block, planes of about " << plane
+        << " rows\n" << std::flush;
+    fft::BatchedPcg pcg = batched_stencil(exec, std::max(plane, min_plane_rows), systems);
+    const double rows = static_cast<double>(pcg.rows());
+    const std::vector<double> rhs = bench::random_vector(exec, pcg.rows() * systems, rhs_seed).to_host();
+    const std::string where = " systems on " + std::to_string(pcg.rows()) + " rows";
+    std::vector<WidthPoint> widths;
+    CostPoint whole;  // the iteration over all the systems
+    for (index_t width = systems;; width = std::max<index_t>(1, width / 2)) {
+      std::vector<double> first = rhs;
+      for (std::size_t i = 0; i < first.size(); ++i)
+        if (static_cast<index_t>(i) % systems >= width) first[i] = 0;
+      Vector b = Vector::from_host(exec, first);
+      const CostPoint p = batched_iteration_point(
+          exec, settings, pcg, b, "the batched iteration over " + std::to_string(width) + " of " + std::to_string(systems) + where);
+      if (width == systems) whole = p;
+      widths.push_back({rows, static_cast<double>(width), p.seconds / p.bytes / (whole.seconds / whole.bytes)});
+      if (width == 1) break;
+    }
+    costs.widths.insert(costs.widths.end(), widths.rbegin(), widths.rend());
+    // The block's apply timed alone, not as the small difference of two iterations' times.
+    fft::FrequencyPreconditioner& m = pcg.preconditioner();
+    m.use_leading_blocks(fft::LeadingPreconditioner::amg, 1);
+    const Vector r = Vector::from_host(exec, rhs);
+    Vector z(exec, r.size());
+    const fft::SystemRange block{0, m.block_systems()};
+    const KernelCounters before = exec.counters();
+    m.apply_leading(r, z, block);
+    const double bytes = exec.counters().since(before).total().bytes;
+    const double seconds =
+        bench::median_call_seconds(exec, 1, settings.repeat, [&] { m.apply_leading(r, z, block); }, 8);
+    costs.amg_blocks.push_back({rows, static_cast<double>(m.block_systems()), seconds / bytes / (whole.seconds / whole.bytes)});
+  }
+  return costs;
 }
 
 }  // namespace miniapp::predict

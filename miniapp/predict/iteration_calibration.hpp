@@ -18,6 +18,9 @@ struct IterationCalibrationSettings {
   std::vector<index_t> rows;
   index_t batched_systems = 64;  // the frequency systems of a 64-layer extrusion, about (fewer on
                                  // the smallest sizes: planes keep at least 64 rows)
+  // Plane rows of the batches whose iterations are timed by the width of their range and with an AMG
+  // block (calibrate_batched_costs); empty: its backend's default.
+  std::vector<index_t> width_planes;
   int repeat = 9;                // timed pairs of solves per point (median)
   int short_solve = 16;          // iterations of the two solves (multiples of the check interval, so
   int long_solve = 48;           // that both replay whole batches)
@@ -25,6 +28,11 @@ struct IterationCalibrationSettings {
 
 // The default rows of the iteration units on `backend`: 2¹⁰ to 2²⁰ (2²² on a GPU) in 2× steps.
 std::vector<index_t> default_iteration_rows(Backend backend);
+
+// The default plane rows of calibrate_batched_costs on `backend`: 2¹⁰ to 2¹⁴ (2¹⁶ on a GPU) in 2×
+// steps, the planes of the FFT path's cases (a 48 × 48 channel plane is 2304 rows, a 256² one 65 536):
+// an AMG block's cost per byte follows its hierarchy's levels, which change with the plane's size.
+std::vector<index_t> default_width_planes(Backend backend);
 
 // A solve of a given iteration count: returns the iterations it ran (set-up untimed by the caller).
 using Solve = std::function<int(int iterations)>;
@@ -49,5 +57,19 @@ CostPoint iteration_point(const Executor& exec, const IterationCalibrationSettin
 // Progress goes to `log`; adds to exec's counters.
 std::array<std::optional<CostCurve>, iteration_unit_count> calibrate_iterations(
     const Executor& exec, const IterationCalibrationSettings& settings, std::ostream& log);
+
+struct BatchedCosts {
+  std::vector<WidthPoint> widths;      // Calibration::batched_widths
+  std::vector<WidthPoint> amg_blocks;  // Calibration::batched_amg_blocks
+};
+
+// On each plane of settings.width_planes (the 2D stencil), the batched PCG of settings.batched_systems
+// systems timed as iteration_point does: the widths with a right-hand side in the first w systems
+// only (the others zero, stopped from the start), w = all of them, half, a quarter, … down to one,
+// each point its seconds per counted byte over those of w = all; and AMG's V-cycle on the first block
+// (FrequencyPreconditioner's default blocks) timed alone, its seconds per counted byte over those of
+// the iteration over all the systems. Progress goes to `log`; adds to exec's counters.
+BatchedCosts calibrate_batched_costs(const Executor& exec, const IterationCalibrationSettings& settings,
+                                     std::ostream& log);
 
 }  // namespace miniapp::predict

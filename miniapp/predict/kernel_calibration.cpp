@@ -303,8 +303,12 @@ Calibration calibrate(const Executor& exec, const CalibrationSettings& settings,
   if (exec.backend() != Backend::cpu) c.graph_curves = curves_of(points.replayed);
   IterationCalibrationSettings iterations;
   iterations.rows = settings.iteration_rows;
+  iterations.width_planes = settings.width_planes;
   iterations.repeat = settings.repeat;
   c.iteration_curves = calibrate_iterations(exec, iterations, log);
+  BatchedCosts batched = calibrate_batched_costs(exec, iterations, log);
+  c.batched_widths = std::move(batched.widths);
+  c.batched_amg_blocks = std::move(batched.amg_blocks);
   c.sync_seconds = sync_seconds(exec, *std::min_element(settings.vector_sizes.begin(), settings.vector_sizes.end()),
                                 settings.repeat);
   // Many rounds: a round is a fraction of a second, and a share is the small difference of two times.

@@ -13,6 +13,9 @@ struct CalibrationSettings {
   std::vector<index_t> spmv_rows{1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20};
   // Rows of the Poisson iterations timed whole (calibrate_iterations); empty: its backend's default.
   std::vector<index_t> iteration_rows;
+  // Plane rows of the batched iterations timed by width and with an AMG block (calibrate_batched_costs);
+  // empty: its backend's default.
+  std::vector<index_t> width_planes;
   int repeat = 9;            // timed calls per point (median)
   double flush_bytes = 0;    // streaming curves: bytes copied before each call; 0: max(2 × cache, 256 MiB)
   double warm_flush_bytes = 0;  // warm curves: likewise; 0: 4 × the private cache (8 MiB where none)
@@ -27,7 +30,8 @@ struct CalibrationSettings {
 // `sync_seconds` the extra round trip of a dot() that returns its value to the host; and the
 // graph_curves: the same calls recorded 48 at a time in a KernelGraph, one replay timed between two
 // events (as Pcg replays its iterations). On every backend the iteration_curves of the solvers' whole
-// iterations (calibrate_iterations, on iteration_rows), and cache_retention. `copy_gb_per_s`
+// iterations (calibrate_iterations, on iteration_rows), the batched iteration by width and with an
+// AMG block (calibrate_batched_costs, on width_planes), and cache_retention. `copy_gb_per_s`
 // (bench::copy_bandwidth) is stored as the roofline ceiling. Progress goes to `log`. Adds to exec's
 // counters.
 Calibration calibrate(const Executor& exec, const CalibrationSettings& settings, double copy_gb_per_s,

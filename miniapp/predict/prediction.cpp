@@ -98,15 +98,33 @@ PhasePrediction price(const PhaseLoad& load, const Calibration& c, const CurveMi
   return p;
 }
 
-// The mean iteration of `load` on the unit's curve, or, with a spread of sizes, each size on it in
-// its share: the curve is not linear in bytes, so the mean size's price is not the mean price.
+// The launched iterations of a spread in their shares. The unit's rate per byte is the widest size's
+// (the whole batch) without its leading blocks' preconditioner bytes, on the unit's curve; each size
+// pays it times the cost of its width (Calibration::batched_width_cost, against the widest's) for
+// those bytes, and times the AMG blocks' cost (batched_amg_cost) for its preconditioner's: a narrow
+// range of systems costs more per byte.
+double spread_seconds(const Calibration& c, const CostCurve& unit, double bytes, double calls,
+                      const std::vector<IterationShare>& spread) {
+  const IterationShare& widest = *std::max_element(
+      spread.begin(), spread.end(), [](const IterationShare& a, const IterationShare& b) { return a.systems < b.systems; });
+  const double widest_bytes = bytes * (widest.bytes_ratio - widest.preconditioner_ratio);
+  const double per_byte = unit.seconds(widest_bytes, calls) / widest_bytes / c.batched_width_cost(widest.rows, widest.systems);
+  double seconds = 0;
+  for (const IterationShare& size : spread)
+    seconds += size.share * bytes * per_byte *
+               ((size.bytes_ratio - size.preconditioner_ratio) * c.batched_width_cost(size.rows, size.systems) +
+                size.preconditioner_ratio * c.batched_amg_cost(size.rows));
+  return seconds;
+}
+
+// The mean iteration of `load` on the unit's curve, or, with a spread of sizes, each size in its share
+// (spread_seconds).
 PhasePrediction price_unit(const PhaseLoad& load, const Calibration& c, const CurveMix& mix, const CostCurve& unit,
                            const std::vector<IterationShare>& spread) {
   PhasePrediction p = price(load, c, mix, 0, c.graph_curves.has_value());
   double bytes = 0, calls = 0;
   for (const KindLoad& k : load) bytes += k.bytes, calls += k.calls;
-  double seconds = spread.empty() ? unit.seconds(bytes, calls) : 0.0;
-  for (const IterationShare& size : spread) seconds += size.share * unit.seconds(bytes * size.bytes_ratio, calls);
+  const double seconds = spread.empty() ? unit.seconds(bytes, calls) : spread_seconds(c, unit, bytes, calls, spread);
   for (KernelCost& k : p.kinds) k.seconds = p.seconds > 0 ? k.seconds * seconds / p.seconds : 0;
   p.seconds = seconds;
   return p;
@@ -129,6 +147,7 @@ StepPrediction predict_step(const StepCounts& counts, const Calibration& c, doub
   StepCounts share = counts;
   for (PhaseLoad& p : share.fixed) p = per_device(p, devices);
   share.per_iteration = per_device(counts.per_iteration, devices);
+  for (IterationShare& size : share.iteration_spread) size.rows /= devices;
   return predict_rank_step(share, c, iterations, working_set_bytes / devices, devices);
 }
 

@@ -108,10 +108,13 @@ PhasePrediction price(const PhaseLoad& load, const Calibration& c, const CurveMi
                       bool replayed = false);
 
 // The cost of a Poisson iteration whose kernels are `load`, timed as one unit: unit.seconds(bytes,
-// calls) of the load, the host read of its batch included, or with a `spread` of iteration sizes
-// (StepCounts::iteration_spread) Σ share · unit.seconds(bytes · bytes_ratio, calls); shared among the
-// kinds in the proportions of their prices on the graph curves (the launched ones where c has none),
-// so that the breakdown adds up.
+// calls) of the load, the host read of its batch included, or with a `spread` of the batched
+// iterations' sizes (StepCounts::iteration_spread) Σ share · seconds of each size: the widest (the
+// whole batch) without its AMG blocks' bytes sets the rate per byte on the unit's curve, each size
+// pays it times c.batched_width_cost(rows, systems) of its width over the widest's for its other
+// bytes and times c.batched_amg_cost(rows) for its blocks'; shared among the kinds in the
+// proportions of their prices on the graph curves (the launched ones where c has none), so that the
+// breakdown adds up.
 PhasePrediction price_unit(const PhaseLoad& load, const Calibration& c, const CurveMix& mix, const CostCurve& unit,
                            const std::vector<IterationShare>& spread = {});
 

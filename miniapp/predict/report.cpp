@@ -50,7 +50,8 @@ Json prediction_json(const StepPrediction& s) {
 
 Json spread_json(const std::vector<IterationShare>& spread) {
   Json sizes = Json::array();
-  for (const IterationShare& s : spread) sizes.push_back({{"share", s.share}, {"bytes_ratio", s.bytes_ratio}});
+  for (const IterationShare& s : spread) sizes.push_back({{"share", s.share}, {"bytes_ratio", s.bytes_ratio}, {"systems", s.systems}, {"rows", s.rows},
+                     {"preconditioner_ratio", s.preconditioner_ratio}});
   return sizes;
 }
 
@@ -126,6 +127,8 @@ Json calibration_summary_json(const Calibration& c) {
           {"curves", curve_table_json(c.curves)},
           {"graph_curves", c.graph_curves ? curve_table_json(*c.graph_curves) : Json(nullptr)},
           {"iteration_curves", iteration_curves_json(c)},
+          {"batched_widths", batched_widths_json(c.batched_widths)},
+          {"batched_amg_blocks", batched_widths_json(c.batched_amg_blocks)},
           {"communication", communication_json(c.communication)}};
 }
 

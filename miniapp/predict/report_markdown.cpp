@@ -54,7 +54,7 @@ void breakdown_section(std::ostream& out, const StepPrediction& s, const std::st
       << " MB per device; " << describe(s.iteration_cache) << " for the Poisson iterations, "
       << (s.iteration_unit ? "timed as one unit (" + unit_name(s) + ")" +
                                  (s.iteration_sizes > 0 ? ", each of their " + std::to_string(s.iteration_sizes) +
-                                                              " sizes priced apart"
+                                                              " sizes priced by the systems it ran over"
                                                         : std::string())
           : s.iteration_graph_curves ? "on the graph curves: replayed from a kernel graph"
                                      : "on the launched curves")
@@ -189,6 +189,20 @@ void iteration_table(std::ostream& out, const Calibration& c) {
   out << "\n";
 }
 
+// The batched iteration's cost per byte by the systems it runs over, when calibrated.
+void width_table(std::ostream& out, const Calibration& c) {
+  if (c.batched_widths.empty()) return;
+  out << "The FFT path's batched iteration over fewer systems than its batch: seconds per byte against the "
+         "whole batch's on the same plane:\n\n| plane rows | systems | cost per byte |\n|---|---|---|\n";
+  for (const WidthPoint& p : c.batched_widths)
+    out << "| " << fixed(p.rows, 0) << " | " << fixed(p.systems, 0) << " | " << fixed(p.cost, 2) << " |\n";
+  out << "\nAn AMG block's V-cycle, per byte against the whole Jacobi batch:";
+  for (const WidthPoint& p : c.batched_amg_blocks)
+    out << (&p == &c.batched_amg_blocks.front() ? " " : ", ") << fixed(p.cost, 2) << " on " << fixed(p.rows, 0)
+        << " rows (a block of " << fixed(p.systems, 0) << ")";
+  out << ".\n\n";
+}
+
 void calibration_section(std::ostream& out, const Calibration& c, const std::string& path) {
   out << "## Calibration\n\n" << "File `" << path << "`, measured " << c.date << " on " << c.device.description
       << " by build " << c.build.git << " (" << c.build.compiler << ", " << c.build.build_type << "); copy bandwidth "
@@ -204,6 +218,7 @@ void calibration_section(std::ostream& out, const Calibration& c, const std::str
     curve_table(out, *c.graph_curves);
   }
   iteration_table(out, c);
+  width_table(out, c);
   if (!c.communication) return;
   out << "Communication (halo transport " << c.communication->transport << "): one halo update of one vector and "
       << "one allreduce of one double, the slowest rank's.\n\n| ranks | neighbours | halo latency µs | GB/s per "

@@ -97,7 +97,9 @@ std::vector<IterationShare> spread_of(const std::vector<IterationSize>& sizes) {
   if (merged.size() < 2 || !(bytes > 0)) return {};
   const double mean = bytes / iterations;
   std::vector<IterationShare> spread;
-  for (const IterationSize& m : merged) spread.push_back({m.iterations / iterations, m.bytes / mean});
+  for (const IterationSize& m : merged)
+    spread.push_back({m.iterations / iterations, m.bytes / mean, static_cast<double>(m.systems),
+                      static_cast<double>(m.rows), m.preconditioner_bytes / mean});
   return spread;
 }
 

@@ -18,9 +18,13 @@ struct KindLoad {
 };
 using PhaseLoad = std::array<KindLoad, kernel_kind_count>;
 
-// One size of launched Poisson iterations: its share of them and its bytes over their mean.
+// One size of launched Poisson iterations: its share of them, its bytes over their mean, and for
+// batched systems the systems it ran over, their rows and its leading blocks' preconditioner bytes
+// over the mean (IterationSize).
 struct IterationShare {
   double share = 0, bytes_ratio = 0;
+  double systems = 0, rows = 0;
+  double preconditioner_ratio = 0;
 };
 
 struct StepCounts {

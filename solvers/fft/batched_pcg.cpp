@@ -101,27 +101,31 @@ void BatchedPcg::queue_iteration(Vector& x, SystemRange range) {
   const index_t leading_end = std::max(range.begin, preconditioner_.leading_systems(range.end));
   batched_cg_update_jacobi(exec_, systems_.view(), state_.window(bc::alpha * S, S), p_, q_, x, r_, z_, S, range,
                            leading_end, owned, rz, rr);
+  preconditioner_bytes_ = 0;
   if (leading_end > range.begin) {
+    const KernelCounters before = exec_.counters();
     preconditioner_.apply_leading(r_, z_, range);
     batched_dot_partials(exec_, r_, &z_, S, {range.begin, leading_end}, owned, rz);
+    preconditioner_bytes_ = exec_.counters().since(before).total().bytes;
   }
   const Sums residual = reduce({&rz, &rr}, 1, range);
   batched_finish_residual(exec_, state_, residual.rows[0], residual.rows[1], residual.tiles, S, range);
   batched_direction(exec_, state_.window(bc::beta * S, S), z_, p_, S, range);
 }
 
-KernelGraph* BatchedPcg::recorded_batch(const Vector& x, SystemRange active, const std::function<void()>& batch) {
+const BatchedPcg::RecordedBatch* BatchedPcg::recorded_batch(const Vector& x, SystemRange active,
+                                                            const std::function<void()>& batch) {
   const auto key =
       std::make_tuple(x.data(), active.begin, active.end, preconditioner_.leading(), preconditioner_.leading_blocks());
-  std::unique_ptr<KernelGraph>& graph = batches_[key];
-  if (graph) return graph.get();
+  RecordedBatch& recorded = batches_[key];
+  if (recorded.graph) return &recorded;
   auto fresh = std::make_unique<KernelGraph>(exec_);
   if (!fresh->record(batch)) {
     batches_.erase(key);
     return nullptr;
   }
-  graph = std::move(fresh);
-  return graph.get();
+  recorded = {std::move(fresh), preconditioner_bytes_};
+  return &recorded;
 }
 
 int BatchedPcg::check_interval(const BatchedPcgOptions& options) const {
@@ -177,15 +181,17 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
     const auto batch = [&] {
       for (int i = 0; i < count; ++i) queue_iteration(x, active);
     };
-    KernelGraph* recorded = graphs && count == interval ? recorded_batch(x, active, batch) : nullptr;
+    const RecordedBatch* recorded = graphs && count == interval ? recorded_batch(x, active, batch) : nullptr;
     graphs = graphs && (recorded || count != interval);  // a batch that cannot be recorded: none can
     const KernelCounters before = exec_.counters();
-    if (recorded && recorded->replay()) {  // no replay with profiling on
+    if (recorded && recorded->graph->replay()) {  // no replay with profiling on
       ++replayed;
+      preconditioner_bytes_ = recorded->preconditioner_bytes;
     } else {
       batch();
     }
-    add_iterations(sizes, {exec_.counters().since(before).total().bytes / count, count});
+    add_iterations(sizes, {exec_.counters().since(before).total().bytes / count, count, active.size(), owned_rows(),
+                           preconditioner_bytes_});
     queued += count;
     state = state_.to_host();
     active = active_systems(state, S);

@@ -99,10 +99,15 @@ class BatchedPcg {
   void remove_mean(Vector& v);
   // Sets the state from b and the initial residual, in executor memory.
   void start(const Vector& b, double tolerance);
+  // Queues one iteration; sets preconditioner_bytes_ to the bytes its leading blocks moved.
   void queue_iteration(Vector& x, SystemRange active);
+  struct RecordedBatch {
+    std::unique_ptr<KernelGraph> graph;
+    double preconditioner_bytes = 0;  // per iteration, as queue_iteration counted them when recorded
+  };
   // The recorded batch of (x, active, the preconditioner's leading blocks), recording `batch` the first
   // time; nullptr when it cannot be recorded (the CPU, profiling on).
-  KernelGraph* recorded_batch(const Vector& x, SystemRange active, const std::function<void()>& batch);
+  const RecordedBatch* recorded_batch(const Vector& x, SystemRange active, const std::function<void()>& batch);
   int check_interval(const BatchedPcgOptions& options) const;
 
   Executor exec_;
@@ -117,8 +122,8 @@ class BatchedPcg {
   // batch touches no memory from outside but x, and the preconditioner's factors are kept once made,
   // so a recording stays valid for the solver's life and later solves replay it instead of recording
   // again while the GPU waits (the range shrinks at almost every check).
-  std::map<std::tuple<const double*, index_t, index_t, LeadingPreconditioner, int>, std::unique_ptr<KernelGraph>>
-      batches_;
+  std::map<std::tuple<const double*, index_t, index_t, LeadingPreconditioner, int>, RecordedBatch> batches_;
+  double preconditioner_bytes_ = 0;  // of the last iteration queued
   static constexpr index_t max_dot_pairs = 3;
 };
 

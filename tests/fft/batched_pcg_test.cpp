@@ -129,7 +129,8 @@ TEST_CASE("Iterations queued past a system's stop leave its solution and iterati
   const std::vector<double> shifts{0, 0, 0.01, 0.01, 1, 1, 100, 100};
   const std::size_t n = static_cast<std::size_t>(op.in_plane.rows), S = shifts.size();
   fft::BatchedPcg pcg(exec, op.in_plane, op.z_coupling, shifts, op.singular, 4);
-  pcg.preconditioner().use_aip_blocks(GENERATE(0, 1));
+  const int aip_blocks = GENERATE(0, 1);
+  pcg.preconditioner().use_aip_blocks(aip_blocks);
   const auto b_host = test::random_vector(n * S, 5);
   const auto run = [&](int interval) {
     Vector b = Vector::from_host(exec, b_host), x(exec, static_cast<index_t>(n * S));
@@ -154,8 +155,19 @@ TEST_CASE("Iterations queued past a system's stop leave its solution and iterati
     for (const IterationSize& size : r->iteration_sizes) launched += size.iterations;
     CHECK(launched == r->queued_iterations);
     REQUIRE(r->iteration_sizes.size() >= 2);
-    for (const IterationSize& size : r->iteration_sizes) CHECK(size.bytes <= r->iteration_sizes.front().bytes);
+    for (const IterationSize& size : r->iteration_sizes) {
+      CHECK(size.bytes <= r->iteration_sizes.front().bytes);
+      CHECK(size.rows == static_cast<index_t>(n));  // the plane's rows
+      CHECK(size.systems >= 1);
+      CHECK(size.systems <= r->iteration_sizes.front().systems);
+      // Of its bytes, the AIP block's (systems 0..3) while it is on and in the range.
+      CHECK(size.preconditioner_bytes < size.bytes);
+      if (aip_blocks == 0) CHECK(size.preconditioner_bytes == 0);
+    }
+    CHECK((r->iteration_sizes.front().preconditioner_bytes > 0) == (aip_blocks == 1));
+    CHECK(r->iteration_sizes.front().systems == static_cast<index_t>(S));  // the first batch runs them all
     CHECK(r->iteration_sizes.back().bytes < r->iteration_sizes.front().bytes);
+    CHECK(r->iteration_sizes.back().systems < static_cast<index_t>(S));
   }
 }
 

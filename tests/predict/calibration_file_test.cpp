@@ -28,9 +28,13 @@ std::string error_of(const std::function<void()>& f) {
 TEST_CASE("A calibration file reads back what was written", "[predict]") {
   ScratchDir dir("calibration_round_trip");
   const std::string path = (dir.path() / "c.json").string();
-  const Calibration c = test::synthetic_calibration(1e6, 7.25e-6);
+  Calibration c = test::synthetic_calibration(1e6, 7.25e-6);
+  c.batched_widths = {{1024, 1, 3.25}, {1024, 64, 1}, {4096, 1, 3.5}, {4096, 64, 1}};
+  c.batched_amg_blocks = {{1024, 8, 2.75}, {4096, 8, 2.25}};
   write_calibration(path, c);
   const Calibration back = read_calibration(path);
+  CHECK(back.batched_widths == c.batched_widths);
+  CHECK(back.batched_amg_blocks == c.batched_amg_blocks);
   CHECK(back.device == c.device);
   CHECK(back.build == c.build);
   CHECK(back.date == c.date);
@@ -177,6 +181,19 @@ TEST_CASE("A corrupt or incomplete calibration file is an error naming file and 
   unsorted["cache_retention"] = {{2e6, 1.0}, {1e6, 0.5}};
   write_text(path, unsorted.dump(2));
   CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("bytes must be positive, finite and increasing"));
+  nlohmann::ordered_json widths_unsorted = parsed;
+  widths_unsorted["batched_widths"] = {{1024, 2, 2.0}, {1024, 1, 3.0}};
+  write_text(path, widths_unsorted.dump(2));
+  CHECK_THAT(error_of([&] { read_calibration(path); }),
+             Catch::Contains(path + ": batched_widths") && Catch::Contains("sorted by rows, then by systems"));
+  nlohmann::ordered_json width_zero = parsed;
+  width_zero["batched_widths"] = {{1024, 1, 0.0}};
+  write_text(path, width_zero.dump(2));
+  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("must be positive and finite"));
+  nlohmann::ordered_json amg_unsorted = parsed;
+  amg_unsorted["batched_amg_blocks"] = {{4096, 8, 2.0}, {1024, 8, 3.0}};
+  write_text(path, amg_unsorted.dump(2));
+  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains(path + ": batched_amg_blocks"));
   nlohmann::ordered_json negative_flops = parsed;
   negative_flops["pointwise_flops_per_s"] = -1.0;
   write_text(path, negative_flops.dump(2));

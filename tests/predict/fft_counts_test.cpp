@@ -76,6 +76,14 @@ TEST_CASE("A step on the FFT Poisson path counts its transforms in the solve pha
   CHECK(mean_ratio == Approx(1).epsilon(1e-12));
   CHECK(largest > 1);
   CHECK(smallest < 1);
+  // Each size names its systems and the plane's rows: the largest ran over every system.
+  const auto widest = std::max_element(counts.iteration_spread.begin(), counts.iteration_spread.end(),
+                                       [](const IterationShare& a, const IterationShare& b) { return a.systems < b.systems; });
+  CHECK(widest->bytes_ratio == largest);
+  for (const IterationShare& size : counts.iteration_spread) {
+    CHECK(size.systems >= 1);
+    CHECK(size.rows == 36);  // the 6 × 6 plane
+  }
   // The CPU reads the systems' state after every iteration: none launched past the stop, and on one
   // rank those are the solve's only host reads (its start and mean removals stay on the executor).
   CHECK(counts.launched_per_iteration == 1);

@@ -1,5 +1,6 @@
 // The Poisson iterations timed whole: what the calibration measures per iteration is one iteration of
 // each solver, by the counters' bytes.
+#include <cmath>
 #include <sstream>
 
 #include <catch2/catch.hpp>
@@ -61,6 +62,37 @@ TEST_CASE("An iteration unit's point is one iteration of its solver, by the coun
   const auto& amg = *curves[static_cast<int>(IterationUnit::pcg_amg)];
   for (std::size_t i = 0; i < 2; ++i) CHECK(amg.points()[i].calls > jacobi.points()[i].calls + 4);
   CHECK_THAT(log.str(), Catch::Contains("about 4096 rows"));
+}
+
+TEST_CASE("The batched widths are timed on each plane from one system to all of them and with an AMG block", "[predict]") {
+  const Executor exec = Executor::cpu();
+  IterationCalibrationSettings s;
+  s.width_planes = {256, 1024};
+  s.batched_systems = 8;
+  s.repeat = 1;
+  s.short_solve = 2;
+  s.long_solve = 6;
+  std::ostringstream log;
+  const BatchedCosts costs = calibrate_batched_costs(exec, s, log);
+  const std::vector<WidthPoint>& points = costs.widths;
+  REQUIRE(points.size() == 8);  // 1, 2, 4 and 8 systems on each plane
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const WidthPoint& p = points[i];
+    CHECK(p.rows == (i < 4 ? 256 : 1024));
+    CHECK(p.systems == static_cast<double>(1 << (i % 4)));
+    CHECK(p.cost > 0);
+    CHECK(std::isfinite(p.cost));
+    if (p.systems == 8) CHECK(p.cost == 1);  // the whole batch, against itself
+  }
+  // One AMG block per plane: the preconditioner's default block of 4 of the 8 systems.
+  REQUIRE(costs.amg_blocks.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    CHECK(costs.amg_blocks[i].rows == (i == 0 ? 256 : 1024));
+    CHECK(costs.amg_blocks[i].systems == 4);
+    CHECK(costs.amg_blocks[i].cost > 0);
+    CHECK(std::isfinite(costs.amg_blocks[i].cost));
+  }
+  CHECK_THAT(log.str(), Catch::Contains("planes of about 1024 rows"));
 }
 
 }  // namespace

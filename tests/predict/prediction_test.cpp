@@ -195,30 +195,64 @@ TEST_CASE("Iterations launched past the stop are priced where the solver runs th
         Approx(counts.fixed[solve][0].calls + 15 * counts.per_iteration[0].calls).epsilon(1e-12));
 }
 
-TEST_CASE("A unit prices each size of the launched iterations apart", "[predict]") {
+TEST_CASE("The cost of a batched width is interpolated in log systems and log rows", "[predict]") {
+  Calibration c = synthetic_calibration(1e9);
+  CHECK(c.batched_width_cost(1000, 3) == 1);  // no points: every width costs the whole batch's
+  c.batched_widths = {{1000, 1, 4.0}, {1000, 4, 2.0}, {1000, 64, 1.0}, {16000, 1, 6.0}, {16000, 64, 1.0}};
+  CHECK(c.batched_width_cost(1000, 1) == 4.0);
+  CHECK(c.batched_width_cost(1000, 2) == Approx(3.0).epsilon(1e-12));   // halfway in log systems
+  CHECK(c.batched_width_cost(1000, 16) == Approx(1.5).epsilon(1e-12));  // 4 → 64 in log: halfway
+  CHECK(c.batched_width_cost(1000, 128) == 1.0);  // beyond the widest: the whole batch's
+  CHECK(c.batched_width_cost(16000, 8) == Approx(6.0 - 5.0 * 3 / 6).epsilon(1e-12));
+  CHECK(c.batched_width_cost(4000, 1) == Approx(5.0).epsilon(1e-12));  // halfway in log rows
+  CHECK(c.batched_width_cost(100, 1) == 4.0);                            // below the smallest plane
+  CHECK(c.batched_width_cost(1e6, 1) == 6.0);                            // above the largest
+  CHECK(c.batched_amg_cost(4000) == 1);  // no AMG points
+  c.batched_amg_blocks = {{1000, 8, 2.0}, {16000, 8, 4.0}};
+  CHECK(c.batched_amg_cost(4000) == Approx(3.0).epsilon(1e-12));
+  CHECK(c.batched_amg_cost(500) == 2.0);
+}
+
+TEST_CASE("A unit prices each width of the batched iterations at its calibrated cost per byte", "[predict]") {
   Calibration c = test::with_iteration_curves(synthetic_calibration(1e9, 5e-6));  // a CPU's: no graphs
   StepCounts counts = synthetic_counts();
   counts.iteration_unit = IterationUnit::batched_pcg;
   double bytes = 0, calls = 0;
   for (const KindLoad& k : counts.per_iteration) bytes += k.bytes, calls += k.calls;
   const double it = 12;
-  // On a linear unit the spread's mean size prices it all: the spread changes nothing.
-  const StepPrediction mean = predict_step(counts, c, it, 5e8, 1);
-  counts.iteration_spread = {{0.5, 0.2}, {0.25, 1.4}, {0.25, 2.2}};  // shares 1, mean ratio 1
+  const CostCurve& unit = *c.iteration_curve(IterationUnit::batched_pcg);
+  // The widest size (16 systems, 2.2 × the mean bytes) on the unit's curve, the others at its cost
+  // per byte: without a width table the spread is linear in bytes.
+  counts.iteration_spread = {{0.5, 0.2, 1, 1000}, {0.25, 1.4, 8, 1000}, {0.25, 2.2, 16, 1000}};  // mean ratio 1
+  const double per_byte = unit.seconds(2.2 * bytes, calls) / (2.2 * bytes);
   const StepPrediction linear = predict_step(counts, c, it, 5e8, 1);
   CHECK(linear.iteration_sizes == 3);
-  CHECK(linear.iteration_seconds == Approx(mean.iteration_seconds).epsilon(1e-12));
-  // A unit with a floor (latency-bound below its middle size): each size on the curve, in its share.
-  const CostCurve floor({{0.1 * bytes, 20e-6, calls}, {0.5 * bytes, 20e-6, calls}, {bytes, 30e-6, calls},
-                         {2 * bytes, 60e-6, calls}});
-  c.iteration_curves[static_cast<int>(IterationUnit::batched_pcg)] = floor;
-  const double spread_seconds =
-      0.5 * floor.seconds(0.2 * bytes, calls) + 0.25 * floor.seconds(1.4 * bytes, calls) + 0.25 * floor.seconds(2.2 * bytes, calls);
-  const StepPrediction spread = predict_step(counts, c, it, 5e8, 1);
-  CHECK(spread.iteration_seconds == Approx(spread_seconds).epsilon(1e-12));
-  CHECK(spread.iteration_seconds > 1.2 * floor.seconds(bytes, calls));  // the mean size's price is too low
+  CHECK(linear.iteration_seconds == Approx(bytes * per_byte).epsilon(1e-12));
+  // With one: a narrow range costs more per byte (1 system 3 ×, 8 systems 1.5 ×, 16 systems 4/3 × the
+  // 64's), each size against the widest's.
+  c.batched_widths = {{500, 1, 5.0}, {500, 64, 1.0}, {1000, 1, 3.0}, {1000, 8, 1.5}, {1000, 64, 1.0}};
+  const double widest = 1.5 - 0.5 / 3;
+  const double expected = per_byte * bytes * (0.5 * 0.2 * 3.0 + 0.25 * 1.4 * 1.5 + 0.25 * 2.2 * widest) / widest;
+  const StepPrediction widths = predict_step(counts, c, it, 5e8, 1);
+  CHECK(widths.iteration_seconds == Approx(expected).epsilon(1e-12));
+  CHECK(widths.iteration_seconds > 1.15 * linear.iteration_seconds);  // the narrow sizes dearer
+  // On two devices each holds half the bytes and half the plane's rows: the width costs of 500 rows.
+  const double half_per_byte = unit.seconds(1.1 * bytes, calls) / (1.1 * bytes);
+  const double widest_half = 5.0 - 4.0 * 4 / 6;
+  const double expected_half =
+      half_per_byte * bytes / 2 * (0.5 * 0.2 * 5.0 + 0.25 * 1.4 * 3.0 + 0.25 * 2.2 * widest_half) / widest_half;
+  CHECK(predict_step(counts, c, it, 5e8, 2).iteration_seconds == Approx(expected_half).epsilon(1e-12));
+  // An AMG block's bytes (half of the widest size's here) at their own cost, 2.5 × the whole batch's
+  // per byte: the rate is the widest size's without them.
+  c.batched_amg_blocks = {{1000, 8, 2.5}};
+  counts.iteration_spread[2].preconditioner_ratio = 1.1;
+  const double jacobi_rate = unit.seconds(1.1 * bytes, calls) / (1.1 * bytes) / widest;
+  const double with_amg =
+      jacobi_rate * bytes * (0.5 * 0.2 * 3.0 + 0.25 * 1.4 * 1.5 + 0.25 * (1.1 * widest + 1.1 * 2.5));
+  CHECK(predict_step(counts, c, it, 5e8, 1).iteration_seconds == Approx(with_amg).epsilon(1e-12));
+  // Without a spread the mean iteration on the unit's curve.
   counts.iteration_spread.clear();
-  CHECK(predict_step(counts, c, it, 5e8, 1).iteration_seconds == Approx(floor.seconds(bytes, calls)).epsilon(1e-12));
+  CHECK(predict_step(counts, c, it, 5e8, 1).iteration_seconds == Approx(unit.seconds(bytes, calls)).epsilon(1e-12));
 }
 
 TEST_CASE("Sub-steps replayed from graphs are priced by the graph curves, the others not", "[predict]") {
@@ -355,14 +389,18 @@ TEST_CASE("The device tables keep the launched iterations per iteration done and
   RankProfile a;
   a.counts = synthetic_counts();
   a.counts.launched_per_iteration = 1.09;
-  a.counts.iteration_spread = {{0.75, 1.2}, {0.25, 0.4}};
+  a.counts.iteration_spread = {{0.75, 1.2, 8, 400}, {0.25, 0.4, 2, 400}};
   a.shape = {100, 100, 100, 0, 1e6};
-  const PartitionShape one{1, 100, 100, 0, 0};
+  const PartitionShape one{1, 100, 100, 0, 0}, two{2, 60, 50, 10, 1};
   const RankProfile strong = strong_rank({a}, one, 0.125);
   CHECK(strong.counts.launched_per_iteration == 1.09);
   REQUIRE(strong.counts.iteration_spread.size() == 2);
   CHECK(strong.counts.iteration_spread[1].share == 0.25);
   CHECK(strong.counts.iteration_spread[1].bytes_ratio == 0.4);
+  CHECK(strong.counts.iteration_spread[1].systems == 2);
+  CHECK(strong.counts.iteration_spread[1].rows == 400);
+  // A part of 60 of the 100 cells holds 60 % of the plane's rows, as of its bytes.
+  CHECK(strong_rank({a}, two, 0.125).counts.iteration_spread[1].rows == Approx(240).epsilon(1e-12));
   CHECK(predict_rank_step(strong.counts, synthetic_calibration(1e9), 10, 1e6, 1).launched_iterations ==
         Approx(10.9).epsilon(1e-12));
 }

@@ -61,6 +61,7 @@ TEST_CASE("A quick calibration predicts a measured cavity step to within a facto
   settings.vector_sizes = {256, 2048, 16384};
   settings.spmv_rows = {256, 2048, 16384};
   settings.iteration_rows = {256, 1024, 4096, 8192};  // sizes of their own
+  settings.width_planes = {256};
   settings.repeat = 5;
   settings.flush_bytes = 8e6;
   settings.warm_flush_bytes = 2e6;
