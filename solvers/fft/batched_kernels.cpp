@@ -254,7 +254,7 @@ void batched_start(const Executor& exec, Vector& state, const Vector& sums, doub
       exec, [&] { cpu::batched_start(systems, state.data(), sums.data(), tolerance); },
       [&] { cuda::batched_start(exec.stream(), systems, state.data(), sums.data(), tolerance); });
   const double s = systems;
-  exec.counters().add(KernelKind::dot, 24.0 * s + 8.0 * batched_cg::slot_count * s, 4.0 * s, seconds);
+  exec.counters().add(KernelKind::dot, (24.0 + 8.0 * static_cast<int>(batched_cg::slot_count)) * s, 4.0 * s, seconds);
 }
 
 }  // namespace miniapp::fft
