@@ -102,17 +102,17 @@ fft::BatchedPcg batched_stencil(const Executor& exec, index_t plane_rows, index_
   return fft::BatchedPcg(exec, a, std::vector<double>(a.rows, 1.0), shifts, false);
 }
 
-// The point of `pcg`'s iteration with right-hand side b: the systems whose b is zero stop at the start,
-// the others run every iteration.
+// The point of `pcg`'s iteration with right-hand side b, non-zero in its first `running` systems only:
+// the others stop at the start, these must run every iteration.
 CostPoint batched_iteration_point(const Executor& exec, const IterationCalibrationSettings& s, fft::BatchedPcg& pcg,
-                                  Vector& b, const std::string& what) {
+                                  Vector& b, index_t running, const std::string& what) {
   Vector x(exec, b.size());
   return iteration_point(exec, s, [&](int iterations) {
     fft::BatchedPcgOptions options;
     options.tolerance = 0;
     options.max_iterations = iterations;
     const fft::BatchedPcgResult r = pcg.solve(b, x, options);
-    return *std::max_element(r.iterations.begin(), r.iterations.end());
+    return *std::min_element(r.iterations.begin(), r.iterations.begin() + running);
   }, what);
 }
 
@@ -123,7 +123,7 @@ CostPoint batched_point(const Executor& exec, const IterationCalibrationSettings
   const index_t systems = std::clamp<index_t>(rows / min_plane_rows / 2 * 2, 2, s.batched_systems);
   fft::BatchedPcg pcg = batched_stencil(exec, std::max<index_t>(min_plane_rows, rows / systems), systems);
   Vector b = bench::random_vector(exec, pcg.rows() * systems, rhs_seed);
-  return batched_iteration_point(exec, s, pcg, b, what);
+  return batched_iteration_point(exec, s, pcg, b, systems, what);
 }
 
 }  // namespace
@@ -183,7 +183,8 @@ BatchedCosts calibrate_batched_costs(const Executor& exec, const IterationCalibr
         if (static_cast<index_t>(i) % systems >= width) first[i] = 0;
       Vector b = Vector::from_host(exec, first);
       const CostPoint p = batched_iteration_point(
-          exec, settings, pcg, b, "the batched iteration over " + std::to_string(width) + " of " + std::to_string(systems) + where);
+          exec, settings, pcg, b, width,
+          "the batched iteration over " + std::to_string(width) + " of " + std::to_string(systems) + where);
       if (width == systems) whole = p;
       widths.push_back({rows, static_cast<double>(width), p.seconds / p.bytes / (whole.seconds / whole.bytes)});
       if (width == 1) break;
