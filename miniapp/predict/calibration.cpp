@@ -65,12 +65,9 @@ std::string_view name(CacheLevel level) {
 double Calibration::kept_share(double bytes) const {
   const std::vector<RetentionPoint>& r = cache_retention;
   if (r.empty() || bytes > r.back().bytes) return 0.0;
-  if (bytes <= r.front().bytes) return r.front().kept;
-  const auto above = std::find_if(r.begin(), r.end(), [&](const RetentionPoint& p) { return p.bytes >= bytes; });
-  const RetentionPoint& a = *(above - 1);
-  const RetentionPoint& b = *above;
-  const double w = std::log(bytes / a.bytes) / std::log(b.bytes / a.bytes);
-  return a.kept + w * (b.kept - a.kept);
+  std::vector<std::pair<double, double>> points;
+  for (const RetentionPoint& p : r) points.push_back({p.bytes, p.kept});
+  return log_interpolate(points, bytes);
 }
 
 double Calibration::batched_width_cost(double rows, double systems) const {

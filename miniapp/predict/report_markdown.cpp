@@ -196,10 +196,15 @@ void width_table(std::ostream& out, const Calibration& c) {
          "whole batch's on the same plane:\n\n| plane rows | systems | cost per byte |\n|---|---|---|\n";
   for (const WidthPoint& p : c.batched_widths)
     out << "| " << fixed(p.rows, 0) << " | " << fixed(p.systems, 0) << " | " << fixed(p.cost, 2) << " |\n";
-  out << "\nAn AMG block's V-cycle, per byte against the whole Jacobi batch:";
-  for (const WidthPoint& p : c.batched_amg_blocks)
-    out << (&p == &c.batched_amg_blocks.front() ? " " : ", ") << fixed(p.cost, 2) << " on " << fixed(p.rows, 0)
-        << " rows (a block of " << fixed(p.systems, 0) << ")";
+  out << "\n";
+  if (c.batched_amg_blocks.empty()) return;
+  out << "An AMG block's V-cycle, per byte against the whole Jacobi batch:";
+  const char* separator = " ";
+  for (const WidthPoint& p : c.batched_amg_blocks) {
+    out << separator << fixed(p.cost, 2) << " on " << fixed(p.rows, 0) << " rows (a block of " << fixed(p.systems, 0)
+        << ")";
+    separator = ", ";
+  }
   out << ".\n\n";
 }
 

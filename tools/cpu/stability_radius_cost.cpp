@@ -4,10 +4,9 @@
 // Median of 9 batches of 200 calls per direction. docs/cost-model.md cites its output.
 // Usage: stability_radius_cost
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <vector>
 
+#include "miniapp/bench/timing.hpp"
 #include "miniapp/time/time_step_control.hpp"
 
 using namespace miniapp;
@@ -17,15 +16,10 @@ namespace {
 // Median microseconds per call of `search` over 9 batches of 200 (phi nudged each call: no reuse).
 template <class Search>
 double microseconds(Search search, double phi) {
-  std::vector<double> batches;
   volatile double sink = 0;
-  for (int b = 0; b < 9; ++b) {
-    const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < 200; ++i) sink = sink + search(phi + 1e-9 * i);
-    batches.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / 200 * 1e6);
-  }
-  std::nth_element(batches.begin(), batches.begin() + 4, batches.end());
-  return batches[4];
+  return bench::median_seconds(0, 9, [&] {
+           for (int i = 0; i < 200; ++i) sink = sink + search(phi + 1e-9 * i);
+         }) / 200 * 1e6;
 }
 
 }  // namespace
