@@ -69,6 +69,31 @@ TEST_CASE("The batched SpMV of a rectangular matrix (an AMG transfer) equals one
                     Catch::Matchers::Contains("batched_spmv") && Catch::Matchers::Contains("x (columns × systems)"));
 }
 
+// The CPU kernel sums rows of equal length side by side (a dense coarse inverse), each row and system
+// in stored order: bit for bit one SpMV per system, whatever the width and the rows left over.
+TEST_CASE("The batched SpMV of dense rows equals one SpMV per system bit for bit", "[fft][amg]") {
+  const Executor exec = Executor::cpu();
+  CsrMatrix d;  // 10 × 10 dense: two groups of four rows and two left over
+  d.rows = d.cols = 10;
+  const auto values = test::random_vector(100, 11);
+  for (index_t i = 0; i < d.rows; ++i)
+    for (index_t j = 0; j < d.cols; ++j) {
+      d.col.push_back(j);
+      d.val.push_back(values[static_cast<std::size_t>(i * d.cols + j)]);
+    }
+  d.row_ptr.clear();
+  for (index_t i = 0; i <= d.rows; ++i) d.row_ptr.push_back(i * d.cols);
+  const std::size_t S = 12;
+  const auto x = test::random_vector(10 * S, 5);
+  const auto range = GENERATE(as<fft::SystemRange>{}, fft::SystemRange{0, 1}, fft::SystemRange{3, 5},
+                              fft::SystemRange{1, 7}, fft::SystemRange{4, 12}, fft::SystemRange{0, 12});
+  Vector y(exec, static_cast<index_t>(10 * S));
+  fft::batched_spmv(exec, DeviceCsr(exec, d), Vector::from_host(exec, x), y, static_cast<index_t>(S), range);
+  const auto y_host = y.to_host();
+  for (index_t s = range.begin; s < range.end; ++s)
+    CHECK(column(y_host, S, static_cast<std::size_t>(s)) == reference_spmv(d, column(x, S, static_cast<std::size_t>(s))));
+}
+
 TEST_CASE("The frequency AMG cycle is symmetric per system and touches only its systems", "[fft][amg]") {
   const Executor exec = Executor::cpu();
   const fft::PlaneOperator op = test::minus_plane_operator(30, 26);  // 780 rows: a three-level hierarchy
