@@ -1,6 +1,7 @@
 #include "parallel/mesh_scatter.hpp"
 
 #include <new>
+#include <optional>
 
 #include "core/host_memory.hpp"
 #include "parallel/line_partition.hpp"
@@ -66,11 +67,13 @@ MeshWindow scatter_mesh(const Communicator& comm, mesh::Mesh whole, const std::v
     part = lines ? partition_lines(graph, *lines, comm.size()) : partition_graph(graph, comm.size());
     owned = cells_by_part(part, comm.size());
   });
+  std::optional<LocalMeshCutter> cutter;  // made by the first cut, on the reader: a failure is that cut's
   return scatter_windows(
       comm,
       [&](int rank) {
         StageProfile::Part t(profile, "window cuts");
-        MeshWindow w = cut_window(whole, graph, part, owned[static_cast<std::size_t>(rank)]);
+        if (!cutter) cutter.emplace(whole);
+        MeshWindow w = cut_window(*cutter, graph, part, owned[static_cast<std::size_t>(rank)]);
         std::vector<index_t>().swap(owned[static_cast<std::size_t>(rank)]);
         return w;
       },

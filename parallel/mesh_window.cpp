@@ -2,11 +2,10 @@
 
 #include <algorithm>
 
-#include "parallel/local_mesh.hpp"
 
 namespace miniapp::parallel {
 
-MeshWindow cut_window(const mesh::Mesh& whole, const CellGraph& graph, const std::vector<int>& part,
+MeshWindow cut_window(LocalMeshCutter& whole, const CellGraph& graph, const std::vector<int>& part,
                       std::span<const index_t> owned) {
   std::vector<index_t> cells(owned.begin(), owned.end());
   for (const index_t c : owned)
@@ -15,8 +14,8 @@ MeshWindow cut_window(const mesh::Mesh& whole, const CellGraph& graph, const std
   std::sort(cells.begin(), cells.end());
   cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
   MeshWindow w;
-  w.mesh = extract_local_mesh(whole, cells);
-  w.mesh.cells_in_lattice_order = whole.cells_in_lattice_order;  // cells kept in the whole mesh's order
+  w.mesh = whole(cells);
+  w.mesh.cells_in_lattice_order = whole.global().cells_in_lattice_order;  // cells kept in the whole mesh's order
   w.part.reserve(cells.size());
   for (const index_t c : cells) w.part.push_back(part[c]);
   w.global_cell = std::move(cells);

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "mesh/mesh.hpp"
+#include "parallel/local_mesh.hpp"
 #include "parallel/partition.hpp"
 
 namespace miniapp::parallel {
@@ -16,12 +17,12 @@ struct MeshWindow {
   std::vector<index_t> global_cell;  // per cell of `mesh`: its index in the whole mesh
 };
 
-// The window of the cells `owned` (one rank's, by increasing index) of `whole` partitioned by `part`:
+// The window of the cells `owned` (one rank's, by increasing index) of the mesh `whole` cuts, partitioned by `part`:
 // those cells and their neighbours in `graph` (the whole mesh's cell graph), by increasing index.
 // Ordered so, the window numbers owned and halo cells in the order of the whole mesh, so that
 // build_local_numbering and extract_local_mesh give the same numbering and rank mesh on it as on the
 // whole mesh (after LocalNumbering::relabel).
-MeshWindow cut_window(const mesh::Mesh& whole, const CellGraph& graph, const std::vector<int>& part,
+MeshWindow cut_window(LocalMeshCutter& whole, const CellGraph& graph, const std::vector<int>& part,
                       std::span<const index_t> owned);
 
 // The cells of each part, by increasing index: owned[p] for p in [0, parts).

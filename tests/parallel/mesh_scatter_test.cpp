@@ -128,7 +128,8 @@ TEST_CASE("a mesh that cannot be shared out stops every rank with one message", 
     const mesh::Mesh whole = test::test_box("hex", false);
     const auto window_of = [&](int rank) -> MeshWindow {
       if (rank == last) throw std::bad_alloc();
-      return cut_window(whole, cell_graph(whole), std::vector<int>(static_cast<std::size_t>(whole.cell_count()), 0),
+      LocalMeshCutter cutter(whole);
+      return cut_window(cutter, cell_graph(whole), std::vector<int>(static_cast<std::size_t>(whole.cell_count()), 0),
                         std::vector<index_t>{0});
     };
     // Every rank, the ones already served included, raises the reader's message.
