@@ -7,6 +7,7 @@
 #include "operators/fv/flow_operators.hpp"
 #include "parallel/local_mesh.hpp"
 #include "parallel/local_numbering.hpp"
+#include "tests/mesh/same_mesh.hpp"
 #include "tests/parallel/parallel_test_support.hpp"
 
 using namespace miniapp;
@@ -85,33 +86,6 @@ TEST_CASE("operators on a rank's mesh reproduce the global rows of its owned cel
   if (comm.size() > 1) CHECK(part.patches.back().face_count > 0);  // the cut patch closes the halo
 }
 
-namespace {
-
-void check_same_mesh(const mesh::Mesh& a, const mesh::Mesh& b) {
-  CHECK(a.nodes == b.nodes);
-  CHECK(a.cell_types == b.cell_types);
-  CHECK(a.cell_node_offsets == b.cell_node_offsets);
-  CHECK(a.cell_nodes == b.cell_nodes);
-  CHECK(a.face_node_offsets == b.face_node_offsets);
-  CHECK(a.face_nodes == b.face_nodes);
-  CHECK(a.face_owner == b.face_owner);
-  CHECK(a.face_neighbour == b.face_neighbour);
-  CHECK(a.interior_face_count == b.interior_face_count);
-  REQUIRE(a.patches.size() == b.patches.size());
-  for (std::size_t p = 0; p < a.patches.size(); ++p) {
-    CHECK(a.patches[p].name == b.patches[p].name);
-    CHECK(a.patches[p].first_face == b.patches[p].first_face);
-    CHECK(a.patches[p].face_count == b.patches[p].face_count);
-  }
-  REQUIRE(a.periodic_faces.size() == b.periodic_faces.size());
-  for (std::size_t f = 0; f < a.periodic_faces.size(); ++f) {
-    CHECK(a.periodic_faces[f].face == b.periodic_faces[f].face);
-    CHECK(a.periodic_faces[f].link == b.periodic_faces[f].link);
-  }
-}
-
-}  // namespace
-
 // The mesh reader cuts every rank's window with one cutter: each cut must start from clean maps,
 // whatever the cuts before it held, and after a cut it refused.
 TEST_CASE("One cutter cuts each set of cells as a fresh extraction does", "[local_mesh]") {
@@ -122,9 +96,9 @@ TEST_CASE("One cutter cuts each set of cells as a fresh extraction does", "[loca
   for (index_t c = n - 1; c >= 0; c -= 3) every_third.push_back(c);  // decreasing: any order is allowed
   LocalMeshCutter cutter(whole);
   for (const auto* cells : {&first_half, &second_half, &every_third, &first_half}) {
-    check_same_mesh(cutter(*cells), extract_local_mesh(whole, *cells));
+    mesh::test::check_same_mesh(cutter(*cells), extract_local_mesh(whole, *cells));
     const std::vector<index_t> twice{cells->front(), cells->back(), cells->front()};
     CHECK_THROWS_WITH(cutter(twice), Catch::Contains("is listed twice"));
   }
-  check_same_mesh(cutter(second_half), extract_local_mesh(whole, second_half));
+  mesh::test::check_same_mesh(cutter(second_half), extract_local_mesh(whole, second_half));
 }
