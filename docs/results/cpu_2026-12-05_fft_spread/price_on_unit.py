@@ -1,29 +1,14 @@
 #!/usr/bin/env python3
 # Prices a counted FFT-path iteration on a calibration's batched_pcg unit curve twice: at its mean
 # size (as predict did before a80166c) and at each size of its launched iterations in its share (as
-# it does since), reproducing miniapp::predict::CostCurve (latency per call from the two smallest
-# points, seconds per byte interpolated linearly in log bytes, held beyond the ends).
+# it does since), on the curve of unit_curve.py.
 # Usage: price_on_unit.py REPORT_JSON CALIBRATION_JSON [LAUNCHED_ITERATIONS]
-import bisect, json, math, sys
+import json, sys
+
+from unit_curve import batched_unit
 
 report, calibration = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-unit = next(u for u in calibration["iteration_curves"] if u["unit"] == "batched_pcg")
-points, latency = sorted(unit["points"]), unit["latency_s"]
-per_byte = [max(t - latency * c, 1e-3 * t) / b for b, t, c in points]
-logs = [math.log(p[0]) for p in points]
-
-
-def seconds(b, calls):
-    x = math.log(b)
-    if x <= logs[0]:
-        s = per_byte[0]
-    elif x >= logs[-1]:
-        s = per_byte[-1]
-    else:
-        i = bisect.bisect(logs, x)
-        f = (x - logs[i - 1]) / (logs[i] - logs[i - 1])
-        s = per_byte[i - 1] + f * (per_byte[i] - per_byte[i - 1])
-    return latency * calls + b * s
+seconds = batched_unit(calibration)
 
 
 counts = report["kernel_counts"]

@@ -4,30 +4,15 @@
 # prices it since: the widest size without its AMG blocks' bytes on that curve, each size's other bytes
 # at that rate times their width's cost (Calibration::batched_width_cost) and its AMG blocks' bytes
 # times their cost (batched_amg_cost); with the step, phases and solve errors against the measured
-# run under both. Reproduces miniapp::predict::CostCurve (latency per call from the two smallest points,
-# seconds per byte linear in log bytes between points, held beyond them).
+# run under both. The unit's curve: ../cpu_2026-12-05_fft_spread/unit_curve.py.
 # Usage: before_after.py REPORT_JSON CALIBRATION_JSON
-import bisect, json, math, sys
+import json, os, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cpu_2026-12-05_fft_spread"))
+from unit_curve import batched_unit, log_interpolate
 
 report, calibration = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-unit = next(u for u in calibration["iteration_curves"] if u["unit"] == "batched_pcg")
-points, latency = sorted(unit["points"]), unit["latency_s"]
-per_byte = [max(t - latency * c, 1e-3 * t) / b for b, t, c in points]
-logs = [math.log(p[0]) for p in points]
-
-
-def log_interpolate(xy, x):
-    if x <= xy[0][0]:
-        return xy[0][1]
-    if x >= xy[-1][0]:
-        return xy[-1][1]
-    i = next(k for k, p in enumerate(xy) if p[0] >= x)
-    (xa, ya), (xb, yb) = xy[i - 1], xy[i]
-    return ya + math.log(x / xa) / math.log(xb / xa) * (yb - ya)
-
-
-def seconds(b, calls):
-    return latency * calls + b * log_interpolate(list(zip([p[0] for p in points], per_byte)), b)
+seconds = batched_unit(calibration)
 
 
 def width_cost(rows, systems):

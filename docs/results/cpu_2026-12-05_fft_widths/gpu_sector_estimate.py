@@ -8,24 +8,13 @@
 # the w the counters count; the matrix part, fitted from the counted sizes, unchanged); and the
 # larger of the two for each size (a narrow iteration cannot cost less than the unit's floor).
 # Usage: gpu_sector_estimate.py COUNTS_JSON H200_CALIBRATION_JSON LAUNCHED_ITERATIONS
-import json, math, sys
+import json, math, os, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cpu_2026-12-05_fft_spread"))
+from unit_curve import batched_unit
 
 counts, calibration, launched = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), float(sys.argv[3])
-unit = next(u for u in calibration["iteration_curves"] if u["unit"] == "batched_pcg")
-points, latency = sorted(unit["points"]), unit["latency_s"]
-per_byte = [(b, max(t - latency * c, 1e-3 * t) / b) for b, t, c in points]
-
-
-def seconds(b, calls):
-    if b <= per_byte[0][0]:
-        s = per_byte[0][1]
-    elif b >= per_byte[-1][0]:
-        s = per_byte[-1][1]
-    else:
-        i = next(k for k, p in enumerate(per_byte) if p[0] >= b)
-        (xa, ya), (xb, yb) = per_byte[i - 1], per_byte[i]
-        s = ya + math.log(b / xa) / math.log(xb / xa) * (yb - ya)
-    return latency * calls + b * s
+seconds = batched_unit(calibration)
 
 
 k = counts["kernel_counts"]
