@@ -131,7 +131,7 @@ int step_command(int argc, char** argv) {
   cases::CaseConfig config = load_case_argument(*args, std::move(overrides), path);
 
   run::Simulation sim = run::set_up_simulation(std::move(config), path, std::cerr);
-  run::settle_pressure_path(sim);
+  std::cerr << run::settle_pressure_path(sim);
   const std::string device = sim.exec.description();
   std::cerr << "measuring copy bandwidth on " << device << "\n";
   const double copy_gb_per_s = bench::copy_bandwidth(sim.exec, 9);

@@ -200,7 +200,7 @@ int predict_on_ranks(int argc, char** argv, const parallel::Communicator& world)
   out << "case      " << config.name << ": " << config.description << "\n";
   run::Simulation sim = run::set_up_simulation(config, path, out, world.size() > 1 ? &world : nullptr,
                                                parallel::parse_transport(r.transport));
-  run::settle_pressure_path(sim);
+  out << run::settle_pressure_path(sim);
   r.cells = sim.global_cells;
   r.faces = sim.mesh.face_count();
   const double working_set = static_cast<double>(sim.exec.bytes_allocated());

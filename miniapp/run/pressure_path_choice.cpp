@@ -1,9 +1,9 @@
 #include "miniapp/run/pressure_path_choice.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <sstream>
 
+#include "operators/backend/synchronized_seconds.hpp"
 #include "operators/kernels/vector_ops.hpp"
 
 namespace miniapp::run {
@@ -19,12 +19,16 @@ const char* path_name(const cases::NumericsConfig& n) {
 
 PressurePathChoice::PressurePathChoice(const Executor& exec, const parallel::Communicator* comm, Path fft_path,
                                        Path pcg_path)
-    : exec_(exec), comm_(comm), paths_{std::move(fft_path), std::move(pcg_path)},
-      fft_choices_(paths_[fft].solver->timed_choices()) {}
+    : exec_(exec), comm_(comm), paths_{std::move(fft_path), std::move(pcg_path)} {}
+
+void PressurePathChoice::release(int path) {
+  if (path == fft && paths_[fft].solver) fft_choices_ = paths_[fft].solver->timed_choices();
+  paths_[path].solver.reset();
+}
 
 PcgResult PressurePathChoice::solve(const Vector& rhs, Vector& pressure, long step) {
   if (step > last_timed_step && chosen_) {
-    paths_[1 - *chosen_].solver.reset();
+    release(1 - *chosen_);
     return paths_[*chosen_].solver->solve(rhs, pressure, step);
   }
   if (step < first_timed_step || chosen_) return paths_[fft].solver->solve(rhs, pressure, step);
@@ -36,11 +40,8 @@ PcgResult PressurePathChoice::timed_solves(const Vector& rhs, Vector& pressure, 
   if (scratch_.size() != pressure.size()) scratch_ = Vector(exec_, pressure.size());
   copy(exec_, pressure, scratch_);
   const auto timed = [&](Path& path, Vector& solution) {
-    exec_.synchronize();
-    const auto start = std::chrono::steady_clock::now();
-    PcgResult result = path.solver->solve(rhs, solution, step);
-    exec_.synchronize();
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    PcgResult result;
+    double seconds = synchronized_seconds(exec_, [&] { result = path.solver->solve(rhs, solution, step); });
     if (comm_) seconds = comm_->allreduce(seconds, parallel::ReduceOp::max);
     path.seconds = path.seconds > 0 ? std::min(path.seconds, seconds) : seconds;
     return result;
@@ -49,7 +50,7 @@ PcgResult PressurePathChoice::timed_solves(const Vector& rhs, Vector& pressure, 
   timed(paths_[pcg], scratch_);
   if (step >= last_timed_step) {
     chosen_ = paths_[pcg].seconds < paths_[fft].seconds ? pcg : fft;
-    paths_[1 - *chosen_].solver.reset();
+    release(1 - *chosen_);
     scratch_ = Vector();
     ++changes_;
   }
@@ -59,9 +60,16 @@ PcgResult PressurePathChoice::timed_solves(const Vector& rhs, Vector& pressure, 
 PressurePathChoice::Choices PressurePathChoice::timed_choices() const {
   Choices choices;
   if (chosen_) choices.emplace_back(path_choice, *chosen_ == fft ? 1.0 : 0.0);
-  choices.insert(choices.end(), fft_choices_.begin(), fft_choices_.end());
+  const Choices own = paths_[fft].solver ? paths_[fft].solver->timed_choices() : fft_choices_;
+  choices.insert(choices.end(), own.begin(), own.end());
   return choices;
 }
+
+bool PressurePathChoice::choosing() const {
+  return !chosen_ || (paths_[fft].solver && paths_[fft].solver->choosing());
+}
+
+std::string PressurePathChoice::new_choice() { return paths_[fft].solver ? paths_[fft].solver->new_choice() : ""; }
 
 std::string PressurePathChoice::repeat_choices(const Choices& choices) {
   std::string repeated;
@@ -80,7 +88,6 @@ std::string PressurePathChoice::repeat_choices(const Choices& choices) {
   }
   if (paths_[fft].solver) {
     const std::string own = paths_[fft].solver->repeat_choices(choices);
-    fft_choices_ = paths_[fft].solver->timed_choices();
     if (!own.empty()) repeated += (repeated.empty() ? "" : "; ") + own;
   }
   return repeated;

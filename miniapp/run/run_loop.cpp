@@ -126,8 +126,8 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
     const auto step_start = clock::now();
     const time::StepReport report = sim.scheme->advance(f);
     summary.step_seconds += std::chrono::duration<double>(clock::now() - step_start).count();
-    if (const std::string chosen = take_pressure_path(sim); !chosen.empty() && sim.rank() == 0)
-      out << "pressure  " << chosen << "\n";
+    for (const std::string& chosen : {take_pressure_path(sim), sim.scheme->pressure_solver().new_choice()})
+      if (!chosen.empty() && sim.rank() == 0) out << "pressure  " << chosen << "\n";
     summary.steps += 1;
     summary.poisson_iterations += report.poisson.iterations;
     for (int p = 0; p < time::phase_count; ++p) summary.phase_kernels[p] += report.kernels[p];

@@ -251,9 +251,17 @@ std::string take_pressure_path(Simulation& sim) {
   return why;
 }
 
-void settle_pressure_path(Simulation& sim) {
-  while (sim.pressure_path && !sim.pressure_path->chosen()) sim.scheme->advance(*sim.fields);
-  take_pressure_path(sim);
+std::string settle_pressure_path(Simulation& sim) {
+  std::string chosen;
+  const auto note = [&](const std::string& choice) {
+    if (!choice.empty()) chosen += choice + "\n";
+  };
+  while (sim.scheme->pressure_solver().choosing()) {
+    sim.scheme->advance(*sim.fields);
+    note(sim.scheme->pressure_solver().new_choice());
+  }
+  note(take_pressure_path(sim));
+  return chosen;
 }
 
 // The cut patch of a rank's mesh (where its halo ends) gets a wall: it only closes halo rows, which

@@ -67,10 +67,11 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
 // restart has repeated the checkpointed run's choice, and after each step.
 std::string take_pressure_path(Simulation& sim);
 
-// Where sim.pressure_path has yet to choose, advances the fields until it has (steps up to
-// PressurePathChoice::last_timed_step), for the measurements that time a step of the path the run
-// will keep; then take_pressure_path.
-void settle_pressure_path(Simulation& sim);
+// Where the pressure solver has yet to choose by timing (its path, the FFT path's leading blocks),
+// advances the fields until it has (steps up to PressurePathChoice::last_timed_step), for the
+// measurements that time a step of the solver the run will keep; then take_pressure_path. Returns
+// what was chosen, a line each ("" where nothing was).
+std::string settle_pressure_path(Simulation& sim);
 
 // One condition per patch of `mesh` (the whole mesh or a rank's), from the case, whose boundary tables
 // validate_boundaries has checked against the whole mesh.

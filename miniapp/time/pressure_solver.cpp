@@ -60,12 +60,15 @@ FftPressureSolver::FftPressureSolver(const Executor& exec, const mesh::Mesh& mes
   fft::FftPoissonOptions fft_options;
   fft_options.pcg = options_;
   fft_options.preconditioning = preconditioning;
+  const bool timed_choice = preconditioning.leading_blocks < 0;
+  if (timed_choice) fft_options.preconditioning.leading_blocks = 0;  // Jacobi until the choice
   poisson_ = std::make_unique<fft::FftPoisson>(exec, std::move(extrusion), op, fft_options, &cell_order, plane_.get(),
                                                profile);
+  if (timed_choice) choice_ = std::make_unique<FrequencyBlockChoice>(exec, *poisson_);
   if (log)
     *log << "FFT Poisson: Nper = " << planes_per_line << ", " << lines << " cells per plane"
          << (ranks ? " (whole periodic lines on each of " + std::to_string(ranks->comm.size()) + " ranks)" : "")
-         << "; " << poisson_->configuration() << "\n";
+         << "; " << configuration() << "\n";
 }
 
 namespace {
@@ -73,7 +76,12 @@ namespace {
 constexpr const char* leading_blocks_choice = "fft_leading_blocks";
 }  // namespace
 
+std::string FftPressureSolver::configuration() const {
+  return choice_ ? choice_->describe() : poisson_->configuration();
+}
+
 PressureSolver::Choices FftPressureSolver::timed_choices() const {
+  if (choosing()) return {};
   const fft::FrequencyPreconditioner& m = poisson_->batched_pcg().preconditioner();
   return {{leading_blocks_choice, m.leading() == fft::LeadingPreconditioner::amg ? -m.leading_blocks()
                                                                                  : m.leading_blocks()}};
@@ -83,17 +91,29 @@ std::string FftPressureSolver::repeat_choices(const Choices& choices) {
   fft::FrequencyPreconditioner& m = poisson_->batched_pcg().preconditioner();
   for (const auto& [name, value] : choices) {
     if (name != leading_blocks_choice || Choices{{name, value}} == timed_choices()) continue;
-    const std::string chosen = m.describe();
+    const std::string before = m.describe();
     const int blocks = static_cast<int>(value);
-    m.use_leading_blocks(blocks < 0 ? fft::LeadingPreconditioner::amg : fft::LeadingPreconditioner::aip,
-                         std::abs(blocks));
-    return "FFT Poisson preconditioner " + m.describe() + " (set-up's timing chose " + chosen + ")";
+    const fft::LeadingPreconditioner own = poisson_->options().preconditioning.leading;
+    const auto kind = blocks < 0 ? fft::LeadingPreconditioner::amg : blocks > 0 ? fft::LeadingPreconditioner::aip : own;
+    if (choice_ && kind == own) {
+      choice_->repeat(std::abs(blocks));
+      choice_told_ = true;  // told by the message returned
+    } else {
+      m.use_leading_blocks(kind, std::abs(blocks));
+    }
+    return "FFT Poisson preconditioner " + m.describe() + " as the checkpointed run chose (was " + before + ")";
   }
   return "";
 }
 
-PcgResult FftPressureSolver::solve(const Vector& rhs, Vector& pressure, long /*step*/) {
-  const fft::FftPoissonResult r = poisson_->solve(rhs, pressure, true);
+std::string FftPressureSolver::new_choice() {
+  if (!choice_ || !choice_->chosen() || choice_told_) return "";
+  choice_told_ = true;
+  return "FFT Poisson preconditioner " + choice_->describe();
+}
+
+PcgResult FftPressureSolver::solve(const Vector& rhs, Vector& pressure, long step) {
+  const fft::FftPoissonResult r = choice_ ? choice_->solve(rhs, pressure, step) : poisson_->solve(rhs, pressure, true);
   const std::vector<int> per_frequency = fft::iterations_per_frequency(r.frequencies);
   frequency_iterations_.resize(per_frequency.size(), 0);
   for (std::size_t k = 0; k < per_frequency.size(); ++k) frequency_iterations_[k] += per_frequency[k];

@@ -8,6 +8,7 @@
 #include "core/stage_profile.hpp"
 #include "mesh/geometry.hpp"
 #include "mesh/mesh.hpp"
+#include "miniapp/time/frequency_block_choice.hpp"
 #include "operators/sparse/reorder.hpp"
 #include "parallel/local_numbering.hpp"
 #include "solvers/fft/fft_poisson.hpp"
@@ -33,6 +34,11 @@ class PressureSolver {
   // Makes the choices of `choices` (timed_choices of the same case) again, ignoring names it does not
   // make; returns what now differs from the set-up's choice ("" when nothing).
   virtual std::string repeat_choices(const Choices& /*choices*/) { return ""; }
+  // Whether solves of steps to come still time configurations to choose from (measurements of the
+  // run's own steps begin after them).
+  virtual bool choosing() const { return false; }
+  // What the timed solves chose, once, after the step that chose it; "" otherwise.
+  virtual std::string new_choice() { return ""; }
   // What the run's summary adds about the solves (nothing by default).
   virtual void print_report(std::ostream&) const {}
 };
@@ -59,8 +65,8 @@ void require_fft_backend(const Executor& exec);
 // fft::FftPoisson in the time loop (thesis ch. 4), on the executor: b and the pressure stay in the
 // operators' order and on the device (FftPoisson gathers them into the 1D-block order). Warm start:
 // the previous pressure, transformed, is the initial guess of every frequency system. The low
-// frequencies' blocks take AIP or AMG (`preconditioning`), how many of them chosen at set-up by measured
-// cost (configuration()).
+// frequencies' blocks take AIP or AMG (`preconditioning`), how many of them set by the case or chosen
+// on the solves of the time loop's first steps (FrequencyBlockChoice; configuration()).
 // iterations: the maximum over the frequency systems; relative_residual: the largest of theirs (each
 // system stops at tolerance · ‖b̂_s‖₂).
 class FftPressureSolver final : public PressureSolver {
@@ -89,11 +95,15 @@ class FftPressureSolver final : public PressureSolver {
   PcgResult solve(const Vector& rhs, Vector& pressure, long step) override;
   // The iterations per solve of each frequency, averaged over the solves so far.
   void print_report(std::ostream& out) const override;
-  const std::string& configuration() const { return poisson_->configuration(); }
+  std::string configuration() const;
+  // The timed choice of the leading blocks; nullptr where the case sets them.
+  const FrequencyBlockChoice* block_choice() const { return choice_.get(); }
   // The frequency preconditioner's leading blocks ("fft_leading_blocks": their number, negative when
-  // they are AMG's).
+  // they are AMG's), once chosen or where the case sets them.
   Choices timed_choices() const override;
   std::string repeat_choices(const Choices& choices) override;
+  bool choosing() const override { return choice_ && !choice_->chosen(); }
+  std::string new_choice() override;
 
  private:
   fft::BatchedPcgOptions options_;
@@ -101,6 +111,8 @@ class FftPressureSolver final : public PressureSolver {
   long long solves_ = 0;
   std::unique_ptr<fft::PlanePartition> plane_;  // several ranks
   std::unique_ptr<fft::FftPoisson> poisson_;
+  std::unique_ptr<FrequencyBlockChoice> choice_;  // where the case leaves the leading blocks to timing
+  bool choice_told_ = false;
 };
 
 }  // namespace miniapp::time

@@ -2,12 +2,12 @@
 #include "solvers/fft/fft_poisson.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <random>
 #include <sstream>
 
+#include "operators/backend/synchronized_seconds.hpp"
 #include "operators/kernels/gather.hpp"
 #include "operators/kernels/vector_ops.hpp"
 
@@ -78,6 +78,25 @@ FftPoisson::FftPoisson(const Executor& exec, Extrusion extrusion, const PlaneOpe
   }
 }
 
+std::string FftPoisson::try_leading_blocks(int blocks) {
+  FrequencyPreconditioner& m = pcg_->preconditioner();
+  const LeadingPreconditioner kind = m.leading();
+  const int before = m.leading_blocks();
+  std::string unavailable;
+  try {
+    m.use_leading_blocks(options_.preconditioning.leading, blocks);
+  } catch (const Error& e) {  // e.g. a 2D mesh too small for the AIP pattern: not a candidate
+    unavailable = e.what();
+  }
+  if (plane_ && !plane_->all(unavailable.empty()) && unavailable.empty()) {
+    unavailable = "on another rank";
+    m.use_leading_blocks(kind, before);  // built before: cannot fail
+  }
+  return unavailable;
+}
+
+double FftPoisson::slowest_rank(double seconds) const { return plane_ ? plane_->max(seconds) : seconds; }
+
 // Times solves of a fixed random right-hand side (every frequency present) per configuration, in rhs_
 // and solution_ (free at set-up), after one short untimed solve that warms caches and kernels. The
 // cost of a configuration is the faster of two solves: a machine shared with other work adds delays,
@@ -96,12 +115,9 @@ void FftPoisson::tune_preconditioner(StageProfile* profile) {
   const auto timed_solve = [&](const BatchedPcgOptions& options) {
     StageProfile::Part part(profile, "timed solves");
     rhs_.copy_from_host(host);  // the solve projects b in place
-    exec_.synchronize();
-    const auto start = std::chrono::steady_clock::now();
-    const BatchedPcgResult r = pcg_->solve(rhs_, solution_, options);
-    exec_.synchronize();
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (plane_) seconds = plane_->max(seconds);  // the slowest rank: one choice on every rank
+    BatchedPcgResult r;
+    const double seconds =
+        slowest_rank(synchronized_seconds(exec_, [&] { r = pcg_->solve(rhs_, solution_, options); }));
     costs << (costs.tellp() > 0 ? ", " : "") << m.leading_blocks() << " " << kind << ": " << 1e3 * seconds << " ms ("
           << *std::max_element(r.iterations.begin(), r.iterations.end()) << " it)";
     return seconds;
@@ -109,14 +125,7 @@ void FftPoisson::tune_preconditioner(StageProfile* profile) {
   timed_solve({options_.pcg.tolerance, std::min(options_.pcg.max_iterations, 5)});
   costs.str("");
   const auto cost = [&](int blocks) {
-    std::string unavailable;
-    try {
-      StageProfile::Part part(profile, "low-frequency blocks");
-      m.use_leading_blocks(leading, blocks);
-    } catch (const Error& e) {  // e.g. a 2D mesh too small for the AIP pattern: not a candidate
-      unavailable = e.what();
-    }
-    if (plane_ && !plane_->all(unavailable.empty()) && unavailable.empty()) unavailable = "on another rank";
+    const std::string unavailable = timed_part(profile, "low-frequency blocks", [&] { return try_leading_blocks(blocks); });
     if (!unavailable.empty()) {
       costs << (costs.tellp() > 0 ? ", " : "") << blocks << " " << kind << ": unavailable (" << unavailable << ")";
       return std::numeric_limits<double>::infinity();

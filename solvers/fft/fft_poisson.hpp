@@ -68,7 +68,17 @@ class FftPoisson {
   // Collective on several ranks.
   FftPoissonResult solve(const Vector& b, Vector& p, bool warm_start = false);
 
+  // Selects `blocks` leading blocks of the options' kind, 0 ≤ blocks ≤ the preconditioner's blocks().
+  // Returns "" when done, else why they are unavailable (a factor or hierarchy that cannot be computed,
+  // or "on another rank"), the configuration then as it was. Collective on several ranks: the same
+  // answer on every rank.
+  std::string try_leading_blocks(int blocks);
+  // The slowest rank's `seconds` (on one rank: `seconds`), so that timed choices agree on every rank.
+  // Collective on several ranks.
+  double slowest_rank(double seconds) const;
+
   const Extrusion& extrusion() const { return extrusion_; }
+  const FftPoissonOptions& options() const { return options_; }
   BatchedPcg& batched_pcg() { return *pcg_; }
   // The preconditioner per block, and how it was chosen (with the measured costs when tuned).
   const std::string& configuration() const { return configuration_; }
