@@ -98,10 +98,10 @@ std::string FftPressureSolver::repeat_choices(const Choices& choices) {
     if (choice_ && kind == own) {
       choice_->repeat(std::abs(blocks));
       choice_told_ = true;  // told by the message returned
-    } else {
-      m.use_leading_blocks(kind, std::abs(blocks));
+      return "FFT Poisson preconditioner " + m.describe();
     }
-    return "FFT Poisson preconditioner " + m.describe() + " as the checkpointed run chose (was " + before + ")";
+    m.use_leading_blocks(kind, std::abs(blocks));
+    return "FFT Poisson preconditioner " + m.describe() + " instead of " + before;
   }
   return "";
 }
