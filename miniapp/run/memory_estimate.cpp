@@ -16,6 +16,7 @@
 #include "solvers/aip_factor.hpp"
 #include "solvers/amg/amg.hpp"
 #include "solvers/amg/level_matrix.hpp"  // csr_device_bytes
+#include "solvers/fft/fft_poisson.hpp"
 
 namespace miniapp::run {
 namespace {
@@ -103,14 +104,15 @@ std::size_t operator_bytes(const cases::CaseConfig& config, const mesh::Mesh& me
   return bytes + vector_bytes(cells, 7) + vector_bytes(faces);
 }
 
+// The PCG path's preconditioner (none on the FFT path: its own are fft_path_bytes').
 std::size_t preconditioner_bytes(const cases::CaseConfig& config, const fv::FlowOperators& ops, index_t h,
                                  const amg::HostHierarchy* amg, const AipHostMatrices* aip) {
   using P = cases::Preconditioner;
   const P kind = config.numerics.preconditioner;
   const index_t cells = ops.laplacian.rows;
+  if (config.numerics.poisson == cases::PoissonSolver::fft) return 0;
   if (kind == P::jacobi) return vector_bytes(cells);
   if (kind == P::amg) {
-    if (config.numerics.poisson == cases::PoissonSolver::fft) return 0;  // the FFT path builds no AMG
     const amg::AmgOptions options = amg_options(config.numerics);
     // On one rank the finest level is the pressure solver's −L itself (not stored twice); a rank's
     // owned block (several ranks) has fewer entries and is stored.
@@ -126,6 +128,19 @@ std::size_t preconditioner_bytes(const cases::CaseConfig& config, const fv::Flow
   return DeviceAipFactor::device_bytes(aip_pattern(ops.laplacian, level), h);  // −L has L's pattern
 }
 
+// The FFT path's arrays on a mesh in uniform periodic layers along z (the case's cells along z, or
+// its layers of a 2D file), its 2D operator's entries from L's: each row less its z-neighbours' (one
+// entry for both with two layers). On several ranks every line counts as owned (the rank's halo lines
+// are few).
+std::size_t fft_path_bytes(const cases::MeshConfig& m, const CsrMatrix& laplacian) {
+  const index_t planes = m.generator == cases::MeshGenerator::file ? m.layers : m.cells[2];
+  if (planes < 2) return 0;
+  const index_t lines = laplacian.rows / planes;
+  const index_t z_entries = planes == 2 ? 1 : 2;
+  const index_t plane_nnz = (laplacian.nnz() - z_entries * laplacian.rows) / planes;
+  return fft::FftPoisson::device_bytes(lines, lines, planes, plane_nnz);
+}
+
 std::string gigabytes(std::size_t bytes) {
   char text[32];
   std::snprintf(text, sizeof text, "%.2f GB", static_cast<double>(bytes) / 1e9);
@@ -136,7 +151,7 @@ std::string gigabytes(std::size_t bytes) {
 
 MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh& mesh, const fv::FlowOperators& ops,
                                index_t slice_height, const amg::HostHierarchy* amg, const AipHostMatrices* aip,
-                               std::optional<std::size_t> rank_amg_bytes) {
+                               std::optional<std::size_t> rank_amg_bytes, bool fft_beside) {
   const index_t cells = mesh.cell_count(), faces = mesh.face_count();
   const bool les = config.physics.les != LesModel::none;
   MemoryEstimate e;
@@ -145,7 +160,15 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
   e.preconditioner = rank_amg_bytes ? *rank_amg_bytes : preconditioner_bytes(config, ops, slice_height, amg, aip);
   // PCG: r twice (Pcg::residual), z, p, q, rhs. Fractional step: uᵖ and work (3 each), rhs, cell work; face work and
   // base viscosity; with LES the 9 velocity gradients and the filter width.
-  e.solver = vector_bytes(cells, 6) + vector_bytes(cells, 8 + (les ? 10 : 0)) + vector_bytes(faces, 2);
+  const bool fft = config.numerics.poisson == cases::PoissonSolver::fft;
+  e.solver = vector_bytes(cells, fft ? 0 : 6) + vector_bytes(cells, 8 + (les ? 10 : 0)) + vector_bytes(faces, 2);
+  if (fft || fft_beside) {
+    e.fft_path = fft_path_bytes(config.mesh, ops.laplacian);
+    // The FFT path's timed leading blocks: the step's start and a trial solution (steps 2-3); else
+    // "auto"'s PCG solution beside the FFT path's (steps 4-5).
+    if (config.numerics.fft_low_frequency_blocks < 0) e.first_steps = vector_bytes(cells, 2);
+    else if (fft_beside) e.first_steps = vector_bytes(cells);
+  }
   // A held bulk velocity (FlowRateHold): ones on the cells, e·n on the faces.
   if (config.physics.bulk_velocity) e.solver += vector_bytes(cells) + vector_bytes(faces);
   // u, u_old (3 each), p, ν_t; u_s, ν_s.

@@ -23,7 +23,14 @@ struct MemoryEstimate {
   // The run loop's observers: the diagnostics' work vectors (with LES D(ν)'s values), the sums of
   // [statistics], the wall faces' vectors; not their samplers (probe and wall-face rows: a surface's worth).
   std::size_t observers = 0;
-  std::size_t total() const { return operators + preconditioner + solver + fields + observers; }
+  // The FFT path's arrays (fft::FftPoisson: the transforms' vectors, the batched PCG's and its 2D
+  // matrix), beside the PCG's parts where numerics.poisson = "auto" builds both; not its leading
+  // blocks' AIP factors or AMG hierarchies (on the 2D plane) nor cuFFT's own work areas.
+  std::size_t fft_path = 0;
+  // Vectors the timed choices of the first steps allocate and free (the FFT path's leading blocks at
+  // steps 2-3, "auto"'s path at steps 4-5).
+  std::size_t first_steps = 0;
+  std::size_t total() const { return operators + preconditioner + solver + fields + observers + fft_path + first_steps; }
   // Already in device memory when the estimate is checked, not part of the total: AMG's P, R and
   // coarser A as its device set-up left them, freed once the preconditioner is laid out from them.
   std::size_t held_by_setup = 0;
@@ -39,10 +46,12 @@ struct MemoryEstimate {
 // With AMG, sizes `amg`, the hierarchy the solver will be built from, or where none is given builds the
 // host hierarchy of −L (as the set-up would) to size it; on several ranks the set-up gives the bytes of
 // its coupled hierarchy (Amg::device_bytes) as `rank_amg_bytes`.
+// With numerics.poisson = "fft" the estimate is the FFT path's; `fft_beside` adds it to PCG's (both
+// paths built by "auto", the FFT path's leading blocks and the path then chosen by timing).
 MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh& mesh, const fv::FlowOperators& ops,
                                index_t slice_height, const amg::HostHierarchy* amg = nullptr,
                                const AipHostMatrices* aip = nullptr,
-                               std::optional<std::size_t> rank_amg_bytes = std::nullopt);
+                               std::optional<std::size_t> rank_amg_bytes = std::nullopt, bool fft_beside = false);
 
 // The number of cells that `free_bytes` (free while the set-up holds held_by_setup and the uploaded
 // bytes are in place) holds at the

@@ -191,15 +191,17 @@ std::optional<DeviceSell> uploaded_pressure_matrix(std::vector<PressureSolverPar
   return std::nullopt;
 }
 
-// The executor memory of the run with `parts`' pressure solver.
-MemoryEstimate memory_estimate(const Simulation& sim, const PressureSolverParts& parts, index_t slices) {
+// The executor memory of the run with `parts`' pressure solver, and the FFT path's beside it where
+// `fft_beside` ("auto" built both).
+MemoryEstimate memory_estimate(const Simulation& sim, const PressureSolverParts& parts, index_t slices,
+                               bool fft_beside) {
   cases::CaseConfig config = sim.config;
   config.numerics = parts.numerics;
   std::optional<std::size_t> rank_amg_bytes;
   if (parts.amg_ranks) rank_amg_bytes = Amg::device_bytes(*parts.amg_ranks, slices, amg_options(parts.numerics));
   MemoryEstimate e = estimate_memory(config, sim.mesh, sim.host_operators, slices,
                                      parts.amg_one_rank ? &*parts.amg_one_rank : nullptr,
-                                     parts.aip ? &*parts.aip : nullptr, rank_amg_bytes);
+                                     parts.aip ? &*parts.aip : nullptr, rank_amg_bytes, fft_beside);
   if (parts.pressure_matrix) e.uploaded = sell_device_bytes(sim.host_operators.laplacian, slices, false);
   return e;
 }
@@ -353,13 +355,12 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   paths.push_back(prepare_pressure_solver(sim, c.numerics, comm, rank_cells, slices, log));
   if (pcg_path)
     if (auto parts = prepare_beside_fft(sim, *pcg_path, comm, rank_cells, slices, log)) paths.push_back(std::move(*parts));
-  // The PCG's parts where both paths are prepared (the FFT path's own arrays are not estimated); a
-  // PCG that does not fit beside the FFT path is not timed.
-  sim.memory_estimate = memory_estimate(sim, paths.back(), slices);
+  // Both paths where both are prepared; a PCG that does not fit beside the FFT path is not timed.
+  sim.memory_estimate = memory_estimate(sim, paths.back(), slices, paths.size() == 2);
   if (paths.size() == 2 && !fits_on_every_rank(sim.memory_estimate, sim.exec, comm)) {
     paths.pop_back();
     c.numerics.poisson_choice += " (pcg not timed: it does not fit on the device beside it)";
-    sim.memory_estimate = memory_estimate(sim, paths.back(), slices);
+    sim.memory_estimate = memory_estimate(sim, paths.back(), slices, false);
   }
   // Fails here, before the first upload, when the mesh does not fit on the device.
   check_memory(sim.memory_estimate, sim.cells(), sim.exec, log);

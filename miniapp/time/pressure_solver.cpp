@@ -100,6 +100,7 @@ std::string FftPressureSolver::repeat_choices(const Choices& choices) {
       choice_told_ = true;  // told by the message returned
       return "FFT Poisson preconditioner " + m.describe();
     }
+    choice_.reset();  // another kind than this run's (a changed case): kept as given, never timed
     m.use_leading_blocks(kind, std::abs(blocks));
     return "FFT Poisson preconditioner " + m.describe() + " instead of " + before;
   }

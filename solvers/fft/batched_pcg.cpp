@@ -8,6 +8,7 @@
 #include <span>
 
 #include "operators/kernels/vector_ops.hpp"
+#include "solvers/amg/level_matrix.hpp"  // csr_device_bytes
 #include "solvers/fft/batched_shape.hpp"
 #include "solvers/pcg.hpp"
 
@@ -30,6 +31,16 @@ BatchedPcg::BatchedPcg(const Executor& exec, CsrMatrix a, std::vector<double> w,
   dots_ = Vector(exec, max_dot_pairs * systems());
   if (singular_at_zero)
     while (singular_systems_ < systems() && systems_.host_shifts[singular_systems_] == 0) ++singular_systems_;
+}
+
+std::size_t BatchedPcg::device_bytes(index_t rows, index_t nnz, index_t systems) {
+  const auto entries = [](std::size_t n) { return n * sizeof(double); };
+  const std::size_t n = static_cast<std::size_t>(batched_size(rows, systems));
+  // ShiftedSystems: A in CSR, diag(A), w and σ; r, z, p, q and the preconditioner's G r; the column
+  // sums, the per-system scalars and dots.
+  return amg::csr_device_bytes(rows, nnz) + entries(2 * static_cast<std::size_t>(rows) + systems) + entries(5 * n) +
+         entries(3 * static_cast<std::size_t>(batched_partials_size(rows, systems))) +
+         entries(static_cast<std::size_t>(bc::slot_count + max_dot_pairs) * systems);
 }
 
 Vector BatchedPcg::partials(int k) {

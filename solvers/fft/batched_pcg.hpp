@@ -65,6 +65,9 @@ class BatchedPcg {
   BatchedPcg(const Executor& exec, CsrMatrix a, std::vector<double> w, std::vector<double> shifts,
              bool singular_at_zero, index_t block_systems = 0, int aip_level = 1,
              PlanePartition* plane = nullptr);
+  // Executor bytes of a solver of `systems` systems over a `rows`-row matrix of `nnz` entries with
+  // Jacobi everywhere (its leading blocks' factors and hierarchies come on top once built).
+  static std::size_t device_bytes(index_t rows, index_t nnz, index_t systems);
   BatchedPcg(const BatchedPcg&) = delete;  // the preconditioner refers to systems_
   BatchedPcg& operator=(const BatchedPcg&) = delete;
 

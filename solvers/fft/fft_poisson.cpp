@@ -78,6 +78,14 @@ FftPoisson::FftPoisson(const Executor& exec, Extrusion extrusion, const PlaneOpe
   }
 }
 
+std::size_t FftPoisson::device_bytes(index_t lines, index_t owned_lines, index_t planes, index_t plane_nnz) {
+  const std::size_t owned = static_cast<std::size_t>(batched_size(owned_lines, planes));
+  const std::size_t modes = static_cast<std::size_t>(batched_size(lines, planes + 2));
+  // The 1D-block order and the real lines (owned), the right-hand side's and solution's modes.
+  return BatchedPcg::device_bytes(lines, plane_nnz, planes + 2) + owned * (sizeof(index_t) + sizeof(double)) +
+         2 * modes * sizeof(double);
+}
+
 std::string FftPoisson::try_leading_blocks(int blocks) {
   FrequencyPreconditioner& m = pcg_->preconditioner();
   const LeadingPreconditioner kind = m.leading();
