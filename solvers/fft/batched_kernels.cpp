@@ -60,9 +60,13 @@ void batched_spmv(const Executor& exec, const DeviceCsr& a, const Vector& x, Vec
   detail::check_vector(exec, x, batched_size(a.cols(), systems), kernel, "x (columns × systems)");
   if (x.data() == y.data()) throw Error(std::string(kernel) + ": y must not alias x");
   const ShiftedPointers m{a.view(), nullptr, nullptr, nullptr};
+  const bool long_rows = a.nnz() >= batched_warp_row_entries * static_cast<double>(a.rows());
   const double seconds = detail::run_timed(
       exec, [&] { cpu::batched_spmv(m, shape, x.data(), y.data()); },
-      [&] { cuda::batched_spmv(exec.stream(), m, shape, x.data(), y.data()); });
+      [&] {
+        if (long_rows) cuda::batched_spmv_warp_rows(exec.stream(), m.a, shape, x.data(), y.data());
+        else cuda::batched_spmv(exec.stream(), m, shape, x.data(), y.data());
+      });
   const double w = shape.width();
   exec.counters().add(KernelKind::spmv, matrix_bytes(a) + 8.0 * (a.rows() + a.cols()) * w, 2.0 * a.nnz() * w,
                       seconds);

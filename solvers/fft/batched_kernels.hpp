@@ -33,8 +33,13 @@ struct ShiftedView {
   const Vector& shifts;
 };
 
-// y_s = A x_s for s in range. Each coefficient of A is read once for all systems of the range. A may be
-// rectangular (N × M: an AMG transfer): x has M · S entries, y N · S, distinct.
+// Rows of at least this many entries on average, an AMG block's dense coarse inverse rather than a
+// transfer, take a warp each in the CUDA batched_spmv.
+inline constexpr double batched_warp_row_entries = 64;
+
+// y_s = A x_s for s in range. Each coefficient of A is read once for all systems of the range (with rows
+// of batched_warp_row_entries, on CUDA, once per four of them). A may be rectangular (N × M: an AMG
+// transfer): x has M · S entries, y N · S, distinct.
 // Bytes 12 nnz + 4(N + 1) + 8 (N + M) w; flops 2 nnz w.
 void batched_spmv(const Executor& exec, const DeviceCsr& a, const Vector& x, Vector& y, index_t systems,
                   SystemRange range);

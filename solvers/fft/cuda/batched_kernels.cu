@@ -3,11 +3,13 @@
 // hold consecutive systems of one row (and of the next rows when fewer than 32 systems are active),
 // so vector accesses are contiguous runs, and the lanes of one row read the same coefficient of A:
 // one broadcast load, so A is fetched from memory once for all systems of the range. The thread sums
-// its row in the CPU reference's order (shift term first, then A's entries in stored order).
+// its row in the CPU reference's order (shift term first, then A's entries in stored order); rows of
+// many entries (an AMG block's dense coarse inverse) take a warp each instead (batched_spmv_warp_kernel).
 #include <algorithm>
 
 #include "operators/backend/cuda/block_sum.cuh"
 #include "operators/backend/cuda/check.cuh"
+#include "operators/backend/cuda/csr_row.cuh"
 #include "operators/backend/cuda/launch.cuh"
 #include "solvers/fft/batched_cg_scalars.hpp"
 #include "solvers/fft/cuda/batched_kernels.hpp"
@@ -61,6 +63,36 @@ __global__ void batched_spmv_kernel(ShiftedPointers m, BatchedShape s, const dou
   Item it;
   if (!item_of(s, it)) return;
   y[it.index] = shifted_row(m, s, it.row, s.begin + it.offset, x);
+}
+
+// A warp per row of A (no shift), for rows of many entries (an AMG block's dense coarse inverse): the
+// lanes read the row's entries side by side and sum `warp_systems` systems at a time, then add their
+// partial sums across the warp. One thread per (row, system) would sum such a row as one chain of loads
+// as long as the row, and few rows give few threads to hide it.
+constexpr int warp_systems = 4;
+
+__global__ void __launch_bounds__(block_size)
+    batched_spmv_warp_kernel(CsrView a, BatchedShape s, const double* __restrict__ x, double* __restrict__ y) {
+  using miniapp::cuda::detail::warp_size;
+  const miniapp::cuda::detail::WarpRow w = miniapp::cuda::detail::warp_row();
+  if (w.row >= s.rows) return;
+  const index_t begin = __ldg(a.row_ptr + w.row), end = __ldg(a.row_ptr + w.row + 1);
+  for (index_t first = s.begin; first < s.end; first += warp_systems) {
+    const index_t count = s.end - first < warp_systems ? s.end - first : warp_systems;
+    double sum[warp_systems] = {};
+    for (index_t p = begin + w.lane; p < end; p += warp_size) {
+      const double v = __ldg(a.val + p);
+      const double* xj = x + static_cast<std::int64_t>(__ldg(a.col + p)) * s.systems + first;
+#pragma unroll
+      for (int k = 0; k < warp_systems; ++k)
+        if (k < count) sum[k] += v * xj[k];
+    }
+#pragma unroll
+    for (int k = 0; k < warp_systems; ++k) {
+      const double total = miniapp::cuda::detail::warp_sum(sum[k]);
+      if (w.lane == 0 && k < count) y[w.row * s.systems + first + k] = total;
+    }
+  }
 }
 
 __global__ void batched_jacobi_kernel(ShiftedPointers m, BatchedShape s, const double* __restrict__ r,
@@ -224,6 +256,13 @@ void batched_spmv(void* stream, const ShiftedPointers& m, BatchedShape shape, co
   if (empty(shape)) return;
   batched_spmv_kernel<<<item_blocks(shape), block_size, 0, as_stream(stream)>>>(m, shape, x, y);
   MINIAPP_CUDA_CHECK_LAUNCH("batched_spmv_kernel");
+}
+
+void batched_spmv_warp_rows(void* stream, const CsrView& a, BatchedShape shape, const double* x, double* y) {
+  if (empty(shape)) return;
+  batched_spmv_warp_kernel<<<miniapp::cuda::detail::warp_row_blocks(shape.rows), block_size, 0, as_stream(stream)>>>(
+      a, shape, x, y);
+  MINIAPP_CUDA_CHECK_LAUNCH("batched_spmv_warp_kernel");
 }
 
 void batched_jacobi(void* stream, const ShiftedPointers& m, BatchedShape shape, const double* r, double* z) {

@@ -7,6 +7,8 @@
 namespace miniapp::fft::cuda {
 
 void batched_spmv(void* stream, const ShiftedPointers& m, BatchedShape shape, const double* x, double* y);
+// The same without a shift, a warp per row: for rows of many entries (batched_warp_row_entries).
+void batched_spmv_warp_rows(void* stream, const CsrView& a, BatchedShape shape, const double* x, double* y);
 void batched_jacobi(void* stream, const ShiftedPointers& m, BatchedShape shape, const double* r, double* z);
 void batched_column_sums(void* stream, BatchedShape shape, const double* partials, double* out);
 void batched_dot_partials(void* stream, BatchedShape shape, index_t owned, const double* u, const double* v,

@@ -12,6 +12,7 @@ namespace {
 }  // namespace
 
 void batched_spmv(void*, const ShiftedPointers&, BatchedShape, const double*, double*) { not_built(); }
+void batched_spmv_warp_rows(void*, const CsrView&, BatchedShape, const double*, double*) { not_built(); }
 void batched_jacobi(void*, const ShiftedPointers&, BatchedShape, const double*, double*) { not_built(); }
 void batched_column_sums(void*, BatchedShape, const double*, double*) { not_built(); }
 void batched_dot_partials(void*, BatchedShape, index_t, const double*, const double*, double*) { not_built(); }

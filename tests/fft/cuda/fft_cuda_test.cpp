@@ -131,6 +131,35 @@ TEST_CASE("CUDA batched kernels match the CPU reference", "[fft][cuda]") {
   }
 }
 
+TEST_CASE("The CUDA batched SpMV of dense rows (a warp per row) matches the CPU", "[fft][cuda][amg]") {
+  const Executor cpu = Executor::cpu(), gpu = gpu_executor();
+  CsrMatrix d;  // as an AMG block's coarse inverse: dense rows, longer than fft::batched_warp_row_entries
+  d.rows = d.cols = 150;
+  const auto values = test::random_vector(150 * 150, 12);
+  d.row_ptr.clear();
+  d.row_ptr.push_back(0);
+  for (index_t i = 0; i < d.rows; ++i) {
+    for (index_t j = 0; j < d.cols; ++j) {
+      d.col.push_back(j);
+      d.val.push_back(values[static_cast<std::size_t>(i * d.cols + j)]);
+    }
+    d.row_ptr.push_back(d.row_ptr.back() + d.cols);
+  }
+  REQUIRE(d.nnz() >= fft::batched_warp_row_entries * d.rows);
+  const index_t S = 34;
+  const auto range = GENERATE(as<fft::SystemRange>{}, fft::SystemRange{0, 34}, fft::SystemRange{5, 11}, fft::SystemRange{2, 4});
+  const std::size_t size = static_cast<std::size_t>(d.rows) * S;
+  const auto x = test::random_vector(size, 13), y0 = nan_outside(test::random_vector(size, 14), S, range);
+  std::vector<double> y[2];
+  for (int k = 0; k < 2; ++k) {
+    const Executor& e = k == 0 ? cpu : gpu;
+    Vector xv = Vector::from_host(e, x), yv = Vector::from_host(e, y0);
+    fft::batched_spmv(e, DeviceCsr(e, d), xv, yv, S, range);
+    y[k] = yv.to_host();
+  }
+  CHECK(difference(y[1], y[0]) <= 1e-13);
+}
+
 TEST_CASE("The CUDA batched start sets the same state as the CPU's", "[fft][cuda]") {
   const Executor cpu = Executor::cpu(), gpu = gpu_executor();
   constexpr index_t S = 300;  // more than one block
