@@ -1,6 +1,5 @@
 #include "miniapp/time/frequency_block_choice.hpp"
 
-#include <algorithm>
 #include <limits>
 #include <sstream>
 
