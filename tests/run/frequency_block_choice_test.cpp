@@ -1,11 +1,15 @@
 // The FFT path's leading frequency blocks chosen on the time loop's own solves: Jacobi everywhere up to
 // step 3, the configurations of the greedy search timed on the systems of steps 2 and 3 from each
 // step's start, the fastest kept from step 4 and told once; the steps' results those of Jacobi,
-// bitwise; a checkpointed run's choice repeated without timing.
+// bitwise; a checkpointed run's choice repeated without timing; a configuration that cannot be built
+// never chosen.
 #include <catch2/catch.hpp>
 
 #include <cstring>
 
+#include "mesh/generators.hpp"
+#include "operators/fv/laplacian.hpp"
+#include "tests/fft/fft_test_support.hpp"
 #include "tests/run/run_test_support.hpp"
 
 namespace miniapp::run::test {
@@ -89,6 +93,32 @@ TEST_CASE("A checkpointed run's leading blocks are repeated without timing", "[r
   CHECK(solver.new_choice().empty());  // the restart's message told it
   CHECK_THAT(fft_solver(sim).configuration(), Catch::Contains("as the checkpointed run chose"));
   CHECK_THROWS_WITH(solver.repeat_choices({{"fft_leading_blocks", -20.0}}), Catch::Contains("20 low-frequency blocks"));
+}
+
+TEST_CASE("A configuration whose blocks cannot be built is timed as unavailable and not chosen", "[run][fft]") {
+  const Executor exec = Executor::cpu();
+  const mesh::Mesh m = mesh::make_hex_box({.cells = {6, 5, 8}, .periodic = {true, true, true}});
+  const auto geometry = mesh::compute_geometry(m);
+  fft::Extrusion extrusion = fft::detect_extrusion(m, geometry);
+  const fft::PlaneOperator op = fft::split_extruded_operator(fv::laplacian_matrix(m, geometry, nullptr), extrusion);
+  fft::FftPoissonOptions options;
+  options.preconditioning.leading = fft::LeadingPreconditioner::amg;
+  options.preconditioning.leading_blocks = 0;
+  options.preconditioning.amg.smoother_degree = 2;  // the frequency systems' AMG refuses it: no block builds
+  fft::FftPoisson poisson(exec, std::move(extrusion), op, options);
+  time::FrequencyBlockChoice choice(exec, poisson);
+  const Vector b = Vector::from_host(exec, ::miniapp::test::random_vector(static_cast<std::size_t>(m.cell_count()), 5, true));
+  Vector p(exec, m.cell_count());
+  fill(exec, 0.0, p);
+  for (long step = 1; step <= time::FrequencyBlockChoice::last_timed_step; ++step)
+    CHECK(choice.solve(b, p, step).converged);
+  REQUIRE(choice.chosen());
+  CHECK(poisson.batched_pcg().preconditioner().leading_blocks() == 0);
+  const auto& costs = choice.costs();
+  REQUIRE(costs.size() == 2);  // Jacobi, then one AMG block: the search stops there
+  CHECK(costs.at(0).seconds > 0);
+  CHECK_THAT(costs.at(1).unavailable, Catch::Contains("degree 1"));
+  CHECK_THAT(choice.describe(), Catch::Contains("1 AMG: unavailable ("));
 }
 
 }  // namespace
