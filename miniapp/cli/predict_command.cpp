@@ -55,8 +55,9 @@ cxxopts::Options predict_options() {
   return options;
 }
 
-// The kernel calibration of this device, written to `log`.
-predict::Calibration measure_kernels(const cxxopts::ParseResult& args, const Executor& exec, std::ostream& log) {
+// The kernel calibration of this device: measured on rank 0 alone (the other ranks wait), so that
+// ranks sharing a CPU do not disturb it.
+predict::Calibration measure_kernels(const cxxopts::ParseResult& args, const Executor& exec) {
   predict::CalibrationSettings settings;
   const bool quick = args.count("quick-calibration") > 0;
   if (quick) {
@@ -68,7 +69,7 @@ predict::Calibration measure_kernels(const cxxopts::ParseResult& args, const Exe
     settings.flush_bytes = 32.0 * (1 << 20);
     settings.warm_flush_bytes = 4.0 * (1 << 20);
   }
-  return predict::calibrate(exec, settings, bench::copy_bandwidth(exec, quick ? 3 : 10), log);
+  return predict::calibrate(exec, settings, bench::copy_bandwidth(exec, quick ? 3 : 10), std::cout);
 }
 
 // The stored calibration of this device, build and transport on rank 0 (collective; the other ranks
@@ -77,8 +78,7 @@ predict::Calibration load_or_calibrate(const cxxopts::ParseResult& args, const E
                                        const parallel::Communicator& world, std::string& path) {
   const std::string transport = args["comm"].as<std::string>();
   const predict::DeviceDescription device = predict::describe_device(exec);
-  path = args.count("calibration") ? args["calibration"].as<std::string>()
-                                    : predict::default_calibration_path(device, world.size());
+  path = args.count("calibration") ? args["calibration"].as<std::string>() : predict::default_calibration_path(device);
   const bool root = world.rank() == 0;
   const bool calibrate = args.count("calibrate") || (root && !std::filesystem::exists(path));
   predict::Calibration c;
@@ -88,20 +88,14 @@ predict::Calibration load_or_calibrate(const cxxopts::ParseResult& args, const E
       c = predict::read_calibration(path);
       predict::check_calibration(c, device, predict::describe_build(), path);
       predict::check_communication(c, transport, world.size(), path);
-      predict::check_kernel_ranks(c, world.size(), path);
       std::cout << "calibration " << path << " (" << c.date << ")\n";
     });
     return c;
   }
   if (root) std::cout << "calibrating " << device.description << " (once per device and build) into " << path << "\n";
-  // Every rank times the kernels at once, each on its executor, since the run's ranks share the CPU's
-  // bandwidth and cache too (rank 0 alone had them to itself); rank 0's curves are kept.
   world.run_collectively([&] {
-    std::ostringstream silent;
-    predict::Calibration mine = measure_kernels(args, exec, root ? std::cout : silent);
-    if (root) c = std::move(mine);
+    if (root) c = measure_kernels(args, exec);
   });
-  c.kernel_ranks = world.size();
   if (world.size() > 1) {
     predict::CommCalibrationSettings settings;
     if (args.count("quick-calibration")) {

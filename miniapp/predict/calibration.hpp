@@ -69,10 +69,6 @@ struct Calibration {
   DeviceDescription device;
   BuildDescription build;
   std::string date;              // UTC, ISO 8601
-  // Ranks that timed the kernels at once, each on its executor, as a run on that many ranks shares
-  // the devices: on ranks sharing a CPU its memory bandwidth and last-level cache are shared, so the
-  // curves hold for runs on that many ranks (a GPU's are its own whatever the ranks).
-  int kernel_ranks = 1;
   double copy_gb_per_s = 0;      // bench::copy_bandwidth: the roofline's ceiling
   double streaming_footprint = 0;  // bytes copied before each call of the streaming curves
   double warm_footprint = 0;       // and of the warm curves

@@ -17,10 +17,6 @@
 namespace miniapp::predict {
 namespace {
 
-// Ranks on the CPU backend share its memory bandwidth and cache, which the kernel curves include.
-bool shares_cpu(const DeviceDescription& device, int ranks) { return device.backend == "cpu" && ranks > 1; }
-
-
 using Json = nlohmann::ordered_json;
 
 // The member `key` of the object `parent` (the element `where` of the file, for errors), checked by
@@ -280,14 +276,13 @@ nlohmann::ordered_json communication_json(const std::optional<CommCalibration>& 
           {"iterations", std::move(iterations)}};
 }
 
-std::string default_calibration_path(const DeviceDescription& device, int ranks) {
+std::string default_calibration_path(const DeviceDescription& device) {
   std::string stem;
   for (const char c : device.description) {
     if (std::isalnum(static_cast<unsigned char>(c))) stem += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     else if (!stem.empty() && stem.back() != '-') stem += '-';
   }
   while (!stem.empty() && stem.back() == '-') stem.pop_back();
-  if (shares_cpu(device, ranks)) stem += "-" + std::to_string(ranks) + "-ranks";
   return "miniapp-calibration-" + stem + ".json";
 }
 
@@ -301,7 +296,6 @@ void write_calibration(const std::string& path, const Calibration& c) {
       {"build",
        {{"git", c.build.git}, {"compiler", c.build.compiler}, {"build_type", c.build.build_type},
         {"cuda", c.build.cuda}}},
-      {"kernel_ranks", c.kernel_ranks},
       {"copy_gb_per_s", c.copy_gb_per_s},
       {"streaming_footprint_bytes", c.streaming_footprint},
       {"warm_footprint_bytes", c.warm_footprint},
@@ -333,13 +327,6 @@ Calibration read_calibration(const std::string& path) {
   const Json& b = member(root, "build", &Json::is_object, "an object", path);
   c.build = {text(b, "git", build), text(b, "compiler", build), text(b, "build_type", build),
              member(b, "cuda", &Json::is_boolean, "true or false", build).get<bool>()};
-  // Files written before the kernels were timed on every rank at once hold rank 0's alone.
-  if (root.contains("kernel_ranks")) {
-    const double ranks = number(root, "kernel_ranks", path);
-    if (!(ranks >= 1) || ranks != std::floor(ranks) || ranks > 1e6)
-      throw Error(path + ": kernel_ranks must be a whole number >= 1");
-    c.kernel_ranks = static_cast<int>(ranks);
-  }
   c.copy_gb_per_s = number(root, "copy_gb_per_s", path);
   c.streaming_footprint = number(root, "streaming_footprint_bytes", path);
   c.warm_footprint = number(root, "warm_footprint_bytes", path);
@@ -371,15 +358,6 @@ void check_calibration(const Calibration& c, const DeviceDescription& device, co
   if (why.empty()) return;
   throw Error(path + ": calibration does not match: " + why +
               "; run 'miniapp predict --calibrate' to measure this device and build (or pass --calibration FILE)");
-}
-
-void check_kernel_ranks(const Calibration& c, int ranks, const std::string& path) {
-  if (!shares_cpu(c.device, std::max(ranks, c.kernel_ranks)) || c.kernel_ranks == ranks) return;
-  throw Error(path + ": calibration does not match: its kernels were timed by " + std::to_string(c.kernel_ranks) +
-              " rank" + (c.kernel_ranks == 1 ? "" : "s") + " sharing the CPU at once, this run has " +
-              std::to_string(ranks) + " (they share its memory bandwidth and cache); run '" +
-              (ranks > 1 ? "mpirun -np " + std::to_string(ranks) + " " : std::string()) +
-              "miniapp predict --calibrate' to measure it");
 }
 
 void check_communication(const Calibration& c, const std::string& transport, int ranks, const std::string& path) {

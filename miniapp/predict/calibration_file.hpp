@@ -24,10 +24,8 @@ namespace miniapp::predict {
 inline constexpr const char* calibration_format = "miniapp-calibration 9";
 
 // The default file for a device: "miniapp-calibration-<description>.json" in the working directory,
-// the description reduced to lower-case letters, digits and dashes (e.g. ...-cpu-2-threads.json); on
-// the CPU with several ranks the rank count follows (...-cpu-1-threads-2-ranks.json: its kernel curves
-// hold for that many ranks only, Calibration::kernel_ranks).
-std::string default_calibration_path(const DeviceDescription& device, int ranks = 1);
+// the description reduced to lower-case letters, digits and dashes (e.g. ...-cpu-2-threads.json).
+std::string default_calibration_path(const DeviceDescription& device);
 
 // Writes `c` to `path` (replaced atomically: a crash leaves the old file or the new one).
 void write_calibration(const std::string& path, const Calibration& c);
@@ -46,9 +44,5 @@ void check_calibration(const Calibration& c, const DeviceDescription& device, co
 // travel by `transport`: its communication was measured with another transport, or (ranks > 1) it
 // has none or fewer ranks than that. The message names the file and the mpirun command that measures it.
 void check_communication(const Calibration& c, const std::string& transport, int ranks, const std::string& path);
-
-// Throws miniapp::Error when `c`'s kernel curves were timed by another number of ranks sharing a CPU
-// than the run's `ranks` (Calibration::kernel_ranks); GPU curves hold for any rank count.
-void check_kernel_ranks(const Calibration& c, int ranks, const std::string& path);
 
 }  // namespace miniapp::predict

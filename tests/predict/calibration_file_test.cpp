@@ -265,40 +265,10 @@ TEST_CASE("Communication costs read back, and another transport or too few ranks
              Catch::Contains("format 'miniapp-calibration 2'") && Catch::Contains("--calibrate"));
 }
 
-TEST_CASE("The default calibration file is named after the device and the ranks sharing a CPU", "[predict]") {
+TEST_CASE("The default calibration file is named after the device", "[predict]") {
   CHECK(default_calibration_path({"cpu", "cpu (2 threads)", 0}) == "miniapp-calibration-cpu-2-threads.json");
-  CHECK(default_calibration_path({"cpu", "cpu (1 threads)", 0}, 2) == "miniapp-calibration-cpu-1-threads-2-ranks.json");
   CHECK(default_calibration_path({"cuda", "cuda:0 NVIDIA H100 80GB HBM3", 0}) ==
         "miniapp-calibration-cuda-0-nvidia-h100-80gb-hbm3.json");
-  CHECK(default_calibration_path({"cuda", "cuda:0 NVIDIA H100 80GB HBM3", 0}, 4) ==
-        "miniapp-calibration-cuda-0-nvidia-h100-80gb-hbm3.json");
-}
-
-TEST_CASE("Kernel curves timed by another number of ranks sharing the CPU are refused", "[predict]") {
-  ScratchDir dir("calibration_kernel_ranks");
-  const std::string path = (dir.path() / "c.json").string();
-  Calibration c = test::synthetic_calibration();
-  REQUIRE(c.device.backend == "cpu");
-  c.kernel_ranks = 2;
-  write_calibration(path, c);
-  const Calibration back = read_calibration(path);
-  CHECK(back.kernel_ranks == 2);
-  CHECK_NOTHROW(check_kernel_ranks(back, 2, path));
-  CHECK_THAT(error_of([&] { check_kernel_ranks(back, 1, path); }),
-             Catch::Contains("timed by 2 ranks") && Catch::Contains("this run has 1") &&
-                 Catch::Contains("'miniapp predict --calibrate'"));
-  CHECK_THAT(error_of([&] { check_kernel_ranks(back, 3, path); }), Catch::Contains("mpirun -np 3"));
-  Calibration gpu = back;
-  gpu.device.backend = "cuda";
-  CHECK_NOTHROW(check_kernel_ranks(gpu, 4, path));
-  // A file without the field (written by rank 0 alone before): one rank's curves.
-  nlohmann::ordered_json without = nlohmann::ordered_json::parse(read_text(path));
-  without.erase("kernel_ranks");
-  write_text(path, without.dump(2));
-  CHECK(read_calibration(path).kernel_ranks == 1);
-  without["kernel_ranks"] = 0.5;
-  write_text(path, without.dump(2));
-  CHECK_THAT(error_of([&] { read_calibration(path); }), Catch::Contains("kernel_ranks must be a whole number"));
 }
 
 }  // namespace
