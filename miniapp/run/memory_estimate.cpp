@@ -164,8 +164,8 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
   e.solver = vector_bytes(cells, fft ? 0 : 6) + vector_bytes(cells, 8 + (les ? 10 : 0)) + vector_bytes(faces, 2);
   if (fft || fft_beside) {
     e.fft_path = fft_path_bytes(config.mesh, ops.laplacian);
-    // The FFT path's timed leading blocks: the step's start and a trial solution (steps 2-3); else
-    // "auto"'s PCG solution beside the FFT path's (steps 4-5).
+    // The larger of the FFT path's timed choice's vectors (steps 2-3: the step's start and a trial
+    // solution) and "auto"'s PCG solution beside the FFT path's (steps 4-5), never held together.
     if (config.numerics.fft_low_frequency_blocks < 0) e.first_steps = vector_bytes(cells, 2);
     else if (fft_beside) e.first_steps = vector_bytes(cells);
   }
