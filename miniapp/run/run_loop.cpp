@@ -126,8 +126,9 @@ RunSummary run_simulation(Simulation& sim, const RunOptions& options, std::ostre
     const auto step_start = clock::now();
     const time::StepReport report = sim.scheme->advance(f);
     summary.step_seconds += std::chrono::duration<double>(clock::now() - step_start).count();
-    for (const std::string& chosen : {take_pressure_path(sim), sim.scheme->pressure_solver().new_choice()})
-      if (!chosen.empty() && sim.rank() == 0) out << "pressure  " << chosen << "\n";
+    std::istringstream chosen(take_pressure_choices(sim));  // on every rank: it updates the case's numerics
+    for (std::string line; std::getline(chosen, line);)
+      if (sim.rank() == 0) out << "pressure  " << line << "\n";
     summary.steps += 1;
     summary.poisson_iterations += report.poisson.iterations;
     for (int p = 0; p < time::phase_count; ++p) summary.phase_kernels[p] += report.kernels[p];

@@ -253,16 +253,19 @@ std::string take_pressure_path(Simulation& sim) {
   return why;
 }
 
+std::string take_pressure_choices(Simulation& sim) {
+  std::string lines;
+  for (const std::string& chosen : {sim.scheme->pressure_solver().new_choice(), take_pressure_path(sim)})
+    if (!chosen.empty()) lines += chosen + "\n";
+  return lines;
+}
+
 std::string settle_pressure_path(Simulation& sim) {
-  std::string chosen;
-  const auto note = [&](const std::string& choice) {
-    if (!choice.empty()) chosen += choice + "\n";
-  };
+  std::string chosen = take_pressure_choices(sim);
   while (sim.scheme->pressure_solver().choosing()) {
     sim.scheme->advance(*sim.fields);
-    note(sim.scheme->pressure_solver().new_choice());
+    chosen += take_pressure_choices(sim);
   }
-  note(take_pressure_path(sim));
   return chosen;
 }
 

@@ -67,10 +67,14 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
 // restart has repeated the checkpointed run's choice, and after each step.
 std::string take_pressure_path(Simulation& sim);
 
+// What the pressure solver's timed solves chose since the last call, a line each ("" where nothing):
+// the FFT path's leading blocks, then the path (take_pressure_path). After each step.
+std::string take_pressure_choices(Simulation& sim);
+
 // Where the pressure solver has yet to choose by timing (its path, the FFT path's leading blocks),
 // advances the fields until it has (steps up to PressurePathChoice::last_timed_step), for the
-// measurements that time a step of the solver the run will keep; then take_pressure_path. Returns
-// what was chosen, a line each ("" where nothing was).
+// measurements that time a step of the solver the run will keep. Returns take_pressure_choices' lines
+// of those steps.
 std::string settle_pressure_path(Simulation& sim);
 
 // One condition per patch of `mesh` (the whole mesh or a rank's), from the case, whose boundary tables
