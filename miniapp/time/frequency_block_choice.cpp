@@ -32,6 +32,7 @@ fft::FftPoissonResult FrequencyBlockChoice::solve(const Vector& rhs, Vector& pre
     return result;
   }
   poisson_.try_leading_blocks(best);  // available: it was timed
+  poisson_.batched_pcg().free_other_configurations();
   blocks_ = best;
   chosen_ = true;
   start_ = Vector();

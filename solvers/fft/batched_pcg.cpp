@@ -139,6 +139,14 @@ const BatchedPcg::RecordedBatch* BatchedPcg::recorded_batch(const Vector& x, Sys
   return &recorded;
 }
 
+void BatchedPcg::free_other_configurations() {
+  std::erase_if(batches_, [&](const auto& batch) {
+    return std::get<3>(batch.first) != preconditioner_.leading() ||
+           std::get<4>(batch.first) != preconditioner_.leading_blocks();
+  });
+  preconditioner_.free_unused_blocks();
+}
+
 int BatchedPcg::check_interval(const BatchedPcgOptions& options) const {
   if (plane_) return 1;
   return options.check_interval > 0 ? options.check_interval : default_check_interval(exec_.backend());

@@ -83,6 +83,9 @@ class BatchedPcg {
   // executor, of which the owned rows matter (x's halo need not be current). b (and x) are projected
   // in place where singular. Collective on several ranks.
   BatchedPcgResult solve(Vector& b, Vector& x, const BatchedPcgOptions& options, bool initial_guess = false);
+  // Frees what only other configurations of the preconditioner than the one in force use: their
+  // recorded batches, then their factors and hierarchies (FrequencyPreconditioner::free_unused_blocks).
+  void free_other_configurations();
 
  private:
   using DotPair = std::pair<const Vector*, const Vector*>;  // u, v (null: the column sums of u)
@@ -122,9 +125,10 @@ class BatchedPcg {
   Vector state_;  // batched_cg::slot_count rows of S per-system scalars
   Vector dots_;   // max_dot_pairs rows of S column dots
   // The recorded batches, one per (x, range of active systems, leading blocks of the preconditioner): a
-  // batch touches no memory from outside but x, and the preconditioner's factors are kept once made,
-  // so a recording stays valid for the solver's life and later solves replay it instead of recording
-  // again while the GPU waits (the range shrinks at almost every check).
+  // batch touches no memory from outside but x, and the preconditioner's factors are kept once made
+  // (until free_other_configurations drops the recordings that use them), so a recording stays valid
+  // and later solves replay it instead of recording again while the GPU waits (the range shrinks at
+  // almost every check).
   std::map<std::tuple<const double*, index_t, index_t, LeadingPreconditioner, int>, RecordedBatch> batches_;
   double preconditioner_bytes_ = 0;  // of the last iteration queued
   static constexpr index_t max_dot_pairs = 3;

@@ -144,6 +144,7 @@ void FftPoisson::tune_preconditioner(StageProfile* profile) {
   const int best = choose_aip_blocks(m.blocks(), cost);
   StageProfile::Part part(profile, "low-frequency blocks");
   m.use_leading_blocks(leading, best);
+  pcg_->free_other_configurations();
   configuration_ = m.describe() + "; chosen by measured solve time (" + costs.str() + ")";
 }
 

@@ -101,6 +101,15 @@ void FrequencyPreconditioner::use_leading_blocks(LeadingPreconditioner kind, int
   leading_blocks_ = m;
 }
 
+void FrequencyPreconditioner::free_unused_blocks() {
+  for (int b = 0; b < blocks(); ++b) {
+    const bool used = b < leading_blocks_;
+    if (!used || leading_ != LeadingPreconditioner::aip) factors_[b].reset();
+    if (!used || leading_ != LeadingPreconditioner::amg) amg_[b].reset();
+  }
+  if (leading_ != LeadingPreconditioner::amg || leading_blocks_ == 0) amg_work_ = Vector();
+}
+
 void FrequencyPreconditioner::set_amg_options(const amg::AmgOptions& options) {
   for (const auto& block : amg_)
     if (block) throw Error("FFT Poisson: the AMG options are set before the first AMG block is built");

@@ -39,7 +39,7 @@ enum class LeadingPreconditioner { aip, amg };
 // block, applied to all systems of the block at once (z = G_bᵀ G_b r by two batched SpMVs that read
 // G_b once). AMG: a V-cycle of FrequencyAmg per block (one hierarchy for the block's systems). The
 // factors and hierarchies are computed on the host when a configuration first needs them, then kept
-// for the preconditioner's life (recorded graphs refer to them).
+// (recorded graphs refer to them) until free_unused_blocks.
 // On several ranks (A the rank's rows, owned then halo) they are built on the owned × owned block of A
 // (block Jacobi across ranks), so the preconditioner never reads halo entries.
 class FrequencyPreconditioner {
@@ -60,6 +60,9 @@ class FrequencyPreconditioner {
   // from aip_factor or amg::build_hierarchy when a factor or hierarchy cannot be computed.
   void use_leading_blocks(LeadingPreconditioner kind, int m);
   void use_aip_blocks(int m) { use_leading_blocks(LeadingPreconditioner::aip, m); }
+  // Frees the factors and hierarchies that the configuration in force does not use (built for
+  // configurations tried before it was chosen); graphs recorded with them must be dropped first.
+  void free_unused_blocks();
   // How AMG blocks are built; only before the first one is (throws miniapp::Error after).
   void set_amg_options(const amg::AmgOptions& options);
   // z_s = M_s⁻¹ r_s for s < active; r and z distinct, N · S entries.

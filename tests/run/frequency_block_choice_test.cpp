@@ -2,7 +2,7 @@
 // step 3, the configurations of the greedy search timed on the systems of steps 2 and 3 from each
 // step's start, the fastest kept from step 4 and told once; the steps' results those of Jacobi,
 // bitwise; a checkpointed run's choice repeated without timing; a configuration that cannot be built
-// never chosen.
+// never chosen; the blocks tried and not chosen freed.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -119,6 +119,40 @@ TEST_CASE("A configuration whose blocks cannot be built is timed as unavailable 
   CHECK(costs.at(0).seconds > 0);
   CHECK_THAT(costs.at(1).unavailable, Catch::Contains("degree 1"));
   CHECK_THAT(choice.describe(), Catch::Contains("1 AMG: unavailable ("));
+}
+
+// An FFT Poisson solver of a periodic box whose leading blocks are AMG's, with Jacobi everywhere.
+fft::FftPoisson amg_poisson(const Executor& exec, const mesh::Mesh& m) {
+  const auto geometry = mesh::compute_geometry(m);
+  fft::Extrusion extrusion = fft::detect_extrusion(m, geometry);
+  const fft::PlaneOperator op = fft::split_extruded_operator(fv::laplacian_matrix(m, geometry, nullptr), extrusion);
+  fft::FftPoissonOptions options;
+  options.preconditioning.leading = fft::LeadingPreconditioner::amg;
+  options.preconditioning.leading_blocks = 0;
+  return fft::FftPoisson(exec, std::move(extrusion), op, options);
+}
+
+TEST_CASE("The blocks tried and not chosen are freed at the choice", "[run][fft][memory]") {
+  const mesh::Mesh m = mesh::make_hex_box({.cells = {24, 20, 8}, .periodic = {true, true, true}});
+  const Executor exec = Executor::cpu();
+  fft::FftPoisson poisson = amg_poisson(exec, m);
+  time::FrequencyBlockChoice choice(exec, poisson);
+  const Vector b = Vector::from_host(exec, ::miniapp::test::random_vector(static_cast<std::size_t>(m.cell_count()), 7, true));
+  Vector p(exec, m.cell_count());
+  fill(exec, 0.0, p);
+  const std::size_t before = exec.bytes_allocated();
+  for (long step = 1; step <= time::FrequencyBlockChoice::last_timed_step; ++step) REQUIRE(choice.solve(b, p, step).converged);
+  REQUIRE(choice.chosen());
+  const int chosen = poisson.batched_pcg().preconditioner().leading_blocks();
+  REQUIRE(choice.costs().rbegin()->first > chosen);  // a block was built and not chosen
+  // What the chosen blocks hold, built alone by another solver.
+  const Executor alone = Executor::cpu();
+  fft::FftPoisson reference = amg_poisson(alone, m);
+  const std::size_t jacobi = alone.bytes_allocated();
+  REQUIRE(reference.try_leading_blocks(chosen).empty());
+  CHECK(exec.bytes_allocated() - before == alone.bytes_allocated() - jacobi);
+  // The chosen configuration still solves.
+  CHECK(choice.solve(b, p, time::FrequencyBlockChoice::last_timed_step + 1).converged);
 }
 
 }  // namespace
