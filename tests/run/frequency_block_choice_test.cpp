@@ -95,17 +95,26 @@ TEST_CASE("A checkpointed run's leading blocks are repeated without timing", "[r
   CHECK_THROWS_WITH(solver.repeat_choices({{"fft_leading_blocks", -20.0}}), Catch::Contains("20 low-frequency blocks"));
 }
 
-TEST_CASE("A configuration whose blocks cannot be built is timed as unavailable and not chosen", "[run][fft]") {
-  const Executor exec = Executor::cpu();
-  const mesh::Mesh m = mesh::make_hex_box({.cells = {6, 5, 8}, .periodic = {true, true, true}});
+// An FFT Poisson solver of a periodic box whose leading blocks are AMG's (`amg` their hierarchies'
+// options), with Jacobi everywhere.
+fft::FftPoisson amg_poisson(const Executor& exec, const mesh::Mesh& m,
+                            const amg::AmgOptions& amg = fft::frequency_amg_options()) {
   const auto geometry = mesh::compute_geometry(m);
   fft::Extrusion extrusion = fft::detect_extrusion(m, geometry);
   const fft::PlaneOperator op = fft::split_extruded_operator(fv::laplacian_matrix(m, geometry, nullptr), extrusion);
   fft::FftPoissonOptions options;
   options.preconditioning.leading = fft::LeadingPreconditioner::amg;
   options.preconditioning.leading_blocks = 0;
-  options.preconditioning.amg.smoother_degree = 2;  // the frequency systems' AMG refuses it: no block builds
-  fft::FftPoisson poisson(exec, std::move(extrusion), op, options);
+  options.preconditioning.amg = amg;
+  return fft::FftPoisson(exec, std::move(extrusion), op, options);
+}
+
+TEST_CASE("A configuration whose blocks cannot be built is timed as unavailable and not chosen", "[run][fft]") {
+  const Executor exec = Executor::cpu();
+  const mesh::Mesh m = mesh::make_hex_box({.cells = {6, 5, 8}, .periodic = {true, true, true}});
+  amg::AmgOptions refused = fft::frequency_amg_options();
+  refused.smoother_degree = 2;  // the frequency systems' AMG refuses it: no block builds
+  fft::FftPoisson poisson = amg_poisson(exec, m, refused);
   time::FrequencyBlockChoice choice(exec, poisson);
   const Vector b = Vector::from_host(exec, ::miniapp::test::random_vector(static_cast<std::size_t>(m.cell_count()), 5, true));
   Vector p(exec, m.cell_count());
@@ -119,17 +128,6 @@ TEST_CASE("A configuration whose blocks cannot be built is timed as unavailable 
   CHECK(costs.at(0).seconds > 0);
   CHECK_THAT(costs.at(1).unavailable, Catch::Contains("degree 1"));
   CHECK_THAT(choice.describe(), Catch::Contains("1 AMG: unavailable ("));
-}
-
-// An FFT Poisson solver of a periodic box whose leading blocks are AMG's, with Jacobi everywhere.
-fft::FftPoisson amg_poisson(const Executor& exec, const mesh::Mesh& m) {
-  const auto geometry = mesh::compute_geometry(m);
-  fft::Extrusion extrusion = fft::detect_extrusion(m, geometry);
-  const fft::PlaneOperator op = fft::split_extruded_operator(fv::laplacian_matrix(m, geometry, nullptr), extrusion);
-  fft::FftPoissonOptions options;
-  options.preconditioning.leading = fft::LeadingPreconditioner::amg;
-  options.preconditioning.leading_blocks = 0;
-  return fft::FftPoisson(exec, std::move(extrusion), op, options);
 }
 
 TEST_CASE("The blocks tried and not chosen are freed at the choice", "[run][fft][memory]") {
