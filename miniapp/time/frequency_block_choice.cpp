@@ -76,14 +76,17 @@ std::string FrequencyBlockChoice::describe() const {
     return text.str();
   }
   text << "from step " << last_timed_step + 1;
-  if (repeated_) return text.str() + ", as the checkpointed run chose";
+  std::ostringstream held;
+  held.precision(3);
+  if (m.leading_blocks() > 0) held << "; its blocks hold " << static_cast<double>(m.leading_bytes()) / 1e6 << " MB";
+  if (repeated_) return text.str() + ", as the checkpointed run chose" + held.str();
   text << ", the fastest on the solves of steps " << first_timed_step << "-" << last_timed_step << " (";
   for (auto c = costs_.begin(); c != costs_.end(); ++c) {
     text << (c == costs_.begin() ? "" : ", ") << c->first << " " << kind << ": ";
     if (c->second.unavailable.empty()) text << 1e3 * c->second.seconds << " ms (" << c->second.iterations << " it)";
     else text << "unavailable (" << c->second.unavailable << ")";
   }
-  text << ")";
+  text << ")" << held.str();
   return text.str();
 }
 

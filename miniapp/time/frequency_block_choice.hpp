@@ -30,9 +30,10 @@ class FrequencyBlockChoice {
   // next solve between solves (up to step 3 Jacobi solves, as it did in that run). Throws
   // miniapp::Error where they are unavailable.
   void repeat(int blocks);
-  // Before the choice, how it is made; then the configuration and how it was chosen, e.g. "AMG (3
-  // levels) on k = 0..5 (2 blocks), Jacobi on k = 6..16 (4 blocks); 6 systems per block; from step 4,
-  // the fastest on the solves of steps 2-3 (0 AMG: 62.6 ms (327 it), 1 AMG: ...)".
+  // Before the choice, how it is made; then the configuration, how it was chosen and the executor
+  // memory its blocks hold, e.g. "AMG (3 levels) on k = 0..5 (2 blocks), Jacobi on k = 6..16 (4
+  // blocks); 6 systems per block; from step 4, the fastest on the solves of steps 2-3 (0 AMG: 62.6 ms
+  // (327 it), 1 AMG: ...); its blocks hold 5.8 MB".
   std::string describe() const;
 
   struct Cost {

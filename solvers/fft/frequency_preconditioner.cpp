@@ -61,6 +61,8 @@ FrequencyPreconditioner::FrequencyPreconditioner(const Executor& exec, const Shi
     throw Error("FFT Poisson: " + std::to_string(block_systems_) + " systems per preconditioner block; an even number ≥ 2 is needed");
   factors_.resize(static_cast<std::size_t>(blocks()));
   amg_.resize(static_cast<std::size_t>(blocks()));
+  factor_bytes_.resize(factors_.size());
+  amg_bytes_.resize(amg_.size());
 }
 
 FrequencyPreconditioner::~FrequencyPreconditioner() = default;
@@ -80,12 +82,16 @@ void FrequencyPreconditioner::build_aip_block(int b) {
   const CsrMatrix a = owned_rows_ < systems_.rows() ? block_of_owned_rows(systems_.host_a, owned_rows_)
                                                     : systems_.host_a;
   const CsrMatrix g = aip_factor(shifted_matrix(a, systems_.host_w, sigma), level_);
+  const std::size_t before = exec_.bytes_allocated();
   factors_[b] = std::make_unique<Factor>(Factor{DeviceCsr(exec_, g), DeviceCsr(exec_, transpose(g))});
+  factor_bytes_[b] = exec_.bytes_allocated() - before;
 }
 
 // One hierarchy for the block's systems (one per frequency moved more bytes for the same iterations).
 void FrequencyPreconditioner::build_amg_block(int b) {
+  const std::size_t before = exec_.bytes_allocated();
   amg_[b] = std::make_unique<FrequencyAmg>(exec_, systems_, block_range(b), owned_rows_, amg_options_);
+  amg_bytes_[b] = exec_.bytes_allocated() - before;
   if (amg_work_.size() == 0) amg_work_ = Vector(exec_, tmp_.size());
 }
 
@@ -108,6 +114,15 @@ void FrequencyPreconditioner::free_unused_blocks() {
     if (!used || leading_ != LeadingPreconditioner::amg) amg_[b].reset();
   }
   if (leading_ != LeadingPreconditioner::amg || leading_blocks_ == 0) amg_work_ = Vector();
+}
+
+std::size_t FrequencyPreconditioner::leading_bytes() const {
+  std::size_t bytes = sizeof(double) * static_cast<std::size_t>(amg_work_.size());
+  for (std::size_t b = 0; b < factors_.size(); ++b) {
+    if (factors_[b]) bytes += factor_bytes_[b];
+    if (amg_[b]) bytes += amg_bytes_[b];
+  }
+  return bytes;
 }
 
 void FrequencyPreconditioner::set_amg_options(const amg::AmgOptions& options) {

@@ -63,6 +63,9 @@ class FrequencyPreconditioner {
   // Frees the factors and hierarchies that the configuration in force does not use (built for
   // configurations tried before it was chosen); graphs recorded with them must be dropped first.
   void free_unused_blocks();
+  // Executor bytes held by the factors and hierarchies built so far and not freed, with the V-cycle's
+  // work vector: what the leading blocks add to a solver with Jacobi everywhere.
+  std::size_t leading_bytes() const;
   // How AMG blocks are built; only before the first one is (throws miniapp::Error after).
   void set_amg_options(const amg::AmgOptions& options);
   // z_s = M_s⁻¹ r_s for s < active; r and z distinct, N · S entries.
@@ -88,6 +91,7 @@ class FrequencyPreconditioner {
   amg::AmgOptions amg_options_ = frequency_amg_options();
   std::vector<std::unique_ptr<Factor>> factors_;                   // per block; null until needed
   std::vector<std::unique_ptr<FrequencyAmg>> amg_;                 // per block; null until needed
+  std::vector<std::size_t> factor_bytes_, amg_bytes_;              // per block: executor bytes of each
   mutable Vector tmp_, amg_work_;                                  // G r; the V-cycle's second work vector
 };
 

@@ -91,7 +91,8 @@ TEST_CASE("A checkpointed run's leading blocks are repeated without timing", "[r
   CHECK(fft_solver(sim).block_choice()->costs().empty());
   CHECK(leading_blocks(sim) == -2);
   CHECK(solver.new_choice().empty());  // the restart's message told it
-  CHECK_THAT(fft_solver(sim).configuration(), Catch::Contains("as the checkpointed run chose"));
+  CHECK_THAT(fft_solver(sim).configuration(),
+             Catch::Contains("as the checkpointed run chose; its blocks hold ") && Catch::EndsWith(" MB"));
   CHECK_THROWS_WITH(solver.repeat_choices({{"fft_leading_blocks", -20.0}}), Catch::Contains("20 low-frequency blocks"));
 }
 
@@ -149,6 +150,11 @@ TEST_CASE("The blocks tried and not chosen are freed at the choice", "[run][fft]
   const std::size_t jacobi = alone.bytes_allocated();
   REQUIRE(reference.try_leading_blocks(chosen).empty());
   CHECK(exec.bytes_allocated() - before == alone.bytes_allocated() - jacobi);
+  CHECK(poisson.batched_pcg().preconditioner().leading_bytes() == exec.bytes_allocated() - before);
+  // What the blocks hold, as the solver counts it, whatever the timing chose: two blocks built.
+  REQUIRE(reference.try_leading_blocks(2).empty());
+  CHECK(reference.batched_pcg().preconditioner().leading_bytes() == alone.bytes_allocated() - jacobi);
+  CHECK(alone.bytes_allocated() > jacobi);
   // The chosen configuration still solves.
   CHECK(choice.solve(b, p, time::FrequencyBlockChoice::last_timed_step + 1).converged);
 }
