@@ -1,5 +1,6 @@
 #include "parallel/halo_exchange.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include <mpi-ext.h>
@@ -82,6 +83,11 @@ void HaloExchange::reserve(int vectors) {
     host_recv_.resize(static_cast<std::size_t>(vectors * halo_count()));
   }
   requests_.reserve(2 * plan_.neighbours.size() * static_cast<std::size_t>(vectors));
+}
+
+std::size_t HaloExchange::device_bytes(int vectors) const {
+  const auto sends = static_cast<std::size_t>(send_index_.size());
+  return sends * (sizeof(index_t) + sizeof(double) * static_cast<std::size_t>(std::max(vectors, 1)));
 }
 
 void HaloExchange::start_exchange(std::span<Vector* const> vectors) {

@@ -52,6 +52,8 @@ class HaloExchange {
   void exchange(Vector& v);
 
   const HaloPlan& plan() const { return plan_; }
+  // Executor bytes of its index list and of buffers for `vectors` vectors exchanged at once.
+  std::size_t device_bytes(int vectors) const;
   index_t local_count() const { return local_count_; }
 
  private:

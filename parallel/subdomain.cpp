@@ -1,5 +1,6 @@
 #include "parallel/subdomain.hpp"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
@@ -23,12 +24,21 @@ Subdomain::~Subdomain() = default;
 Subdomain::Subdomain(Subdomain&&) noexcept = default;
 Subdomain& Subdomain::operator=(Subdomain&&) noexcept = default;
 
+std::size_t Subdomain::halo_device_bytes() const {
+  return halo_ ? halo_->device_bytes(max_vectors_per_update) : 0;
+}
+
+// In groups of at most max_vectors_per_update (a restart's eight fields), so that the exchange's
+// buffers never outgrow what the memory estimate counts.
 void Subdomain::update_halo(std::span<Vector* const> vectors) {
   if (!halo_) return;
-  if (observer_) observer_->halo_started(halo_->plan(), static_cast<int>(vectors.size()));
-  halo_->start_exchange(vectors);
-  halo_->finish_exchange(vectors);
-  if (observer_) observer_->halo_finished();
+  for (std::size_t first = 0; first < vectors.size(); first += max_vectors_per_update) {
+    const auto group = vectors.subspan(first, std::min<std::size_t>(max_vectors_per_update, vectors.size() - first));
+    if (observer_) observer_->halo_started(halo_->plan(), static_cast<int>(group.size()));
+    halo_->start_exchange(group);
+    halo_->finish_exchange(group);
+    if (observer_) observer_->halo_finished();
+  }
 }
 
 void Subdomain::update_halo(Vector& v) {

@@ -59,6 +59,10 @@ class Subdomain {
   // The same split in two, for work that needs no halo in between (the inner rows of an SpMV).
   void start_halo_update(Vector& v);
   void finish_halo_update(Vector& v);
+  // The most vectors one halo update of a run carries (the three velocity components), and the
+  // executor bytes of the halo exchange's index list and buffers for them (0 on one rank).
+  static constexpr int max_vectors_per_update = 3;
+  std::size_t halo_device_bytes() const;
 
   // Σ over ranks of x·y over the owned entries (thesis §1.5.1): one local DOT, one allreduce.
   double dot(const Executor& exec, const Vector& x, const Vector& y) const;

@@ -68,6 +68,22 @@ index_t wall_face_count(const cases::CaseConfig& config, const mesh::Mesh& mesh)
   return faces;
 }
 
+index_t outlet_face_count(const mesh::Mesh& mesh, const fv::FlowBoundaries& boundaries) {
+  boundaries.require_matches(mesh);
+  index_t faces = 0;
+  for (std::size_t p = 0; p < mesh.patches.size(); ++p)
+    if (boundaries.by_patch[p].kind == BoundaryKind::outlet) faces += mesh.patches[p].face_count;
+  return faces;
+}
+
+// The rows [begin, end) of `a` as OverlappedOperator stores them: one sELL matrix of those rows.
+std::size_t row_block_sell_bytes(const CsrMatrix& a, index_t begin, index_t end, index_t slice_height) {
+  std::vector<index_t> lengths;
+  lengths.reserve(static_cast<std::size_t>(end - begin));
+  for (index_t r = begin; r < end; ++r) lengths.push_back(a.row_length(r));
+  return sell_device_bytes(lengths, slice_height, false);
+}
+
 // DeviceOperators' viscous_source exists with LES when the wall/inlet diffusion source is non-zero.
 bool viscous_source_needed(const fv::FlowOperators& ops, index_t faces, double nu) {
   const std::vector<double> nu_faces(static_cast<std::size_t>(faces), nu);
@@ -98,8 +114,9 @@ std::size_t operator_bytes(const cases::CaseConfig& config, const mesh::Mesh& me
   if (les) bytes += csr_bytes(momentum_entries, coefficient_map_entries(ops.divergence, face_lengths[1]));
   if (les && viscous_source_needed(ops, faces, config.physics.nu))
     for (const CsrMatrix& s : ops.boundary_diffusion_source) bytes += sell_bytes(s, h);
-  // Outlets: their mask and u_s with their inflow clipped (E_C's input).
-  if (ops.boundaries.has_pressure_outlet()) bytes += vector_bytes(faces, 2);
+  // Outlets: their mask and u_s with their inflow clipped (E_C's input), where this mesh has outlet
+  // faces (a rank's mesh may keep an outlet patch with none).
+  if (outlet_face_count(mesh, ops.boundaries) > 0) bytes += vector_bytes(faces, 2);
   // volume, inverse volume, M u_bc, 3 constant sources, the boundary speed flux; u_bc · n on faces.
   return bytes + vector_bytes(cells, 7) + vector_bytes(faces);
 }
@@ -151,7 +168,7 @@ std::string gigabytes(std::size_t bytes) {
 
 MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh& mesh, const fv::FlowOperators& ops,
                                index_t slice_height, const amg::HostHierarchy* amg, const AipHostMatrices* aip,
-                               std::optional<std::size_t> rank_amg_bytes, bool fft_beside) {
+                               std::optional<std::size_t> rank_amg_bytes, bool fft_beside, const RankShare* rank) {
   const index_t cells = mesh.cell_count(), faces = mesh.face_count();
   const bool les = config.physics.les != LesModel::none;
   MemoryEstimate e;
@@ -168,6 +185,12 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
     // solution) and "auto"'s PCG solution beside the FFT path's (steps 4-5), never held together.
     if (config.numerics.fft_low_frequency_blocks < 0) e.first_steps = vector_bytes(cells, 2);
     else if (fft_beside) e.first_steps = vector_bytes(cells);
+  }
+  if (rank) {
+    e.solver += rank->halo_bytes;
+    if (!fft)
+      e.solver += row_block_sell_bytes(ops.laplacian, 0, rank->inner, slice_height) +
+                  row_block_sell_bytes(ops.laplacian, rank->inner, rank->owned, slice_height);
   }
   // A held bulk velocity (FlowRateHold): ones on the cells, e·n on the faces.
   if (config.physics.bulk_velocity) e.solver += vector_bytes(cells) + vector_bytes(faces);

@@ -39,6 +39,15 @@ struct MemoryEstimate {
   std::size_t uploaded = 0;
 };
 
+// What a rank of a several-rank run holds beyond its cells' arrays: the halo exchange's index list
+// and buffers (parallel::Subdomain::halo_device_bytes), and on the PCG path the pressure matrix again,
+// split into the inner rows [0, inner) and the interface rows [inner, owned)
+// (parallel::OverlappedOperator).
+struct RankShare {
+  index_t inner = 0, owned = 0;
+  std::size_t halo_bytes = 0;
+};
+
 // The estimate for `config` on `mesh`, from the host operators before any upload: each uploaded
 // matrix sized as to_sell(·, slice_height) will store it (slice pointers, and 4 + 8 bytes per stored
 // entry padding included), E_C/E_D from the counts of their triplets. With AIP, computes the factor's
@@ -47,11 +56,13 @@ struct MemoryEstimate {
 // host hierarchy of −L (as the set-up would) to size it; on several ranks the set-up gives the bytes of
 // its coupled hierarchy (Amg::device_bytes) as `rank_amg_bytes`.
 // With numerics.poisson = "fft" the estimate is the FFT path's; `fft_beside` adds it to PCG's (both
-// paths built by "auto", the FFT path's leading blocks and the path then chosen by timing).
+// paths built by "auto", the FFT path's leading blocks and the path then chosen by timing). `rank`:
+// this rank's share of a several-rank run (nullptr on one rank).
 MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh& mesh, const fv::FlowOperators& ops,
                                index_t slice_height, const amg::HostHierarchy* amg = nullptr,
                                const AipHostMatrices* aip = nullptr,
-                               std::optional<std::size_t> rank_amg_bytes = std::nullopt, bool fft_beside = false);
+                               std::optional<std::size_t> rank_amg_bytes = std::nullopt, bool fft_beside = false,
+                               const RankShare* rank = nullptr);
 
 // The number of cells that `free_bytes` (free while the set-up holds held_by_setup and the uploaded
 // bytes are in place) holds at the

@@ -199,9 +199,13 @@ MemoryEstimate memory_estimate(const Simulation& sim, const PressureSolverParts&
   config.numerics = parts.numerics;
   std::optional<std::size_t> rank_amg_bytes;
   if (parts.amg_ranks) rank_amg_bytes = Amg::device_bytes(*parts.amg_ranks, slices, amg_options(parts.numerics));
+  std::optional<RankShare> rank;
+  if (sim.domain->distributed())
+    rank = RankShare{sim.domain->inner_count(), sim.domain->owned_count(), sim.domain->halo_device_bytes()};
   MemoryEstimate e = estimate_memory(config, sim.mesh, sim.host_operators, slices,
                                      parts.amg_one_rank ? &*parts.amg_one_rank : nullptr,
-                                     parts.aip ? &*parts.aip : nullptr, rank_amg_bytes, fft_beside);
+                                     parts.aip ? &*parts.aip : nullptr, rank_amg_bytes, fft_beside,
+                                     rank ? &*rank : nullptr);
   if (parts.pressure_matrix) e.uploaded = sell_device_bytes(sim.host_operators.laplacian, slices, false);
   return e;
 }
@@ -358,6 +362,13 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   paths.push_back(prepare_pressure_solver(sim, c.numerics, comm, rank_cells, slices, log));
   if (pcg_path)
     if (auto parts = prepare_beside_fft(sim, *pcg_path, comm, rank_cells, slices, log)) paths.push_back(std::move(*parts));
+  // Before the estimate, which counts its halo exchange's arrays (a few kB on the device).
+  if (numbering) {
+    StageTimer t(log, "halo exchange");
+    sim.domain = std::make_unique<parallel::Subdomain>(*comm, sim.exec, *numbering, transport);
+  } else {
+    sim.domain = std::make_unique<parallel::Subdomain>(sim.cells());
+  }
   // Both paths where both are prepared; a PCG that does not fit beside the FFT path is not timed.
   sim.memory_estimate = memory_estimate(sim, paths.back(), slices, paths.size() == 2);
   if (paths.size() == 2 && !fits_on_every_rank(sim.memory_estimate, sim.exec, comm)) {
@@ -374,9 +385,6 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
                                                             slices, c.physics.nu, les, c.physics.body_force,
                                                             &upload_parts, uploaded_pressure_matrix(paths),
                                                             c.probes.empty() ? nullptr : &sim.probe_cell_gradient);
-    StageProfile::Part part(numbering ? &upload_parts : nullptr, "halo exchange");
-    sim.domain = numbering ? std::make_unique<parallel::Subdomain>(*comm, sim.exec, *numbering, transport)
-                           : std::make_unique<parallel::Subdomain>(sim.cells());
   }
   upload_parts.print(log);
   std::unique_ptr<time::PressureSolver> pressure_solver =

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "tests/run/run_test_support.hpp"
 
@@ -112,4 +113,34 @@ TEST_CASE("a case on P ranks reproduces the single-rank run", "[mpi][case]") {
   for (int d = 0; d < 3; ++d) compare(split.fields->u[d], serial.fields->u[d], 1e-8);
   compare(split.fields->pressure, serial.fields->pressure, 1e-6);
   compare(split.fields->eddy_viscosity, serial.fields->eddy_viscosity, 1e-6);
+}
+
+// Each rank's device-memory estimate against what its set-up allocates (the CPU executor counts every
+// array): on the PCG path the same fixed scratch on every case and rank (the halo exchange's arrays
+// and the pressure matrix's inner and interface rows counted); with AMG and on the FFT path never
+// above the allocations (their own halo exchanges' buffers are left out).
+TEST_CASE("the memory estimate on P ranks matches each rank's allocations", "[mpi][case][memory]") {
+  const parallel::Communicator comm;
+  std::optional<long long> scratch;  // allocations less the estimate, on the PCG path
+  for (int which = 0; which <= 8; ++which) {
+    const RankCase c = rank_case(which);
+    CAPTURE(c.name, which, comm.rank());
+    const test::ScratchDir dir("ranks_memory_" + std::to_string(comm.rank()));
+    const Simulation sim = set_up(c, dir.path().string(), &comm);
+    const MemoryEstimate& e = sim.memory_estimate;
+    const auto estimate = static_cast<long long>(e.total() - e.observers - e.first_steps);
+    const auto allocated = static_cast<long long>(sim.exec.bytes_allocated());
+    CAPTURE(estimate, allocated);
+    const bool own_halos = sim.config.numerics.poisson == cases::PoissonSolver::fft ||
+                           sim.config.numerics.preconditioner == cases::Preconditioner::amg;
+    if (own_halos) {
+      CHECK(estimate <= allocated);
+      continue;
+    }
+    if (!scratch) scratch = allocated - estimate;
+    CHECK(allocated - estimate == *scratch);
+  }
+  REQUIRE(scratch);
+  CHECK(*scratch >= 0);
+  CHECK(*scratch <= 64 * 1024);
 }

@@ -113,21 +113,27 @@ TEST_CASE("distributed dots with one allreduce equal the global dots", "[mpi][ha
   CHECK(out[1] == Approx(bb).epsilon(1e-12));
 }
 
+// Five vectors: more than one update carries (Subdomain::max_vectors_per_update), so in two groups,
+// the exchange's buffers no larger than halo_device_bytes says.
 TEST_CASE("a batched halo update delivers every vector's values", "[mpi][halo]") {
   const std::string kind = GENERATE("hex", "tet");
   CAPTURE(kind);
   const Distributed d(kind, true);
   const Executor exec = Executor::cpu();
+  const std::size_t before = exec.bytes_allocated();
   Subdomain domain(d.comm, exec, d.numbering);
   std::vector<std::vector<double>> globals;
   std::vector<Vector> vectors;
-  for (unsigned seed = 41; seed < 44; ++seed) {
+  for (unsigned seed = 41; seed < 46; ++seed) {
     globals.push_back(test::random_vector(d.graph.cell_count(), seed));
     vectors.push_back(Vector::from_host(exec, owned_part(globals.back(), d.numbering)));
   }
-  Vector* batch[] = {&vectors[0], &vectors[1], &vectors[2]};
+  Vector* batch[] = {&vectors[0], &vectors[1], &vectors[2], &vectors[3], &vectors[4]};
   domain.update_halo(batch);
-  for (int v = 0; v < 3; ++v) CHECK(vectors[v].to_host() == local_values(globals[v], d.numbering));
+  for (int v = 0; v < 5; ++v) CHECK(vectors[v].to_host() == local_values(globals[v], d.numbering));
+  const std::size_t vector_bytes = 5 * sizeof(double) * static_cast<std::size_t>(d.numbering.local_count());
+  CHECK(exec.bytes_allocated() - before - vector_bytes == domain.halo_device_bytes());
+  CHECK((d.comm.size() == 1) == (domain.halo_device_bytes() == 0));
 }
 
 TEST_CASE("the overlapped SpMV equals the global SpMV on the owned rows", "[mpi][halo]") {
