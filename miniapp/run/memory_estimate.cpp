@@ -68,6 +68,7 @@ index_t wall_face_count(const cases::CaseConfig& config, const mesh::Mesh& mesh)
   return faces;
 }
 
+// Faces of the patches whose condition is an outlet (none on a rank whose piece only keeps the patch).
 index_t outlet_face_count(const mesh::Mesh& mesh, const fv::FlowBoundaries& boundaries) {
   boundaries.require_matches(mesh);
   index_t faces = 0;
