@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iomanip>
 #include <ostream>
+#include <span>
 #include <sstream>
 #include <utility>
 
@@ -58,31 +59,38 @@ std::array<std::vector<index_t>, 2> map_face_lengths(const mesh::Mesh& mesh, con
   return lengths;
 }
 
+// Faces of the patches p of `mesh` for which counted(p) holds.
+template <class Counted>
+index_t patch_face_count(const mesh::Mesh& mesh, Counted counted) {
+  index_t faces = 0;
+  for (std::size_t p = 0; p < mesh.patches.size(); ++p)
+    if (counted(p)) faces += mesh.patches[p].face_count;
+  return faces;
+}
+
 // Faces of the patches whose condition is a wall or a moving wall (not a rank's cut patch, which has none).
 index_t wall_face_count(const cases::CaseConfig& config, const mesh::Mesh& mesh) {
-  index_t faces = 0;
-  for (const mesh::Patch& patch : mesh.patches) {
-    const cases::BoundaryCondition* bc = config.find_boundary(patch.name);
-    if (bc && is_wall(bc->type)) faces += patch.face_count;
-  }
-  return faces;
+  return patch_face_count(mesh, [&](std::size_t p) {
+    const cases::BoundaryCondition* bc = config.find_boundary(mesh.patches[p].name);
+    return bc && is_wall(bc->type);
+  });
 }
 
 // Faces of the patches whose condition is an outlet (none on a rank whose piece only keeps the patch).
 index_t outlet_face_count(const mesh::Mesh& mesh, const fv::FlowBoundaries& boundaries) {
   boundaries.require_matches(mesh);
-  index_t faces = 0;
-  for (std::size_t p = 0; p < mesh.patches.size(); ++p)
-    if (boundaries.by_patch[p].kind == BoundaryKind::outlet) faces += mesh.patches[p].face_count;
-  return faces;
+  return patch_face_count(mesh, [&](std::size_t p) { return boundaries.by_patch[p].kind == BoundaryKind::outlet; });
 }
 
-// The rows [begin, end) of `a` as OverlappedOperator stores them: one sELL matrix of those rows.
-std::size_t row_block_sell_bytes(const CsrMatrix& a, index_t begin, index_t end, index_t slice_height) {
-  std::vector<index_t> lengths;
-  lengths.reserve(static_cast<std::size_t>(end - begin));
-  for (index_t r = begin; r < end; ++r) lengths.push_back(a.row_length(r));
-  return sell_device_bytes(lengths, slice_height, false);
+// The owned rows of `a` as OverlappedOperator stores them: the inner rows [0, inner) and the
+// interface rows [inner, owned), one sELL matrix each.
+std::size_t overlapped_bytes(const CsrMatrix& a, index_t inner, index_t owned, index_t slice_height) {
+  std::vector<index_t> lengths(static_cast<std::size_t>(owned));
+  for (index_t r = 0; r < owned; ++r) lengths[r] = a.row_length(r);
+  const std::span<const index_t> rows(lengths);
+  const auto split = static_cast<std::size_t>(inner);
+  return sell_device_bytes(rows.first(split), slice_height, false) +
+         sell_device_bytes(rows.subspan(split), slice_height, false);
 }
 
 // DeviceOperators' viscous_source exists with LES when the wall/inlet diffusion source is non-zero.
@@ -189,9 +197,7 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
   }
   if (rank) {
     e.solver += rank->halo_bytes;
-    if (!fft)
-      e.solver += row_block_sell_bytes(ops.laplacian, 0, rank->inner, slice_height) +
-                  row_block_sell_bytes(ops.laplacian, rank->inner, rank->owned, slice_height);
+    if (!fft) e.solver += overlapped_bytes(ops.laplacian, rank->inner, rank->owned, slice_height);
   }
   // A held bulk velocity (FlowRateHold): ones on the cells, e·n on the faces.
   if (config.physics.bulk_velocity) e.solver += vector_bytes(cells) + vector_bytes(faces);
