@@ -48,6 +48,11 @@ BlockHaloExchange::BlockHaloExchange(const Communicator& comm, const Executor& e
   requests_.reserve(2 * plan_.neighbours.size());
 }
 
+std::size_t BlockHaloExchange::device_bytes(index_t sends, index_t recvs, index_t block) {
+  return (static_cast<std::size_t>(sends) + static_cast<std::size_t>(recvs)) * static_cast<std::size_t>(block) *
+         (sizeof(index_t) + sizeof(double));
+}
+
 BlockHaloExchange::~BlockHaloExchange() {
   // Only on an error path between post and finish: cancelled rather than waited on (as HaloExchange).
   for (MPI_Request& r : requests_) {

@@ -34,6 +34,9 @@ class BlockHaloExchange {
 
   const HaloPlan& plan() const { return plan_; }
   index_t block() const { return block_; }
+  // Executor bytes of an exchange of `block` values per cell that sends `sends` cells and receives
+  // `recvs` (parallel::halo_send_count, the numbering's halo_count): index lists and buffers of both.
+  static std::size_t device_bytes(index_t sends, index_t recvs, index_t block);
 
  private:
   struct Segment {

@@ -85,9 +85,9 @@ void HaloExchange::reserve(int vectors) {
   requests_.reserve(2 * plan_.neighbours.size() * static_cast<std::size_t>(vectors));
 }
 
-std::size_t HaloExchange::device_bytes(int vectors) const {
-  const auto sends = static_cast<std::size_t>(send_index_.size());
-  return sends * (sizeof(index_t) + sizeof(double) * static_cast<std::size_t>(std::max(vectors, 1)));
+std::size_t HaloExchange::device_bytes(index_t sends, int vectors) {
+  return static_cast<std::size_t>(sends) *
+         (sizeof(index_t) + sizeof(double) * static_cast<std::size_t>(std::max(vectors, 1)));
 }
 
 void HaloExchange::start_exchange(std::span<Vector* const> vectors) {

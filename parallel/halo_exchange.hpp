@@ -52,8 +52,10 @@ class HaloExchange {
   void exchange(Vector& v);
 
   const HaloPlan& plan() const { return plan_; }
-  // Executor bytes of its index list and of buffers for `vectors` vectors exchanged at once.
-  std::size_t device_bytes(int vectors) const;
+  // Executor bytes of its index list and of buffers for `vectors` vectors exchanged at once; the same
+  // for an exchange that sends `sends` values of each vector (parallel::halo_send_count).
+  std::size_t device_bytes(int vectors) const { return device_bytes(send_index_.size(), vectors); }
+  static std::size_t device_bytes(index_t sends, int vectors);
   index_t local_count() const { return local_count_; }
 
  private:

@@ -80,4 +80,11 @@ HaloPlan build_halo_plan(const Communicator& comm, const LocalNumbering& numberi
   return plan;
 }
 
+index_t halo_send_count(const Communicator& comm, const LocalNumbering& numbering) {
+  const Requests requests = count_requests(comm, numbering);
+  index_t sends = 0;
+  for (int count : requests.asked_count) sends += count;
+  return sends;
+}
+
 }  // namespace miniapp::parallel

@@ -27,4 +27,8 @@ struct HaloPlan {
 // is asked for a cell that is not one of its interface cells (inconsistent partitions).
 HaloPlan build_halo_plan(const Communicator& comm, const LocalNumbering& numbering);
 
+// The size of the plan's send_index (the owned cells this rank sends in an update of one vector),
+// from the exchange of counts alone (collective): what an exchange's buffers will hold, before it is made.
+index_t halo_send_count(const Communicator& comm, const LocalNumbering& numbering);
+
 }  // namespace miniapp::parallel

@@ -63,6 +63,8 @@ class Subdomain {
   // executor bytes of the halo exchange's index list and buffers for them (0 on one rank).
   static constexpr int max_vectors_per_update = 3;
   std::size_t halo_device_bytes() const;
+  // The owned cells this rank sends in an update of one vector (0 on one rank).
+  index_t halo_send_count() const { return halo_ ? static_cast<index_t>(halo_->plan().send_index.size()) : 0; }
 
   // Σ over ranks of x·y over the owned entries (thesis §1.5.1): one local DOT, one allreduce.
   double dot(const Executor& exec, const Vector& x, const Vector& y) const;

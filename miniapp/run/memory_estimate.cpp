@@ -156,15 +156,17 @@ std::size_t preconditioner_bytes(const cases::CaseConfig& config, const fv::Flow
 
 // The FFT path's arrays on a mesh in uniform periodic layers along z (the case's cells along z, or
 // its layers of a 2D file), its 2D operator's entries from L's: each row less its z-neighbours' (one
-// entry for both with two layers). On several ranks every line counts as owned (the rank's halo lines
-// are few).
-std::size_t fft_path_bytes(const cases::MeshConfig& m, const CsrMatrix& laplacian) {
+// entry for both with two layers). A rank's mesh holds whole lines, owned then halo: its owned cells
+// and the cells it sends in a halo update are whole lines too.
+std::size_t fft_path_bytes(const Executor& exec, const cases::MeshConfig& m, const CsrMatrix& laplacian,
+                           const RankShare* rank) {
   const index_t planes = m.generator == cases::MeshGenerator::file ? m.layers : m.cells[2];
   if (planes < 2) return 0;
   const index_t lines = laplacian.rows / planes;
   const index_t z_entries = planes == 2 ? 1 : 2;
   const index_t plane_nnz = (laplacian.nnz() - z_entries * laplacian.rows) / planes;
-  return fft::FftPoisson::device_bytes(lines, lines, planes, plane_nnz);
+  if (!rank) return fft::FftPoisson::device_bytes(exec, lines, lines, planes, plane_nnz);
+  return fft::FftPoisson::device_bytes(exec, lines, rank->owned / planes, planes, plane_nnz, rank->sends / planes);
 }
 
 std::string gigabytes(std::size_t bytes) {
@@ -175,9 +177,10 @@ std::string gigabytes(std::size_t bytes) {
 
 }  // namespace
 
-MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh& mesh, const fv::FlowOperators& ops,
-                               index_t slice_height, const amg::HostHierarchy* amg, const AipHostMatrices* aip,
-                               std::optional<std::size_t> rank_amg_bytes, bool fft_beside, const RankShare* rank) {
+MemoryEstimate estimate_memory(const Executor& exec, const cases::CaseConfig& config, const mesh::Mesh& mesh,
+                               const fv::FlowOperators& ops, index_t slice_height, const amg::HostHierarchy* amg,
+                               const AipHostMatrices* aip, std::optional<std::size_t> rank_amg_bytes, bool fft_beside,
+                               const RankShare* rank) {
   const index_t cells = mesh.cell_count(), faces = mesh.face_count();
   const bool les = config.physics.les != LesModel::none;
   MemoryEstimate e;
@@ -189,7 +192,7 @@ MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh
   const bool fft = config.numerics.poisson == cases::PoissonSolver::fft;
   e.solver = vector_bytes(cells, fft ? 0 : 6) + vector_bytes(cells, 8 + (les ? 10 : 0)) + vector_bytes(faces, 2);
   if (fft || fft_beside) {
-    e.fft_path = fft_path_bytes(config.mesh, ops.laplacian);
+    e.fft_path = fft_path_bytes(exec, config.mesh, ops.laplacian, rank);
     // The larger of the FFT path's timed choice's vectors (steps 2-3: the step's start and a trial
     // solution) and "auto"'s PCG solution beside the FFT path's (steps 4-5), never held together.
     if (config.numerics.fft_low_frequency_blocks < 0) e.first_steps = vector_bytes(cells, 2);

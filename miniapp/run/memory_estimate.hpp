@@ -23,9 +23,10 @@ struct MemoryEstimate {
   // The run loop's observers: the diagnostics' work vectors (with LES D(ν)'s values), the sums of
   // [statistics], the wall faces' vectors; not their samplers (probe and wall-face rows: a surface's worth).
   std::size_t observers = 0;
-  // The FFT path's arrays (fft::FftPoisson: the transforms' vectors, the batched PCG's and its 2D
-  // matrix), beside the PCG's parts where numerics.poisson = "auto" builds both; not its leading
-  // blocks' AIP factors or AMG hierarchies (on the 2D plane) nor cuFFT's own work areas.
+  // The FFT path's arrays (fft::FftPoisson: the transforms' vectors and cuFFT's work area, the batched
+  // PCG's and its 2D matrix, on several ranks the frequency vectors' halo exchange), beside the PCG's
+  // parts where numerics.poisson = "auto" builds both; not its leading blocks' AIP factors or AMG
+  // hierarchies (on the 2D plane), chosen in the first steps.
   std::size_t fft_path = 0;
   // Vectors the timed choices of the first steps allocate and free (the FFT path's leading blocks at
   // steps 2-3, "auto"'s path at steps 4-5).
@@ -42,24 +43,26 @@ struct MemoryEstimate {
 // What a rank of a several-rank run holds beyond its cells' arrays: the halo exchange's index list
 // and buffers (parallel::Subdomain::halo_device_bytes), and on the PCG path the pressure matrix again,
 // split into the inner rows [0, inner) and the interface rows [inner, owned)
-// (parallel::OverlappedOperator).
+// (parallel::OverlappedOperator). On the FFT path the rank transforms its owned lines and exchanges
+// the frequency vectors' halo lines, which `sends` (the owned cells sent in an update of one vector)
+// and the mesh's halo cells size.
 struct RankShare {
-  index_t inner = 0, owned = 0;
+  index_t inner = 0, owned = 0, sends = 0;
   std::size_t halo_bytes = 0;
 };
 
-// The estimate for `config` on `mesh`, from the host operators before any upload: each uploaded
+// The estimate for `config` on `mesh` on `exec`, from the host operators before any upload: each uploaded
 // matrix sized as to_sell(·, slice_height) will store it (slice pointers, and 4 + 8 bytes per stored
 // entry padding included), E_C/E_D from the counts of their triplets. With AIP, computes the factor's
 // pattern (aip_pattern), not the factor, unless given `aip`, the host matrices the solver will upload.
 // With AMG, sizes `amg`, the hierarchy the solver will be built from, or where none is given builds the
 // host hierarchy of −L (as the set-up would) to size it; on several ranks the set-up gives the bytes of
-// its coupled hierarchy (Amg::device_bytes) as `rank_amg_bytes`.
+// its coupled hierarchy and its levels' halo exchanges (Amg::device_bytes) as `rank_amg_bytes`.
 // With numerics.poisson = "fft" the estimate is the FFT path's; `fft_beside` adds it to PCG's (both
 // paths built by "auto", the FFT path's leading blocks and the path then chosen by timing). `rank`:
 // this rank's share of a several-rank run (nullptr on one rank).
-MemoryEstimate estimate_memory(const cases::CaseConfig& config, const mesh::Mesh& mesh, const fv::FlowOperators& ops,
-                               index_t slice_height, const amg::HostHierarchy* amg = nullptr,
+MemoryEstimate estimate_memory(const Executor& exec, const cases::CaseConfig& config, const mesh::Mesh& mesh,
+                               const fv::FlowOperators& ops, index_t slice_height, const amg::HostHierarchy* amg = nullptr,
                                const AipHostMatrices* aip = nullptr,
                                std::optional<std::size_t> rank_amg_bytes = std::nullopt, bool fft_beside = false,
                                const RankShare* rank = nullptr);

@@ -198,11 +198,14 @@ MemoryEstimate memory_estimate(const Simulation& sim, const PressureSolverParts&
   cases::CaseConfig config = sim.config;
   config.numerics = parts.numerics;
   std::optional<std::size_t> rank_amg_bytes;
-  if (parts.amg_ranks) rank_amg_bytes = Amg::device_bytes(*parts.amg_ranks, slices, amg_options(parts.numerics));
+  if (parts.amg_ranks)
+    rank_amg_bytes =
+        Amg::device_bytes(*sim.domain->communicator(), *parts.amg_ranks, slices, amg_options(parts.numerics));
   std::optional<RankShare> rank;
   if (sim.domain->distributed())
-    rank = RankShare{sim.domain->inner_count(), sim.domain->owned_count(), sim.domain->halo_device_bytes()};
-  MemoryEstimate e = estimate_memory(config, sim.mesh, sim.host_operators, slices,
+    rank = RankShare{sim.domain->inner_count(), sim.domain->owned_count(), sim.domain->halo_send_count(),
+                     sim.domain->halo_device_bytes()};
+  MemoryEstimate e = estimate_memory(sim.exec, config, sim.mesh, sim.host_operators, slices,
                                      parts.amg_one_rank ? &*parts.amg_one_rank : nullptr,
                                      parts.aip ? &*parts.aip : nullptr, rank_amg_bytes, fft_beside,
                                      rank ? &*rank : nullptr);

@@ -50,10 +50,11 @@ class Amg final : public Preconditioner {
   // with double ones), the smoothers' vectors and every level's own.
   static std::size_t device_bytes(const amg::HostHierarchy& hierarchy, index_t slice_height,
                                   const amg::AmgOptions& options, bool shared_fine = false);
-  // The same for this rank's share of a hierarchy of several ranks, the gathered levels whole (its
-  // halo-exchange buffers aside).
-  static std::size_t device_bytes(const amg::RankHierarchy& hierarchy, index_t slice_height,
-                                  const amg::AmgOptions& options);
+  // The same for this rank's share of a hierarchy of several ranks, the gathered levels whole, with
+  // the halo exchanges the constructor makes (each coarser split level's and the gathered level's; the
+  // finest level's is `fine`'s). Collective: the exchanges' sizes come from a count of each level's sends.
+  static std::size_t device_bytes(const parallel::Communicator& comm, const amg::RankHierarchy& hierarchy,
+                                  index_t slice_height, const amg::AmgOptions& options);
   ~Amg() override;
   // Not safe to call concurrently on one object (the levels' vectors are shared).
   void apply(const Vector& r, Vector& z) const override;

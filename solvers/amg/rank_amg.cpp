@@ -31,26 +31,36 @@ class RedundantCycle final : public amg::CoarseSolve {
 
 }  // namespace
 
-std::size_t Amg::device_bytes(const amg::RankHierarchy& h, index_t slice_height, const amg::AmgOptions& options) {
+std::size_t Amg::device_bytes(const parallel::Communicator& comm, const amg::RankHierarchy& h, index_t slice_height,
+                              const amg::AmgOptions& options) {
   const bool float_storage = options.float_storage;
   const auto doubles = [](index_t n) { return sizeof(double) * static_cast<std::size_t>(n); };
   const int level_vectors = amg::ChebyshevSmoother::vectors(options.smoother_degree) + 2;
-  // The gathered right-hand side, and the solve from it down.
-  std::size_t bytes = doubles(h.gathered.local_count());
+  // A level's halo exchange, made by the constructor for every level but the finest: it updates one
+  // vector at a time.
+  const auto halo_bytes = [&](const parallel::LocalNumbering& n) {
+    return parallel::HaloExchange::device_bytes(parallel::halo_send_count(comm, n), 1);
+  };
+  // A matrix as a RankOperator stores it: its inner rows and the others, one sELL each (P and R have
+  // no inner rows).
+  const auto rank_operator_bytes = [&](const CsrMatrix& m, index_t inner_rows) {
+    return amg::sell_device_bytes(parallel::row_block(m, 0, inner_rows), slice_height, float_storage) +
+           amg::sell_device_bytes(parallel::row_block(m, inner_rows, m.rows), slice_height, float_storage);
+  };
+  // The gathered right-hand side and its exchange, and the solve from it down.
+  std::size_t bytes = doubles(h.gathered.local_count()) + halo_bytes(h.gathered);
   bytes += h.redundant.levels.empty() ? amg::level_device_bytes(stored_inverse(h), slice_height, float_storage)
                                       : device_bytes(h.redundant, slice_height, options);
   for (std::size_t l = 0; l < h.levels.size(); ++l) {
     const amg::RankLevel& level = h.levels[l];
-    const index_t inner = level.matrix.numbering.inner_count, owned = level.matrix.a.rows;
+    const index_t inner = level.matrix.numbering.inner_count;
     const index_t coarse = l + 1 < h.levels.size() ? h.levels[l + 1].matrix.numbering.local_count()
                                                    : h.gathered.local_count();
-    // A in its inner and interface rows, P, R; the smoother's vectors, residual and correction, and
-    // the coarser level's b and x.
-    bytes += amg::sell_device_bytes(parallel::row_block(level.matrix.a, 0, inner), slice_height, float_storage) +
-             amg::sell_device_bytes(parallel::row_block(level.matrix.a, inner, owned), slice_height, float_storage) +
-             amg::sell_device_bytes(level.prolongation, slice_height, float_storage) +
-             amg::sell_device_bytes(level.restriction, slice_height, float_storage) +
-             level_vectors * doubles(level.matrix.numbering.local_count()) + 2 * doubles(coarse);
+    // A, P and R; the smoother's vectors, residual and correction, and the coarser level's b and x.
+    bytes += rank_operator_bytes(level.matrix.a, inner) + rank_operator_bytes(level.prolongation, 0) +
+             rank_operator_bytes(level.restriction, 0) + level_vectors * doubles(level.matrix.numbering.local_count()) +
+             2 * doubles(coarse);
+    if (l > 0) bytes += halo_bytes(level.matrix.numbering);
   }
   return bytes;
 }

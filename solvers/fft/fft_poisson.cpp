@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "operators/backend/synchronized_seconds.hpp"
+#include "parallel/block_halo_exchange.hpp"
 #include "operators/kernels/gather.hpp"
 #include "operators/kernels/vector_ops.hpp"
 
@@ -78,12 +79,17 @@ FftPoisson::FftPoisson(const Executor& exec, Extrusion extrusion, const PlaneOpe
   }
 }
 
-std::size_t FftPoisson::device_bytes(index_t lines, index_t owned_lines, index_t planes, index_t plane_nnz) {
+std::size_t FftPoisson::device_bytes(const Executor& exec, index_t lines, index_t owned_lines, index_t planes,
+                                     index_t plane_nnz, index_t send_lines) {
   const std::size_t owned = static_cast<std::size_t>(batched_size(owned_lines, planes));
   const std::size_t modes = static_cast<std::size_t>(batched_size(lines, planes + 2));
   // The 1D-block order and the real lines (owned), the right-hand side's and solution's modes.
-  return BatchedPcg::device_bytes(lines, plane_nnz, planes + 2) + owned * (sizeof(index_t) + sizeof(double)) +
-         2 * modes * sizeof(double);
+  const std::size_t vectors = BatchedPcg::device_bytes(lines, plane_nnz, planes + 2) +
+                              owned * (sizeof(index_t) + sizeof(double)) + 2 * modes * sizeof(double);
+  const std::size_t halo = lines > owned_lines || send_lines > 0
+                               ? parallel::BlockHaloExchange::device_bytes(send_lines, lines - owned_lines, planes + 2)
+                               : 0;
+  return vectors + halo + periodic_fft_work_bytes(exec, owned_lines, planes);
 }
 
 std::string FftPoisson::try_leading_blocks(int blocks) {

@@ -62,10 +62,13 @@ class FftPoisson {
              const Permutation* cell_order = nullptr, PlanePartition* plane = nullptr,
              StageProfile* profile = nullptr);
 
-  // Executor bytes of a solver on `lines` 2D cells (halo lines included), `owned_lines` of them this
-  // rank's, each of `planes` cells, whose 2D operator has `plane_nnz` entries, with Jacobi everywhere
-  // (its leading blocks' factors and hierarchies, and cuFFT's own work areas, come on top).
-  static std::size_t device_bytes(index_t lines, index_t owned_lines, index_t planes, index_t plane_nnz);
+  // Executor bytes of a solver on `exec` on `lines` 2D cells (halo lines included), `owned_lines` of
+  // them this rank's and `send_lines` sent to other ranks in a halo update (0 on one rank), each of
+  // `planes` cells, whose 2D operator has `plane_nnz` entries, with Jacobi everywhere (its leading
+  // blocks' factors and hierarchies, chosen later, come on top): its vectors, the transforms' work
+  // area and, on several ranks, the PlanePartition's halo exchange of the frequency vectors.
+  static std::size_t device_bytes(const Executor& exec, index_t lines, index_t owned_lines, index_t planes,
+                                  index_t plane_nnz, index_t send_lines = 0);
 
   // b and p: cell_count entries on the executor, in the order given at construction (on several
   // ranks: owned then halo cells; only owned entries are read, only owned entries of p are

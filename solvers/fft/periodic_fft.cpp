@@ -47,4 +47,8 @@ std::unique_ptr<PeriodicFft> make_periodic_fft(const Executor& exec, index_t lin
   return std::make_unique<CountedFft>(exec, std::move(transform), lines, n);
 }
 
+std::size_t periodic_fft_work_bytes(const Executor& exec, index_t lines, index_t n) {
+  return exec.backend() == Backend::cuda ? cuda::cufft_work_bytes(lines, n) : 0;
+}
+
 }  // namespace miniapp::fft

@@ -23,4 +23,8 @@ class PeriodicFft {
 // Throws miniapp::Error when n is odd or a plan cannot be made.
 std::unique_ptr<PeriodicFft> make_periodic_fft(const Executor& exec, index_t lines, index_t n, bool measure);
 
+// Executor bytes that transform holds beside the caller's arrays: cuFFT's work area, shared by its two
+// plans (none on the CPU, where FFTW keeps its own).
+std::size_t periodic_fft_work_bytes(const Executor& exec, index_t lines, index_t n);
+
 }  // namespace miniapp::fft

@@ -18,12 +18,12 @@ namespace {
 // Allocated minus estimated bytes of the case `name` (a cavity) set up on CUDA with `cells`; its set-up's
 // log in `log_out` where given.
 std::size_t unaccounted_bytes(const std::string& cells, const std::string& name = "cavity",
-                              std::string* log_out = nullptr) {
+                              std::string* log_out = nullptr, const std::vector<std::string>& more = {}) {
   const std::string path = cases::case_path(name);
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "miniapp_memory_check";
-  const std::vector<std::string> overrides = {"mesh.cells=" + cells, "physics.les=\"wale\"",
-                                              "numerics.backend=\"cuda\"", "output.directory=" + dir.string(),
-                                              "output.fields=[]"};
+  std::vector<std::string> overrides = {"mesh.cells=" + cells, "physics.les=\"wale\"", "numerics.backend=\"cuda\"",
+                                        "output.directory=" + dir.string(), "output.fields=[]"};
+  overrides.insert(overrides.end(), more.begin(), more.end());
   std::ostringstream log;
   const run::Simulation sim = run::set_up_simulation(cases::load_case(path, overrides), path, log);
   const run::MemoryEstimate& e = sim.memory_estimate;
@@ -55,6 +55,15 @@ TEST_CASE("the memory estimate stays exact where −L is uploaded before AMG's s
   const std::size_t unaccounted = unaccounted_bytes("[32,32,32]", "cavity-3d", &log);
   CHECK_THAT(log, Catch::Contains("pressure matrix (upload)") && Catch::Contains("of the mesh's already on it"));
   CHECK(unaccounted <= 64 * 1024);
+}
+
+TEST_CASE("the memory estimate counts the FFT path's cuFFT work area on a CUDA set-up", "[cuda][memory][fft]") {
+  // The FFT path alone (no PCG scratch), its blocks Jacobi: the same fixed scratch on a mesh whose
+  // transforms need no work area and on one whose 38 planes (2 · 19) need one.
+  const std::vector<std::string> fft = {"numerics.poisson=\"fft\"", "numerics.fft_low_frequency_blocks=0"};
+  const std::size_t unaccounted = unaccounted_bytes("[16,16,16]", "taylor-green-3d", nullptr, fft);
+  CHECK(unaccounted <= 64 * 1024);
+  CHECK(unaccounted_bytes("[40,24,38]", "taylor-green-3d", nullptr, fft) == unaccounted);
 }
 
 TEST_CASE("a mesh larger than the free device memory fails before the upload, with the sizes", "[cuda][memory]") {

@@ -102,7 +102,12 @@ TEST_CASE("block halo exchange: a range of every halo cell's block, owners' valu
   const LocalNumbering n = build_local_numbering(graph, partition_cells(comm, graph), comm.rank());
   const Executor exec = Executor::cpu();
   constexpr index_t block = 6, begin = 1, end = 4;
+  const index_t sends = halo_send_count(comm, n);
+  const std::size_t before = exec.bytes_allocated();
   BlockHaloExchange halo(comm, exec, n, block);
+  // What the memory estimate counts for it, from the counts alone, before it is made.
+  CHECK(sends == static_cast<index_t>(halo.plan().send_index.size()));
+  CHECK(exec.bytes_allocated() - before == BlockHaloExchange::device_bytes(sends, n.halo_count, block));
   const auto value = [](index_t global, index_t j) { return 100.0 * global + j; };
   std::vector<double> host(static_cast<std::size_t>(n.local_count() * block), -1.0);
   for (index_t l = 0; l < n.owned_count(); ++l)

@@ -29,5 +29,6 @@ void batched_finish_curvature(void*, BatchedShape, index_t, double*, const doubl
 void batched_finish_residual(void*, BatchedShape, index_t, double*, const double*, const double*) { not_built(); }
 void batched_start(void*, index_t, double*, const double*, double) { not_built(); }
 std::unique_ptr<PeriodicFft> make_cufft_transform(const Executor&, index_t, index_t) { not_built(); }
+std::size_t cufft_work_bytes(index_t, index_t) { not_built(); }
 
 }  // namespace miniapp::fft::cuda

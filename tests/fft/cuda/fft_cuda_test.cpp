@@ -179,7 +179,9 @@ TEST_CASE("The CUDA batched start sets the same state as the CPU's", "[fft][cuda
 
 TEST_CASE("cuFFT transforms equal FFTW's", "[fft][cuda]") {
   const Executor cpu = Executor::cpu(), gpu = gpu_executor();
-  const index_t lines = 1001, n = 64;
+  // 38 = 2 · 19: cuFFT's plans for it use the shared work area.
+  const index_t lines = 1001, n = GENERATE(64, 38);
+  CAPTURE(n);
   const auto real = test::random_vector(static_cast<std::size_t>(lines) * n, 7);
   std::vector<double> modes[2], back[2];
   for (int b = 0; b < 2; ++b) {
@@ -193,6 +195,21 @@ TEST_CASE("cuFFT transforms equal FFTW's", "[fft][cuda]") {
   }
   CHECK(difference(modes[1], modes[0]) <= 1e-13);
   CHECK(difference(back[1], back[0]) <= 1e-13);
+}
+
+// cuFFT's work area is one executor array shared by the two plans: counted, and sized before the
+// transform is made (what the memory estimate reads). cuFFT plans lengths whose prime factors are
+// small without one, and a length with a large prime factor (38 = 2 · 19, 194 = 2 · 97) with one.
+TEST_CASE("cuFFT's work area is the executor allocation its size says", "[fft][cuda][memory]") {
+  const Executor gpu = gpu_executor();
+  const index_t lines = GENERATE(1001, 16384);
+  const index_t n = GENERATE(8, 64, 256, 38, 194);
+  CAPTURE(lines, n);
+  const std::size_t work = fft::periodic_fft_work_bytes(gpu, lines, n), before = gpu.bytes_allocated();
+  const auto t = fft::make_periodic_fft(gpu, lines, n, false);
+  CHECK(gpu.bytes_allocated() - before == work);
+  if (n == 38 || n == 194) CHECK(work > 0);
+  CHECK(fft::periodic_fft_work_bytes(Executor::cpu(), lines, n) == 0);
 }
 
 TEST_CASE("The CUDA FFT Poisson solve equals the CPU one, cold and warm", "[fft][cuda][amg]") {
