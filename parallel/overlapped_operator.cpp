@@ -1,8 +1,11 @@
 #include "parallel/overlapped_operator.hpp"
 
+#include <span>
 #include <string>
+#include <vector>
 
 #include "operators/kernels/spmv.hpp"
+#include "operators/sparse/sell_matrix.hpp"
 
 namespace miniapp::parallel {
 
@@ -18,6 +21,16 @@ CsrMatrix row_block(const CsrMatrix& a, index_t begin, index_t end) {
   b.col.assign(a.col.begin() + first, a.col.begin() + a.row_ptr[end]);
   b.val.assign(a.val.begin() + first, a.val.begin() + a.row_ptr[end]);
   return b;
+}
+
+std::size_t split_rows_device_bytes(const CsrMatrix& a, index_t inner, index_t end, index_t slice_height,
+                                    bool float_values) {
+  std::vector<index_t> lengths(static_cast<std::size_t>(end));
+  for (index_t r = 0; r < end; ++r) lengths[r] = a.row_length(r);
+  const std::span<const index_t> rows(lengths);
+  const auto split = static_cast<std::size_t>(inner);
+  return sell_device_bytes(rows.first(split), slice_height, float_values) +
+         sell_device_bytes(rows.subspan(split), slice_height, float_values);
 }
 
 namespace {

@@ -8,6 +8,12 @@ namespace miniapp::parallel {
 // Rows [begin, end) of `a`, all its columns: a CsrMatrix of end − begin rows.
 CsrMatrix row_block(const CsrMatrix& a, index_t begin, index_t end);
 
+// Executor bytes of rows [0, end) of `a` stored split at `inner` as two sELL matrices, rows [0, inner)
+// and [inner, end) (OverlappedOperator's inner and interface rows, amg::RankOperator's blocks), from the
+// row lengths alone.
+std::size_t split_rows_device_bytes(const CsrMatrix& a, index_t inner, index_t end, index_t slice_height,
+                                    bool float_values);
+
 // A square operator on this rank's cells (rows and columns in the owned-then-halo layout) stored
 // split by rows for the overlapped SpMV of thesis §2.4: the inner rows [0, inner_count) read owned
 // entries only, so they are multiplied while the halo of x travels; the interface rows [inner_count,

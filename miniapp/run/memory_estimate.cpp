@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <iomanip>
 #include <ostream>
-#include <span>
 #include <sstream>
 #include <utility>
 
@@ -14,6 +13,7 @@
 #include "operators/backend/cuda/device.hpp"
 #include "operators/kernels/aip_kernels.hpp"
 #include "operators/sparse/sell_matrix.hpp"
+#include "parallel/overlapped_operator.hpp"
 #include "solvers/aip_factor.hpp"
 #include "solvers/amg/amg.hpp"
 #include "solvers/amg/level_matrix.hpp"  // csr_device_bytes
@@ -80,17 +80,6 @@ index_t wall_face_count(const cases::CaseConfig& config, const mesh::Mesh& mesh)
 index_t outlet_face_count(const mesh::Mesh& mesh, const fv::FlowBoundaries& boundaries) {
   boundaries.require_matches(mesh);
   return patch_face_count(mesh, [&](std::size_t p) { return boundaries.by_patch[p].kind == BoundaryKind::outlet; });
-}
-
-// The owned rows of `a` as OverlappedOperator stores them: the inner rows [0, inner) and the
-// interface rows [inner, owned), one sELL matrix each.
-std::size_t overlapped_bytes(const CsrMatrix& a, index_t inner, index_t owned, index_t slice_height) {
-  std::vector<index_t> lengths(static_cast<std::size_t>(owned));
-  for (index_t r = 0; r < owned; ++r) lengths[r] = a.row_length(r);
-  const std::span<const index_t> rows(lengths);
-  const auto split = static_cast<std::size_t>(inner);
-  return sell_device_bytes(rows.first(split), slice_height, false) +
-         sell_device_bytes(rows.subspan(split), slice_height, false);
 }
 
 // DeviceOperators' viscous_source exists with LES when the wall/inlet diffusion source is non-zero.
@@ -200,7 +189,9 @@ MemoryEstimate estimate_memory(const Executor& exec, const cases::CaseConfig& co
   }
   if (rank) {
     e.solver += rank->halo_bytes;
-    if (!fft) e.solver += overlapped_bytes(ops.laplacian, rank->inner, rank->owned, slice_height);
+    // The pressure matrix's owned rows again, as parallel::OverlappedOperator splits them.
+    if (!fft)
+      e.solver += parallel::split_rows_device_bytes(ops.laplacian, rank->inner, rank->owned, slice_height, false);
   }
   // A held bulk velocity (FlowRateHold): ones on the cells, e·n on the faces.
   if (config.physics.bulk_velocity) e.solver += vector_bytes(cells) + vector_bytes(faces);

@@ -44,8 +44,7 @@ std::size_t Amg::device_bytes(const parallel::Communicator& comm, const amg::Ran
   // A matrix as a RankOperator stores it: its inner rows and the others, one sELL each (P and R have
   // no inner rows).
   const auto rank_operator_bytes = [&](const CsrMatrix& m, index_t inner_rows) {
-    return amg::sell_device_bytes(parallel::row_block(m, 0, inner_rows), slice_height, float_storage) +
-           amg::sell_device_bytes(parallel::row_block(m, inner_rows, m.rows), slice_height, float_storage);
+    return parallel::split_rows_device_bytes(m, inner_rows, m.rows, slice_height, float_storage);
   };
   // The gathered right-hand side and its exchange, and the solve from it down.
   std::size_t bytes = doubles(h.gathered.local_count()) + halo_bytes(h.gathered);

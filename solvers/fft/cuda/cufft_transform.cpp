@@ -78,7 +78,8 @@ class CufftTransform final : public PeriodicFft {
   }
   void backward(Vector& modes, Vector& real) override {
     check(real, modes);
-    MINIAPP_CUFFT_CHECK(cufftExecZ2D(plans_.backward, reinterpret_cast<cufftDoubleComplex*>(modes.data()), real.data()));
+    MINIAPP_CUFFT_CHECK(
+        cufftExecZ2D(plans_.backward, reinterpret_cast<cufftDoubleComplex*>(modes.data()), real.data()));
   }
 
  private:
