@@ -116,12 +116,14 @@ __global__ void batched_subtract_mean_kernel(BatchedShape s, const double* __res
   v[it.index] -= __ldg(sums + s.begin + it.offset) / count;
 }
 
-// Kernels that form column sums (batched_shape.hpp, RowTiles): block (bx, tile) has W × (256 / W)
-// threads, W = system_lanes(width) lanes for consecutive systems and 256 / W for the rows of its tile,
-// which they step through; each thread adds the terms of its rows (below `owned`) into Sums sums, the
-// block adds its threads' sums over the row lanes in a fixed tree order and writes one partial per
-// system and tile. So the partials depend on the shape only, never on the schedule.
-int system_lanes(index_t width) {
+// Kernels that form column sums (batched_shape.hpp, RowTiles): block (bx, tile) has 256 threads for
+// the systems [32 bx, 32 bx + 32) of the range, W = system_lanes(its systems) lanes for consecutive
+// systems and 256 / W for the rows of its tile, which they step through; each thread adds the terms of
+// its rows (below `owned`) into Sums sums, the block adds its threads' sums over the row lanes in a
+// fixed tree order and writes one partial per system and tile. A range's last block takes the lanes
+// its few systems need and gives the rest to rows (a block of 2 systems would otherwise run its tile's
+// rows on 8 lanes while 30 idle). So the partials depend on the shape only, never on the schedule.
+__host__ __device__ int system_lanes(index_t width) {
   int lanes = 1;
   while (lanes < width && lanes < 32) lanes *= 2;
   return lanes;
@@ -131,25 +133,27 @@ template <int Sums, class RowOp>
 __global__ void __launch_bounds__(block_size)
     tiled_kernel(BatchedShape s, RowTiles tiles, index_t owned, RowOp op, double* partials0, double* partials1) {
   __shared__ double lanes[Sums][block_size];
-  const unsigned width = blockDim.x, t = threadIdx.y * width + threadIdx.x;
-  const index_t sys = s.begin + static_cast<index_t>(blockIdx.x * width + threadIdx.x);
+  const index_t block_first = static_cast<index_t>(blockIdx.x) * 32;
+  const unsigned width = static_cast<unsigned>(system_lanes(s.end - s.begin - block_first)), t = threadIdx.x;
+  const unsigned lane = t % width, row_lane = t / width, row_lanes = block_size / width;
+  const index_t sys = s.begin + block_first + static_cast<index_t>(lane);
   const bool active = sys < s.end;
   const index_t first = static_cast<index_t>(blockIdx.y) * tiles.rows_per_tile;
   const index_t last = min(first + tiles.rows_per_tile, s.rows);
   double acc[Sums] = {};
   if (active)
-    for (index_t c = first + static_cast<index_t>(threadIdx.y); c < last; c += static_cast<index_t>(blockDim.y))
+    for (index_t c = first + static_cast<index_t>(row_lane); c < last; c += static_cast<index_t>(row_lanes))
       op(c, sys, c < owned, acc, s.systems);
 #pragma unroll
   for (int k = 0; k < Sums; ++k) lanes[k][t] = acc[k];
   __syncthreads();
-  for (unsigned half = blockDim.y / 2; half > 0; half /= 2) {
-    if (threadIdx.y < half)
+  for (unsigned half = row_lanes / 2; half > 0; half /= 2) {
+    if (row_lane < half)
 #pragma unroll
       for (int k = 0; k < Sums; ++k) lanes[k][t] += lanes[k][t + half * width];
     __syncthreads();
   }
-  if (threadIdx.y != 0 || !active) return;
+  if (row_lane != 0 || !active) return;
   const std::int64_t at = static_cast<std::int64_t>(blockIdx.y) * s.systems + sys;
   partials0[at] = lanes[0][t];
   if constexpr (Sums > 1) partials1[at] = lanes[1][t];
@@ -160,9 +164,8 @@ void launch_tiled(void* stream, const BatchedShape& s, index_t owned, RowOp op, 
                   double* partials1 = nullptr) {
   const RowTiles tiles = row_tiles(s.rows);
   if (s.width() == 0 || tiles.count == 0) return;
-  const int w = system_lanes(s.width());
-  const dim3 grid(static_cast<unsigned>((s.width() + w - 1) / w), static_cast<unsigned>(tiles.count));
-  tiled_kernel<Sums><<<grid, dim3(w, block_size / w), 0, as_stream(stream)>>>(s, tiles, owned, op, partials0, partials1);
+  const dim3 grid(static_cast<unsigned>((s.width() + 31) / 32), static_cast<unsigned>(tiles.count));
+  tiled_kernel<Sums><<<grid, block_size, 0, as_stream(stream)>>>(s, tiles, owned, op, partials0, partials1);
   MINIAPP_CUDA_CHECK_LAUNCH("tiled_kernel");
 }
 
