@@ -117,15 +117,17 @@ __global__ void batched_subtract_mean_kernel(BatchedShape s, const double* __res
 }
 
 // Kernels that form column sums (batched_shape.hpp, RowTiles): block (bx, tile) has 256 threads for
-// the systems [32 bx, 32 bx + 32) of the range, W = system_lanes(its systems) lanes for consecutive
+// the range's systems [32 bx, 32 bx + 32) (block_systems), W = system_lanes(its systems) lanes for consecutive
 // systems and 256 / W for the rows of its tile, which they step through; each thread adds the terms of
 // its rows (below `owned`) into Sums sums, the block adds its threads' sums over the row lanes in a
 // fixed tree order and writes one partial per system and tile. A range's last block takes the lanes
 // its few systems need and gives the rest to rows (a block of 2 systems would otherwise run its tile's
 // rows on 8 lanes while 30 idle). So the partials depend on the shape only, never on the schedule.
-__host__ __device__ int system_lanes(index_t width) {
+constexpr index_t block_systems = 32;  // a warp's width
+
+__device__ int system_lanes(index_t width) {
   int lanes = 1;
-  while (lanes < width && lanes < 32) lanes *= 2;
+  while (lanes < width && lanes < block_systems) lanes *= 2;
   return lanes;
 }
 
@@ -133,7 +135,7 @@ template <int Sums, class RowOp>
 __global__ void __launch_bounds__(block_size)
     tiled_kernel(BatchedShape s, RowTiles tiles, index_t owned, RowOp op, double* partials0, double* partials1) {
   __shared__ double lanes[Sums][block_size];
-  const index_t block_first = static_cast<index_t>(blockIdx.x) * 32;
+  const index_t block_first = static_cast<index_t>(blockIdx.x) * block_systems;
   const unsigned width = static_cast<unsigned>(system_lanes(s.end - s.begin - block_first)), t = threadIdx.x;
   const unsigned lane = t % width, row_lane = t / width, row_lanes = block_size / width;
   const index_t sys = s.begin + block_first + static_cast<index_t>(lane);
@@ -164,7 +166,8 @@ void launch_tiled(void* stream, const BatchedShape& s, index_t owned, RowOp op, 
                   double* partials1 = nullptr) {
   const RowTiles tiles = row_tiles(s.rows);
   if (s.width() == 0 || tiles.count == 0) return;
-  const dim3 grid(static_cast<unsigned>((s.width() + 31) / 32), static_cast<unsigned>(tiles.count));
+  const dim3 grid(static_cast<unsigned>((s.width() + block_systems - 1) / block_systems),
+                  static_cast<unsigned>(tiles.count));
   tiled_kernel<Sums><<<grid, block_size, 0, as_stream(stream)>>>(s, tiles, owned, op, partials0, partials1);
   MINIAPP_CUDA_CHECK_LAUNCH("tiled_kernel");
 }
