@@ -154,8 +154,8 @@ std::size_t fft_path_bytes(const Executor& exec, const cases::MeshConfig& m, con
   const index_t lines = laplacian.rows / planes;
   const index_t z_entries = planes == 2 ? 1 : 2;
   const index_t plane_nnz = (laplacian.nnz() - z_entries * laplacian.rows) / planes;
-  if (!rank) return fft::FftPoisson::device_bytes(exec, lines, lines, planes, plane_nnz);
-  return fft::FftPoisson::device_bytes(exec, lines, rank->owned / planes, planes, plane_nnz, rank->sends / planes);
+  const index_t owned_lines = rank ? rank->owned / planes : lines, send_lines = rank ? rank->sends / planes : 0;
+  return fft::FftPoisson::device_bytes(exec, lines, owned_lines, planes, plane_nnz, send_lines);
 }
 
 std::string gigabytes(std::size_t bytes) {

@@ -8,9 +8,9 @@
 #include <sstream>
 
 #include "operators/backend/synchronized_seconds.hpp"
-#include "parallel/block_halo_exchange.hpp"
 #include "operators/kernels/gather.hpp"
 #include "operators/kernels/vector_ops.hpp"
+#include "parallel/block_halo_exchange.hpp"
 
 namespace miniapp::fft {
 
@@ -86,10 +86,9 @@ std::size_t FftPoisson::device_bytes(const Executor& exec, index_t lines, index_
   // The 1D-block order and the real lines (owned), the right-hand side's and solution's modes.
   const std::size_t vectors = BatchedPcg::device_bytes(lines, plane_nnz, planes + 2) +
                               owned * (sizeof(index_t) + sizeof(double)) + 2 * modes * sizeof(double);
-  const std::size_t halo = lines > owned_lines || send_lines > 0
-                               ? parallel::BlockHaloExchange::device_bytes(send_lines, lines - owned_lines, planes + 2)
-                               : 0;
-  return vectors + halo + periodic_fft_work_bytes(exec, owned_lines, planes);
+  // The PlanePartition's exchange of the frequency vectors' halo lines (none on one rank).
+  return vectors + parallel::BlockHaloExchange::device_bytes(send_lines, lines - owned_lines, planes + 2) +
+         periodic_fft_work_bytes(exec, owned_lines, planes);
 }
 
 std::string FftPoisson::try_leading_blocks(int blocks) {
