@@ -50,7 +50,8 @@ FftPressureSolver::FftPressureSolver(const Executor& exec, const mesh::Mesh& mes
   };
   if (ranks) {
     ranks->comm.run_collectively(split);  // a mesh that fails on one rank stops every rank
-    plane_ = std::make_unique<fft::PlanePartition>(ranks->comm, exec, planes, extrusion.planes + 2, ranks->transport);
+    const index_t stride = fft::mode_stride(exec.backend(), extrusion.planes);
+    plane_ = std::make_unique<fft::PlanePartition>(ranks->comm, exec, planes, stride, ranks->transport);
     op.singular = plane_->all(op.singular);  // an outlet on any rank makes k = 0 regular
   } else {
     split();

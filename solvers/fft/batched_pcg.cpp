@@ -17,40 +17,44 @@ namespace miniapp::fft {
 namespace bc = batched_cg;
 
 BatchedPcg::BatchedPcg(const Executor& exec, CsrMatrix a, std::vector<double> w, std::vector<double> shifts,
-                       bool singular_at_zero, index_t block_systems, int aip_level, PlanePartition* plane)
-    : exec_(exec), plane_(plane), systems_(exec, std::move(a), std::move(w), std::move(shifts)),
+                       bool singular_at_zero, index_t block_systems, int aip_level, PlanePartition* plane,
+                       index_t stride)
+    : exec_(exec), plane_(plane), systems_(exec, std::move(a), std::move(w), std::move(shifts), stride),
       preconditioner_(exec, systems_, block_systems > 0 ? block_systems : block_systems_for(systems_.systems(), 8),
                       aip_level, plane ? plane->owned_rows() : systems_.rows()) {
   if (plane && plane->local_rows() != rows())
     throw Error("BatchedPcg: the 2D matrix has " + std::to_string(rows()) + " rows, the rank holds " +
                 std::to_string(plane->local_rows()) + " 2D cells");
-  const index_t n = batched_size(rows(), systems());
+  const index_t S = this->stride(), n = batched_size(rows(), S);
   for (Vector* v : {&r_, &z_, &p_, &q_}) *v = Vector(exec, n);
-  partials_ = Vector(exec, 3 * batched_partials_size(rows(), systems()));
-  state_ = Vector(exec, bc::slot_count * systems());
-  dots_ = Vector(exec, max_dot_pairs * systems());
+  partials_ = Vector(exec, 3 * batched_partials_size(rows(), S));
+  state_ = Vector(exec, bc::slot_count * S);
+  dots_ = Vector(exec, max_dot_pairs * S);
+  // Whole-vector kernels (waxpby, copy) also pass over the entries beyond the systems, which nothing
+  // reads: zero at first, so that they hold finite values.
+  for (Vector* v : {&r_, &z_, &p_, &q_, &state_, &dots_}) fill(exec, 0.0, *v);
   if (singular_at_zero)
     while (singular_systems_ < systems() && systems_.host_shifts[singular_systems_] == 0) ++singular_systems_;
 }
 
-std::size_t BatchedPcg::device_bytes(index_t rows, index_t nnz, index_t systems) {
+std::size_t BatchedPcg::device_bytes(index_t rows, index_t nnz, index_t stride) {
   const auto entries = [](std::size_t n) { return n * sizeof(double); };
-  const std::size_t n = static_cast<std::size_t>(batched_size(rows, systems));
+  const std::size_t n = static_cast<std::size_t>(batched_size(rows, stride));
   // ShiftedSystems: A in CSR, diag(A), w and σ; r, z, p, q and the preconditioner's G r; the column
   // sums, the per-system scalars and dots.
-  return amg::csr_device_bytes(rows, nnz) + entries(2 * static_cast<std::size_t>(rows) + systems) + entries(5 * n) +
-         entries(3 * static_cast<std::size_t>(batched_partials_size(rows, systems))) +
-         entries(static_cast<std::size_t>(bc::slot_count + max_dot_pairs) * systems);
+  return amg::csr_device_bytes(rows, nnz) + entries(2 * static_cast<std::size_t>(rows) + stride) + entries(5 * n) +
+         entries(3 * static_cast<std::size_t>(batched_partials_size(rows, stride))) +
+         entries(static_cast<std::size_t>(bc::slot_count + max_dot_pairs) * stride);
 }
 
 Vector BatchedPcg::partials(int k) {
-  const index_t size = batched_partials_size(rows(), systems());
+  const index_t size = batched_partials_size(rows(), stride());
   return partials_.window(k * size, size);
 }
 
 void BatchedPcg::sum_over_ranks(index_t first, index_t count) {
   if (!plane_) return;
-  Vector rows = dots_.window(first * systems(), count * systems());
+  Vector rows = dots_.window(first * stride(), count * stride());
   std::vector<double> host = rows.to_host();
   plane_->sum(host);
   rows.copy_from_host(host);
@@ -58,7 +62,7 @@ void BatchedPcg::sum_over_ranks(index_t first, index_t count) {
 
 // Column dots over the owned rows of the first `active` systems (the others stale).
 void BatchedPcg::queue_column_dots(std::initializer_list<DotPair> pairs, index_t first, index_t active) {
-  const index_t S = systems(), owned = batched_size(owned_rows(), S);
+  const index_t S = stride(), owned = batched_size(owned_rows(), S);
   Vector scratch = partials_.window(0, batched_partials_size(owned_rows(), S));
   index_t row = first;
   for (const auto& [u, v] : pairs) {
@@ -74,19 +78,20 @@ void BatchedPcg::remove_mean(Vector& v) {
   if (singular_systems_ == 0) return;
   queue_column_dots({{&v, nullptr}}, 0, singular_systems_);
   const double rows = plane_ ? plane_->global_rows() : this->rows();
-  batched_subtract_mean(exec_, dots_.window(0, systems()), rows, v, systems(), {0, singular_systems_});
+  batched_subtract_mean(exec_, dots_.window(0, stride()), rows, v, stride(), {0, singular_systems_});
 }
 
+// The entries beyond the systems start as stopped systems with b = 0 (their dots stay zero).
 void BatchedPcg::start(const Vector& b, double tolerance) {
-  const index_t S = systems();
-  queue_column_dots({{&b, &b}, {&r_, &z_}, {&r_, &r_}}, 0, S);
+  const index_t S = stride();
+  queue_column_dots({{&b, &b}, {&r_, &z_}, {&r_, &r_}}, 0, systems());
   batched_start(exec_, state_, dots_.window(0, 3 * S), tolerance, S);
 }
 
 // The dots' partial sums as the scalar kernels take them: the partials themselves on one rank (summed
 // there in tile order), else summed into rows [first, first + count) of dots_ and over the ranks.
 BatchedPcg::Sums BatchedPcg::reduce(std::initializer_list<Vector*> parts, index_t first, SystemRange range) {
-  const index_t S = systems();
+  const index_t S = stride();
   Sums sums{plane_ ? 1 : row_tiles(rows()).count, {}};
   index_t row = first;
   for (Vector* p : parts) {
@@ -103,7 +108,7 @@ BatchedPcg::Sums BatchedPcg::reduce(std::initializer_list<Vector*> parts, index_
 
 // One iteration of the systems of `range`: no host read on one rank.
 void BatchedPcg::queue_iteration(Vector& x, SystemRange range) {
-  const index_t S = systems(), owned = owned_rows();
+  const index_t S = stride(), owned = owned_rows();
   Vector pq = partials(0), rz = partials(1), rr = partials(2);
   if (plane_) plane_->update_halo(p_, range);  // all active systems in one message per neighbour
   batched_shifted_spmv_dot(exec_, systems_.view(), p_, q_, S, range, owned, pq);
@@ -156,30 +161,30 @@ int BatchedPcg::check_interval(const BatchedPcgOptions& options) const {
 // Jacobi or AIP the low (slow) ones lead and the range shrinks from its end; with AMG on the low
 // frequencies those stop first and it shrinks from its beginning.
 namespace {
-SystemRange active_systems(const std::vector<double>& state, index_t systems) {
+SystemRange active_systems(const std::vector<double>& state, index_t systems, index_t stride) {
   SystemRange active{0, systems};
-  while (active.end > 0 && !bc::running(state.data(), systems, active.end - 1)) --active.end;
-  while (active.begin < active.end && !bc::running(state.data(), systems, active.begin)) ++active.begin;
+  while (active.end > 0 && !bc::running(state.data(), stride, active.end - 1)) --active.end;
+  while (active.begin < active.end && !bc::running(state.data(), stride, active.begin)) ++active.begin;
   return active;
 }
 }  // namespace
 
 BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions& options, bool initial_guess) {
-  const index_t S = systems();
+  const index_t S = stride(), systems = this->systems();
   const index_t n = batched_size(rows(), S);
   if (b.size() != n || x.size() != n)
     throw Error("BatchedPcg::solve: b has " + std::to_string(b.size()) + " and x " + std::to_string(x.size()) +
-                " entries; " + std::to_string(n) + " (rows × systems) expected");
+                " entries; " + std::to_string(n) + " (rows × stride) expected");
   if (options.check_interval < 0)
     throw Error("BatchedPcg::solve: check_interval is " + std::to_string(options.check_interval) +
                 "; expected 0 (the backend's default) or a positive number of iterations");
   if (!initial_guess) fill(exec_, 0.0, x);
   remove_mean(b);
   remove_mean(x);
-  if (plane_ && initial_guess) plane_->update_halo(x, {0, S});
-  batched_shifted_spmv(exec_, systems_.view(), x, q_, S, {0, S});
+  if (plane_ && initial_guess) plane_->update_halo(x, {0, systems});
+  batched_shifted_spmv(exec_, systems_.view(), x, q_, S, {0, systems});
   waxpby(exec_, 1.0, b, -1.0, q_, r_);
-  preconditioner_.apply(r_, z_, S);
+  preconditioner_.apply(r_, z_, systems);
   copy(exec_, z_, p_);
   start(b, options.tolerance);
 
@@ -190,7 +195,7 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
   // tolerance are frozen from the start.
   const int interval = check_interval(options);
   bool graphs = options.graphs && !plane_;  // halo updates and rank sums go through the host
-  SystemRange active{0, S};
+  SystemRange active{0, systems};
   std::vector<double> state;
   int replayed = 0, queued = 0;
   std::vector<IterationSize> sizes;
@@ -213,13 +218,13 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
                            preconditioner_bytes_});
     queued += count;
     state = state_.to_host();
-    active = active_systems(state, S);
+    active = active_systems(state, systems, S);
   }
   if (state.empty()) state = state_.to_host();  // no batch (max_iterations 0)
-  BatchedPcgResult result{std::vector<int>(S), std::vector<double>(S), true, replayed, queued,
+  BatchedPcgResult result{std::vector<int>(systems), std::vector<double>(systems), true, replayed, queued,
                           static_cast<int>(exec_.counters().host_reads() - reads_before), std::move(sizes)};
   remove_mean(x);
-  for (index_t s = 0; s < S; ++s) {
+  for (index_t s = 0; s < systems; ++s) {
     result.iterations[s] = static_cast<int>(bc::slot(state.data(), S, bc::iterations, s));
     result.relative_residual[s] = bc::slot(state.data(), S, bc::relative_residual, s);
     if (bc::slot(state.data(), S, bc::status, s) != static_cast<double>(cg::Status::residual_test))

@@ -37,10 +37,10 @@ struct BatchedPcgResult {
 // PCG for S shifted systems (A + σ_s W) x_s = b_s, s = 0..S−1, sharing one sparse A (N × N, symmetric
 // positive semi-definite) and one diagonal W ≥ 0 (thesis §4.3, §4.5, Algorithm 3), on any executor:
 // the unified structure stores A once and the batched SpMV reads each coefficient once for all active
-// systems. Vectors are interleaved, system fastest: x[c · S + s]. Each system stops at its own
-// tolerance and drops out (α = β = 0 freeze it; the kernels' range shrinks to the first to last
-// running systems, so order the systems by increasing σ: with Jacobi or AIP the low ones converge
-// last, with AMG on them first, and the range stays contiguous). Systems with σ_s = 0 and
+// systems. Vectors are interleaved, system fastest: x[c · stride + s] (stride ≥ S, ShiftedSystems).
+// Each system stops at its own tolerance and drops out (α = β = 0 freeze it; the kernels' range
+// shrinks to the first to last running systems, so order the systems by increasing σ: with Jacobi or
+// AIP the low ones converge last, with AMG on them first, and the range stays contiguous). Systems with σ_s = 0 and
 // `singular_at_zero` have the constants as null space: their b, initial guess and solution are
 // projected to zero mean. The preconditioner is set per block of systems (preconditioner()).
 // Per iteration, over the active systems: the batched SpMV with pᵀq fused, the CG update with the
@@ -61,25 +61,27 @@ class BatchedPcg {
  public:
   // block_systems: systems per preconditioner block (0: block_systems_for(S, 8)); aip_level: of the
   // AIP blocks; plane: the ranks' partition of the rows (must outlive the solver), nullptr for one
-  // rank. Starts with Jacobi everywhere.
+  // rank; stride: of the vectors' rows (0: S). Starts with Jacobi everywhere.
   BatchedPcg(const Executor& exec, CsrMatrix a, std::vector<double> w, std::vector<double> shifts,
              bool singular_at_zero, index_t block_systems = 0, int aip_level = 1,
-             PlanePartition* plane = nullptr);
-  // Executor bytes of a solver of `systems` systems over a `rows`-row matrix of `nnz` entries with
-  // Jacobi everywhere (its leading blocks' factors and hierarchies come on top once built).
-  static std::size_t device_bytes(index_t rows, index_t nnz, index_t systems);
+             PlanePartition* plane = nullptr, index_t stride = 0);
+  // Executor bytes of a solver whose vectors have rows of `stride` entries over a `rows`-row matrix of
+  // `nnz` entries with Jacobi everywhere (its leading blocks' factors and hierarchies come on top once
+  // built).
+  static std::size_t device_bytes(index_t rows, index_t nnz, index_t stride);
   BatchedPcg(const BatchedPcg&) = delete;  // the preconditioner refers to systems_
   BatchedPcg& operator=(const BatchedPcg&) = delete;
 
   index_t rows() const { return systems_.rows(); }
   index_t systems() const { return systems_.systems(); }
+  index_t stride() const { return systems_.stride(); }
   const ShiftedSystems& shifted_systems() const { return systems_; }
   FrequencyPreconditioner& preconditioner() { return preconditioner_; }
   const FrequencyPreconditioner& preconditioner() const { return preconditioner_; }
 
   // Rows of A this rank owns (all of them on one rank): the leading rows of every vector.
   index_t owned_rows() const { return plane_ ? plane_->owned_rows() : rows(); }
-  // Solves from x (initial_guess) or from zero; b and x have rows() · systems() entries on the
+  // Solves from x (initial_guess) or from zero; b and x have rows() · stride() entries on the
   // executor, of which the owned rows matter (x's halo need not be current). b (and x) are projected
   // in place where singular. Collective on several ranks.
   BatchedPcgResult solve(Vector& b, Vector& x, const BatchedPcgOptions& options, bool initial_guess = false);
@@ -122,8 +124,8 @@ class BatchedPcg {
   FrequencyPreconditioner preconditioner_;
   index_t singular_systems_ = 0;  // the leading systems with σ = 0 of a singular A
   Vector r_, z_, p_, q_, partials_;
-  Vector state_;  // batched_cg::slot_count rows of S per-system scalars
-  Vector dots_;   // max_dot_pairs rows of S column dots
+  Vector state_;  // batched_cg::slot_count rows of `stride` per-system scalars
+  Vector dots_;   // max_dot_pairs rows of `stride` column dots
   // The recorded batches, one per (x, range of active systems, leading blocks of the preconditioner): a
   // batch touches no memory from outside but x, and the preconditioner's factors are kept once made
   // (until free_other_configurations drops the recordings that use them), so a recording stays valid

@@ -47,7 +47,7 @@ FftPoisson::FftPoisson(const Executor& exec, Extrusion extrusion, const PlaneOpe
                        StageProfile* profile)
     : exec_(exec), extrusion_(std::move(extrusion)), options_(options), plane_(plane),
       owned_lines_(plane ? plane->owned_rows() : extrusion_.plane_cells) {
-  const index_t n = extrusion_.planes, cells = extrusion_.plane_cells;
+  const index_t n = extrusion_.planes, cells = extrusion_.plane_cells, stride = mode_stride(exec.backend(), n);
   if (n < 2 || n % 2 != 0) throw Error("FftPoisson: Nper = " + std::to_string(n) + "; an even number ≥ 2 is needed");
   if (cell_order && cell_order->size() != static_cast<index_t>(extrusion_.cell_3d.size()))
     throw Error("FftPoisson: the cell order has " + std::to_string(cell_order->size()) + " entries for " +
@@ -56,15 +56,15 @@ FftPoisson::FftPoisson(const Executor& exec, Extrusion extrusion, const PlaneOpe
   {
     StageProfile::Part part(profile, "frequency systems");
     pcg_ = std::make_unique<BatchedPcg>(exec, negated(op.in_plane), op.z_coupling, system_shifts(n), op.singular,
-                                        block_systems_for(n + 2, pre.blocks), pre.aip_level, plane);
+                                        block_systems_for(n + 2, pre.blocks), pre.aip_level, plane, stride);
   }
   {
     StageProfile::Part part(profile, "transforms");
     transform_ = make_periodic_fft(exec, owned_lines_, n, options_.measure);
     order_ = Array<index_t>::from_host(exec, block_order(extrusion_, cell_order, owned_lines_));
     real_ = Vector(exec, batched_size(owned_lines_, n));
-    rhs_ = Vector(exec, batched_size(cells, n + 2));
-    solution_ = Vector(exec, batched_size(cells, n + 2));
+    rhs_ = Vector(exec, batched_size(cells, stride));
+    solution_ = Vector(exec, batched_size(cells, stride));
     // The halo lines' rows are never transformed: zero, so that the (unused) halo rows stay finite.
     fill(exec, 0.0, rhs_);
     fill(exec, 0.0, solution_);
@@ -82,12 +82,13 @@ FftPoisson::FftPoisson(const Executor& exec, Extrusion extrusion, const PlaneOpe
 std::size_t FftPoisson::device_bytes(const Executor& exec, index_t lines, index_t owned_lines, index_t planes,
                                      index_t plane_nnz, index_t send_lines) {
   const std::size_t owned = static_cast<std::size_t>(batched_size(owned_lines, planes));
-  const std::size_t modes = static_cast<std::size_t>(batched_size(lines, planes + 2));
+  const index_t stride = mode_stride(exec.backend(), planes);
+  const std::size_t modes = static_cast<std::size_t>(batched_size(lines, stride));
   // The 1D-block order and the real lines (owned), the right-hand side's and solution's modes.
-  const std::size_t vectors = BatchedPcg::device_bytes(lines, plane_nnz, planes + 2) +
+  const std::size_t vectors = BatchedPcg::device_bytes(lines, plane_nnz, stride) +
                               owned * (sizeof(index_t) + sizeof(double)) + 2 * modes * sizeof(double);
   // The PlanePartition's exchange of the frequency vectors' halo lines (none on one rank).
-  return vectors + parallel::BlockHaloExchange::device_bytes(send_lines, lines - owned_lines, planes + 2) +
+  return vectors + parallel::BlockHaloExchange::device_bytes(send_lines, lines - owned_lines, stride) +
          periodic_fft_work_bytes(exec, owned_lines, planes);
 }
 
@@ -110,16 +111,18 @@ std::string FftPoisson::try_leading_blocks(int blocks) {
 
 double FftPoisson::slowest_rank(double seconds) const { return plane_ ? plane_->max(seconds) : seconds; }
 
-// Times solves of a fixed random right-hand side (every frequency present) per configuration, in rhs_
-// and solution_ (free at set-up), after one short untimed solve that warms caches and kernels. The
-// cost of a configuration is the faster of two solves: a machine shared with other work adds delays,
-// never removes them.
+// Times solves of a fixed random right-hand side (every frequency present; zero in the layout's unused
+// entries, as the transforms leave them) per configuration, in rhs_ and solution_ (free at set-up),
+// after one short untimed solve that warms caches and kernels. The cost of a configuration is the
+// faster of two solves: a machine shared with other work adds delays, never removes them.
 void FftPoisson::tune_preconditioner(StageProfile* profile) {
   std::vector<double> host(static_cast<std::size_t>(rhs_.size()));
   timed_part(profile, "timed solves", [&] {
     std::mt19937 engine(2024);
     std::uniform_real_distribution<double> value(-1, 1);
-    for (double& v : host) v = value(engine);
+    const auto stride = static_cast<std::size_t>(pcg_->stride());
+    for (std::size_t i = 0; i < host.size(); ++i)
+      host[i] = i % stride < static_cast<std::size_t>(extrusion_.planes + 2) ? value(engine) : 0.0;
   });
   FrequencyPreconditioner& m = pcg_->preconditioner();
   const LeadingPreconditioner leading = options_.preconditioning.leading;
@@ -154,7 +157,7 @@ void FftPoisson::tune_preconditioner(StageProfile* profile) {
 }
 
 FftPoissonResult FftPoisson::solve(const Vector& b, Vector& p, bool warm_start) {
-  const index_t owned_modes = batched_size(owned_lines_, extrusion_.planes + 2);
+  const index_t owned_modes = batched_size(owned_lines_, pcg_->stride());
   Vector rhs_owned = rhs_.window(0, owned_modes), solution_owned = solution_.window(0, owned_modes);
   gather(exec_, order_, b, real_);
   transform_->forward(real_, rhs_owned);

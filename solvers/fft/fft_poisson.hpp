@@ -103,7 +103,7 @@ class FftPoisson {
   index_t owned_lines_;        // the 2D cells whose lines this rank transforms (all on one rank)
   Array<index_t> order_;       // 1D-block position i (c · Nper + j) of an owned line → index in b and p
   Vector real_;                // [c · Nper + j], owned lines
-  Vector rhs_, solution_;      // complex layout, [c · (Nper + 2) + s], owned then halo lines
+  Vector rhs_, solution_;      // complex layout, [c · mode_stride(backend, Nper) + s], owned then halo lines
   std::string configuration_;
 };
 

@@ -60,17 +60,17 @@ struct FrequencyAmg::Coarse {
 
 FrequencyAmg::FrequencyAmg(const Executor& exec, const ShiftedSystems& systems, SystemRange range, index_t owned_rows,
                            const amg::AmgOptions& options)
-    : exec_(exec), range_(range), systems_(systems.systems()) {
+    : exec_(exec), range_(range), stride_(systems.stride()) {
   if (options.smoother_degree != 1)
     throw Error("FFT Poisson: the frequency systems' AMG smooths by damped Jacobi (degree 1), not degree " +
                 std::to_string(options.smoother_degree));
   const std::vector<double>& sigma = systems.host_shifts;
   const double sigma0 = sigma[range.begin];
-  std::vector<double> shifts(static_cast<std::size_t>(systems_), 0.0);
+  std::vector<double> shifts(static_cast<std::size_t>(stride_), 0.0);
   for (index_t s = range.begin; s < range.end; ++s) shifts[s] = sigma[s] - sigma0;
   shifts_ = Vector::from_host(exec, shifts);
-  plus_one_ = Vector::from_host(exec, std::vector<double>(static_cast<std::size_t>(systems_), 1.0));
-  minus_one_ = Vector::from_host(exec, std::vector<double>(static_cast<std::size_t>(systems_), -1.0));
+  plus_one_ = Vector::from_host(exec, std::vector<double>(static_cast<std::size_t>(stride_), 1.0));
+  minus_one_ = Vector::from_host(exec, std::vector<double>(static_cast<std::size_t>(stride_), -1.0));
 
   const CsrMatrix a = owned_rows < systems.rows() ? block_of_owned_rows(systems.host_a, owned_rows) : systems.host_a;
   const amg::HostHierarchy h = amg::build_hierarchy(shifted_matrix(a, systems.host_w, sigma0), options);
@@ -78,7 +78,7 @@ FrequencyAmg::FrequencyAmg(const Executor& exec, const ShiftedSystems& systems, 
   const double smoother_interval = 1 + 1 / options.smoother_ratio;
   for (const amg::HostLevel& host : h.levels) {
     const double omega = 2 / (host.lambda_max * smoother_interval);  // degree-1 Chebyshev: damped Jacobi
-    const index_t coarse = host.coarse_rows(), n = batched_size(coarse, systems_);
+    const index_t coarse = host.coarse_rows(), n = batched_size(coarse, stride_);
     levels_.push_back(std::make_unique<Level>(Level{
         DeviceCsr(exec, host.a.host), Vector::from_host(exec, host.diagonal), Vector::from_host(exec, w),
         Vector::from_host(exec, scaled(host.diagonal, 1 / omega)), Vector::from_host(exec, scaled(w, 1 / omega)),
@@ -108,7 +108,7 @@ void FrequencyAmg::apply(const Vector& r, Vector& z, Vector& t, Vector& y, Syste
 // x = V(b) from x = 0 on level l: smooth, restrict the residual, recurse, prolong and add the
 // correction, smooth again (the same smoother both times: a symmetric cycle).
 void FrequencyAmg::cycle(std::size_t l, const Vector& b, Vector& x, Vector& t, Vector& y, SystemRange range) const {
-  const index_t S = systems_;
+  const index_t S = stride_;
   if (l == levels_.size()) {
     for (const Coarse& c : coarse_) {
       const SystemRange part = intersection(c.systems, range);

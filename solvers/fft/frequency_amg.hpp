@@ -50,7 +50,7 @@ class FrequencyAmg {
 
   Executor exec_;
   SystemRange range_;
-  index_t systems_;
+  index_t stride_;             // of the systems' vectors (ShiftedSystems::stride)
   Vector shifts_;              // σ_s − σ₀ (0 outside the range)
   Vector plus_one_, minus_one_;  // β of batched_direction: x ← t + x, t ← b − t
   std::vector<std::unique_ptr<Level>> levels_;  // all but the coarsest

@@ -39,10 +39,17 @@ CsrMatrix shifted_matrix(CsrMatrix a, const std::vector<double>& w, double sigma
 }
 
 ShiftedSystems::ShiftedSystems(const Executor& exec, CsrMatrix a_host, std::vector<double> w_host,
-                               std::vector<double> shifts_host)
+                               std::vector<double> shifts_host, index_t stride)
     : host_a(std::move(a_host)), host_w(std::move(w_host)), host_shifts(std::move(shifts_host)), a(exec, host_a),
       diagonal(Vector::from_host(exec, checked_diagonal(host_a, host_w, host_shifts))),
-      w(Vector::from_host(exec, host_w)), shifts(Vector::from_host(exec, host_shifts)) {}
+      w(Vector::from_host(exec, host_w)), stride_(stride == 0 ? systems() : stride) {
+  if (stride_ < systems())
+    throw Error("FFT Poisson: a row stride of " + std::to_string(stride_) + " for " + std::to_string(systems()) +
+                " systems; at least one entry per system is needed");
+  std::vector<double> per_entry = host_shifts;
+  per_entry.resize(static_cast<std::size_t>(stride_), host_shifts.empty() ? 0.0 : host_shifts.back());
+  shifts = Vector::from_host(exec, per_entry);
+}
 
 index_t block_systems_for(index_t systems, int blocks) {
   const index_t per = (systems + blocks - 1) / std::max(blocks, 1);
@@ -56,7 +63,7 @@ struct FrequencyPreconditioner::Factor {
 FrequencyPreconditioner::FrequencyPreconditioner(const Executor& exec, const ShiftedSystems& systems,
                                                  index_t block_systems, int aip_level, index_t owned_rows)
     : exec_(exec), systems_(systems), block_systems_(block_systems), owned_rows_(owned_rows), level_(aip_level),
-      tmp_(exec, batched_size(systems.rows(), systems.systems())) {
+      tmp_(exec, batched_size(systems.rows(), systems.stride())) {
   if (block_systems_ < 2 || block_systems_ % 2 != 0)
     throw Error("FFT Poisson: " + std::to_string(block_systems_) + " systems per preconditioner block; an even number ≥ 2 is needed");
   factors_.resize(static_cast<std::size_t>(blocks()));
@@ -136,7 +143,7 @@ index_t FrequencyPreconditioner::leading_systems(index_t active) const {
 }
 
 void FrequencyPreconditioner::apply_leading(const Vector& r, Vector& z, SystemRange active) const {
-  const index_t S = systems_.systems();
+  const index_t S = systems_.stride();
   const SystemRange leading = intersection(active, {0, leading_systems(active.end)});
   for (int b = 0; b * block_systems_ < leading.end; ++b) {
     const SystemRange range = intersection(block_range(b), leading);
@@ -153,7 +160,7 @@ void FrequencyPreconditioner::apply_leading(const Vector& r, Vector& z, SystemRa
 void FrequencyPreconditioner::apply(const Vector& r, Vector& z, index_t active) const {
   apply_leading(r, z, {0, active});
   const index_t leading_end = leading_systems(active);
-  if (leading_end < active) batched_jacobi(exec_, systems_.view(), r, z, systems_.systems(), {leading_end, active});
+  if (leading_end < active) batched_jacobi(exec_, systems_.view(), r, z, systems_.stride(), {leading_end, active});
 }
 
 // System s is the real (even s) or imaginary part of frequency k = s / 2.

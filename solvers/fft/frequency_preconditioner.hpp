@@ -11,16 +11,23 @@ namespace miniapp::fft {
 
 // The S shifted systems (A + σ_s diag(w)) x_s = b_s in unified storage (thesis eq. 4.33): the host
 // matrix for the set-up, and A, diag(A), w and σ on the executor. A symmetric, diag(A) + σ_s w > 0.
+// Their vectors hold row c's systems at [c · stride + s]: stride ≥ S (0: S), the entries from S to the
+// stride never read or written, so that each row may start on a 128-byte boundary (mode_stride on CUDA).
 struct ShiftedSystems {
-  ShiftedSystems(const Executor& exec, CsrMatrix a, std::vector<double> w, std::vector<double> shifts);
+  ShiftedSystems(const Executor& exec, CsrMatrix a, std::vector<double> w, std::vector<double> shifts,
+                 index_t stride = 0);
   ShiftedView view() const { return {a, diagonal, w, shifts}; }
   index_t rows() const { return host_a.rows; }
   index_t systems() const { return static_cast<index_t>(host_shifts.size()); }
+  index_t stride() const { return stride_; }
 
   CsrMatrix host_a;
   std::vector<double> host_w, host_shifts;
   DeviceCsr a;
-  Vector diagonal, w, shifts;
+  Vector diagonal, w, shifts;  // shifts: one per entry of a row (σ_{S−1} repeated up to the stride)
+
+ private:
+  index_t stride_;
 };
 
 // A + σ diag(w) on the host (A stores its diagonal): one frequency's matrix in the naive storage.
@@ -68,7 +75,7 @@ class FrequencyPreconditioner {
   std::size_t leading_bytes() const;
   // How AMG blocks are built; only before the first one is (throws miniapp::Error after).
   void set_amg_options(const amg::AmgOptions& options);
-  // z_s = M_s⁻¹ r_s for s < active; r and z distinct, N · S entries.
+  // z_s = M_s⁻¹ r_s for s < active; r and z distinct, N · stride entries.
   void apply(const Vector& r, Vector& z, index_t active) const;
   // The systems below active that the leading kind preconditions: [0, leading_systems(active)).
   index_t leading_systems(index_t active) const;

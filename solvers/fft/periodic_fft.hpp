@@ -5,10 +5,21 @@
 
 namespace miniapp::fft {
 
+// Doubles per line of the modes' layout on a backend: the n + 2 of n/2 + 1 complex modes, on CUDA
+// rounded up to a multiple of 16 so that every line starts on a 128-byte boundary. There the batched
+// kernels that sum over lines give each warp 32 consecutive systems of a line, whose loads and stores
+// straddle 128-byte lines more often where the lines do not start on one; on the CPU the caches'
+// prefetch would fetch the unused entries with each line (docs/fft-poisson.md measures both).
+inline index_t mode_stride(Backend backend, index_t n) {
+  return backend == Backend::cuda ? (n + 2 + 15) / 16 * 16 : n + 2;
+}
+
 // Batched real DFT along the periodic lines of an extruded mesh (thesis eq. 4.31): `lines` transforms
 // of even length n. Line c of the real array is [c · n, (c + 1) · n) (1D-block order, periodic index
-// fastest); its n/2 + 1 complex modes are the doubles [c · (n + 2), (c + 1) · (n + 2)) as (Re, Im)
-// pairs. Both arrays live on the executor: FFTW on the CPU, cuFFT on CUDA; the plans are made once.
+// fastest); its n/2 + 1 complex modes are the doubles [c · m, c · m + n + 2) as (Re, Im) pairs, with
+// m = mode_stride(the executor's backend, n); the doubles from n + 2 to m of each line are neither
+// read nor written. Both
+// arrays live on the executor: FFTW on the CPU, cuFFT on CUDA; the plans are made once.
 // Each transform adds one call of kind copy to the executor's kernel counters (periodic_fft.cpp says why).
 // Unnormalised: backward(forward(x)) = n x.
 class PeriodicFft {

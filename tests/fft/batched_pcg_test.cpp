@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "solvers/fft/batched_pcg.hpp"
 #include "tests/fft/fft_test_support.hpp"
@@ -168,6 +169,50 @@ TEST_CASE("Iterations queued past a system's stop leave its solution and iterati
     CHECK(r->iteration_sizes.front().systems == static_cast<index_t>(S));  // the first batch runs them all
     CHECK(r->iteration_sizes.back().bytes < r->iteration_sizes.front().bytes);
     CHECK(r->iteration_sizes.back().systems < static_cast<index_t>(S));
+  }
+}
+
+TEST_CASE("A row stride beyond the systems gives the same solves and never reads the entries past them", "[fft]") {
+  // The FFT path lays each row's systems out on 128-byte boundaries (mode_stride): entries past the
+  // systems hold NaN here, which any kernel reading them would spread into the solution.
+  const Executor exec = Executor::cpu();
+  const fft::PlaneOperator op = test::minus_plane_operator(12, 10);
+  const std::vector<double> shifts{0, 0, 0.01, 0.01, 1, 1};
+  const std::size_t n = static_cast<std::size_t>(op.in_plane.rows), S = shifts.size(), stride = 16;
+  const int leading_blocks = GENERATE(0, 1);
+  const auto leading = GENERATE(fft::LeadingPreconditioner::aip, fft::LeadingPreconditioner::amg);
+  const bool warm = GENERATE(false, true);
+  CAPTURE(leading_blocks, leading == fft::LeadingPreconditioner::amg, warm);
+  const auto b_dense = test::random_vector(n * S, 11), x_dense = test::random_vector(n * S, 12);
+  const auto padded = [&](const std::vector<double>& v) {
+    std::vector<double> out(n * stride, std::numeric_limits<double>::quiet_NaN());
+    for (std::size_t c = 0; c < n; ++c)
+      for (std::size_t s = 0; s < S; ++s) out[c * stride + s] = v[c * S + s];
+    return out;
+  };
+  const auto solve = [&](std::size_t row_stride, const std::vector<double>& b_host, const std::vector<double>& x_host) {
+    fft::BatchedPcg pcg(exec, op.in_plane, op.z_coupling, shifts, op.singular, 2, 1, nullptr,
+                        static_cast<index_t>(row_stride));
+    pcg.preconditioner().use_leading_blocks(leading, leading_blocks);
+    Vector b = Vector::from_host(exec, b_host), x = Vector::from_host(exec, x_host);
+    const auto result = pcg.solve(b, x, {.tolerance = tolerance, .max_iterations = 2000, .check_interval = 3}, warm);
+    REQUIRE(result.converged);
+    return std::tuple{result, b.to_host(), x.to_host()};
+  };
+  const auto [dense, b_after, x_after] = solve(S, b_dense, x_dense);
+  const auto [wide, b_wide, x_wide] = solve(stride, padded(b_dense), padded(x_dense));
+  CHECK(wide.iterations == dense.iterations);
+  CHECK(wide.relative_residual == dense.relative_residual);
+  for (std::size_t c = 0; c < n; ++c) {
+    for (std::size_t s = 0; s < S; ++s) {
+      CHECK(x_wide[c * stride + s] == x_after[c * S + s]);  // bitwise
+      CHECK(b_wide[c * stride + s] == b_after[c * S + s]);  // projected alike where singular
+    }
+    for (std::size_t s = S; s < stride; ++s) {
+      CHECK(std::isnan(b_wide[c * stride + s]));
+      if (warm) CHECK(std::isnan(x_wide[c * stride + s]));
+      else CHECK(x_wide[c * stride + s] == 0);  // a cold solve starts from x = 0, set whole
+    }
   }
 }
 

@@ -57,7 +57,8 @@ RankSolver rank_solver(const Communicator& comm, const mesh::Mesh& local, const 
   fft::Extrusion e = fft::detect_extrusion(local, geometry);
   fft::PlaneOperator op = fft::split_extruded_operator(laplacian(local, outlet), e);
   RankSolver r;
-  r.plane = std::make_unique<fft::PlanePartition>(comm, Executor::cpu(), fft::plane_numbering(e, n), e.planes + 2);
+  r.plane = std::make_unique<fft::PlanePartition>(comm, Executor::cpu(), fft::plane_numbering(e, n),
+                                                  fft::mode_stride(Backend::cpu, e.planes));
   op.singular = r.plane->all(op.singular);
   fft::FftPoissonOptions options;
   options.pcg = {.tolerance = tolerance, .max_iterations = 5000};

@@ -22,7 +22,7 @@ TEST_CASE("Each batched transform adds one copy-kind call with its arrays' bytes
   const auto fft = fft::make_periodic_fft(exec, lines, n, false);
   std::vector<double> host(lines * n);
   for (std::size_t i = 0; i < host.size(); ++i) host[i] = std::sin(0.7 * static_cast<double>(i));
-  Vector real(exec, lines * n), modes(exec, lines * (n + 2)), back(exec, lines * n);
+  Vector real(exec, lines * n), modes(exec, lines * fft::mode_stride(Backend::cpu, n)), back(exec, lines * n);
   real.copy_from_host(host);
   const double bytes = 8.0 * lines * (n + n + 2);  // real array read, complex written (or the reverse)
   for (const bool forward : {true, false}) {

@@ -13,13 +13,17 @@ namespace {
 // (new-array execution requires the planned alignment otherwise).
 class FftwTransform final : public PeriodicFft {
  public:
-  FftwTransform(index_t lines, index_t n, bool measure) : size_(static_cast<std::size_t>(lines) * n), modes_size_(static_cast<std::size_t>(lines) * (n + 2)) {
+  FftwTransform(index_t lines, index_t n, bool measure)
+      : size_(static_cast<std::size_t>(lines) * n),
+        modes_size_(static_cast<std::size_t>(lines) * mode_stride(Backend::cpu, n)) {
     std::vector<double> real(size_);
-    std::vector<fftw_complex> modes(static_cast<std::size_t>(lines) * (n / 2 + 1));
+    std::vector<fftw_complex> modes(modes_size_ / 2);
     const unsigned flags = (measure ? FFTW_MEASURE : FFTW_ESTIMATE) | FFTW_UNALIGNED;
-    const int len = n, half = n / 2 + 1;
-    forward_ = fftw_plan_many_dft_r2c(1, &len, lines, real.data(), nullptr, 1, len, modes.data(), nullptr, 1, half, flags);
-    backward_ = fftw_plan_many_dft_c2r(1, &len, lines, modes.data(), nullptr, 1, half, real.data(), nullptr, 1, len, flags);
+    const int len = n, distance = mode_stride(Backend::cpu, n) / 2;  // complex modes between lines
+    forward_ = fftw_plan_many_dft_r2c(1, &len, lines, real.data(), nullptr, 1, len, modes.data(), nullptr, 1,
+                                      distance, flags);
+    backward_ = fftw_plan_many_dft_c2r(1, &len, lines, modes.data(), nullptr, 1, distance, real.data(), nullptr, 1,
+                                       len, flags);
     if (forward_ == nullptr || backward_ == nullptr) {
       destroy();
       throw Error("periodic FFT: FFTW could not plan " + std::to_string(lines) + " transforms of length " + std::to_string(n));

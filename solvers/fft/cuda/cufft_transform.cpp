@@ -19,16 +19,17 @@ void check_cufft(cufftResult status, const char* call, const char* file, int lin
 }
 #define MINIAPP_CUFFT_CHECK(call) check_cufft((call), #call, __FILE__, __LINE__)
 
-// The batched D2Z and Z2D plans of `lines` transforms of length n, made with cuFFT's own work-area
-// allocation off: `work_bytes` is the larger of the two plans' areas, which one array serves (the
-// plans run one after the other on one stream).
+// The batched D2Z and Z2D plans of `lines` transforms of length n, their modes mode_stride(cuda, n)
+// doubles apart (cuFFT's advanced layout: the embeds only switch it on, a 1D transform's own size is
+// unused), made with cuFFT's own work-area allocation off: `work_bytes` is the larger of the two
+// plans' areas, which one array serves (the plans run one after the other on one stream).
 struct Plans {
   cufftHandle forward = 0, backward = 0;
   std::size_t work_bytes = 0;
 
   Plans(index_t lines, index_t n) {
-    int len = n;
-    const int half = n / 2 + 1;
+    int len = n, modes = n / 2 + 1;
+    const int distance = mode_stride(Backend::cuda, n) / 2;
     std::size_t forward_bytes = 0, backward_bytes = 0;
     try {
       MINIAPP_CUFFT_CHECK(cufftCreate(&forward));
@@ -36,9 +37,9 @@ struct Plans {
       MINIAPP_CUFFT_CHECK(cufftSetAutoAllocation(forward, 0));
       MINIAPP_CUFFT_CHECK(cufftSetAutoAllocation(backward, 0));
       MINIAPP_CUFFT_CHECK(
-          cufftMakePlanMany(forward, 1, &len, nullptr, 1, len, nullptr, 1, half, CUFFT_D2Z, lines, &forward_bytes));
+          cufftMakePlanMany(forward, 1, &len, &len, 1, len, &modes, 1, distance, CUFFT_D2Z, lines, &forward_bytes));
       MINIAPP_CUFFT_CHECK(
-          cufftMakePlanMany(backward, 1, &len, nullptr, 1, half, nullptr, 1, len, CUFFT_Z2D, lines, &backward_bytes));
+          cufftMakePlanMany(backward, 1, &len, &modes, 1, distance, &len, 1, len, CUFFT_Z2D, lines, &backward_bytes));
     } catch (...) {
       destroy();
       throw;
@@ -63,7 +64,8 @@ struct Plans {
 class CufftTransform final : public PeriodicFft {
  public:
   CufftTransform(const Executor& exec, index_t lines, index_t n)
-      : exec_(exec), size_(static_cast<std::size_t>(lines) * n), modes_size_(static_cast<std::size_t>(lines) * (n + 2)),
+      : exec_(exec), size_(static_cast<std::size_t>(lines) * n),
+        modes_size_(static_cast<std::size_t>(lines) * mode_stride(Backend::cuda, n)),
         plans_(lines, n), work_(exec, plans_.work_doubles()) {
     for (cufftHandle plan : {plans_.forward, plans_.backward}) {
       MINIAPP_CUFFT_CHECK(cufftSetWorkArea(plan, work_.data()));

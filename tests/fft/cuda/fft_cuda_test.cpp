@@ -177,24 +177,32 @@ TEST_CASE("The CUDA batched start sets the same state as the CPU's", "[fft][cuda
   CHECK(state[1] == state[0]);
 }
 
-TEST_CASE("cuFFT transforms equal FFTW's", "[fft][cuda]") {
+TEST_CASE("cuFFT transforms equal FFTW's and leave the entries past each line's modes", "[fft][cuda]") {
   const Executor cpu = Executor::cpu(), gpu = gpu_executor();
-  // 38 = 2 · 19: cuFFT's plans for it use the shared work area.
-  const index_t lines = 1001, n = GENERATE(64, 38);
+  // 38 = 2 · 19: cuFFT's plans for it use the shared work area; 64 and 38 have 2 and 8 unused entries a line.
+  const index_t lines = 1001, n = GENERATE(64, 38), stride = fft::mode_stride(Backend::cuda, n);
   CAPTURE(n);
   const auto real = test::random_vector(static_cast<std::size_t>(lines) * n, 7);
-  std::vector<double> modes[2], back[2];
+  constexpr double untouched = 12345.0;
+  std::vector<double> modes[2], back[2], after[2];
   for (int b = 0; b < 2; ++b) {
     const Executor& e = b == 0 ? cpu : gpu;
     auto t = fft::make_periodic_fft(e, lines, n, false);
-    Vector r = Vector::from_host(e, real), m(e, lines * (n + 2));
+    Vector r = Vector::from_host(e, real), m = Vector::from_host(e, std::vector<double>(lines * stride, untouched));
     t->forward(r, m);
     modes[b] = m.to_host();
-    t->backward(m, r);
+    t->backward(m, r);  // overwrites the modes
     back[b] = r.to_host();
+    after[b] = m.to_host();
   }
   CHECK(difference(modes[1], modes[0]) <= 1e-13);
   CHECK(difference(back[1], back[0]) <= 1e-13);
+  for (int b = 0; b < 2; ++b)
+    for (index_t c = 0; c < lines; ++c)
+      for (index_t s = n + 2; s < stride; ++s) {
+        CHECK(modes[b][c * stride + s] == untouched);
+        CHECK(after[b][c * stride + s] == untouched);
+      }
 }
 
 // cuFFT's work area is one executor array shared by the two plans: counted, and sized before the
