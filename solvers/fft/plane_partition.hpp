@@ -22,7 +22,8 @@ parallel::LocalNumbering plane_numbering(const Extrusion& local, const parallel:
 // message per neighbour, and the global sums of its column dots. Collective to construct.
 class PlanePartition {
  public:
-  // `planes`: plane_numbering of this rank; `systems`: S, the systems per 2D cell of the vectors.
+  // `planes`: plane_numbering of this rank; `systems`: the entries per 2D cell of the vectors (the
+  // solver's row stride, ShiftedSystems).
   PlanePartition(const parallel::Communicator& comm, const Executor& exec, const parallel::LocalNumbering& planes,
                  index_t systems, parallel::HaloTransport transport = parallel::HaloTransport::mpi);
 
@@ -31,8 +32,8 @@ class PlanePartition {
   index_t global_rows() const { return global_; }
   const parallel::Communicator& communicator() const { return comm_; }
 
-  // The halo rows of v (local_rows() · S entries, [c · S + s]) for the systems of `range` get their
-  // owners' values: one message per neighbour (collective over the neighbours).
+  // The halo rows of v (local_rows() · stride entries, [c · stride + s]) for the systems of `range`
+  // get their owners' values: one message per neighbour (collective over the neighbours).
   void update_halo(Vector& v, SystemRange range) { halo_.exchange(v, range.begin, range.end); }
   // values[i] = Σ over ranks of values[i] (collective, one allreduce).
   void sum(std::span<double> values) const { comm_.allreduce(values, parallel::ReduceOp::sum); }
