@@ -10,7 +10,8 @@
 //   row (a row's entries side by side), as numbered and with the finer rows numbered by aggregate (each
 //   column's largest entry). The count ignores the L1, which on an H200 already serves the repeats
 //   between a warp's instructions: it did not predict the L2 traffic of G = 8 lanes (docs/amg.md).
-// Usage: restriction_layout hex|tet N
+// With `float`, the sectors are those of a finer vector stored in float (8 entries a sector, not 4).
+// Usage: restriction_layout hex|tet N [rcm] [float]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -27,7 +28,7 @@ using namespace miniapp;
 
 namespace {
 
-constexpr index_t doubles_per_sector = 4;
+index_t entries_per_sector = 4;  // of the finer vector: doubles, or floats with `float`
 
 index_t distinct(std::vector<index_t>& v) {
   std::sort(v.begin(), v.end());
@@ -45,7 +46,7 @@ void block_sharing(const CsrMatrix& r, const char* rows) {
       cols.assign(r.col.begin() + r.row_ptr[first], r.col.begin() + r.row_ptr[end]);
       const index_t u = distinct(cols);
       sectors.resize(static_cast<std::size_t>(u));
-      for (index_t k = 0; k < u; ++k) sectors[k] = cols[k] / doubles_per_sector;
+      for (index_t k = 0; k < u; ++k) sectors[k] = cols[k] / entries_per_sector;
       columns += u;
       sector_count += distinct(sectors);
       widest = std::max(widest, u);
@@ -58,7 +59,7 @@ void block_sharing(const CsrMatrix& r, const char* rows) {
 std::vector<std::vector<index_t>> row_sectors(const CsrMatrix& r, const std::vector<index_t>& map) {
   std::vector<std::vector<index_t>> rows(static_cast<std::size_t>(r.rows));
   for (index_t i = 0; i < r.rows; ++i) {
-    for (index_t p = r.row_ptr[i]; p < r.row_ptr[i + 1]; ++p) rows[i].push_back(map[r.col[p]] / doubles_per_sector);
+    for (index_t p = r.row_ptr[i]; p < r.row_ptr[i + 1]; ++p) rows[i].push_back(map[r.col[p]] / entries_per_sector);
     std::sort(rows[i].begin(), rows[i].end());
   }
   return rows;
@@ -109,9 +110,15 @@ std::vector<index_t> numbered_by_aggregate(const CsrMatrix& r) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool rcm = argc == 4 && std::string(argv[3]) == "rcm";
-  if ((argc != 3 && !rcm) || (std::string(argv[1]) != "hex" && std::string(argv[1]) != "tet") || std::atoi(argv[2]) < 2) {
-    std::fprintf(stderr, "usage: restriction_layout hex|tet N [rcm]   (an N³ box; tet: N³ · 6 cells)\n");
+  bool rcm = false, valid = argc >= 3 && argc <= 5;
+  for (int a = 3; a < argc; ++a) {
+    const std::string option = argv[a];
+    if (option == "rcm") rcm = true;
+    else if (option == "float") entries_per_sector = 8;
+    else valid = false;
+  }
+  if (!valid || (std::string(argv[1]) != "hex" && std::string(argv[1]) != "tet") || std::atoi(argv[2]) < 2) {
+    std::fprintf(stderr, "usage: restriction_layout hex|tet N [rcm] [float]   (an N³ box; tet: N³ · 6 cells)\n");
     return 2;
   }
   CsrMatrix a = test::box_poisson(argv[1], std::atoi(argv[2]), 1.0);
