@@ -11,8 +11,9 @@ namespace miniapp::fft {
 
 // The S shifted systems (A + σ_s diag(w)) x_s = b_s in unified storage (thesis eq. 4.33): the host
 // matrix for the set-up, and A, diag(A), w and σ on the executor. A symmetric, diag(A) + σ_s w > 0.
-// Their vectors hold row c's systems at [c · stride + s]: stride ≥ S (0: S), the entries from S to the
-// stride never read or written, so that each row may start on a 128-byte boundary (mode_stride on CUDA).
+// Their vectors hold row c's systems at [c · stride + s]: stride ≥ S (0: S), so that each row may
+// start on a 128-byte boundary (mode_stride on CUDA); the entries from S to the stride belong to no
+// system, and no kernel over a range of systems reads them.
 struct ShiftedSystems {
   ShiftedSystems(const Executor& exec, CsrMatrix a, std::vector<double> w, std::vector<double> shifts,
                  index_t stride = 0);

@@ -18,8 +18,8 @@ inline index_t mode_stride(Backend backend, index_t n) {
 // of even length n. Line c of the real array is [c · n, (c + 1) · n) (1D-block order, periodic index
 // fastest); its n/2 + 1 complex modes are the doubles [c · m, c · m + n + 2) as (Re, Im) pairs, with
 // m = mode_stride(the executor's backend, n); the doubles from n + 2 to m of each line are neither
-// read nor written. Both
-// arrays live on the executor: FFTW on the CPU, cuFFT on CUDA; the plans are made once.
+// read nor written. Both arrays live on the executor: FFTW on the CPU, cuFFT on CUDA; the plans are
+// made once.
 // Each transform adds one call of kind copy to the executor's kernel counters (periodic_fft.cpp says why).
 // Unnormalised: backward(forward(x)) = n x.
 class PeriodicFft {
