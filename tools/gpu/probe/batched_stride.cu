@@ -4,7 +4,8 @@
 // range [0, end): does a row stride that is not a multiple of 16 doubles (128 bytes) cost, once the
 // range's last block of system lanes gives its idle lanes to rows? Nper = 190 has S = 192 and runs
 // systems [0, 191); Nper = 192 has S = 194 and [0, 193); the padded strides show what a layout with
-// S rounded up would give. Prints the device's copy bandwidth, then µs a call (median of 30 after 5 warm-up calls, CUDA events) per kernel.
+// S rounded up would give. Prints the device's copy bandwidth, then µs a call per kernel (median of
+// 30 after 5 warm-up calls, CUDA events).
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 -I. tools/gpu/probe/batched_stride.cu solvers/fft/cuda/batched_kernels.cu
 #include <cuda_runtime.h>
 
