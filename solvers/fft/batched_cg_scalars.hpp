@@ -11,7 +11,8 @@
 
 namespace miniapp::fft::batched_cg {
 
-// Slot k of system s is state[k · S + s]: doubles in executor memory, S = the number of systems.
+// Slot k of system s is state[k · S + s]: doubles in executor memory, S the solver's row stride (at
+// least the number of systems).
 enum Slot : int {
   rho,                // ρ_s = r_s·z_s of the current residual
   alpha,              // α_s of the current step; 0 once the system stopped (x_s, r_s frozen)

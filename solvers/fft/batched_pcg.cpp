@@ -31,8 +31,9 @@ BatchedPcg::BatchedPcg(const Executor& exec, CsrMatrix a, std::vector<double> w,
   state_ = Vector(exec, bc::slot_count * S);
   dots_ = Vector(exec, max_dot_pairs * S);
   // Whole-vector kernels (waxpby, copy) also pass over the entries beyond the systems, which nothing
-  // reads: zero at first, so that they hold finite values.
-  for (Vector* v : {&r_, &z_, &p_, &q_, &state_, &dots_}) fill(exec, 0.0, *v);
+  // reads: zero at first, so that they hold finite values; the dots beyond the systems stay zero, which
+  // start() turns into stopped systems (batched_start sets every slot of the state).
+  for (Vector* v : {&r_, &z_, &p_, &q_, &dots_}) fill(exec, 0.0, *v);
   if (singular_at_zero)
     while (singular_systems_ < systems() && systems_.host_shifts[singular_systems_] == 0) ++singular_systems_;
 }

@@ -111,18 +111,16 @@ std::string FftPoisson::try_leading_blocks(int blocks) {
 
 double FftPoisson::slowest_rank(double seconds) const { return plane_ ? plane_->max(seconds) : seconds; }
 
-// Times solves of a fixed random right-hand side (every frequency present; zero in the layout's unused
-// entries, as the transforms leave them) per configuration, in rhs_ and solution_ (free at set-up),
-// after one short untimed solve that warms caches and kernels. The cost of a configuration is the
-// faster of two solves: a machine shared with other work adds delays, never removes them.
+// Times solves of a fixed random right-hand side (every frequency present) per configuration, in rhs_
+// and solution_ (free at set-up), after one short untimed solve that warms caches and kernels. The
+// cost of a configuration is the faster of two solves: a machine shared with other work adds delays,
+// never removes them.
 void FftPoisson::tune_preconditioner(StageProfile* profile) {
   std::vector<double> host(static_cast<std::size_t>(rhs_.size()));
   timed_part(profile, "timed solves", [&] {
     std::mt19937 engine(2024);
     std::uniform_real_distribution<double> value(-1, 1);
-    const auto stride = static_cast<std::size_t>(pcg_->stride());
-    for (std::size_t i = 0; i < host.size(); ++i)
-      host[i] = i % stride < static_cast<std::size_t>(extrusion_.planes + 2) ? value(engine) : 0.0;
+    for (double& v : host) v = value(engine);
   });
   FrequencyPreconditioner& m = pcg_->preconditioner();
   const LeadingPreconditioner leading = options_.preconditioning.leading;
