@@ -44,6 +44,21 @@ BatchedShape checked_shifted_spmv(const Executor& exec, const ShiftedView& m, co
   return shape;
 }
 
+// The checks of a kernel with Jacobi's z on the systems of `range` from jacobi_begin (diag(A), w and σ
+// read), and its shape.
+BatchedShape checked_jacobi_part(const Executor& exec, const ShiftedView& m, index_t systems, SystemRange range,
+                                 index_t jacobi_begin, const char* kernel,
+                                 std::initializer_list<const Vector*> vectors) {
+  check_per_system(exec, m.shifts, systems, kernel);
+  detail::check_vector(exec, m.diagonal, m.a.rows(), kernel, "the diagonal");
+  detail::check_vector(exec, m.w, m.a.rows(), kernel, "w");
+  const BatchedShape shape = shape_of(exec, m.a.rows(), systems, range, kernel, vectors);
+  if (jacobi_begin < range.begin || jacobi_begin > range.end)
+    throw Error(std::string(kernel) + ": the Jacobi systems start at " + std::to_string(jacobi_begin) +
+                ", outside the range [" + std::to_string(range.begin) + ", " + std::to_string(range.end) + ")");
+  return shape;
+}
+
 // Its bytes: A once, w and the active shifts, x read and y written per active system.
 double shifted_spmv_bytes(const ShiftedView& m, const BatchedShape& shape) {
   const double w = shape.width(), n = m.a.rows();
@@ -169,31 +184,38 @@ void batched_shifted_spmv_dot(const Executor& exec, const ShiftedView& m, const 
 }
 
 void batched_cg_update_jacobi(const Executor& exec, const ShiftedView& m, const Vector& alpha, const Vector& p,
-                              const Vector& q, Vector& x, Vector& r, Vector& z, index_t systems, SystemRange range,
+                              const Vector& q, Vector& x, Vector& r, index_t systems, SystemRange range,
                               index_t jacobi_begin, index_t owned, Vector& rz_partials, Vector& rr_partials) {
   constexpr const char* kernel = "batched_cg_update_jacobi";
   check_per_system(exec, alpha, systems, kernel);
-  check_per_system(exec, m.shifts, systems, kernel);
-  const index_t rows = m.a.rows();
-  detail::check_vector(exec, m.diagonal, rows, kernel, "the diagonal");
-  detail::check_vector(exec, m.w, rows, kernel, "w");
-  const BatchedShape shape = shape_of(exec, rows, systems, range, kernel, {&p, &q, &x, &r, &z});
-  if (jacobi_begin < range.begin || jacobi_begin > range.end)
-    throw Error(std::string(kernel) + ": the Jacobi systems start at " + std::to_string(jacobi_begin) +
-                ", outside the range [" + std::to_string(range.begin) + ", " + std::to_string(range.end) + ")");
-  check_owned(owned, rows, kernel);
-  check_partials(exec, rz_partials, rows, systems, kernel);
-  check_partials(exec, rr_partials, rows, systems, kernel);
+  const BatchedShape shape = checked_jacobi_part(exec, m, systems, range, jacobi_begin, kernel, {&p, &q, &x, &r});
+  check_owned(owned, m.a.rows(), kernel);
+  check_partials(exec, rz_partials, m.a.rows(), systems, kernel);
+  check_partials(exec, rr_partials, m.a.rows(), systems, kernel);
   const ShiftedPointers mp = pointers(m);
-  const CgUpdateVectors v{alpha.data(), p.data(), q.data(), x.data(), r.data(), z.data()};
+  const CgUpdateVectors v{alpha.data(), p.data(), q.data(), x.data(), r.data()};
   const double seconds = detail::run_timed(
       exec, [&] { cpu::batched_cg_update_jacobi(mp, shape, jacobi_begin, owned, v, rz_partials.data(), rr_partials.data()); },
       [&] {
         cuda::batched_cg_update_jacobi(exec.stream(), mp, shape, jacobi_begin, owned, v, rz_partials.data(),
                                        rr_partials.data());
       });
-  const double n = rows, w = shape.width(), wj = range.end - jacobi_begin;
-  exec.counters().add(KernelKind::axpy, 48.0 * n * w + 24.0 * n * wj + 16.0 * n, 6.0 * n * w + 6.0 * n * wj, seconds);
+  const double n = m.a.rows(), w = shape.width(), wj = range.end - jacobi_begin;
+  exec.counters().add(KernelKind::axpy, 48.0 * n * w + 16.0 * n, 6.0 * n * w + 5.0 * n * wj, seconds);
+}
+
+void batched_direction_jacobi(const Executor& exec, const ShiftedView& m, const Vector& beta, const Vector& z,
+                              const Vector& r, Vector& p, index_t systems, SystemRange range, index_t jacobi_begin) {
+  constexpr const char* kernel = "batched_direction_jacobi";
+  check_per_system(exec, beta, systems, kernel);
+  const BatchedShape shape = checked_jacobi_part(exec, m, systems, range, jacobi_begin, kernel, {&z, &r, &p});
+  const ShiftedPointers mp = pointers(m);
+  const DirectionVectors v{beta.data(), z.data(), r.data(), p.data()};
+  const double seconds = detail::run_timed(
+      exec, [&] { cpu::batched_direction_jacobi(mp, shape, jacobi_begin, v); },
+      [&] { cuda::batched_direction_jacobi(exec.stream(), mp, shape, jacobi_begin, v); });
+  const double n = m.a.rows(), w = shape.width(), wj = range.end - jacobi_begin;
+  exec.counters().add(KernelKind::axpy, 24.0 * n * w + 16.0 * n, 2.0 * n * w + 3.0 * n * wj, seconds);
 }
 
 void batched_direction(const Executor& exec, const Vector& beta, const Vector& z, Vector& p, index_t systems,

@@ -76,16 +76,23 @@ void batched_dot(const Executor& exec, const Vector& u, const Vector* v, index_t
 void batched_shifted_spmv_dot(const Executor& exec, const ShiftedView& m, const Vector& x, Vector& y,
                               index_t systems, SystemRange range, index_t owned, Vector& partials);
 // The CG update of every system of the range: x_s += α_s p_s, r_s −= α_s q_s (alpha: S entries); for
-// s ≥ jacobi_begin also z_s = r_s / (diag(A) + σ_s w) (the Jacobi preconditioner) with the partials of
-// r_s·z_s, and for all the partials of r_s·r_s, over rows < owned (the r·z partials of systems below
-// jacobi_begin are written as 0: their preconditioner runs afterwards). Bytes 48 N w + 24 N wj + 16 N
-// (wj the Jacobi systems); flops 4 N w + 6 N wj + 2 N w.
+// s ≥ jacobi_begin also the partials of r_s·z_s with z_s = r_s / (diag(A) + σ_s w), the Jacobi
+// preconditioner, formed in registers and not stored (batched_direction_jacobi forms it again), and for
+// all the partials of r_s·r_s, over rows < owned (the r·z partials of systems below jacobi_begin are
+// written as 0: their preconditioner runs afterwards). Bytes 48 N w + 16 N; flops 6 N w + 5 N wj (wj the
+// Jacobi systems).
 void batched_cg_update_jacobi(const Executor& exec, const ShiftedView& m, const Vector& alpha, const Vector& p,
-                              const Vector& q, Vector& x, Vector& r, Vector& z, index_t systems, SystemRange range,
+                              const Vector& q, Vector& x, Vector& r, index_t systems, SystemRange range,
                               index_t jacobi_begin, index_t owned, Vector& rz_partials, Vector& rr_partials);
 // The new search directions p_s = z_s + β_s p_s; beta has S entries. Bytes 24 N w; flops 2 N w.
 void batched_direction(const Executor& exec, const Vector& beta, const Vector& z, Vector& p, index_t systems,
                        SystemRange range);
+// The new search directions of CG: p_s = z_s + β_s p_s for s < jacobi_begin (z_s from the leading
+// preconditioner), p_s = r_s / (diag(A) + σ_s w) + β_s p_s from it (Jacobi's z_s formed again from r_s,
+// bit for bit batched_jacobi's, so that no N · S vector z is written and read back). Bytes 24 N w + 16 N;
+// flops 2 N w + 3 N wj.
+void batched_direction_jacobi(const Executor& exec, const ShiftedView& m, const Vector& beta, const Vector& z,
+                              const Vector& r, Vector& p, index_t systems, SystemRange range, index_t jacobi_begin);
 // v_s −= sums_s / count (every row); sums has S entries (column sums): the mean removal of singular
 // systems, in executor memory. Bytes 16 N w + 8 w; flops 2 N w.
 void batched_subtract_mean(const Executor& exec, const Vector& sums, double count, Vector& v, index_t systems,

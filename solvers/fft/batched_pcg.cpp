@@ -116,7 +116,7 @@ void BatchedPcg::queue_iteration(Vector& x, SystemRange range) {
   const Sums sigma = reduce({&pq}, 0, range);
   batched_finish_curvature(exec_, state_, sigma.rows[0], sigma.tiles, S, range);
   const index_t leading_end = std::max(range.begin, preconditioner_.leading_systems(range.end));
-  batched_cg_update_jacobi(exec_, systems_.view(), state_.window(bc::alpha * S, S), p_, q_, x, r_, z_, S, range,
+  batched_cg_update_jacobi(exec_, systems_.view(), state_.window(bc::alpha * S, S), p_, q_, x, r_, S, range,
                            leading_end, owned, rz, rr);
   preconditioner_bytes_ = 0;
   if (leading_end > range.begin) {
@@ -127,7 +127,8 @@ void BatchedPcg::queue_iteration(Vector& x, SystemRange range) {
   }
   const Sums residual = reduce({&rz, &rr}, 1, range);
   batched_finish_residual(exec_, state_, residual.rows[0], residual.rows[1], residual.tiles, S, range);
-  batched_direction(exec_, state_.window(bc::beta * S, S), z_, p_, S, range);
+  batched_direction_jacobi(exec_, systems_.view(), state_.window(bc::beta * S, S), z_, r_, p_, S, range,
+                           leading_end);
 }
 
 const BatchedPcg::RecordedBatch* BatchedPcg::recorded_batch(const Vector& x, SystemRange active,

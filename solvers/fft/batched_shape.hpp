@@ -40,7 +40,14 @@ struct CgUpdateVectors {
   const double* q;
   double* x;
   double* r;
-  double* z;
+};
+
+// The vectors of the new search directions (batched_direction_jacobi): beta per system, the others N · S.
+struct DirectionVectors {
+  const double* beta;
+  const double* z;
+  const double* r;
+  double* p;
 };
 
 }  // namespace miniapp::fft

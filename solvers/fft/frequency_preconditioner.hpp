@@ -81,7 +81,7 @@ class FrequencyPreconditioner {
   // The systems below active that the leading kind preconditions: [0, leading_systems(active)).
   index_t leading_systems(index_t active) const;
   // z_s = M_s⁻¹ r_s for the leading systems inside `active` only (the others' Jacobi is the solver's,
-  // fused into its update: batched_cg_update_jacobi).
+  // fused into its update and direction: batched_cg_update_jacobi, batched_direction_jacobi).
   void apply_leading(const Vector& r, Vector& z, SystemRange active) const;
   // E.g. "AIP-1 on k = 0..7 (2 blocks), Jacobi on k = 8..32 (7 blocks); 8 systems per block".
   std::string describe() const;

@@ -17,6 +17,12 @@ namespace {
 
 std::size_t at(const BatchedShape& s, index_t row) { return static_cast<std::size_t>(row) * s.systems + s.begin; }
 
+// Jacobi's z of row c, system sys: one expression wherever it is formed, so that the update's r·z and
+// the direction's z are the same numbers as batched_jacobi's.
+double jacobi_z(const ShiftedPointers& m, index_t c, index_t sys, double r) {
+  return r / (m.diagonal[c] + m.shifts[sys] * m.w[c]);
+}
+
 // Row c of y_s = (A + σ_s diag(w)) x_s for the systems of the shape (Algorithm 3): the shift term first,
 // then A's entries in stored order (the CUDA kernels sum in the same order).
 void shifted_row(const ShiftedPointers& m, const BatchedShape& shape, index_t c, const double* x, double* yc) {
@@ -119,10 +125,9 @@ void batched_spmv(const ShiftedPointers& m, BatchedShape shape, const double* x,
 
 void batched_jacobi(const ShiftedPointers& m, BatchedShape shape, const double* r, double* z) {
   const index_t w = shape.width();
-  const double* sigma = m.shifts + shape.begin;
 #pragma omp parallel for schedule(static)
   for (index_t c = 0; c < shape.rows; ++c)
-    for (index_t s = 0; s < w; ++s) z[at(shape, c) + s] = r[at(shape, c) + s] / (m.diagonal[c] + sigma[s] * m.w[c]);
+    for (index_t s = 0; s < w; ++s) z[at(shape, c) + s] = jacobi_z(m, c, shape.begin + s, r[at(shape, c) + s]);
 }
 
 namespace {
@@ -173,12 +178,7 @@ void batched_cg_update_jacobi(const ShiftedPointers& m, BatchedShape shape, inde
       v.x[i] += a * v.p[i];
       const double r = v.r[i] - a * v.q[i];
       v.r[i] = r;
-      double rz = 0.0;
-      if (s >= first_jacobi) {
-        const double z = r / (m.diagonal[c] + m.shifts[shape.begin + s] * m.w[c]);
-        v.z[i] = z;
-        rz = r * z;
-      }
+      const double rz = s >= first_jacobi ? r * jacobi_z(m, c, shape.begin + s, r) : 0.0;
       if (c < owned) {
         acc[s] += rz;
         acc[w + s] += r * r;
@@ -193,6 +193,19 @@ void batched_direction(BatchedShape shape, const double* beta, const double* z, 
 #pragma omp parallel for schedule(static)
   for (index_t c = 0; c < shape.rows; ++c)
     for (index_t s = 0; s < w; ++s) p[at(shape, c) + s] = z[at(shape, c) + s] + b[s] * p[at(shape, c) + s];
+}
+
+void batched_direction_jacobi(const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin,
+                              const DirectionVectors& v) {
+  const index_t w = shape.width(), first_jacobi = jacobi_begin - shape.begin;
+  const double* b = v.beta + shape.begin;
+#pragma omp parallel for schedule(static)
+  for (index_t c = 0; c < shape.rows; ++c) {
+    const std::size_t row = at(shape, c);
+    for (index_t s = 0; s < first_jacobi; ++s) v.p[row + s] = v.z[row + s] + b[s] * v.p[row + s];
+    for (index_t s = first_jacobi; s < w; ++s)
+      v.p[row + s] = jacobi_z(m, c, shape.begin + s, v.r[row + s]) + b[s] * v.p[row + s];
+  }
 }
 
 void batched_subtract_mean(BatchedShape shape, const double* sums, double count, double* v) {

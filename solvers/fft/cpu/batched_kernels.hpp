@@ -14,6 +14,8 @@ void batched_spmv_dot(const ShiftedPointers& m, BatchedShape shape, index_t owne
 void batched_cg_update_jacobi(const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin, index_t owned,
                               const CgUpdateVectors& v, double* rz_partials, double* rr_partials);
 void batched_direction(BatchedShape shape, const double* beta, const double* z, double* p);
+void batched_direction_jacobi(const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin,
+                              const DirectionVectors& v);
 void batched_subtract_mean(BatchedShape shape, const double* sums, double count, double* v);
 // Shapes of one row: the systems [begin, end) of S.
 void batched_finish_curvature(BatchedShape shape, index_t tiles, double* state, const double* sigma);

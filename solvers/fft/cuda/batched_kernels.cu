@@ -95,11 +95,17 @@ __global__ void __launch_bounds__(block_size)
   }
 }
 
+// Jacobi's z of row c, system sys: one expression wherever it is formed, so that the update's r·z and
+// the direction's z are the same numbers as batched_jacobi's.
+__device__ inline double jacobi_z(const ShiftedPointers& m, index_t c, index_t sys, double r) {
+  return r / (__ldg(m.diagonal + c) + __ldg(m.shifts + sys) * __ldg(m.w + c));
+}
+
 __global__ void batched_jacobi_kernel(ShiftedPointers m, BatchedShape s, const double* __restrict__ r,
                                       double* __restrict__ z) {
   Item it;
   if (!item_of(s, it)) return;
-  z[it.index] = r[it.index] / (__ldg(m.diagonal + it.row) + __ldg(m.shifts + s.begin + it.offset) * __ldg(m.w + it.row));
+  z[it.index] = jacobi_z(m, it.row, s.begin + it.offset, r[it.index]);
 }
 
 __global__ void batched_direction_kernel(BatchedShape s, const double* __restrict__ beta, const double* __restrict__ z,
@@ -131,34 +137,58 @@ __device__ int system_lanes(index_t width) {
   return lanes;
 }
 
+// The lanes of thread threadIdx.x in block (bx, tile): its system, its first row and the rows of the
+// tile it steps through.
+struct TileLanes {
+  unsigned width, row_lane, row_lanes;
+  index_t sys, first, last;
+  bool active;
+};
+
+__device__ inline TileLanes tile_lanes(const BatchedShape& s, RowTiles tiles) {
+  const index_t block_first = static_cast<index_t>(blockIdx.x) * block_systems;
+  const unsigned width = static_cast<unsigned>(system_lanes(s.end - s.begin - block_first)), t = threadIdx.x;
+  const index_t sys = s.begin + block_first + static_cast<index_t>(t % width);
+  const index_t first = static_cast<index_t>(blockIdx.y) * tiles.rows_per_tile;
+  return {width, t / width, block_size / width, sys, first, min(first + tiles.rows_per_tile, s.rows), sys < s.end};
+}
+
 template <int Sums, class RowOp>
 __global__ void __launch_bounds__(block_size)
     tiled_kernel(BatchedShape s, RowTiles tiles, index_t owned, RowOp op, double* partials0, double* partials1) {
   __shared__ double lanes[Sums][block_size];
-  const index_t block_first = static_cast<index_t>(blockIdx.x) * block_systems;
-  const unsigned width = static_cast<unsigned>(system_lanes(s.end - s.begin - block_first)), t = threadIdx.x;
-  const unsigned lane = t % width, row_lane = t / width, row_lanes = block_size / width;
-  const index_t sys = s.begin + block_first + static_cast<index_t>(lane);
-  const bool active = sys < s.end;
-  const index_t first = static_cast<index_t>(blockIdx.y) * tiles.rows_per_tile;
-  const index_t last = min(first + tiles.rows_per_tile, s.rows);
+  const TileLanes l = tile_lanes(s, tiles);
+  const unsigned t = threadIdx.x;
   double acc[Sums] = {};
-  if (active)
-    for (index_t c = first + static_cast<index_t>(row_lane); c < last; c += static_cast<index_t>(row_lanes))
-      op(c, sys, c < owned, acc, s.systems);
+  if (l.active)
+    for (index_t c = l.first + static_cast<index_t>(l.row_lane); c < l.last; c += static_cast<index_t>(l.row_lanes))
+      op(c, l.sys, c < owned, acc, s.systems);
 #pragma unroll
   for (int k = 0; k < Sums; ++k) lanes[k][t] = acc[k];
   __syncthreads();
-  for (unsigned half = row_lanes / 2; half > 0; half /= 2) {
-    if (row_lane < half)
+  for (unsigned half = l.row_lanes / 2; half > 0; half /= 2) {
+    if (l.row_lane < half)
 #pragma unroll
-      for (int k = 0; k < Sums; ++k) lanes[k][t] += lanes[k][t + half * width];
+      for (int k = 0; k < Sums; ++k) lanes[k][t] += lanes[k][t + half * l.width];
     __syncthreads();
   }
-  if (row_lane != 0 || !active) return;
-  const std::int64_t at = static_cast<std::int64_t>(blockIdx.y) * s.systems + sys;
+  if (l.row_lane != 0 || !l.active) return;
+  const std::int64_t at = static_cast<std::int64_t>(blockIdx.y) * s.systems + l.sys;
   partials0[at] = lanes[0][t];
   if constexpr (Sums > 1) partials1[at] = lanes[1][t];
+}
+
+// The same tiles without sums: op(c, sys, S) for every row and system of the range.
+template <class RowOp>
+__global__ void __launch_bounds__(block_size) tile_rows_kernel(BatchedShape s, RowTiles tiles, RowOp op) {
+  const TileLanes l = tile_lanes(s, tiles);
+  if (!l.active) return;
+  for (index_t c = l.first + static_cast<index_t>(l.row_lane); c < l.last; c += static_cast<index_t>(l.row_lanes))
+    op(c, l.sys, s.systems);
+}
+
+dim3 tile_grid(const BatchedShape& s, const RowTiles& tiles) {
+  return {static_cast<unsigned>((s.width() + block_systems - 1) / block_systems), static_cast<unsigned>(tiles.count)};
 }
 
 template <int Sums, class RowOp>
@@ -166,9 +196,8 @@ void launch_tiled(void* stream, const BatchedShape& s, index_t owned, RowOp op, 
                   double* partials1 = nullptr) {
   const RowTiles tiles = row_tiles(s.rows);
   if (s.width() == 0 || tiles.count == 0) return;
-  const dim3 grid(static_cast<unsigned>((s.width() + block_systems - 1) / block_systems),
-                  static_cast<unsigned>(tiles.count));
-  tiled_kernel<Sums><<<grid, block_size, 0, as_stream(stream)>>>(s, tiles, owned, op, partials0, partials1);
+  tiled_kernel<Sums><<<tile_grid(s, tiles), block_size, 0, as_stream(stream)>>>(s, tiles, owned, op, partials0,
+                                                                                 partials1);
   MINIAPP_CUDA_CHECK_LAUNCH("tiled_kernel");
 }
 
@@ -205,16 +234,25 @@ struct CgUpdateRow {
     v.x[i] += a * v.p[i];
     const double r = v.r[i] - a * v.q[i];
     v.r[i] = r;
-    double rz = 0.0;
-    if (sys >= jacobi_begin) {
-      const double z = r / (__ldg(m.diagonal + c) + __ldg(m.shifts + sys) * __ldg(m.w + c));
-      v.z[i] = z;
-      rz = r * z;
-    }
+    const double rz = sys >= jacobi_begin ? r * jacobi_z(m, c, sys, r) : 0.0;
     if (owned) {
       acc[0] += rz;
       acc[1] += r * r;
     }
+  }
+};
+
+// Over tiles of rows (tile_rows_kernel), as the update that precedes it: each thread keeps its system's
+// β and σ and steps through rows, where a thread per entry spent the time of its extra loads (diag(A),
+// w, σ) and its division on one entry each.
+struct DirectionJacobiRow {
+  ShiftedPointers m;
+  DirectionVectors v;
+  index_t jacobi_begin;
+  __device__ void operator()(index_t c, index_t sys, index_t systems) const {
+    const std::int64_t i = static_cast<std::int64_t>(c) * systems + sys;
+    const double z = sys >= jacobi_begin ? jacobi_z(m, c, sys, v.r[i]) : v.z[i];
+    v.p[i] = z + __ldg(v.beta + sys) * v.p[i];
   }
 };
 
@@ -304,6 +342,15 @@ void batched_direction(void* stream, BatchedShape shape, const double* beta, con
   if (empty(shape)) return;
   batched_direction_kernel<<<item_blocks(shape), block_size, 0, as_stream(stream)>>>(shape, beta, z, p);
   MINIAPP_CUDA_CHECK_LAUNCH("batched_direction_kernel");
+}
+
+void batched_direction_jacobi(void* stream, const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin,
+                              const DirectionVectors& v) {
+  const RowTiles tiles = row_tiles(shape.rows);
+  if (empty(shape)) return;
+  tile_rows_kernel<<<tile_grid(shape, tiles), block_size, 0, as_stream(stream)>>>(
+      shape, tiles, DirectionJacobiRow{m, v, jacobi_begin});
+  MINIAPP_CUDA_CHECK_LAUNCH("tile_rows_kernel");
 }
 
 void batched_subtract_mean(void* stream, BatchedShape shape, const double* sums, double count, double* v) {

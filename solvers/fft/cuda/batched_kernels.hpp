@@ -18,6 +18,8 @@ void batched_spmv_dot(void* stream, const ShiftedPointers& m, BatchedShape shape
 void batched_cg_update_jacobi(void* stream, const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin,
                               index_t owned, const CgUpdateVectors& v, double* rz_partials, double* rr_partials);
 void batched_direction(void* stream, BatchedShape shape, const double* beta, const double* z, double* p);
+void batched_direction_jacobi(void* stream, const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin,
+                              const DirectionVectors& v);
 void batched_subtract_mean(void* stream, BatchedShape shape, const double* sums, double count, double* v);
 void batched_finish_curvature(void* stream, BatchedShape shape, index_t tiles, double* state, const double* sigma);
 void batched_finish_residual(void* stream, BatchedShape shape, index_t tiles, double* state, const double* rho_new,

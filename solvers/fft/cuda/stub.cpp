@@ -24,6 +24,9 @@ void batched_cg_update_jacobi(void*, const ShiftedPointers&, BatchedShape, index
   not_built();
 }
 void batched_direction(void*, BatchedShape, const double*, const double*, double*) { not_built(); }
+void batched_direction_jacobi(void*, const ShiftedPointers&, BatchedShape, index_t, const DirectionVectors&) {
+  not_built();
+}
 void batched_subtract_mean(void*, BatchedShape, const double*, double, double*) { not_built(); }
 void batched_finish_curvature(void*, BatchedShape, index_t, double*, const double*) { not_built(); }
 void batched_finish_residual(void*, BatchedShape, index_t, double*, const double*, const double*) { not_built(); }

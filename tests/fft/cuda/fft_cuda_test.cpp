@@ -108,7 +108,7 @@ TEST_CASE("CUDA batched kernels match the CPU reference", "[fft][cuda]") {
     CHECK(difference(y[1], y[0]) <= 1e-13);
     CHECK(difference(sums[1], sums[0]) <= 1e-12);
   }
-  {  // the CG update with Jacobi on the upper part of the range, r·z and r·r
+  {  // the CG update with Jacobi on the upper part of the range, r·z and r·r, then the directions
     const index_t jacobi_begin = range.begin + range.size() / 2;
     std::vector<double> out[2][3], sums[2][2];
     for (int k = 0; k < 2; ++k) {
@@ -118,10 +118,11 @@ TEST_CASE("CUDA batched kernels match the CPU reference", "[fft][cuda]") {
       Vector q = Vector::from_host(e, test::random_vector(size, 4)), xs = Vector::from_host(e, test::random_vector(size, 10));
       Vector r = Vector::from_host(e, test::random_vector(size, 5)), z = Vector::from_host(e, y0);
       Vector rz(e, fft::batched_partials_size(n, S)), rr(e, fft::batched_partials_size(n, S));
-      fft::batched_cg_update_jacobi(e, m.view(), alpha, p, q, xs, r, z, S, range, jacobi_begin, owned, rz, rr);
+      fft::batched_cg_update_jacobi(e, m.view(), alpha, p, q, xs, r, S, range, jacobi_begin, owned, rz, rr);
       out[k][0] = xs.to_host();
       out[k][1] = r.to_host();
-      out[k][2] = z.to_host();  // NaN (untouched) below jacobi_begin and outside the range
+      fft::batched_direction_jacobi(e, m.view(), alpha, Vector::from_host(e, x), r, z, S, range, jacobi_begin);
+      out[k][2] = z.to_host();  // NaN (untouched) outside the range
       sums[k][0] = sums_of(e, rz);
       sums[k][1] = sums_of(e, rr);
     }

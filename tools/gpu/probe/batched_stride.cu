@@ -1,6 +1,7 @@
 // The FFT path's batched kernels as the solver launches them (solvers/fft/cuda/batched_kernels.cu,
 // linked in: the column dot, the SpMV fused with its dot, the CG update fused with its two dots, and the
-// direction update) on a periodic 256 × 256 plane's 5-point stencil, per system stride S and active
+// direction update with Jacobi's z formed from r, as on every system that has no leading block) on a
+// periodic 256 × 256 plane's 5-point stencil, per system stride S and active
 // range [0, end): does a row stride that is not a multiple of 16 doubles (128 bytes) cost, once the
 // range's last block of system lanes gives its idle lanes to rows? Nper = 190 has S = 192 and runs
 // systems [0, 191); Nper = 192 has S = 194 and [0, 193); the padded strides show what a layout with
@@ -97,10 +98,11 @@ int main() {
     const double dot = median_us([&] { cuda::batched_dot_partials(nullptr, s, rows, u, v, partials0); });
     const double spmv = median_us([&] { cuda::batched_spmv_dot(nullptr, m, s, rows, x, y, partials0); });
     const double update = median_us([&] {
-      cuda::batched_cg_update_jacobi(nullptr, m, s, 0, rows, CgUpdateVectors{alpha, p, q, x, u, z}, partials0,
+      cuda::batched_cg_update_jacobi(nullptr, m, s, 0, rows, CgUpdateVectors{alpha, p, q, x, u}, partials0,
                                      partials1);
     });
-    const double direction = median_us([&] { cuda::batched_direction(nullptr, s, beta, z, p); });
+    const double direction =
+        median_us([&] { cuda::batched_direction_jacobi(nullptr, m, s, 0, DirectionVectors{beta, z, u, p}); });
     std::printf("%d %d | %.2f %.2f %.2f %.2f\n", c.stride, c.end, dot, spmv, update, direction);
   }
   const cudaError_t e = cudaDeviceSynchronize();
