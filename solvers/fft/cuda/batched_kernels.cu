@@ -108,6 +108,26 @@ __global__ void batched_jacobi_kernel(ShiftedPointers m, BatchedShape s, const d
   z[it.index] = jacobi_z(m, it.row, s.begin + it.offset, r[it.index]);
 }
 
+// p_s = z_s + β_s p_s below jacobi_begin; from it Jacobi's z_s formed again from r_s (never stored).
+// Each thread takes a system in two rows, half the rows apart, and loads both before it divides: with
+// one entry a thread the division's chain of dependent operations kept each thread's loads waiting,
+// fewer of them in flight, and the kernel below the copy bandwidth.
+__global__ void batched_direction_jacobi_kernel(ShiftedPointers m, BatchedShape s, index_t half_rows,
+                                                index_t jacobi_begin, DirectionVectors v) {
+  Item it;
+  if (!item_of({half_rows, s.systems, s.begin, s.end}, it)) return;
+  const index_t sys = s.begin + it.offset, second_row = it.row + half_rows;
+  const bool second = second_row < s.rows;
+  const std::int64_t i[2] = {it.index, it.index + static_cast<std::int64_t>(half_rows) * s.systems};
+  const bool jacobi = sys >= jacobi_begin;
+  const double* from = jacobi ? v.r : v.z;
+  const double u0 = from[i[0]], p0 = v.p[i[0]];
+  const double u1 = second ? from[i[1]] : 0.0, p1 = second ? v.p[i[1]] : 0.0;
+  const double beta = __ldg(v.beta + sys);
+  v.p[i[0]] = (jacobi ? jacobi_z(m, it.row, sys, u0) : u0) + beta * p0;
+  if (second) v.p[i[1]] = (jacobi ? jacobi_z(m, second_row, sys, u1) : u1) + beta * p1;
+}
+
 __global__ void batched_direction_kernel(BatchedShape s, const double* __restrict__ beta, const double* __restrict__ z,
                                          double* __restrict__ p) {
   Item it;
@@ -137,58 +157,34 @@ __device__ int system_lanes(index_t width) {
   return lanes;
 }
 
-// The lanes of thread threadIdx.x in block (bx, tile): its system, its first row and the rows of the
-// tile it steps through.
-struct TileLanes {
-  unsigned width, row_lane, row_lanes;
-  index_t sys, first, last;
-  bool active;
-};
-
-__device__ inline TileLanes tile_lanes(const BatchedShape& s, RowTiles tiles) {
-  const index_t block_first = static_cast<index_t>(blockIdx.x) * block_systems;
-  const unsigned width = static_cast<unsigned>(system_lanes(s.end - s.begin - block_first)), t = threadIdx.x;
-  const index_t sys = s.begin + block_first + static_cast<index_t>(t % width);
-  const index_t first = static_cast<index_t>(blockIdx.y) * tiles.rows_per_tile;
-  return {width, t / width, block_size / width, sys, first, min(first + tiles.rows_per_tile, s.rows), sys < s.end};
-}
-
 template <int Sums, class RowOp>
 __global__ void __launch_bounds__(block_size)
     tiled_kernel(BatchedShape s, RowTiles tiles, index_t owned, RowOp op, double* partials0, double* partials1) {
   __shared__ double lanes[Sums][block_size];
-  const TileLanes l = tile_lanes(s, tiles);
-  const unsigned t = threadIdx.x;
+  const index_t block_first = static_cast<index_t>(blockIdx.x) * block_systems;
+  const unsigned width = static_cast<unsigned>(system_lanes(s.end - s.begin - block_first)), t = threadIdx.x;
+  const unsigned lane = t % width, row_lane = t / width, row_lanes = block_size / width;
+  const index_t sys = s.begin + block_first + static_cast<index_t>(lane);
+  const bool active = sys < s.end;
+  const index_t first = static_cast<index_t>(blockIdx.y) * tiles.rows_per_tile;
+  const index_t last = min(first + tiles.rows_per_tile, s.rows);
   double acc[Sums] = {};
-  if (l.active)
-    for (index_t c = l.first + static_cast<index_t>(l.row_lane); c < l.last; c += static_cast<index_t>(l.row_lanes))
-      op(c, l.sys, c < owned, acc, s.systems);
+  if (active)
+    for (index_t c = first + static_cast<index_t>(row_lane); c < last; c += static_cast<index_t>(row_lanes))
+      op(c, sys, c < owned, acc, s.systems);
 #pragma unroll
   for (int k = 0; k < Sums; ++k) lanes[k][t] = acc[k];
   __syncthreads();
-  for (unsigned half = l.row_lanes / 2; half > 0; half /= 2) {
-    if (l.row_lane < half)
+  for (unsigned half = row_lanes / 2; half > 0; half /= 2) {
+    if (row_lane < half)
 #pragma unroll
-      for (int k = 0; k < Sums; ++k) lanes[k][t] += lanes[k][t + half * l.width];
+      for (int k = 0; k < Sums; ++k) lanes[k][t] += lanes[k][t + half * width];
     __syncthreads();
   }
-  if (l.row_lane != 0 || !l.active) return;
-  const std::int64_t at = static_cast<std::int64_t>(blockIdx.y) * s.systems + l.sys;
+  if (row_lane != 0 || !active) return;
+  const std::int64_t at = static_cast<std::int64_t>(blockIdx.y) * s.systems + sys;
   partials0[at] = lanes[0][t];
   if constexpr (Sums > 1) partials1[at] = lanes[1][t];
-}
-
-// The same tiles without sums: op(c, sys, S) for every row and system of the range.
-template <class RowOp>
-__global__ void __launch_bounds__(block_size) tile_rows_kernel(BatchedShape s, RowTiles tiles, RowOp op) {
-  const TileLanes l = tile_lanes(s, tiles);
-  if (!l.active) return;
-  for (index_t c = l.first + static_cast<index_t>(l.row_lane); c < l.last; c += static_cast<index_t>(l.row_lanes))
-    op(c, l.sys, s.systems);
-}
-
-dim3 tile_grid(const BatchedShape& s, const RowTiles& tiles) {
-  return {static_cast<unsigned>((s.width() + block_systems - 1) / block_systems), static_cast<unsigned>(tiles.count)};
 }
 
 template <int Sums, class RowOp>
@@ -196,8 +192,9 @@ void launch_tiled(void* stream, const BatchedShape& s, index_t owned, RowOp op, 
                   double* partials1 = nullptr) {
   const RowTiles tiles = row_tiles(s.rows);
   if (s.width() == 0 || tiles.count == 0) return;
-  tiled_kernel<Sums><<<tile_grid(s, tiles), block_size, 0, as_stream(stream)>>>(s, tiles, owned, op, partials0,
-                                                                                 partials1);
+  const dim3 grid(static_cast<unsigned>((s.width() + block_systems - 1) / block_systems),
+                  static_cast<unsigned>(tiles.count));
+  tiled_kernel<Sums><<<grid, block_size, 0, as_stream(stream)>>>(s, tiles, owned, op, partials0, partials1);
   MINIAPP_CUDA_CHECK_LAUNCH("tiled_kernel");
 }
 
@@ -239,20 +236,6 @@ struct CgUpdateRow {
       acc[0] += rz;
       acc[1] += r * r;
     }
-  }
-};
-
-// Over tiles of rows (tile_rows_kernel), as the update that precedes it: each thread keeps its system's
-// β and σ and steps through rows, where a thread per entry spent the time of its extra loads (diag(A),
-// w, σ) and its division on one entry each.
-struct DirectionJacobiRow {
-  ShiftedPointers m;
-  DirectionVectors v;
-  index_t jacobi_begin;
-  __device__ void operator()(index_t c, index_t sys, index_t systems) const {
-    const std::int64_t i = static_cast<std::int64_t>(c) * systems + sys;
-    const double z = sys >= jacobi_begin ? jacobi_z(m, c, sys, v.r[i]) : v.z[i];
-    v.p[i] = z + __ldg(v.beta + sys) * v.p[i];
   }
 };
 
@@ -346,11 +329,11 @@ void batched_direction(void* stream, BatchedShape shape, const double* beta, con
 
 void batched_direction_jacobi(void* stream, const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin,
                               const DirectionVectors& v) {
-  const RowTiles tiles = row_tiles(shape.rows);
   if (empty(shape)) return;
-  tile_rows_kernel<<<tile_grid(shape, tiles), block_size, 0, as_stream(stream)>>>(
-      shape, tiles, DirectionJacobiRow{m, v, jacobi_begin});
-  MINIAPP_CUDA_CHECK_LAUNCH("tile_rows_kernel");
+  const index_t half_rows = (shape.rows + 1) / 2;
+  batched_direction_jacobi_kernel<<<item_blocks({half_rows, shape.systems, shape.begin, shape.end}), block_size, 0,
+                                    as_stream(stream)>>>(m, shape, half_rows, jacobi_begin, v);
+  MINIAPP_CUDA_CHECK_LAUNCH("batched_direction_jacobi_kernel");
 }
 
 void batched_subtract_mean(void* stream, BatchedShape shape, const double* sums, double count, double* v) {

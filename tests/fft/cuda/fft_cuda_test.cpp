@@ -46,9 +46,9 @@ std::vector<double> nan_outside(std::vector<double> v, std::size_t systems, fft:
 
 TEST_CASE("CUDA batched kernels match the CPU reference", "[fft][cuda]") {
   const Executor cpu = Executor::cpu(), gpu = gpu_executor();
-  const fft::PlaneOperator op = test::minus_plane_operator(60, 50);  // 3000 rows
+  const fft::PlaneOperator op = test::minus_plane_operator(61, 49);  // 2989 rows: odd, as some kernels take rows in pairs
   std::vector<double> shifts;
-  for (int s = 0; s < 34; ++s) shifts.push_back(0.1 * (s / 2));  // 34 systems: 102000 entries
+  for (int s = 0; s < 34; ++s) shifts.push_back(0.1 * (s / 2));  // 34 systems: 101626 entries
   const index_t S = static_cast<index_t>(shifts.size()), n = op.in_plane.rows;
   const fft::ShiftedSystems on_cpu(cpu, op.in_plane, op.z_coupling, shifts), on_gpu(gpu, op.in_plane, op.z_coupling, shifts);
   const auto range = GENERATE(as<fft::SystemRange>{}, fft::SystemRange{0, 34}, fft::SystemRange{5, 18}, fft::SystemRange{0, 1});
