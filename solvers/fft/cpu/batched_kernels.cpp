@@ -187,14 +187,6 @@ void batched_cg_update_jacobi(const ShiftedPointers& m, BatchedShape shape, inde
   });
 }
 
-void batched_direction(BatchedShape shape, const double* beta, const double* z, double* p) {
-  const index_t w = shape.width();
-  const double* b = beta + shape.begin;
-#pragma omp parallel for schedule(static)
-  for (index_t c = 0; c < shape.rows; ++c)
-    for (index_t s = 0; s < w; ++s) p[at(shape, c) + s] = z[at(shape, c) + s] + b[s] * p[at(shape, c) + s];
-}
-
 void batched_direction_jacobi(const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin,
                               const DirectionVectors& v) {
   const index_t w = shape.width(), first_jacobi = jacobi_begin - shape.begin;
@@ -206,6 +198,11 @@ void batched_direction_jacobi(const ShiftedPointers& m, BatchedShape shape, inde
     for (index_t s = first_jacobi; s < w; ++s)
       v.p[row + s] = jacobi_z(m, c, shape.begin + s, v.r[row + s]) + b[s] * v.p[row + s];
   }
+}
+
+// The same with no Jacobi system: the matrix is never read.
+void batched_direction(BatchedShape shape, const double* beta, const double* z, double* p) {
+  batched_direction_jacobi(ShiftedPointers{}, shape, shape.end, {beta, z, nullptr, p});
 }
 
 void batched_subtract_mean(BatchedShape shape, const double* sums, double count, double* v) {
