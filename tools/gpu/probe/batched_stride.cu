@@ -6,15 +6,19 @@
 // range's last block of system lanes gives its idle lanes to rows? Nper = 190 has S = 192 and runs
 // systems [0, 191); Nper = 192 has S = 194 and [0, 193); the padded strides show what a layout with
 // S rounded up would give. Prints the device's copy bandwidth, then µs a call per kernel (median of
-// 30 after 5 warm-up calls, CUDA events).
+// 30 after 5 warm-up calls, CUDA events). With an argument SIDE other than 256, a SIDE × SIDE plane and
+// the strides and ranges the FFT path gives Nper = SIDE on CUDA (Taylor–Green SIDE³): the full range
+// and two narrower ones.
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 -I. tools/gpu/probe/batched_stride.cu solvers/fft/cuda/batched_kernels.cu
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "solvers/fft/cuda/batched_kernels.hpp"
+#include "solvers/fft/periodic_fft.hpp"
 
 using namespace miniapp;
 using namespace miniapp::fft;
@@ -55,10 +59,22 @@ std::vector<double> values(std::size_t n, unsigned seed) {
   return v;
 }
 
+struct Case {
+  index_t stride, end;
+};
+
 }  // namespace
 
-int main() {
-  const index_t side = 256, rows = side * side, max_stride = 256;
+int main(int argc, char** argv) {
+  const index_t side = argc > 1 ? std::atoi(argv[1]) : 256, rows = side * side;
+  std::vector<Case> cases{{192, 191}, {192, 192}, {194, 193}, {194, 194}, {196, 193}, {200, 193}, {208, 193},
+                          {256, 193}, {192, 78},  {194, 78},  {208, 78},  {192, 55},  {194, 55},  {208, 55}};
+  if (side != 256) {
+    const index_t stride = mode_stride(Backend::cuda, side);
+    cases = {{stride, side + 1}, {stride, (side + 1) * 2 / 5}, {stride, (side + 1) / 4}};
+  }
+  index_t max_stride = 0;
+  for (const Case& c : cases) max_stride = std::max(max_stride, c.stride);
   // The periodic plane's −L: 4 on the diagonal, −1 to the four neighbours.
   std::vector<index_t> row_ptr{0}, col;
   std::vector<double> val;
@@ -82,13 +98,9 @@ int main() {
          *z = device_copy(values(n, 8));
   const double* alpha = device_copy(std::vector<double>(max_stride, 1e-9));  // keeps the values bounded
   const double* beta = device_copy(std::vector<double>(max_stride, 0.5));
-  double *partials0 = device_copy(std::vector<double>(512 * max_stride, 0.0)),
-         *partials1 = device_copy(std::vector<double>(512 * max_stride, 0.0));
-  struct Case {
-    index_t stride, end;
-  };
-  const Case cases[] = {{192, 191}, {192, 192}, {194, 193}, {194, 194}, {196, 193}, {200, 193}, {208, 193},
-                        {256, 193}, {192, 78},  {194, 78},  {208, 78},  {192, 55},  {194, 55},  {208, 55}};
+  const std::size_t partials = static_cast<std::size_t>(row_tiles(rows).count) * max_stride;
+  double *partials0 = device_copy(std::vector<double>(partials, 0.0)),
+         *partials1 = device_copy(std::vector<double>(partials, 0.0));
   const double copy_us = median_us([&] { cudaMemcpyAsync(y, x, n * sizeof(double), cudaMemcpyDeviceToDevice); });
   std::printf("copy bandwidth %.0f GB/s (%zu MB read and written)\n", 2.0 * n * sizeof(double) / (copy_us * 1e3),
               n * sizeof(double) / 1000000);
