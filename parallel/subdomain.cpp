@@ -34,7 +34,7 @@ void Subdomain::update_halo(std::span<Vector* const> vectors) {
   if (!halo_) return;
   for (std::size_t first = 0; first < vectors.size(); first += max_vectors_per_update) {
     const auto group = vectors.subspan(first, std::min<std::size_t>(max_vectors_per_update, vectors.size() - first));
-    if (observer_) observer_->halo_started(halo_->plan(), static_cast<int>(group.size()));
+    if (observer_) observer_->halo_started(halo_->plan(), static_cast<int>(group.size()), 1);
     halo_->start_exchange(group);
     halo_->finish_exchange(group);
     if (observer_) observer_->halo_finished();
@@ -48,7 +48,7 @@ void Subdomain::update_halo(Vector& v) {
 
 void Subdomain::start_halo_update(Vector& v) {
   if (!halo_) return;
-  if (observer_) observer_->halo_started(halo_->plan(), 1);
+  if (observer_) observer_->halo_started(halo_->plan(), 1, 1);
   halo_->start_exchange(v);
 }
 

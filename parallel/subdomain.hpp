@@ -12,9 +12,10 @@ namespace miniapp::parallel {
 class CommObserver {
  public:
   virtual ~CommObserver() = default;
-  // A halo update of `vectors` vectors starts: per neighbour, plan.neighbours[i].send_count and
-  // recv_count values of each vector travel.
-  virtual void halo_started(const HaloPlan& plan, int vectors) = 0;
+  // A halo update of `vectors` vectors starts: per neighbour, one message per vector of
+  // plan.neighbours[i].send_count cells out and recv_count in, `values_per_cell` values each (1 for a
+  // cell vector; the systems of a range for the FFT path's frequency vectors).
+  virtual void halo_started(const HaloPlan& plan, int vectors, index_t values_per_cell) = 0;
   // The update that started last has arrived and its values are unpacked.
   virtual void halo_finished() = 0;
   // An allreduce of `values` doubles or integers.

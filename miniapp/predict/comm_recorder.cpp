@@ -23,13 +23,14 @@ CommRecord CommRecorder::take() {
   return r;
 }
 
-void CommRecorder::halo_started(const parallel::HaloPlan& plan, int vectors) {
+void CommRecorder::halo_started(const parallel::HaloPlan& plan, int vectors, index_t values_per_cell) {
   current_ = {};
   current_.vectors = vectors;
   // One message per vector to each neighbour that has values to send (none is posted otherwise).
+  const double bytes_per_cell = 8.0 * static_cast<double>(values_per_cell) * vectors;
   for (const parallel::HaloNeighbour& nb : plan.neighbours) {
-    if (nb.send_count > 0) current_.sent_bytes[nb.rank] = 8.0 * static_cast<double>(nb.send_count) * vectors;
-    if (nb.recv_count > 0) current_.received_bytes[nb.rank] = 8.0 * static_cast<double>(nb.recv_count) * vectors;
+    if (nb.send_count > 0) current_.sent_bytes[nb.rank] = bytes_per_cell * static_cast<double>(nb.send_count);
+    if (nb.recv_count > 0) current_.received_bytes[nb.rank] = bytes_per_cell * static_cast<double>(nb.recv_count);
   }
   in_update_ = true;
   at_start_ = counters_;

@@ -51,7 +51,7 @@ class CommRecorder final : public parallel::CommObserver {
   CommRecord take();
 
   // parallel::CommObserver: called by the domain.
-  void halo_started(const parallel::HaloPlan& plan, int vectors) override;
+  void halo_started(const parallel::HaloPlan& plan, int vectors, index_t values_per_cell) override;
   void halo_finished() override;
   void reduced(int values) override;
 

@@ -144,7 +144,7 @@ BuiltPressureSolver make_pressure_solver(Simulation& sim, const PressureSolverPa
   BuiltPressureSolver built;
   if (n.poisson == cases::PoissonSolver::fft) {
     std::optional<time::FftPressureSolver::Ranks> ranks;
-    if (sim.domain->distributed()) ranks.emplace(*sim.domain->communicator(), *numbering, transport);
+    if (sim.domain->distributed()) ranks.emplace(*sim.domain, *numbering, transport);
     built.solver = std::make_unique<time::FftPressureSolver>(
         sim.exec, sim.mesh, sim.geometry, sim.host_operators.laplacian, sim.host_operators.cell_order, options,
         frequency_preconditioning(n), &log, ranks ? &*ranks : nullptr, profile);

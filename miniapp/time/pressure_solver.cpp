@@ -49,9 +49,10 @@ FftPressureSolver::FftPressureSolver(const Executor& exec, const mesh::Mesh& mes
     if (ranks) planes = fft::plane_numbering(extrusion, ranks->cells);
   };
   if (ranks) {
-    ranks->comm.run_collectively(split);  // a mesh that fails on one rank stops every rank
+    const parallel::Communicator& comm = *ranks->domain.communicator();
+    comm.run_collectively(split);  // a mesh that fails on one rank stops every rank
     const index_t stride = fft::mode_stride(exec.backend(), extrusion.planes);
-    plane_ = std::make_unique<fft::PlanePartition>(ranks->comm, exec, planes, stride, ranks->transport);
+    plane_ = std::make_unique<fft::PlanePartition>(comm, exec, planes, stride, ranks->transport, &ranks->domain);
     op.singular = plane_->all(op.singular);  // an outlet on any rank makes k = 0 regular
   } else {
     split();
@@ -68,7 +69,7 @@ FftPressureSolver::FftPressureSolver(const Executor& exec, const mesh::Mesh& mes
   if (timed_choice) choice_ = std::make_unique<FrequencyBlockChoice>(exec, *poisson_);
   if (log)
     *log << "FFT Poisson: Nper = " << planes_per_line << ", " << lines << " cells per plane"
-         << (ranks ? " (whole periodic lines on each of " + std::to_string(ranks->comm.size()) + " ranks)" : "")
+         << (ranks ? " (whole periodic lines on each of " + std::to_string(ranks->domain.ranks()) + " ranks)" : "")
          << "; " << configuration() << "\n";
 }
 

@@ -72,10 +72,11 @@ void require_fft_backend(const Executor& exec);
 class FftPressureSolver final : public PressureSolver {
  public:
   // Several ranks: the mesh is the rank's (parallel::extract_local_mesh of a partition by whole
-  // periodic lines, parallel::partition_lines), `cells` its numbering; halo values of the frequency
-  // systems travel by `transport`.
+  // periodic lines, parallel::partition_lines), `cells` its numbering, `domain` its Subdomain (its
+  // communicator, and its observer sees the frequency solves' communication); halo values of the
+  // frequency systems travel by `transport`.
   struct Ranks {
-    const parallel::Communicator& comm;
+    const parallel::Subdomain& domain;
     const parallel::LocalNumbering& cells;
     parallel::HaloTransport transport = parallel::HaloTransport::mpi;
   };

@@ -64,9 +64,33 @@ parallel::LocalNumbering plane_numbering(const Extrusion& local, const parallel:
 
 PlanePartition::PlanePartition(const parallel::Communicator& comm, const Executor& exec,
                                const parallel::LocalNumbering& planes, index_t systems,
-                               parallel::HaloTransport transport)
+                               parallel::HaloTransport transport, const parallel::Subdomain* reports_to)
     : comm_(comm), halo_(comm, exec, planes, systems, transport), owned_(planes.owned_count()),
       local_(planes.local_count()),
-      global_(static_cast<index_t>(comm.allreduce(static_cast<long long>(owned_), parallel::ReduceOp::sum))) {}
+      global_(static_cast<index_t>(comm.allreduce(static_cast<long long>(owned_), parallel::ReduceOp::sum))),
+      reports_to_(reports_to) {}
+
+// One message per neighbour carries every system of the range: one vector of range.size() values a cell.
+void PlanePartition::update_halo(Vector& v, SystemRange range) {
+  parallel::CommObserver* seen_by = observer();
+  if (seen_by) seen_by->halo_started(halo_.plan(), 1, range.size());
+  halo_.exchange(v, range.begin, range.end);
+  if (seen_by) seen_by->halo_finished();
+}
+
+void PlanePartition::sum(std::span<double> values) const {
+  if (parallel::CommObserver* seen_by = observer()) seen_by->reduced(static_cast<int>(values.size()));
+  comm_.allreduce(values, parallel::ReduceOp::sum);
+}
+
+double PlanePartition::max(double value) const {
+  if (parallel::CommObserver* seen_by = observer()) seen_by->reduced(1);
+  return comm_.allreduce(value, parallel::ReduceOp::max);
+}
+
+bool PlanePartition::all(bool value) const {
+  if (parallel::CommObserver* seen_by = observer()) seen_by->reduced(1);
+  return comm_.allreduce(value ? 1.0 : 0.0, parallel::ReduceOp::min) > 0;
+}
 
 }  // namespace miniapp::fft

@@ -2,6 +2,7 @@
 #include <span>
 
 #include "parallel/block_halo_exchange.hpp"
+#include "parallel/subdomain.hpp"
 #include "solvers/fft/batched_kernels.hpp"
 #include "solvers/fft/extrusion.hpp"
 
@@ -23,9 +24,12 @@ parallel::LocalNumbering plane_numbering(const Extrusion& local, const parallel:
 class PlanePartition {
  public:
   // `planes`: plane_numbering of this rank; `systems`: the entries per 2D cell of the vectors (the
-  // solver's row stride, ShiftedSystems).
+  // solver's row stride, ShiftedSystems). `reports_to`: the rank's cell Subdomain, whose observer
+  // (when it has one at the time of a call) sees these halo updates and sums as it sees its own: the
+  // time loop's communication, counted by miniapp predict. It must outlive this partition.
   PlanePartition(const parallel::Communicator& comm, const Executor& exec, const parallel::LocalNumbering& planes,
-                 index_t systems, parallel::HaloTransport transport = parallel::HaloTransport::mpi);
+                 index_t systems, parallel::HaloTransport transport = parallel::HaloTransport::mpi,
+                 const parallel::Subdomain* reports_to = nullptr);
 
   index_t owned_rows() const { return owned_; }
   index_t local_rows() const { return local_; }
@@ -34,17 +38,20 @@ class PlanePartition {
 
   // The halo rows of v (local_rows() · stride entries, [c · stride + s]) for the systems of `range`
   // get their owners' values: one message per neighbour (collective over the neighbours).
-  void update_halo(Vector& v, SystemRange range) { halo_.exchange(v, range.begin, range.end); }
+  void update_halo(Vector& v, SystemRange range);
   // values[i] = Σ over ranks of values[i] (collective, one allreduce).
-  void sum(std::span<double> values) const { comm_.allreduce(values, parallel::ReduceOp::sum); }
-  double max(double value) const { return comm_.allreduce(value, parallel::ReduceOp::max); }
+  void sum(std::span<double> values) const;
+  double max(double value) const;
   // True on every rank when `value` is true on every rank (collective).
-  bool all(bool value) const { return comm_.allreduce(value ? 1.0 : 0.0, parallel::ReduceOp::min) > 0; }
+  bool all(bool value) const;
 
  private:
+  parallel::CommObserver* observer() const { return reports_to_ ? reports_to_->observer() : nullptr; }
+
   parallel::Communicator comm_;
   parallel::BlockHaloExchange halo_;
   index_t owned_, local_, global_;
+  const parallel::Subdomain* reports_to_;
 };
 
 }  // namespace miniapp::fft

@@ -181,7 +181,7 @@ namespace {
 // Counts the halo updates a Subdomain reports.
 struct UpdateCounter final : CommObserver {
   int updates = 0;
-  void halo_started(const HaloPlan&, int) override { ++updates; }
+  void halo_started(const HaloPlan&, int, index_t) override { ++updates; }
   void halo_finished() override {}
   void reduced(int) override {}
 };

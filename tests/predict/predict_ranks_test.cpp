@@ -125,6 +125,30 @@ TEST_CASE("The communication counts of a step are the time loop's", "[mpi][predi
   CHECK_FALSE(c.iteration_unit);
 }
 
+TEST_CASE("On the FFT path the frequency solves' halo updates and sums are counted", "[mpi][predict]") {
+  const parallel::Communicator comm;
+  if (comm.size() < 2) return;
+  // Whole periodic lines on each rank; Jacobi on every frequency (no leading block to choose).
+  run::Simulation sim = set_up("taylor-green-3d", {"mesh.cells=[8,8,8]", "numerics.poisson=\"fft\"",
+                                                   "numerics.fft_low_frequency_blocks=0"}, comm);
+  const StepCounts c = count_step(sim, 2);
+  // Per iteration: the search direction's halo lines, every active system in one message per
+  // neighbour, and two sums over the ranks (the curvatures; then r·z and r·r together); per solve
+  // the initial guess's halo and two sums (its start, the mean's removal), which the fit spreads over
+  // the iterations when every step queues as many.
+  CHECK(c.comm_per_iteration.updates >= Approx(1));
+  CHECK(c.comm_per_iteration.updates < 1.5);
+  CHECK(c.comm_per_iteration.vectors == Approx(c.comm_per_iteration.updates));
+  CHECK(c.comm_per_iteration.reductions == Approx(2 * c.comm_per_iteration.updates));
+  // A message carries up to every system of a halo line (Nper + 2 values), at least one; Nper = 8.
+  const double halo_lines = static_cast<double>(sim.domain->local_count() - sim.domain->owned_count()) / 8;
+  const double bytes = c.comm_per_iteration.received_bytes / c.comm_per_iteration.updates;
+  CHECK(bytes > 8 * halo_lines);
+  CHECK(bytes <= 8 * halo_lines * (8 + 2));
+  CHECK(comm.allreduce(c.comm_per_iteration.sent_bytes, parallel::ReduceOp::sum) ==
+        Approx(comm.allreduce(c.comm_per_iteration.received_bytes, parallel::ReduceOp::sum)));
+}
+
 TEST_CASE("On several ranks a step with AMG or Jacobi names its unit, and the ranks' units are timed", "[mpi][predict]") {
   const parallel::Communicator comm;
   if (comm.size() < 2) return;
