@@ -114,15 +114,15 @@ void batched_jacobi(const Executor& exec, const ShiftedView& m, const Vector& r,
   exec.counters().add(KernelKind::pointwise, 16.0 * n * (w + 1), 3.0 * n * w, seconds);
 }
 
-index_t batched_partials_size(index_t rows, index_t systems) {
-  return checked_index(static_cast<std::size_t>(row_tiles(rows).count) * static_cast<std::size_t>(systems),
+index_t batched_partials_size(Backend backend, index_t rows, index_t systems) {
+  return checked_index(static_cast<std::size_t>(row_tiles(backend, rows).count) * static_cast<std::size_t>(systems),
                        "FFT Poisson column sums");
 }
 
 namespace {
 
 void check_partials(const Executor& exec, const Vector& partials, index_t rows, index_t systems, const char* kernel) {
-  detail::check_vector(exec, partials, batched_partials_size(rows, systems), kernel, "the partial sums");
+  detail::check_vector(exec, partials, batched_partials_size(exec.backend(), rows, systems), kernel, "the partial sums");
 }
 
 void check_owned(index_t owned, index_t rows, const char* kernel) {
@@ -141,7 +141,7 @@ void batched_column_sums(const Executor& exec, const Vector& partials, index_t r
   const double seconds = detail::run_timed(
       exec, [&] { cpu::batched_column_sums(shape, partials.data(), out.data()); },
       [&] { cuda::batched_column_sums(exec.stream(), shape, partials.data(), out.data()); });
-  const double w = shape.width(), tiles = row_tiles(rows).count;
+  const double w = shape.width(), tiles = row_tiles(exec.backend(), rows).count;
   exec.counters().add(KernelKind::dot, 8.0 * tiles * w + 8.0 * w, tiles * w, seconds);
 }
 

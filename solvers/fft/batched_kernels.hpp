@@ -53,10 +53,11 @@ void batched_jacobi(const Executor& exec, const ShiftedView& m, const Vector& r,
                     SystemRange range);
 
 // Column sums (one per system) are formed in two steps: a kernel writes the partial sums of each tile
-// of rows (batched_shape.hpp: row_tiles(N)) into `partials`, batched_partials_size(N, S) entries, and
+// of rows (batched_shape.hpp: row_tiles(backend, N)) into `partials`, batched_partials_size(backend, N,
+// S) entries, and
 // batched_column_sums adds them in tile order. The fused kernels below write partials of the dots of CG
 // beside their main work, over the first `owned` rows only (a rank's owned rows; N on one rank).
-index_t batched_partials_size(index_t rows, index_t systems);
+index_t batched_partials_size(Backend backend, index_t rows, index_t systems);
 // out[s] = Σ_tiles partials[tile · S + s] for s in range (out: S entries, the others untouched); the
 // partials of an N-row kernel. Bytes 8 · tiles · w + 8 w.
 void batched_column_sums(const Executor& exec, const Vector& partials, index_t rows, index_t systems,
@@ -66,7 +67,7 @@ void batched_column_sums(const Executor& exec, const Vector& partials, index_t r
 void batched_dot_partials(const Executor& exec, const Vector& u, const Vector* v, index_t systems,
                           SystemRange range, index_t owned, Vector& partials);
 // out[s] = Σ_c u[c·S+s] v[c·S+s] over all N rows (batched_dot_partials, then batched_column_sums);
-// `partials` has batched_partials_size(N, S) entries. Deterministic for a given N and S.
+// `partials` has batched_partials_size(backend, N, S) entries. Deterministic for a given backend, N and S.
 void batched_dot(const Executor& exec, const Vector& u, const Vector* v, index_t systems, SystemRange range,
                  Vector& partials, Vector& out);
 

@@ -27,7 +27,7 @@ BatchedPcg::BatchedPcg(const Executor& exec, CsrMatrix a, std::vector<double> w,
                 std::to_string(plane->local_rows()) + " 2D cells");
   const index_t S = this->stride(), n = batched_size(rows(), S);
   for (Vector* v : {&r_, &z_, &p_, &q_}) *v = Vector(exec, n);
-  partials_ = Vector(exec, 3 * batched_partials_size(rows(), S));
+  partials_ = Vector(exec, 3 * batched_partials_size(exec.backend(), rows(), S));
   state_ = Vector(exec, bc::slot_count * S);
   dots_ = Vector(exec, max_dot_pairs * S);
   // Whole-vector kernels (waxpby, copy) also pass over the entries beyond the systems, which nothing
@@ -38,18 +38,18 @@ BatchedPcg::BatchedPcg(const Executor& exec, CsrMatrix a, std::vector<double> w,
     while (singular_systems_ < systems() && systems_.host_shifts[singular_systems_] == 0) ++singular_systems_;
 }
 
-std::size_t BatchedPcg::device_bytes(index_t rows, index_t nnz, index_t stride) {
+std::size_t BatchedPcg::device_bytes(Backend backend, index_t rows, index_t nnz, index_t stride) {
   const auto entries = [](std::size_t n) { return n * sizeof(double); };
   const std::size_t n = static_cast<std::size_t>(batched_size(rows, stride));
   // ShiftedSystems: A in CSR, diag(A), w and σ; r, z, p, q and the preconditioner's G r; the column
   // sums, the per-system scalars and dots.
   return amg::csr_device_bytes(rows, nnz) + entries(2 * static_cast<std::size_t>(rows) + stride) + entries(5 * n) +
-         entries(3 * static_cast<std::size_t>(batched_partials_size(rows, stride))) +
+         entries(3 * static_cast<std::size_t>(batched_partials_size(backend, rows, stride))) +
          entries(static_cast<std::size_t>(bc::slot_count + max_dot_pairs) * stride);
 }
 
 Vector BatchedPcg::partials(int k) {
-  const index_t size = batched_partials_size(rows(), stride());
+  const index_t size = batched_partials_size(exec_.backend(), rows(), stride());
   return partials_.window(k * size, size);
 }
 
@@ -64,7 +64,7 @@ void BatchedPcg::sum_over_ranks(index_t first, index_t count) {
 // Column dots over the owned rows of the first `active` systems (the others stale).
 void BatchedPcg::queue_column_dots(std::initializer_list<DotPair> pairs, index_t first, index_t active) {
   const index_t S = stride(), owned = batched_size(owned_rows(), S);
-  Vector scratch = partials_.window(0, batched_partials_size(owned_rows(), S));
+  Vector scratch = partials_.window(0, batched_partials_size(exec_.backend(), owned_rows(), S));
   index_t row = first;
   for (const auto& [u, v] : pairs) {
     Vector out = dots_.window(row++ * S, S);
@@ -93,7 +93,7 @@ void BatchedPcg::start(const Vector& b, double tolerance) {
 // there in tile order), else summed into rows [first, first + count) of dots_ and over the ranks.
 BatchedPcg::Sums BatchedPcg::reduce(std::initializer_list<Vector*> parts, index_t first, SystemRange range) {
   const index_t S = stride();
-  Sums sums{plane_ ? 1 : row_tiles(rows()).count, {}};
+  Sums sums{plane_ ? 1 : row_tiles(exec_.backend(), rows()).count, {}};
   index_t row = first;
   for (Vector* p : parts) {
     if (!plane_) {

@@ -68,7 +68,7 @@ class BatchedPcg {
   // Executor bytes of a solver whose vectors have rows of `stride` entries over a `rows`-row matrix of
   // `nnz` entries with Jacobi everywhere (its leading blocks' factors and hierarchies come on top once
   // built).
-  static std::size_t device_bytes(index_t rows, index_t nnz, index_t stride);
+  static std::size_t device_bytes(Backend backend, index_t rows, index_t nnz, index_t stride);
   BatchedPcg(const BatchedPcg&) = delete;  // the preconditioner refers to systems_
   BatchedPcg& operator=(const BatchedPcg&) = delete;
 

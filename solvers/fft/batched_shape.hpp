@@ -15,13 +15,18 @@ struct BatchedShape {
 
 // Tiles of rows over which the column sums of the batched kernels are formed: each tile's partial sum
 // of every system, then the tiles' partials in tile order (batched_column_sums). The tiling depends on
-// the row count only, so a sum is the same whichever kernel formed its partials, on any thread count.
+// the backend and the row count only, so a sum is the same whichever kernel formed its partials, on
+// any thread count. Large planes are cut into max_row_tiles tiles, small ones into tiles of
+// min_tile_rows: 16 on CUDA, so that a small plane's kernels still run on enough blocks, 32 on the
+// CPU, where a tile is a thread's unit of work.
 struct RowTiles {
   index_t rows_per_tile, count;
 };
 inline constexpr index_t max_row_tiles = 512;
-inline RowTiles row_tiles(index_t rows) {
-  const std::int64_t per = std::max<std::int64_t>(32, (std::int64_t{rows} + max_row_tiles - 1) / max_row_tiles);
+inline constexpr index_t min_tile_rows(Backend backend) { return backend == Backend::cuda ? 16 : 32; }
+inline RowTiles row_tiles(Backend backend, index_t rows) {
+  const std::int64_t per =
+      std::max<std::int64_t>(min_tile_rows(backend), (std::int64_t{rows} + max_row_tiles - 1) / max_row_tiles);
   return {static_cast<index_t>(per), static_cast<index_t>((std::int64_t{rows} + per - 1) / per)};
 }
 

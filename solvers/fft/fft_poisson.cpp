@@ -85,7 +85,7 @@ std::size_t FftPoisson::device_bytes(const Executor& exec, index_t lines, index_
   const index_t stride = mode_stride(exec.backend(), planes);
   const std::size_t modes = static_cast<std::size_t>(batched_size(lines, stride));
   // The 1D-block order and the real lines (owned), the right-hand side's and solution's modes.
-  const std::size_t vectors = BatchedPcg::device_bytes(lines, plane_nnz, stride) +
+  const std::size_t vectors = BatchedPcg::device_bytes(exec.backend(), lines, plane_nnz, stride) +
                               owned * (sizeof(index_t) + sizeof(double)) + 2 * modes * sizeof(double);
   // The PlanePartition's exchange of the frequency vectors' halo lines (none on one rank).
   return vectors + parallel::BlockHaloExchange::device_bytes(send_lines, lines - owned_lines, stride) +

@@ -54,7 +54,7 @@ TEST_CASE("The fused CG kernels equal their steps done one by one, over the owne
              r0 = test::random_vector(size, 14), alpha = test::random_vector(static_cast<std::size_t>(S), 15);
   const auto in_range = [&](std::size_t s) { return static_cast<index_t>(s) >= range.begin && static_cast<index_t>(s) < range.end; };
   // The SpMV and pᵀq.
-  Vector p = Vector::from_host(exec, p0), q(exec, static_cast<index_t>(size)), partials(exec, fft::batched_partials_size(n, S));
+  Vector p = Vector::from_host(exec, p0), q(exec, static_cast<index_t>(size)), partials(exec, fft::batched_partials_size(exec.backend(), n, S));
   fft::batched_shifted_spmv_dot(exec, m.view(), p, q, S, range, owned, partials);
   Vector sums = Vector::from_host(exec, std::vector<double>(static_cast<std::size_t>(S), -1.0));
   fft::batched_column_sums(exec, partials, n, S, range, sums);
@@ -73,7 +73,7 @@ TEST_CASE("The fused CG kernels equal their steps done one by one, over the owne
   // The update with Jacobi above jacobi_begin, r·z and r·r.
   Vector qv = Vector::from_host(exec, q0), x = Vector::from_host(exec, x0), r = Vector::from_host(exec, r0);
   Vector a = Vector::from_host(exec, alpha);
-  Vector rz(exec, fft::batched_partials_size(n, S)), rr(exec, fft::batched_partials_size(n, S));
+  Vector rz(exec, fft::batched_partials_size(exec.backend(), n, S)), rr(exec, fft::batched_partials_size(exec.backend(), n, S));
   fft::batched_cg_update_jacobi(exec, m.view(), a, Vector::from_host(exec, p0), qv, x, r, S, range, jacobi_begin,
                                 owned, rz, rr);
   Vector rz_sums(exec, S), rr_sums(exec, S);

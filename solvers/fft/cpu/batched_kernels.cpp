@@ -91,7 +91,7 @@ bool shifted_row_group(const ShiftedPointers& m, const BatchedShape& shape, inde
 // of row c into sums[k][s − begin] (only for rows < owned: the caller's business).
 template <int Sums, class RowOp>
 void tiled(const BatchedShape& shape, double* const (&partials)[Sums], RowOp&& row_op) {
-  const RowTiles tiles = row_tiles(shape.rows);
+  const RowTiles tiles = row_tiles(Backend::cpu, shape.rows);
   const index_t w = shape.width();
   // Each thread's sums, allocated before the region: an allocation that fails inside one could not
   // report itself (core/parallel_exceptions.hpp).
@@ -142,7 +142,7 @@ double tile_sum(const double* partials, index_t tiles, index_t systems, index_t 
 }  // namespace
 
 void batched_column_sums(BatchedShape shape, const double* partials, double* out) {
-  const index_t tiles = row_tiles(shape.rows).count;
+  const index_t tiles = row_tiles(Backend::cpu, shape.rows).count;
   for (index_t s = shape.begin; s < shape.end; ++s) out[s] = tile_sum(partials, tiles, shape.systems, s);
 }
 

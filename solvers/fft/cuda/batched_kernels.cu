@@ -190,7 +190,7 @@ __global__ void __launch_bounds__(block_size)
 template <int Sums, class RowOp>
 void launch_tiled(void* stream, const BatchedShape& s, index_t owned, RowOp op, double* partials0,
                   double* partials1 = nullptr) {
-  const RowTiles tiles = row_tiles(s.rows);
+  const RowTiles tiles = row_tiles(Backend::cuda, s.rows);
   if (s.width() == 0 || tiles.count == 0) return;
   const dim3 grid(static_cast<unsigned>((s.width() + block_systems - 1) / block_systems),
                   static_cast<unsigned>(tiles.count));
@@ -301,7 +301,7 @@ void batched_jacobi(void* stream, const ShiftedPointers& m, BatchedShape shape, 
 void batched_column_sums(void* stream, BatchedShape shape, const double* partials, double* out) {
   if (shape.width() == 0) return;
   column_sums_kernel<<<static_cast<unsigned>(shape.width()), block_size, 0, as_stream(stream)>>>(
-      shape, row_tiles(shape.rows).count, partials, out);
+      shape, row_tiles(Backend::cuda, shape.rows).count, partials, out);
   MINIAPP_CUDA_CHECK_LAUNCH("column_sums_kernel");
 }
 

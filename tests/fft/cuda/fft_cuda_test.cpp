@@ -89,7 +89,7 @@ TEST_CASE("CUDA batched kernels match the CPU reference", "[fft][cuda]") {
     for (int k = 0; k < 2; ++k) {
       const Executor& e = k == 0 ? cpu : gpu;
       Vector u = Vector::from_host(e, x), v = Vector::from_host(e, test::random_vector(size, 6));
-      Vector partials(e, fft::batched_partials_size(n, S));
+      Vector partials(e, fft::batched_partials_size(e.backend(), n, S));
       fft::batched_dot_partials(e, u, with_v ? &v : nullptr, S, range, owned, partials);
       sums[k] = sums_of(e, partials);
     }
@@ -100,7 +100,7 @@ TEST_CASE("CUDA batched kernels match the CPU reference", "[fft][cuda]") {
     for (int k = 0; k < 2; ++k) {
       const Executor& e = k == 0 ? cpu : gpu;
       const fft::ShiftedSystems& m = k == 0 ? on_cpu : on_gpu;
-      Vector p = Vector::from_host(e, x), q = Vector::from_host(e, y0), partials(e, fft::batched_partials_size(n, S));
+      Vector p = Vector::from_host(e, x), q = Vector::from_host(e, y0), partials(e, fft::batched_partials_size(e.backend(), n, S));
       fft::batched_shifted_spmv_dot(e, m.view(), p, q, S, range, owned, partials);
       y[k] = q.to_host();
       sums[k] = sums_of(e, partials);
@@ -117,7 +117,7 @@ TEST_CASE("CUDA batched kernels match the CPU reference", "[fft][cuda]") {
       Vector alpha = Vector::from_host(e, scalars), p = Vector::from_host(e, x);
       Vector q = Vector::from_host(e, test::random_vector(size, 4)), xs = Vector::from_host(e, test::random_vector(size, 10));
       Vector r = Vector::from_host(e, test::random_vector(size, 5)), z = Vector::from_host(e, y0);
-      Vector rz(e, fft::batched_partials_size(n, S)), rr(e, fft::batched_partials_size(n, S));
+      Vector rz(e, fft::batched_partials_size(e.backend(), n, S)), rr(e, fft::batched_partials_size(e.backend(), n, S));
       fft::batched_cg_update_jacobi(e, m.view(), alpha, p, q, xs, r, S, range, jacobi_begin, owned, rz, rr);
       out[k][0] = xs.to_host();
       out[k][1] = r.to_host();

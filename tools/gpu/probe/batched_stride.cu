@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
          *z = device_copy(values(n, 8));
   const double* alpha = device_copy(std::vector<double>(max_stride, 1e-9));  // keeps the values bounded
   const double* beta = device_copy(std::vector<double>(max_stride, 0.5));
-  const std::size_t partials = static_cast<std::size_t>(row_tiles(rows).count) * max_stride;
+  const std::size_t partials = static_cast<std::size_t>(row_tiles(Backend::cuda, rows).count) * max_stride;
   double *partials0 = device_copy(std::vector<double>(partials, 0.0)),
          *partials1 = device_copy(std::vector<double>(partials, 0.0));
   const double copy_us = median_us([&] { cudaMemcpyAsync(y, x, n * sizeof(double), cudaMemcpyDeviceToDevice); });
