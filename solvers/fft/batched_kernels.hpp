@@ -53,10 +53,10 @@ void batched_jacobi(const Executor& exec, const ShiftedView& m, const Vector& r,
                     SystemRange range);
 
 // Column sums (one per system) are formed in two steps: a kernel writes the partial sums of each tile
-// of rows (batched_shape.hpp: row_tiles(backend, N)) into `partials`, batched_partials_size(backend, N,
-// S) entries, and
-// batched_column_sums adds them in tile order. The fused kernels below write partials of the dots of CG
-// beside their main work, over the first `owned` rows only (a rank's owned rows; N on one rank).
+// of rows (batched_shape.hpp: row_tiles(backend, N)) into `partials`, batched_partials_size(backend,
+// N, S) entries, and batched_column_sums adds them in tile order. The fused kernels below write
+// partials of the dots of CG beside their main work, over the first `owned` rows only (a rank's owned
+// rows; N on one rank).
 index_t batched_partials_size(Backend backend, index_t rows, index_t systems);
 // out[s] = Σ_tiles partials[tile · S + s] for s in range (out: S entries, the others untouched); the
 // partials of an N-row kernel. Bytes 8 · tiles · w + 8 w.
