@@ -67,6 +67,11 @@ bool BlockHaloExchange::staged() const {
 }
 
 void BlockHaloExchange::exchange(Vector& v, index_t begin, index_t end) {
+  start_exchange(v, begin, end);
+  finish_exchange(v, begin, end);
+}
+
+void BlockHaloExchange::start_exchange(Vector& v, index_t begin, index_t end) {
   if (begin < 0 || end < begin || end > block_)
     throw Error("BlockHaloExchange::exchange: range [" + std::to_string(begin) + ", " + std::to_string(end) +
                 ") is outside a block of " + std::to_string(block_));
@@ -80,6 +85,10 @@ void BlockHaloExchange::exchange(Vector& v, index_t begin, index_t end) {
     gather(exec_, send_index_.window(out.at, out.count), v, packed);
   }
   post(begin, end);
+}
+
+void BlockHaloExchange::finish_exchange(Vector& v, index_t begin, index_t end) {
+  if (begin == end) return;
   finish(begin, end);
   for (const HaloNeighbour& nb : plan_.neighbours) {
     const Segment in = recv_segment(nb, begin, end);

@@ -31,6 +31,10 @@ class BlockHaloExchange {
   // value; other entries are untouched. v has local_count · block entries on the executor;
   // 0 ≤ begin ≤ end ≤ block. Collective over the neighbours (every rank passes the same range).
   void exchange(Vector& v, index_t begin, index_t end);
+  // The same split in two, for work that reads no halo in between (the inner rows of an SpMV): every
+  // start is followed by the finish of the same vector and range before another start.
+  void start_exchange(Vector& v, index_t begin, index_t end);
+  void finish_exchange(Vector& v, index_t begin, index_t end);
 
   const HaloPlan& plan() const { return plan_; }
   index_t block() const { return block_; }

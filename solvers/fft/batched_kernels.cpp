@@ -170,17 +170,33 @@ void batched_dot(const Executor& exec, const Vector& u, const Vector* v, index_t
 
 void batched_shifted_spmv_dot(const Executor& exec, const ShiftedView& m, const Vector& x, Vector& y,
                               index_t systems, SystemRange range, index_t owned, Vector& partials) {
+  batched_shifted_spmv_dot(exec, m, x, y, systems, range, owned, partials,
+                           {0, row_tiles(exec.backend(), m.a.rows()).count});
+}
+
+void batched_shifted_spmv_dot(const Executor& exec, const ShiftedView& m, const Vector& x, Vector& y,
+                              index_t systems, SystemRange range, index_t owned, Vector& partials, TileSpan tiles) {
   constexpr const char* kernel = "batched_shifted_spmv_dot";
   const BatchedShape shape = checked_shifted_spmv(exec, m, x, y, systems, range, kernel);
   check_owned(owned, m.a.rows(), kernel);
   check_partials(exec, partials, m.a.rows(), systems, kernel);
+  const RowTiles all = row_tiles(exec.backend(), m.a.rows());
+  if (tiles.first < 0 || tiles.end > all.count || tiles.end < tiles.first)
+    throw Error(std::string(kernel) + ": tiles [" + std::to_string(tiles.first) + ", " + std::to_string(tiles.end) +
+                ") outside the " + std::to_string(all.count) + " tiles of its rows");
+  if (tiles.empty()) return;
   const ShiftedPointers p = pointers(m);
   const double seconds = detail::run_timed(
-      exec, [&] { cpu::batched_spmv_dot(p, shape, owned, x.data(), y.data(), partials.data()); },
-      [&] { cuda::batched_spmv_dot(exec.stream(), p, shape, owned, x.data(), y.data(), partials.data()); });
+      exec, [&] { cpu::batched_spmv_dot(p, shape, owned, x.data(), y.data(), partials.data(), tiles); },
+      [&] { cuda::batched_spmv_dot(exec.stream(), p, shape, owned, x.data(), y.data(), partials.data(), tiles); });
+  // The rows covered, as a share of all: the matrix's bytes and flops are counted in proportion.
+  const index_t first_row = tiles.first * all.rows_per_tile;
+  const index_t end_row = std::min<index_t>(m.a.rows(), tiles.end * all.rows_per_tile);
+  const double share = m.a.rows() > 0 ? static_cast<double>(end_row - first_row) / m.a.rows() : 0.0;
+  const double owned_rows = std::max<index_t>(0, std::min(owned, end_row) - first_row);
   const double w = shape.width();
-  const double flops = 2.0 * (m.a.nnz() + m.a.rows()) * w + 2.0 * owned * w;
-  exec.counters().add(KernelKind::spmv, shifted_spmv_bytes(m, shape), flops, seconds);
+  const double flops = 2.0 * (m.a.nnz() + m.a.rows()) * w * share + 2.0 * owned_rows * w;
+  exec.counters().add(KernelKind::spmv, shifted_spmv_bytes(m, shape) * share, flops, seconds);
 }
 
 void batched_cg_update_jacobi(const Executor& exec, const ShiftedView& m, const Vector& alpha, const Vector& p,

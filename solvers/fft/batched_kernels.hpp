@@ -1,5 +1,6 @@
 #pragma once
 #include "operators/backend/device_matrix.hpp"
+#include "solvers/fft/batched_shape.hpp"
 
 // Kernels of the batched frequency solves (thesis §4.5, Algorithm 3). Vectors hold S systems over the
 // same N rows, interleaved with the system fastest: v[c · S + s] (the 1D-block order), so one row's
@@ -76,6 +77,12 @@ void batched_dot(const Executor& exec, const Vector& u, const Vector* v, index_t
 // values already in registers).
 void batched_shifted_spmv_dot(const Executor& exec, const ShiftedView& m, const Vector& x, Vector& y,
                               index_t systems, SystemRange range, index_t owned, Vector& partials);
+// The same over the rows of the tiles `tiles` of row_tiles(backend, N) only, their y and their
+// partials: two calls over [0, t) and [t, count) write what one call writes, bit for bit (the first
+// while a halo update is in flight, over tiles whose rows read no halo). Bytes and flops of the rows
+// it covers.
+void batched_shifted_spmv_dot(const Executor& exec, const ShiftedView& m, const Vector& x, Vector& y,
+                              index_t systems, SystemRange range, index_t owned, Vector& partials, TileSpan tiles);
 // The CG update of every system of the range: x_s += α_s p_s, r_s −= α_s q_s (alpha: S entries); for
 // s ≥ jacobi_begin also the partials of r_s·z_s with z_s = r_s / (diag(A) + σ_s w), the Jacobi
 // preconditioner, formed in registers and not stored (batched_direction_jacobi forms it again), and for

@@ -111,8 +111,17 @@ BatchedPcg::Sums BatchedPcg::reduce(std::initializer_list<Vector*> parts, index_
 void BatchedPcg::queue_iteration(Vector& x, SystemRange range) {
   const index_t S = stride(), owned = owned_rows();
   Vector pq = partials(0), rz = partials(1), rr = partials(2);
-  if (plane_) plane_->update_halo(p_, range);  // all active systems in one message per neighbour
-  batched_shifted_spmv_dot(exec_, systems_.view(), p_, q_, S, range, owned, pq);
+  if (plane_) {
+    // All active systems in one message per neighbour, in flight while the tiles of inner rows run.
+    const RowTiles tiles = row_tiles(exec_.backend(), rows());
+    const index_t inner_tiles = plane_->inner_rows() / tiles.rows_per_tile;
+    plane_->start_halo_update(p_, range);
+    batched_shifted_spmv_dot(exec_, systems_.view(), p_, q_, S, range, owned, pq, {0, inner_tiles});
+    plane_->finish_halo_update(p_, range);
+    batched_shifted_spmv_dot(exec_, systems_.view(), p_, q_, S, range, owned, pq, {inner_tiles, tiles.count});
+  } else {
+    batched_shifted_spmv_dot(exec_, systems_.view(), p_, q_, S, range, owned, pq);
+  }
   const Sums sigma = reduce({&pq}, 0, range);
   batched_finish_curvature(exec_, state_, sigma.rows[0], sigma.tiles, S, range);
   const index_t leading_end = std::max(range.begin, preconditioner_.leading_systems(range.end));

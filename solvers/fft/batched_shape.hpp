@@ -29,6 +29,11 @@ inline RowTiles row_tiles(Backend backend, index_t rows) {
       std::max<std::int64_t>(min_tile_rows(backend), (std::int64_t{rows} + max_row_tiles - 1) / max_row_tiles);
   return {static_cast<index_t>(per), static_cast<index_t>((std::int64_t{rows} + per - 1) / per)};
 }
+// The tiles [first, end) of a tiling: the rows they hold, [first · rows_per_tile, min(end · rows_per_tile, N)).
+struct TileSpan {
+  index_t first, end;
+  bool empty() const { return end <= first; }
+};
 
 // A + σ_s diag(w): pointers into executor memory. shifts == nullptr: the plain A.
 struct ShiftedPointers {

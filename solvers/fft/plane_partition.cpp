@@ -65,17 +65,26 @@ parallel::LocalNumbering plane_numbering(const Extrusion& local, const parallel:
 PlanePartition::PlanePartition(const parallel::Communicator& comm, const Executor& exec,
                                const parallel::LocalNumbering& planes, index_t systems,
                                parallel::HaloTransport transport, const parallel::Subdomain* reports_to)
-    : comm_(comm), halo_(comm, exec, planes, systems, transport), owned_(planes.owned_count()),
+    : comm_(comm), halo_(comm, exec, planes, systems, transport), inner_(planes.inner_count),
+      owned_(planes.owned_count()),
       local_(planes.local_count()),
       global_(static_cast<index_t>(comm.allreduce(static_cast<long long>(owned_), parallel::ReduceOp::sum))),
       reports_to_(reports_to) {}
 
 // One message per neighbour carries every system of the range: one vector of range.size() values a cell.
 void PlanePartition::update_halo(Vector& v, SystemRange range) {
-  parallel::CommObserver* seen_by = observer();
-  if (seen_by) seen_by->halo_started(halo_.plan(), 1, range.size());
-  halo_.exchange(v, range.begin, range.end);
-  if (seen_by) seen_by->halo_finished();
+  start_halo_update(v, range);
+  finish_halo_update(v, range);
+}
+
+void PlanePartition::start_halo_update(Vector& v, SystemRange range) {
+  if (parallel::CommObserver* seen_by = observer()) seen_by->halo_started(halo_.plan(), 1, range.size());
+  halo_.start_exchange(v, range.begin, range.end);
+}
+
+void PlanePartition::finish_halo_update(Vector& v, SystemRange range) {
+  halo_.finish_exchange(v, range.begin, range.end);
+  if (parallel::CommObserver* seen_by = observer()) seen_by->halo_finished();
 }
 
 void PlanePartition::sum(std::span<double> values) const {

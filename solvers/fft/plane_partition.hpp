@@ -32,6 +32,8 @@ class PlanePartition {
                  const parallel::Subdomain* reports_to = nullptr);
 
   index_t owned_rows() const { return owned_; }
+  // The owned rows whose entries reference no halo row: [0, inner_rows()).
+  index_t inner_rows() const { return inner_; }
   index_t local_rows() const { return local_; }
   index_t global_rows() const { return global_; }
   const parallel::Communicator& communicator() const { return comm_; }
@@ -39,6 +41,9 @@ class PlanePartition {
   // The halo rows of v (local_rows() · stride entries, [c · stride + s]) for the systems of `range`
   // get their owners' values: one message per neighbour (collective over the neighbours).
   void update_halo(Vector& v, SystemRange range);
+  // The same split in two, for work on the inner rows in between (a start, then its finish).
+  void start_halo_update(Vector& v, SystemRange range);
+  void finish_halo_update(Vector& v, SystemRange range);
   // values[i] = Σ over ranks of values[i] (collective, one allreduce).
   void sum(std::span<double> values) const;
   double max(double value) const;
@@ -50,7 +55,7 @@ class PlanePartition {
 
   parallel::Communicator comm_;
   parallel::BlockHaloExchange halo_;
-  index_t owned_, local_, global_;
+  index_t inner_, owned_, local_, global_;
   const parallel::Subdomain* reports_to_;
 };
 

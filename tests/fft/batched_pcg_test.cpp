@@ -41,9 +41,43 @@ TEST_CASE("The unified batched SpMV equals one SpMV per frequency system", "[fft
   }
 }
 
+TEST_CASE("The SpMV with pᵀq over two spans of tiles writes what one call writes, bit for bit", "[fft]") {
+  const Executor exec = Executor::cpu();
+  const fft::PlaneOperator op = test::minus_plane_operator(23, 29);
+  const std::vector<double> shifts{0, 0.3, 0.3, 1.2, 2.5, 2.5};
+  const index_t S = static_cast<index_t>(shifts.size()), n = op.in_plane.rows, owned = n - 100;
+  const std::size_t size = static_cast<std::size_t>(n) * S;
+  const fft::ShiftedSystems m(exec, op.in_plane, op.z_coupling, shifts);
+  const fft::SystemRange range{1, 5};
+  const index_t tiles = fft::row_tiles(exec.backend(), n).count, parts = fft::batched_partials_size(exec.backend(), n, S);
+  REQUIRE(tiles > 2);
+  const index_t split = GENERATE_COPY(index_t{0}, index_t{1}, tiles / 2, tiles);
+  CAPTURE(split);
+  const Vector p = Vector::from_host(exec, test::random_vector(size, 21));
+  const auto q0 = test::random_vector(size, 22), partials0 = test::random_vector(static_cast<std::size_t>(parts), 23);
+  Vector q_one = Vector::from_host(exec, q0), q_two = Vector::from_host(exec, q0);
+  Vector partials_one = Vector::from_host(exec, partials0), partials_two = Vector::from_host(exec, partials0);
+  fft::batched_shifted_spmv_dot(exec, m.view(), p, q_one, S, range, owned, partials_one);
+  const KernelCounters before = exec.counters();
+  fft::batched_shifted_spmv_dot(exec, m.view(), p, q_two, S, range, owned, partials_two, {0, split});
+  // The rows of the other tiles not written yet.
+  const std::size_t first_later = static_cast<std::size_t>(std::min(n, split * fft::row_tiles(exec.backend(), n).rows_per_tile)) * S;
+  const auto half = q_two.to_host();
+  CHECK(std::equal(half.begin() + static_cast<std::ptrdiff_t>(first_later), half.end(), q0.begin() + static_cast<std::ptrdiff_t>(first_later)));
+  fft::batched_shifted_spmv_dot(exec, m.view(), p, q_two, S, range, owned, partials_two, {split, tiles});
+  CHECK(q_two.to_host() == q_one.to_host());
+  CHECK(partials_two.to_host() == partials_one.to_host());
+  // Counted as one call's bytes between them (a call over no tile is not made).
+  const KernelTally one = exec.counters().since(before).tally(KernelKind::spmv);
+  CHECK(one.calls == (split == 0 || split == tiles ? 1 : 2));
+  CHECK(one.bytes == Approx(before.tally(KernelKind::spmv).bytes));
+  CHECK_THROWS_AS(fft::batched_shifted_spmv_dot(exec, m.view(), p, q_two, S, range, owned, partials_two, {0, tiles + 1}),
+                  Error);
+}
+
 TEST_CASE("The fused CG kernels equal their steps done one by one, over the owned rows", "[fft]") {
   const Executor exec = Executor::cpu();
-  const fft::PlaneOperator op = test::minus_plane_operator(23, 29);  // 667 rows: three tiles of 256
+  const fft::PlaneOperator op = test::minus_plane_operator(23, 29);  // 667 rows: 21 tiles of 32
   const std::vector<double> shifts{0, 0, 0.3, 0.3, 1.2, 1.2, 2.5, 2.5};
   const index_t S = static_cast<index_t>(shifts.size()), n = op.in_plane.rows, owned = n - 100;
   const std::size_t size = static_cast<std::size_t>(n) * S;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "solvers/fft/batched_cg_scalars.hpp"
@@ -86,12 +87,14 @@ bool shifted_row_group(const ShiftedPointers& m, const BatchedShape& shape, inde
   }
 }
 
-// Runs row_op(c, sums) over the rows of every tile (row_tiles), tiles in parallel, and writes each
-// tile's Sums column sums of the shape's systems to partials[k][tile · S + s]. row_op adds the terms
-// of row c into sums[k][s − begin] (only for rows < owned: the caller's business).
+// Runs row_op(c, sums) over the rows of the tiles `span` of row_tiles (all of them by default), tiles
+// in parallel, and writes each tile's Sums column sums of the shape's systems to partials[k][tile · S +
+// s]. row_op adds the terms of row c into sums[k][s − begin] (only for rows < owned: the caller's
+// business).
 template <int Sums, class RowOp>
-void tiled(const BatchedShape& shape, double* const (&partials)[Sums], RowOp&& row_op) {
+void tiled(const BatchedShape& shape, double* const (&partials)[Sums], RowOp&& row_op, std::optional<TileSpan> span = {}) {
   const RowTiles tiles = row_tiles(Backend::cpu, shape.rows);
+  const TileSpan run = span.value_or(TileSpan{0, tiles.count});
   const index_t w = shape.width();
   // Each thread's sums, allocated before the region: an allocation that fails inside one could not
   // report itself (core/parallel_exceptions.hpp).
@@ -101,7 +104,7 @@ void tiled(const BatchedShape& shape, double* const (&partials)[Sums], RowOp&& r
   {
     const auto sums = all_sums.begin() + static_cast<std::ptrdiff_t>(per_thread * omp_get_thread_num());
 #pragma omp for schedule(static)
-    for (index_t t = 0; t < tiles.count; ++t) {
+    for (index_t t = run.first; t < run.end; ++t) {
       std::fill_n(sums, per_thread, 0.0);
       const index_t last = std::min<index_t>(shape.rows, (t + 1) * tiles.rows_per_tile);
       for (index_t c = t * tiles.rows_per_tile; c < last; ++c) row_op(c, &*sums);
@@ -156,15 +159,18 @@ void batched_dot_partials(BatchedShape shape, index_t owned, const double* u, co
 }
 
 void batched_spmv_dot(const ShiftedPointers& m, BatchedShape shape, index_t owned, const double* x, double* y,
-                      double* partials) {
+                      double* partials, TileSpan tiles) {
   const index_t w = shape.width();
   double* const sums[] = {partials};
-  tiled<1>(shape, sums, [&](index_t c, double* acc) {
-    double* yc = y + at(shape, c);
-    shifted_row(m, shape, c, x, yc);
-    if (c >= owned) return;
-    for (index_t s = 0; s < w; ++s) acc[s] += x[at(shape, c) + s] * yc[s];
-  });
+  tiled<1>(
+      shape, sums,
+      [&](index_t c, double* acc) {
+        double* yc = y + at(shape, c);
+        shifted_row(m, shape, c, x, yc);
+        if (c >= owned) return;
+        for (index_t s = 0; s < w; ++s) acc[s] += x[at(shape, c) + s] * yc[s];
+      },
+      tiles);
 }
 
 void batched_cg_update_jacobi(const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin, index_t owned,

@@ -10,7 +10,7 @@ void batched_jacobi(const ShiftedPointers& m, BatchedShape shape, const double* 
 void batched_column_sums(BatchedShape shape, const double* partials, double* out);
 void batched_dot_partials(BatchedShape shape, index_t owned, const double* u, const double* v, double* partials);
 void batched_spmv_dot(const ShiftedPointers& m, BatchedShape shape, index_t owned, const double* x, double* y,
-                      double* partials);
+                      double* partials, TileSpan tiles);
 void batched_cg_update_jacobi(const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin, index_t owned,
                               const CgUpdateVectors& v, double* rz_partials, double* rr_partials);
 void batched_direction(BatchedShape shape, const double* beta, const double* z, double* p);

@@ -6,6 +6,7 @@
 // its row in the CPU reference's order (shift term first, then A's entries in stored order); rows of
 // many entries (an AMG block's dense coarse inverse) take a warp each instead (batched_spmv_warp_kernel).
 #include <algorithm>
+#include <optional>
 
 #include "operators/backend/cuda/block_sum.cuh"
 #include "operators/backend/cuda/check.cuh"
@@ -159,14 +160,15 @@ __device__ int system_lanes(index_t width) {
 
 template <int Sums, class RowOp>
 __global__ void __launch_bounds__(block_size)
-    tiled_kernel(BatchedShape s, RowTiles tiles, index_t owned, RowOp op, double* partials0, double* partials1) {
+    tiled_kernel(BatchedShape s, RowTiles tiles, index_t first_tile, index_t owned, RowOp op, double* partials0,
+                 double* partials1) {
   __shared__ double lanes[Sums][block_size];
   const index_t block_first = static_cast<index_t>(blockIdx.x) * block_systems;
   const unsigned width = static_cast<unsigned>(system_lanes(s.end - s.begin - block_first)), t = threadIdx.x;
   const unsigned lane = t % width, row_lane = t / width, row_lanes = block_size / width;
   const index_t sys = s.begin + block_first + static_cast<index_t>(lane);
   const bool active = sys < s.end;
-  const index_t first = static_cast<index_t>(blockIdx.y) * tiles.rows_per_tile;
+  const index_t first = (first_tile + static_cast<index_t>(blockIdx.y)) * tiles.rows_per_tile;
   const index_t last = min(first + tiles.rows_per_tile, s.rows);
   double acc[Sums] = {};
   if (active)
@@ -182,19 +184,22 @@ __global__ void __launch_bounds__(block_size)
     __syncthreads();
   }
   if (row_lane != 0 || !active) return;
-  const std::int64_t at = static_cast<std::int64_t>(blockIdx.y) * s.systems + sys;
+  const std::int64_t at = static_cast<std::int64_t>(first_tile + static_cast<index_t>(blockIdx.y)) * s.systems + sys;
   partials0[at] = lanes[0][t];
   if constexpr (Sums > 1) partials1[at] = lanes[1][t];
 }
 
+// Over the tiles `span` of row_tiles (all of them by default).
 template <int Sums, class RowOp>
 void launch_tiled(void* stream, const BatchedShape& s, index_t owned, RowOp op, double* partials0,
-                  double* partials1 = nullptr) {
+                  double* partials1 = nullptr, std::optional<TileSpan> span = {}) {
   const RowTiles tiles = row_tiles(Backend::cuda, s.rows);
-  if (s.width() == 0 || tiles.count == 0) return;
+  const TileSpan run = span.value_or(TileSpan{0, tiles.count});
+  if (s.width() == 0 || run.empty()) return;
   const dim3 grid(static_cast<unsigned>((s.width() + block_systems - 1) / block_systems),
-                  static_cast<unsigned>(tiles.count));
-  tiled_kernel<Sums><<<grid, block_size, 0, as_stream(stream)>>>(s, tiles, owned, op, partials0, partials1);
+                  static_cast<unsigned>(run.end - run.first));
+  tiled_kernel<Sums><<<grid, block_size, 0, as_stream(stream)>>>(s, tiles, run.first, owned, op, partials0,
+                                                                 partials1);
   MINIAPP_CUDA_CHECK_LAUNCH("tiled_kernel");
 }
 
@@ -311,8 +316,8 @@ void batched_dot_partials(void* stream, BatchedShape shape, index_t owned, const
 }
 
 void batched_spmv_dot(void* stream, const ShiftedPointers& m, BatchedShape shape, index_t owned, const double* x,
-                      double* y, double* partials) {
-  launch_tiled<1>(stream, shape, owned, SpmvDotRow{m, shape, x, y}, partials);
+                      double* y, double* partials, TileSpan tiles) {
+  launch_tiled<1>(stream, shape, owned, SpmvDotRow{m, shape, x, y}, partials, nullptr, tiles);
 }
 
 void batched_cg_update_jacobi(void* stream, const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin,

@@ -14,7 +14,7 @@ void batched_column_sums(void* stream, BatchedShape shape, const double* partial
 void batched_dot_partials(void* stream, BatchedShape shape, index_t owned, const double* u, const double* v,
                           double* partials);
 void batched_spmv_dot(void* stream, const ShiftedPointers& m, BatchedShape shape, index_t owned, const double* x,
-                      double* y, double* partials);
+                      double* y, double* partials, TileSpan tiles);
 void batched_cg_update_jacobi(void* stream, const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin,
                               index_t owned, const CgUpdateVectors& v, double* rz_partials, double* rr_partials);
 void batched_direction(void* stream, BatchedShape shape, const double* beta, const double* z, double* p);

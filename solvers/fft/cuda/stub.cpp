@@ -16,7 +16,7 @@ void batched_spmv_warp_rows(void*, const CsrView&, BatchedShape, const double*, 
 void batched_jacobi(void*, const ShiftedPointers&, BatchedShape, const double*, double*) { not_built(); }
 void batched_column_sums(void*, BatchedShape, const double*, double*) { not_built(); }
 void batched_dot_partials(void*, BatchedShape, index_t, const double*, const double*, double*) { not_built(); }
-void batched_spmv_dot(void*, const ShiftedPointers&, BatchedShape, index_t, const double*, double*, double*) {
+void batched_spmv_dot(void*, const ShiftedPointers&, BatchedShape, index_t, const double*, double*, double*, TileSpan) {
   not_built();
 }
 void batched_cg_update_jacobi(void*, const ShiftedPointers&, BatchedShape, index_t, index_t, const CgUpdateVectors&,
