@@ -7,6 +7,7 @@
 
 #include "solvers/fft/batched_pcg.hpp"
 #include "tests/fft/fft_test_support.hpp"
+#include "tests/fft/tile_span_check.hpp"
 
 using namespace miniapp;
 using test::column;
@@ -45,33 +46,22 @@ TEST_CASE("The SpMV with pᵀq over two spans of tiles writes what one call writ
   const Executor exec = Executor::cpu();
   const fft::PlaneOperator op = test::minus_plane_operator(23, 29);
   const std::vector<double> shifts{0, 0.3, 0.3, 1.2, 2.5, 2.5};
-  const index_t S = static_cast<index_t>(shifts.size()), n = op.in_plane.rows, owned = n - 100;
-  const std::size_t size = static_cast<std::size_t>(n) * S;
-  const fft::ShiftedSystems m(exec, op.in_plane, op.z_coupling, shifts);
-  const fft::SystemRange range{1, 5};
-  const index_t tiles = fft::row_tiles(exec.backend(), n).count, parts = fft::batched_partials_size(exec.backend(), n, S);
+  const index_t S = static_cast<index_t>(shifts.size()), n = op.in_plane.rows;
+  const index_t tiles = fft::row_tiles(exec.backend(), n).count;
   REQUIRE(tiles > 2);
   const index_t split = GENERATE_COPY(index_t{0}, index_t{1}, tiles / 2, tiles);
   CAPTURE(split);
-  const Vector p = Vector::from_host(exec, test::random_vector(size, 21));
-  const auto q0 = test::random_vector(size, 22), partials0 = test::random_vector(static_cast<std::size_t>(parts), 23);
-  Vector q_one = Vector::from_host(exec, q0), q_two = Vector::from_host(exec, q0);
-  Vector partials_one = Vector::from_host(exec, partials0), partials_two = Vector::from_host(exec, partials0);
-  fft::batched_shifted_spmv_dot(exec, m.view(), p, q_one, S, range, owned, partials_one);
   const KernelCounters before = exec.counters();
-  fft::batched_shifted_spmv_dot(exec, m.view(), p, q_two, S, range, owned, partials_two, {0, split});
-  // The rows of the other tiles not written yet.
-  const std::size_t first_later = static_cast<std::size_t>(std::min(n, split * fft::row_tiles(exec.backend(), n).rows_per_tile)) * S;
-  const auto half = q_two.to_host();
-  CHECK(std::equal(half.begin() + static_cast<std::ptrdiff_t>(first_later), half.end(), q0.begin() + static_cast<std::ptrdiff_t>(first_later)));
-  fft::batched_shifted_spmv_dot(exec, m.view(), p, q_two, S, range, owned, partials_two, {split, tiles});
-  CHECK(q_two.to_host() == q_one.to_host());
-  CHECK(partials_two.to_host() == partials_one.to_host());
-  // Counted as one call's bytes between them (a call over no tile is not made).
-  const KernelTally one = exec.counters().since(before).tally(KernelKind::spmv);
-  CHECK(one.calls == (split == 0 || split == tiles ? 1 : 2));
-  CHECK(one.bytes == Approx(before.tally(KernelKind::spmv).bytes));
-  CHECK_THROWS_AS(fft::batched_shifted_spmv_dot(exec, m.view(), p, q_two, S, range, owned, partials_two, {0, tiles + 1}),
+  test::check_two_tile_spans(exec, op, shifts, n - 100, {1, 5}, split);
+  // One call and the two spans, counted as two calls' bytes between them (a call over no tile is not made).
+  const KernelTally spmv = exec.counters().since(before).tally(KernelKind::spmv);
+  CHECK(spmv.calls == (split == 0 || split == tiles ? 2 : 3));
+  const fft::ShiftedSystems m(exec, op.in_plane, op.z_coupling, shifts);
+  Vector p(exec, n * S), q(exec, n * S), partials(exec, fft::batched_partials_size(exec.backend(), n, S));
+  const KernelCounters one_call = exec.counters();
+  fft::batched_shifted_spmv_dot(exec, m.view(), p, q, S, {1, 5}, n - 100, partials);
+  CHECK(spmv.bytes == Approx(2 * exec.counters().since(one_call).tally(KernelKind::spmv).bytes));
+  CHECK_THROWS_AS(fft::batched_shifted_spmv_dot(exec, m.view(), p, q, S, {1, 5}, n - 100, partials, {0, tiles + 1}),
                   Error);
 }
 

@@ -10,6 +10,7 @@
 #include "solvers/fft/batched_kernels.hpp"
 #include "solvers/fft/fft_poisson.hpp"
 #include "tests/fft/fft_test_support.hpp"
+#include "tests/fft/tile_span_check.hpp"
 
 using namespace miniapp;
 
@@ -133,30 +134,11 @@ TEST_CASE("CUDA batched kernels match the CPU reference", "[fft][cuda]") {
 }
 
 TEST_CASE("The CUDA SpMV with pᵀq over two spans of tiles writes what one call writes, bit for bit", "[fft][cuda]") {
-  const Executor gpu = gpu_executor();
   const fft::PlaneOperator op = test::minus_plane_operator(61, 49);
-  const std::vector<double> shifts{0, 0.3, 0.3, 1.2, 2.5, 2.5, 4.0, 4.0};
-  const index_t S = static_cast<index_t>(shifts.size()), n = op.in_plane.rows, owned = n - 300;
-  const std::size_t size = static_cast<std::size_t>(n) * S;
-  const fft::ShiftedSystems m(gpu, op.in_plane, op.z_coupling, shifts);
-  const fft::SystemRange range{1, 7};
-  const fft::RowTiles all = fft::row_tiles(gpu.backend(), n);
-  const index_t tiles = all.count, parts = fft::batched_partials_size(gpu.backend(), n, S);
+  const index_t n = op.in_plane.rows, tiles = fft::row_tiles(Backend::cuda, n).count;
   const index_t split = GENERATE_COPY(index_t{1}, tiles / 2);
   CAPTURE(split);
-  const Vector p = Vector::from_host(gpu, test::random_vector(size, 21));
-  const auto q0 = test::random_vector(size, 22), partials0 = test::random_vector(static_cast<std::size_t>(parts), 23);
-  Vector q_one = Vector::from_host(gpu, q0), q_two = Vector::from_host(gpu, q0);
-  Vector partials_one = Vector::from_host(gpu, partials0), partials_two = Vector::from_host(gpu, partials0);
-  fft::batched_shifted_spmv_dot(gpu, m.view(), p, q_one, S, range, owned, partials_one);
-  fft::batched_shifted_spmv_dot(gpu, m.view(), p, q_two, S, range, owned, partials_two, {0, split});
-  const auto half = q_two.to_host();
-  const std::size_t first_later = static_cast<std::size_t>(split * all.rows_per_tile) * S;
-  CHECK(std::equal(half.begin() + static_cast<std::ptrdiff_t>(first_later), half.end(),
-                   q0.begin() + static_cast<std::ptrdiff_t>(first_later)));  // the later tiles' rows not written yet
-  fft::batched_shifted_spmv_dot(gpu, m.view(), p, q_two, S, range, owned, partials_two, {split, tiles});
-  CHECK(q_two.to_host() == q_one.to_host());
-  CHECK(partials_two.to_host() == partials_one.to_host());
+  test::check_two_tile_spans(gpu_executor(), op, {0, 0.3, 0.3, 1.2, 2.5, 2.5, 4.0, 4.0}, n - 300, {1, 7}, split);
 }
 
 TEST_CASE("The CUDA batched SpMV of dense rows (a warp per row) matches the CPU", "[fft][cuda][amg]") {
