@@ -230,9 +230,7 @@ Json parse_calibration(const std::string& path) {
   }
 }
 
-}  // namespace
-
-nlohmann::ordered_json curve_table_json(const CurveTable& table) {
+Json curve_table_json(const CurveTable& table) {
   Json curves = Json::array();
   for (int v = 0; v < kernel_variant_count; ++v)
     for (int l = 0; l < cache_level_count; ++l)
@@ -243,7 +241,7 @@ nlohmann::ordered_json curve_table_json(const CurveTable& table) {
   return curves;
 }
 
-nlohmann::ordered_json iteration_curves_json(const Calibration& c) {
+Json iteration_curves_json(const Calibration& c) {
   Json entries = Json::array();
   for (int u = 0; u < iteration_unit_count; ++u)
     if (const auto& curve = c.iteration_curves[u])
@@ -253,13 +251,13 @@ nlohmann::ordered_json iteration_curves_json(const Calibration& c) {
   return entries;
 }
 
-nlohmann::ordered_json batched_widths_json(const std::vector<WidthPoint>& points) {
+Json batched_widths_json(const std::vector<WidthPoint>& points) {
   Json out = Json::array();
   for (const WidthPoint& p : points) out.push_back({p.rows, p.systems, p.cost});
   return out;
 }
 
-nlohmann::ordered_json communication_json(const std::optional<CommCalibration>& comm) {
+Json communication_json(const std::optional<CommCalibration>& comm) {
   if (!comm) return nullptr;
   Json halo = Json::array(), allreduce = Json::array();
   for (const HaloCurve& h : comm->halo)
@@ -276,6 +274,17 @@ nlohmann::ordered_json communication_json(const std::optional<CommCalibration>& 
           {"iterations", std::move(iterations)}};
 }
 
+}  // namespace
+
+nlohmann::ordered_json cost_tables_json(const Calibration& c) {
+  return {{"curves", curve_table_json(c.curves)},
+          {"graph_curves", c.graph_curves ? curve_table_json(*c.graph_curves) : Json(nullptr)},
+          {"iteration_curves", iteration_curves_json(c)},
+          {"batched_widths", batched_widths_json(c.batched_widths)},
+          {"batched_amg_blocks", batched_widths_json(c.batched_amg_blocks)},
+          {"communication", communication_json(c.communication)}};
+}
+
 std::string default_calibration_path(const DeviceDescription& device) {
   std::string stem;
   for (const char c : device.description) {
@@ -287,7 +296,7 @@ std::string default_calibration_path(const DeviceDescription& device) {
 }
 
 void write_calibration(const std::string& path, const Calibration& c) {
-  const Json root = {
+  Json root = {
       {"format", calibration_format},
       {"date", c.date},
       {"device",
@@ -301,13 +310,8 @@ void write_calibration(const std::string& path, const Calibration& c) {
       {"warm_footprint_bytes", c.warm_footprint},
       {"cache_retention", retention_json(c.cache_retention)},
       {"pointwise_flops_per_s", c.pointwise_flops_per_second},
-      {"sync_s", c.sync_seconds},
-      {"curves", curve_table_json(c.curves)},
-      {"graph_curves", c.graph_curves ? curve_table_json(*c.graph_curves) : Json(nullptr)},
-      {"iteration_curves", iteration_curves_json(c)},
-      {"batched_widths", batched_widths_json(c.batched_widths)},
-      {"batched_amg_blocks", batched_widths_json(c.batched_amg_blocks)},
-      {"communication", communication_json(c.communication)}};
+      {"sync_s", c.sync_seconds}};
+  root.update(cost_tables_json(c));
   output::write_file_atomically(path, root.dump(2, ' ', false, Json::error_handler_t::replace) + "\n");
 }
 

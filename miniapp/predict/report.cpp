@@ -120,16 +120,16 @@ Json bandwidth_json(const PredictionReport& r) {
 }
 
 Json calibration_summary_json(const Calibration& c) {
-  return {{"device", c.device.description}, {"date", c.date},           {"git", c.build.git},
-          {"copy_gb_per_s", c.copy_gb_per_s}, {"cache_bytes", c.device.cache_bytes},
-          {"retained_cache_bytes", c.retained_cache_bytes()}, {"pointwise_flops_per_s", c.pointwise_flops_per_second},
-          {"sync_s", c.sync_seconds},
-          {"curves", curve_table_json(c.curves)},
-          {"graph_curves", c.graph_curves ? curve_table_json(*c.graph_curves) : Json(nullptr)},
-          {"iteration_curves", iteration_curves_json(c)},
-          {"batched_widths", batched_widths_json(c.batched_widths)},
-          {"batched_amg_blocks", batched_widths_json(c.batched_amg_blocks)},
-          {"communication", communication_json(c.communication)}};
+  Json summary = {{"device", c.device.description},
+                  {"date", c.date},
+                  {"git", c.build.git},
+                  {"copy_gb_per_s", c.copy_gb_per_s},
+                  {"cache_bytes", c.device.cache_bytes},
+                  {"retained_cache_bytes", c.retained_cache_bytes()},
+                  {"pointwise_flops_per_s", c.pointwise_flops_per_second},
+                  {"sync_s", c.sync_seconds}};
+  summary.update(cost_tables_json(c));
+  return summary;
 }
 
 }  // namespace
