@@ -71,6 +71,8 @@ FftPressureSolver::FftPressureSolver(const Executor& exec, const mesh::Mesh& mes
     *log << "FFT Poisson: Nper = " << planes_per_line << ", " << lines << " cells per plane"
          << (ranks ? " (whole periodic lines on each of " + std::to_string(ranks->domain.ranks()) + " ranks)" : "")
          << "; " << configuration() << "\n";
+  if (const std::string note = fft::slow_length_note(planes_per_line); log && !note.empty())
+    *log << "FFT Poisson: " << note << "\n";
 }
 
 namespace {

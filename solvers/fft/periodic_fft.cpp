@@ -8,6 +8,25 @@
 #include "solvers/fft/cuda/cufft_transform.hpp"
 
 namespace miniapp::fft {
+
+index_t largest_prime_factor(index_t n) {
+  index_t largest = 1;
+  for (index_t p = 2; p * p <= n; ++p)
+    while (n % p == 0) largest = p, n /= p;
+  return n > 1 ? n : largest;
+}
+
+std::string slow_length_note(index_t n) {
+  const index_t factor = largest_prime_factor(n);
+  if (factor <= largest_fast_prime) return "";
+  const auto fast = [](index_t m) { return m > 0 && largest_prime_factor(m) <= largest_fast_prime; };
+  index_t below = n - 2, above = n + 2;
+  while (below > 0 && !fast(below)) below -= 2;
+  while (!fast(above)) above += 2;
+  return "Nper = " + std::to_string(n) + " has the prime factor " + std::to_string(factor) +
+         ": its transforms take the FFT library's slower algorithm; " +
+         (below > 0 ? std::to_string(below) + " or " : "") + std::to_string(above) + " layers would transform faster";
+}
 namespace {
 
 // Adds each batched transform to the executor's kernel counters (and, with profiling on, its seconds),

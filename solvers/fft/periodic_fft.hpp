@@ -1,5 +1,6 @@
 #pragma once
 #include <memory>
+#include <string>
 
 #include "operators/backend/array.hpp"
 
@@ -13,6 +14,14 @@ namespace miniapp::fft {
 inline index_t mode_stride(Backend backend, index_t n) {
   return backend == Backend::cuda ? (n + 2 + 15) / 16 * 16 : n + 2;
 }
+
+// FFT libraries transform lengths whose prime factors are small with their fast algorithms and fall
+// back to a slower one (cuFFT's needs a work area the size of the data) from a factor of 17 up.
+inline constexpr index_t largest_fast_prime = 13;
+index_t largest_prime_factor(index_t n);
+// For a length n with a prime factor above largest_fast_prime, a note naming it and the nearest even
+// lengths below and above n without one; "" otherwise.
+std::string slow_length_note(index_t n);
 
 // Batched real DFT along the periodic lines of an extruded mesh (thesis eq. 4.31): `lines` transforms
 // of even length n. Line c of the real array is [c · n, (c + 1) · n) (1D-block order, periodic index

@@ -19,6 +19,19 @@ TEST_CASE("A line's modes take n + 2 doubles on the CPU and start on 128-byte bo
   }
 }
 
+TEST_CASE("A length with a prime factor above 13 is named, with the nearest even lengths without one", "[fft]") {
+  CHECK(fft::largest_prime_factor(1) == 1);
+  CHECK(fft::largest_prime_factor(192) == 3);
+  CHECK(fft::largest_prime_factor(194) == 97);
+  CHECK(fft::largest_prime_factor(289) == 17);
+  CHECK(fft::largest_prime_factor(2 * 3 * 5 * 7 * 11 * 13) == 13);
+  for (const index_t fast : {2, 64, 96, 130, 192, 256, 2 * 3 * 5 * 7 * 11 * 13}) CHECK(fft::slow_length_note(fast).empty());
+  CHECK_THAT(fft::slow_length_note(194), Catch::Contains("Nper = 194 has the prime factor 97") &&
+                                             Catch::Contains("192 or 196 layers would transform faster"));
+  CHECK_THAT(fft::slow_length_note(34), Catch::Contains("prime factor 17") && Catch::Contains("32 or 36 layers"));
+  CHECK_THAT(fft::slow_length_note(38), Catch::Contains("prime factor 19") && Catch::Contains("36 or 40 layers"));
+}
+
 TEST_CASE("FFTW's modes of each line lie at its stride and come back as n times the line", "[fft]") {
   const Executor exec = Executor::cpu();
   const index_t n = GENERATE(8, 14, 64), lines = 5, stride = fft::mode_stride(Backend::cpu, n);

@@ -57,6 +57,18 @@ TEST_CASE("FFT pressure path gives the PCG path's velocities: 3D Taylor-Green 16
   check_fft_matches_pcg("taylor-green-3d", {"mesh.cells=[16,16,16]"});
 }
 
+TEST_CASE("The FFT path's set-up names a number of layers whose transforms are slow", "[run][fft]") {
+  const std::string path = cases::case_path("taylor-green-3d");
+  for (const auto& [layers, slow] : {std::pair{34, true}, std::pair{32, false}}) {
+    std::ostringstream log;
+    const std::vector<std::string> overrides{"mesh.cells=[6,6," + std::to_string(layers) + "]",
+                                             "numerics.poisson=\"fft\"", "output.fields=[]"};
+    set_up_simulation(cases::load_case(path, overrides), path, log);
+    CAPTURE(layers, log.str());
+    CHECK((log.str().find("FFT Poisson: Nper = 34 has the prime factor 17") != std::string::npos) == slow);
+  }
+}
+
 TEST_CASE("FFT pressure path refuses meshes that are not even uniform periodic extrusions", "[run][fft]") {
   // A tet mesh is refused by the case validation, before any mesh is made.
   CHECK_THROWS_WITH(make_simulation("cavity", {"mesh.generator=\"tet\"", "mesh.cells=[4,4,2]",
