@@ -84,7 +84,7 @@ std::optional<KernelKind> backend_kernel_kind(std::string_view mangled_name) {
       {"batched_spmv_kernel", KernelKind::spmv},
       // AXPY: the CG updates and directions, the mean's subtraction, the batched updates.
       {"update_kernel", KernelKind::axpy},
-      {"subtract_mean_kernel", KernelKind::axpy}, {"batched_direction_kernel", KernelKind::axpy},
+      {"subtract_mean_kernel", KernelKind::axpy},
       {"batched_direction_jacobi_kernel", KernelKind::axpy},
       {"batched_subtract_mean_kernel", KernelKind::axpy},
       // DOT: plain and fused reductions, the batched column sums and their scalar steps.

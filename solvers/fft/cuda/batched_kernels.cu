@@ -129,13 +129,6 @@ __global__ void batched_direction_jacobi_kernel(ShiftedPointers m, BatchedShape 
   if (second) v.p[i[1]] = (jacobi ? jacobi_z(m, second_row, sys, u1) : u1) + beta * p1;
 }
 
-__global__ void batched_direction_kernel(BatchedShape s, const double* __restrict__ beta, const double* __restrict__ z,
-                                         double* __restrict__ p) {
-  Item it;
-  if (!item_of(s, it)) return;
-  p[it.index] = z[it.index] + __ldg(beta + s.begin + it.offset) * p[it.index];
-}
-
 __global__ void batched_subtract_mean_kernel(BatchedShape s, const double* __restrict__ sums, double count,
                                              double* __restrict__ v) {
   Item it;
@@ -168,7 +161,8 @@ __global__ void __launch_bounds__(block_size)
   const unsigned lane = t % width, row_lane = t / width, row_lanes = block_size / width;
   const index_t sys = s.begin + block_first + static_cast<index_t>(lane);
   const bool active = sys < s.end;
-  const index_t first = (first_tile + static_cast<index_t>(blockIdx.y)) * tiles.rows_per_tile;
+  const index_t tile = first_tile + static_cast<index_t>(blockIdx.y);
+  const index_t first = tile * tiles.rows_per_tile;
   const index_t last = min(first + tiles.rows_per_tile, s.rows);
   double acc[Sums] = {};
   if (active)
@@ -184,7 +178,7 @@ __global__ void __launch_bounds__(block_size)
     __syncthreads();
   }
   if (row_lane != 0 || !active) return;
-  const std::int64_t at = static_cast<std::int64_t>(first_tile + static_cast<index_t>(blockIdx.y)) * s.systems + sys;
+  const std::int64_t at = static_cast<std::int64_t>(tile) * s.systems + sys;
   partials0[at] = lanes[0][t];
   if constexpr (Sums > 1) partials1[at] = lanes[1][t];
 }
@@ -326,11 +320,6 @@ void batched_cg_update_jacobi(void* stream, const ShiftedPointers& m, BatchedSha
                   rr_partials);
 }
 
-void batched_direction(void* stream, BatchedShape shape, const double* beta, const double* z, double* p) {
-  if (empty(shape)) return;
-  batched_direction_kernel<<<item_blocks(shape), block_size, 0, as_stream(stream)>>>(shape, beta, z, p);
-  MINIAPP_CUDA_CHECK_LAUNCH("batched_direction_kernel");
-}
 
 void batched_direction_jacobi(void* stream, const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin,
                               const DirectionVectors& v) {
@@ -339,6 +328,11 @@ void batched_direction_jacobi(void* stream, const ShiftedPointers& m, BatchedSha
   batched_direction_jacobi_kernel<<<item_blocks({half_rows, shape.systems, shape.begin, shape.end}), block_size, 0,
                                     as_stream(stream)>>>(m, shape, half_rows, jacobi_begin, v);
   MINIAPP_CUDA_CHECK_LAUNCH("batched_direction_jacobi_kernel");
+}
+
+// The same with no Jacobi system: the matrix is never read.
+void batched_direction(void* stream, BatchedShape shape, const double* beta, const double* z, double* p) {
+  batched_direction_jacobi(stream, ShiftedPointers{}, shape, shape.end, {beta, z, nullptr, p});
 }
 
 void batched_subtract_mean(void* stream, BatchedShape shape, const double* sums, double count, double* v) {
