@@ -3,9 +3,9 @@
 // direction update with Jacobi's z formed from r, as on every system that has no leading block) on a
 // periodic 256 × 256 plane's 5-point stencil, per system stride S and active
 // range [0, end): does a row stride that is not a multiple of 16 doubles (128 bytes) cost, once the
-// range's last block of system lanes gives its idle lanes to rows? Nper = 190 has S = 192 and runs
-// systems [0, 191); Nper = 192 has S = 194 and [0, 193); the padded strides show what a layout with
-// S rounded up would give. Prints the device's copy bandwidth, then µs a call per kernel (median of
+// range's last block of system lanes gives its idle lanes to rows? Nper = 190 had S = 192 and runs
+// systems [0, 191); Nper = 192 had S = 194 and [0, 193), before the FFT path rounded S up to 208 on
+// CUDA (mode_stride); the padded strides are such layouts. Prints the device's copy bandwidth, then µs a call per kernel (median of
 // 30 after 5 warm-up calls, CUDA events). With an argument SIDE other than 256, a SIDE × SIDE plane and
 // the strides and ranges the FFT path gives Nper = SIDE on CUDA (Taylor–Green SIDE³): the full range
 // and two narrower ones.
@@ -108,7 +108,8 @@ int main(int argc, char** argv) {
   for (const Case& c : cases) {
     const BatchedShape s{rows, c.stride, 0, c.end};
     const double dot = median_us([&] { cuda::batched_dot_partials(nullptr, s, rows, u, v, partials0); });
-    const double spmv = median_us([&] { cuda::batched_spmv_dot(nullptr, m, s, rows, x, y, partials0); });
+    const TileSpan all_tiles{0, row_tiles(Backend::cuda, rows).count};
+    const double spmv = median_us([&] { cuda::batched_spmv_dot(nullptr, m, s, rows, x, y, partials0, all_tiles); });
     const double update = median_us([&] {
       cuda::batched_cg_update_jacobi(nullptr, m, s, 0, rows, CgUpdateVectors{alpha, p, q, x, u}, partials0,
                                      partials1);
