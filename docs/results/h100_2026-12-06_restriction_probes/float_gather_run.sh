@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 set -uo pipefail
-git apply docs/results/h100_2026-12-06_float_gather/probe_float_gather.patch || exit 1
+git apply docs/results/h100_2026-12-06_restriction_probes/float_gather.patch || exit 1
 t0=$(date +%s)
 tools/gpu/build.sh build/gpu miniapp || exit 1
 echo "build $(( $(date +%s) - t0 )) s"
@@ -14,5 +14,5 @@ run() { # mesh cells mode round
 for r in 1 2; do
   run hex 215,215,215 double $r; run hex 215,215,215 float $r
   run tet 119,119,119 double $r; run tet 119,119,119 float $r
-done > $OUT/probe.txt 2>&1
-tail -5 $OUT/probe.txt
+done > $OUT/float_gather.txt 2>&1
+tail -5 $OUT/float_gather.txt
