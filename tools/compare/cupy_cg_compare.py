@@ -18,7 +18,6 @@ b, the csr_matrix and the inverse diagonal (median of --repeat, synchronised wal
 sELL conversion and upload (upload_seconds) and the preconditioner's set-up. Needs numpy and cupy only.
 """
 import argparse
-import inspect
 import json
 import math
 import statistics
@@ -26,20 +25,7 @@ import sys
 
 import numpy as np
 
-
-def load_problem(prefix):
-    with open(prefix + ".json") as f:
-        meta = json.load(f)
-    rows, nnz = meta["rows"], meta["nnz"]
-    arrays = {}
-    for name, dtype, size in (("row_ptr.i32", "<i4", rows + 1), ("col.i32", "<i4", nnz),
-                              ("val.f64", "<f8", nnz), ("rhs.f64", "<f8", rows)):
-        path = f"{prefix}.{name}"
-        data = np.fromfile(path, dtype=dtype)
-        if data.size != size:
-            sys.exit(f"cupy_cg_compare.py: {path}: {data.size} values, {prefix}.json says {size}")
-        arrays[name.split(".")[0]] = data
-    return meta, arrays
+from exported_system import cg_arguments, load_problem
 
 
 def import_cupy():
@@ -50,15 +36,6 @@ def import_cupy():
     except ImportError as error:
         sys.exit(f"cupy_cg_compare.py: CuPy is not available ({error}); install cupy-cuda12x to run the comparison")
     return cupy, cupyx.scipy.sparse, cupyx.scipy.sparse.linalg
-
-
-def cg_arguments(linalg, tolerance, max_iterations):
-    """CuPy renamed cg's tol to rtol (as SciPy 1.12 did); atol = 0 makes the test ||r|| <= rtol ||b||."""
-    params = inspect.signature(linalg.cg).parameters
-    arguments = {"rtol" if "rtol" in params else "tol": tolerance, "maxiter": max_iterations}
-    if "atol" in params:
-        arguments["atol"] = 0.0
-    return arguments
 
 
 def time_solver(cupy, linalg, a, b, arguments, preconditioner, repeat):
