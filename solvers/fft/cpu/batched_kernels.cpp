@@ -21,7 +21,7 @@ std::size_t at(const BatchedShape& s, index_t row) { return static_cast<std::siz
 // Jacobi's z of row c, system sys: one expression wherever it is formed, so that the update's r·z and
 // the direction's z are the same numbers as batched_jacobi's.
 double jacobi_z(const ShiftedPointers& m, index_t c, index_t sys, double r) {
-  return r * (1.0 / (m.diagonal[c] + m.shifts[sys] * m.w[c]));
+  return r / (m.diagonal[c] + m.shifts[sys] * m.w[c]);
 }
 
 // Row c of y_s = (A + σ_s diag(w)) x_s for the systems of the shape (Algorithm 3): the shift term first,
