@@ -17,6 +17,10 @@ shift 3
 meshes=("$@")
 ((${#meshes[@]})) || meshes=(hex:64,64,64 tet:40,40,40 prism:96,96,48 hex:96,96,96)
 here=$(cd "$(dirname "$0")" && pwd)
+[[ -x $build/tools/hypre_pcg ]] ||
+  { echo "amg-peers.sh: no $build/tools/hypre_pcg: configure with -DMINIAPP_TOOLS=ON where libhypre-dev is installed" >&2; exit 1; }
+"$python" -c "import pyamg, scipy" 2>/dev/null ||
+  { echo "amg-peers.sh: $python cannot import pyamg and scipy (pip install pyamg)" >&2; exit 1; }
 mkdir -p "$out"
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 for spec in "${meshes[@]}"; do
