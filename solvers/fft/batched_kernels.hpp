@@ -49,7 +49,8 @@ void batched_spmv(const Executor& exec, const DeviceCsr& a, const Vector& x, Vec
 void batched_shifted_spmv(const Executor& exec, const ShiftedView& m, const Vector& x, Vector& y, index_t systems,
                           SystemRange range);
 // z_s = r_s / (diag(A) + σ_s w): the Jacobi preconditioner of every shifted matrix, computed on the
-// fly (no N · S inverse diagonal stored). Bytes 16 N (w + 1); flops 3 N w. diag(A) + σ_s w > 0.
+// fly (no N · S inverse diagonal stored; CUDA forms it as r_s times the inverse, which can differ by an
+// ulp). Bytes 16 N (w + 1); flops 3 N w. diag(A) + σ_s w > 0.
 void batched_jacobi(const Executor& exec, const ShiftedView& m, const Vector& r, Vector& z, index_t systems,
                     SystemRange range);
 

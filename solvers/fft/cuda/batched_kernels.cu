@@ -322,7 +322,6 @@ void batched_cg_update_jacobi(void* stream, const ShiftedPointers& m, BatchedSha
                   rr_partials);
 }
 
-
 void batched_direction_jacobi(void* stream, const ShiftedPointers& m, BatchedShape shape, index_t jacobi_begin,
                               const DirectionVectors& v) {
   if (empty(shape)) return;
