@@ -176,6 +176,10 @@ MemoryEstimate estimate_memory(const Executor& exec, const cases::CaseConfig& co
   const std::vector<index_t> momentum_lengths = fv::momentum_row_lengths(ops.laplacian);
   e.operators = operator_bytes(config, mesh, ops, momentum_lengths, slice_height);
   e.preconditioner = rank_amg_bytes ? *rank_amg_bytes : preconditioner_bytes(config, ops, slice_height, amg, aip);
+  // AMG on one rank is laid out on the solver's −L (run::lay_out_preconditioner).
+  if (config.numerics.poisson == cases::PoissonSolver::pcg &&
+      config.numerics.preconditioner == cases::Preconditioner::amg && !rank_amg_bytes)
+    e.before_preconditioner = sell_bytes(ops.laplacian, slice_height);
   // PCG: r twice (Pcg::residual), z, p, q, rhs. Fractional step: uᵖ and work (3 each), rhs, cell work; face work and
   // base viscosity; with LES the 9 velocity gradients and the filter width.
   const bool fft = config.numerics.poisson == cases::PoissonSolver::fft;
@@ -212,9 +216,9 @@ MemoryEstimate estimate_memory(const Executor& exec, const cases::CaseConfig& co
 
 namespace {
 
-// The estimate's bytes before the set-up's held bytes are freed (with all of the solver's vectors,
-// some of which come later).
-std::size_t while_held(const MemoryEstimate& e) { return e.operators + e.preconditioner + e.solver; }
+// The estimate's bytes before the set-up's held bytes are freed: the preconditioner, laid out before
+// the operators' upload, and what goes to the device before it.
+std::size_t while_held(const MemoryEstimate& e) { return e.before_preconditioner + e.preconditioner; }
 
 }  // namespace
 

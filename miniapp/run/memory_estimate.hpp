@@ -38,6 +38,9 @@ struct MemoryEstimate {
   // Part of the total, already in device memory when the estimate is checked: the solver's −L, laid
   // out there from the copy AMG's device set-up read (run::PressureSolverParts::pressure_matrix).
   std::size_t uploaded = 0;
+  // Part of the operators, on the device before the preconditioner is laid out (and so beside the
+  // set-up's held bytes): the solver's −L, which is AMG's finest level on one rank.
+  std::size_t before_preconditioner = 0;
 };
 
 // What a rank of a several-rank run holds beyond its cells' arrays: the halo exchange's index list
@@ -68,10 +71,9 @@ MemoryEstimate estimate_memory(const Executor& exec, const cases::CaseConfig& co
                                const RankShare* rank = nullptr);
 
 // The number of cells that `free_bytes` (free while the set-up holds held_by_setup and the uploaded
-// bytes are in place) holds at the
-// estimate's bytes per cell (of `cells` cells): the largest mesh of the same kind that would fit, both
-// while the preconditioner is built (operators, preconditioner and solver vectors beside what the
-// set-up holds) and once the set-up's bytes are freed (the total).
+// bytes are in place) holds at the estimate's bytes per cell (of `cells` cells): the largest mesh of
+// the same kind that would fit, both while the preconditioner is laid out (it and what goes before it
+// beside what the set-up holds) and once the set-up's bytes are freed (the total).
 long long cells_that_fit(const MemoryEstimate& estimate, index_t cells, std::size_t free_bytes);
 
 // Whether the estimate fits in the executor's free memory (always on the CPU), as check_memory tests.

@@ -47,9 +47,9 @@ CsrMatrix preconditioned_matrix(const Simulation& sim, const parallel::LocalNumb
   return numbering ? block_of_owned_rows(minus_laplacian, numbering->owned_count()) : minus_laplacian;
 }
 
-// The PCG path's preconditioner. With AMG, from the hierarchy built beforehand, on several ranks over
-// sim.domain's halo updates; with AIP, from G's host matrices, its form kept in `form` and printed;
-// only Jacobi makes the preconditioned matrix.
+// The PCG path's preconditioner. With AMG, from the hierarchy built beforehand (on one rank its finest
+// level parts.pressure_matrix, on several over sim.domain's halo updates); with AIP, from G's host
+// matrices, its form kept in `form` and printed; only Jacobi makes the preconditioned matrix.
 std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const PressureSolverParts& parts,
                                                     const parallel::LocalNumbering* numbering, index_t slices,
                                                     parallel::HaloTransport transport, std::optional<AipForm>& form,
@@ -59,12 +59,10 @@ std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const Press
   if (n.preconditioner == P::jacobi) return std::make_unique<Jacobi>(sim.exec, preconditioned_matrix(sim, numbering));
   if (n.preconditioner == P::amg) {
     const amg::AmgOptions options = amg_options(n);
-    // On one rank the finest level is the pressure solver's own −L; on several, the owned block.
-    const DeviceSell* fine = sim.domain->distributed() ? nullptr : &sim.operators->pressure_matrix;
-    std::unique_ptr<Amg> amg;
-    if (parts.amg_ranks) amg = std::make_unique<Amg>(sim.exec, *sim.domain, *parts.amg_ranks, options, slices, transport);
-    else if (parts.amg_one_rank) amg = std::make_unique<Amg>(sim.exec, *parts.amg_one_rank, options, slices, fine);
-    else amg = std::make_unique<Amg>(sim.exec, preconditioned_matrix(sim, numbering), options, slices, fine);
+    std::unique_ptr<Amg> amg =
+        parts.amg_ranks
+            ? std::make_unique<Amg>(sim.exec, *sim.domain, *parts.amg_ranks, options, slices, transport)
+            : std::make_unique<Amg>(sim.exec, parts.amg_one_rank.value(), options, slices, &parts.pressure_matrix.value());
     print_amg(*amg, log, parts.amg_ranks ? sim.domain->ranks() : 1);
     return amg;
   }
@@ -103,7 +101,7 @@ PressureSolverParts prepare_pressure_solver(const Simulation& sim, const cases::
                                             const parallel::Communicator* comm,
                                             const parallel::LocalNumbering* numbering, index_t slices,
                                             std::ostream& log) {
-  PressureSolverParts parts{numerics, {}, {}, {}, {}};
+  PressureSolverParts parts{numerics, {}, {}, {}, {}, {}, {}};
   if (numerics.poisson == cases::PoissonSolver::fft) return parts;
   if (numerics.preconditioner == cases::Preconditioner::amg && numbering) {
     StageTimer t(log, "AMG hierarchy");
@@ -132,8 +130,19 @@ PressureSolverParts prepare_pressure_solver(const Simulation& sim, const cases::
   return parts;
 }
 
-BuiltPressureSolver make_pressure_solver(Simulation& sim, const PressureSolverParts& parts, index_t slices,
-                                         bool singular, const parallel::LocalNumbering* numbering,
+void lay_out_preconditioner(Simulation& sim, PressureSolverParts& parts, const parallel::LocalNumbering* numbering,
+                            index_t slices, parallel::HaloTransport transport, std::ostream& log) {
+  if (parts.numerics.poisson == cases::PoissonSolver::fft) return;
+  if (parts.amg_one_rank && !parts.pressure_matrix)
+    parts.pressure_matrix.emplace(sim.exec, negated(sim.host_operators.laplacian), slices);
+  parts.preconditioner = make_preconditioner(sim, parts, numbering, slices, transport, parts.aip_form, log);
+  parts.amg_one_rank.reset();
+  parts.amg_ranks.reset();
+  parts.aip.reset();
+}
+
+BuiltPressureSolver make_pressure_solver(Simulation& sim, PressureSolverParts& parts, index_t slices, bool singular,
+                                         const parallel::LocalNumbering* numbering,
                                          parallel::HaloTransport transport, std::ostream& log,
                                          StageProfile* profile) {
   const cases::NumericsConfig& n = parts.numerics;
@@ -150,13 +159,13 @@ BuiltPressureSolver make_pressure_solver(Simulation& sim, const PressureSolverPa
         frequency_preconditioning(n), &log, ranks ? &*ranks : nullptr, profile);
     return built;
   }
-  auto preconditioner = make_preconditioner(sim, parts, numbering, slices, transport, built.aip_form, log);
+  built.aip_form = parts.aip_form;
   if (sim.domain->distributed())
     built.solver = std::make_unique<time::DistributedPcgPressureSolver>(
-        sim.exec, *sim.domain, negated(sim.host_operators.laplacian), slices, std::move(preconditioner), options);
+        sim.exec, *sim.domain, negated(sim.host_operators.laplacian), slices, std::move(parts.preconditioner), options);
   else
     built.solver = std::make_unique<time::PcgPressureSolver>(sim.exec, sim.operators->pressure_matrix,
-                                                             std::move(preconditioner), options);
+                                                             std::move(parts.preconditioner), options);
   return built;
 }
 

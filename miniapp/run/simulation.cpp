@@ -221,7 +221,7 @@ bool fits_on_every_rank(const MemoryEstimate& estimate, const Executor& exec, co
 // The solver of the one path prepared, or, where "auto" prepared both, the two for the time loop's
 // solves to choose from (PressurePathChoice).
 std::unique_ptr<time::PressureSolver> pressure_solver_of_paths(Simulation& sim,
-                                                               const std::vector<PressureSolverParts>& paths,
+                                                               std::vector<PressureSolverParts>& paths,
                                                                index_t slices, bool singular,
                                                                const parallel::LocalNumbering* numbering,
                                                                parallel::HaloTransport transport, std::ostream& log) {
@@ -229,7 +229,7 @@ std::unique_ptr<time::PressureSolver> pressure_solver_of_paths(Simulation& sim,
   StageProfile setup_parts;
   {
     StageTimer t(log, "pressure solver");
-    for (const PressureSolverParts& parts : paths) {
+    for (PressureSolverParts& parts : paths) {
       BuiltPressureSolver b =
           make_pressure_solver(sim, parts, slices, singular, numbering, transport, log, &setup_parts);
       built.push_back({parts.numerics, b.aip_form, std::move(b.solver)});
@@ -381,6 +381,12 @@ Simulation set_up_simulation(cases::CaseConfig config, const std::string& case_p
   }
   // Fails here, before the first upload, when the mesh does not fit on the device.
   check_memory(sim.memory_estimate, sim.cells(), sim.exec, log);
+  // Before the operators' upload, which then reuses the memory of the hierarchy or factor.
+  const auto pcg = [](const PressureSolverParts& p) { return p.numerics.poisson != cases::PoissonSolver::fft; };
+  if (std::any_of(paths.begin(), paths.end(), pcg)) {
+    StageTimer t(log, "preconditioner (upload)");
+    for (PressureSolverParts& parts : paths) lay_out_preconditioner(sim, parts, rank_cells, slices, transport, log);
+  }
   StageProfile upload_parts;
   {
     StageTimer t(log, "operators (upload)");

@@ -33,8 +33,9 @@ class Amg final : public Preconditioner {
       const DeviceSell* fine = nullptr);
   // From a hierarchy built beforehand with the same options (e.g. to size it for the up-front memory
   // estimate first). `fine`: the finest matrix already on exec (the solver's own, from the same CSR
-  // matrix and slice height), used in place of a copy when the matrices are stored in double; it must
-  // outlive this object.
+  // matrix and slice height), used in place of a copy when the matrices are stored in double, its
+  // structure shared when they are stored in float: its arrays must outlive this object, the matrix
+  // object itself may be moved.
   Amg(const Executor& exec, const amg::HostHierarchy& hierarchy, const amg::AmgOptions& options,
       index_t slice_height, const DeviceSell* fine = nullptr);
   // On several ranks: the hierarchy coupled across them (amg::build_rank_hierarchy from the same

@@ -7,7 +7,7 @@
 namespace miniapp::amg {
 namespace {
 
-using Stored = std::variant<DeviceSell, DeviceSellFloat, const DeviceSell*, DeviceCsr>;
+using Stored = std::variant<DeviceSell, DeviceSellFloat, DeviceCsr>;
 
 // At most this many rows, of at least csr_warp_row_entries entries on average.
 constexpr index_t csr_rows_limit = 1 << 15;
@@ -15,12 +15,6 @@ constexpr index_t csr_rows_limit = 1 << 15;
 Stored upload(const Executor& exec, const SellMatrix& host, bool float_values) {
   if (float_values) return Stored(std::in_place_type<DeviceSellFloat>, exec, host);
   return Stored(std::in_place_type<DeviceSell>, exec, host);
-}
-
-const DeviceSell& matrix(const DeviceSell* borrowed) { return *borrowed; }
-template <class M>
-const M& matrix(const M& owned) {
-  return owned;
 }
 
 }  // namespace
@@ -57,15 +51,15 @@ LevelMatrix::LevelMatrix(const Executor& exec, const SellMatrix& host, bool floa
     : exec_(exec), matrix_(upload(exec, host, float_values)) {}
 
 void LevelMatrix::multiply(const Vector& x, Vector& y) const {
-  std::visit([&](const auto& a) { spmv(exec_, matrix(a), x, y); }, matrix_);
+  std::visit([&](const auto& a) { spmv(exec_, a, x, y); }, matrix_);
 }
 
 void LevelMatrix::apply_axpby(Vector& x, double alpha, const Vector& u, double beta, Vector& y) const {
-  std::visit([&](const auto& a) { spmv_axpby(exec_, matrix(a), x, alpha, u, beta, y); }, matrix_);
+  std::visit([&](const auto& a) { spmv_axpby(exec_, a, x, alpha, u, beta, y); }, matrix_);
 }
 
 void LevelMatrix::jacobi_step(const Vector& x, const Vector& v, const Vector& b, const Vector& w, Vector& y) const {
-  std::visit([&](const auto& a) { miniapp::jacobi_step(exec_, matrix(a), x, v, b, w, y); }, matrix_);
+  std::visit([&](const auto& a) { miniapp::jacobi_step(exec_, a, x, v, b, w, y); }, matrix_);
 }
 
 }  // namespace miniapp::amg

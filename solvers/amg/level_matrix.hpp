@@ -37,9 +37,11 @@ class LevelMatrix final : public LevelOperator, public CoarseSolve {
   explicit LevelMatrix(DeviceSellFloat&& narrowed) : exec_(narrowed.executor()), matrix_(std::move(narrowed)) {}
   // A matrix kept in CSR (kept_in_csr).
   explicit LevelMatrix(DeviceCsr&& csr) : exec_(csr.executor()), matrix_(std::move(csr)) {}
-  // The level's matrix already on the executor (the solver's own A), used in place: no second copy.
-  // It must outlive this object.
-  LevelMatrix(const Executor& exec, const DeviceSell& borrowed) : exec_(exec), matrix_(&borrowed) {}
+  // The level's matrix already on the executor (the solver's own A), used in place through windows
+  // into its arrays: no second copy. Its arrays must outlive this object; the matrix itself may be
+  // moved (the operators' upload takes the solver's −L after AMG is laid out on it).
+  LevelMatrix(const Executor& exec, const DeviceSell& borrowed)
+      : exec_(exec), matrix_(borrowed.with_values(borrowed.values())) {}
   // y = A x through the front end of its storage (spmv), counted as one SpMV; x is only read.
   void multiply(const Vector& x, Vector& y) const;
   void apply(Vector& x, Vector& y) const override { multiply(x, y); }
@@ -51,7 +53,7 @@ class LevelMatrix final : public LevelOperator, public CoarseSolve {
 
  private:
   Executor exec_;
-  std::variant<DeviceSell, DeviceSellFloat, const DeviceSell*, DeviceCsr> matrix_;
+  std::variant<DeviceSell, DeviceSellFloat, DeviceCsr> matrix_;
 };
 
 }  // namespace miniapp::amg

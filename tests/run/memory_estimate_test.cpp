@@ -101,12 +101,17 @@ TEST_CASE("the cells that fit: free bytes over the estimate's bytes per cell", "
   e.fields = 500;
   e.held_by_setup = 400;
   CHECK(cells_that_fit(e, 1, 1'000'000'000) == 500'000);
-  // ... unless the operators, the preconditioner and the solver's vectors beside them need more.
+  // ... unless the preconditioner and −L, laid out before the operators, need more beside them; the
+  // operators' other arrays and the solver's vectors come once they are freed.
   e.operators = 100;
+  e.before_preconditioner = 100;
   e.preconditioner = 1500;
   e.fields = 400;
   e.held_by_setup = 1000;
   CHECK(cells_that_fit(e, 1, 1'000'000'000) == 384'615);  // (10⁹ + 1000) / 2600
+  e.before_preconditioner = 0;
+  CHECK(cells_that_fit(e, 1, 1'000'000'000) == 400'000);  // (10⁹ + 1000) / 2500
+  e.before_preconditioner = 100;
   // Bytes of the total already on the device at the check (the solver's −L, laid out there while AMG's
   // set-up read it) are the mesh's own: counted as free, at the end and meanwhile.
   CHECK(cells_that_fit(e, 1, 2'000) == 1);  // (2000 + 1000) / 2600
