@@ -1,5 +1,6 @@
 #include "miniapp/run/simulation.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <optional>
 #include <ostream>
