@@ -122,10 +122,11 @@ SolveTiming time_solves(const Executor& exec, const std::vector<double>& b, int 
 // Unified: one batched SpMV over all systems. Naive: one sELL SpMV per real system (k = 0, then Re
 // and Im of k = 1..Nper/2 − 1, then Nper/2), each with its own matrix A + σ_k W.
 void time_spmv(const Executor& exec, const fft::ShiftedSystems& sys, index_t planes, int repeat, FftBenchRecord& r) {
-  const index_t S = sys.systems(), n = sys.rows();
-  const Vector x = Vector::from_host(exec, random_vector(static_cast<std::size_t>(n) * S, 5));
+  // Rows `stride` apart, as the solver lays them out (on CUDA padded past the S systems).
+  const index_t S = sys.systems(), stride = sys.stride(), n = sys.rows();
+  const Vector x = Vector::from_host(exec, random_vector(static_cast<std::size_t>(n) * stride, 5));
   Vector y(exec, x.size());
-  const auto unified = [&] { fft::batched_shifted_spmv(exec, sys.view(), x, y, S, {0, S}); };
+  const auto unified = [&] { fft::batched_shifted_spmv(exec, sys.view(), x, y, stride, {0, S}); };
   KernelCounters before = exec.counters();
   unified();
   r.unified_spmv_bytes = exec.counters().since(before).tally(KernelKind::spmv).bytes;
