@@ -49,11 +49,10 @@ CsrMatrix preconditioned_matrix(const Simulation& sim, const parallel::LocalNumb
 
 // The PCG path's preconditioner. With AMG, from the hierarchy built beforehand (on one rank its finest
 // level parts.pressure_matrix, on several over sim.domain's halo updates); with AIP, from G's host
-// matrices, its form kept in `form` and printed; only Jacobi makes the preconditioned matrix.
-std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const PressureSolverParts& parts,
+// matrices, its form kept in parts.aip_form and printed; only Jacobi makes the preconditioned matrix.
+std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, PressureSolverParts& parts,
                                                     const parallel::LocalNumbering* numbering, index_t slices,
-                                                    parallel::HaloTransport transport, std::optional<AipForm>& form,
-                                                    std::ostream& log) {
+                                                    parallel::HaloTransport transport, std::ostream& log) {
   using P = cases::Preconditioner;
   const cases::NumericsConfig& n = parts.numerics;
   if (n.preconditioner == P::jacobi) return std::make_unique<Jacobi>(sim.exec, preconditioned_matrix(sim, numbering));
@@ -67,9 +66,9 @@ std::unique_ptr<Preconditioner> make_preconditioner(Simulation& sim, const Press
     return amg;
   }
   auto aip = std::make_unique<Aip>(sim.exec, *parts.aip, aip_level(n.preconditioner), slices);
-  form = aip->factor().form();
+  parts.aip_form = aip->factor().form();
   log << "  AIP-" << aip->level()
-      << (form == AipForm::product ? ": one pass with the product Gᵀ G" : ": two passes, G then Gᵀ")
+      << (parts.aip_form == AipForm::product ? ": one pass with the product Gᵀ G" : ": two passes, G then Gᵀ")
       << (n.aip_form == cases::AipFormChoice::automatic ? " (the form that moves fewer bytes on this matrix)\n"
                                                         : " (numerics.aip_form)\n");
   return aip;
@@ -135,38 +134,34 @@ void lay_out_preconditioner(Simulation& sim, PressureSolverParts& parts, const p
   if (parts.numerics.poisson == cases::PoissonSolver::fft) return;
   if (parts.amg_one_rank && !parts.pressure_matrix)
     parts.pressure_matrix.emplace(sim.exec, negated(sim.host_operators.laplacian), slices);
-  parts.preconditioner = make_preconditioner(sim, parts, numbering, slices, transport, parts.aip_form, log);
+  parts.preconditioner = make_preconditioner(sim, parts, numbering, slices, transport, log);
   parts.amg_one_rank.reset();
   parts.amg_ranks.reset();
   parts.aip.reset();
 }
 
-BuiltPressureSolver make_pressure_solver(Simulation& sim, PressureSolverParts& parts, index_t slices, bool singular,
-                                         const parallel::LocalNumbering* numbering,
-                                         parallel::HaloTransport transport, std::ostream& log,
-                                         StageProfile* profile) {
+std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, PressureSolverParts& parts, index_t slices,
+                                                           bool singular, const parallel::LocalNumbering* numbering,
+                                                           parallel::HaloTransport transport, std::ostream& log,
+                                                           StageProfile* profile) {
   const cases::NumericsConfig& n = parts.numerics;
   PcgOptions options;
   options.tolerance = n.poisson_tolerance;
   options.max_iterations = n.poisson_max_iterations;
   options.singular = singular;
-  BuiltPressureSolver built;
   if (n.poisson == cases::PoissonSolver::fft) {
     std::optional<time::FftPressureSolver::Ranks> ranks;
     if (sim.domain->distributed()) ranks.emplace(*sim.domain, *numbering, transport);
-    built.solver = std::make_unique<time::FftPressureSolver>(
-        sim.exec, sim.mesh, sim.geometry, sim.host_operators.laplacian, sim.host_operators.cell_order, options,
-        frequency_preconditioning(n), &log, ranks ? &*ranks : nullptr, profile);
-    return built;
+    return std::make_unique<time::FftPressureSolver>(sim.exec, sim.mesh, sim.geometry, sim.host_operators.laplacian,
+                                                     sim.host_operators.cell_order, options,
+                                                     frequency_preconditioning(n), &log, ranks ? &*ranks : nullptr,
+                                                     profile);
   }
-  built.aip_form = parts.aip_form;
   if (sim.domain->distributed())
-    built.solver = std::make_unique<time::DistributedPcgPressureSolver>(
+    return std::make_unique<time::DistributedPcgPressureSolver>(
         sim.exec, *sim.domain, negated(sim.host_operators.laplacian), slices, std::move(parts.preconditioner), options);
-  else
-    built.solver = std::make_unique<time::PcgPressureSolver>(sim.exec, sim.operators->pressure_matrix,
-                                                             std::move(parts.preconditioner), options);
-  return built;
+  return std::make_unique<time::PcgPressureSolver>(sim.exec, sim.operators->pressure_matrix,
+                                                   std::move(parts.preconditioner), options);
 }
 
 }  // namespace miniapp::run

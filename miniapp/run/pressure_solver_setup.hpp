@@ -27,7 +27,8 @@ struct PressureSolverParts {
   // instead of uploading −L again: where AMG's set-up ran on a CUDA device, uploaded once and read
   // there by the set-up; otherwise, with AMG on one rank, laid out before AMG, whose finest level it is.
   std::optional<DeviceSell> pressure_matrix;
-  // The PCG path's preconditioner in executor memory (lay_out_preconditioner), and the form its AIP took.
+  // The PCG path's preconditioner in executor memory (lay_out_preconditioner), and the form its AIP
+  // took (empty for Jacobi, AMG and the FFT path).
   std::unique_ptr<Preconditioner> preconditioner;
   std::optional<AipForm> aip_form;
 };
@@ -47,19 +48,14 @@ PressureSolverParts prepare_pressure_solver(const Simulation& sim, const cases::
 void lay_out_preconditioner(Simulation& sim, PressureSolverParts& parts, const parallel::LocalNumbering* numbering,
                             index_t slices, parallel::HaloTransport transport, std::ostream& log);
 
-struct BuiltPressureSolver {
-  std::unique_ptr<time::PressureSolver> solver;
-  std::optional<AipForm> aip_form;  // the form its AIP took; empty for Jacobi, AMG and the FFT path
-};
-
 // parts.numerics.poisson's solver on sim's executor, after the upload: PCG with the path's
 // preconditioner (lay_out_preconditioner's, which it takes), or the FFT path along a periodic z. On
 // several ranks the distributed PCG, its preconditioner built on the owned block (block Jacobi across
 // ranks) but AMG's, coupled across them, or the FFT path on the rank's whole periodic lines. The FFT
 // path's set-up prints what it built to `log` and adds the times of its parts to `profile`.
-BuiltPressureSolver make_pressure_solver(Simulation& sim, PressureSolverParts& parts, index_t slices, bool singular,
-                                         const parallel::LocalNumbering* numbering,
-                                         parallel::HaloTransport transport, std::ostream& log,
-                                         StageProfile* profile = nullptr);
+std::unique_ptr<time::PressureSolver> make_pressure_solver(Simulation& sim, PressureSolverParts& parts, index_t slices,
+                                                           bool singular, const parallel::LocalNumbering* numbering,
+                                                           parallel::HaloTransport transport, std::ostream& log,
+                                                           StageProfile* profile = nullptr);
 
 }  // namespace miniapp::run

@@ -231,9 +231,9 @@ std::unique_ptr<time::PressureSolver> pressure_solver_of_paths(Simulation& sim,
   {
     StageTimer t(log, "pressure solver");
     for (PressureSolverParts& parts : paths) {
-      BuiltPressureSolver b =
+      std::unique_ptr<time::PressureSolver> solver =
           make_pressure_solver(sim, parts, slices, singular, numbering, transport, log, &setup_parts);
-      built.push_back({parts.numerics, b.aip_form, std::move(b.solver)});
+      built.push_back({parts.numerics, parts.aip_form, std::move(solver)});
     }
   }
   setup_parts.print(log);
