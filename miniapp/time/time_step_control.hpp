@@ -1,4 +1,5 @@
 #pragma once
+#include <complex>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -49,10 +50,14 @@ struct StepCoefficients {
 };
 StepCoefficients step_coefficients(double kappa, double dt, double dt_old);
 
+// Whether the κ-scheme applied to u' = λu with z = λΔt is stable: both roots of its characteristic
+// polynomial of modulus ≤ 1.
+bool kappa_scheme_stable(double kappa, std::complex<double> z);
+
 // The distance from the origin to the edge of the κ-scheme's stability region along the ray
 // z = r e^{i(π − φ)}, φ ∈ [0, π/2] the angle from the negative real axis (0: diffusion, π/2:
-// convection): the largest r such that every point of the ray up to it is stable (both roots of the
-// scheme's characteristic polynomial of modulus ≤ 1). Host arithmetic, a few hundred evaluations.
+// convection): the largest r such that every point of the ray up to it is stable. Host arithmetic,
+// 58 evaluations of `kappa_scheme_stable`.
 double stability_radius(double kappa, double phi);
 
 // Scratch vectors the controller writes (borrowed from the integrator, which owns its work vectors):

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <complex>
 #include <numbers>
 
 #include "mesh/generators.hpp"
@@ -32,6 +33,43 @@ TEST_CASE("The stability radius of the kappa-scheme matches its closed forms", "
     const double r = stability_radius(0.5, half_pi * i / 10);
     CHECK(r < previous);
     previous = r;
+  }
+}
+
+// The march in steps of 1/64 then bisection that stability_radius did before it bisected [0, 4]:
+// the first unstable point of the march ends the first stable interval, wherever others lie.
+double first_exit_radius(double kappa, double phi) {
+  const std::complex<double> direction = std::polar(1.0, std::numbers::pi - phi);
+  double inside = 0, outside = 1.0 / 64;
+  while (outside <= 4 && kappa_scheme_stable(kappa, outside * direction)) inside = outside, outside += 1.0 / 64;
+  for (int i = 0; i < 50; ++i) {
+    const double mid = 0.5 * (inside + outside);
+    (kappa_scheme_stable(kappa, mid * direction) ? inside : outside) = mid;
+  }
+  return inside;
+}
+
+TEST_CASE("Along every ray the kappa-scheme's stable points are one interval from the origin and the radius is its end",
+          "[time][time-step]") {
+  for (const double kappa : {0.5, 0.625, 0.75, 0.875, 1.0}) {
+    for (int k = 0; k <= 90; ++k) {
+      const double phi = half_pi * k / 90;
+      const std::complex<double> direction = std::polar(1.0, std::numbers::pi - phi);
+      INFO("kappa " << kappa << ", phi " << phi);
+      // Sampled out to |z| = 4: no stable point beyond the first unstable one, none at 4.
+      int first_unstable = 0;
+      for (int j = 1; j <= 2048; ++j) {
+        const bool stable = kappa_scheme_stable(kappa, (j / 512.0) * direction);
+        if (!stable && first_unstable == 0) first_unstable = j;
+        if (stable && first_unstable != 0) FAIL("stable again at |z| = " << j / 512.0);
+      }
+      REQUIRE(first_unstable > 0);
+      const double radius = stability_radius(kappa, phi);
+      CHECK(radius >= (first_unstable - 1) / 512.0);
+      CHECK(radius < first_unstable / 512.0);
+      // The same double as the march that found the first exit: time steps unchanged bit for bit.
+      CHECK(radius == first_exit_radius(kappa, phi));
+    }
   }
 }
 

@@ -1,5 +1,5 @@
-// Host time of the eigenvalue time step's search (time::stability_radius: march along the eigenvalue's
-// direction, then bisect), which runs every step between the minima's read and the next kernel, for
+// Host time of the eigenvalue time step's search (time::stability_radius: bisection along the
+// eigenvalue's direction), which runs every step between the minima's read and the next kernel, for
 // Adams-Bashforth 2 alone and for the five κ candidates that numerics.max_kappa = 1 lets it try.
 // Median of 9 batches of 200 calls per direction. docs/cost-model.md cites its output.
 // Usage: stability_radius_cost
