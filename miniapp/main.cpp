@@ -23,7 +23,7 @@ constexpr Subcommand subcommands[] = {
     {"run", "run a case (default: the default case, see 'list')", miniapp::cli::case_command},
     {"list", "list the shipped cases", miniapp::cli::list_command},
     {"mesh", "build or read a mesh and print its statistics and checks", miniapp::cli::mesh_command},
-    {"poisson", "solve a Poisson problem, compare Jacobi and AIP preconditioners", miniapp::cli::poisson_command},
+    {"poisson", "solve a Poisson problem, compare preconditioners (Jacobi, AIP, AMG)", miniapp::cli::poisson_command},
     {"predict", "predict the time per step from calibrated kernel costs", miniapp::cli::predict_command},
     {"bench", "kernel benchmarks (bench kernels --backend cpu|cuda)", miniapp::cli::bench_command},
 };
