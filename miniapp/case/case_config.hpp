@@ -121,7 +121,7 @@ using miniapp::VtkCompression;
 
 struct OutputConfig {
   std::string directory;           // default output/<case name>
-  double interval = 0;             // simulated time between VTK outputs; 0 = only at the end
+  double interval = 0;             // simulated time between VTK outputs; 0 = only at the start and the end
   double checkpoint_interval = 0;  // simulated time between checkpoints; 0 = only at the end
   index_t checkpoint_keep = 2;     // complete checkpoint generations kept (the newest ones)
   std::vector<OutputField> fields;
