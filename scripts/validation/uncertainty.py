@@ -122,7 +122,7 @@ def common_window_agreement(quantity, a, b, start):
 def agreement_table(labels, rows, k=2.0):
     """Markdown: each quantity's two averages, their difference, its σ and whether |Δ| ≤ k σ."""
     a, b = labels
-    lines = [f"| quantity | {a} | {b} | difference | σ of the difference | |Δ|/σ | within {k:g} σ |",
+    lines = [f"| quantity | {a} | {b} | difference | σ of the difference | \\|Δ\\|/σ | within {k:g} σ |",
              "| --- | ---: | ---: | ---: | ---: | ---: | --- |"]
     for r in rows:
         lines.append(f"| {r.quantity} | {r.a.mean:.5g} ± {r.a.sigma:.2g} | {r.b.mean:.5g} ± {r.b.sigma:.2g} | "

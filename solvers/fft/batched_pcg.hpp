@@ -50,7 +50,7 @@ struct BatchedPcgResult {
 // executor memory, so the host only reads the systems' progress
 // every check_interval iterations (a stopped system is frozen until then) to shrink the range; on CUDA
 // each batch of check_interval iterations over a range is recorded once (per x) and replayed as a
-// graph. About 96 bytes per row and Jacobi system (SpMV 16, update 56, direction 24).
+// graph.
 // Work vectors are allocated once by the constructor.
 // On several ranks (a PlanePartition, thesis §4.5.3) A holds the rank's rows, owned then halo (halo
 // rows are computed and never used), the search direction's halo travels before each SpMV with every

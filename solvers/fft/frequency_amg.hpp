@@ -19,9 +19,9 @@ inline amg::AmgOptions frequency_amg_options() { return {.coarse_rows = 256}; }
 // systems (A + σ_s W) x_s = b_s (solvers/fft/frequency_preconditioner.hpp), one symmetric V-cycle from
 // zero per apply, every system of the range at once: the hierarchy is built once on the host from
 // A + σ₀ W, σ₀ the range's smallest shift, and each level l keeps the shifted form
-// A_l + (σ_s − σ₀) diag(w_l), w_l the row sums of the Galerkin product R W P (the coarse shift
-// lumped: exact on the finest level, where w_0 = w). So every kernel is one of the batched front ends
-// (shifted SpMV, Jacobi, direction, the transfers by the plain batched SpMV), each level's matrices
+// A_l + (σ_s − σ₀) diag(w_l), w_l the row sums of |R| W |P| (the coarse shift lumped and kept
+// positive, frequency_amg.cpp; exact on the finest level, where w_0 = w). So every kernel is one of
+// the batched front ends (shifted SpMV, Jacobi, direction, the transfers by the plain batched SpMV), each level's matrices
 // are read once for all systems of the range, and the cycle runs on every backend. The smoother is
 // damped Jacobi of the system's own shifted diagonal with the ω of σ₀ (safe for larger shifts: a
 // positive diagonal shift does not raise λmax(D⁻¹A) above the bound when it is ≥ 1). The coarsest

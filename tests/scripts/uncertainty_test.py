@@ -3,6 +3,7 @@ first-order autoregressive (AR(1)) noise, and the FFT-against-PCG agreement test
 import math
 import os
 import random
+import re
 import sys
 import unittest
 
@@ -76,6 +77,9 @@ class AgreementTest(unittest.TestCase):
         self.assertGreater(shifted.k(), 5)
         text = agreement_table(("FFT", "PCG"), [same, shifted])
         lines = text.splitlines()
+        # Markdown cells: the header's |Δ| escaped, so that it has as many cells as the rows.
+        cells = [len(re.findall(r"(?<!\\)\|", line)) for line in lines[:4]]
+        self.assertEqual(cells, [cells[0]] * 4)
         self.assertTrue(lines[2].endswith("| yes |") or same.k() > 2)
         self.assertTrue(lines[3].endswith("| no |"))
         notes = [line for line in lines if line.startswith("- ")]  # each run's window and method, named
