@@ -1,5 +1,6 @@
 #include "miniapp/time/convection_diffusion_operator.hpp"
 
+#include <utility>
 #include <vector>
 
 #include "operators/fv/convection_operator.hpp"
@@ -31,10 +32,10 @@ ConvectionDiffusionOperator::ConvectionDiffusionOperator(const Executor& exec, c
       convection_map(exec, fv::convection_map(mesh, geometry, ops, pattern, layout)) {
   // values(D) for ν_s = ν; E_D itself only where ν_s changes (LES).
   if (les) {
-    const CsrMatrix e_d = fv::diffusion_map(mesh, geometry, ops, pattern, layout);
+    CsrMatrix e_d = fv::diffusion_map(mesh, geometry, ops, pattern, layout);
     const std::vector<double> nu(static_cast<std::size_t>(mesh.face_count()), viscosity);
     diffusion_values = Vector::from_host(exec, reference_spmv(e_d, nu));
-    diffusion_map.emplace(exec, e_d);
+    diffusion_map.emplace(exec, std::move(e_d));
   } else {
     diffusion_values = Vector::from_host(exec, fv::diffusion_values(mesh, geometry, ops, pattern, layout, viscosity));
   }

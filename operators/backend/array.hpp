@@ -1,11 +1,13 @@
 #pragma once
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "operators/backend/executor.hpp"
+#include "core/default_init_allocator.hpp"
 #include "core/types.hpp"
+#include "operators/backend/executor.hpp"
 
 namespace miniapp {
 
@@ -24,11 +26,28 @@ class Array {
     a.copy_from_host(host);
     return a;
   }
+  // The same of a vector built on the host in its final layout (e.g. a coefficient map): on the CPU
+  // backend the vector itself becomes the array, without the copy into fresh memory (whose first
+  // touch is most of an upload's time there); on CUDA copied as above.
+  static Array from_host(const Executor& exec, UninitializedVector<T>&& host) {
+    if (exec.backend() != Backend::cpu || host.empty()) return from_host(exec, std::span<const T>(host));
+    Array a;
+    a.exec_ = exec;
+    a.size_ = checked_index(host.size(), "array");
+    a.adopted_ = std::make_shared<UninitializedVector<T>>(std::move(host));
+    a.data_ = a.adopted_->data();
+    exec.count_adopted(a.data_, sizeof(T) * a.adopted_->size());
+    return a;
+  }
   Array(Array&& o) noexcept { swap(o); }
   Array& operator=(Array&& o) noexcept { Array(std::move(o)).swap(*this); return *this; }
   Array(const Array&) = delete;
   Array& operator=(const Array&) = delete;
-  ~Array() { if (data_ && owner_) exec_.deallocate(data_); }
+  ~Array() {
+    if (!data_ || !owner_) return;
+    if (adopted_) exec_.forget_adopted(data_);
+    else exec_.deallocate(data_);
+  }
 
   // Entries [offset, offset + count) of this array, without a copy: e.g. the owned part of a vector in
   // the owned-then-halo layout of a multi-rank run, or the interface rows of an SpMV result. Throws
@@ -73,11 +92,13 @@ class Array {
     std::swap(data_, o.data_);
     std::swap(size_, o.size_);
     std::swap(owner_, o.owner_);
+    std::swap(adopted_, o.adopted_);
   }
   Executor exec_ = Executor::cpu();
   T* data_ = nullptr;
   index_t size_ = 0;
   bool owner_ = true;
+  std::shared_ptr<UninitializedVector<T>> adopted_;  // the host vector this array is, if it was adopted
 };
 
 using Vector = Array<double>;

@@ -116,6 +116,13 @@ DeviceCsr::DeviceCsr(const Executor& exec, const CsrMatrix& host)
       col_(Array<index_t>::from_host(exec, host.col)),
       val_(Vector::from_host(exec, host.val)) {}
 
+DeviceCsr::DeviceCsr(const Executor& exec, CsrMatrix&& host)
+    : rows_(host.rows),
+      cols_(host.cols),
+      row_ptr_(Array<index_t>::from_host(exec, std::move(host.row_ptr))),
+      col_(Array<index_t>::from_host(exec, std::move(host.col))),
+      val_(Vector::from_host(exec, std::move(host.val))) {}
+
 DeviceCsr::DeviceCsr(index_t rows, index_t cols, Array<index_t> row_ptr, Array<index_t> col, Vector val)
     : rows_(rows), cols_(cols), row_ptr_(std::move(row_ptr)), col_(std::move(col)), val_(std::move(val)) {
   if (row_ptr_.size() != rows_ + 1 || col_.size() != val_.size())

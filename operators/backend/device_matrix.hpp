@@ -64,6 +64,8 @@ class DeviceSell {
 class DeviceCsr {
  public:
   DeviceCsr(const Executor& exec, const CsrMatrix& host);
+  // The same, taking the host matrix's arrays over where the executor is the CPU (Array::from_host).
+  DeviceCsr(const Executor& exec, CsrMatrix&& host);
   // From arrays already in executor memory (e.g. a product computed there): rows + 1 offsets, and
   // columns and values of the entries they delimit.
   DeviceCsr(index_t rows, index_t cols, Array<index_t> row_ptr, Array<index_t> col, Vector val);

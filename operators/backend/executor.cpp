@@ -109,6 +109,13 @@ void* Executor::allocate(std::size_t bytes) const {
   return p;
 }
 
+void Executor::count_adopted(void* ptr, std::size_t bytes) const {
+  if (backend() != Backend::cpu) throw Error("Executor: only the CPU backend takes host memory over as its own");
+  state_->count(ptr, bytes);
+}
+
+void Executor::forget_adopted(void* ptr) const noexcept { state_->uncount(ptr); }
+
 void Executor::deallocate(void* ptr) const noexcept {
   state_->uncount(ptr);
   if (backend() == Backend::cuda) cuda::deallocate(ptr);

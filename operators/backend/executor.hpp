@@ -43,6 +43,10 @@ class Executor {
 
   void* allocate(std::size_t bytes) const;
   void deallocate(void* ptr) const noexcept;
+  // A host block the CPU backend takes over as its memory (Array::from_host of a moved vector),
+  // counted in bytes_allocated until `forget_adopted`; its owner frees it.
+  void count_adopted(void* ptr, std::size_t bytes) const;
+  void forget_adopted(void* ptr) const noexcept;
   // Bytes requested by allocate and not yet deallocated, over every copy of this executor: what the
   // up-front memory estimate (miniapp/run/memory_estimate.hpp) is tested against.
   std::size_t bytes_allocated() const;
