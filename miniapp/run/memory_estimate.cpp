@@ -97,13 +97,15 @@ std::size_t operator_bytes(const cases::CaseConfig& config, const mesh::Mesh& me
                            const std::vector<index_t>& momentum_lengths, index_t h) {
   const index_t cells = mesh.cell_count(), faces = mesh.face_count();
   const bool les = config.physics.les != LesModel::none;
-  // |M| has M's pattern; Π is made at the upload (its row lengths here); G_d has the pattern of
-  // (M Γ_d)ᵀ, which is M Γ_d's (fv::cell_gradient_matrix).
+  // |M| is values on M's structure; Π is made at the upload (its row lengths here); G_d, the pattern of
+  // (M Γ_d)ᵀ, values on M Γ_d's structure where that pattern is symmetric (time::DeviceOperators).
   const std::vector<index_t> interpolation_lengths = fv::face_interpolation_row_lengths(mesh);
-  std::size_t bytes = 2 * sell_bytes(ops.divergence, h) + sell_bytes(ops.face_gradient, h) +
+  const auto values_only = [&](const CsrMatrix& a) { return value_bytes * sell_stored_entries(a, h); };
+  std::size_t bytes = sell_bytes(ops.divergence, h) + values_only(ops.divergence) + sell_bytes(ops.face_gradient, h) +
                       sell_bytes(ops.laplacian, h) + sell_device_bytes(interpolation_lengths, h, false) +
                       sell_bytes(ops.viscous_rate, h) + sell_bytes(ops.cell_to_face, h);
-  for (int d = 0; d < 3; ++d) bytes += 2 * sell_bytes(ops.cell_divergence[d], h);
+  for (const CsrMatrix& m_gamma : ops.cell_divergence)
+    bytes += sell_bytes(m_gamma, h) + (has_symmetric_pattern(m_gamma) ? values_only(m_gamma) : sell_bytes(m_gamma, h));
   // R = C + D on the momentum pattern, its values array also held as values(D), and the maps E_C, E_D.
   const std::size_t momentum_entries = sell_stored_entries(momentum_lengths, h);
   bytes += sell_device_bytes(momentum_lengths, h, false) + value_bytes * momentum_entries;
@@ -201,10 +203,11 @@ MemoryEstimate estimate_memory(const Executor& exec, const cases::CaseConfig& co
   if (config.physics.bulk_velocity) e.solver += vector_bytes(cells) + vector_bytes(faces);
   // u, u_old (3 each), p, ν_t; u_s, ν_s.
   e.fields = vector_bytes(cells, 8) + vector_bytes(faces, 2);
-  // FlowDiagnostics: ∇u (9), 3 work vectors and one more; with LES D(ν)'s values on the momentum pattern.
+  // FlowDiagnostics: ∇u (9; with LES the step's), 3 work vectors and one more; with LES D(ν)'s values on
+  // the momentum pattern.
   // TimeAverages: 11 sums. WallMonitor, per wall face: area, distance, normal, the wall's velocity, the
   // sampled velocity, τ and y⁺.
-  e.observers = vector_bytes(cells, 13) + (config.statistics.enabled ? vector_bytes(cells, 11) : 0) +
+  e.observers = vector_bytes(cells, les ? 4 : 13) + (config.statistics.enabled ? vector_bytes(cells, 11) : 0) +
                 vector_bytes(wall_face_count(config, mesh), 13);
   if (les) e.observers += value_bytes * sell_stored_entries(momentum_lengths, slice_height);
   if (amg)

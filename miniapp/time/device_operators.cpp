@@ -41,13 +41,26 @@ std::array<DeviceSell, 3> upload_three(const Executor& exec, const std::array<Cs
   return {upload(exec, a[0], s, profile), upload(exec, a[1], s, profile), upload(exec, a[2], s, profile)};
 }
 
-// G_d made from M Γ_d, which is then released (its upload came before), and uploaded; kept on the
-// host in `kept` when given.
-DeviceSell upload_cell_gradient(const Executor& exec, fv::FlowOperators& ops, int d, index_t s, StageProfile* profile,
-                                std::array<CsrMatrix, 3>* kept) {
+// `host`'s values in executor memory, laid out in slices of `s` as a matrix of its pattern is: a
+// matrix that reads another's structure keeps only these (DeviceSell::with_values).
+Vector values_laid_out(const Executor& exec, const CsrMatrix& host, index_t s, StageProfile* profile) {
+  DeviceSell uploaded = upload(exec, host, s, profile);
+  return std::move(uploaded.values());
+}
+
+// G_d made from M Γ_d, which is then released (its upload came before): where their patterns are
+// the same (M Γ_d's symmetric, fv::cell_gradient_matrix), G_d's values in M Γ_d's layout, read with
+// its structure; else G_d uploaded whole. G_d kept on the host in `kept` when given.
+DeviceSell upload_cell_gradient(const Executor& exec, fv::FlowOperators& ops, const DeviceSell& cell_divergence,
+                                Vector& values, int d, index_t s, StageProfile* profile, std::array<CsrMatrix, 3>* kept) {
+  const bool shared = has_symmetric_pattern(ops.cell_divergence[d]);
   CsrMatrix g = timed_part(profile, made_part, [&] { return fv::cell_gradient_matrix(ops, d); });
   release(ops.cell_divergence[d]);
-  DeviceSell uploaded = upload(exec, g, s, profile);
+  DeviceSell uploaded = [&] {
+    if (!shared) return upload(exec, g, s, profile);
+    values = values_laid_out(exec, g, s, profile);
+    return cell_divergence.with_values(values);
+  }();
   if (kept) (*kept)[d] = std::move(g);
   return uploaded;
 }
@@ -78,14 +91,16 @@ DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, c
       pressure_matrix(pressure_matrix_of(exec, std::move(uploaded_minus_laplacian), ops.laplacian, s, profile)),
       cell_to_face(upload_releasing(exec, ops.cell_to_face, s, profile)),
       cell_divergence(upload_three(exec, ops.cell_divergence, s, profile)),
-      cell_gradient{upload_cell_gradient(exec, ops, 0, s, profile, host_cell_gradient),
-                    upload_cell_gradient(exec, ops, 1, s, profile, host_cell_gradient),
-                    upload_cell_gradient(exec, ops, 2, s, profile, host_cell_gradient)},
+      cell_gradient{
+          upload_cell_gradient(exec, ops, cell_divergence[0], cell_gradient_values[0], 0, s, profile, host_cell_gradient),
+          upload_cell_gradient(exec, ops, cell_divergence[1], cell_gradient_values[1], 1, s, profile, host_cell_gradient),
+          upload_cell_gradient(exec, ops, cell_divergence[2], cell_gradient_values[2], 2, s, profile, host_cell_gradient)},
       face_interpolation(upload(
           exec, timed_part(profile, made_part, [&] { return fv::face_interpolation_matrix(mesh, ops.cell_order); }),
           s, profile)),
-      flux_magnitude_sum(
-          upload(exec, timed_part(profile, made_part, [&] { return absolute(ops.divergence); }), s, profile)),
+      flux_magnitude_values(values_laid_out(
+          exec, timed_part(profile, made_part, [&] { return absolute(ops.divergence); }), s, profile)),
+      flux_magnitude_sum(divergence.with_values(flux_magnitude_values)),
       viscous_rate(upload_releasing(exec, ops.viscous_rate, s, profile)),
       momentum(timed_part(profile, "momentum operator",
                           [&] { return ConvectionDiffusionOperator(exec, mesh, geometry, ops, s, viscosity, les); })),

@@ -72,7 +72,8 @@ FlowDiagnostics::FlowDiagnostics(const Executor& exec, const DeviceOperators& op
                                  double viscosity, const std::array<Vector, 9>* step_gradient)
     : exec_(exec), ops_(ops), domain_(domain), step_gradient_(step_gradient), own_results_(exec, max_results) {
   const index_t cells = ops.volume.size();
-  for (auto& g : gradient_) g = Vector(exec, cells);
+  if (!step_gradient_)
+    for (auto& g : gradient_) g = Vector(exec, cells);
   for (auto& w : weighted_) w = Vector(exec, cells);
   cell_work_ = Vector(exec, cells);
   if (const auto& map = ops.momentum.diffusion_map) {
@@ -129,8 +130,9 @@ void FlowDiagnostics::sum_budget(const FlowFields& f, DotBatch& dots, LocalSums&
   }
 }
 
-// ∇u by three generalized SpMVs.
+// ∇u by three generalized SpMVs, or the step's, which is the fields' (the constructor's contract).
 const std::array<Vector, 9>& FlowDiagnostics::gradient(const FlowFields& f) {
+  if (step_gradient_) return *step_gradient_;
   const Vector* u[] = {&f.u[0], &f.u[1], &f.u[2]};
   for (int b = 0; b < 3; ++b) {
     Vector* column[] = {&gradient_[b], &gradient_[3 + b], &gradient_[6 + b]};

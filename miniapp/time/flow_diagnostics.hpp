@@ -45,8 +45,8 @@ class FlowDiagnostics {
   // Sums and maxima run over the owned cells of `domain`'s ranks (collective); `domain` and `ops`
   // must outlive this object. `viscosity`: the molecular ν (the model's share is D(ν_s) − D(ν)).
   // `step_gradient`: ∇u of the fields evaluate is given, where the step already holds it (the LES
-  // model's, FractionalStep::velocity_gradient), so that the enstrophy costs no gradient of its own;
-  // it must outlive this object.
+  // model's, FractionalStep::velocity_gradient), so that neither the enstrophy nor gradient() costs a
+  // gradient or arrays of its own; it must outlive this object.
   FlowDiagnostics(const Executor& exec, const DeviceOperators& ops, const parallel::Subdomain& domain,
                   double viscosity, const std::array<Vector, 9>* step_gradient = nullptr);
   ~FlowDiagnostics();
@@ -62,7 +62,7 @@ class FlowDiagnostics {
   void queue(const FlowFields& fields, bool with_gradient_terms, ResultBatch& batch);
   FlowIntegrals finish(const FlowFields& fields, const ResultBatch& batch);
   // The velocity gradient g_ab = ∂u_a/∂x_b (index 3a + b) of `fields` (needs current halos of u),
-  // valid until the next call of either method.
+  // valid until the next call of either method; with a step gradient that one (no arrays of its own).
   const std::array<Vector, 9>& gradient(const FlowFields& fields);
 
  private:

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -319,6 +320,27 @@ CsrMatrix absolute(const CsrMatrix& a) {
   return with_mapped_values(a, [](double v) { return std::abs(v); });
 }
 
+namespace {
+
+// The position of entry p's mirror (j, i) in row j of a square matrix (entry p is (i, j)), or -1.
+std::ptrdiff_t mirror_position(const CsrMatrix& a, index_t i, index_t p) {
+  const index_t j = a.col[p];
+  const auto first = a.col.begin() + a.row_ptr[j], last = a.col.begin() + a.row_ptr[j + 1];
+  const auto mirror = std::lower_bound(first, last, i);
+  return mirror == last || *mirror != i ? -1 : mirror - a.col.begin();
+}
+
+}  // namespace
+
+bool has_symmetric_pattern(const CsrMatrix& a) {
+  if (a.rows != a.cols) return false;
+  bool mirrored = true;
+#pragma omp parallel for schedule(static) reduction(&& : mirrored)
+  for (index_t i = 0; i < a.rows; ++i)
+    for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) mirrored = mirrored && mirror_position(a, i, p) >= 0;
+  return mirrored;
+}
+
 CsrMatrix transpose_symmetric_pattern(const CsrMatrix& a) {
   if (a.rows != a.cols) return transpose(a);
   CsrMatrix t = with_pattern_of(a);
@@ -326,14 +348,12 @@ CsrMatrix transpose_symmetric_pattern(const CsrMatrix& a) {
 #pragma omp parallel for schedule(static) reduction(&& : mirrored)
   for (index_t i = 0; i < a.rows; ++i)
     for (index_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) {
-      const index_t j = a.col[p];
-      const auto first = a.col.begin() + a.row_ptr[j], last = a.col.begin() + a.row_ptr[j + 1];
-      const auto mirror = std::lower_bound(first, last, i);
-      if (mirror == last || *mirror != i) {
+      const std::ptrdiff_t mirror = mirror_position(a, i, p);
+      if (mirror < 0) {
         mirrored = false;
         continue;
       }
-      t.val[p] = a.val[static_cast<std::size_t>(mirror - a.col.begin())];
+      t.val[p] = a.val[static_cast<std::size_t>(mirror)];
     }
   return mirrored ? t : transpose(a);
 }

@@ -39,6 +39,8 @@ CsrMatrix with_pattern_of(const CsrMatrix& a);
 CsrMatrix negated(const CsrMatrix& a);
 CsrMatrix absolute(const CsrMatrix& a);
 CsrMatrix transpose(const CsrMatrix& a);
+// Whether a is square and stores (j, i) wherever it stores (i, j).
+bool has_symmetric_pattern(const CsrMatrix& a);
 // transpose(a), bitwise, for a square matrix whose pattern is symmetric ((i, j) stored where (j, i) is,
 // as in the finite-volume operators between cells): the same offsets and columns, each value read from
 // its mirror entry, every row in parallel without counting or scattering; where an entry has no

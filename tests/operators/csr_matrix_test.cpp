@@ -54,7 +54,7 @@ TEST_CASE("transpose is the same on any thread count", "[csr]") {
     for (index_t j = 0; j < a.cols; ++j) REQUIRE(dt[j][i] == da[i][j]);
 }
 
-TEST_CASE("transpose_symmetric_pattern is transpose, bitwise", "[csr]") {
+TEST_CASE("transpose_symmetric_pattern is transpose, bitwise, and has_symmetric_pattern tells which path it took", "[csr]") {
   // A symmetric pattern with unrelated values (its own path), and patterns without a mirror for some
   // entry, rectangular or square (transpose's), on 1 and 3 threads.
   const int threads = GENERATE(1, 3);
@@ -79,6 +79,18 @@ TEST_CASE("transpose_symmetric_pattern is transpose, bitwise", "[csr]") {
     CHECK(fast.col == reference.col);
     CHECK(fast.val == reference.val);
   }
+  CHECK(has_symmetric_pattern(symmetric_pattern));
+  CHECK_FALSE(has_symmetric_pattern(one_sided));
+  CHECK_FALSE(has_symmetric_pattern(rectangular));
+  // The symmetric pattern less the mirror (j, i) of one off-diagonal entry (i, j).
+  index_t i = 0, j = 0;
+  for (index_t r = 0; r < one_sided.rows && i == j; ++r)
+    for (index_t p = one_sided.row_ptr[r]; p < one_sided.row_ptr[r + 1] && i == j; ++p) i = r, j = one_sided.col[p];
+  REQUIRE(i != j);
+  std::vector<Triplet> one_mirror_less;
+  for (const Triplet& t : both_sides)
+    if (t.row != j || t.col != i) one_mirror_less.push_back(t);
+  CHECK_FALSE(has_symmetric_pattern(csr_from_triplets(200, 200, one_mirror_less)));
   omp_set_num_threads(saved);
 }
 

@@ -210,7 +210,8 @@ TEST_CASE("enstrophy and max_div on the steps of their own interval, the budget 
   }
 }
 
-TEST_CASE("with an LES model the enstrophy comes from the step's gradient, the same value", "[run][observers]") {
+TEST_CASE("with an LES model the enstrophy and the output's gradient come from the step's gradient, the same values",
+          "[run][observers]") {
   ScratchDir dir("observers_les_enstrophy");
   Simulation sim = make_simulation("taylor-green-3d", {"mesh.cells=[8,8,8]", "run.max_steps=3", "output.fields=[]",
                                                        "physics.les=\"smagorinsky\"",
@@ -226,6 +227,18 @@ TEST_CASE("with an LES model the enstrophy comes from the step's gradient, the s
   REQUIRE(afresh.enstrophy);
   CHECK(written > 0);
   CHECK(written == Approx(*afresh.enstrophy).epsilon(1e-13));
+  // The gradient the output writes: the step's arrays themselves, equal to the derivatives taken afresh.
+  time::FlowDiagnostics with_step(sim.exec, *sim.operators, *sim.domain, sim.config.physics.nu,
+                                  sim.scheme->velocity_gradient());
+  const std::array<Vector, 9>& output_gradient = with_step.gradient(*sim.fields);
+  CHECK(&output_gradient == sim.scheme->velocity_gradient());
+  const std::array<Vector, 9>& taken_afresh = own.gradient(*sim.fields);
+  for (int k = 0; k < 9; ++k) {
+    CAPTURE(k);
+    const std::vector<double> step = output_gradient[k].to_host(), fresh = taken_afresh[k].to_host();
+    REQUIRE(step.size() == fresh.size());
+    for (std::size_t c = 0; c < step.size(); ++c) REQUIRE(step[c] == fresh[c]);
+  }
 }
 
 // The mesh cell of `sim` whose centroid is nearest to `point`.
