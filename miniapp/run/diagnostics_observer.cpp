@@ -12,7 +12,8 @@ std::vector<std::string> DiagnosticsObserver::columns() {
 
 DiagnosticsObserver::DiagnosticsObserver(const Simulation& sim, std::optional<long> restart_step,
                                          const std::vector<std::string>& extra_columns)
-    : flow_(sim.exec, *sim.operators, *sim.domain, sim.config.physics.nu, sim.scheme->velocity_gradient()),
+    : sim_(sim),
+      flow_(sim.exec, *sim.operators, *sim.domain, sim.config.physics.nu, sim.scheme->velocity_gradient()),
       interval_(sim.config.output.diagnostics_interval),
       gradient_interval_(sim.config.output.enstrophy_divergence_interval) {
   if (sim.rank() != 0) return;
@@ -20,6 +21,14 @@ DiagnosticsObserver::DiagnosticsObserver(const Simulation& sim, std::optional<lo
   all.insert(all.end(), extra_columns.begin(), extra_columns.end());
   all.push_back("wall_seconds");
   file_.emplace(std::filesystem::path(sim.config.output.directory) / "diagnostics.csv", all, restart_step);
+}
+
+std::array<std::vector<double>, 9> DiagnosticsObserver::host_gradient() {
+  std::array<std::vector<double>, 9> g;
+  flow_.for_each_gradient_column(*sim_.fields, [&](int b, const time::FlowDiagnostics::GradientColumn& column) {
+    for (int a = 0; a < 3; ++a) g[3 * a + b] = to_mesh_order(sim_, *column[a]);
+  });
+  return g;
 }
 
 void DiagnosticsObserver::write(const time::FlowFields& f, const time::StepReport& report,

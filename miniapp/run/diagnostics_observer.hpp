@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -34,13 +35,15 @@ class DiagnosticsObserver {
   // Appends the row of the step just taken (rank 0; a no-op on the others).
   void write(const time::FlowFields& f, const time::StepReport& report, const time::FlowIntegrals& integrals,
              const std::vector<double>& extra, double wall_seconds);
-  // The velocity gradient of `f` (for vorticity and Q in the VTK files).
-  const std::array<Vector, 9>& gradient(const time::FlowFields& f) { return flow_.gradient(f); }
+  // The velocity gradient of the current fields, g_ab at index 3a + b on the host in mesh order (for
+  // vorticity and Q in the VTK files).
+  std::array<std::vector<double>, 9> host_gradient();
 
   // The CSV columns after "step", without the extra ones and wall_seconds.
   static std::vector<std::string> columns();
 
  private:
+  const Simulation& sim_;
   time::FlowDiagnostics flow_;
   long long interval_;
   long long gradient_interval_;

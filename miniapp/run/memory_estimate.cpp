@@ -203,11 +203,11 @@ MemoryEstimate estimate_memory(const Executor& exec, const cases::CaseConfig& co
   if (config.physics.bulk_velocity) e.solver += vector_bytes(cells) + vector_bytes(faces);
   // u, u_old (3 each), p, ν_t; u_s, ν_s.
   e.fields = vector_bytes(cells, 8) + vector_bytes(faces, 2);
-  // FlowDiagnostics: ∇u (9; with LES the step's), 3 work vectors and one more; with LES D(ν)'s values on
-  // the momentum pattern.
+  // FlowDiagnostics: 3 work vectors (ω, or a column of ∇u for the output) and one more; with LES D(ν)'s
+  // values on the momentum pattern.
   // TimeAverages: 11 sums. WallMonitor, per wall face: area, distance, normal, the wall's velocity, the
   // sampled velocity, τ and y⁺.
-  e.observers = vector_bytes(cells, les ? 4 : 13) + (config.statistics.enabled ? vector_bytes(cells, 11) : 0) +
+  e.observers = vector_bytes(cells, 4) + (config.statistics.enabled ? vector_bytes(cells, 11) : 0) +
                 vector_bytes(wall_face_count(config, mesh), 13);
   if (les) e.observers += value_bytes * sell_stored_entries(momentum_lengths, slice_height);
   if (amg)

@@ -62,7 +62,7 @@ void Observers::write_output() {
   if (!vtk_) return;
   std::optional<TimeAverages::Means> means;
   if (averages_) means = averages_->means();
-  write_vtk(sim_, diagnostics_.gradient(*sim_.fields), *vtk_, means ? &*means : nullptr);
+  write_vtk(sim_, diagnostics_.host_gradient(), *vtk_, means ? &*means : nullptr);
 }
 
 NamedArrays Observers::checkpoint_arrays() const {

@@ -31,16 +31,14 @@ std::string text(const Vec3& v) {
 
 }  // namespace
 
-void write_vtk(const Simulation& sim, const std::array<Vector, 9>& gradient, output::VtkWriter& vtk,
+void write_vtk(const Simulation& sim, const std::array<std::vector<double>, 9>& gradient, output::VtkWriter& vtk,
                const TimeAverages::Means* means) {
   const auto& f = *sim.fields;
   output::CellFields cells;
   for (int d = 0; d < 3; ++d) cells.velocity[d] = to_mesh_order(sim, f.u[d]);
   cells.pressure = to_mesh_order(sim, f.pressure);
   cells.eddy_viscosity = to_mesh_order(sim, f.eddy_viscosity);
-  std::array<std::vector<double>, 9> g;
-  for (int i = 0; i < 9; ++i) g[i] = to_mesh_order(sim, gradient[i]);
-  output::compute_velocity_invariants(g, cells);
+  output::compute_velocity_invariants(gradient, cells);
   if (means) {
     cells.mean_velocity = means->velocity;
     cells.mean_pressure = means->pressure;

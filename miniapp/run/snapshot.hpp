@@ -11,10 +11,10 @@
 // stored in mesh cell order, so files do not depend on the backend's reordering.
 namespace miniapp::run {
 
-// Writes the current fields; `gradient` is the velocity gradient of the current velocity
-// (FlowDiagnostics::gradient), used for vorticity and Q; `means`: the time averages, when the case
-// has [statistics].
-void write_vtk(const Simulation& sim, const std::array<Vector, 9>& gradient, output::VtkWriter& vtk,
+// Writes the current fields; `gradient`, g_ab at index 3a + b in mesh order, is the velocity gradient
+// of the current velocity (FlowDiagnostics::for_each_gradient_column), used for vorticity and Q;
+// `means`: the time averages, when the case has [statistics].
+void write_vtk(const Simulation& sim, const std::array<std::vector<double>, 9>& gradient, output::VtkWriter& vtk,
                const TimeAverages::Means* means = nullptr);
 
 using NamedArrays = std::vector<std::pair<std::string, std::vector<double>>>;

@@ -8,6 +8,7 @@
 #include "operators/kernels/dot.hpp"
 #include "operators/kernels/energy_forms.hpp"
 #include "operators/kernels/flow_kernels.hpp"
+#include "operators/kernels/fused_spmv.hpp"
 #include "operators/kernels/spmv.hpp"
 #include "operators/kernels/vector_ops.hpp"
 
@@ -72,8 +73,6 @@ FlowDiagnostics::FlowDiagnostics(const Executor& exec, const DeviceOperators& op
                                  double viscosity, const std::array<Vector, 9>* step_gradient)
     : exec_(exec), ops_(ops), domain_(domain), step_gradient_(step_gradient), own_results_(exec, max_results) {
   const index_t cells = ops.volume.size();
-  if (!step_gradient_)
-    for (auto& g : gradient_) g = Vector(exec, cells);
   for (auto& w : weighted_) w = Vector(exec, cells);
   cell_work_ = Vector(exec, cells);
   if (const auto& map = ops.momentum.diffusion_map) {
@@ -130,20 +129,26 @@ void FlowDiagnostics::sum_budget(const FlowFields& f, DotBatch& dots, LocalSums&
   }
 }
 
-// ∇u by three generalized SpMVs, or the step's, which is the fields' (the constructor's contract).
-const std::array<Vector, 9>& FlowDiagnostics::gradient(const FlowFields& f) {
-  if (step_gradient_) return *step_gradient_;
+void FlowDiagnostics::for_each_gradient_column(const FlowFields& f,
+                                               const std::function<void(int, const GradientColumn&)>& take) {
+  if (pending_) throw Error("FlowDiagnostics::for_each_gradient_column: an evaluation is queued (finish it first)");
   const Vector* u[] = {&f.u[0], &f.u[1], &f.u[2]};
   for (int b = 0; b < 3; ++b) {
-    Vector* column[] = {&gradient_[b], &gradient_[3 + b], &gradient_[6 + b]};
+    if (step_gradient_) {
+      const std::array<Vector, 9>& g = *step_gradient_;
+      take(b, {&g[b], &g[3 + b], &g[6 + b]});
+      continue;
+    }
+    Vector* column[] = {&weighted_[0], &weighted_[1], &weighted_[2]};
     spmv_multi(exec_, ops_.cell_gradient[b], u, column);
+    take(b, {&weighted_[0], &weighted_[1], &weighted_[2]});
   }
-  return gradient_;
 }
 
 // Enstrophy ½ Σ Ω |ω|², ω = (∂w/∂y − ∂v/∂z, ∂u/∂z − ∂w/∂x, ∂v/∂x − ∂u/∂y): from the step's gradient
-// where it holds one, else the six derivatives ω needs by three generalized SpMVs of two vectors each
-// (G_x on v, w; G_y on w, u; G_z on u, v); then Σ Ω |ω|² by energy_forms' energy (no values), one pass.
+// where it holds one, else each component by an SpMV and an SpMV fused with the difference (G_b
+// twice each: no arrays for the six derivatives); then Σ Ω |ω|² by energy_forms' energy (no values),
+// one pass.
 void FlowDiagnostics::sum_enstrophy(const FlowFields& f, DotBatch& dots, LocalSums& sums) {
   if (step_gradient_) {
     const std::array<Vector, 9>& g = *step_gradient_;  // g_ab at 3a + b
@@ -151,18 +156,13 @@ void FlowDiagnostics::sum_enstrophy(const FlowFields& f, DotBatch& dots, LocalSu
     waxpby(exec_, 1.0, g[2], -1.0, g[6], weighted_[1]);
     waxpby(exec_, 1.0, g[3], -1.0, g[1], weighted_[2]);
   } else {
-    const Vector& u = f.u[0];
-    const Vector& v = f.u[1];
-    const Vector& w = f.u[2];
-    const Vector* inputs[3][2] = {{&v, &w}, {&w, &u}, {&u, &v}};
-    for (int b = 0; b < 3; ++b) {
-      Vector* derivatives[] = {&gradient_[2 * b], &gradient_[2 * b + 1]};
-      spmv_multi(exec_, ops_.cell_gradient[b], inputs[b], derivatives);
+    // ω_c = ∂u_a/∂x_b − ∂u_a'/∂x_b' as {a, b, a', b'}.
+    constexpr int terms[3][4] = {{2, 1, 1, 2}, {0, 2, 2, 0}, {1, 0, 0, 1}};
+    for (int c = 0; c < 3; ++c) {
+      const auto [a, b, a2, b2] = terms[c];
+      spmv(exec_, ops_.cell_gradient[b], f.u[a], weighted_[c]);
+      spmv_axpby(exec_, ops_.cell_gradient[b2], f.u[a2], 1.0, weighted_[c], -1.0, weighted_[c]);
     }
-    // gradient_ now holds v_x, w_x, w_y, u_y, u_z, v_z.
-    waxpby(exec_, 1.0, gradient_[2], -1.0, gradient_[5], weighted_[0]);
-    waxpby(exec_, 1.0, gradient_[4], -1.0, gradient_[1], weighted_[1]);
-    waxpby(exec_, 1.0, gradient_[0], -1.0, gradient_[3], weighted_[2]);
   }
   const std::array<const Vector*, 3> vorticity{&weighted_[0], &weighted_[1], &weighted_[2]};
   Vector out = dots.reserve({{0.5, &sums.enstrophy}});

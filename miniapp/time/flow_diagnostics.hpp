@@ -1,5 +1,6 @@
 #pragma once
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -45,8 +46,8 @@ class FlowDiagnostics {
   // Sums and maxima run over the owned cells of `domain`'s ranks (collective); `domain` and `ops`
   // must outlive this object. `viscosity`: the molecular ν (the model's share is D(ν_s) − D(ν)).
   // `step_gradient`: ∇u of the fields evaluate is given, where the step already holds it (the LES
-  // model's, FractionalStep::velocity_gradient), so that neither the enstrophy nor gradient() costs a
-  // gradient or arrays of its own; it must outlive this object.
+  // model's, FractionalStep::velocity_gradient), so that neither the enstrophy nor the gradient's
+  // columns cost a gradient of their own; it must outlive this object.
   FlowDiagnostics(const Executor& exec, const DeviceOperators& ops, const parallel::Subdomain& domain,
                   double viscosity, const std::array<Vector, 9>* step_gradient = nullptr);
   ~FlowDiagnostics();
@@ -61,9 +62,11 @@ class FlowDiagnostics {
   // reduces over ranks and gives the integrals of the same fields.
   void queue(const FlowFields& fields, bool with_gradient_terms, ResultBatch& batch);
   FlowIntegrals finish(const FlowFields& fields, const ResultBatch& batch);
-  // The velocity gradient g_ab = ∂u_a/∂x_b (index 3a + b) of `fields` (needs current halos of u),
-  // valid until the next call of either method; with a step gradient that one (no arrays of its own).
-  const std::array<Vector, 9>& gradient(const FlowFields& fields);
+  // The velocity gradient g_ab = ∂u_a/∂x_b of `fields` (needs current halos of u), handed to `take`
+  // one column b at a time, {g_0b, g_1b, g_2b}, each valid during its call only: the step's where it
+  // holds one, else taken into the enstrophy's three work vectors. Not while an evaluation is queued.
+  using GradientColumn = std::array<const Vector*, 3>;
+  void for_each_gradient_column(const FlowFields& fields, const std::function<void(int b, const GradientColumn&)>& take);
 
  private:
   // Local sums over the owned cells (the maximum divergence: this rank's), reduced over ranks together.
@@ -74,7 +77,7 @@ class FlowDiagnostics {
   class DotBatch;
   // This rank's kinetic energies and budget terms, queued on `dots`; uses cell_work_.
   void sum_budget(const FlowFields& f, DotBatch& dots, LocalSums& sums);
-  // This rank's enstrophy, queued on `dots`; uses six of gradient_ and weighted_.
+  // This rank's enstrophy, queued on `dots`; uses weighted_.
   void sum_enstrophy(const FlowFields& f, DotBatch& dots, LocalSums& sums);
   // This rank's max |M u_s| / Ω, queued on `dots`; uses cell_work_.
   void max_divergence(const FlowFields& f, DotBatch& dots, LocalSums& sums);
@@ -82,7 +85,6 @@ class FlowDiagnostics {
   Executor exec_;
   const DeviceOperators& ops_;
   const parallel::Subdomain& domain_;
-  std::array<Vector, 9> gradient_;
   const std::array<Vector, 9>* step_gradient_;
   std::array<Vector, 3> weighted_;
   Vector cell_work_;

@@ -108,9 +108,10 @@ class PeriodicFlow {
   const Executor& executor() const { return exec_; }
   // ½ Σ Ω |ω|² on the host from the full velocity gradient (the one of the VTK vorticity).
   double enstrophy_from_gradient() {
-    const auto& g = diagnostics_->gradient(*fields_);
     std::array<std::vector<double>, 9> h;
-    for (int k = 0; k < 9; ++k) h[k] = g[k].to_host();
+    diagnostics_->for_each_gradient_column(*fields_, [&](int b, const FlowDiagnostics::GradientColumn& column) {
+      for (int a = 0; a < 3; ++a) h[3 * a + b] = column[a]->to_host();
+    });
     const std::vector<double> volume = device_->volume.to_host();
     double sum = 0;
     for (std::size_t i = 0; i < volume.size(); ++i) {
