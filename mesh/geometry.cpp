@@ -40,6 +40,12 @@ Vec3 shift_of(std::span<const Vec3> shift, index_t interior_face) {
   return shift.empty() ? Vec3{} : shift[interior_face];
 }
 
+// Face f's owner-to-neighbour (or owner-to-face, on the boundary) vector, `shift` from neighbour_shifts.
+Vec3 face_delta(const Mesh& m, const MeshGeometry& g, std::span<const Vec3> shift, index_t f) {
+  const Vec3& own = g.cell_centroid[m.face_owner[f]];
+  return m.is_boundary(f) ? g.face_centroid[f] - own : g.cell_centroid[m.face_neighbour[f]] - shift_of(shift, f) - own;
+}
+
 // Adds to a cell with apex c the tetrahedra (c, p, x_i, x_{i+1}) of face f's triangle fan about its
 // average point p: volume sign · (S_i · (p − c)) / 3 and first moment about c. sign = +1 when the face
 // points out of the cell (owner), −1 otherwise (neighbour).
@@ -145,7 +151,6 @@ MeshGeometry compute_geometry(const Mesh& m) {
   g.face_area.resize(nf);
   g.face_normal.resize(nf);
   g.face_centroid.resize(nf);
-  g.face_delta.resize(nf);
   g.face_delta_n.resize(nf);
   UninitializedVector<Vec3> face_average(nf);
   // Faces are independent here and in the last loop (the cells loop in between scatters to cells).
@@ -161,13 +166,16 @@ MeshGeometry compute_geometry(const Mesh& m) {
   const UninitializedVector<Vec3> shift = neighbour_shifts(m);
   compute_cells(m, face_average, shift, g);
 #pragma omp parallel for
-  for (index_t f = 0; f < m.face_count(); ++f) {
-    const Vec3& own = g.cell_centroid[m.face_owner[f]];
-    g.face_delta[f] =
-        m.is_boundary(f) ? g.face_centroid[f] - own : g.cell_centroid[m.face_neighbour[f]] - shift_of(shift, f) - own;
-    g.face_delta_n[f] = std::abs(dot(g.face_normal[f], g.face_delta[f]));
-  }
+  for (index_t f = 0; f < m.face_count(); ++f) g.face_delta_n[f] = std::abs(dot(g.face_normal[f], face_delta(m, g, shift, f)));
   return g;
+}
+
+UninitializedVector<Vec3> face_deltas(const Mesh& m, const MeshGeometry& g) {
+  const UninitializedVector<Vec3> shift = neighbour_shifts(m);
+  UninitializedVector<Vec3> delta(static_cast<std::size_t>(m.face_count()));
+#pragma omp parallel for
+  for (index_t f = 0; f < m.face_count(); ++f) delta[f] = face_delta(m, g, shift, f);
+  return delta;
 }
 
 }  // namespace miniapp::mesh

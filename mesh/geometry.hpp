@@ -12,14 +12,16 @@ struct MeshGeometry {
   UninitializedVector<double> face_area;
   UninitializedVector<Vec3> face_normal;    // unit, out of the owner
   UninitializedVector<Vec3> face_centroid;
-  // Interior faces: |n · (x_nb − x_own)| with x_nb shifted across periodic links (thesis eq. 1.7);
-  // boundary faces: |n · (x_face − x_own)|.
+  // |n · face_deltas| (thesis eq. 1.7): interior faces |n · (x_nb − x_own)| with x_nb shifted across
+  // periodic links; boundary faces |n · (x_face − x_own)|.
   UninitializedVector<double> face_delta_n;
-  // Vector from owner centroid to neighbour centroid (periodic shift applied); to the face centroid on
-  // boundary faces.
-  UninitializedVector<Vec3> face_delta;
 };
 
 MeshGeometry compute_geometry(const Mesh& mesh);
+
+// Per face, the vector from the owner's centroid to the neighbour's (shifted across periodic links),
+// or to the face centroid on boundary faces. Made where it is read (the FFT path's extrusion check,
+// the mesh report) rather than held: the operators need only its normal part, face_delta_n.
+UninitializedVector<Vec3> face_deltas(const Mesh& mesh, const MeshGeometry& geometry);
 
 }  // namespace miniapp::mesh

@@ -43,10 +43,11 @@ MeshReport make_report(const Mesh& m, const MeshGeometry& g) {
     r.max_cell_volume = *hi;
   }
   for (double v : g.cell_volume) r.total_volume += v;
+  const UninitializedVector<Vec3> delta = face_deltas(m, g);
   for (index_t f = 0; f < m.interior_face_count; ++f) {
-    const double d = norm(g.face_delta[f]);
+    const double d = norm(delta[f]);
     if (d == 0) continue;
-    const double c = std::clamp(dot(g.face_normal[f], g.face_delta[f]) / d, -1.0, 1.0);
+    const double c = std::clamp(dot(g.face_normal[f], delta[f]) / d, -1.0, 1.0);
     r.max_non_orthogonality_deg = std::max(r.max_non_orthogonality_deg, std::acos(c) * 180.0 / std::numbers::pi);
   }
   add_closure(m, g, r);

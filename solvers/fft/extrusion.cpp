@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 #include <optional>
+#include <span>
 #include <sstream>
 
 namespace miniapp::fft {
@@ -54,10 +55,10 @@ Stacked stacked_cells(const mesh::Mesh& mesh, const Vec3& d, index_t f) {
 }
 
 // The twin above each cell: across an interior face whose centroid-to-centroid vector is (0, 0, ±dz).
-Twins find_twins_serially(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry, double tol) {
+Twins find_twins_serially(const mesh::Mesh& mesh, std::span<const Vec3> delta, double tol) {
   Twins twins{std::vector<index_t>(static_cast<std::size_t>(mesh.cell_count()), -1), 0};
   for (index_t f = 0; f < mesh.interior_face_count; ++f) {
-    const Vec3& d = geometry.face_delta[f];
+    const Vec3& d = delta[f];
     if (!stacks_along_z(d, tol)) continue;
     const auto [lower, upper] = stacked_cells(mesh, d, f);
     const double dz = std::abs(d[2]);
@@ -77,14 +78,14 @@ Twins find_twins_serially(const mesh::Mesh& mesh, const mesh::MeshGeometry& geom
 }
 
 // The same twins, or none where find_twins_serially would throw: dz is the first stacked face's.
-std::optional<Twins> find_twins_in_parallel(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry, double tol) {
+std::optional<Twins> find_twins_in_parallel(const mesh::Mesh& mesh, std::span<const Vec3> delta, double tol) {
   Twins twins{std::vector<index_t>(static_cast<std::size_t>(mesh.cell_count()), -1), 0};
   for (index_t f = 0; f < mesh.interior_face_count && twins.dz == 0; ++f)
-    if (stacks_along_z(geometry.face_delta[f], tol)) twins.dz = std::abs(geometry.face_delta[f][2]);
+    if (stacks_along_z(delta[f], tol)) twins.dz = std::abs(delta[f][2]);
   bool found = true;
 #pragma omp parallel for schedule(static) reduction(&& : found)
   for (index_t f = 0; f < mesh.interior_face_count; ++f) {
-    const Vec3& d = geometry.face_delta[f];
+    const Vec3& d = delta[f];
     if (!stacks_along_z(d, tol)) continue;
     const auto [lower, upper] = stacked_cells(mesh, d, f);
     index_t before = -1;
@@ -99,8 +100,9 @@ std::optional<Twins> find_twins_in_parallel(const mesh::Mesh& mesh, const mesh::
 }
 
 Twins find_twins(const mesh::Mesh& mesh, const mesh::MeshGeometry& geometry, double tol) {
-  if (std::optional<Twins> twins = find_twins_in_parallel(mesh, geometry, tol)) return std::move(*twins);
-  return find_twins_serially(mesh, geometry, tol);
+  const UninitializedVector<Vec3> delta = mesh::face_deltas(mesh, geometry);
+  if (std::optional<Twins> twins = find_twins_in_parallel(mesh, delta, tol)) return std::move(*twins);
+  return find_twins_serially(mesh, delta, tol);
 }
 
 // Plane of each cell from its centroid height, 0 at the lowest.

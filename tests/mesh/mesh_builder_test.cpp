@@ -71,7 +71,7 @@ TEST_CASE("a periodic link between two patches of a hand-made mesh becomes inter
   CHECK(m.face_owner[f] == 0);  // the cell on the xmin side owns the glued face
   CHECK(m.face_neighbour[f] == 1);
   CHECK(g.face_normal[f].x == Approx(-1.0));
-  CHECK(g.face_delta[f].x == Approx(-1.0));  // neighbour centroid 1.5 minus translation 2, minus 0.5
+  CHECK(face_deltas(m, g)[f].x == Approx(-1.0));  // neighbour centroid 1.5 minus translation 2, minus 0.5
   CHECK(g.face_delta_n[f] == Approx(1.0));
   REQUIRE(m.patches.size() == 1);
   CHECK(m.patches[0].name == "sides");

@@ -45,7 +45,6 @@ inline void check_same_geometry(const MeshGeometry& a, const MeshGeometry& b) {
   CHECK(a.face_normal == b.face_normal);
   CHECK(a.face_centroid == b.face_centroid);
   CHECK(a.face_delta_n == b.face_delta_n);
-  CHECK(a.face_delta == b.face_delta);
 }
 
 // A mesh built on 1 and on 3 threads, and the geometry of each, are the same to the bit.
