@@ -182,10 +182,10 @@ MemoryEstimate estimate_memory(const Executor& exec, const cases::CaseConfig& co
   if (config.numerics.poisson == cases::PoissonSolver::pcg &&
       config.numerics.preconditioner == cases::Preconditioner::amg && !rank_amg_bytes)
     e.before_preconditioner = sell_bytes(ops.laplacian, slice_height);
-  // PCG: r twice (Pcg::residual), z, p, q, rhs. Fractional step: uᵖ and work (3 each), rhs, cell work; face work and
-  // base viscosity; with LES the 9 velocity gradients and the filter width.
+  // PCG: r twice (Pcg::residual), z, p, q, rhs. Fractional step: uᵖ and work (3 each), rhs, cell work; face work;
+  // with LES the 9 velocity gradients, the filter width and the base viscosity on the faces.
   const bool fft = config.numerics.poisson == cases::PoissonSolver::fft;
-  e.solver = vector_bytes(cells, fft ? 0 : 6) + vector_bytes(cells, 8 + (les ? 10 : 0)) + vector_bytes(faces, 2);
+  e.solver = vector_bytes(cells, fft ? 0 : 6) + vector_bytes(cells, 8 + (les ? 10 : 0)) + vector_bytes(faces, les ? 2 : 1);
   if (fft || fft_beside) {
     e.fft_path = fft_path_bytes(exec, config.mesh, ops.laplacian, rank);
     // The larger of the FFT path's timed choice's vectors (steps 2-3: the step's start and a trial

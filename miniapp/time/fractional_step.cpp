@@ -22,13 +22,13 @@ FractionalStep::FractionalStep(const Executor& exec, DeviceOperators& ops, paral
   rhs_ = Vector(exec, cells);
   cell_work_ = Vector(exec, cells);
   face_work_ = Vector(exec, faces);
-  face_base_viscosity_ = Vector(exec, faces);
-  fill(exec, params.viscosity, face_base_viscosity_);
   step_scalars_ = Vector(exec, step_slot_count);
   if (params.bulk_velocity) flow_rate_.emplace(exec, ops, domain, *params.bulk_velocity);
   // Sub-steps as graphs on one rank: on several, halo updates run MPI on the host inside sub-steps.
   for (int p = 0; p < phase_count; ++p) graphs_.emplace_back(exec, !domain.distributed());
   if (params.les != LesModel::none) {
+    face_base_viscosity_ = Vector(exec, faces);
+    fill(exec, params.viscosity, face_base_viscosity_);
     for (auto& g : gradient_) g = Vector(exec, cells);
     // Filter width Δ = Ω^{1/3}, computed once on the host.
     auto width = ops.volume.to_host();
@@ -42,7 +42,7 @@ void FractionalStep::initialise(FlowFields& f) {
   spmv_interleaved(exec_, ops_.cell_to_face, std::array<const Vector*, 3>{&f.u[0], &f.u[1], &f.u[2]},
                    f.face_velocity);
   axpby(exec_, 1.0, ops_.boundary_face_velocity, 1.0, f.face_velocity);
-  copy(exec_, face_base_viscosity_, f.face_viscosity);
+  fill(exec_, params_.viscosity, f.face_viscosity);
   fill(exec_, 0.0, f.eddy_viscosity);
   if (params_.les != LesModel::none) update_eddy_viscosity(f);
   if (flow_rate_) flow_rate_->hold(f, 0.0);

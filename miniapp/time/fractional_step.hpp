@@ -92,7 +92,8 @@ class FractionalStep {
 
   // Work vectors, allocated once.
   std::array<Vector, 3> u_pred_, work_;
-  Vector rhs_, cell_work_, face_work_, face_base_viscosity_, filter_width_;
+  Vector rhs_, cell_work_, face_work_;
+  Vector face_base_viscosity_, filter_width_;  // with LES only (ν on the faces, Δ = Ω^{1/3})
   std::array<Vector, 9> gradient_;
   Vector step_scalars_;
   std::vector<SubStepGraph> graphs_;  // per Phase
