@@ -97,13 +97,16 @@ std::size_t operator_bytes(const cases::CaseConfig& config, const mesh::Mesh& me
                            const std::vector<index_t>& momentum_lengths, index_t h) {
   const index_t cells = mesh.cell_count(), faces = mesh.face_count();
   const bool les = config.physics.les != LesModel::none;
-  // |M| is values on M's structure; Π is made at the upload (its row lengths here); G_d, the pattern of
-  // (M Γ_d)ᵀ, values on M Γ_d's structure where that pattern is symmetric (time::DeviceOperators).
+  // |M| is values on M's structure, and the viscous rate where its pattern is M's; Π is made at the
+  // upload (its row lengths here); G_d, the pattern of (M Γ_d)ᵀ, values on M Γ_d's structure where
+  // that pattern is symmetric (time::DeviceOperators).
   const std::vector<index_t> interpolation_lengths = fv::face_interpolation_row_lengths(mesh);
   const auto values_only = [&](const CsrMatrix& a) { return value_bytes * sell_stored_entries(a, h); };
   std::size_t bytes = sell_bytes(ops.divergence, h) + values_only(ops.divergence) + sell_bytes(ops.face_gradient, h) +
                       sell_bytes(ops.laplacian, h) + sell_device_bytes(interpolation_lengths, h, false) +
-                      sell_bytes(ops.viscous_rate, h) + sell_bytes(ops.cell_to_face, h);
+                      (same_pattern(ops.viscous_rate, ops.divergence) ? values_only(ops.viscous_rate)
+                                                                      : sell_bytes(ops.viscous_rate, h)) +
+                      sell_bytes(ops.cell_to_face, h);
   for (const CsrMatrix& m_gamma : ops.cell_divergence)
     bytes += sell_bytes(m_gamma, h) + (has_symmetric_pattern(m_gamma) ? values_only(m_gamma) : sell_bytes(m_gamma, h));
   // R = C + D on the momentum pattern, its values array also held as values(D), and the maps E_C, E_D.

@@ -41,26 +41,26 @@ std::array<DeviceSell, 3> upload_three(const Executor& exec, const std::array<Cs
   return {upload(exec, a[0], s, profile), upload(exec, a[1], s, profile), upload(exec, a[2], s, profile)};
 }
 
-// `host`'s values in executor memory, laid out in slices of `s` as a matrix of its pattern is: a
-// matrix that reads another's structure keeps only these (DeviceSell::with_values).
-Vector values_laid_out(const Executor& exec, const CsrMatrix& host, index_t s, StageProfile* profile) {
+// `host` in executor memory: where `shared` (its pattern is `structure`'s), only its values, laid out
+// as `structure`'s into `values` and read with `structure`'s slice offsets and columns
+// (DeviceSell::with_values); else uploaded whole, `values` left empty.
+DeviceSell upload_on_structure(const Executor& exec, const CsrMatrix& host, bool shared, const DeviceSell& structure,
+                               Vector& values, index_t s, StageProfile* profile) {
+  if (!shared) return upload(exec, host, s, profile);
   DeviceSell uploaded = upload(exec, host, s, profile);
-  return std::move(uploaded.values());
+  values = std::move(uploaded.values());
+  return structure.with_values(values);
 }
 
-// G_d made from M Γ_d, which is then released (its upload came before): where their patterns are
-// the same (M Γ_d's symmetric, fv::cell_gradient_matrix), G_d's values in M Γ_d's layout, read with
-// its structure; else G_d uploaded whole. G_d kept on the host in `kept` when given.
+// G_d made from M Γ_d, which is then released (its upload came before), on M Γ_d's structure where
+// their patterns are the same (M Γ_d's symmetric, fv::cell_gradient_matrix). G_d kept on the host in
+// `kept` when given.
 DeviceSell upload_cell_gradient(const Executor& exec, fv::FlowOperators& ops, const DeviceSell& cell_divergence,
                                 Vector& values, int d, index_t s, StageProfile* profile, std::array<CsrMatrix, 3>* kept) {
   const bool shared = has_symmetric_pattern(ops.cell_divergence[d]);
   CsrMatrix g = timed_part(profile, made_part, [&] { return fv::cell_gradient_matrix(ops, d); });
   release(ops.cell_divergence[d]);
-  DeviceSell uploaded = [&] {
-    if (!shared) return upload(exec, g, s, profile);
-    values = values_laid_out(exec, g, s, profile);
-    return cell_divergence.with_values(values);
-  }();
+  DeviceSell uploaded = upload_on_structure(exec, g, shared, cell_divergence, values, s, profile);
   if (kept) (*kept)[d] = std::move(g);
   return uploaded;
 }
@@ -98,10 +98,15 @@ DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, c
       face_interpolation(upload(
           exec, timed_part(profile, made_part, [&] { return fv::face_interpolation_matrix(mesh, ops.cell_order); }),
           s, profile)),
-      flux_magnitude_values(values_laid_out(
-          exec, timed_part(profile, made_part, [&] { return absolute(ops.divergence); }), s, profile)),
-      flux_magnitude_sum(divergence.with_values(flux_magnitude_values)),
-      viscous_rate(upload_releasing(exec, ops.viscous_rate, s, profile)),
+      flux_magnitude_sum(upload_on_structure(
+          exec, timed_part(profile, made_part, [&] { return absolute(ops.divergence); }), true, divergence,
+          flux_magnitude_values, s, profile)),
+      viscous_rate([&] {
+        const bool shared = same_pattern(ops.viscous_rate, ops.divergence);
+        DeviceSell uploaded = upload_on_structure(exec, ops.viscous_rate, shared, divergence, viscous_rate_values, s, profile);
+        release(ops.viscous_rate);
+        return uploaded;
+      }()),
       momentum(timed_part(profile, "momentum operator",
                           [&] { return ConvectionDiffusionOperator(exec, mesh, geometry, ops, s, viscosity, les); })),
       boundary_face_velocity(Vector::from_host(exec, ops.boundary_face_velocity)),

@@ -18,8 +18,8 @@ struct DeviceOperators {
   // only the upload reads is released once uploaded, so that its memory, already faulted in, takes
   // the next uploads' arrays: what remains is cell_order, boundaries, volume, inverse_volume and the
   // Laplacian (the pressure solvers' matrix). |M|, G and Π are made here, each just before its upload
-  // (fv::cell_gradient_matrix); |M| and G, of M's and M Γ's patterns, are stored as values read with
-  // those matrices' structure. The time of each part goes to `profile` when given.
+  // (fv::cell_gradient_matrix); |M| and G, of M's and M Γ's patterns, and the viscous rate where it
+  // has M's, are stored as values read with those matrices' structure. The time of each part goes to `profile` when given.
   // `uploaded_minus_laplacian`: −L already in executor memory with slice height `slice_height` (laid
   // out there from the copy AMG's device set-up read), taken as the pressure matrix as it is; else −L
   // is uploaded here. `host_cell_gradient`, when given, receives G on the host (probes interpolate
@@ -40,7 +40,8 @@ struct DeviceOperators {
   std::array<Vector, 3> cell_gradient_values;
   std::array<DeviceSell, 3> cell_gradient;     // G
   DeviceSell face_interpolation;               // Π
-  Vector flux_magnitude_values;                // |M|'s values: |M| reads M's structure
+  // |M|'s values, and the viscous rate's where its pattern is M's (empty otherwise): they read M's structure.
+  Vector flux_magnitude_values, viscous_rate_values;
   DeviceSell flux_magnitude_sum;               // |M|
   DeviceSell viscous_rate;                     // Σ A/δn per cell from face values
   // Σ A_f (|u_b| − |u_b · n_f|) over each cell's wall and inlet faces (time_step_control.hpp), and

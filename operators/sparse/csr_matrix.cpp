@@ -332,6 +332,10 @@ std::ptrdiff_t mirror_position(const CsrMatrix& a, index_t i, index_t p) {
 
 }  // namespace
 
+bool same_pattern(const CsrMatrix& a, const CsrMatrix& b) {
+  return a.rows == b.rows && a.cols == b.cols && a.row_ptr == b.row_ptr && a.col == b.col;
+}
+
 bool has_symmetric_pattern(const CsrMatrix& a) {
   if (a.rows != a.cols) return false;
   bool mirrored = true;

@@ -39,6 +39,8 @@ CsrMatrix with_pattern_of(const CsrMatrix& a);
 CsrMatrix negated(const CsrMatrix& a);
 CsrMatrix absolute(const CsrMatrix& a);
 CsrMatrix transpose(const CsrMatrix& a);
+// Whether a and b have the same shape, row offsets and columns.
+bool same_pattern(const CsrMatrix& a, const CsrMatrix& b);
 // Whether a is square and stores (j, i) wherever it stores (i, j).
 bool has_symmetric_pattern(const CsrMatrix& a);
 // transpose(a), bitwise, for a square matrix whose pattern is symmetric ((i, j) stored where (j, i) is,

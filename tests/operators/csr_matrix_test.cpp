@@ -79,6 +79,10 @@ TEST_CASE("transpose_symmetric_pattern is transpose, bitwise, and has_symmetric_
     CHECK(fast.col == reference.col);
     CHECK(fast.val == reference.val);
   }
+  CHECK(same_pattern(transpose_symmetric_pattern(symmetric_pattern), symmetric_pattern));
+  CHECK_FALSE(same_pattern(transpose(one_sided), one_sided));
+  CHECK_FALSE(same_pattern(rectangular, transpose(rectangular)));
+  CHECK(same_pattern(rectangular, absolute(rectangular)));
   CHECK(has_symmetric_pattern(symmetric_pattern));
   CHECK_FALSE(has_symmetric_pattern(one_sided));
   CHECK_FALSE(has_symmetric_pattern(rectangular));

@@ -1,5 +1,5 @@
-// DeviceOperators' matrices that read another's structure: G_d on M Γ_d's, |M| on M's, with the
-// products of the host matrices they were made from.
+// DeviceOperators' matrices that read another's structure: G_d on M Γ_d's, |M| and the viscous rate
+// on M's, with the products of the host matrices they were made from.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -38,7 +38,7 @@ void check_product(const Executor& exec, const DeviceSell& a, const CsrMatrix& h
   for (std::size_t i = 0; i < got.size(); ++i) REQUIRE(got[i] == Approx(expected[i]).epsilon(1e-13).margin(1e-13));
 }
 
-TEST_CASE("G_d and |M| read the structure of M Gamma_d and M and multiply as the host matrices they come from",
+TEST_CASE("G_d, |M| and the viscous rate read the structure of M Gamma_d and M and multiply as the host matrices they come from",
           "[time][operators]") {
   const mesh::BoxSpec box{{4, 3, 3}, {0, 0, 0}, {1, 0.75, 0.75}, {0, 0, 0}, {false, false, false}};
   const bool tets = GENERATE(false, true);
@@ -63,6 +63,27 @@ TEST_CASE("G_d and |M| read the structure of M Gamma_d and M and multiply as the
   CHECK(device.flux_magnitude_sum.view().val == device.flux_magnitude_values.data());
   check_product(exec, device.flux_magnitude_sum, absolute(host.divergence));
   check_product(exec, device.divergence, host.divergence);
+  // Walls all round: every face of M's rows has a viscous rate.
+  REQUIRE(same_pattern(host.viscous_rate, host.divergence));
+  CHECK(device.viscous_rate.view().col == device.divergence.view().col);
+  CHECK(device.viscous_rate.view().val == device.viscous_rate_values.data());
+  check_product(exec, device.viscous_rate, host.viscous_rate);
+}
+
+TEST_CASE("A viscous rate of another pattern than M's (an outlet) is uploaded whole", "[time][operators]") {
+  const mesh::Mesh m = mesh::make_hex_box({{4, 3, 2}, {0, 0, 0}, {1, 0.75, 0.5}, {0, 0, 0}, {false, false, false}});
+  const mesh::MeshGeometry g = mesh::compute_geometry(m);
+  fv::FlowBoundaries boundaries = walls_with_a_lid(m);
+  for (std::size_t p = 0; p < m.patches.size(); ++p)
+    if (m.patches[p].name == "xmax") boundaries.by_patch[p] = fv::BoundaryCondition{BoundaryKind::outlet, {0, 0, 0}};
+  fv::FlowOperators ops = fv::assemble_flow_operators(m, g, boundaries);
+  const fv::FlowOperators host = ops;
+  REQUIRE_FALSE(same_pattern(host.viscous_rate, host.divergence));
+  const Executor exec = Executor::cpu();
+  const DeviceOperators device(exec, m, g, ops, 4, 0.01, false, Vec3{0, 0, 0});
+  CHECK(device.viscous_rate.view().col != device.divergence.view().col);
+  CHECK(device.viscous_rate_values.size() == 0);
+  check_product(exec, device.viscous_rate, host.viscous_rate);
 }
 
 }  // namespace
