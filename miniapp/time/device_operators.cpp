@@ -41,26 +41,24 @@ std::array<DeviceSell, 3> upload_three(const Executor& exec, const std::array<Cs
   return {upload(exec, a[0], s, profile), upload(exec, a[1], s, profile), upload(exec, a[2], s, profile)};
 }
 
-// `host` in executor memory: where `shared` (its pattern is `structure`'s), only its values, laid out
-// as `structure`'s into `values` and read with `structure`'s slice offsets and columns
-// (DeviceSell::with_values); else uploaded whole, `values` left empty.
+// `host` in executor memory: where `shared` (its pattern is `structure`'s), its values only, laid out
+// as `structure`'s and read with `structure`'s slice offsets and columns; else whole.
 DeviceSell upload_on_structure(const Executor& exec, const CsrMatrix& host, bool shared, const DeviceSell& structure,
-                               Vector& values, index_t s, StageProfile* profile) {
-  if (!shared) return upload(exec, host, s, profile);
+                               index_t s, StageProfile* profile) {
   DeviceSell uploaded = upload(exec, host, s, profile);
-  values = std::move(uploaded.values());
-  return structure.with_values(values);
+  if (!shared) return uploaded;
+  return structure.with_own_values(std::move(uploaded.values()));
 }
 
 // G_d made from M Γ_d, which is then released (its upload came before), on M Γ_d's structure where
 // their patterns are the same (M Γ_d's symmetric, fv::cell_gradient_matrix). G_d kept on the host in
 // `kept` when given.
-DeviceSell upload_cell_gradient(const Executor& exec, fv::FlowOperators& ops, const DeviceSell& cell_divergence,
-                                Vector& values, int d, index_t s, StageProfile* profile, std::array<CsrMatrix, 3>* kept) {
-  const bool shared = has_symmetric_pattern(ops.cell_divergence[d]);
+DeviceSell upload_cell_gradient(const Executor& exec, fv::FlowOperators& ops, const DeviceSell& cell_divergence, int d,
+                                index_t s, StageProfile* profile, std::array<CsrMatrix, 3>* kept) {
   CsrMatrix g = timed_part(profile, made_part, [&] { return fv::cell_gradient_matrix(ops, d); });
+  const bool shared = same_pattern(g, ops.cell_divergence[d]);
   release(ops.cell_divergence[d]);
-  DeviceSell uploaded = upload_on_structure(exec, g, shared, cell_divergence, values, s, profile);
+  DeviceSell uploaded = upload_on_structure(exec, g, shared, cell_divergence, s, profile);
   if (kept) (*kept)[d] = std::move(g);
   return uploaded;
 }
@@ -91,19 +89,17 @@ DeviceOperators::DeviceOperators(const Executor& exec, const mesh::Mesh& mesh, c
       pressure_matrix(pressure_matrix_of(exec, std::move(uploaded_minus_laplacian), ops.laplacian, s, profile)),
       cell_to_face(upload_releasing(exec, ops.cell_to_face, s, profile)),
       cell_divergence(upload_three(exec, ops.cell_divergence, s, profile)),
-      cell_gradient{
-          upload_cell_gradient(exec, ops, cell_divergence[0], cell_gradient_values[0], 0, s, profile, host_cell_gradient),
-          upload_cell_gradient(exec, ops, cell_divergence[1], cell_gradient_values[1], 1, s, profile, host_cell_gradient),
-          upload_cell_gradient(exec, ops, cell_divergence[2], cell_gradient_values[2], 2, s, profile, host_cell_gradient)},
+      cell_gradient{upload_cell_gradient(exec, ops, cell_divergence[0], 0, s, profile, host_cell_gradient),
+                    upload_cell_gradient(exec, ops, cell_divergence[1], 1, s, profile, host_cell_gradient),
+                    upload_cell_gradient(exec, ops, cell_divergence[2], 2, s, profile, host_cell_gradient)},
       face_interpolation(upload(
           exec, timed_part(profile, made_part, [&] { return fv::face_interpolation_matrix(mesh, ops.cell_order); }),
           s, profile)),
       flux_magnitude_sum(upload_on_structure(
-          exec, timed_part(profile, made_part, [&] { return absolute(ops.divergence); }), true, divergence,
-          flux_magnitude_values, s, profile)),
+          exec, timed_part(profile, made_part, [&] { return absolute(ops.divergence); }), true, divergence, s, profile)),
       viscous_rate([&] {
         const bool shared = same_pattern(ops.viscous_rate, ops.divergence);
-        DeviceSell uploaded = upload_on_structure(exec, ops.viscous_rate, shared, divergence, viscous_rate_values, s, profile);
+        DeviceSell uploaded = upload_on_structure(exec, ops.viscous_rate, shared, divergence, s, profile);
         release(ops.viscous_rate);
         return uploaded;
       }()),

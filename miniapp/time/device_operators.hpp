@@ -19,7 +19,8 @@ struct DeviceOperators {
   // the next uploads' arrays: what remains is cell_order, boundaries, volume, inverse_volume and the
   // Laplacian (the pressure solvers' matrix). |M|, G and Π are made here, each just before its upload
   // (fv::cell_gradient_matrix); |M| and G, of M's and M Γ's patterns, and the viscous rate where it
-  // has M's, are stored as values read with those matrices' structure. The time of each part goes to `profile` when given.
+  // has M's, are stored as values read with those matrices' structure. The time of each part goes to
+  // `profile` when given.
   // `uploaded_minus_laplacian`: −L already in executor memory with slice height `slice_height` (laid
   // out there from the copy AMG's device set-up read), taken as the pressure matrix as it is; else −L
   // is uploaded here. `host_cell_gradient`, when given, receives G on the host (probes interpolate
@@ -36,14 +37,11 @@ struct DeviceOperators {
   DeviceSell pressure_matrix;                  // −L (symmetric positive semi-definite)
   DeviceSell cell_to_face;                     // Γc→s, its components' columns interleaved
   std::array<DeviceSell, 3> cell_divergence;   // M Γc→s
-  // G_d's values where its pattern is M Γ_d's: G_d then reads M Γ_d's structure (empty otherwise).
-  std::array<Vector, 3> cell_gradient_values;
-  std::array<DeviceSell, 3> cell_gradient;     // G
+  std::array<DeviceSell, 3> cell_gradient;     // G, on M Γ_d's structure where its pattern is M Γ_d's
   DeviceSell face_interpolation;               // Π
-  // |M|'s values, and the viscous rate's where its pattern is M's (empty otherwise): they read M's structure.
-  Vector flux_magnitude_values, viscous_rate_values;
-  DeviceSell flux_magnitude_sum;               // |M|
-  DeviceSell viscous_rate;                     // Σ A/δn per cell from face values
+  DeviceSell flux_magnitude_sum;               // |M|, on M's structure
+  DeviceSell viscous_rate;                     // Σ A/δn per cell from face values (on M's structure where
+                                               // its pattern is M's)
   // Σ A_f (|u_b| − |u_b · n_f|) over each cell's wall and inlet faces (time_step_control.hpp), and
   // whether any is non-zero (a moving wall, an oblique inlet).
   Vector boundary_speed_flux;

@@ -82,7 +82,7 @@ DeviceSell::DeviceSell(const DeviceCsr& csr, index_t slice_height)
   exec.synchronize();
 }
 
-DeviceSell::DeviceSell(const DeviceSell& structure, const Vector& values)
+DeviceSell::DeviceSell(const DeviceSell& structure, Vector values)
     : rows_(structure.rows_),
       cols_(structure.cols_),
       slice_height_(structure.slice_height_),
@@ -90,7 +90,11 @@ DeviceSell::DeviceSell(const DeviceSell& structure, const Vector& values)
       nnz_(structure.nnz_),
       slice_ptr_(structure.slice_ptr_.window(0, structure.slice_ptr_.size())),
       col_(structure.col_.window(0, structure.col_.size())),
-      val_(values.window(0, values.size())) {}
+      val_(std::move(values)) {
+  if (val_.size() != structure.stored_entries())
+    throw Error("DeviceSell: " + std::to_string(val_.size()) + " values for a matrix of " +
+                std::to_string(structure.stored_entries()) + " stored entries");
+}
 
 DeviceSell::Structure DeviceSell::structure_window() const {
   return {slice_ptr_.window(0, slice_ptr_.size()), col_.window(0, col_.size())};
@@ -98,12 +102,9 @@ DeviceSell::Structure DeviceSell::structure_window() const {
 
 DeviceSell::Structure DeviceSell::take_structure() && { return {std::move(slice_ptr_), std::move(col_)}; }
 
-DeviceSell DeviceSell::with_values(const Vector& values) const {
-  if (values.size() != stored_entries())
-    throw Error("DeviceSell::with_values: " + std::to_string(values.size()) + " values for a matrix of " +
-                std::to_string(stored_entries()) + " stored entries");
-  return DeviceSell(*this, values);
-}
+DeviceSell DeviceSell::with_values(const Vector& values) const { return DeviceSell(*this, values.window(0, values.size())); }
+
+DeviceSell DeviceSell::with_own_values(Vector values) const { return DeviceSell(*this, std::move(values)); }
 
 SellView DeviceSell::view() const {
   return {rows_, cols_, slice_height_, slice_count_, slice_ptr_.data(), col_.data(), val_.data()};

@@ -35,6 +35,9 @@ class DeviceSell {
   // matrix of a shared pattern), without a copy: it reads this matrix's structure and `values`
   // (stored_entries() of them), which must outlive it and are never written through it.
   DeviceSell with_values(const Vector& values) const;
+  // The same owning `values` (e.g. an operator whose pattern is this one's, stored as its values only):
+  // only this matrix's structure must outlive it.
+  DeviceSell with_own_values(Vector values) const;
   // The slice offsets and column indices, for a matrix of this structure with values of another type
   // (DeviceSellFloat): windows into this matrix's arrays (it must outlive them and is not changed), or
   // its own arrays moved out (the matrix keeps its values but no structure: only destroy it then).
@@ -54,7 +57,8 @@ class DeviceSell {
   const Executor& executor() const { return val_.executor(); }
 
  private:
-  DeviceSell(const DeviceSell& structure, const Vector& values);
+  // `values`: stored_entries() of them (checked), owned or a window.
+  DeviceSell(const DeviceSell& structure, Vector values);
 
   index_t rows_, cols_, slice_height_, slice_count_, nnz_;
   Array<index_t> slice_ptr_, col_;

@@ -55,18 +55,18 @@ TEST_CASE("G_d, |M| and the viscous rate read the structure of M Gamma_d and M a
     REQUIRE(has_symmetric_pattern(host.cell_divergence[d]));
     CHECK(device.cell_gradient[d].view().col == device.cell_divergence[d].view().col);
     CHECK(device.cell_gradient[d].view().slice_ptr == device.cell_divergence[d].view().slice_ptr);
-    CHECK(device.cell_gradient[d].view().val == device.cell_gradient_values[d].data());
+    CHECK(device.cell_gradient[d].view().val != device.cell_divergence[d].view().val);
     check_product(exec, device.cell_gradient[d], fv::cell_gradient_matrix(host, d));
     check_product(exec, device.cell_divergence[d], host.cell_divergence[d]);
   }
   CHECK(device.flux_magnitude_sum.view().col == device.divergence.view().col);
-  CHECK(device.flux_magnitude_sum.view().val == device.flux_magnitude_values.data());
+  CHECK(device.flux_magnitude_sum.view().val != device.divergence.view().val);
   check_product(exec, device.flux_magnitude_sum, absolute(host.divergence));
   check_product(exec, device.divergence, host.divergence);
   // Walls all round: every face of M's rows has a viscous rate.
   REQUIRE(same_pattern(host.viscous_rate, host.divergence));
   CHECK(device.viscous_rate.view().col == device.divergence.view().col);
-  CHECK(device.viscous_rate.view().val == device.viscous_rate_values.data());
+  CHECK(device.viscous_rate.view().val != device.divergence.view().val);
   check_product(exec, device.viscous_rate, host.viscous_rate);
 }
 
@@ -82,7 +82,7 @@ TEST_CASE("A viscous rate of another pattern than M's (an outlet) is uploaded wh
   const Executor exec = Executor::cpu();
   const DeviceOperators device(exec, m, g, ops, 4, 0.01, false, Vec3{0, 0, 0});
   CHECK(device.viscous_rate.view().col != device.divergence.view().col);
-  CHECK(device.viscous_rate_values.size() == 0);
+  CHECK(device.viscous_rate.view().slice_ptr != device.divergence.view().slice_ptr);
   check_product(exec, device.viscous_rate, host.viscous_rate);
 }
 
