@@ -1,12 +1,15 @@
 // DeviceOperators' matrices that read another's structure: G_d on M Γ_d's, |M| and the viscous rate
-// on M's, with the products of the host matrices they were made from.
+// on M's, with the products of the host matrices they were made from, on the CPU backend and, where a
+// device is visible, on CUDA.
 #include <catch2/catch.hpp>
 
+#include <optional>
 #include <random>
 
 #include "mesh/generators.hpp"
 #include "mesh/geometry.hpp"
 #include "miniapp/time/device_operators.hpp"
+#include "operators/backend/cuda/device.hpp"
 #include "operators/kernels/spmv.hpp"
 
 namespace miniapp::time::test {
@@ -28,6 +31,17 @@ std::vector<double> random_values(std::size_t n) {
   return v;
 }
 
+// The CPU backend, then CUDA's where a device is visible; none where it is not (the test returns).
+std::optional<Executor> each_backend() {
+  if (GENERATE(Backend::cpu, Backend::cuda) == Backend::cpu) return Executor::cpu();
+  if (cuda::device_count() > 0) return Executor::cuda();
+  WARN("CUDA not run: no device (or a build without CUDA)");
+  return std::nullopt;
+}
+
+// Slice height: CUDA's warp-wide slices, small ones on the CPU so that these little meshes span many.
+index_t slice_height(const Executor& exec) { return exec.backend() == Backend::cuda ? 32 : 4; }
+
 void check_product(const Executor& exec, const DeviceSell& a, const CsrMatrix& host) {
   REQUIRE(a.rows() == host.rows);
   REQUIRE(a.cols() == host.cols);
@@ -47,8 +61,10 @@ TEST_CASE("G_d, |M| and the viscous rate read the structure of M Gamma_d and M a
   const mesh::MeshGeometry g = mesh::compute_geometry(m);
   fv::FlowOperators ops = fv::assemble_flow_operators(m, g, walls_with_a_lid(m));
   const fv::FlowOperators host = ops;  // the upload releases what only it reads
-  const Executor exec = Executor::cpu();
-  const DeviceOperators device(exec, m, g, ops, 4, 0.01, false, Vec3{0, 0, 0});
+  const std::optional<Executor> backend = each_backend();
+  if (!backend) return;
+  const Executor& exec = *backend;
+  const DeviceOperators device(exec, m, g, ops, slice_height(exec), 0.01, false, Vec3{0, 0, 0});
 
   for (int d = 0; d < 3; ++d) {
     CAPTURE(d);
@@ -79,8 +95,10 @@ TEST_CASE("A viscous rate of another pattern than M's (an outlet) is uploaded wh
   fv::FlowOperators ops = fv::assemble_flow_operators(m, g, boundaries);
   const fv::FlowOperators host = ops;
   REQUIRE_FALSE(same_pattern(host.viscous_rate, host.divergence));
-  const Executor exec = Executor::cpu();
-  const DeviceOperators device(exec, m, g, ops, 4, 0.01, false, Vec3{0, 0, 0});
+  const std::optional<Executor> backend = each_backend();
+  if (!backend) return;
+  const Executor& exec = *backend;
+  const DeviceOperators device(exec, m, g, ops, slice_height(exec), 0.01, false, Vec3{0, 0, 0});
   CHECK(device.viscous_rate.view().col != device.divergence.view().col);
   CHECK(device.viscous_rate.view().slice_ptr != device.divergence.view().slice_ptr);
   check_product(exec, device.viscous_rate, host.viscous_rate);
