@@ -45,9 +45,9 @@ std::array<DeviceSell, 3> upload_three(const Executor& exec, const std::array<Cs
 // as `structure`'s and read with `structure`'s slice offsets and columns; else whole.
 DeviceSell upload_on_structure(const Executor& exec, const CsrMatrix& host, bool shared, const DeviceSell& structure,
                                index_t s, StageProfile* profile) {
-  DeviceSell uploaded = upload(exec, host, s, profile);
-  if (!shared) return uploaded;
-  return structure.with_own_values(std::move(uploaded.values()));
+  if (!shared) return upload(exec, host, s, profile);
+  StageProfile::Part part(profile, matrices_part);
+  return structure.with_values_of(host);
 }
 
 // G_d made from M Γ_d, which is then released (its upload came before), on M Γ_d's structure where

@@ -16,15 +16,16 @@ constexpr index_t rows_per_copy = index_t{1} << 18;
 
 // The sELL arrays (slice_ptr already there) written on the device from `host`'s CSR rows, copied
 // there a block of slices at a time as they are: the host neither converts nor holds a sELL copy.
+// `col` null: the values alone (the columns neither copied nor written).
 void fill_sell_on_device(const Executor& exec, const CsrMatrix& host, index_t slice_height, index_t slice_count,
-                         const Array<index_t>& slice_ptr, Array<index_t>& col, Vector& val) {
+                         const index_t* slice_ptr, index_t* col, Vector& val) {
   const index_t padded_rows = slice_count * slice_height;
   const index_t block = std::max(slice_height, rows_per_copy / slice_height * slice_height);
   const auto entry = [&](index_t row) { return host.row_ptr[std::min(row, host.rows)]; };
   index_t most_entries = 1;
   for (index_t first = 0; first < padded_rows; first += block)
     most_entries = std::max(most_entries, entry(first + block) - entry(first));
-  Array<index_t> row_ptr_buffer(exec, block + 1), col_buffer(exec, most_entries);
+  Array<index_t> row_ptr_buffer(exec, block + 1), col_buffer(exec, col ? most_entries : 0);
   Vector val_buffer(exec, most_entries);
   for (index_t first = 0; first < padded_rows; first += block) {
     const index_t count = std::min(block, padded_rows - first);
@@ -33,12 +34,12 @@ void fill_sell_on_device(const Executor& exec, const CsrMatrix& host, index_t sl
     if (stored > 0)
       exec.copy_from_host(row_ptr_buffer.data(), host.row_ptr.data() + first, sizeof(index_t) * (stored + 1));
     if (entries > 0) {
-      exec.copy_from_host(col_buffer.data(), host.col.data() + first_entry, sizeof(index_t) * entries);
+      if (col) exec.copy_from_host(col_buffer.data(), host.col.data() + first_entry, sizeof(index_t) * entries);
       exec.copy_from_host(val_buffer.data(), host.val.data() + first_entry, sizeof(double) * entries);
     }
     // In stream order: the next block's copies wait for this block's kernel.
-    cuda::fill_sell(exec.stream(), {first, count, host.rows, host.cols, slice_height, first_entry}, slice_ptr.data(),
-                    row_ptr_buffer.data(), col_buffer.data(), val_buffer.data(), col.data(), val.data());
+    cuda::fill_sell(exec.stream(), {first, count, host.rows, host.cols, slice_height, first_entry}, slice_ptr,
+                    row_ptr_buffer.data(), col_buffer.data(), val_buffer.data(), col, val.data());
   }
   exec.synchronize();
 }
@@ -63,7 +64,7 @@ DeviceSell::DeviceSell(const Executor& exec, const CsrMatrix& host, index_t slic
   col_ = Array<index_t>(exec, offsets.back());
   val_ = Vector(exec, offsets.back());
   if (exec.backend() == Backend::cpu) fill_sell(host, slice_height, offsets, col_.data(), val_.data());
-  else fill_sell_on_device(exec, host, slice_height, slice_count_, slice_ptr_, col_, val_);
+  else fill_sell_on_device(exec, host, slice_height, slice_count_, slice_ptr_.data(), col_.data(), val_);
 }
 
 DeviceSell::DeviceSell(const DeviceCsr& csr, index_t slice_height)
@@ -104,7 +105,18 @@ DeviceSell::Structure DeviceSell::take_structure() && { return {std::move(slice_
 
 DeviceSell DeviceSell::with_values(const Vector& values) const { return DeviceSell(*this, values.window(0, values.size())); }
 
-DeviceSell DeviceSell::with_own_values(Vector values) const { return DeviceSell(*this, std::move(values)); }
+DeviceSell DeviceSell::with_values_of(const CsrMatrix& host) const {
+  const std::vector<index_t> offsets = sell_slice_offsets(host, slice_height_);
+  if (host.rows != rows_ || host.cols != cols_ || host.nnz() != nnz_ || offsets.back() != stored_entries())
+    throw Error("DeviceSell::with_values_of: a " + std::to_string(host.rows) + " x " + std::to_string(host.cols) +
+                " matrix of " + std::to_string(host.nnz()) + " entries on the structure of a " + std::to_string(rows_) +
+                " x " + std::to_string(cols_) + " one of " + std::to_string(nnz_));
+  const Executor& exec = executor();
+  Vector values(exec, stored_entries());
+  if (exec.backend() == Backend::cpu) fill_sell(host, slice_height_, offsets, nullptr, values.data());
+  else fill_sell_on_device(exec, host, slice_height_, slice_count_, slice_ptr_.data(), nullptr, values);
+  return DeviceSell(*this, std::move(values));
+}
 
 SellView DeviceSell::view() const {
   return {rows_, cols_, slice_height_, slice_count_, slice_ptr_.data(), col_.data(), val_.data()};

@@ -35,9 +35,10 @@ class DeviceSell {
   // matrix of a shared pattern), without a copy: it reads this matrix's structure and `values`
   // (stored_entries() of them), which must outlive it and are never written through it.
   DeviceSell with_values(const Vector& values) const;
-  // The same owning `values` (e.g. an operator whose pattern is this one's, stored as its values only):
+  // `host`, a matrix of this one's pattern (the caller's check: same_pattern; shape, entries and padded
+  // size checked here), stored as its values only, laid out in this structure and owned by the result:
   // only this matrix's structure must outlive it.
-  DeviceSell with_own_values(Vector values) const;
+  DeviceSell with_values_of(const CsrMatrix& host) const;
   // The slice offsets and column indices, for a matrix of this structure with values of another type
   // (DeviceSellFloat): windows into this matrix's arrays (it must outlive them and is not changed), or
   // its own arrays moved out (the matrix keeps its values but no structure: only destroy it then).

@@ -93,15 +93,12 @@ void fill_sell(const CsrMatrix& a, index_t slice_height, const std::vector<index
     const index_t length = r < a.rows ? a.row_length(r) : 0;
     const index_t begin = r < a.rows ? a.row_ptr[r] : 0;
     const index_t first = slice_ptr[slice] + r % slice_height;  // entry k at first + k · slice_height
-    for (index_t k = 0; k < length; ++k) {
-      col[first + k * slice_height] = a.col[begin + k];
-      val[first + k * slice_height] = a.val[begin + k];
-    }
+    for (index_t k = 0; k < length; ++k) val[first + k * slice_height] = a.val[begin + k];
+    for (index_t k = length; k < width; ++k) val[first + k * slice_height] = 0.0;
+    if (!col) continue;
+    for (index_t k = 0; k < length; ++k) col[first + k * slice_height] = a.col[begin + k];
     const index_t pad_col = length > 0 ? a.col[begin + length - 1] : empty_row_column(r, a.cols);
-    for (index_t k = length; k < width; ++k) {
-      col[first + k * slice_height] = pad_col;
-      val[first + k * slice_height] = 0.0;
-    }
+    for (index_t k = length; k < width; ++k) col[first + k * slice_height] = pad_col;
   }
 }
 

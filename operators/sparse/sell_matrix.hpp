@@ -44,7 +44,8 @@ SellLayout sell_layout(const CsrMatrix& a, index_t slice_height);
 // The two halves of to_sell, for a caller that stores the entries elsewhere (DeviceSell on the CPU
 // backend: straight into executor memory): the slice offsets of `a` (slices + 1 entries; throws
 // miniapp::Error for a slice height below 1 or a padded size past the index type), and a's entries with
-// their padding written at those offsets into col and val (slice_ptr.back() entries each).
+// their padding written at those offsets into col and val (slice_ptr.back() entries each; col null:
+// the values alone, for a matrix that reads another's columns of the same pattern).
 std::vector<index_t> sell_slice_offsets(const CsrMatrix& a, index_t slice_height);
 void fill_sell(const CsrMatrix& a, index_t slice_height, const std::vector<index_t>& slice_ptr, index_t* col,
                double* val);

@@ -52,6 +52,25 @@ TEST_CASE("sELL SpMV of a 3D 7-point Laplacian", "[spmv]") {
   for (double v : y.to_host()) CHECK(v == 0.0);
 }
 
+TEST_CASE("A matrix stored as its values on another's structure multiplies as itself; another shape is refused",
+          "[spmv]") {
+  const Executor exec = Executor::cpu();
+  const index_t slice_height = GENERATE(1, 4, 32);
+  CAPTURE(slice_height);
+  const CsrMatrix a = test::random_csr(101, 80, 7, 11);  // empty rows and padding included
+  const CsrMatrix b = absolute(a);                       // a's pattern, other values
+  const DeviceSell structure(exec, a, slice_height);
+  const DeviceSell on_structure = structure.with_values_of(b);
+  CHECK(on_structure.view().col == structure.view().col);
+  CHECK(on_structure.view().slice_ptr == structure.view().slice_ptr);
+  CHECK(on_structure.view().val != structure.view().val);
+  const std::vector<double> x = test::random_vector(a.cols, 12);
+  Vector y(exec, a.rows);
+  spmv(exec, on_structure, Vector::from_host(exec, x), y);
+  check_close(y.to_host(), reference_spmv(b, x));
+  CHECK_THROWS_WITH(structure.with_values_of(test::random_csr(100, 80, 7, 11)), Catch::Contains("with_values_of"));
+}
+
 TEST_CASE("spmv_multi equals separate SpMVs", "[spmv]") {
   const Executor exec = Executor::cpu();
   const CsrMatrix host = test::random_csr(203, 150, 7, 9);

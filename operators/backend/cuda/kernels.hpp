@@ -90,7 +90,8 @@ void cg_loop_test(void* stream, const cg::ScalarsView& s, int body, std::uint64_
 // Set-up: rows [first, first + count) of a sELL matrix (slice_ptr on the device) written from the
 // same rows in CSR, copied to the device as they are: row_ptr holds the CSR offsets of those below
 // matrix_rows and the one after them (rows past matrix_rows are the last slice's padding), offsets
-// into csr_col and csr_val less first_entry. Asynchronous on `stream`.
+// into csr_col and csr_val less first_entry. col null: the values alone (csr_col unread). Asynchronous
+// on `stream`.
 namespace miniapp::cuda {
 
 struct SellFillRows {

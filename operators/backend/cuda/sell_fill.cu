@@ -28,16 +28,13 @@ __global__ void __launch_bounds__(block_size)
   const index_t begin = real ? row_ptr[i] - rows.first_entry : 0;
   const index_t length = real ? row_ptr[i + 1] - row_ptr[i] : 0;
   const index_t first = slice_ptr[slice] + r % h;  // entry k at first + k · h
-  for (index_t k = 0; k < length; ++k) {
-    col[first + k * h] = csr_col[begin + k];
-    val[first + k * h] = csr_val[begin + k];
-  }
+  for (index_t k = 0; k < length; ++k) val[first + k * h] = csr_val[begin + k];
+  for (index_t k = length; k < width; ++k) val[first + k * h] = 0.0;
+  if (!col) return;  // the values alone (csr_col not copied)
+  for (index_t k = 0; k < length; ++k) col[first + k * h] = csr_col[begin + k];
   // Padding repeats the row's last column (an empty row's: its own index, kept inside the columns).
   const index_t pad_col = length > 0 ? csr_col[begin + length - 1] : min(r, rows.matrix_cols - 1);
-  for (index_t k = length; k < width; ++k) {
-    col[first + k * h] = pad_col;
-    val[first + k * h] = 0.0;
-  }
+  for (index_t k = length; k < width; ++k) col[first + k * h] = pad_col;
 }
 
 // width[s] = slice s's longest row times the slice height, in 64 bits (the sum may pass index_t).
