@@ -49,7 +49,7 @@ PcgResult DistributedPcg::solve(const parallel::OverlappedOperator& a, const Pre
   double rho = dots[1];
   result.relative_residual = std::sqrt(dots[0]) / b_norm;
   copy(exec_, z_, p_);
-  const std::uint64_t reads_before = exec_.counters().host_reads();
+  const KernelCounters before = exec_.counters();
   while (result.relative_residual > options.tolerance && result.iterations < options.max_iterations) {
     a.apply(domain_, p_, q_);
     const double sigma = domain_.dot(exec_, p_, q_);
@@ -70,7 +70,7 @@ PcgResult DistributedPcg::solve(const parallel::OverlappedOperator& a, const Pre
   }
   if (options.singular) remove_mean(x);
   result.queued_iterations = result.iterations;  // one iteration at a time
-  result.iteration_host_reads = static_cast<int>(exec_.counters().host_reads() - reads_before);
+  result.iteration_kernels = exec_.counters().since(before);
   set_outcome(result, options);
   return result;
 }

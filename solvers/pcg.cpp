@@ -113,7 +113,7 @@ void Pcg::queue_iteration(const DeviceSell& a, const Preconditioner& m, Vector& 
 // launched plainly.
 CgProgress Pcg::iterate(const DeviceSell& a, const Preconditioner& m, Vector& x, const PcgOptions& options,
                         PcgResult& result) {
-  const std::uint64_t reads_before = exec_.counters().host_reads();
+  const KernelCounters before = exec_.counters();
   const int interval = options.check_interval > 0 ? options.check_interval
                        : m.batch_iterations() > 0 ? m.batch_iterations()
                                                   : default_check_interval(exec_.backend());
@@ -153,7 +153,7 @@ CgProgress Pcg::iterate(const DeviceSell& a, const Preconditioner& m, Vector& x,
     progress = scalars_.read();
   }
   result.queued_iterations = launched;
-  result.iteration_host_reads = static_cast<int>(exec_.counters().host_reads() - reads_before);
+  result.iteration_kernels = exec_.counters().since(before);
   return progress;
 }
 

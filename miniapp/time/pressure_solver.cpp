@@ -131,7 +131,7 @@ PcgResult FftPressureSolver::solve(const Vector& rhs, Vector& pressure, long ste
   result.converged = r.converged;
   result.replayed_batches = r.frequencies.replayed_batches;
   result.queued_iterations = r.frequencies.queued_iterations;
-  result.iteration_host_reads = r.frequencies.iteration_host_reads;
+  result.iteration_kernels = r.frequencies.iteration_kernels;
   result.iteration_sizes = r.frequencies.iteration_sizes;
   if (!r.converged) {
     std::ostringstream msg;

@@ -210,7 +210,7 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
   std::vector<double> state;
   int replayed = 0, queued = 0;
   std::vector<IterationSize> sizes;
-  const std::uint64_t reads_before = exec_.counters().host_reads();
+  const KernelCounters iterations_before = exec_.counters();
   while (active.size() > 0 && queued < options.max_iterations) {
     const int count = std::min(interval, options.max_iterations - queued);
     const auto batch = [&] {
@@ -233,7 +233,7 @@ BatchedPcgResult BatchedPcg::solve(Vector& b, Vector& x, const BatchedPcgOptions
   }
   if (state.empty()) state = state_.to_host();  // no batch (max_iterations 0)
   BatchedPcgResult result{std::vector<int>(systems), std::vector<double>(systems), true, replayed, queued,
-                          static_cast<int>(exec_.counters().host_reads() - reads_before), std::move(sizes)};
+                          exec_.counters().since(iterations_before), std::move(sizes)};
   remove_mean(x);
   for (index_t s = 0; s < systems; ++s) {
     result.iterations[s] = static_cast<int>(bc::slot(state.data(), S, bc::iterations, s));

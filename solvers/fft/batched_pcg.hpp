@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "operators/backend/kernel_counters.hpp"
 #include "operators/backend/kernel_graph.hpp"
 #include "solvers/fft/batched_cg_scalars.hpp"
 #include "solvers/fft/frequency_preconditioner.hpp"
@@ -30,7 +31,7 @@ struct BatchedPcgResult {
   bool converged = false;                 // all systems
   int replayed_batches = 0;               // batches of check_interval iterations replayed as graphs
   int queued_iterations = 0;              // iterations queued (whole batches; see PcgResult)
-  int iteration_host_reads = 0;           // host reads made by the iterations (see PcgResult)
+  KernelCounters iteration_kernels{};     // the kernel calls and host reads of the iterations (see PcgResult)
   std::vector<IterationSize> iteration_sizes{};  // per size of the launched iterations (see PcgResult)
 };
 

@@ -188,9 +188,9 @@ TEST_CASE("Iterations queued past a system's stop leave its solution and iterati
   CHECK(x_batched == x_every);  // bitwise
   CHECK(every.iterations[6] < every.iterations[0]);  // the systems did stop at different iterations
   // One host read of the systems' state per batch; the solve's set-up and finish read apart.
-  CHECK(every.iteration_host_reads == every.queued_iterations);
+  CHECK(every.iteration_kernels.host_reads() == every.queued_iterations);
   CHECK(batched.queued_iterations % 7 == 0);
-  CHECK(batched.iteration_host_reads == batched.queued_iterations / 7);
+  CHECK(batched.iteration_kernels.host_reads() == batched.queued_iterations / 7);
   // The launched iterations by size: all of them, the first batch's (every system) the largest, and
   // smaller ones once systems stopped.
   for (const auto* r : {&every, &batched}) {

@@ -121,10 +121,49 @@ TEST_CASE("Fused PCG converges like the unfused iteration, whatever the check in
     CHECK((s.result.queued_iterations % interval == 0 || s.result.queued_iterations == options.max_iterations));
     CHECK(s.result.queued_iterations >= s.result.iterations);
     CHECK(s.result.queued_iterations < s.result.iterations + interval);
-    CHECK(s.result.iteration_host_reads == (s.result.queued_iterations + interval - 1) / interval);  // one a batch
+    CHECK(s.result.iteration_kernels.host_reads() == (s.result.queued_iterations + interval - 1) / interval);  // one a batch
     CHECK(s.result.relative_residual == fused.result.relative_residual);
     CHECK(s.x == fused.x);
   }
+}
+
+TEST_CASE("Fused PCG counts its iterations' kernels apart from its set-up and finish", "[pcg][fused]") {
+  // Solves of 6 and of 9 iterations (a tolerance never met): the iterations' counters grow by three
+  // iterations' load, the rest of the solve's (set-up, mean removals) is the same in both; with a
+  // check every 3 iterations one host read a batch.
+  const Pc pc = GENERATE(Pc::jacobi, Pc::aip_two_pass);
+  CAPTURE(static_cast<int>(pc));
+  const Executor exec = Executor::cpu();
+  const CsrMatrix a = shifted_box(8, 0.0);
+  const DeviceSell device_a(exec, to_sell(a, 8));
+  const auto m = make_preconditioner(exec, a, pc);
+  const Vector b = Vector::from_host(exec, test::random_vector(a.rows, 5));
+  Vector x(exec, a.rows);
+  Pcg pcg(exec, a.rows);
+  const auto solve = [&](int iterations) {
+    fill(exec, 0.0, x);
+    const KernelCounters before = exec.counters();
+    const PcgResult r = pcg.solve(device_a, *m, b, x,
+                                  {.tolerance = 0, .max_iterations = iterations, .singular = true, .check_interval = 3});
+    REQUIRE(r.queued_iterations == iterations);
+    return std::pair{exec.counters().since(before), r.iteration_kernels};
+  };
+  const auto [short_solve, short_iterations] = solve(6);
+  const auto [long_solve, long_iterations] = solve(9);
+  CHECK(short_iterations.host_reads() == 2);
+  CHECK(long_iterations.host_reads() == 3);
+  for (int k = 0; k < kernel_kind_count; ++k) {
+    const auto kind = static_cast<KernelKind>(k);
+    CAPTURE(k);
+    const KernelTally s = short_iterations.tally(kind), l = long_iterations.tally(kind);
+    CHECK(l.calls * 6 == s.calls * 9);
+    CHECK(l.bytes * 6 == Approx(s.bytes * 9));
+    CHECK(short_solve.tally(kind).calls - s.calls == long_solve.tally(kind).calls - l.calls);
+    CHECK(short_solve.tally(kind).bytes - s.bytes == Approx(long_solve.tally(kind).bytes - l.bytes));
+  }
+  CHECK(short_iterations.total().calls > 0);
+  CHECK(short_solve.total().calls > short_iterations.total().calls);  // the set-up is not an iteration
+  CHECK(short_solve.host_reads() - short_iterations.host_reads() == long_solve.host_reads() - long_iterations.host_reads());
 }
 
 TEST_CASE("Fused PCG hits an iteration cap that the check interval does not divide", "[pcg][fused]") {
@@ -135,7 +174,7 @@ TEST_CASE("Fused PCG hits an iteration cap that the check interval does not divi
   CHECK_FALSE(s.result.converged);
   CHECK(s.result.iterations == 5);
   CHECK(s.result.queued_iterations == 5);  // two batches of 3, the second cut to the cap
-  CHECK(s.result.iteration_host_reads == 2);
+  CHECK(s.result.iteration_kernels.host_reads() == 2);
   CHECK_THAT(s.result.warning, Catch::Contains("cap 5"));
 }
 
