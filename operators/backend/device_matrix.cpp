@@ -148,6 +148,6 @@ CsrMatrix DeviceCsr::to_host() const {
           val_.to_host<UninitializedVector<double>>()};
 }
 
-CsrView DeviceCsr::view() const { return {rows_, cols_, row_ptr_.data(), col_.data(), val_.data()}; }
+CsrView DeviceCsr::view() const { return {rows_, cols_, row_ptr_.data(), col_.data(), val_.data(), nnz()}; }
 
 }  // namespace miniapp

@@ -17,6 +17,7 @@ struct CsrView {
   const index_t* row_ptr;
   const index_t* col;
   const double* val;
+  std::int64_t nnz = 0;  // entries, where the kernel's layout depends on them (DeviceCsr::view sets it)
 };
 
 class DeviceCsr;

@@ -10,10 +10,11 @@ namespace miniapp {
 // pointers, x once, y once. Flops: 2 per true non-zero.
 void spmv(const Executor& exec, const DeviceSell& a, const Vector& x, Vector& y);
 void spmv(const Executor& exec, const DeviceCsr& a, const Vector& x, Vector& y);
-// Rows of at least this many entries on average: the CUDA backend multiplies a CSR matrix a warp per
-// row (its sums then in another order than the CPU's: equal to round-off), else a thread per row. On
-// the small matrices that come in CSR (AMG's, amg::kept_in_csr) a call is bound by its slowest row's
-// chain of loads, which a warp cuts to a round or two already at rows of about ten entries.
+// Rows of at least this many entries on average: the CUDA backend multiplies a CSR matrix with a group
+// of lanes per row (cuda csr_row.cuh; its sums then in another order than the CPU's: equal to
+// round-off), else a thread per row. On the small matrices that come in CSR (AMG's, amg::kept_in_csr)
+// a call is bound by its slowest row's chain of loads, which a group cuts to a round or two already at
+// rows of about ten entries.
 inline constexpr double csr_warp_row_entries = 8;
 
 // Generalized SpMV: y[i] = A x[i] for up to max_spmv_vectors vectors in one pass over the matrix (thesis §2.4),

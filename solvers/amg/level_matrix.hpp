@@ -19,8 +19,8 @@ std::size_t sell_device_bytes(const DeviceCsr& m, index_t slice_height, bool flo
 
 // Whether a matrix of the hierarchy (a small level's A, P or R, the coarse inverse) is kept in CSR
 // rather than sELL: few rows of many entries, whose one-thread-per-row sELL product is a chain of loads
-// as long as the row; from CSR the CUDA backend gives each such row a warp (spmv, csr_warp_row_entries;
-// the fused passes likewise).
+// as long as the row; from CSR the CUDA backend gives each such row a group of lanes (spmv,
+// csr_warp_row_entries; the fused passes likewise).
 bool kept_in_csr(index_t rows, index_t nnz);
 // Executor bytes of a CSR matrix (row offsets, 4-byte columns, double values).
 std::size_t csr_device_bytes(index_t rows, index_t nnz);

@@ -143,8 +143,11 @@ TEST_CASE("CUDA fused SpMVs (AMG's residual, correction and Jacobi step) match t
   };
   check(a_cpu, a_gpu);
   check(f_cpu, f_gpu);
-  const DeviceCsr c_cpu(cpu, csr), c_gpu(gpu, csr);  // a warp per row on CUDA
+  const DeviceCsr c_cpu(cpu, csr), c_gpu(gpu, csr);  // 4 lanes per row on CUDA
   check(c_cpu, c_gpu);
+  const CsrMatrix longer = test::random_csr(test::large_n, test::large_n, 40, 24);  // 16 lanes per row
+  const DeviceCsr l_cpu(cpu, longer), l_gpu(gpu, longer);
+  check(l_cpu, l_gpu);
 }
 
 TEST_CASE("CUDA generalized SpMV rejects 0 or more than 4 vectors", "[cuda][spmv]") {
@@ -171,16 +174,23 @@ TEST_CASE("CUDA CSR SpMV matches the CPU reference", "[cuda][spmv]") {
   CHECK(test::relative_difference(y.gpu.to_host(), y.cpu.to_host()) <= test::tolerance);
 }
 
-TEST_CASE("CUDA CSR SpMV a warp per row matches the CPU reference on long and short rows", "[cuda][spmv]") {
+TEST_CASE("CUDA CSR SpMV a group of lanes per row matches the CPU reference on long and short rows", "[cuda][spmv]") {
   // Dense rows as the coarse inverse's (longer than a warp, not a multiple of it), random rows of up
-  // to 12 entries with empty ones, and no rows.
+  // to 12, 30 and 60 entries with empty ones, and no rows: each group size, rows longer than their
+  // group, and rows of the last warp past the end.
   const Executor cpu = Executor::cpu(), gpu = Executor::cuda();
   std::vector<Triplet> dense;
   for (index_t i = 0; i < 397; ++i)
     for (index_t j = 0; j < 397; ++j) dense.push_back({i, j, 1.0 / (1.0 + i + j)});
-  for (const CsrMatrix& csr : {csr_from_triplets(397, 397, dense), test_matrix(test::large_n, test::large_n, 9),
-                               csr_from_triplets(0, 5, {})}) {
-    CAPTURE(csr.rows);
+  const std::vector<std::pair<CsrMatrix, int>> cases = {
+      {csr_from_triplets(397, 397, dense), 32},
+      {test_matrix(test::large_n, test::large_n, 9), 4},
+      {test::random_csr(test::large_n + 3, test::large_n, 30, 10), 8},
+      {test::random_csr(test::large_n + 5, test::large_n, 60, 11), 16},
+      {csr_from_triplets(0, 5, {}), 4}};
+  for (const auto& [csr, lanes] : cases) {
+    CAPTURE(csr.rows, lanes);
+    CHECK(cuda::csr_lanes(csr.rows, csr.nnz()) == lanes);
     const DeviceCsr a_cpu(cpu, csr), a_gpu(gpu, csr);
     const test::Mirrored x(cpu, gpu, test::random_vector(csr.cols, 8));
     test::Mirrored y(cpu, gpu, test::nan_vector(csr.rows));
@@ -188,6 +198,15 @@ TEST_CASE("CUDA CSR SpMV a warp per row matches the CPU reference on long and sh
     cuda::spmv_csr_warp_rows(gpu.stream(), a_gpu.view(), x.gpu.data(), y.gpu.data());
     CHECK(test::relative_difference(y.gpu.to_host(), y.cpu.to_host()) <= test::tolerance);
   }
+}
+
+TEST_CASE("CSR lanes per row: the power of two from 4 to 32 that covers half the mean row", "[spmv]") {
+  CHECK(cuda::csr_lanes(100, 800) == 4);
+  CHECK(cuda::csr_lanes(100, 801) == 8);
+  CHECK(cuda::csr_lanes(15997, 303107) == 16);
+  CHECK(cuda::csr_lanes(100, 3201) == 32);
+  CHECK(cuda::csr_lanes(188, 188 * 188) == 32);
+  CHECK(cuda::csr_lanes(0, 0) == 4);
 }
 
 }  // namespace

@@ -123,13 +123,13 @@ __global__ void spmv_csr_kernel(CsrView a, const double* __restrict__ x, double*
   y[row] = sum;
 }
 
-// The same a warp per row (csr_row.cuh), for rows of many entries.
+// The same a group of lanes per row (csr_row.cuh), for rows of many entries.
+template <int Lanes>
 __global__ void __launch_bounds__(block_size) spmv_csr_warp_kernel(CsrView a, const double* __restrict__ x,
                                                                      double* __restrict__ y) {
-  const detail::WarpRow w = detail::warp_row();
-  if (w.row >= a.rows) return;
-  const double sum = detail::csr_row_sum_warp(a, w.row, w.lane, x);
-  if (w.lane == 0) y[w.row] = sum;
+  const detail::WarpRow w = detail::lane_row<Lanes>();
+  const double sum = detail::csr_row_sum<Lanes>(a, w.row, w.lane, x);
+  if (w.lane == 0 && w.row < a.rows) y[w.row] = sum;
 }
 
 template <int K>
@@ -161,7 +161,10 @@ void spmv_csr(void* stream, const CsrView& a, const double* x, double* y) {
 
 void spmv_csr_warp_rows(void* stream, const CsrView& a, const double* x, double* y) {
   if (a.rows == 0) return;
-  spmv_csr_warp_kernel<<<detail::warp_row_blocks(a.rows), block_size, 0, detail::as_stream(stream)>>>(a, x, y);
+  detail::with_lanes(csr_lanes(a.rows, a.nnz), [&](auto lanes) {
+    constexpr int l = decltype(lanes)::value;
+    spmv_csr_warp_kernel<l><<<detail::lane_row_blocks<l>(a.rows), block_size, 0, detail::as_stream(stream)>>>(a, x, y);
+  });
   MINIAPP_CUDA_CHECK_LAUNCH("spmv_csr_warp_kernel");
 }
 

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# On a lent one-GPU machine, from the repository root: one calibration (cavity-3d 32³ with AMG), then
+# `predict --measure` of the other cases whose figures cost-model.md keeps, after the solve's split by
+# the solver's own iteration counters.
+# Usage: bash docs/results/h100_2026-12-06_csr_lanes/predict_more.sh OUT
+set -uo pipefail
+out=${1:?usage: predict_more.sh OUT}
+build=build/gpu
+budget=380
+start=$SECONDS
+mkdir -p "$out"
+tools/gpu/build.sh "$build" miniapp >"$out/build.txt" 2>&1
+echo "build: rc $? in $((SECONDS - start)) s" >>"$out/build.txt"
+source tools/gpu/runtime.sh
+date -u >>"$out/device.txt"
+predict() {  # name, limit, case options...
+  local name=$1 limit=$2
+  shift 2
+  step "$name" "$limit" "$bin" predict "$@" --backend cuda --calibration "$out/calibration.json" --measure \
+    --measure-steps 20 --devices 1 --no-plots --output "/tmp/$name"
+}
+predict predict_cal 120 cavity-3d --set 'numerics.preconditioner="amg"' --calibrate
+predict predict_channel_unstretched 40 channel --set 'mesh.stretch=[0.0,0.0,0.0]'
+predict predict_channel 40 channel
+predict predict_cavity 40 cavity
+predict predict_tg64_pcg 40 taylor-green-3d --set 'numerics.poisson="pcg"' --set 'physics.les="wale"' --set 'mesh.cells=[64,64,64]'
+predict predict_tg64_fft 40 taylor-green-3d --set 'numerics.poisson="fft"' --set 'mesh.cells=[64,64,64]'
+predict predict_cav32_aip 40 cavity-3d --set 'numerics.preconditioner="aip1"'
+predict predict_cav128 90 cavity-3d --set 'mesh.cells=[128,128,128]'
+for f in "$out"/predict_*.txt; do
+  echo "== $(basename "$f" .txt)"
+  grep -E "AMG:|^\| 2.2 Poisson solve \||^\| 6 time step|step \(wall" "$f"
+done >"$out/summary.txt"
+mkdir -p "$out/raw" && mv "$out"/predict_*.txt "$out/build.txt" "$out/raw/" && tar czf "$out/raw.tgz" -C "$out" raw && rm -rf "$out/raw"
