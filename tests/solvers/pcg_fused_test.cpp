@@ -143,8 +143,8 @@ TEST_CASE("Fused PCG counts its iterations' kernels apart from its set-up and fi
   const auto solve = [&](int iterations) {
     fill(exec, 0.0, x);
     const KernelCounters before = exec.counters();
-    const PcgResult r = pcg.solve(device_a, *m, b, x,
-                                  {.tolerance = 0, .max_iterations = iterations, .singular = true, .check_interval = 3});
+    const PcgOptions options{.tolerance = 0, .max_iterations = iterations, .singular = true, .check_interval = 3};
+    const PcgResult r = pcg.solve(device_a, *m, b, x, options);
     REQUIRE(r.queued_iterations == iterations);
     return std::pair{exec.counters().since(before), r.iteration_kernels};
   };
@@ -163,7 +163,8 @@ TEST_CASE("Fused PCG counts its iterations' kernels apart from its set-up and fi
   }
   CHECK(short_iterations.total().calls > 0);
   CHECK(short_solve.total().calls > short_iterations.total().calls);  // the set-up is not an iteration
-  CHECK(short_solve.host_reads() - short_iterations.host_reads() == long_solve.host_reads() - long_iterations.host_reads());
+  CHECK(short_solve.host_reads() - short_iterations.host_reads() ==
+        long_solve.host_reads() - long_iterations.host_reads());
 }
 
 TEST_CASE("Fused PCG hits an iteration cap that the check interval does not divide", "[pcg][fused]") {

@@ -1,7 +1,7 @@
 // Fused SpMVs of the CUDA backend (operators/kernels/fused_spmv.hpp): each row's product handed to the
 // epilogue instead of stored. sELL (double- or float-valued): one thread per row, summed as the plain
-// sELL SpMV sums it (sell_row.cuh, the matrix streamed). CSR: a group of lanes per row (csr_row.cuh), the layout
-// AMG keeps its small levels' matrices of long rows in.
+// sELL SpMV sums it (sell_row.cuh, the matrix streamed). CSR: a group of lanes per row (csr_row.cuh),
+// the layout AMG keeps its small levels' matrices of long rows in.
 #include "operators/backend/cuda/check.cuh"
 #include "operators/backend/cuda/csr_row.cuh"
 #include "operators/backend/cuda/kernels.hpp"

@@ -16,12 +16,12 @@ namespace miniapp::cuda {
 
 void spmv_sell(void* stream, const SellView& a, const double* x, double* y);
 void spmv_csr(void* stream, const CsrView& a, const double* x, double* y);
-// The same with a group of csr_lanes(a.rows, a.nnz) lanes per row (for rows of many entries; csr_row.cuh).
+// The same with a group of csr_lanes(a.rows, a.nnz) lanes per row, for rows of many entries (csr_row.cuh).
 void spmv_csr_warp_rows(void* stream, const CsrView& a, const double* x, double* y);
-// Lanes per row of a CSR matrix of `rows` rows and `nnz` entries in the products a group of lanes per
-// row: the power of two from 4 to 32 (a warp) that covers half the mean row, each lane summing about two
-// entries. A warp per row of 19 entries leaves 13 lanes idle and takes twice the warps; a lane per four
-// entries chains too many loads.
+// The lanes per row of those products for a CSR matrix of `rows` rows and `nnz` entries: the power of
+// two from 4 to 32 (a warp) that covers half the mean row, each lane summing about two entries. A warp
+// per row of 19 entries leaves 13 lanes idle and takes twice the warps; a lane per four entries chains
+// too many loads.
 inline int csr_lanes(index_t rows, std::int64_t nnz) {
   const double half_row = rows > 0 ? 0.5 * static_cast<double>(nnz) / static_cast<double>(rows) : 0;
   int lanes = 4;
