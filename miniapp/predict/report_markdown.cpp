@@ -26,22 +26,39 @@ std::string percent(double x) {
   return s += " %";
 }
 
+// One row of the counts table: the calls of `l` (beside the thesis' where given) and `mb` megabytes.
+void counts_row(std::ostream& out, const std::string& what, const PhaseLoad& l, const ThesisRow* t, double mb) {
+  const auto calls = [&](KernelKind kind, int thesis) {
+    const std::string ours = fixed(l[static_cast<int>(kind)].calls, 1);
+    return t ? ours + " / " + std::to_string(thesis) : ours;
+  };
+  out << "| " << what << " | " << calls(KernelKind::spmv, t ? t->spmv : 0) << " | "
+      << calls(KernelKind::axpy, t ? t->axpy : 0) << " | " << calls(KernelKind::dot, t ? t->dot : 0) << " | "
+      << fixed(l[static_cast<int>(KernelKind::pointwise)].calls + l[static_cast<int>(KernelKind::copy)].calls, 1)
+      << " | " << fixed(mb, 2) << " |\n";
+}
+
+double megabytes(const PhaseLoad& l, double times = 1) {
+  double bytes = 0;
+  for (const KindLoad& x : l) bytes += x.bytes;
+  return times * bytes / 1e6;
+}
+
 void counts_section(std::ostream& out, const PredictionReport& r) {
   out << "## Kernel calls per step, beside thesis Table 2.1\n\nCounted by the backend over " << r.counted_steps
-      << " steps (after one warm-up step); the Poisson solve per iteration (" << fixed(r.counts.iterations, 1)
-      << " iterations per step).\n\n"
+      << " steps (after one warm-up step); the Poisson solve as its set-up (per step) and its iterations (calls per "
+      << "iteration, megabytes of the " << fixed(r.counts.iterations, 1) << " iterations per step).\n\n"
       << "| sub-step | SpMV (ours / thesis) | AXPY | DOT | pointwise + copy | MB per step |\n|---|---|---|---|---|---|\n";
   for (int p = 0; p < time::phase_count; ++p) {
-    const PhaseLoad& l = p == solve ? r.counts.per_iteration : r.counts.fixed[p];
+    const std::string phase(name(static_cast<time::Phase>(p)));
     const ThesisRow& t = thesis_table_2_1[p];
-    const auto& k = [&](KernelKind kind) { return l[static_cast<int>(kind)]; };
-    double bytes = 0;
-    for (const KindLoad& x : r.counts.load(static_cast<time::Phase>(p), r.counts.iterations)) bytes += x.bytes;
-    out << "| " << name(static_cast<time::Phase>(p)) << (p == solve ? " (per iteration)" : "") << " | "
-        << fixed(k(KernelKind::spmv).calls, 1) << " / " << t.spmv << " | " << fixed(k(KernelKind::axpy).calls, 1) << " / "
-        << t.axpy << " | " << fixed(k(KernelKind::dot).calls, 1) << " / " << t.dot << " | "
-        << fixed(k(KernelKind::pointwise).calls + k(KernelKind::copy).calls, 1) << " | " << fixed(bytes / 1e6, 2)
-        << " |\n";
+    if (p != solve) {
+      counts_row(out, phase, r.counts.fixed[p], &t, megabytes(r.counts.fixed[p]));
+      continue;
+    }
+    counts_row(out, phase + " (set-up)", r.counts.fixed[p], nullptr, megabytes(r.counts.fixed[p]));
+    counts_row(out, phase + " (per iteration)", r.counts.per_iteration, &t,
+               megabytes(r.counts.per_iteration, r.counts.launched(r.counts.iterations)));
   }
   out << "\n";
 }

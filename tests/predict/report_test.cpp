@@ -58,6 +58,10 @@ TEST_CASE("The report is written as Markdown and as JSON with every number", "[p
                               "## Calibration"})
     CHECK_THAT(text, Catch::Contains(section));
   CHECK_THAT(text, Catch::Contains("-9.1 %"));  // predicted / measured wall = 1 / 1.1
+  // The solve as its set-up (its calls and megabytes per step) and its iterations (calls per
+  // iteration beside the thesis', megabytes of the 20 iterations).
+  CHECK_THAT(text, Catch::Contains("| 2.2 Poisson solve (set-up) | 3.0 | 0.0 | 0.0 | 0.0 | 0.30 |"));
+  CHECK_THAT(text, Catch::Contains("| 2.2 Poisson solve (per iteration) | 1.0 / 2 | 3.0 / 3 | 0.0 / 2 | 0.0 | 3.40 |"));
 
   const nlohmann::json root = nlohmann::json::parse(read_text(json));
   CHECK(root.at("case").at("cells") == 1000);
