@@ -33,10 +33,7 @@ template <class Pick>
 PhaseLoad sum_loads(const std::vector<RankProfile>& counted, Pick pick) {
   PhaseLoad sum{};
   for (const RankProfile& r : counted)
-    for (int k = 0; k < kernel_kind_count; ++k) {
-      const KindLoad& l = pick(r.counts)[k];
-      sum[k].calls += l.calls, sum[k].bytes += l.bytes, sum[k].flops += l.flops;
-    }
+    for (int k = 0; k < kernel_kind_count; ++k) sum[k] += pick(r.counts)[k];
   return sum;
 }
 

@@ -48,20 +48,13 @@ void split_solve(const std::vector<double>& queued, const std::vector<PhaseLoad>
   PhaseLoad all{}, iterating{};
   for (std::size_t s = 0; s < solves.size(); ++s) {
     iterations += queued[s], host_reads += reads[s], host_reads_iterating += iteration_reads[s];
-    for (int k = 0; k < kernel_kind_count; ++k) {
-      all[k].calls += solves[s][k].calls, all[k].bytes += solves[s][k].bytes, all[k].flops += solves[s][k].flops;
-      const KindLoad& i = iteration_loads[s][k];
-      iterating[k].calls += i.calls, iterating[k].bytes += i.bytes, iterating[k].flops += i.flops;
-    }
+    for (int k = 0; k < kernel_kind_count; ++k) all[k] += solves[s][k], iterating[k] += iteration_loads[s][k];
   }
   c.fixed_host_reads[solve] = (host_reads - host_reads_iterating) / n;
   c.iteration_host_reads = iterations > 0 ? host_reads_iterating / iterations : 0;
   for (int k = 0; k < kernel_kind_count; ++k) {
-    const KindLoad& a = all[k];
-    const KindLoad& i = iterating[k];
-    c.fixed[solve][k] = {(a.calls - i.calls) / n, (a.bytes - i.bytes) / n, (a.flops - i.flops) / n};
-    c.per_iteration[k] = iterations > 0 ? KindLoad{i.calls / iterations, i.bytes / iterations, i.flops / iterations}
-                                        : KindLoad{};
+    c.fixed[solve][k] = (all[k] - iterating[k]) / n;
+    c.per_iteration[k] = iterations > 0 ? iterating[k] / iterations : KindLoad{};
   }
 }
 
@@ -77,8 +70,7 @@ void split_batched_solve(const std::vector<double>& done, const std::vector<doub
   PhaseLoad sum{};
   for (std::size_t s = 0; s < solves.size(); ++s) {
     iterations += queued[s], iterations_done += done[s], host_reads += reads[s], host_reads_iterating += iteration_reads[s];
-    for (int k = 0; k < kernel_kind_count; ++k)
-      sum[k].calls += solves[s][k].calls, sum[k].bytes += solves[s][k].bytes, sum[k].flops += solves[s][k].flops;
+    for (int k = 0; k < kernel_kind_count; ++k) sum[k] += solves[s][k];
   }
   const double n = static_cast<double>(solves.size());
   constexpr int copy = static_cast<int>(KernelKind::copy);
@@ -86,14 +78,12 @@ void split_batched_solve(const std::vector<double>& done, const std::vector<doub
   c.fixed_host_reads[solve] = (host_reads - host_reads_iterating) / n;
   c.iteration_host_reads = iterations > 0 ? host_reads_iterating / iterations : 0;
   for (int k = 0; k < kernel_kind_count; ++k) {
-    const KindLoad& l = sum[k];
     if (k == copy) {
-      c.fixed[solve][k] = {l.calls / n, l.bytes / n, l.flops / n};
+      c.fixed[solve][k] = sum[k] / n;
       c.per_iteration[k] = {};
     } else {
       c.fixed[solve][k] = {};
-      c.per_iteration[k] = iterations > 0 ? KindLoad{l.calls / iterations, l.bytes / iterations, l.flops / iterations}
-                                          : KindLoad{};
+      c.per_iteration[k] = iterations > 0 ? sum[k] / iterations : KindLoad{};
     }
   }
 }
@@ -138,11 +128,7 @@ PhaseLoad StepCounts::load(time::Phase phase, double it) const {
   PhaseLoad l = fixed[static_cast<int>(phase)];
   if (phase != time::Phase::poisson_solve) return l;
   const double n = launched(it);
-  for (int k = 0; k < kernel_kind_count; ++k) {
-    l[k].calls += n * per_iteration[k].calls;
-    l[k].bytes += n * per_iteration[k].bytes;
-    l[k].flops += n * per_iteration[k].flops;
-  }
+  for (int k = 0; k < kernel_kind_count; ++k) l[k] += per_iteration[k] * n;
   return l;
 }
 
@@ -186,12 +172,8 @@ StepCounts count_step(run::Simulation& sim, int steps) {
       c.fixed_graphs[p] = c.fixed_graphs[p] && r.replayed[p];
       if (p != solve) c.fixed_host_reads[p] += static_cast<double>(r.kernels[p].host_reads()) / steps;
       c.comm_fixed[p] += comm[p].scaled(1.0 / steps);
-      for (int k = 0; k < kernel_kind_count; ++k) {
-        const KindLoad l = load_of(r.kernels[p].tally(static_cast<KernelKind>(k)));
-        c.fixed[p][k].calls += l.calls / steps;
-        c.fixed[p][k].bytes += l.bytes / steps;
-        c.fixed[p][k].flops += l.flops / steps;
-      }
+      for (int k = 0; k < kernel_kind_count; ++k)
+        c.fixed[p][k] += load_of(r.kernels[p].tally(static_cast<KernelKind>(k))) / steps;
     }
     c.iterations += r.poisson.iterations / static_cast<double>(steps);
   }

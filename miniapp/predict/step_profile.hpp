@@ -15,6 +15,13 @@ namespace miniapp::predict {
 
 struct KindLoad {
   double calls = 0, bytes = 0, flops = 0;
+  KindLoad& operator+=(const KindLoad& o) {
+    calls += o.calls, bytes += o.bytes, flops += o.flops;
+    return *this;
+  }
+  KindLoad operator-(const KindLoad& o) const { return {calls - o.calls, bytes - o.bytes, flops - o.flops}; }
+  KindLoad operator*(double s) const { return {calls * s, bytes * s, flops * s}; }
+  KindLoad operator/(double d) const { return {calls / d, bytes / d, flops / d}; }
 };
 using PhaseLoad = std::array<KindLoad, kernel_kind_count>;
 
