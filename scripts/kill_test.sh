@@ -6,16 +6,17 @@
 # once (a crashed process, a lost node); SIGTERM goes to one rank, the run must then stop with a
 # checkpoint of its own. After each episode the last checkpoint files and diagnostics.csv (less its
 # wall-clock column) must equal the uninterrupted run's, byte for byte.
-# Usage: kill_test.sh [-n RANKS] [-k KILLS] [-s KILL|TERM] [-t STEPS] [-m MINIAPP] [-w WORK_DIR]
-# (defaults: 2 ranks, 50 kills, SIGKILL, 80 steps; CI runs a short version, tests/parallel)
+# Usage: kill_test.sh [-n RANKS] [-k KILLS] [-s KILL|TERM] [-t STEPS] [-b BACKEND] [-m MINIAPP] [-w WORK_DIR]
+# (defaults: 2 ranks, 50 kills, SIGKILL, 80 steps, --backend auto; CI runs a short version on the CPU
+# backend, tests/parallel)
 set -u
-ranks=2 kills=50 signal=KILL steps=80
+ranks=2 kills=50 signal=KILL steps=80 backend=auto
 miniapp=$(dirname "$0")/../build/release/miniapp/miniapp work=${TMPDIR:-/tmp}/miniapp_kill_test
-while getopts "n:k:s:t:m:w:" opt; do
+while getopts "n:k:s:t:b:m:w:" opt; do
   case $opt in
-    n) ranks=$OPTARG ;; k) kills=$OPTARG ;; s) signal=$OPTARG ;; t) steps=$OPTARG ;; m) miniapp=$OPTARG ;;
-    w) work=$OPTARG ;;
-    *) echo "usage: $0 [-n RANKS] [-k KILLS] [-s KILL|TERM] [-t STEPS] [-m MINIAPP] [-w WORK_DIR]"; exit 2 ;;
+    n) ranks=$OPTARG ;; k) kills=$OPTARG ;; s) signal=$OPTARG ;; t) steps=$OPTARG ;; b) backend=$OPTARG ;;
+    m) miniapp=$OPTARG ;; w) work=$OPTARG ;;
+    *) echo "usage: $0 [-n RANKS] [-k KILLS] [-s KILL|TERM] [-t STEPS] [-b BACKEND] [-m MINIAPP] [-w WORK_DIR]"; exit 2 ;;
   esac
 done
 miniapp=$(realpath "$miniapp")
@@ -27,7 +28,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 # start DIR [extra args]: the run in the background; its pid in $run_pid.
 start() {
   local dir=$1; shift
-  local args=(run cavity --quiet --set "mesh.cells=[16,16,1]" --set "run.max_steps=$steps" --set output.fields=[]
+  local args=(run cavity --quiet --backend "$backend" --set "mesh.cells=[16,16,1]" --set "run.max_steps=$steps" --set output.fields=[]
               --set numerics.dt=0.005 --set output.checkpoint_interval=0.005 --set "output.directory=\"$dir\"" "$@")
   if [ "$ranks" -gt 1 ]; then mpirun -np "$ranks" "$miniapp" "${args[@]}" >>"$dir.log" 2>&1 &
   else "$miniapp" "${args[@]}" >>"$dir.log" 2>&1 &
