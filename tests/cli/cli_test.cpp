@@ -470,9 +470,13 @@ TEST_CASE("SIGTERM finishes the step, writes a checkpoint and exits non-zero; th
 TEST_CASE("progress lines reach a pipe or file at once: a run killed early leaves them", "[cli]") {
   const auto folder = scratch_folder("line_buffered");
   // SIGKILL flushes nothing: only lines already written survive. No progress line is due (each of
-  // those flushes), so the set-up lines must have gone out as they were printed.
+  // those flushes), so the set-up lines must have gone out as they were printed. The run is killed
+  // once its time loop has written diagnostics (its set-up done, however slow the machine), or after
+  // a minute.
+  const std::string diagnostics = (folder / "diagnostics.csv").string();
   const Run r = run_miniapp("run cavity --set mesh.cells=[16,16,1] --set run.max_steps=1000000 --set run.end_time=1e9 --set run.progress_interval=1e6 "
                             "--set output.fields=[] --set output.directory='\"" + folder.string() +
-                            "\"' & pid=$!; sleep 3; kill -KILL $pid; wait $pid");
+                            "\"' & pid=$!; for i in $(seq 600); do [ -s '" + diagnostics +
+                            "' ] && break; sleep 0.1; done; kill -KILL $pid; wait $pid");
   CHECK_THAT(r.output, Contains("backend   ") && Contains("output    "));
 }
