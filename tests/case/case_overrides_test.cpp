@@ -21,7 +21,7 @@ TEST_CASE("overrides: --set of a string key needs no quotes", "[case]") {
   CHECK(parse(valid_case(), {"output.directory=runs/a b"}).output.directory == "runs/a b");
 }
 
-TEST_CASE("overrides: --set adds keys and sections the file lacks; the last one wins", "[case]") {
+TEST_CASE("overrides: --set adds keys and sections the file lacks, the last one wins", "[case]") {
   const CaseConfig c = parse(valid_case(), {"numerics.cfl=0.3", "numerics.cfl=0.2", "run.end_time=1"});
   CHECK(c.numerics.cfl == 0.2);
   CHECK(c.run.end_time == 1.0);

@@ -450,7 +450,7 @@ TEST_CASE("a run out of host memory while building says how many bytes it asked 
   CHECK_THAT(r.output, !Contains("an allocation failed"));  // the size is known
 }
 
-TEST_CASE("SIGTERM finishes the step, writes a checkpoint and exits non-zero; the restart goes on", "[cli]") {
+TEST_CASE("SIGTERM finishes the step, writes a checkpoint and exits non-zero, the restart goes on", "[cli]") {
   const auto folder = scratch_folder("sigterm");
   const std::string args = "run cavity --quiet --set mesh.cells=[16,16,1] --set run.max_steps=1000000 --set run.end_time=1e9 --set output.fields=[] "
                            "--set output.directory='\"" + folder.string() + "\"'";

@@ -42,7 +42,7 @@ TEST_CASE("auto picks pcg and names the failed condition", "[fft][case]") {
   CHECK_THAT(stretched.numerics.poisson_choice, Contains("z is not periodic"));
 }
 
-TEST_CASE("explicit pcg and fft are kept; fft on an unfit mesh is refused with the reason", "[fft][case]") {
+TEST_CASE("explicit pcg and fft are kept, fft on an unfit mesh is refused with the reason", "[fft][case]") {
   const auto pcg = load("channel", {"numerics.poisson=\"pcg\""});
   CHECK(pcg.numerics.poisson == PoissonSolver::pcg);
   CHECK(pcg.numerics.poisson_choice.empty());

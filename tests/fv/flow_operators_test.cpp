@@ -53,7 +53,7 @@ TEST_CASE("cells are renumbered by cell_order in every cell-indexed operator", "
   }
 }
 
-TEST_CASE("a mesh in lattice order keeps it, rows grouped by length; any other takes RCM's order", "[fv][flow]") {
+TEST_CASE("a mesh in lattice order keeps it, rows grouped by length, any other takes RCM's order", "[fv][flow]") {
   for (FlowCase c : all_cases()) {
     SECTION(c.name) {
       CHECK(c.mesh.cells_in_lattice_order == (c.name.rfind("mixed", 0) != 0));  // the generated ones
@@ -267,7 +267,7 @@ TEST_CASE("assembly names a face whose normal distance is not positive", "[fv][f
                     Catch::Contains("boundary face " + std::to_string(c.mesh.interior_face_count)));
 }
 
-TEST_CASE("slip faces carry no flux and no viscous term; walls have a viscous term", "[fv][flow]") {
+TEST_CASE("slip faces carry no flux and no viscous term, walls have a viscous term", "[fv][flow]") {
   for (const FlowCase& c : bounded_cases(true)) {
     SECTION(c.name) {
       const FlowOperators ops = assemble_flow_operators(c.mesh, c.geometry, c.boundaries);
@@ -294,7 +294,7 @@ TEST_CASE("slip faces carry no flux and no viscous term; walls have a viscous te
   }
 }
 
-TEST_CASE("Π holds ½, ½ on interior faces, 1 at the owner of boundary faces; its row lengths are known before it",
+TEST_CASE("Π holds ½, ½ on interior faces, 1 at the owner of boundary faces, its row lengths are known before it",
           "[fv][flow]") {
   std::vector<FlowCase> cases = all_cases();
   // A periodic direction one cell thick: faces whose owner is their neighbour (one merged entry of 1).

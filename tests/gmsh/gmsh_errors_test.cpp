@@ -127,7 +127,7 @@ TEST_CASE("binary counts beyond the file size are refused before allocating", "[
   CHECK_THAT(error_3d(dir, text), Contains("$Nodes") && Contains("cannot fit"));
 }
 
-TEST_CASE("2D reads refuse 3D and non-planar meshes; 3D reads refuse 2D meshes", "[gmsh][errors]") {
+TEST_CASE("2D reads refuse 3D and non-planar meshes, 3D reads refuse 2D meshes", "[gmsh][errors]") {
   ScratchDir dir;
   CHECK_THAT(error_2d(dir, read_bytes(mesh_file("tet_box.msh"))), Contains("holds volume elements"));
   CHECK_THAT(error_3d(dir, read_bytes(mesh_file("cylinder_2d.msh"))), Contains("no volume elements"));

@@ -63,7 +63,7 @@ TEST_CASE("extruded quads become hexahedra, periodic in z", "[mesh][extrude]") {
   for (const PeriodicFace& p : m.periodic_faces) CHECK(g.face_delta_n[p.face] == Approx(0.5 / 4));
 }
 
-TEST_CASE("extruded triangles become prisms; stretched, non-periodic", "[mesh][extrude]") {
+TEST_CASE("extruded triangles become prisms, stretched, non-periodic", "[mesh][extrude]") {
   RectSpec r;
   r.cells = {4, 3};
   r.stretch = {1.2, 0.7};

@@ -274,7 +274,7 @@ TEST_CASE("cg_start sets ‖b‖ and the initial residual test on the executor",
   CHECK_THROWS_WITH(cg_start(t.exec, t.p, t.r, t.s, -1.0, 10), Catch::Contains("cg_start"));
 }
 
-TEST_CASE("cg_loop_test counts runs; a loop goes on while the solve runs and a whole body fits the cap", "[cg_kernels]") {
+TEST_CASE("cg_loop_test counts runs, a loop goes on while the solve runs and a whole body fits the cap", "[cg_kernels]") {
   Step t;
   cg_start(t.exec, t.p, t.r, t.s, 0.0, 10);
   cg_loop_test(t.exec, t.s, 4, {});

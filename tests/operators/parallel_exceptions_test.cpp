@@ -16,7 +16,7 @@
 namespace miniapp {
 namespace {
 
-TEST_CASE("An exception of one thread is rethrown after the region; the others pass its barrier", "[parallel-exceptions]") {
+TEST_CASE("An exception of one thread is rethrown after the region, the others pass its barrier", "[parallel-exceptions]") {
   ParallelExceptions errors;
   std::atomic<int> after_barrier{0}, skipped{0};
   int team = 0;

@@ -52,7 +52,7 @@ TEST_CASE("sELL SpMV of a 3D 7-point Laplacian", "[spmv]") {
   for (double v : y.to_host()) CHECK(v == 0.0);
 }
 
-TEST_CASE("A matrix stored as its values on another's structure multiplies as itself; another shape is refused",
+TEST_CASE("A matrix stored as its values on another's structure multiplies as itself, another shape is refused",
           "[spmv]") {
   const Executor exec = Executor::cpu();
   const index_t slice_height = GENERATE(1, 4, 32);

@@ -49,7 +49,7 @@ TEST_CASE("A calibration file reads back what was written", "[predict]") {
   CHECK_NOTHROW(check_calibration(back, c.device, c.build, path));
 }
 
-TEST_CASE("Graph curves read back; a file without them, or of format 3, is refused", "[predict]") {
+TEST_CASE("Graph curves read back, a file without them, or of format 3, is refused", "[predict]") {
   ScratchDir dir("calibration_graph");
   const std::string path = (dir.path() / "c.json").string();
   write_calibration(path, test::synthetic_calibration());
@@ -81,7 +81,7 @@ TEST_CASE("Graph curves read back; a file without them, or of format 3, is refus
              Catch::Contains("format 'miniapp-calibration 3'") && Catch::Contains("--calibrate"));
 }
 
-TEST_CASE("Iteration curves read back; an unknown or repeated unit is refused", "[predict]") {
+TEST_CASE("Iteration curves read back, an unknown or repeated unit is refused", "[predict]") {
   ScratchDir dir("calibration_iterations");
   const std::string path = (dir.path() / "c.json").string();
   write_calibration(path, test::with_graph_curves(test::synthetic_calibration()));

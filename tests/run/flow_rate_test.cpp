@@ -45,7 +45,7 @@ double settled_force(double target, int steps) {
   return sim.config.physics.body_force.x + sim.fields->driving_force.x;
 }
 
-TEST_CASE("A held bulk velocity stays at its value to round-off; the force follows the wall friction",
+TEST_CASE("A held bulk velocity stays at its value to round-off, the force follows the wall friction",
           "[run][flow-rate]") {
   // The channel starts at U_b ≈ 15.6 u_τ (Reichardt's profile) driven by f = 1. Held faster, its
   // walls' friction, and so the force, rises; held slower, it falls.

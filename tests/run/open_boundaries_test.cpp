@@ -58,7 +58,7 @@ double deviation_from_uniform(const Simulation& sim) {
   return worst;
 }
 
-TEST_CASE("A uniform flow between slip walls stays uniform; between no-slip walls it does not", "[run][boundaries]") {
+TEST_CASE("A uniform flow between slip walls stays uniform, between no-slip walls it does not", "[run][boundaries]") {
   ScratchDir dir("open_channel_uniform");
   Simulation slip = set_up("slip", dir);
   run_quietly(slip);
@@ -134,7 +134,7 @@ TEST_CASE("A vortex crossing the outlet sends nothing back upstream", "[run][bou
   CHECK(upstream < 1e-3 * initial);
 }
 
-TEST_CASE("Flow entering through the outlet convects no momentum in; a vortex that drives it still leaves",
+TEST_CASE("Flow entering through the outlet convects no momentum in, a vortex that drives it still leaves",
           "[run][boundaries]") {
   ScratchDir dir("open_channel_backflow");
   Simulation sim = set_up("slip", dir);

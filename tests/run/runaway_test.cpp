@@ -72,7 +72,7 @@ TEST_CASE("The energy watch flags an energy above four times the case's and name
   CHECK_FALSE(energetic.record(3, 41).empty());
 }
 
-TEST_CASE("A runaway that the CFL number does not see stops the run; the checkpoint before it restarts",
+TEST_CASE("A runaway that the CFL number does not see stops the run, the checkpoint before it restarts",
           "[run][health]") {
   ScratchDir dir("runaway_diffusive");
   // ν = 1 on 16²: Δt = 6e-4 is 1.85 times the diffusive limit, a constant CFL number while the cell
