@@ -2,7 +2,7 @@
 # and the executor apply. Included from tests/solvers/CMakeLists.txt.
 add_executable(aip_test aip_test.cpp)
 target_link_libraries(aip_test PRIVATE miniapp_solvers miniapp_test_main)
-catch_discover_tests(aip_test)
+miniapp_discover_tests(aip_test)
 # The CUDA apply against the CPU reference: built with the CUDA backend only, skipped (77) at run
 # time without a device.
 if(MINIAPP_WITH_CUDA)
