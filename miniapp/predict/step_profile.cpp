@@ -37,54 +37,28 @@ void split_solve_comm(const std::vector<double>& it, const std::vector<CommLoad>
   c.comm_per_iteration = CommLoad::from_values(per_iteration);
 }
 
-// Splits the solve phase's load and host reads of each step into fixed + it × per-iteration, the
-// iterations' part as the solver counted it (PcgResult::iteration_kernels): exact at any iteration
-// count, also where every counted solve took as many iterations.
-void split_solve(const std::vector<double>& queued, const std::vector<PhaseLoad>& solves,
-                 const std::vector<PhaseLoad>& iteration_loads, const std::vector<double>& reads,
-                 const std::vector<double>& iteration_reads, StepCounts& c) {
-  const double n = static_cast<double>(solves.size());
-  double iterations = 0, host_reads = 0, host_reads_iterating = 0;
-  PhaseLoad all{}, iterating{};
-  for (std::size_t s = 0; s < solves.size(); ++s) {
-    iterations += queued[s], host_reads += reads[s], host_reads_iterating += iteration_reads[s];
-    for (int k = 0; k < kernel_kind_count; ++k) all[k] += solves[s][k], iterating[k] += iteration_loads[s][k];
-  }
-  c.fixed_host_reads[solve] = (host_reads - host_reads_iterating) / n;
-  c.iteration_host_reads = iterations > 0 ? host_reads_iterating / iterations : 0;
-  for (int k = 0; k < kernel_kind_count; ++k) {
-    c.fixed[solve][k] = (all[k] - iterating[k]) / n;
-    c.per_iteration[k] = iterations > 0 ? iterating[k] / iterations : KindLoad{};
-  }
+// A phase's kernel load as the counters hold it.
+PhaseLoad phase_load(const KernelCounters& counters) {
+  PhaseLoad l;
+  for (int k = 0; k < kernel_kind_count; ++k) l[k] = load_of(counters.tally(static_cast<KernelKind>(k)));
+  return l;
 }
 
-// The FFT path's solve: its frequency systems drop out of the batched iterations one by one, so its
-// load is no set-up plus a constant per iteration, and a least-squares fit over steps whose counts
-// differ by an iteration or two is ill-conditioned (it gave negative flops per iteration). Its
-// transforms (the copy calls) are the set-up; every other call is iteration work, per iteration of
-// the longest-running system, as the batched unit prices it, launched: its batches run whole.
-void split_batched_solve(const std::vector<double>& done, const std::vector<double>& queued,
-                         const std::vector<PhaseLoad>& solves, const std::vector<double>& reads,
-                         const std::vector<double>& iteration_reads, StepCounts& c) {
-  double iterations = 0, iterations_done = 0, host_reads = 0, host_reads_iterating = 0;
-  PhaseLoad sum{};
-  for (std::size_t s = 0; s < solves.size(); ++s) {
-    iterations += queued[s], iterations_done += done[s], host_reads += reads[s], host_reads_iterating += iteration_reads[s];
-    for (int k = 0; k < kernel_kind_count; ++k) sum[k] += solves[s][k];
-  }
-  const double n = static_cast<double>(solves.size());
-  constexpr int copy = static_cast<int>(KernelKind::copy);
-  c.launched_per_iteration = iterations_done > 0 ? iterations / iterations_done : 1;
-  c.fixed_host_reads[solve] = (host_reads - host_reads_iterating) / n;
-  c.iteration_host_reads = iterations > 0 ? host_reads_iterating / iterations : 0;
+// The solve phase summed over the counted steps: its whole load and host reads, the part of them that
+// is iteration work, and the iterations queued (whole batches) and done.
+struct SolveTotals {
+  double steps = 0, queued = 0, done = 0, host_reads = 0, iteration_host_reads = 0;
+  PhaseLoad all{}, iterating{};
+};
+
+// Splits the solve phase's load and host reads into fixed + it × per-iteration: the iteration work per
+// queued iteration, the rest (set-up and finish) per step.
+void split_solve(const SolveTotals& t, StepCounts& c) {
+  c.fixed_host_reads[solve] = (t.host_reads - t.iteration_host_reads) / t.steps;
+  c.iteration_host_reads = t.queued > 0 ? t.iteration_host_reads / t.queued : 0;
   for (int k = 0; k < kernel_kind_count; ++k) {
-    if (k == copy) {
-      c.fixed[solve][k] = sum[k] / n;
-      c.per_iteration[k] = {};
-    } else {
-      c.fixed[solve][k] = {};
-      c.per_iteration[k] = iterations > 0 ? sum[k] / iterations : KindLoad{};
-    }
+    c.fixed[solve][k] = (t.all[k] - t.iterating[k]) / t.steps;
+    c.per_iteration[k] = t.queued > 0 ? t.iterating[k] / t.queued : KindLoad{};
   }
 }
 
@@ -141,10 +115,10 @@ CommLoad StepCounts::comm(time::Phase phase, double it) const {
 StepCounts count_step(run::Simulation& sim, int steps) {
   if (steps < 1) throw Error("kernel counts: " + std::to_string(steps) + " counted steps; need at least 1");
   run::settle_pressure_path(sim);  // the steps that time both pressure paths are no step of the run's
-  std::vector<double> iterations, queued, solve_reads, iteration_reads;
+  std::vector<double> queued;
   std::vector<IterationSize> sizes;
-  std::vector<PhaseLoad> solves, iteration_loads;
   std::vector<CommLoad> solve_comm;
+  SolveTotals totals;
   StepCounts c;
   c.iteration_graphs = true;
   c.fixed_graphs.fill(true);
@@ -154,26 +128,21 @@ StepCounts count_step(run::Simulation& sim, int steps) {
     const time::StepReport r = sim.scheme->advance(*sim.fields);
     const PhaseComm comm = attribute_to_phases(recorder.take(), r, start);
     solve_comm.push_back(comm[solve]);
-    iterations.push_back(r.poisson.iterations);
     queued.push_back(r.poisson.queued_iterations);
-    solve_reads.push_back(static_cast<double>(r.kernels[solve].host_reads()));
-    iteration_reads.push_back(static_cast<double>(r.poisson.iteration_kernels.host_reads()));
     sizes.insert(sizes.end(), r.poisson.iteration_sizes.begin(), r.poisson.iteration_sizes.end());
     c.iteration_graphs = c.iteration_graphs && r.poisson.replayed_batches > 0;
-    PhaseLoad solve_load;
-    for (int k = 0; k < kernel_kind_count; ++k) solve_load[k] = load_of(r.kernels[solve].tally(static_cast<KernelKind>(k)));
-    solves.push_back(solve_load);
-    PhaseLoad iteration_load;
-    for (int k = 0; k < kernel_kind_count; ++k)
-      iteration_load[k] = load_of(r.poisson.iteration_kernels.tally(static_cast<KernelKind>(k)));
-    iteration_loads.push_back(iteration_load);
+    const PhaseLoad solve_load = phase_load(r.kernels[solve]), iteration_load = phase_load(r.poisson.iteration_kernels);
+    totals.steps += 1, totals.queued += r.poisson.queued_iterations, totals.done += r.poisson.iterations;
+    totals.host_reads += static_cast<double>(r.kernels[solve].host_reads());
+    totals.iteration_host_reads += static_cast<double>(r.poisson.iteration_kernels.host_reads());
+    for (int k = 0; k < kernel_kind_count; ++k) totals.all[k] += solve_load[k], totals.iterating[k] += iteration_load[k];
     if (s == 0) continue;  // the warm-up step: its solve joins the split, its other phases do not
     for (int p = 0; p < time::phase_count; ++p) {
       c.fixed_graphs[p] = c.fixed_graphs[p] && r.replayed[p];
       if (p != solve) c.fixed_host_reads[p] += static_cast<double>(r.kernels[p].host_reads()) / steps;
       c.comm_fixed[p] += comm[p].scaled(1.0 / steps);
-      for (int k = 0; k < kernel_kind_count; ++k)
-        c.fixed[p][k] += load_of(r.kernels[p].tally(static_cast<KernelKind>(k))) / steps;
+      const PhaseLoad load = phase_load(r.kernels[p]);
+      for (int k = 0; k < kernel_kind_count; ++k) c.fixed[p][k] += load[k] / steps;
     }
     c.iterations += r.poisson.iterations / static_cast<double>(steps);
   }
@@ -182,13 +151,19 @@ StepCounts count_step(run::Simulation& sim, int steps) {
   c.iteration_unit = iteration_unit_of(sim.config.numerics, sim.aip_form);
   if (sim.ranks() > 1 && c.iteration_unit != IterationUnit::pcg_jacobi && c.iteration_unit != IterationUnit::pcg_amg)
     c.iteration_unit.reset();
-  const bool batched = c.iteration_unit == IterationUnit::batched_pcg;
-  if (batched) {
-    split_batched_solve(iterations, queued, solves, solve_reads, iteration_reads, c);
+  if (c.iteration_unit == IterationUnit::batched_pcg) {
+    // The FFT path: its frequency systems drop out of the batched iterations one by one, so its load
+    // is no set-up plus a constant per iteration. Its transforms (the copy calls) are the set-up; every
+    // other call is iteration work, per iteration of the longest-running system, as the batched unit
+    // prices it, launched: its batches run whole. Its host reads are split as the solver counted them.
+    totals.iterating = totals.all;
+    totals.iterating[static_cast<int>(KernelKind::copy)] = {};
+    c.launched_per_iteration = totals.done > 0 ? totals.queued / totals.done : 1;
     c.iteration_spread = spread_of(sizes);
-  } else {
-    split_solve(queued, solves, iteration_loads, solve_reads, iteration_reads, c);
   }
+  // Elsewhere the iteration work is what the solver counted its iterations make
+  // (PcgResult::iteration_kernels): exact at any iteration count, also where every counted solve took as many.
+  split_solve(totals, c);
   split_solve_comm(queued, solve_comm, c);
   return c;
 }
