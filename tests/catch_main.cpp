@@ -1,9 +1,11 @@
-// The main of every test executable that CTest runs test case by test case (miniapp_discover_tests).
+// The main of every Catch test executable (miniapp_test_main; miniapp_cuda_test_main for the CUDA
+// suites, compiled with MINIAPP_TEST_NEEDS_DEVICE).
 // - A run whose filter selects no test case fails (exit code 2) instead of passing: a name the filter
 //   cannot match, such as one cut short by CMake's list separator ';', would otherwise pass CTest
 //   without running anything.
-// - A run whose test cases are all tagged [cuda] exits 77, which CTest reports as skipped, where no
-//   CUDA device is visible (a CPU-only machine, a build without CUDA): not run rather than passed.
+// - Where no CUDA device is visible (a CPU-only machine, a build without CUDA), a CUDA suite, or a run
+//   whose test cases are all tagged [cuda], exits 77, which CTest reports as skipped: not run rather
+//   than passed or failed.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
@@ -15,6 +17,12 @@
 namespace {
 
 constexpr int skipped = 77;  // CTest's SKIP_RETURN_CODE of these tests
+
+#ifdef MINIAPP_TEST_NEEDS_DEVICE
+constexpr bool suite_needs_device = true;
+#else
+constexpr bool suite_needs_device = false;
+#endif
 
 bool only_cuda_cases(Catch::Session& session) {
   const Catch::Config& config = session.config();
@@ -31,7 +39,7 @@ int main(int argc, char* argv[]) {
   if (const int status = session.applyCommandLine(argc, argv); status != 0) return status;
   session.configData().warnings =
       static_cast<Catch::WarnAbout::What>(session.configData().warnings | Catch::WarnAbout::NoTests);
-  if (miniapp::cuda::device_count() == 0 && only_cuda_cases(session)) {
+  if (miniapp::cuda::device_count() == 0 && (suite_needs_device || only_cuda_cases(session))) {
     std::cout << argv[0] << ": no CUDA device visible, skipped\n";
     return skipped;
   }
