@@ -147,10 +147,12 @@ StepCounts count_step(run::Simulation& sim, int steps) {
     c.iterations += r.poisson.iterations / static_cast<double>(steps);
   }
   // Several ranks run DistributedPcg, whose units are timed per rank count for block Jacobi and AMG
-  // only (CommCalibration::iterations); the FFT path's BatchedPcg with halo updates has none.
+  // only (CommCalibration::iterations): AIP-1's is Pcg's on one rank. The FFT path's BatchedPcg is
+  // one solver on one rank and on several: its unit prices a rank's rows, its halo updates and sums
+  // apart.
   c.iteration_unit = iteration_unit_of(sim.config.numerics, sim.aip_form);
-  if (sim.ranks() > 1 && c.iteration_unit != IterationUnit::pcg_jacobi && c.iteration_unit != IterationUnit::pcg_amg)
-    c.iteration_unit.reset();
+  const bool aip = c.iteration_unit == IterationUnit::pcg_aip1 || c.iteration_unit == IterationUnit::pcg_aip1_product;
+  if (sim.ranks() > 1 && aip) c.iteration_unit.reset();
   if (c.iteration_unit == IterationUnit::batched_pcg) {
     // The FFT path: its frequency systems drop out of the batched iterations one by one, so its load
     // is no set-up plus a constant per iteration. Its transforms (the copy calls) are the set-up; every

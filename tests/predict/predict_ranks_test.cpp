@@ -153,6 +153,12 @@ TEST_CASE("On the FFT path the frequency solves' halo updates and sums are count
   CHECK(bytes <= 8 * halo_lines * (8 + 2));
   CHECK(comm.allreduce(c.comm_per_iteration.sent_bytes, parallel::ReduceOp::sum) ==
         Approx(comm.allreduce(c.comm_per_iteration.received_bytes, parallel::ReduceOp::sum)));
+  // The batched unit (timed on one rank) prices the iterations at this rank's rows: its sizes are
+  // the rank's own lines, not the whole plane's.
+  CHECK(c.iteration_unit == IterationUnit::batched_pcg);
+  REQUIRE_FALSE(c.iteration_spread.empty());
+  const double owned_lines = static_cast<double>(sim.domain->owned_count()) / 8;
+  for (const IterationShare& size : c.iteration_spread) CHECK(size.rows == owned_lines);
 }
 
 TEST_CASE("On several ranks a step with AMG or Jacobi names its unit, and the ranks' units are timed", "[mpi][predict]") {
