@@ -9,4 +9,8 @@ for r in 1 2; do
   mpirun --oversubscribe -np 2 $bin predict taylor-green-3d --set 'mesh.cells=[48,48,48]' --set 'numerics.poisson="fft"' \
     --calibration /tmp/cal_np2.json --measure --measure-steps 20 --devices 2 --no-plots --output /tmp/tg48_r$r > tg48_np2_r$r.txt 2>&1
 done
+# Then (07:09-07:11 UTC), with each round's calibration, the shipped channel (FFT path, AMG on its
+# leading blocks): channel_np2.txt in round1/ and round2/.
+#   mpirun --oversubscribe -np 2 $bin predict channel --calibration ROUND/cal_np2.json --measure \
+#     --measure-steps 20 --devices 2 --no-plots --output /tmp/ch > ROUND/channel_np2.txt
 date -u >> start.txt
