@@ -13,4 +13,6 @@ done
 # leading blocks): channel_np2.txt in round1/ and round2/.
 #   mpirun --oversubscribe -np 2 $bin predict channel --calibration ROUND/cal_np2.json --measure \
 #     --measure-steps 20 --devices 2 --no-plots --output /tmp/ch > ROUND/channel_np2.txt
+# And (07:19 UTC) the Taylor-Green command three more times with round2/cal_np2.json:
+# round2/tg48_np2_r3.txt to r5.txt.
 date -u >> start.txt
