@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # On a lent one-GPU machine, from the repository root: one calibration (cavity-3d 32³ with AMG), then
-# `predict --measure` of the other cases whose figures cost-model.md keeps, after the solve's split by
-# the solver's own iteration counters.
-# Usage: bash docs/results/h100_2026-12-06_csr_lanes/predict_more.sh OUT
+# `predict --measure` of eight of the cases in cost-model.md's H100 table (predict_rest.sh runs the
+# other four).
+# Usage: bash docs/results/h100_2026-12-07_current_tree/predict_more.sh OUT
 set -uo pipefail
 out=${1:?usage: predict_more.sh OUT}
 build=build/gpu
