@@ -9,7 +9,11 @@
 //   x per non-zero with a thread per row (sELL's slices of 32, padding included) and with G lanes per
 //   row (a row's entries side by side), as numbered and with the finer rows numbered by aggregate (each
 //   column's largest entry). The count ignores the L1, which on an H200 already serves the repeats
-//   between a warp's instructions: it did not predict the L2 traffic of G = 8 lanes (docs/amg.md).
+//   between a warp's instructions: it did not predict the L2 traffic of G = 8 lanes (docs/amg.md);
+// - R split into blocks of C consecutive columns, each block's slice of the finer vector read once
+//   into shared memory and its rows' partial sums gathered from there, then each row's partials summed
+//   in a fixed order (a form whose gathers leave the L2 and whose sums repeat bit for bit): partial
+//   sums per row, and the bytes it moves against R's as built, per non-zero.
 // With `float`, the sectors are those of a finer vector stored in float (8 entries a sector, not 4).
 // Usage: restriction_layout hex|tet N [rcm] [float]
 #include <algorithm>
@@ -52,6 +56,25 @@ void block_sharing(const CsrMatrix& r, const char* rows) {
       widest = std::max(widest, u);
     }
     std::printf("    B = %3d: %.3f, %.2f, %d\n", block, columns / r.nnz(), sector_count / columns, widest);
+  }
+}
+
+// Bytes of b = R x as built (float values and 4-byte columns, x and b in double) against R in blocks
+// of C columns: float values and 2-byte columns within the block, x read once, and per partial sum its
+// slot (4 bytes), its write and its read (8 each); per row of b also the partials' offset (4 bytes).
+void column_blocks(const CsrMatrix& r) {
+  std::printf("  blocks of C columns: partial sums per row, bytes against R as built\n");
+  const double built = 8.0 * r.nnz() + 8.0 * r.cols + 8.0 * r.rows;
+  std::vector<index_t> blocks;
+  for (const index_t c : {4096, 8192, 16384, 28672}) {
+    double partials = 0;
+    for (index_t i = 0; i < r.rows; ++i) {
+      blocks.clear();
+      for (index_t p = r.row_ptr[i]; p < r.row_ptr[i + 1]; ++p) blocks.push_back(r.col[p] / c);
+      partials += distinct(blocks);
+    }
+    const double blocked = 6.0 * r.nnz() + 8.0 * r.cols + 20.0 * partials + 12.0 * r.rows;
+    std::printf("    C = %5d: %.2f, %.3f\n", c, partials / r.rows, blocked / built);
   }
 }
 
@@ -130,6 +153,7 @@ int main(int argc, char** argv) {
     const CsrMatrix& r = h.levels[l].restriction.host;
     std::printf("R%zu: %d x %d, %.1f non-zeros a row\n", l, r.rows, r.cols, static_cast<double>(r.nnz()) / r.rows);
     block_sharing(r, "as numbered");
+    column_blocks(r);
     if (l + 1 < h.levels.size()) {
       // R's rows (the coarser level's) numbered by the next level's aggregates: neighbours in space.
       const std::vector<index_t> next = numbered_by_aggregate(h.levels[l + 1].restriction.host);
