@@ -87,11 +87,16 @@ void add_kernel_seconds(const time::StepReport& r, int steps, StepMeasurement& m
 
 // The calibrated unit of the case's Poisson iteration, if any (the FFT path as calibrated: Jacobi),
 // AIP-1 by the form it took on the case's matrix, AMG as its V-cycle on the stencil's hierarchy.
-std::optional<IterationUnit> iteration_unit_of(const cases::NumericsConfig& n, std::optional<AipForm> aip_form) {
+// Several ranks run DistributedPcg, whose units are timed per rank count for block Jacobi and AMG
+// only (CommCalibration::iterations), so AIP-1 has none there (its unit is Pcg's on one rank). The FFT
+// path's BatchedPcg is one solver on one rank and on several: its unit prices a rank's rows, its halo
+// updates and sums apart.
+std::optional<IterationUnit> iteration_unit_of(const cases::NumericsConfig& n, std::optional<AipForm> aip_form,
+                                               int ranks) {
   if (n.poisson == cases::PoissonSolver::fft) return IterationUnit::batched_pcg;
   if (n.preconditioner == cases::Preconditioner::jacobi) return IterationUnit::pcg_jacobi;
   if (n.preconditioner == cases::Preconditioner::amg) return IterationUnit::pcg_amg;
-  if (n.preconditioner == cases::Preconditioner::aip1)
+  if (n.preconditioner == cases::Preconditioner::aip1 && ranks == 1)
     return aip_form == AipForm::product ? IterationUnit::pcg_aip1_product : IterationUnit::pcg_aip1;
   return std::nullopt;
 }
@@ -146,13 +151,7 @@ StepCounts count_step(run::Simulation& sim, int steps) {
     }
     c.iterations += r.poisson.iterations / static_cast<double>(steps);
   }
-  // Several ranks run DistributedPcg, whose units are timed per rank count for block Jacobi and AMG
-  // only (CommCalibration::iterations): AIP-1's is Pcg's on one rank. The FFT path's BatchedPcg is
-  // one solver on one rank and on several: its unit prices a rank's rows, its halo updates and sums
-  // apart.
-  c.iteration_unit = iteration_unit_of(sim.config.numerics, sim.aip_form);
-  const bool aip = c.iteration_unit == IterationUnit::pcg_aip1 || c.iteration_unit == IterationUnit::pcg_aip1_product;
-  if (sim.ranks() > 1 && aip) c.iteration_unit.reset();
+  c.iteration_unit = iteration_unit_of(sim.config.numerics, sim.aip_form, sim.ranks());
   if (c.iteration_unit == IterationUnit::batched_pcg) {
     // The FFT path: its frequency systems drop out of the batched iterations one by one, so its load
     // is no set-up plus a constant per iteration. Its transforms (the copy calls) are the set-up; every
