@@ -5,7 +5,6 @@
 #include <iomanip>
 #include <iostream>
 #include <optional>
-#include <utility>
 
 #include "tests/time/periodic_flow.hpp"
 
@@ -60,9 +59,10 @@ TEST_CASE("Taylor-Green 2D converges in space on triangular prisms", "[time][tay
   check_order({CellShape::prism, 32, 5e-5, 0.02, 1.6, 0.8});
 }
 
-// Six tetrahedra to a cube: the velocity converges at first order only (0.98 and 0.84 here), and the
-// pressure has no order yet on these meshes, a grid-scale mode among each cube's cells (not checked);
-// docs/validation.md gives the finer meshes and the likely cause.
+// Six tetrahedra to a cube: the velocity converges at first order only (0.98 and 0.84 here), and only
+// over a short time: the compact Laplacian is inconsistent on these tetrahedra, and by t = 1 the error
+// of the viscous term's decay stalls it (laplacian_consistency_test.cpp, docs/validation.md). The
+// pressure, a grid-scale mode among each cube's cells, is not checked.
 TEST_CASE("Taylor-Green 2D converges in space on tetrahedra", "[time][taylor-green]") {
   check_order({CellShape::tet, 16, 5e-5, 0.02, 0.75, std::nullopt});
 }
@@ -95,25 +95,33 @@ TEST_CASE("Taylor-Green 2D on triangular prisms: finer meshes, smaller time step
   }
 }
 
-// Velocity and pressure errors on finer tetrahedra and prisms, each also of the means over the slab's
-// squares (the grid-scale modes between the cells of a square left out), outside CI (about 4 minutes on
-// two cores): `time_test "[offline-pressure]" -s`, the table of docs/validation.md.
+// Velocity and pressure errors on finer tetrahedra and prisms at t = 0.02 and t = 1, each also of the
+// means over the slab's squares (the grid-scale modes between the cells of a square left out), outside
+// CI (about 17 minutes on two cores): `time_test "[offline-pressure]" -s`, the table of
+// docs/validation.md. The prisms' error depends more on Δt, hence their smaller step.
 TEST_CASE("Taylor-Green 2D on tetrahedra and prisms: pressure and grid-scale errors (offline)",
           "[.][offline-pressure][taylor-green]") {
-  const double dt = 5e-5, end_time = 0.02;
-  for (const auto& [shape, finest] : {std::pair{CellShape::tet, 256}, std::pair{CellShape::prism, 128}}) {
-    PeriodicFlow::Errors coarser{};
-    for (index_t n = 16; n <= finest; n *= 2) {
-      const PeriodicFlow::Errors e = errors_at_end(shape, n, dt, end_time);
-      std::cout << "taylor-green-2d " << name(shape) << " " << n << "^2, dt " << dt << " t " << end_time
-                << ": velocity " << std::setprecision(4) << e.velocity << ", pressure " << e.pressure
-                << "; of the squares' means: velocity " << e.velocity_square_means << ", pressure "
-                << e.pressure_square_means << "\n";
-      if (n > 16) {
-        CHECK(e.velocity < coarser.velocity);
-        CHECK(e.pressure_square_means < coarser.pressure_square_means);
+  struct Series {
+    CellShape shape;
+    index_t finest;
+    double dt;
+  };
+  for (const Series& s : {Series{CellShape::tet, 256, 5e-4}, Series{CellShape::prism, 128, 2.5e-4}}) {
+    double coarser[2] = {};
+    for (index_t n = 16; n <= s.finest; n *= 2) {
+      PeriodicFlow flow(periodic_slab(s.shape, n), viscosity, s.dt);
+      int k = 0;
+      for (const double t : {0.02, 1.0}) {
+        flow.advance(std::lround((t - flow.time()) / s.dt));
+        REQUIRE(flow.time() == Approx(t));
+        const PeriodicFlow::Errors e = flow.errors();
+        std::cout << "taylor-green-2d " << name(s.shape) << " " << n << "^2, dt " << s.dt << " t " << t
+                  << ": velocity " << std::setprecision(4) << e.velocity << ", pressure " << e.pressure
+                  << "; of the squares' means: velocity " << e.velocity_square_means << ", pressure "
+                  << e.pressure_square_means << "\n";
+        if (n > 16) CHECK(e.velocity < coarser[k]);
+        coarser[k++] = e.velocity;
       }
-      coarser = e;
     }
   }
 }

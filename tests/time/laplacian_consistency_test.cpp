@@ -1,0 +1,71 @@
+// The compact Laplacian L = M Gs (the pressure's operator, and the viscous term's for a constant ν)
+// on the Taylor-Green mode φ = sin x cos y, whose Laplacian is −2φ: how far Ω⁻¹ L φ is from it, per
+// cell and in the mode's amplitude, on the periodic slabs of each cell type.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+
+#include "tests/time/periodic_flow.hpp"
+
+namespace miniapp::time::test {
+namespace {
+
+struct LaplacianError {
+  double per_cell;   // ‖Ω⁻¹ L φ + 2φ‖ / ‖2φ‖, volume-weighted
+  double amplitude;  // ⟨Ω⁻¹ L φ + 2φ, −2φ⟩ / ‖2φ‖²: the relative error of the mode's decay rate
+};
+
+LaplacianError laplacian_error(CellShape shape, index_t n) {
+  const mesh::Mesh mesh = periodic_slab(shape, n);
+  const mesh::MeshGeometry geometry = mesh::compute_geometry(mesh);
+  const fv::FlowOperators ops = fv::assemble_flow_operators(mesh, geometry, fv::FlowBoundaries{});
+  std::vector<double> phi(static_cast<std::size_t>(mesh.cell_count()));
+  for (std::size_t c = 0; c < phi.size(); ++c)
+    phi[c] = std::sin(geometry.cell_centroid[c].x) * std::cos(geometry.cell_centroid[c].y);
+  phi = permute_vector(phi, ops.cell_order);
+  const std::vector<double> l_phi = reference_spmv(ops.laplacian, phi);
+  double error = 0, norm = 0, along_mode = 0;
+  for (std::size_t i = 0; i < phi.size(); ++i) {
+    const double exact = -2 * phi[i], difference = l_phi[i] / ops.volume[i] - exact;
+    error += ops.volume[i] * difference * difference;
+    norm += ops.volume[i] * exact * exact;
+    along_mode += ops.volume[i] * difference * exact;
+  }
+  return {std::sqrt(error / norm), along_mode / norm};
+}
+
+void print(CellShape shape, index_t n, const LaplacianError& e) {
+  std::cout << "laplacian " << name(shape) << " " << n << "^2: per cell " << std::setprecision(4) << e.per_cell
+            << ", amplitude " << e.amplitude << "\n";
+}
+
+// Hexahedra: consistent, second order per cell. Prisms: per cell a third off at every size (a
+// grid-scale error between the two triangles of a square), but the mode's amplitude at second order.
+TEST_CASE("the Laplacian of the Taylor-Green mode converges at second order on hexahedra and prisms",
+          "[time][laplacian]") {
+  for (const CellShape shape : {CellShape::hex, CellShape::prism}) {
+    LaplacianError coarser{};
+    for (index_t n = 16; n <= 64; n *= 2) {
+      const LaplacianError e = laplacian_error(shape, n);
+      print(shape, n, e);
+      if (n > 16) {
+        CHECK(std::log2(std::abs(coarser.amplitude / e.amplitude)) > 1.8);
+        if (shape == CellShape::hex) CHECK(std::log2(coarser.per_cell / e.per_cell) > 1.8);
+      }
+      coarser = e;
+    }
+  }
+}
+
+// Six tetrahedra to a cube: faces on the cube's sides are not orthogonal to the line between the
+// centroids they join, where Gs's two-point difference is not the normal derivative; the mode's
+// amplitude comes out about a quarter too large at every size (docs/validation.md). Printed, outside
+// CI: `time_test "[laplacian-tet]" -s`.
+TEST_CASE("the Laplacian of the Taylor-Green mode on tetrahedra (offline)", "[.][laplacian-tet]") {
+  for (index_t n = 16; n <= 128; n *= 2) print(CellShape::tet, n, laplacian_error(CellShape::tet, n));
+}
+
+}  // namespace
+}  // namespace miniapp::time::test
