@@ -60,9 +60,9 @@ TEST_CASE("Taylor-Green 2D converges in space on triangular prisms", "[time][tay
 }
 
 // Six tetrahedra to a cube: the velocity converges at first order only (0.98 and 0.84 here), and only
-// over a short time: the compact Laplacian is inconsistent on these tetrahedra, and by t = 1 the error
-// of the viscous term's decay stalls it (laplacian_consistency_test.cpp, docs/validation.md). The
-// pressure, a grid-scale mode among each cube's cells, is not checked.
+// over a short time: the compact Laplacian is inconsistent on these tetrahedra, and by t = 1 the
+// viscous term's error stalls it (laplacian_consistency_test.cpp, docs/validation.md). The pressure,
+// a grid-scale mode among each cube's cells, is not checked.
 TEST_CASE("Taylor-Green 2D converges in space on tetrahedra", "[time][taylor-green]") {
   check_order({CellShape::tet, 16, 5e-5, 0.02, 0.75, std::nullopt});
 }
