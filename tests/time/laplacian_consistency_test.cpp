@@ -6,7 +6,11 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <string>
+#include <vector>
 
+#include "miniapp/case/case_mesh.hpp"
+#include "miniapp/case/case_parser.hpp"
 #include "tests/time/periodic_flow.hpp"
 
 namespace miniapp::time::test {
@@ -65,6 +69,52 @@ TEST_CASE("the Laplacian of the Taylor-Green mode converges at second order on h
 // CI: `time_test "[laplacian-tet]" -s`.
 TEST_CASE("the Laplacian of the Taylor-Green mode on tetrahedra (offline)", "[.][laplacian-tet]") {
   for (index_t n = 16; n <= 128; n *= 2) print(CellShape::tet, n, laplacian_error(CellShape::tet, n));
+}
+
+// The shipped cases' meshes, where no mode fits: Ω⁻¹ L φ for φ = x² + y² (+ z² in 3D), whose
+// Laplacian is the constant 4 (6), over the cells without a boundary face (walls everywhere). Its
+// volume-weighted mean relative error is the systematic part, the one that does not average out over
+// many cells. Printed, outside CI: `time_test "[laplacian-meshes]" -s` from the repository root.
+TEST_CASE("the Laplacian of a quadratic on the shipped cases' meshes (offline)", "[.][laplacian-meshes]") {
+  struct Case {
+    const char* path;
+    const char* override_text;
+    bool plane;  // a 2D mesh extruded along z: φ = x² + y²
+  };
+  const Case cases[] = {{"cases/cylinder.toml", nullptr, true},
+                        {"cases/cylinder-3900.toml", nullptr, true},
+                        {"cases/cavity-3d.toml", nullptr, false},
+                        {"cases/cavity-3d.toml", "mesh.generator=\"tet\"", false}};
+  for (const auto& [path, override_text, plane] : cases) {
+    std::vector<std::string> overrides;
+    if (override_text) overrides.emplace_back(override_text);
+    const cases::CaseConfig config = cases::load_case(path, overrides);
+    const mesh::Mesh mesh = cases::make_case_mesh(config.mesh);
+    const mesh::MeshGeometry geometry = mesh::compute_geometry(mesh);
+    fv::FlowBoundaries walls;
+    walls.by_patch.resize(mesh.patches.size());
+    const fv::FlowOperators ops = fv::assemble_flow_operators(mesh, geometry, walls);
+    const double exact = plane ? 4 : 6;
+    std::vector<double> phi(static_cast<std::size_t>(mesh.cell_count()));
+    for (std::size_t c = 0; c < phi.size(); ++c) {
+      const Vec3& x = geometry.cell_centroid[c];
+      phi[c] = x.x * x.x + x.y * x.y + (plane ? 0 : x.z * x.z);
+    }
+    std::vector<char> touches_boundary(phi.size(), 0);
+    for (index_t f = mesh.interior_face_count; f < mesh.face_count(); ++f) touches_boundary[mesh.face_owner[f]] = 1;
+    const std::vector<double> l_phi = reference_spmv(ops.laplacian, permute_vector(phi, ops.cell_order));
+    double mean = 0, square = 0, volume = 0;
+    for (std::size_t i = 0; i < phi.size(); ++i) {
+      if (touches_boundary[ops.cell_order.new_to_old[i]]) continue;
+      const double error = l_phi[i] / ops.volume[i] / exact - 1;
+      mean += ops.volume[i] * error;
+      square += ops.volume[i] * error * error;
+      volume += ops.volume[i];
+    }
+    std::cout << "laplacian " << path << (override_text ? std::string(" ") + override_text : "") << ", "
+              << mesh.cell_count() << " cells: mean relative error " << std::setprecision(3) << mean / volume
+              << ", rms " << std::sqrt(square / volume) << "\n";
+  }
 }
 
 }  // namespace
