@@ -12,12 +12,23 @@ namespace {
 
 constexpr const char* axis_names[3] = {"x", "y", "z"};
 
-// The nodes of a box lattice, i fastest; node(i, j, k) is the index of lattice point (i, j, k).
+// The nodes of a box lattice, i fastest; node(i, j, k) is the index of lattice point (i, j, k). The
+// lattice may be a window of z-layers of a box of `box_layers` layers, whose layer 0 is the box's layer
+// `first_layer` (modulo box_layers).
 struct BoxLattice {
   std::array<index_t, 3> n;  // cells per axis
+  index_t first_layer = 0;
+  index_t box_layers = n[2];
 
   index_t node(index_t i, index_t j, index_t k) const { return i + (n[0] + 1) * (j + (n[1] + 1) * k); }
   index_t node(const std::array<index_t, 3>& ijk) const { return node(ijk[0], ijk[1], ijk[2]); }
+
+  // Whether lattice cells of index `i` along `axis` are mirrored: those whose index in the whole box is
+  // odd.
+  bool mirrored(int axis, index_t i) const {
+    if (axis != 2) return i % 2 != 0;
+    return ((first_layer + i) % box_layers + box_layers) % box_layers % 2 != 0;
+  }
 };
 
 void check_box(const BoxSpec& spec, const std::string& source) {
@@ -49,8 +60,9 @@ void add_lattice_nodes(CellSoup& soup, const BoxLattice& lat, const AxisCoordina
 }
 
 // The lattice squares of one side of axis a (side 0: lowest plane, 1: highest) as boundary faces of
-// `patch`: one quad each or, when `triangles`, two triangles split along the diagonal from its (0,0)
-// to its (1,1) corner (the split of the Kuhn tetrahedra's faces).
+// `patch`: one quad each or, when `triangles`, the two triangles of the tetrahedra's face there (see
+// add_tetrahedra): split along the diagonal from the square's (0,0) to its (1,1) corner, or from
+// (1,0) to (0,1) where its cell is mirrored along one of the square's two axes but not the other.
 void add_side_faces(CellSoup& soup, const BoxLattice& lat, int a, int side, index_t patch, bool triangles) {
   const int b = (a + 1) % 3, c = (a + 2) % 3;
   std::array<index_t, 3> p{};
@@ -65,9 +77,12 @@ void add_side_faces(CellSoup& soup, const BoxLattice& lat, int a, int side, inde
       const index_t q00 = corner(0, 0), q10 = corner(1, 0), q01 = corner(0, 1), q11 = corner(1, 1);
       if (!triangles) {
         soup.add_boundary_face(patch, {q00, q10, q11, q01});
-      } else {
+      } else if (lat.mirrored(b, u) == lat.mirrored(c, v)) {
         soup.add_boundary_face(patch, {q00, q10, q11});
         soup.add_boundary_face(patch, {q00, q01, q11});
+      } else {
+        soup.add_boundary_face(patch, {q00, q10, q01});
+        soup.add_boundary_face(patch, {q10, q11, q01});
       }
     }
 }
@@ -112,23 +127,35 @@ void add_hexahedra(CellSoup& soup, const BoxLattice& lat) {
   });
 }
 
-// Kuhn's split: one tetrahedron per axis order (p0, p1, p2), walking from corner (0,0,0) to (1,1,1)
-// along e_p0, e_p1, e_p2. Odd orders list their middle vertices swapped to keep a positive volume.
-// The six of each lattice cell follow each other.
-void add_kuhn_tetrahedra(CellSoup& soup, const BoxLattice& lat) {
+// Kuhn's split of a lattice cell: one tetrahedron per axis order (p0, p1, p2), walking from the
+// cell's local corner (0,0,0) to (1,1,1) along e_p0, e_p1, e_p2. Repeated unchanged in every cell it
+// makes the compact Laplacian inconsistent (its faces on the cells' sides are not orthogonal to the
+// line between the centroids they join, and the errors add up), so each cell's split is mirrored
+// along every axis in which the cell's index is odd, as the prisms' triangles alternate their
+// diagonals; local corner d is then lattice point cell + (d xor mirrored). Neighbouring cells still
+// match: a side's diagonal depends only on the mirroring along the two axes in its plane, which both
+// cells share. Vertices are listed for a positive volume; the six of a lattice cell follow each other.
+void add_tetrahedra(CellSoup& soup, const BoxLattice& lat) {
   constexpr int orders[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {1, 0, 2}, {0, 2, 1}, {2, 1, 0}};
   soup.add_cells(CellType::tetrahedron, 6 * lattice_cells(lat), [&lat, &orders](index_t tet, index_t* ids) {
     const int t = tet % 6;
-    const std::array<index_t, 3> corner = lattice_cell(lat, tet / 6);
-    std::array<index_t, 3> p = corner;
-    const index_t v0 = lat.node(p);
-    ++p[orders[t][0]];
-    const index_t v1 = lat.node(p);
-    ++p[orders[t][1]];
-    const index_t v2 = lat.node(p);
-    const index_t v3 = lat.node(corner[0] + 1, corner[1] + 1, corner[2] + 1);
-    const std::array<index_t, 4> nodes = t < 3 ? std::array<index_t, 4>{v0, v1, v2, v3}
-                                               : std::array<index_t, 4>{v0, v2, v1, v3};
+    const std::array<index_t, 3> cell = lattice_cell(lat, tet / 6);
+    std::array<index_t, 3> mirrored{};
+    for (int a = 0; a < 3; ++a) mirrored[a] = lat.mirrored(a, cell[a]);
+    const auto point = [&](const std::array<index_t, 3>& d) {
+      return lat.node(cell[0] + (d[0] ^ mirrored[0]), cell[1] + (d[1] ^ mirrored[1]), cell[2] + (d[2] ^ mirrored[2]));
+    };
+    std::array<index_t, 3> d{};
+    const index_t v0 = point(d);
+    d[orders[t][0]] = 1;
+    const index_t v1 = point(d);
+    d[orders[t][1]] = 1;
+    const index_t v2 = point(d);
+    const index_t v3 = point({1, 1, 1});
+    // Odd axis orders, and each reflection, reverse the walk's orientation.
+    const bool reversed = (t >= 3) != ((mirrored[0] + mirrored[1] + mirrored[2]) % 2 != 0);
+    const std::array<index_t, 4> nodes = reversed ? std::array<index_t, 4>{v0, v2, v1, v3}
+                                                  : std::array<index_t, 4>{v0, v1, v2, v3};
     std::copy(nodes.begin(), nodes.end(), ids);
   });
 }
@@ -137,7 +164,7 @@ void add_cells(CellSoup& soup, const BoxLattice& lat, BoxCells cells) {
   if (cells == BoxCells::hexahedra)
     add_hexahedra(soup, lat);
   else
-    add_kuhn_tetrahedra(soup, lat);
+    add_tetrahedra(soup, lat);
 }
 
 // Node z of lattice plane g of the box, for any integer g when z is periodic (plane g + nz is plane g
@@ -159,7 +186,7 @@ void check_layers(const BoxSpec& spec, index_t first, index_t count, const std::
                 " layers of a box that is not periodic in z");
 }
 
-// The whole box, of hexahedra or of Kuhn tetrahedra (6 per hexahedron).
+// The whole box, of hexahedra or of tetrahedra (6 per hexahedron).
 Mesh make_box(const BoxSpec& spec, const std::string& source, bool tets, StageProfile* profile) {
   check_box(spec, source);
   const BoxLattice lat{spec.cells};
@@ -167,8 +194,7 @@ Mesh make_box(const BoxSpec& spec, const std::string& source, bool tets, StagePr
   {
     StageProfile::Part t(profile, "cell soup");
     soup = box_soup(spec, lat, tets);
-    if (tets) add_kuhn_tetrahedra(soup, lat);
-    else add_hexahedra(soup, lat);
+    add_cells(soup, lat, tets ? BoxCells::tetrahedra : BoxCells::hexahedra);
   }
   Mesh mesh = build_mesh(soup, box_links(spec), source, profile);
   mesh.cells_in_lattice_order = true;
@@ -187,7 +213,7 @@ BoxLayers make_box_layers(const BoxSpec& spec, BoxCells cells, index_t first, in
   check_box(spec, source);
   check_layers(spec, first, count, source);
   const index_t nz = spec.cells[2];
-  const BoxLattice lat{{spec.cells[0], spec.cells[1], count}};
+  const BoxLattice lat{{spec.cells[0], spec.cells[1], count}, first, nz};
   AxisCoordinates x = box_coordinates(spec);
   std::vector<double> z;
   for (index_t l = 0; l <= count; ++l) z.push_back(plane_z(x[2], first + l, spec.length[2]));

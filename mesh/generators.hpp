@@ -22,8 +22,10 @@ struct BoxSpec {
 
 // With `profile`, both time their parts (cell soup and build_mesh's).
 Mesh make_hex_box(const BoxSpec& spec, StageProfile* profile = nullptr);
-// Each hexahedron split into 6 tetrahedra along its main diagonal; the split is the same in every
-// hexahedron, so neighbouring (and periodic) faces match.
+// Each hexahedron split into 6 tetrahedra around one of its diagonals, mirrored from one lattice cell
+// to the next along each axis (so the split alternates like the diagonals of make_tri_rect, which the
+// compact Laplacian needs to be consistent); neighbouring (and periodic) faces match for any cell
+// counts.
 Mesh make_tet_box(const BoxSpec& spec, StageProfile* profile = nullptr);
 
 enum class BoxCells { hexahedra, tetrahedra };

@@ -32,8 +32,10 @@ TEST_CASE("report of a periodic hexahedral box", "[mesh][report]") {
   CHECK_THAT(out.str(), Contains("hexahedron 24") && Contains("ymin: 8 faces") && Contains("xmin -> xmax"));
 }
 
-TEST_CASE("report sees the non-orthogonality of Kuhn tetrahedra", "[mesh][report]") {
-  const Mesh m = make_tet_box({});
+TEST_CASE("report sees the non-orthogonality of tetrahedra on a stretched box", "[mesh][report]") {
+  BoxSpec s;
+  s.stretch = {2, 2, 2};
+  const Mesh m = make_tet_box(s);
   const MeshReport r = make_report(m, compute_geometry(m));
   CHECK(r.cells_by_type[static_cast<int>(CellType::tetrahedron)] == 6 * 512);
   CHECK(r.max_non_orthogonality_deg > 10);

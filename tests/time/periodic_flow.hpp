@@ -28,13 +28,16 @@ enum class CellShape { hex, tet, prism };
 
 inline const char* name(CellShape s) { return s == CellShape::hex ? "hex" : s == CellShape::tet ? "tet" : "prism"; }
 
-// [0, 2π]² × [0, 2π/n], one cell thick, periodic in x, y and z: n × n hexahedra, the same split into
-// tetrahedra, or n × n × 2 triangles (alternating diagonals) extruded into one layer of prisms. The
-// prism generator of the case files cannot glue x and y, so the prisms are built here.
+// [0, 2π]² × [0, 2π/n], one cell thick, periodic in x, y and z: n × n hexahedra, or n × n × 2
+// triangles (alternating diagonals) extruded into one layer of prisms; or [0, 2π]² × [0, 4π/n], two
+// cells thick, each cell split into tetrahedra (two layers, so that their split alternates along z as
+// it does along x and y: one layer would be its own mirror-less neighbour across the periodic z side).
+// The prism generator of the case files cannot glue x and y, so the prisms are built here.
 inline mesh::Mesh periodic_slab(CellShape shape, index_t n) {
   const double h = two_pi / static_cast<double>(n);
   if (shape != CellShape::prism) {
-    const mesh::BoxSpec box{{n, n, 1}, {0, 0, 0}, {two_pi, two_pi, h}, {0, 0, 0}, {true, true, true}};
+    const index_t layers = shape == CellShape::tet ? 2 : 1;
+    const mesh::BoxSpec box{{n, n, layers}, {0, 0, 0}, {two_pi, two_pi, layers * h}, {0, 0, 0}, {true, true, true}};
     return shape == CellShape::hex ? mesh::make_hex_box(box) : mesh::make_tet_box(box);
   }
   const mesh::Mesh2d base = mesh::make_tri_rect({{n, n}, {0, 0}, {two_pi, two_pi}, {0, 0}});
@@ -157,12 +160,14 @@ class PeriodicFlow {
     for (double& v : f) v -= sum / volume;
   }
 
-  // The square of the slab (side: its thickness) that holds each cell's centroid, in the operators'
-  // cell order.
+  // The square of the slab (side: the thickness of one of its layers) that holds each cell's centroid,
+  // in the operators' cell order.
   std::vector<index_t> square_of_cells() const {
-    double z_min = mesh_.nodes[0].z, z_max = z_min;
-    for (const Vec3& node : mesh_.nodes) z_min = std::min(z_min, node.z), z_max = std::max(z_max, node.z);
-    const double side = z_max - z_min;
+    std::vector<double> z;
+    for (const Vec3& node : mesh_.nodes) z.push_back(node.z);
+    std::sort(z.begin(), z.end());
+    z.erase(std::unique(z.begin(), z.end(), [](double a, double b) { return b - a < 1e-12; }), z.end());
+    const double side = (z.back() - z.front()) / static_cast<double>(z.size() - 1);
     const auto n = static_cast<index_t>(std::lround(two_pi / side));
     std::vector<double> x(geometry_.cell_centroid.size()), y(x.size());
     for (std::size_t i = 0; i < x.size(); ++i) x[i] = geometry_.cell_centroid[i].x, y[i] = geometry_.cell_centroid[i].y;

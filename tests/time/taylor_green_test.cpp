@@ -59,12 +59,11 @@ TEST_CASE("Taylor-Green 2D converges in space on triangular prisms", "[time][tay
   check_order({CellShape::prism, 32, 5e-5, 0.02, 1.6, 0.8});
 }
 
-// Six tetrahedra to a cube: the velocity converges at first order only (0.98 and 0.84 here), and only
-// over a short time: the compact Laplacian is inconsistent on these tetrahedra, and by t = 1 the
-// viscous term's error stalls it (laplacian_consistency_test.cpp, docs/validation.md). The pressure,
-// a grid-scale mode among each cube's cells, is not checked.
+// Six tetrahedra to a cube, their split alternating from cube to cube: the velocity converges at
+// first order at first (0.82, then 1.59 by 64² here), and keeps converging at long times (docs/
+// validation.md); the pressure, with a grid-scale mode among each cube's cells, at first order.
 TEST_CASE("Taylor-Green 2D converges in space on tetrahedra", "[time][taylor-green]") {
-  check_order({CellShape::tet, 16, 5e-5, 0.02, 0.75, std::nullopt});
+  check_order({CellShape::tet, 16, 1e-3, 0.25, 0.75, 0.9});
 }
 
 // The prism study one level finer and at three Δt, outside CI (4.5 to 6 minutes on two cores):
@@ -97,7 +96,7 @@ TEST_CASE("Taylor-Green 2D on triangular prisms: finer meshes, smaller time step
 
 // Velocity and pressure errors on finer tetrahedra and prisms at t = 0.02 and t = 1, each also of the
 // means over the slab's squares (the grid-scale modes between the cells of a square left out), outside
-// CI (about 17 minutes on two cores): `time_test "[offline-pressure]" -s`, the table of
+// CI (about a quarter of an hour on two cores): `time_test "[offline-pressure]" -s`, the table of
 // docs/validation.md. The prisms' error depends more on Δt, hence their smaller step.
 TEST_CASE("Taylor-Green 2D on tetrahedra and prisms: pressure and grid-scale errors (offline)",
           "[.][offline-pressure][taylor-green]") {
@@ -106,7 +105,7 @@ TEST_CASE("Taylor-Green 2D on tetrahedra and prisms: pressure and grid-scale err
     index_t finest;
     double dt;
   };
-  for (const Series& s : {Series{CellShape::tet, 256, 5e-4}, Series{CellShape::prism, 128, 2.5e-4}}) {
+  for (const Series& s : {Series{CellShape::tet, 128, 5e-4}, Series{CellShape::prism, 128, 2.5e-4}}) {
     double coarser[2] = {};
     for (index_t n = 16; n <= s.finest; n *= 2) {
       PeriodicFlow flow(periodic_slab(s.shape, n), viscosity, s.dt);

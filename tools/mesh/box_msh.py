@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the unit cube as a binary Gmsh 4.1 mesh: N³ lattice cells, each split into 6 Kuhn tetrahedra
+"""Writes the unit cube as a binary Gmsh 4.1 mesh: N³ lattice cells, each split into 6 tetrahedra
 (or kept as one hexahedron with --hex), with the six sides as physical surfaces xmin ... zmax (the
 patch names of the generated boxes, so that cavity-3d runs on it unchanged). The cells, their vertex
 order and the boundary triangles are those of `mesh.generator = "tet"` (mesh/box_generators.cpp) on
@@ -17,25 +17,36 @@ import time
 
 import numpy as np
 
-# Kuhn's split (box_generators.cpp, add_kuhn_tetrahedra): tet t walks from corner (0,0,0) to (1,1,1)
-# along the axes in order ORDERS[t]; odd orders list their middle vertices swapped (positive volume).
+# The generator's split (box_generators.cpp, add_tetrahedra): tet t walks from the cell's local corner
+# (0,0,0) to (1,1,1) along the axes in order ORDERS[t], local corner d being lattice offset d xor m,
+# where m[a] is the parity of the cell's index along axis a; vertices listed for a positive volume.
 ORDERS = [(0, 1, 2), (1, 2, 0), (2, 0, 1), (1, 0, 2), (0, 2, 1), (2, 1, 0)]
 HEX_CORNERS = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0), (0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1)]
 SIDES = ["xmin", "xmax", "ymin", "ymax", "zmin", "zmax"]  # surface entity and physical tag i + 1
 
 
-def tet_corners():
-    """The 6 tets' 4 vertices as lattice offsets (di, dj, dk), in the built-in generator's order."""
+def tet_corners(m):
+    """The 6 tets' 4 vertices as lattice offsets (di, dj, dk) in a cell mirrored along the axes where
+    m[a] is 1, in the built-in generator's order."""
+    def offset(d):
+        return tuple(d[a] ^ m[a] for a in range(3))
+
     tets = []
     for t, order in enumerate(ORDERS):
         p = [0, 0, 0]
-        walk = [tuple(p)]
+        walk = [offset(p)]
         for axis in order[:2]:
-            p[axis] += 1
-            walk.append(tuple(p))
-        walk.append((1, 1, 1))
-        tets.append(walk if t < 3 else [walk[0], walk[2], walk[1], walk[3]])
+            p[axis] = 1
+            walk.append(offset(p))
+        walk.append(offset((1, 1, 1)))
+        reversed_walk = (t >= 3) != (sum(m) % 2 == 1)
+        tets.append([walk[0], walk[2], walk[1], walk[3]] if reversed_walk else walk)
     return tets
+
+
+def parities():
+    """The mirrorings m of a cell, indexed by m[0] + 2 m[1] + 4 m[2]."""
+    return [(c % 2, c // 2 % 2, c // 4) for c in range(8)]
 
 
 def write_header(f, section, *sizes):
@@ -50,9 +61,11 @@ def block_header(f, dim, entity, third, count):
 
 def write_mesh(path, n, hexes):
     m = n + 1  # lattice nodes per axis; node (i, j, k) has tag 1 + i + m (j + m k), as in BoxLattice
-    corners = [HEX_CORNERS] if hexes else tet_corners()
-    delta = np.array([[di + m * (dj + m * dk) for di, dj, dk in cell] for cell in corners], dtype=np.uint64)
-    per_cell, nodes_per = delta.shape  # elements per lattice cell, nodes per element
+    corners = [[HEX_CORNERS] if hexes else tet_corners(p) for p in parities()]
+    # delta[parity class, element of the cell, vertex]: node tag offsets from the cell's corner
+    delta = np.array([[[di + m * (dj + m * dk) for di, dj, dk in cell] for cell in cls] for cls in corners],
+                     dtype=np.uint64)
+    per_cell, nodes_per = delta.shape[1:]  # elements per lattice cell, nodes per element
     cells = per_cell * n ** 3
     faces_per_side = n * n * (1 if hexes else 2)
     with open(path, "wb") as f:
@@ -95,11 +108,12 @@ def write_mesh(path, n, hexes):
         block_header(f, 3, 1, 5 if hexes else 4, cells)
         ij = np.arange(n, dtype=np.uint64)
         layer = (ij[None, :] + m * ij[:, None]).ravel() + 1  # first node tag of each cell of layer k = 0
+        in_layer_class = ((ij[None, :] % 2) + 2 * (ij[:, None] % 2)).ravel()  # i fastest, then j
         record = np.empty((n * n, per_cell, 1 + nodes_per), dtype=np.uint64)  # tag, node tags
         for k in range(n):  # one z-layer of cells at a time, i fastest, then j: the generator's order
             first = 1 + k * n * n * per_cell
             record[:, :, 0] = np.arange(first, first + n * n * per_cell, dtype=np.uint64).reshape(n * n, per_cell)
-            record[:, :, 1:] = (layer + np.uint64(k * m * m))[:, None, None] + delta[None, :, :]
+            record[:, :, 1:] = (layer + np.uint64(k * m * m))[:, None, None] + delta[in_layer_class + 4 * (k % 2)]
             record.tofile(f)
         tag = 1 + cells
         u = np.repeat(np.arange(n, dtype=np.uint64), n)  # the generator's loop: u over axis b, v over c
@@ -112,8 +126,12 @@ def write_mesh(path, n, hexes):
                 return 1 + (s % 2) * n * stride[a] + (u + du) * stride[b] + (v + dv) * stride[c]
 
             q00, q10, q11, q01 = corner(0, 0), corner(1, 0), corner(1, 1), corner(0, 1)
-            faces = [np.stack([q00, q10, q11, q01], 1)] if hexes else [np.stack([q00, q10, q11], 1),
-                                                                      np.stack([q00, q01, q11], 1)]
+            if hexes:
+                faces = [np.stack([q00, q10, q11, q01], 1)]
+            else:  # the diagonal from (1,0) to (0,1) where the cell is mirrored along just one of b, c
+                flip = ((u % 2) != (v % 2))[:, None]
+                faces = [np.where(flip, np.stack([q00, q10, q01], 1), np.stack([q00, q10, q11], 1)),
+                         np.where(flip, np.stack([q10, q11, q01], 1), np.stack([q00, q01, q11], 1))]
             faces = np.stack(faces, 1).reshape(faces_per_side, -1)  # the two triangles of a square together
             block_header(f, 2, s + 1, 3 if hexes else 2, faces_per_side)
             tags = np.arange(tag, tag + faces_per_side, dtype=np.uint64)[:, None]
