@@ -96,7 +96,7 @@ TEST_CASE("Taylor-Green 2D on triangular prisms: finer meshes, smaller time step
 
 // Velocity and pressure errors on finer tetrahedra and prisms at t = 0.02 and t = 1, each also of the
 // means over the slab's squares (the grid-scale modes between the cells of a square left out), outside
-// CI (about a quarter of an hour on two cores): `time_test "[offline-pressure]" -s`, the table of
+// CI (about 7 minutes on two cores): `time_test "[offline-pressure]" -s`, the table of
 // docs/validation.md. The prisms' error depends more on Δt, hence their smaller step.
 TEST_CASE("Taylor-Green 2D on tetrahedra and prisms: pressure and grid-scale errors (offline)",
           "[.][offline-pressure][taylor-green]") {
