@@ -4,10 +4,12 @@
 # alternated: `miniapp poisson` with AIP-1 and AMG (float matrices) on closed tet boxes of 10⁵ to 10⁷
 # cells and AMG alone at 3·10⁷, the LES step on 3.1·10⁶ tets with AIP-1 and AMG, the V-cycle's level
 # kernels at 10⁷ tets; then, the mirrored split only, cavity-3d's start-up on tets of 10⁶ to 3·10⁷
-# cells and the 5.1·10⁷-tet LES case (3 steps). Raw outputs in OUT/raw.tgz.
-# Usage (repository root, .debs/ carried): bash docs/results/h100_2026-12-07_mirrored_tets/run.sh OUT
+# cells and the 5.1·10⁷-tet LES case (3 steps). With `kernels`, instead: the kernel benchmark on the
+# tets' Laplacian and convection operator at 10⁵ to 10⁷ cells, both splits. Raw outputs in OUT/raw.tgz.
+# Usage (repository root, .debs/ carried): bash docs/results/h100_2026-12-07_mirrored_tets/run.sh OUT [kernels]
 set -uo pipefail
-out=${1:?usage: run.sh OUT}
+out=${1:?usage: run.sh OUT [kernels]}
+part=${2:-all}
 here=$(pwd)
 build=build/gpu
 budget=570
@@ -22,6 +24,14 @@ tools/gpu/build.sh build/gpu miniapp >"$out/build_mirrored.txt" 2>&1 &
 wait
 echo "builds: $((SECONDS - start)) s" >>"$out/steps.txt"
 declare -A binary=([mirrored]=$here/build/gpu/miniapp/miniapp [kuhn]=/tmp/base/build/gpu/miniapp/miniapp)
+if [[ $part == kernels ]]; then
+  for split in mirrored kuhn; do
+    step "kernels_$split" 200 "${binary[$split]}" bench kernels --backend cuda --repeat 100 --meshes tet \
+      --mesh-sizes 1e5,1e6,4e6,1e7
+  done
+  cat "$out/steps.txt"
+  exit 0
+fi
 sweep() {  # round, sizes...
   local round=$1
   shift
