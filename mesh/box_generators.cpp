@@ -13,21 +13,20 @@ namespace {
 constexpr const char* axis_names[3] = {"x", "y", "z"};
 
 // The nodes of a box lattice, i fastest; node(i, j, k) is the index of lattice point (i, j, k). The
-// lattice may be a window of z-layers of a box of `box_layers` layers, whose layer 0 is the box's layer
-// `first_layer` (modulo box_layers).
+// lattice may be a window of a box of `box` cells per axis, whose cell 0 along each axis is the box's
+// cell `first` (modulo box: a window of z-layers may wrap around a periodic box).
 struct BoxLattice {
   std::array<index_t, 3> n;  // cells per axis
-  index_t first_layer = 0;
-  index_t box_layers = n[2];
+  std::array<index_t, 3> first{};
+  std::array<index_t, 3> box = n;
 
   index_t node(index_t i, index_t j, index_t k) const { return i + (n[0] + 1) * (j + (n[1] + 1) * k); }
   index_t node(const std::array<index_t, 3>& ijk) const { return node(ijk[0], ijk[1], ijk[2]); }
 
-  // Whether lattice cells of index `i` along `axis` are mirrored: those whose index in the whole box is
-  // odd.
+  // Whether lattice cells of index `i` along `axis` are mirrored: those whose index in the box is odd.
   bool mirrored(int axis, index_t i) const {
-    if (axis != 2) return i % 2 != 0;
-    return ((first_layer + i) % box_layers + box_layers) % box_layers % 2 != 0;
+    const index_t b = box[axis];
+    return ((first[axis] + i) % b + b) % b % 2 != 0;
   }
 };
 
@@ -213,7 +212,7 @@ BoxLayers make_box_layers(const BoxSpec& spec, BoxCells cells, index_t first, in
   check_box(spec, source);
   check_layers(spec, first, count, source);
   const index_t nz = spec.cells[2];
-  const BoxLattice lat{{spec.cells[0], spec.cells[1], count}, first, nz};
+  const BoxLattice lat{{spec.cells[0], spec.cells[1], count}, {0, 0, first}, spec.cells};
   AxisCoordinates x = box_coordinates(spec);
   std::vector<double> z;
   for (index_t l = 0; l <= count; ++l) z.push_back(plane_z(x[2], first + l, spec.length[2]));

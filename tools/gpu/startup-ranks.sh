@@ -2,7 +2,7 @@
 # On a GPU machine's host (16 cores, 128 GB; no GPU used): issue 24's several-rank start-up target, a
 # 5·10⁷-cell Gmsh mesh read by rank 0, partitioned by METIS and distributed, on 4 and 8 CPU ranks
 # (`mpirun -n R miniapp run cavity-3d --backend cpu`, OMP_NUM_THREADS = cores / R, one step, Poisson
-# tolerance loosened, no VTK). The mesh, a unit cube of Kuhn tetrahedra, is written by
+# tolerance loosened, no VTK). The mesh, a unit cube of tetrahedra, is written by
 # tools/mesh/box_msh.py to /tmp and kept there for a later call on the same warm machine.
 # Memory first: for each R two small calibration runs (3.8·10⁵ and 1.6·10⁶ tets) give each rank's
 # peaks as a + b·cells, extrapolated and printed; the whole run is made only if the sum of the ranks'
