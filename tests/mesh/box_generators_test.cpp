@@ -1,3 +1,4 @@
+#include <array>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <set>
@@ -10,6 +11,9 @@ using namespace miniapp;
 using namespace miniapp::mesh;
 
 namespace {
+
+// A box closed on every side, and one periodic along every axis.
+constexpr std::array<std::array<bool, 3>, 2> closed_and_periodic{{{false, false, false}, {true, true, true}}};
 
 double box_volume(const BoxSpec& s) { return s.length.x * s.length.y * s.length.z; }
 
@@ -138,7 +142,7 @@ TEST_CASE("tetrahedral box: six tetrahedra per lattice cell, matching across per
   BoxSpec s;
   s.cells = {2, 3, 2};
   s.length = {1, 1.5, 2};
-  for (const auto periodic : {std::array<bool, 3>{false, false, false}, std::array<bool, 3>{true, true, true}}) {
+  for (const auto& periodic : closed_and_periodic) {
     s.periodic = periodic;
     const Mesh m = make_tet_box(s);
     const MeshGeometry g = compute_geometry(m);
@@ -163,7 +167,7 @@ TEST_CASE("tetrahedral box on cubic cells: every face orthogonal, but across a p
   BoxSpec s;
   s.cells = {4, 2, 6};
   s.length = {1, 0.5, 1.5};
-  for (const auto periodic : {std::array<bool, 3>{false, false, false}, std::array<bool, 3>{true, true, true}}) {
+  for (const auto& periodic : closed_and_periodic) {
     s.periodic = periodic;
     const Mesh m = make_tet_box(s);
     CHECK(make_report(m, compute_geometry(m)).max_non_orthogonality_deg < 1e-4);
