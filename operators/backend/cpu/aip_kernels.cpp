@@ -2,6 +2,7 @@
 // r·z, sELL passes over float values. The r·z partial sums belong to fixed blocks of slices (set by
 // the size alone) and are added in block order, so ρ does not depend on the number of OpenMP threads.
 #include <algorithm>
+#include <array>
 #include <type_traits>
 
 #include "operators/backend/cpu/aip_kernels.hpp"
@@ -113,11 +114,11 @@ void aip_apply(const AipFactorView& f, const double* r, double* z, const cg::Sca
     const index_t last = std::min(last_pass.slice_count, (b + 1) * per_block);
     slices(last_pass, b * per_block, last, last_input, z);
     if (!with_rho) continue;
-    double sum = 0.0;
+    double sum[1] = {};
     const index_t end = std::min(last_pass.rows, last * last_pass.slice_height);
-#pragma omp simd reduction(+ : sum)
-    for (index_t i = b * per_block * last_pass.slice_height; i < end; ++i) sum += r[i] * z[i];
-    s.partials[b] = sum;
+    add_lane_sums<1>(b * per_block * last_pass.slice_height, end, sum,
+                     [&](index_t i) { return std::array<double, 1>{r[i] * z[i]}; });
+    s.partials[b] = sum[0];
   }
   if (!with_rho) return;
   double rho = 0.0;
