@@ -73,12 +73,10 @@ void cg_update(index_t n, const double* p, const double* q, double* x, const dou
   if (cg::stopped(s.slots)) return;
   const double alpha = s.slots[cg::alpha];
   double gamma[1];
-  chunked_sums(n, chunk_rows(n), s.partials, gamma, [&](index_t begin, index_t end, double* acc) {
-    add_lane_sums<1>(begin, end, acc, [&](index_t i) {
-      x[i] = x[i] + alpha * p[i];
-      r_new[i] = r[i] - alpha * q[i];
-      return std::array<double, 1>{r_new[i] * r_new[i]};
-    });
+  row_sums(n, s.partials, gamma, [&](index_t i) {
+    x[i] = x[i] + alpha * p[i];
+    r_new[i] = r[i] - alpha * q[i];
+    return std::array<double, 1>{r_new[i] * r_new[i]};
   });
   cg::finish_residual(s.slots, gamma[0]);
 }
@@ -88,14 +86,12 @@ void cg_update_jacobi(index_t n, const double* d, const double* p, const double*
   if (cg::stopped(s.slots)) return;
   const double alpha = s.slots[cg::alpha];
   double sums[2];  // r·r, r·z
-  chunked_sums(n, chunk_rows(n), s.partials, sums, [&](index_t begin, index_t end, double* acc) {
-    add_lane_sums<2>(begin, end, acc, [&](index_t i) {
-      x[i] = x[i] + alpha * p[i];
-      const double ri = r[i] - alpha * q[i];
-      r[i] = ri;
-      z[i] = d[i] * ri;
-      return std::array<double, 2>{ri * ri, ri * z[i]};
-    });
+  row_sums(n, s.partials, sums, [&](index_t i) {
+    x[i] = x[i] + alpha * p[i];
+    const double ri = r[i] - alpha * q[i];
+    r[i] = ri;
+    z[i] = d[i] * ri;
+    return std::array<double, 2>{ri * ri, ri * z[i]};
   });
   cg::finish_residual(s.slots, sums[0]);
   cg::finish_rho(s.slots, sums[1]);
@@ -104,17 +100,13 @@ void cg_update_jacobi(index_t n, const double* d, const double* p, const double*
 void cg_rho(index_t n, const double* r, const double* z, const cg::ScalarsView& s) {
   if (cg::stopped(s.slots)) return;
   double rho[1];
-  chunked_sums(n, chunk_rows(n), s.partials, rho, [&](index_t begin, index_t end, double* acc) {
-    add_lane_sums<1>(begin, end, acc, [&](index_t i) { return std::array<double, 1>{r[i] * z[i]}; });
-  });
+  row_sums(n, s.partials, rho, [&](index_t i) { return std::array<double, 1>{r[i] * z[i]}; });
   cg::finish_rho(s.slots, rho[0]);
 }
 
 void cg_mean(index_t n, const double* v, const cg::ScalarsView& s) {
   double sum[1];
-  chunked_sums(n, chunk_rows(n), s.partials, sum, [&](index_t begin, index_t end, double* acc) {
-    add_lane_sums<1>(begin, end, acc, [&](index_t i) { return std::array<double, 1>{v[i]}; });
-  });
+  row_sums(n, s.partials, sum, [&](index_t i) { return std::array<double, 1>{v[i]}; });
   s.slots[cg::mean] = sum[0] / static_cast<double>(n);
 }
 
@@ -127,9 +119,7 @@ void cg_subtract_mean(index_t n, double* v, const cg::ScalarsView& s) {
 void cg_start(index_t n, const double* b, const double* r, const cg::ScalarsView& s, double tolerance,
               double max_iterations) {
   double sums[2];  // b·b, r·r
-  chunked_sums(n, chunk_rows(n), s.partials, sums, [&](index_t begin, index_t end, double* acc) {
-    add_lane_sums<2>(begin, end, acc, [&](index_t i) { return std::array<double, 2>{b[i] * b[i], r[i] * r[i]}; });
-  });
+  row_sums(n, s.partials, sums, [&](index_t i) { return std::array<double, 2>{b[i] * b[i], r[i] * r[i]}; });
   cg::finish_start(s.slots, sums[0], sums[1], tolerance, max_iterations);
 }
 

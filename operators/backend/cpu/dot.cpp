@@ -6,32 +6,28 @@
 
 namespace miniapp::cpu {
 
-// Summed per chunk in chunk order (chunked_sums): the same result on any thread count.
-double dot(index_t n, const double* x, const double* y) {
-  double partials[max_sum_chunks], sum[1];
-  chunked_sums(n, chunk_rows(n), partials, sum, [&](index_t begin, index_t end, double* acc) {
-    add_lane_sums<1>(begin, end, acc, [&](index_t i) { return std::array<double, 1>{x[i] * y[i]}; });
-  });
-  return sum[0];
-}
-
 namespace {
 
-// One pass over i for all K pairs: vectors shared between pairs are read from cache once.
+// One pass over i for all K pairs, summed per chunk in chunk order (row_sums): the same result on any
+// thread count; vectors shared between pairs are read from cache once.
 template <int K>
 void multi_dot(index_t n, const double* const* x, const double* const* y, double* out) {
   double partials[K * max_sum_chunks], sum[K];
-  chunked_sums(n, chunk_rows(n), partials, sum, [&](index_t begin, index_t end, double* acc) {
-    add_lane_sums<K>(begin, end, acc, [&](index_t i) {
-      std::array<double, K> t;
-      for (int j = 0; j < K; ++j) t[j] = x[j][i] * y[j][i];
-      return t;
-    });
+  row_sums(n, partials, sum, [&](index_t i) {
+    std::array<double, K> t;
+    for (int j = 0; j < K; ++j) t[j] = x[j][i] * y[j][i];
+    return t;
   });
   for (int j = 0; j < K; ++j) out[j] = sum[j];
 }
 
 }  // namespace
+
+double dot(index_t n, const double* x, const double* y) {
+  double result;
+  multi_dot<1>(n, &x, &y, &result);
+  return result;
+}
 
 void multi_dot(index_t n, int k, const double* const* x, const double* const* y, double* out) {
   static_assert(max_fused_dots == 4, "one instance per pair count");

@@ -80,4 +80,11 @@ void add_lane_sums(index_t begin, index_t end, double* acc, Terms&& terms) {
   }
 }
 
+// sums[k] = Σ over rows i < n of terms(i)[k]: chunked_sums over chunks of rows, each chunk in lanes.
+template <int K, class Terms>
+void row_sums(index_t n, double* partials, double (&sums)[K], Terms&& terms) {
+  chunked_sums(n, chunk_rows(n), partials, sums,
+               [&](index_t begin, index_t end, double* acc) { add_lane_sums<K>(begin, end, acc, terms); });
+}
+
 }  // namespace miniapp::cpu
