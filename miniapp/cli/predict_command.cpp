@@ -12,6 +12,7 @@
 #include "miniapp/cli/command_line.hpp"
 #include "miniapp/cli/commands.hpp"
 #include "miniapp/cli/rank_main.hpp"
+#include "miniapp/output/folder.hpp"
 #include "miniapp/predict/calibration_file.hpp"
 #include "miniapp/predict/comm_calibration.hpp"
 #include "miniapp/predict/device_scaling.hpp"
@@ -163,13 +164,14 @@ void predict_all(const cxxopts::ParseResult& args, const cases::CaseConfig& conf
   }
 }
 
-// Rank 0: the report in Markdown (also printed), JSON and plots.
-void write_report(const cxxopts::ParseResult& args, predict::PredictionReport& r) {
+std::string report_folder(const cxxopts::ParseResult& args, const std::string& case_name) {
+  return args.count("output") ? args["output"].as<std::string>() : "prediction-" + case_name;
+}
+
+// Rank 0: the report in Markdown (also printed), JSON and plots, into `dir` (made before the
+// measurements, so that a folder that cannot be made stops the command before they are taken).
+void write_report(const cxxopts::ParseResult& args, const std::string& dir, predict::PredictionReport& r) {
   r.notes = predict::model_notes(r);
-  const std::string dir = args.count("output") ? args["output"].as<std::string>() : "prediction-" + r.case_name;
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error) throw file_error(dir, "cannot create the report folder: " + error.message());
   predict::write_report_markdown(dir + "/report.md", r);
   predict::write_report_json(dir + "/report.json", r);
   std::cout << "\n";
@@ -188,7 +190,12 @@ int predict_on_ranks(int argc, char** argv, const parallel::Communicator& world)
   cases::CaseConfig config;
   const bool root = world.rank() == 0;
   std::ostringstream silent;
-  world.run_collectively([&] { config = load_case_argument(*args, std::move(overrides), path, root ? std::cerr : silent); });
+  std::string report_dir;
+  world.run_collectively([&] {
+    config = load_case_argument(*args, std::move(overrides), path, root ? std::cerr : silent);
+    report_dir = report_folder(*args, config.name);
+    if (root) output::create_folder(report_dir);
+  });
   const auto steps = static_cast<int>(option_index(*args, "steps", 1, 100000));
   std::ostream& out = root ? std::cout : silent;
   predict::PredictionReport r;
@@ -214,7 +221,7 @@ int predict_on_ranks(int argc, char** argv, const parallel::Communicator& world)
   world.run_collectively([&] {
     if (!root) return;
     predict_all(*args, sim.config, sim.exec.backend(), profiles, r);
-    write_report(*args, r);
+    write_report(*args, report_dir, r);
   });
   return 0;
 }

@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "miniapp/output/atomic_file.hpp"
+#include "miniapp/output/folder.hpp"
 
 namespace miniapp::output {
 namespace {
@@ -313,7 +314,7 @@ void write_checkpoint_temporary(const std::filesystem::path& dir, int rank, int 
 
   std::vector<std::string_view> file{std::string_view(reinterpret_cast<const char*>(&h), sizeof(h))};
   file.insert(file.end(), payload.pieces().begin(), payload.pieces().end());
-  std::filesystem::create_directories(dir);
+  create_folder(dir);
   write_temporary(checkpoint_path(dir, data.step, rank), file);
 }
 

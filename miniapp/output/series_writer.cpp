@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "miniapp/output/atomic_file.hpp"
+#include "miniapp/output/folder.hpp"
 
 namespace miniapp::output {
 namespace {
@@ -45,7 +46,7 @@ SeriesWriter::SeriesWriter(std::filesystem::path path, const std::vector<std::st
                            std::optional<long> restart_step)
     : path_(std::move(path)), header_("step"), columns_(columns.size()) {
   for (const std::string& c : columns) header_ += "," + c;
-  if (path_.has_parent_path()) std::filesystem::create_directories(path_.parent_path());
+  if (path_.has_parent_path()) create_folder(path_.parent_path());
   if (restart_step) truncate_after(path_, header_, columns_ + 1, *restart_step);
   file_ = std::fopen(path_.c_str(), restart_step ? "a" : "w");
   if (!file_) throw file_error(path_.string(), std::string("cannot open for writing: ") + std::strerror(errno));

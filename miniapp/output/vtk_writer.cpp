@@ -15,6 +15,7 @@
 #include <functional>
 
 #include "core/error.hpp"
+#include "miniapp/output/folder.hpp"
 #include "miniapp/output/vtk_summary_files.hpp"
 
 namespace miniapp::output {
@@ -124,7 +125,7 @@ VtkWriter::VtkWriter(const mesh::Mesh& mesh, VtkWriterOptions options) : impl_(s
   if (options.rank < 0 || options.rank >= options.rank_count)
     throw Error("VTK output: rank " + std::to_string(options.rank) + " is not in [0, " +
                 std::to_string(options.rank_count) + ")");
-  std::filesystem::create_directories(options.directory);
+  create_folder(options.directory);
   impl_->options = std::move(options);
   build_grid(mesh, impl_->grid);
   impl_->add_selected_arrays();

@@ -421,6 +421,22 @@ TEST_CASE("a folder given as the case file is named as such", "[cli]") {
   CHECK_THAT(r.output, Contains(folder.string() + ": is a directory, not a case file"));
 }
 
+TEST_CASE("an output folder that cannot be made is named before any step or measurement", "[cli]") {
+  const auto file = scratch_folder("output_blocked") / "a_file";
+  std::ofstream(file) << "in the way\n";
+  const std::string folder = (file / "out").string();
+  const Run run = run_miniapp("run cavity --set mesh.cells=[4,4,1] --set output.directory='" + folder + "'");
+  INFO(run.output);
+  CHECK(run.status == 1);
+  CHECK_THAT(run.output, Contains(folder + ": cannot create this folder: Not a directory"));
+  CHECK_THAT(run.output, !Contains("step "));
+  const Run predict = run_miniapp("predict cavity --set mesh.cells=[4,4,1] --no-plots --output '" + folder + "'");
+  INFO(predict.output);
+  CHECK(predict.status == 1);
+  CHECK_THAT(predict.output, Contains(folder + ": cannot create this folder: Not a directory"));
+  CHECK_THAT(predict.output, !Contains("counting"));
+}
+
 TEST_CASE("a generated mesh that cannot fit in host memory is refused before it is made", "[cli]") {
   // 1.6e9 hexahedra (within the 32-bit index range): far beyond any host this suite runs on.
   const Run r = run_miniapp("run cavity --set mesh.cells=[40000,40000,1] --set output.fields=[]");
