@@ -8,11 +8,7 @@
 #include "operators/backend/cpu/aip_kernels.hpp"
 #include "operators/backend/cpu/parallel.hpp"
 #include "operators/backend/cpu/row_store.hpp"
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define MINIAPP_AIP_AVX2 1
-#endif
+#include "operators/backend/cpu/x86_loads.hpp"
 
 namespace miniapp::cpu {
 namespace {
@@ -35,22 +31,19 @@ void slice_portable(const SellFloatView& a, index_t s, const double* x, const St
   }
 }
 
-#ifdef MINIAPP_AIP_AVX2
+#ifdef MINIAPP_X86_AVX2
 // The same for a full slice of height 8 with AVX2 + FMA: per entry column, 2 × (4 floats widened to
-// doubles, a 4-index gather of x, an FMA). Same products and order as the portable loop, but fused.
-template <class Store>
+// doubles, 4 entries of x by XLoads, an FMA). Same products and order as the portable loop, but fused.
+template <class XLoads, class Store>
 __attribute__((target("avx2,fma"))) void slice8_avx2(const SellFloatView& a, index_t s, const double* x,
                                                      const Store& store) {
   const index_t begin = a.slice_ptr[s], width = (a.slice_ptr[s + 1] - begin) / 8;
-  const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
   __m256d lo = _mm256_setzero_pd(), hi = _mm256_setzero_pd();
   for (index_t e = 0; e < width; ++e) {
     const float* val = a.val + begin + 8 * e;
     const index_t* col = a.col + begin + 8 * e;
-    const __m128i c0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(col));
-    const __m128i c1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(col + 4));
-    lo = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(val)), _mm256_mask_i32gather_pd(_mm256_setzero_pd(), x, c0, all, 8), lo);
-    hi = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(val + 4)), _mm256_mask_i32gather_pd(_mm256_setzero_pd(), x, c1, all, 8), hi);
+    lo = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(val)), XLoads::load(x, col), lo);
+    hi = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(val + 4)), XLoads::load(x, col + 4), hi);
   }
   if constexpr (std::is_same_v<Store, PlainStore>) {
     _mm256_storeu_pd(store.y[0] + 8 * s, lo);
@@ -62,25 +55,24 @@ __attribute__((target("avx2,fma"))) void slice8_avx2(const SellFloatView& a, ind
     store(0, 8 * s, out, 8);
   }
 }
-
-bool use_avx2(const SellFloatView& a, index_t s) {
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return has && a.slice_height == 8 && (s + 1) * 8 <= a.rows;
-}
 #endif
 
-// The products A x over slices [first, last), to `store`.
+// The products A x over slices [first, last), to `store`: full slices of height 8 with AVX2 where the
+// processor has it, the others portable.
 template <class Store>
 void slices(const SellFloatView& a, index_t first, index_t last, const double* x, const Store& store) {
-  for (index_t s = first; s < last; ++s) {
-#ifdef MINIAPP_AIP_AVX2
-    if (use_avx2(a, s)) {
-      slice8_avx2(a, s, x, store);
-      continue;
-    }
-#endif
-    slice_portable(a, s, x, store);
+#ifdef MINIAPP_X86_AVX2
+  if (cpu_has_avx2_fma() && a.slice_height == 8) {
+    with_x_loads([&](auto loads) {
+      for (index_t s = first; s < last; ++s) {
+        if ((s + 1) * 8 <= a.rows) slice8_avx2<decltype(loads)>(a, s, x, store);
+        else slice_portable(a, s, x, store);
+      }
+    });
+    return;
   }
+#endif
+  for (index_t s = first; s < last; ++s) slice_portable(a, s, x, store);
 }
 // y = A x over slices [first, last).
 void slices(const SellFloatView& a, index_t first, index_t last, const double* x, double* y) {

@@ -5,15 +5,9 @@
 #include "operators/backend/cpu/kernels.hpp"
 #include "operators/backend/cpu/parallel.hpp"
 #include "operators/backend/cpu/row_store.hpp"
+#include "operators/backend/cpu/x86_loads.hpp"
 #include "operators/backend/kernel_types.hpp"
 #include "operators/backend/spmv_epilogue.hpp"
-
-// On x86-64 the fixed-height kernels gather x with AVX2 (vgatherdpd takes the 32-bit column indices
-// as they are stored), chosen at run time so that the default build stays portable (no -march).
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define MINIAPP_SELL_AVX2 1
-#endif
 
 namespace miniapp::cpu {
 namespace {
@@ -49,17 +43,13 @@ void sell_slices_portable(const SellView& a, index_t first, index_t last, int k,
   }
 }
 
-#ifdef MINIAPP_SELL_AVX2
+#ifdef MINIAPP_X86_AVX2
 // The same with AVX2 + FMA, H a multiple of 4: per step and group of 4 rows, a load of 4 values,
-// a load of 4 indices, one vgatherdpd of x and one FMA into one of H/4 register accumulators.
-// Used where the build allows it: faster than the compiler's scalar-load gather of the portable loop.
-template <index_t H, class Store>
+// 4 entries of x (XLoads: a gather or four loads) and one FMA into one of H/4 register accumulators.
+template <index_t H, class XLoads, class Store>
 __attribute__((target("avx2,fma"))) void sell_slices_avx2(const SellView& a, index_t first, index_t last, int k,
                                                           const double* const* x, const Store& store) {
   static_assert(H % 4 == 0);
-  // The masked form with an explicit zero source: GCC 12 warns that the unmasked one reads an
-  // uninitialised register (it does not; same instruction).
-  const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
   for (index_t s = first; s < last; ++s) {
     const index_t begin = a.slice_ptr[s];
     const index_t width = (a.slice_ptr[s + 1] - begin) / H;
@@ -69,11 +59,8 @@ __attribute__((target("avx2,fma"))) void sell_slices_avx2(const SellView& a, ind
       for (index_t e = 0; e < width; ++e) {
         const double* val = a.val + begin + e * H;
         const index_t* col = a.col + begin + e * H;
-        for (index_t q = 0; q < H / 4; ++q) {
-          const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(col + 4 * q));
-          const __m256d xc = _mm256_mask_i32gather_pd(_mm256_setzero_pd(), x[j], c, all, 8);
-          acc[q] = _mm256_fmadd_pd(_mm256_loadu_pd(val + 4 * q), xc, acc[q]);
-        }
+        for (index_t q = 0; q < H / 4; ++q)
+          acc[q] = _mm256_fmadd_pd(_mm256_loadu_pd(val + 4 * q), XLoads::load(x[j], col + 4 * q), acc[q]);
       }
       if constexpr (std::is_same_v<Store, PlainStore>) {  // straight from the registers: the hot path
         for (index_t q = 0; q < H / 4; ++q) _mm256_storeu_pd(store.y[j] + s * H + 4 * q, acc[q]);
@@ -85,17 +72,13 @@ __attribute__((target("avx2,fma"))) void sell_slices_avx2(const SellView& a, ind
     }
   }
 }
-
-bool cpu_has_avx2() {
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return has;
-}
 #endif
 
 template <index_t H, class Store>
 void sell_slices(const SellView& a, index_t first, index_t last, int k, const double* const* x, const Store& store) {
-#ifdef MINIAPP_SELL_AVX2
-  if (cpu_has_avx2()) return sell_slices_avx2<H>(a, first, last, k, x, store);
+#ifdef MINIAPP_X86_AVX2
+  if (cpu_has_avx2_fma())
+    return with_x_loads([&](auto loads) { sell_slices_avx2<H, decltype(loads)>(a, first, last, k, x, store); });
 #endif
   sell_slices_portable<H>(a, first, last, k, x, store);
 }
