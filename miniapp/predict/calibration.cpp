@@ -12,8 +12,8 @@
 namespace miniapp::predict {
 namespace {
 
-constexpr std::string_view variant_names[kernel_variant_count] = {"spmv_sell_1", "spmv_sell_3", "spmv_csr_1", "axpy",
-                                                                  "dot",         "pointwise",   "copy"};
+constexpr std::string_view variant_names[kernel_variant_count] = {
+    "spmv_sell_1", "spmv_sell_3", "spmv_csr_1", "spmv_interleaved_3", "axpy", "dot", "pointwise", "copy"};
 
 constexpr std::string_view unit_names[iteration_unit_count] = {"pcg_jacobi", "pcg_aip1", "batched_pcg",
                                                                "pcg_aip1_product", "pcg_amg"};
@@ -55,6 +55,16 @@ KernelVariant priced_variant(KernelKind kind) {
     case KernelKind::copy: return KernelVariant::copy;
   }
   return KernelVariant::pointwise;
+}
+
+KernelVariant priced_variant(SpmvForm form) {
+  switch (form) {
+    case SpmvForm::sell: return KernelVariant::spmv_sell_1;
+    case SpmvForm::sell_vectors: return KernelVariant::spmv_sell_3;
+    case SpmvForm::sell_interleaved: return KernelVariant::spmv_interleaved_3;
+    case SpmvForm::csr: return KernelVariant::spmv_csr_1;
+  }
+  return KernelVariant::spmv_sell_1;
 }
 
 std::string_view name(CacheLevel level) {

@@ -13,15 +13,17 @@
 // Measured kernel costs of one device and build: what the prediction multiplies the kernel counts by.
 namespace miniapp::predict {
 
-// The kernels calibrated: the SpMV variants (format, vectors per call) and one per other kernel class.
-enum class KernelVariant { spmv_sell_1, spmv_sell_3, spmv_csr_1, axpy, dot, pointwise, copy };
-inline constexpr int kernel_variant_count = 7;
+// The kernels calibrated: the SpMV variants (format, vectors per call: one per SpmvForm) and one per
+// other kernel class.
+enum class KernelVariant { spmv_sell_1, spmv_sell_3, spmv_csr_1, spmv_interleaved_3, axpy, dot, pointwise, copy };
+inline constexpr int kernel_variant_count = 8;
 std::string_view name(KernelVariant variant);
 std::optional<KernelVariant> kernel_variant_from_name(std::string_view text);
 
-// The variant whose curve prices the calls a kernel counter of `kind` records. The counters do not
-// say which SpMV format or vector count a call used; the time loop's SpMVs are sELL, mostly one vector.
+// The variant whose curve prices the calls a kernel counter of `kind` records (SpMV: of form
+// SpmvForm::sell), and the SpMV calls of `form` (three vectors standing for any number above one).
 KernelVariant priced_variant(KernelKind kind);
+KernelVariant priced_variant(SpmvForm form);
 
 // Where the operands live between calls: `hot` re-runs on the same operands (they stay in the caches
 // when they fit); `warm` evicts the private caches before each call (a copy of 4 × the CPU's L2: the

@@ -7,7 +7,8 @@
 // read by every later prediction. docs/cost-model.md shows its layout.
 namespace miniapp::predict {
 
-// Version 9: batched_widths and batched_amg_blocks, the FFT path's batched iteration's cost per byte
+// Version 10: the spmv_interleaved_3 curves (SpMVs priced by form). Version 9: batched_widths and
+// batched_amg_blocks, the FFT path's batched iteration's cost per byte
 // by the width of its range of systems and of its AMG blocks' V-cycles (each at its own cost, not the
 // whole batch's). Version 8:
 // cache_retention, the share of an operand the last-level cache keeps against the bytes of other
@@ -21,7 +22,7 @@ namespace miniapp::predict {
 // iteration_curves (a Poisson iteration timed whole, per IterationUnit); version 3 no graph_curves
 // (calls replayed from a kernel graph; null on the CPU); version 2 no communication section; version
 // 1 timed every call alone and synchronised. All are rejected with a request to re-calibrate.
-inline constexpr const char* calibration_format = "miniapp-calibration 9";
+inline constexpr const char* calibration_format = "miniapp-calibration 10";
 
 // The default file for a device: "miniapp-calibration-<description>.json" in the working directory,
 // the description reduced to lower-case letters, digits and dashes (e.g. ...-cpu-2-threads.json).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "parallel/partition.hpp"
 
@@ -28,12 +29,13 @@ Totals totals(const std::vector<RankProfile>& counted) {
   return t;
 }
 
-// Σ over ranks of one phase load; `pick` selects it from a profile's counts.
+// Σ over ranks of one phase load (by kind, or its SpMVs by form); `pick` selects it from a profile's
+// counts.
 template <class Pick>
-PhaseLoad sum_loads(const std::vector<RankProfile>& counted, Pick pick) {
-  PhaseLoad sum{};
+auto sum_loads(const std::vector<RankProfile>& counted, Pick pick) {
+  std::remove_cvref_t<decltype(pick(counted.front().counts))> sum{};
   for (const RankProfile& r : counted)
-    for (int k = 0; k < kernel_kind_count; ++k) sum[k] += pick(r.counts)[k];
+    for (std::size_t k = 0; k < sum.size(); ++k) sum[k] += pick(r.counts)[k];
   return sum;
 }
 
@@ -133,10 +135,13 @@ RankProfile strong_rank(const std::vector<RankProfile>& counted, const Partition
   c.per_iteration = scaled_load(sum_loads(counted, [](const StepCounts& s) -> const PhaseLoad& { return s.per_iteration; }), t.iteration,
                                 ranks, t.shape.local, q.local, single);
   c.comm_per_iteration = scaled_comm(t.iteration, t, ranks, q);
+  // The SpMVs by form price a phase's SpMV load by their shares: not scaled to a part.
+  c.per_iteration_spmv = sum_loads(counted, [](const StepCounts& s) -> const SpmvForms& { return s.per_iteration_spmv; });
   for (int p = 0; p < time::phase_count; ++p) {
     c.fixed[p] = scaled_load(sum_loads(counted, [p](const StepCounts& s) -> const PhaseLoad& { return s.fixed[p]; }), t.fixed[p], ranks,
                              t.shape.local, q.local, single);
     c.comm_fixed[p] = scaled_comm(t.fixed[p], t, ranks, q);
+    c.fixed_spmv[p] = sum_loads(counted, [p](const StepCounts& s) -> const SpmvForms& { return s.fixed_spmv[p]; });
   }
   r.shape = {q.local, q.local - q.halo, q.inner, q.halo, t.shape.working_set / t.shape.local * q.local};
   return r;

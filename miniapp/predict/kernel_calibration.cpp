@@ -198,6 +198,9 @@ void time_spmv(const Timer& timer, index_t rows, Points& points) {
   const Vector* xs[] = {&x[0], &x[1], &x[2]};
   Vector* ys[] = {&y[0], &y[1], &y[2]};
   add(points, KernelVariant::spmv_sell_3, timer.time([&] { spmv_multi(exec, sell, xs, ys); }));
+  const DeviceSell faces(exec, to_sell(face_matrix(rows), exec.default_slice_height()));
+  Vector face_values = filled(exec, faces.rows(), 0.0);
+  add(points, KernelVariant::spmv_interleaved_3, timer.time([&] { spmv_interleaved(exec, faces, xs, face_values); }));
 }
 
 // The host round trip of a call that returns a value (Calibration::sync_seconds): per call, a batch of

@@ -51,14 +51,9 @@ std::vector<std::string> model_notes(const PredictionReport& r) {
     notes.push_back("Small mesh: " + fixed(100 * share, 0) +
                     " % of the predicted step is per-call latency (kernel launch, host round trips, OpenMP fork/join), which does not "
                     "shrink with more devices; the speed-up flattens accordingly.");
-  const auto& large = [&](KernelVariant v) {
-    const CostCurve& c = r.calibration.curve(v, CacheLevel::streaming);
-    return c.bandwidth(c.points().back().bytes);
-  };
-  notes.push_back("SpMV calls are priced with the one-vector sELL curve: the counters record neither format nor "
-                  "vector count. The generalized SpMVs (3 vectors: phase 1, and phase 5 with LES) reach " +
-                  fixed(large(KernelVariant::spmv_sell_3) / large(KernelVariant::spmv_sell_1), 2) +
-                  "x the one-vector bandwidth on large matrices.");
+  notes.push_back("SpMV calls are priced by form (sELL with one vector, several vectors, interleaved vectors; CSR), each "
+                  "on its curve, calibrated on the 3D stencil and its cell-to-face map: a matrix with other row lengths "
+                  "gathers its x otherwise. Several vectors are priced as three, their most common count.");
   if (r.les)
     notes.push_back("The eddy-viscosity kernel (phase 5) does tens to hundreds of flops per cell: it is priced at the "
                     "larger of its memory time and its counted flops over the compute ceiling calibrated on the WALE "

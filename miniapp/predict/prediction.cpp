@@ -79,14 +79,35 @@ CurveMix curve_mix(const Calibration& c, double working_set_bytes) {
   return mix;
 }
 
+namespace {
+
+// The SpMV load `l` split in the shares of `forms` (by calls and by bytes), each part on its form's
+// curve; on the one-vector sELL curve where no form was counted.
+double spmv_seconds(const KindLoad& l, const SpmvForms& forms, const Calibration& c, const CurveMix& mix,
+                    bool replayed) {
+  KindLoad counted;
+  for (const KindLoad& f : forms) counted += f;
+  if (counted.calls <= 0 || counted.bytes <= 0)
+    return l.calls * mixed_seconds(c, priced_variant(SpmvForm::sell), mix, l.bytes / l.calls, replayed);
+  double seconds = 0;
+  for (int f = 0; f < spmv_form_count; ++f) {
+    const double calls = l.calls * forms[f].calls / counted.calls, bytes = l.bytes * forms[f].bytes / counted.bytes;
+    if (calls > 0) seconds += calls * mixed_seconds(c, priced_variant(static_cast<SpmvForm>(f)), mix, bytes / calls, replayed);
+  }
+  return seconds;
+}
+
+}  // namespace
+
 PhasePrediction price(const PhaseLoad& load, const Calibration& c, const CurveMix& mix, double host_reads,
-                      bool replayed) {
+                      bool replayed, const SpmvForms& spmv) {
   PhasePrediction p;
   for (int k = 0; k < kernel_kind_count; ++k) {
     const KindLoad& l = load[k];
     if (l.calls <= 0) continue;
     const KernelVariant v = priced_variant(static_cast<KernelKind>(k));
-    double seconds = l.calls * mixed_seconds(c, v, mix, l.bytes / l.calls, replayed);
+    double seconds = k == static_cast<int>(KernelKind::spmv) ? spmv_seconds(l, spmv, c, mix, replayed)
+                                                             : l.calls * mixed_seconds(c, v, mix, l.bytes / l.calls, replayed);
     if (k == static_cast<int>(KernelKind::pointwise) && c.pointwise_flops_per_second > 0)
       seconds = std::max(seconds, l.flops / c.pointwise_flops_per_second);
     p.kinds[k] = {l.calls, l.bytes, seconds};
@@ -120,8 +141,8 @@ double spread_seconds(const Calibration& c, const CostCurve& unit, double bytes,
 // The mean iteration of `load` on the unit's curve, or, with a spread of sizes, each size in its share
 // (spread_seconds).
 PhasePrediction price_unit(const PhaseLoad& load, const Calibration& c, const CurveMix& mix, const CostCurve& unit,
-                           const std::vector<IterationShare>& spread) {
-  PhasePrediction p = price(load, c, mix, 0, c.graph_curves.has_value());
+                           const std::vector<IterationShare>& spread, const SpmvForms& spmv) {
+  PhasePrediction p = price(load, c, mix, 0, c.graph_curves.has_value(), spmv);
   double bytes = 0, calls = 0;
   for (const KindLoad& k : load) bytes += k.bytes, calls += k.calls;
   const double seconds = spread.empty() ? unit.seconds(bytes, calls) : spread_seconds(c, unit, bytes, calls, spread);
@@ -180,14 +201,17 @@ StepPrediction predict_rank_step(const StepCounts& counts, const Calibration& c,
   if (s.iteration_unit) s.iteration_sizes = static_cast<int>(counts.iteration_spread.size());
   PhasePrediction iteration =
       s.iteration_unit
-          ? price_unit(per_iteration, c, s.iteration_cache, unit_curve(s, c), counts.iteration_spread)
-          : price(per_iteration, c, s.iteration_cache, counts.iteration_host_reads, s.iteration_graph_curves);
+          ? price_unit(per_iteration, c, s.iteration_cache, unit_curve(s, c), counts.iteration_spread,
+                       counts.per_iteration_spmv)
+          : price(per_iteration, c, s.iteration_cache, counts.iteration_host_reads, s.iteration_graph_curves,
+                  counts.per_iteration_spmv);
   // A unit timed on the ranks holds the iteration's halo updates and reductions.
   if (s.iteration_unit_ranks == 0) add_comm(iteration, counts.comm_per_iteration, c, s.iteration_cache, devices);
   s.iteration_seconds = iteration.seconds;
   for (int p = 0; p < time::phase_count; ++p) {
     s.phase_graph_curves[p] = counts.fixed_graphs[p] && c.graph_curves.has_value();
-    s.phases[p] = price(counts.fixed[p], c, s.cache, counts.fixed_host_reads[p], s.phase_graph_curves[p]);
+    s.phases[p] = price(counts.fixed[p], c, s.cache, counts.fixed_host_reads[p], s.phase_graph_curves[p],
+                        counts.fixed_spmv[p]);
     add_comm(s.phases[p], counts.comm_fixed[p], c, s.cache, devices);
     s.explicit_seconds += s.phases[p].seconds;
   }

@@ -102,10 +102,11 @@ CurveMix curve_mix(const Calibration& c, double working_set_bytes);
 
 // The cost of `load` on the curves of `mix` (the graph curves when `replayed`; precondition: then
 // c.graph_curves is set): for each kind, calls · t(bytes / calls) (pointwise: at least flops /
-// c.pointwise_flops_per_second), plus host_reads · c.sync_seconds (booked to the DOT kind, the
+// c.pointwise_flops_per_second; SpMV: its calls and bytes split in the shares of `spmv`, each form's
+// part on its variant's curve), plus host_reads · c.sync_seconds (booked to the DOT kind, the
 // reductions that return to the host).
 PhasePrediction price(const PhaseLoad& load, const Calibration& c, const CurveMix& mix, double host_reads,
-                      bool replayed = false);
+                      bool replayed = false, const SpmvForms& spmv = {});
 
 // The cost of a Poisson iteration whose kernels are `load`, timed as one unit: unit.seconds(bytes,
 // calls) of the load, the host read of its batch included, or with a `spread` of the batched
@@ -116,7 +117,7 @@ PhasePrediction price(const PhaseLoad& load, const Calibration& c, const CurveMi
 // proportions of their prices on the graph curves (the launched ones where c has none), so that the
 // breakdown adds up.
 PhasePrediction price_unit(const PhaseLoad& load, const Calibration& c, const CurveMix& mix, const CostCurve& unit,
-                           const std::vector<IterationShare>& spread = {});
+                           const std::vector<IterationShare>& spread = {}, const SpmvForms& spmv = {});
 
 // The cost of `load` on `ranks` ranks (an update as the mean of the phase's, see CommCost), with
 // `overlapped_seconds` the time of the kernels that ran while the updates travelled.

@@ -22,6 +22,9 @@ void visit(RankProfile& p, StepMeasurement& m, double& graphs, double& unit,
   for (KindLoad& k : c.per_iteration) f(k.calls), f(k.bytes), f(k.flops);
   for (PhaseLoad& phase : c.fixed)
     for (KindLoad& k : phase) f(k.calls), f(k.bytes), f(k.flops);
+  for (KindLoad& k : c.per_iteration_spmv) f(k.calls), f(k.bytes), f(k.flops);
+  for (SpmvForms& phase : c.fixed_spmv)
+    for (KindLoad& k : phase) f(k.calls), f(k.bytes), f(k.flops);
   f(c.iterations), f(c.launched_per_iteration), f(graphs), f(unit), f(c.iteration_host_reads);
   for (double& reads : c.fixed_host_reads) f(reads);
   for (double& g : phase_graphs) f(g);

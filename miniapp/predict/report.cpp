@@ -18,10 +18,15 @@ using Json = nlohmann::ordered_json;
 std::string kind_name(int k) { return std::string(name(static_cast<KernelKind>(k))); }
 std::string phase_name(int p) { return std::string(name(static_cast<time::Phase>(p))); }
 
-Json load_json(const PhaseLoad& load) {
+Json kind_load_json(const KindLoad& l) { return {{"calls", l.calls}, {"bytes", l.bytes}, {"flops", l.flops}}; }
+
+// The load by kind, the SpMVs also by form.
+Json load_json(const PhaseLoad& load, const SpmvForms& spmv) {
   Json out = Json::object();
-  for (int k = 0; k < kernel_kind_count; ++k)
-    out[kind_name(k)] = {{"calls", load[k].calls}, {"bytes", load[k].bytes}, {"flops", load[k].flops}};
+  for (int k = 0; k < kernel_kind_count; ++k) out[kind_name(k)] = kind_load_json(load[k]);
+  Json forms = Json::object();
+  for (int f = 0; f < spmv_form_count; ++f) forms[std::string(name(static_cast<SpmvForm>(f)))] = kind_load_json(spmv[f]);
+  out["spmv_forms"] = std::move(forms);
   return out;
 }
 
@@ -61,12 +66,12 @@ Json counts_json(const PredictionReport& r) {
     const ThesisRow& t = thesis_table_2_1[p];
     phases.push_back({{"phase", phase_name(p)},
                       {"thesis_table_2_1", {{"spmv", t.spmv}, {"axpy", t.axpy}, {"dot", t.dot}}},
-                      {"fixed", load_json(r.counts.fixed[p])}});
+                      {"fixed", load_json(r.counts.fixed[p], r.counts.fixed_spmv[p])}});
   }
   return {{"counted_steps", r.counted_steps}, {"iterations", r.counts.iterations},
           {"launched_per_iteration", r.counts.launched_per_iteration},
           {"iteration_graphs", r.counts.iteration_graphs},
-          {"per_iteration", load_json(r.counts.per_iteration)},
+          {"per_iteration", load_json(r.counts.per_iteration, r.counts.per_iteration_spmv)},
           {"iteration_spread", spread_json(r.counts.iteration_spread)},
           {"phases", std::move(phases)}};
 }

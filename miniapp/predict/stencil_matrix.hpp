@@ -10,4 +10,10 @@ namespace miniapp::predict {
 // need. dimensions: 2 or 3.
 CsrMatrix stencil_matrix(index_t rows, int dimensions = 3);
 
+// The cell-to-face interpolation of the 3D stencil's grid on about `cells` cells, in the interleaved
+// form spmv_interleaved reads (column 3 · cell + d takes component d of the cell's vector): a row
+// per cell and direction d (the face to its next cell along d, where there is one), 1/2 at its two
+// cells in component d, as the operators' cell-to-face map of the normal velocity has on a hex mesh.
+CsrMatrix face_matrix(index_t cells);
+
 }  // namespace miniapp::predict

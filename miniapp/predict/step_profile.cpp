@@ -37,11 +37,17 @@ void split_solve_comm(const std::vector<double>& it, const std::vector<CommLoad>
   c.comm_per_iteration = CommLoad::from_values(per_iteration);
 }
 
-// A phase's kernel load as the counters hold it.
+// A phase's kernel load as the counters hold it, and its SpMVs by form.
 PhaseLoad phase_load(const KernelCounters& counters) {
   PhaseLoad l;
   for (int k = 0; k < kernel_kind_count; ++k) l[k] = load_of(counters.tally(static_cast<KernelKind>(k)));
   return l;
+}
+
+SpmvForms spmv_forms(const KernelCounters& counters) {
+  SpmvForms f;
+  for (int k = 0; k < spmv_form_count; ++k) f[k] = load_of(counters.spmv_tally(static_cast<SpmvForm>(k)));
+  return f;
 }
 
 // The solve phase summed over the counted steps: its whole load and host reads, the part of them that
@@ -49,6 +55,7 @@ PhaseLoad phase_load(const KernelCounters& counters) {
 struct SolveTotals {
   double steps = 0, queued = 0, done = 0, host_reads = 0, iteration_host_reads = 0;
   PhaseLoad all{}, iterating{};
+  SpmvForms all_spmv{}, iterating_spmv{};
 };
 
 // Splits the solve phase's load and host reads into fixed + it × per-iteration: the iteration work per
@@ -59,6 +66,10 @@ void split_solve(const SolveTotals& t, StepCounts& c) {
   for (int k = 0; k < kernel_kind_count; ++k) {
     c.fixed[solve][k] = (t.all[k] - t.iterating[k]) / t.steps;
     c.per_iteration[k] = t.queued > 0 ? t.iterating[k] / t.queued : KindLoad{};
+  }
+  for (int f = 0; f < spmv_form_count; ++f) {
+    c.fixed_spmv[solve][f] = (t.all_spmv[f] - t.iterating_spmv[f]) / t.steps;
+    c.per_iteration_spmv[f] = t.queued > 0 ? t.iterating_spmv[f] / t.queued : KindLoad{};
   }
 }
 
@@ -141,6 +152,9 @@ StepCounts count_step(run::Simulation& sim, int steps) {
     totals.host_reads += static_cast<double>(r.kernels[solve].host_reads());
     totals.iteration_host_reads += static_cast<double>(r.poisson.iteration_kernels.host_reads());
     for (int k = 0; k < kernel_kind_count; ++k) totals.all[k] += solve_load[k], totals.iterating[k] += iteration_load[k];
+    const SpmvForms solve_spmv = spmv_forms(r.kernels[solve]), iteration_spmv = spmv_forms(r.poisson.iteration_kernels);
+    for (int f = 0; f < spmv_form_count; ++f)
+      totals.all_spmv[f] += solve_spmv[f], totals.iterating_spmv[f] += iteration_spmv[f];
     if (s == 0) continue;  // the warm-up step: its solve joins the split, its other phases do not
     for (int p = 0; p < time::phase_count; ++p) {
       c.fixed_graphs[p] = c.fixed_graphs[p] && r.replayed[p];
@@ -148,6 +162,8 @@ StepCounts count_step(run::Simulation& sim, int steps) {
       c.comm_fixed[p] += comm[p].scaled(1.0 / steps);
       const PhaseLoad load = phase_load(r.kernels[p]);
       for (int k = 0; k < kernel_kind_count; ++k) c.fixed[p][k] += load[k] / steps;
+      const SpmvForms forms = spmv_forms(r.kernels[p]);
+      for (int f = 0; f < spmv_form_count; ++f) c.fixed_spmv[p][f] += forms[f] / steps;
     }
     c.iterations += r.poisson.iterations / static_cast<double>(steps);
   }
@@ -159,6 +175,7 @@ StepCounts count_step(run::Simulation& sim, int steps) {
     // prices it, launched: its batches run whole. Its host reads are split as the solver counted them.
     totals.iterating = totals.all;
     totals.iterating[static_cast<int>(KernelKind::copy)] = {};
+    totals.iterating_spmv = totals.all_spmv;
     c.launched_per_iteration = totals.done > 0 ? totals.queued / totals.done : 1;
     c.iteration_spread = spread_of(sizes);
   }

@@ -24,6 +24,10 @@ struct KindLoad {
   KindLoad operator/(double d) const { return {calls / d, bytes / d, flops / d}; }
 };
 using PhaseLoad = std::array<KindLoad, kernel_kind_count>;
+// A phase's SpMV calls by form (KernelCounters::spmv_tally) as counted: the prices split the phase's
+// SpMV load, scaled to any device count, in these shares of its calls and bytes, each form on its own
+// curve. None counted (all zero): every SpMV on the one-vector sELL curve.
+using SpmvForms = std::array<KindLoad, spmv_form_count>;
 
 // One size of launched Poisson iterations: its share of them, its bytes over their mean, and for
 // batched systems the systems it ran over, their rows and its leading blocks' preconditioner bytes
@@ -37,6 +41,8 @@ struct IterationShare {
 struct StepCounts {
   std::array<PhaseLoad, time::phase_count> fixed{};  // per step, Poisson iterations excluded
   PhaseLoad per_iteration{};                         // per Poisson iteration (phase 2.2)
+  std::array<SpmvForms, time::phase_count> fixed_spmv{};  // the SpMVs of `fixed` by form
+  SpmvForms per_iteration_spmv{};                         // and of `per_iteration`
   double iterations = 0;       // mean Poisson iterations per counted step
   // Iterations launched per iteration done: on the FFT path's batched PCG, whose batches of
   // check_interval iterations run whole over the systems still running at their start, the launched

@@ -18,15 +18,20 @@ std::string_view name(KernelKind kind) {
   return "unknown";
 }
 
-KernelTally KernelCounters::total() const {
-  KernelTally sum;
-  for (const KernelTally& t : tallies_) {
-    sum.calls += t.calls;
-    sum.bytes += t.bytes;
-    sum.flops += t.flops;
-    sum.seconds += t.seconds;
+std::string_view name(SpmvForm form) {
+  switch (form) {
+    case SpmvForm::sell: return "sell";
+    case SpmvForm::sell_vectors: return "sell_vectors";
+    case SpmvForm::sell_interleaved: return "sell_interleaved";
+    case SpmvForm::csr: return "csr";
   }
-  return sum;
+  return "unknown";
+}
+
+KernelTally KernelCounters::total() const {
+  KernelTally all;
+  for (const KernelTally& t : tallies_) all = sum(all, t);
+  return all;
 }
 
 namespace {

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <type_traits>
 #include <utility>
 
 #include "operators/backend/cpu/aip_kernels.hpp"
@@ -27,8 +28,9 @@ void run_fused(const Executor& exec, const Matrix& a, const Vector& x, Vector& y
   const auto view = a.view();
   const double seconds = detail::run_timed(
       exec, [&] { cpu::spmv_fused(view, x.data(), e); }, [&] { cuda::spmv_fused(exec.stream(), view, x.data(), e); });
-  exec.counters().add(KernelKind::spmv, detail::matrix_bytes(a) + 8.0 * a.cols() + 8.0 * (1 + row_vectors) * a.rows(),
-                      2.0 * a.nnz() + 3.0 * a.rows(), seconds);
+  constexpr SpmvForm form = std::is_same_v<Matrix, DeviceCsr> ? SpmvForm::csr : SpmvForm::sell;
+  exec.counters().add_spmv(form, detail::matrix_bytes(a) + 8.0 * a.cols() + 8.0 * (1 + row_vectors) * a.rows(),
+                           2.0 * a.nnz() + 3.0 * a.rows(), seconds);
 }
 
 template <class Matrix>

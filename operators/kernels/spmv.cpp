@@ -52,7 +52,7 @@ void spmv(const Executor& exec, const DeviceCsr& a, const Vector& x, Vector& y) 
         else cuda::spmv_csr(exec.stream(), view, x.data(), y.data());
       });
   const double bytes = detail::matrix_bytes(a) + 8.0 * (double(a.cols()) + a.rows());
-  exec.counters().add(KernelKind::spmv, bytes, 2.0 * a.nnz(), seconds);
+  exec.counters().add_spmv(SpmvForm::csr, bytes, 2.0 * a.nnz(), seconds);
 }
 
 void spmv_interleaved(const Executor& exec, const DeviceSell& a, std::span<const Vector* const> x, Vector& y) {
@@ -73,7 +73,7 @@ void spmv_interleaved(const Executor& exec, const DeviceSell& a, std::span<const
   const double seconds = detail::run_timed(
       exec, [&] { cpu::spmv_sell_interleaved(view, k, xs.data(), y.data()); },
       [&] { cuda::spmv_sell_interleaved(exec.stream(), view, k, xs.data(), y.data()); });
-  exec.counters().add(KernelKind::spmv, sell_bytes(a, 1), 2.0 * a.nnz(), seconds);
+  exec.counters().add_spmv(SpmvForm::sell_interleaved, sell_bytes(a, 1), 2.0 * a.nnz(), seconds);
 }
 
 void spmv_multi(const Executor& exec, const DeviceSell& a, std::span<const Vector* const> x,
@@ -97,7 +97,8 @@ void spmv_multi(const Executor& exec, const DeviceSell& a, std::span<const Vecto
   const double seconds = detail::run_timed(
       exec, [&] { cpu::spmv_sell_multi(view, k, xs.data(), ys.data()); },
       [&] { cuda::spmv_sell_multi(exec.stream(), view, k, xs.data(), ys.data()); });
-  exec.counters().add(KernelKind::spmv, sell_bytes(a, k), 2.0 * k * a.nnz(), seconds);
+  exec.counters().add_spmv(k == 1 ? SpmvForm::sell : SpmvForm::sell_vectors, sell_bytes(a, k), 2.0 * k * a.nnz(),
+                           seconds);
 }
 
 }  // namespace miniapp

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "operators/kernels/dot.hpp"
+#include "operators/kernels/fused_spmv.hpp"
 #include "operators/kernels/spmv.hpp"
 #include "operators/kernels/vector_ops.hpp"
 #include "tests/operators/matrix_generators.hpp"
@@ -73,6 +74,57 @@ TEST_CASE("front ends count calls, bytes and flops by the documented formulas", 
 
   exec.counters().reset();
   CHECK(exec.counters().total().calls == 0);
+}
+
+TEST_CASE("SpMV calls are tallied by form too, the forms adding up to the SpMV kind", "[counters]") {
+  const Executor exec = Executor::cpu();
+  const CsrMatrix host = test::random_csr(30, 30, 5, 4);
+  const DeviceSell a(exec, to_sell(host, 8));
+  const DeviceCsr c(exec, host);
+  // Three vectors interleaved: column 3 · i + d reads x_d[i].
+  std::vector<Triplet> t;
+  for (index_t i = 0; i < 30; ++i) t.push_back({i, 3 * i + i % 3, 1.0}), t.push_back({i, 3 * ((i + 1) % 30), 0.5});
+  const DeviceSell faces(exec, to_sell(csr_from_triplets(30, 90, std::move(t)), 8));
+  Vector x = Vector::from_host(exec, test::random_vector(30, 5)), x2(exec, 30), x3(exec, 30);
+  Vector y(exec, 30), y2(exec, 30), y3(exec, 30);
+  const std::array<const Vector*, 3> xs{&x, &x2, &x3};
+  const std::array<Vector*, 3> ys{&y, &y2, &y3};
+  exec.counters().reset();
+
+  spmv(exec, a, x, y);
+  const std::array<const Vector*, 1> one_x{&x};
+  const std::array<Vector*, 1> one_y{&y};
+  spmv_multi(exec, a, one_x, one_y);  // one vector: the sELL form
+  spmv(exec, c, x, y);
+  spmv_axpby(exec, c, x, 1.0, x2, 0.5, y);
+  spmv_multi(exec, a, xs, ys);
+  spmv_interleaved(exec, faces, xs, y);
+  const KernelCounters& k = exec.counters();
+  CHECK(k.spmv_tally(SpmvForm::sell).calls == 2);
+  CHECK(k.spmv_tally(SpmvForm::csr).calls == 2);
+  CHECK(k.spmv_tally(SpmvForm::sell_vectors).calls == 1);
+  CHECK(k.spmv_tally(SpmvForm::sell_interleaved).calls == 1);
+  CHECK(k.spmv_tally(SpmvForm::sell_vectors).flops == 3 * 2.0 * host.nnz());
+  KernelTally forms;
+  for (int f = 0; f < spmv_form_count; ++f) {
+    forms.calls += k.spmv_tally(static_cast<SpmvForm>(f)).calls;
+    forms.bytes += k.spmv_tally(static_cast<SpmvForm>(f)).bytes;
+  }
+  CHECK(forms.calls == k.tally(KernelKind::spmv).calls);
+  CHECK(forms.bytes == k.tally(KernelKind::spmv).bytes);
+
+  // since, +=, repeated and reset carry the forms as they carry the kinds.
+  const KernelCounters before = exec.counters();
+  spmv(exec, c, x, y);
+  const KernelCounters d = exec.counters().since(before);
+  CHECK(d.spmv_tally(SpmvForm::csr).calls == 1);
+  CHECK(d.spmv_tally(SpmvForm::sell).calls == 0);
+  KernelCounters twice = d;
+  twice += d;
+  CHECK(twice.spmv_tally(SpmvForm::csr).calls == 2);
+  CHECK(d.repeated(3).spmv_tally(SpmvForm::csr).bytes == 3 * d.spmv_tally(SpmvForm::csr).bytes);
+  exec.counters().reset();
+  CHECK(exec.counters().spmv_tally(SpmvForm::csr).calls == 0);
 }
 
 TEST_CASE("a rejected call adds nothing to the counters", "[counters]") {

@@ -122,6 +122,9 @@ TEST_CASE("The communication counts of a step are the time loop's", "[mpi][predi
   CHECK(all[comm.rank()].shape.halo == halo);
   for (int r = 0; r < comm.size(); ++r) CHECK(all[r].counts.launched_per_iteration == Approx(1.0 + 0.01 * r));
   CHECK(all[comm.rank()].counts.comm_per_iteration.received_bytes == c.comm_per_iteration.received_bytes);
+  constexpr int vectors = static_cast<int>(SpmvForm::sell_vectors), predictor = static_cast<int>(Phase::predictor);
+  REQUIRE(c.fixed_spmv[predictor][vectors].calls > 0);
+  CHECK(all[comm.rank()].counts.fixed_spmv[predictor][vectors].bytes == c.fixed_spmv[predictor][vectors].bytes);
   // AIP-1 on several ranks (block AIP) has no unit timed on the ranks: its kernels are priced.
   CHECK_FALSE(c.iteration_unit);
 }

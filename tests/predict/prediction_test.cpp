@@ -309,6 +309,29 @@ TEST_CASE("Pointwise work costs at least its flops over the compute ceiling", "[
         Approx(linear_cost(KernelVariant::axpy, CacheLevel::hot).seconds(8e4)).epsilon(1e-12));
 }
 
+TEST_CASE("A phase's SpMV calls are priced by form, each form's share on its own curve", "[predict]") {
+  const Calibration c = synthetic_calibration(1e9);
+  PhaseLoad load{};
+  constexpr int spmv = static_cast<int>(KernelKind::spmv);
+  load[spmv] = {3, 3e5, 0};
+  const auto cost = [](SpmvForm f, double bytes) { return linear_cost(priced_variant(f), CacheLevel::hot).seconds(bytes); };
+  // No form counted: the one-vector sELL curve for all three calls.
+  CHECK(price(load, c, CacheLevel::hot, 0).seconds == Approx(3 * cost(SpmvForm::sell, 1e5)).epsilon(1e-12));
+  SpmvForms forms{};
+  forms[static_cast<int>(SpmvForm::sell)] = {1, 1e5, 0};
+  forms[static_cast<int>(SpmvForm::sell_vectors)] = {1, 1.5e5, 0};
+  forms[static_cast<int>(SpmvForm::csr)] = {1, 0.5e5, 0};
+  const double by_form = cost(SpmvForm::sell, 1e5) + cost(SpmvForm::sell_vectors, 1.5e5) + cost(SpmvForm::csr, 0.5e5);
+  CHECK(price(load, c, CacheLevel::hot, 0, false, forms).seconds == Approx(by_form).epsilon(1e-12));
+  CHECK(by_form != Approx(3 * cost(SpmvForm::sell, 1e5)));
+  // A load scaled to a share of a device keeps the forms' shares of its calls and bytes.
+  load[spmv] = {3, 1.5e5, 0};
+  const double halved = cost(SpmvForm::sell, 0.5e5) + cost(SpmvForm::sell_vectors, 0.75e5) + cost(SpmvForm::csr, 0.25e5);
+  CHECK(price(load, c, CacheLevel::hot, 0, false, forms).seconds == Approx(halved).epsilon(1e-12));
+  // The interleaved form has a curve of its own.
+  CHECK(priced_variant(SpmvForm::sell_interleaved) == KernelVariant::spmv_interleaved_3);
+}
+
 TEST_CASE("Beyond the private cache the curves mix warm and streaming by the share the cache keeps", "[predict]") {
   Calibration c = synthetic_calibration(1e6);  // reports 4 MB of last-level cache
   CHECK(curve_mix(c, 3e6) == CacheLevel::warm);
@@ -401,6 +424,13 @@ TEST_CASE("The device tables keep the launched iterations per iteration done and
   CHECK(strong.counts.iteration_spread[1].rows == 400);
   // A part of 60 of the 100 cells holds 60 % of the plane's rows, as of its bytes.
   CHECK(strong_rank({a}, two, 0.125).counts.iteration_spread[1].rows == Approx(240).epsilon(1e-12));
+  // The SpMVs by form: the ranks' sums (shares of the phase's SpMV load), not scaled to the part.
+  constexpr int csr = static_cast<int>(SpmvForm::csr);
+  a.counts.fixed_spmv[0][csr] = {2, 4e5, 0};
+  RankProfile b = a;
+  b.counts.fixed_spmv[0][csr] = {1, 1e5, 0};
+  CHECK(strong_rank({a, b}, two, 0.125).counts.fixed_spmv[0][csr].bytes == 5e5);
+  CHECK(strong_rank({a, b}, two, 0.125).counts.fixed_spmv[0][csr].calls == 3);
   CHECK(predict_rank_step(strong.counts, synthetic_calibration(1e9), 10, 1e6, 1).launched_iterations ==
         Approx(10.9).epsilon(1e-12));
 }

@@ -29,6 +29,7 @@ PredictionReport synthetic_report() {
   for (int p = 0; p < time::phase_count; ++p) r.counts.fixed[p][0] = {double(p + 1), 1e5 * (p + 1), 2e4};
   r.counts.per_iteration[0] = {1, 1e5, 2e4};
   r.counts.per_iteration[1] = {3, 7e4, 1e4};
+  r.counts.per_iteration_spmv[static_cast<int>(SpmvForm::csr)] = {1, 1e5, 2e4};
   r.counts.iterations = 20;
   r.counted_steps = 3;
   for (int d = 1; d <= 3; ++d) r.scaling.push_back(predict_step(r.counts, r.calibration, 20, 4e6, d));
@@ -72,6 +73,9 @@ TEST_CASE("The report is written as Markdown and as JSON with every number", "[p
   CHECK(root.at("what_if").at("step_seconds").get<double>() == r.what_if_step->seconds);
   CHECK(root.at("measured").at("step_error").get<double>() == Approx(1 / 1.1 - 1));
   CHECK(root.at("kernel_counts").at("phases")[0].at("thesis_table_2_1").at("spmv") == 8);
+  const nlohmann::json& forms = root.at("kernel_counts").at("per_iteration").at("spmv_forms");
+  CHECK(forms.at("csr").at("calls") == 1);
+  CHECK(forms.at("sell").at("calls") == 0);
   CHECK(root.at("calibration").at("curves").size() == kernel_variant_count * cache_level_count);
   CHECK(root.at("notes").size() == r.notes.size());
 }

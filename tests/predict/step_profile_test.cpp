@@ -49,7 +49,16 @@ TEST_CASE("Counted kernel loads reproduce the counters of a step of every shippe
         CHECK(load[k].bytes == Approx(t.bytes).epsilon(tolerance).margin(1e-6));
         CHECK(load[k].flops == Approx(t.flops).epsilon(tolerance).margin(1e-6));
       }
+      // The phase's SpMVs by form: the calls of each form a step makes (outside the iterations).
+      if (p == static_cast<int>(time::Phase::poisson_solve)) continue;
+      for (int f = 0; f < spmv_form_count; ++f) {
+        INFO("phase " << name(static_cast<time::Phase>(p)) << ", SpMV form " << name(static_cast<SpmvForm>(f)));
+        CHECK(counts.fixed_spmv[p][f].calls ==
+              Approx(static_cast<double>(r.kernels[p].spmv_tally(static_cast<SpmvForm>(f)).calls)).margin(1e-9));
+      }
     }
+    // The momentum predictor reads the three velocity components through one pass of a matrix.
+    CHECK(counts.fixed_spmv[static_cast<int>(time::Phase::predictor)][static_cast<int>(SpmvForm::sell_vectors)].calls > 0);
   }
 }
 
