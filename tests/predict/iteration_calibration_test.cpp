@@ -27,6 +27,25 @@ TEST_CASE("The stencil matrices have the Laplacian's row lengths and are positiv
   }
 }
 
+TEST_CASE("The face matrix interpolates one velocity component to each face of the stencil's grid", "[predict]") {
+  const CsrMatrix cells = stencil_matrix(4096);
+  const CsrMatrix f = face_matrix(4096);
+  CHECK(f.cols == 3 * cells.rows);  // three interleaved components
+  CHECK(f.rows == (cells.nnz() - cells.rows) / 2);  // a face per pair of neighbours in the stencil
+  for (index_t r = 0; r < f.rows; ++r) {
+    REQUIRE(f.row_ptr[r + 1] - f.row_ptr[r] == 2);
+    const index_t a = f.col[f.row_ptr[r]], b = f.col[f.row_ptr[r] + 1];
+    CHECK(a % 3 == b % 3);  // both cells' same component
+    CHECK(f.val[f.row_ptr[r]] == 0.5);
+    CHECK(f.val[f.row_ptr[r] + 1] == 0.5);
+    // The two cells are stencil neighbours.
+    const index_t i = a / 3, j = b / 3;
+    bool neighbours = false;
+    for (index_t k = cells.row_ptr[i]; k < cells.row_ptr[i + 1]; ++k) neighbours = neighbours || cells.col[k] == j;
+    CHECK(neighbours);
+  }
+}
+
 TEST_CASE("An iteration unit's point is one iteration of its solver, by the counters", "[predict]") {
   const Executor exec = Executor::cpu();
   IterationCalibrationSettings s;
