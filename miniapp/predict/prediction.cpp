@@ -105,9 +105,10 @@ PhasePrediction price(const PhaseLoad& load, const Calibration& c, const CurveMi
   for (int k = 0; k < kernel_kind_count; ++k) {
     const KindLoad& l = load[k];
     if (l.calls <= 0) continue;
-    const KernelVariant v = priced_variant(static_cast<KernelKind>(k));
-    double seconds = k == static_cast<int>(KernelKind::spmv) ? spmv_seconds(l, spmv, c, mix, replayed)
-                                                             : l.calls * mixed_seconds(c, v, mix, l.bytes / l.calls, replayed);
+    const auto kind = static_cast<KernelKind>(k);
+    double seconds = kind == KernelKind::spmv
+                         ? spmv_seconds(l, spmv, c, mix, replayed)
+                         : l.calls * mixed_seconds(c, priced_variant(kind), mix, l.bytes / l.calls, replayed);
     if (k == static_cast<int>(KernelKind::pointwise) && c.pointwise_flops_per_second > 0)
       seconds = std::max(seconds, l.flops / c.pointwise_flops_per_second);
     p.kinds[k] = {l.calls, l.bytes, seconds};

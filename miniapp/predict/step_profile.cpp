@@ -1,6 +1,8 @@
 #include "miniapp/predict/step_profile.hpp"
 
+#include <array>
 #include <chrono>
+#include <cstddef>
 #include <vector>
 
 #include "core/error.hpp"
@@ -50,6 +52,23 @@ SpmvForms spmv_forms(const KernelCounters& counters) {
   return f;
 }
 
+// sum += x / divisor, entry by entry, for loads by kind or SpMVs by form.
+template <std::size_t N>
+void add_divided(std::array<KindLoad, N>& sum, const std::array<KindLoad, N>& x, double divisor = 1) {
+  for (std::size_t i = 0; i < N; ++i) sum[i] += x[i] / divisor;
+}
+
+// Splits loads summed over `steps` steps, `iterating` of them iteration work, into the load per step
+// besides the iterations (`fixed`) and the load per queued iteration.
+template <std::size_t N>
+void split_loads(const std::array<KindLoad, N>& all, const std::array<KindLoad, N>& iterating, double steps,
+                 double queued, std::array<KindLoad, N>& fixed, std::array<KindLoad, N>& per_iteration) {
+  for (std::size_t i = 0; i < N; ++i) {
+    fixed[i] = (all[i] - iterating[i]) / steps;
+    per_iteration[i] = queued > 0 ? iterating[i] / queued : KindLoad{};
+  }
+}
+
 // The solve phase summed over the counted steps: its whole load and host reads, the part of them that
 // is iteration work, and the iterations queued (whole batches) and done.
 struct SolveTotals {
@@ -63,14 +82,8 @@ struct SolveTotals {
 void split_solve(const SolveTotals& t, StepCounts& c) {
   c.fixed_host_reads[solve] = (t.host_reads - t.iteration_host_reads) / t.steps;
   c.iteration_host_reads = t.queued > 0 ? t.iteration_host_reads / t.queued : 0;
-  for (int k = 0; k < kernel_kind_count; ++k) {
-    c.fixed[solve][k] = (t.all[k] - t.iterating[k]) / t.steps;
-    c.per_iteration[k] = t.queued > 0 ? t.iterating[k] / t.queued : KindLoad{};
-  }
-  for (int f = 0; f < spmv_form_count; ++f) {
-    c.fixed_spmv[solve][f] = (t.all_spmv[f] - t.iterating_spmv[f]) / t.steps;
-    c.per_iteration_spmv[f] = t.queued > 0 ? t.iterating_spmv[f] / t.queued : KindLoad{};
-  }
+  split_loads(t.all, t.iterating, t.steps, t.queued, c.fixed[solve], c.per_iteration);
+  split_loads(t.all_spmv, t.iterating_spmv, t.steps, t.queued, c.fixed_spmv[solve], c.per_iteration_spmv);
 }
 
 // The shares of the launched iterations' sizes (equal sizes merged) and their bytes over the mean.
@@ -147,23 +160,20 @@ StepCounts count_step(run::Simulation& sim, int steps) {
     queued.push_back(r.poisson.queued_iterations);
     sizes.insert(sizes.end(), r.poisson.iteration_sizes.begin(), r.poisson.iteration_sizes.end());
     c.iteration_graphs = c.iteration_graphs && r.poisson.replayed_batches > 0;
-    const PhaseLoad solve_load = phase_load(r.kernels[solve]), iteration_load = phase_load(r.poisson.iteration_kernels);
     totals.steps += 1, totals.queued += r.poisson.queued_iterations, totals.done += r.poisson.iterations;
     totals.host_reads += static_cast<double>(r.kernels[solve].host_reads());
     totals.iteration_host_reads += static_cast<double>(r.poisson.iteration_kernels.host_reads());
-    for (int k = 0; k < kernel_kind_count; ++k) totals.all[k] += solve_load[k], totals.iterating[k] += iteration_load[k];
-    const SpmvForms solve_spmv = spmv_forms(r.kernels[solve]), iteration_spmv = spmv_forms(r.poisson.iteration_kernels);
-    for (int f = 0; f < spmv_form_count; ++f)
-      totals.all_spmv[f] += solve_spmv[f], totals.iterating_spmv[f] += iteration_spmv[f];
+    add_divided(totals.all, phase_load(r.kernels[solve]));
+    add_divided(totals.iterating, phase_load(r.poisson.iteration_kernels));
+    add_divided(totals.all_spmv, spmv_forms(r.kernels[solve]));
+    add_divided(totals.iterating_spmv, spmv_forms(r.poisson.iteration_kernels));
     if (s == 0) continue;  // the warm-up step: its solve joins the split, its other phases do not
     for (int p = 0; p < time::phase_count; ++p) {
       c.fixed_graphs[p] = c.fixed_graphs[p] && r.replayed[p];
       if (p != solve) c.fixed_host_reads[p] += static_cast<double>(r.kernels[p].host_reads()) / steps;
       c.comm_fixed[p] += comm[p].scaled(1.0 / steps);
-      const PhaseLoad load = phase_load(r.kernels[p]);
-      for (int k = 0; k < kernel_kind_count; ++k) c.fixed[p][k] += load[k] / steps;
-      const SpmvForms forms = spmv_forms(r.kernels[p]);
-      for (int f = 0; f < spmv_form_count; ++f) c.fixed_spmv[p][f] += forms[f] / steps;
+      add_divided(c.fixed[p], phase_load(r.kernels[p]), steps);
+      add_divided(c.fixed_spmv[p], spmv_forms(r.kernels[p]), steps);
     }
     c.iterations += r.poisson.iterations / static_cast<double>(steps);
   }
