@@ -23,10 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "operators/sparse/reorder.hpp"
-#include "solvers/amg/amg_options.hpp"
-#include "solvers/amg/hierarchy.hpp"
-#include "tests/solvers/box_poisson.hpp"
+#include "tools/cpu/box_hierarchy.hpp"
 
 using namespace miniapp;
 
@@ -140,15 +137,11 @@ int main(int argc, char** argv) {
     else if (option == "float") entries_per_sector = 8;
     else valid = false;
   }
-  if (!valid || (std::string(argv[1]) != "hex" && std::string(argv[1]) != "tet") || std::atoi(argv[2]) < 2) {
+  if (!valid || !lab::is_box_mesh(argv[1]) || std::atoi(argv[2]) < 2) {
     std::fprintf(stderr, "usage: restriction_layout hex|tet N [rcm] [float]   (an N³ box; tet: N³ · 6 cells)\n");
     return 2;
   }
-  CsrMatrix a = test::box_poisson(argv[1], std::atoi(argv[2]), 1.0);
-  a = permute_symmetric(a, rcm ? row_grouping_rcm(a) : row_grouping(a));
-  amg::AmgOptions options;
-  options.float_storage = true;
-  const amg::HostHierarchy h = amg::build_hierarchy(std::move(a), options);
+  const amg::HostHierarchy h = lab::box_float_hierarchy(argv[1], std::atoi(argv[2]), rcm);
   for (std::size_t l = 0; l < 2 && l < h.levels.size(); ++l) {
     const CsrMatrix& r = h.levels[l].restriction.host;
     std::printf("R%zu: %d x %d, %.1f non-zeros a row\n", l, r.rows, r.cols, static_cast<double>(r.nnz()) / r.rows);

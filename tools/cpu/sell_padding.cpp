@@ -13,11 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "operators/sparse/reorder.hpp"
 #include "operators/sparse/sell_matrix.hpp"
-#include "solvers/amg/amg_options.hpp"
-#include "solvers/amg/hierarchy.hpp"
-#include "tests/solvers/box_poisson.hpp"
+#include "tools/cpu/box_hierarchy.hpp"
 
 using namespace miniapp;
 
@@ -53,15 +50,11 @@ Stored stored_entries(const CsrMatrix& m, index_t slice_height) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3 || (std::string(argv[1]) != "hex" && std::string(argv[1]) != "tet") || std::atoi(argv[2]) < 2) {
+  if (argc != 3 || !lab::is_box_mesh(argv[1]) || std::atoi(argv[2]) < 2) {
     std::fprintf(stderr, "usage: sell_padding hex|tet N   (an N³ box; tet: N³ · 6 cells)\n");
     return 2;
   }
-  CsrMatrix a = test::box_poisson(argv[1], std::atoi(argv[2]), 1.0);
-  a = permute_symmetric(a, row_grouping(a));
-  amg::AmgOptions options;
-  options.float_storage = true;
-  const amg::HostHierarchy h = amg::build_hierarchy(std::move(a), options);
+  const amg::HostHierarchy h = lab::box_float_hierarchy(argv[1], std::atoi(argv[2]));
   if (h.levels.empty()) {
     std::fprintf(stderr, "sell_padding: the hierarchy has no level above its coarsest: take a larger N\n");
     return 2;
