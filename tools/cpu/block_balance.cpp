@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <numeric>
 #include <queue>
 #include <string>
 #include <utility>
@@ -69,10 +70,8 @@ Balance balance(const std::vector<double>& slices, int threads, int sms) {
       least.push({w + work[b], s});
     }
   }
-  const auto mean = [&](const std::vector<double>& v) {
-    double sum = 0.0;
-    for (double x : v) sum += x;
-    return sum / static_cast<double>(v.size());
+  const auto mean = [](const std::vector<double>& v) {
+    return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
   };
   return {blocks, static_cast<double>(blocks) / (static_cast<double>(resident) * sms),
           *std::max_element(sm_work.begin(), sm_work.end()) / mean(sm_work),
@@ -83,8 +82,7 @@ Balance balance(const std::vector<double>& slices, int threads, int sms) {
 
 int main(int argc, char** argv) {
   const int sms = argc == 4 ? std::atoi(argv[3]) : 132;
-  if ((argc != 3 && argc != 4) || !lab::is_box_mesh(argv[1]) ||
-      std::atoi(argv[2]) < 2 || sms < 1) {
+  if ((argc != 3 && argc != 4) || !lab::is_box_mesh(argv[1]) || std::atoi(argv[2]) < 2 || sms < 1) {
     std::fprintf(stderr, "usage: block_balance hex|tet N [multiprocessors]   (an N³ box; tet: N³ · 6 cells)\n");
     return 2;
   }
@@ -103,10 +101,9 @@ int main(int argc, char** argv) {
     for (const auto& [name, m] : matrices) {
       if (amg::kept_in_csr(m->rows, m->nnz())) continue;  // a group of lanes a row, not this layout
       const std::vector<double> slices = slice_entries(*m);
-      double total = 0.0;
-      for (double e : slices) total += e;
-      const double widest = *std::max_element(slices.begin(), slices.end());
-      std::printf("%-5zu %-2s %9d %11.2f", l, name, m->rows, widest / (total / static_cast<double>(slices.size())));
+      const double mean_slice = std::accumulate(slices.begin(), slices.end(), 0.0) / static_cast<double>(slices.size());
+      std::printf("%-5zu %-2s %9d %11.2f", l, name, m->rows,
+                  *std::max_element(slices.begin(), slices.end()) / mean_slice);
       for (int t : block_threads) {
         const Balance b = balance(slices, t, sms);
         std::printf("   %6zu %5.2f %6.3f %6.3f", b.blocks, b.waves, b.busiest_entries, b.busiest_warps);

@@ -15,7 +15,9 @@ mkdir -p "$out"
 git apply "$patch" || exit 1
 start=$SECONDS
 tools/gpu/build.sh build/gpu miniapp >"$out/build.txt" 2>&1
-echo "build: rc $? in $((SECONDS - start)) s" >>"$out/build.txt"
+rc=$?
+echo "build: rc $rc in $((SECONDS - start)) s" >>"$out/build.txt"
+if ((rc != 0)); then git apply -R "$patch"; exit 1; fi
 source tools/gpu/deps.sh
 nvidia-smi --query-gpu=name --format=csv,noheader >"$out/device.txt"
 date -u >>"$out/device.txt"
